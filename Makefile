@@ -1,0 +1,35 @@
+# Parley: `make run` checks the bundled Fixtures/ with the parley tool; `make test` runs the tests.
+# Both first install the system -dev packages the C-backed formats need, when they are missing.
+
+SWIFT ?= swift
+APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libpng-dev libjpeg-dev libgif-dev libwebp-dev libtiff-dev
+PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libpng libjpeg libwebp libwebpdemux libtiff-4
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup build run test bench docs clean
+
+setup:
+	@missing=0; \
+	command -v pkg-config >/dev/null 2>&1 || missing=1; \
+	for m in $(PKG_CONFIG_MODULES); do pkg-config --exists $$m 2>/dev/null || missing=1; done; \
+	[ -f /usr/include/gif_lib.h ] || missing=1; \
+	if [ $$missing = 1 ]; then \
+	  echo "Installing system packages: $(APT_PACKAGES)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+	fi
+
+build: setup
+	$(SWIFT) build --product parley
+
+run: build
+	$$($(SWIFT) build --show-bin-path)/parley check Fixtures
+
+test: setup
+	$(SWIFT) test
+
+bench: setup
+	cd Benchmarks && $(SWIFT) package benchmark --no-progress
+
+clean:
+	rm -rf .build Benchmarks/.build

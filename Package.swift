@@ -1,0 +1,105 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// System C libraries each format owns (`[system]` module maps with a `shim.h`).
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "CParleyXML", pkgConfig: "libxml-2.0",
+                   providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+    .systemLibrary(name: "CParleyYAML", pkgConfig: "yaml-0.1",
+                   providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+    .systemLibrary(name: "CParleyZlib", pkgConfig: "zlib",
+                   providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CParleyPNG", pkgConfig: "libpng",
+                   providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+    .systemLibrary(name: "CParleyJPEG", pkgConfig: "libjpeg",
+                   providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+    .systemLibrary(name: "CParleyGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+    .systemLibrary(name: "CParleyWebP", pkgConfig: "libwebp",
+                   providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    .systemLibrary(name: "CParleyTIFF", pkgConfig: "libtiff-4",
+                   providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+]
+
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let httpTypesFoundation = Target.Dependency.product(name: "HTTPTypesFoundation", package: "swift-http-types")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
+
+let package = Package(
+    name: "parley",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Parley", targets: ["Parley"]),
+        .library(name: "ParleyJSON", targets: ["ParleyJSON"]),
+        .library(name: "ParleyYAML", targets: ["ParleyYAML"]),
+        .library(name: "ParleyPropertyList", targets: ["ParleyPropertyList"]),
+        .library(name: "ParleyXML", targets: ["ParleyXML"]),
+        .library(name: "ParleyImage", targets: ["ParleyImage"]),
+        .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
+        .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
+        .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
+        .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
+        .library(name: "ParleyClient", targets: ["ParleyClient"]),
+        .library(name: "ParleyTestKit", targets: ["ParleyTestKit"]),
+        .library(name: "ParleyCLI", targets: ["ParleyCLI"]),
+        .executable(name: "parley", targets: ["parley"]),
+        .plugin(name: "ParleyFormatRegistration", targets: ["ParleyFormatRegistration"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: systemLibraries + [
+        // Core: media types, negotiation, registry, value tree, serializers. No C.
+        .target(name: "Parley", dependencies: [httpTypes]),
+
+        // Formats: each depends on the core and its own C libraries only.
+        .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyYAML", dependencies: ["Parley", "CParleyYAML"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyPropertyList", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyXML", dependencies: ["Parley", "CParleyXML"], exclude: ["parley-format.json"]),
+        .target(name: "CParleyImageShims", dependencies: ["CParleyJPEG", "CParleyPNG", "CParleyGIF", "CParleyWebP", "CParleyTIFF"]),
+        .target(name: "ParleyImage",
+                dependencies: ["Parley", "CParleyImageShims", "CParleyPNG", "CParleyJPEG", "CParleyGIF", "CParleyWebP", "CParleyTIFF"],
+                exclude: ["parley-format.json"]),
+        .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        // scaffold:targets
+
+        // Recorded exchanges, compression, the client side.
+        .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib"]),
+        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression"]),
+        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyCompression", httpTypes, httpTypesFoundation]),
+        .target(name: "ParleyTestKit", dependencies: ["Parley"]),
+
+        // The command-line tool: commands in a library, formats linked by the executable.
+        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyFixtures", argumentParser]),
+        .executableTarget(
+            name: "parley",
+            dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack" /* scaffold:parley */],
+            plugins: [registration]),
+
+        // Registration: a build-tool plugin and the generator it runs.
+        .executableTarget(name: "ParleyRegistryGenerator", path: "Plugins/ParleyRegistryGenerator"),
+        .plugin(name: "ParleyFormatRegistration", capability: .buildTool(),
+                dependencies: ["ParleyRegistryGenerator"]),
+
+        // Tests mirror the modules.
+        .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyJSONTests", dependencies: ["ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyYAMLTests", dependencies: ["ParleyYAML", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyPropertyListTests", dependencies: ["ParleyPropertyList", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyXMLTests", dependencies: ["ParleyXML", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyImageTests", dependencies: ["ParleyImage", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "Parley", "ParleyJSON", "ParleyYAML"]),
+        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON", "ParleyFixtures"]),
+        // Links exactly two formats through the plugin, and checks it sees exactly those.
+        .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
+                    plugins: [registration]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

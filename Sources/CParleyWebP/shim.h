@@ -1,0 +1,3 @@
+#include <webp/decode.h>
+#include <webp/encode.h>
+#include <webp/demux.h>

@@ -1,0 +1,106 @@
+/// A serialization format: the contract every format module implements, built-in or custom.
+///
+/// A format declares the media types it decodes and encodes (most preferred first, aliases
+/// included), its default limits, and converts between bytes and the format-neutral ``Value``.
+/// Register formats in a ``Registry``, either explicitly or automatically through the
+/// `ParleyFormatRegistration` build-tool plugin (see <doc:WritingAFormat>).
+///
+/// ```swift
+/// struct KeyValueFormat: Format {
+///     var name: String { "kv" }
+///     var decodableMediaTypes: [MediaType] { ["application/vnd.example.kv"] }
+///     var encodableMediaTypes: [MediaType] { ["application/vnd.example.kv"] }
+///     func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value { … }
+///     func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] { … }
+/// }
+/// ```
+public protocol Format: Sendable {
+    /// A short, stable, lower-case name such as `"json"`, used in reports and errors.
+    var name: String { get }
+
+    /// The media types this format decodes, most preferred first, aliases included.
+    ///
+    /// Entries may be concrete (`application/json`), a suffix range (`application/*+json`),
+    /// a type range (`text/*`) or `*/*`; see ``Registry`` for how a `Content-Type` is matched.
+    var decodableMediaTypes: [MediaType] { get }
+
+    /// The concrete media types this format encodes, most preferred first.
+    var encodableMediaTypes: [MediaType] { get }
+
+    /// The limits this format applies when the caller does not set its own.
+    var defaultLimits: DecodingLimits { get }
+
+    /// Whether the format's bodies are text, so an encoded `Content-Type` carries a `charset`.
+    var isTextual: Bool { get }
+
+    /// Decodes a body.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole body. Do not keep the pointer beyond the call.
+    ///   - context: The received media type (with its parameters) and the limits in force.
+    /// - Returns: The decoded value.
+    /// - Throws: ``FormatError`` with code ``FormatError/Code/malformed`` (with a location
+    ///   where known) or ``FormatError/Code/limitExceeded``; never traps on bad input.
+    func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value
+
+    /// Encodes a value.
+    ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - context: The media type chosen for the body (one of ``encodableMediaTypes``).
+    /// - Returns: The body bytes.
+    /// - Throws: ``FormatError`` with code ``FormatError/Code/unsupportedValue`` when the
+    ///   value has no representation in this format.
+    func encode(_ value: Value, context: EncodingContext) throws -> [UInt8]
+}
+
+extension Format {
+    /// ``DecodingLimits/standard``.
+    public var defaultLimits: DecodingLimits { .standard }
+
+    /// `false`.
+    public var isTextual: Bool { false }
+
+    /// Nothing: a decode-only format.
+    public var encodableMediaTypes: [MediaType] { [] }
+
+    /// Throws ``FormatError/Code/unsupportedMediaType``: a decode-only format.
+    public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
+        throw FormatError(.unsupportedMediaType, format: name,
+                          "\(name) does not encode \(context.mediaType)")
+    }
+
+    /// Decodes a body held in any contiguous byte collection (`[UInt8]`, `Data`, …).
+    ///
+    /// - Parameters:
+    ///   - body: The body bytes.
+    ///   - mediaType: The media type the body was labelled with; defaults to the format's
+    ///     first decodable type.
+    ///   - limits: Limits to apply; defaults to ``defaultLimits``.
+    public func decode<Bytes: Sequence<UInt8>>(
+        _ body: Bytes, as mediaType: MediaType? = nil, limits: DecodingLimits? = nil
+    ) throws -> Value {
+        let context = DecodingContext(
+            mediaType: mediaType ?? decodableMediaTypes.first ?? .applicationOctetStream,
+            limits: limits ?? defaultLimits)
+        return try withContiguousBytes(of: body) { try decode($0, context: context) }
+    }
+
+    /// Encodes a value as `mediaType`, or as the format's first encodable type.
+    public func encode(_ value: Value, as mediaType: MediaType? = nil) throws -> [UInt8] {
+        try encode(value, context: EncodingContext(
+            mediaType: mediaType ?? encodableMediaTypes.first ?? .applicationOctetStream))
+    }
+}
+
+/// Calls `body` with the bytes of `bytes` as one contiguous buffer, copying only when the
+/// collection has no contiguous storage.
+package func withContiguousBytes<Bytes: Sequence<UInt8>, R>(
+    of bytes: Bytes, _ body: (UnsafeRawBufferPointer) throws -> R
+) rethrows -> R {
+    if let result = try bytes.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
+        return result
+    }
+    let copy = Array(bytes)
+    return try copy.withUnsafeBytes(body)
+}

@@ -1,0 +1,214 @@
+extension MediaType {
+    /// Parses one media type, such as a `Content-Type` field value.
+    ///
+    /// Follows RFC 9110 §5.6 and §8.3: `type "/" subtype *( OWS ";" OWS [ name "=" value ] )`
+    /// with token or quoted-string values. Surrounding whitespace, empty parameters and a
+    /// trailing `;` are accepted; a repeated parameter name (RFC 6838 §4.3) is not.
+    ///
+    /// - Parameter text: The value, without the field name.
+    /// - Throws: ``MediaTypeParseError`` naming what broke and the byte offset.
+    /// - Complexity: O(*n*) in the length of `text`, plus O(*p*²) in the number of parameters.
+    public init(parsing text: some StringProtocol) throws(MediaTypeParseError) {
+        var string = String(text)
+        let result = string.withUTF8 { MediaTypeScanner.parse(UnsafeRawBufferPointer($0)) }
+        self = try result.get()
+    }
+
+    /// Parses one media type from bytes (for example a header value straight off the wire).
+    ///
+    /// - Throws: ``MediaTypeParseError`` naming what broke and the byte offset.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(MediaTypeParseError) {
+        self = try MediaTypeScanner.parse(bytes).get()
+    }
+}
+
+/// The single-pass scanner behind ``MediaType/init(parsing:)``.
+enum MediaTypeScanner {
+    static func parse(_ raw: UnsafeRawBufferPointer) -> Result<MediaType, MediaTypeParseError> {
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let n = bytes.count
+        var i = 0
+        skipWhitespace(bytes, &i)
+        if i == n { return .failure(MediaTypeParseError(.empty, at: i, "empty media type")) }
+
+        let typeStart = i
+        scanToken(bytes, &i)
+        if i == typeStart {
+            return .failure(bytes[i] == UInt8(ascii: "/")
+                ? MediaTypeParseError(.missingType, at: i, "missing type before '/'")
+                : unexpected(bytes, i, expecting: "a type"))
+        }
+        let typeEnd = i
+        guard i < n, bytes[i] == UInt8(ascii: "/") else {
+            if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
+                return .failure(MediaTypeParseError(.missingSubtype, at: i, "missing '/' and subtype"))
+            }
+            return .failure(unexpected(bytes, i, expecting: "'/'"))
+        }
+        i += 1
+        let subtypeStart = i
+        scanToken(bytes, &i)
+        if i == subtypeStart {
+            if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
+                return .failure(MediaTypeParseError(.missingSubtype, at: i, "missing subtype after '/'"))
+            }
+            return .failure(unexpected(bytes, i, expecting: "a subtype"))
+        }
+        let subtypeEnd = i
+        let type = lowercasedString(bytes, typeStart..<typeEnd)
+        let subtype = lowercasedString(bytes, subtypeStart..<subtypeEnd)
+        if type == "*" && subtype != "*" {
+            return .failure(MediaTypeParseError(.wildcardTypeWithSubtype, at: typeStart,
+                                                "'*/\(subtype)': a wildcard type needs a wildcard subtype"))
+        }
+
+        var parameters: [MediaType.Parameter] = []
+        var afterQuote = false
+        while true {
+            skipWhitespace(bytes, &i)
+            if i == n { break }
+            guard bytes[i] == UInt8(ascii: ";") else {
+                if afterQuote && bytes[i] != UInt8(ascii: ",") && !ByteClass.isControl(bytes[i]) {
+                    return .failure(MediaTypeParseError(.junkAfterQuotedString, at: i,
+                                                        "unexpected text after a closing quote"))
+                }
+                return .failure(unexpected(bytes, i, expecting: "';' or the end"))
+            }
+            afterQuote = false
+            i += 1
+            skipWhitespace(bytes, &i)
+            if i == n { break }
+            if bytes[i] == UInt8(ascii: ";") { continue }
+
+            let nameStart = i
+            scanToken(bytes, &i)
+            if i == nameStart { return .failure(unexpected(bytes, i, expecting: "a parameter name")) }
+            let nameEnd = i
+            guard i < n, bytes[i] == UInt8(ascii: "=") else {
+                if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
+                    return .failure(MediaTypeParseError(.missingParameterValue, at: i,
+                                                        "parameter without '=' and a value"))
+                }
+                return .failure(unexpected(bytes, i, expecting: "'='"))
+            }
+            i += 1
+            let value: String
+            if i < n && bytes[i] == UInt8(ascii: "\"") {
+                switch scanQuotedString(bytes, &i) {
+                case .success(let text): value = text
+                case .failure(let error): return .failure(error)
+                }
+                afterQuote = true
+            } else {
+                let valueStart = i
+                scanToken(bytes, &i)
+                if i == valueStart {
+                    if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
+                        return .failure(MediaTypeParseError(.emptyParameterValue, at: i,
+                                                            "empty parameter value"))
+                    }
+                    return .failure(unexpected(bytes, i, expecting: "a parameter value"))
+                }
+                value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<i]), as: UTF8.self)
+            }
+            let name = lowercasedString(bytes, nameStart..<nameEnd)
+            if parameters.contains(where: { $0.name == name }) {
+                return .failure(MediaTypeParseError(.duplicateParameter, at: nameStart,
+                                                    "parameter '\(name)' given twice"))
+            }
+            parameters.append(MediaType.Parameter(lowercasedName: name, value: value))
+        }
+        return .success(MediaType(lowercasedType: type, subtype: subtype, parameters: parameters))
+    }
+
+    /// Scans a quoted-string starting at the opening quote; leaves `i` after the closing one.
+    static func scanQuotedString(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int)
+        -> Result<String, MediaTypeParseError>
+    {
+        let open = i
+        let n = bytes.count
+        i += 1
+        let start = i
+        var hasEscapes = false
+        while i < n {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\"") {
+                let text: String
+                if hasEscapes {
+                    var unescaped: [UInt8] = []
+                    unescaped.reserveCapacity(i - start)
+                    var j = start
+                    while j < i {
+                        if bytes[j] == UInt8(ascii: "\\") { j += 1 }
+                        unescaped.append(bytes[j])
+                        j += 1
+                    }
+                    text = String(decoding: unescaped, as: UTF8.self)
+                } else {
+                    text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+                }
+                i += 1
+                return .success(text)
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                i += 1
+                guard i < n else { break }
+                if ByteClass.isControl(bytes[i]) {
+                    return .failure(MediaTypeParseError(.controlCharacter, at: i, "control character in a quoted string"))
+                }
+            } else if !ByteClass.isQuotedText(byte) {
+                return .failure(MediaTypeParseError(.controlCharacter, at: i, "control character in a quoted string"))
+            }
+            i += 1
+        }
+        return .failure(MediaTypeParseError(.unterminatedQuote, at: open, "quoted string is not closed"))
+    }
+
+    @inline(__always)
+    static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < bytes.count && ByteClass.isWhitespace(bytes[i]) { i += 1 }
+    }
+
+    @inline(__always)
+    static func scanToken(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < bytes.count && ByteClass.isToken(bytes[i]) { i += 1 }
+    }
+
+    /// An error for a byte that is not what the grammar expects at `i`.
+    static func unexpected(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, expecting: String) -> MediaTypeParseError {
+        guard i < bytes.count else {
+            return MediaTypeParseError(.invalidCharacter, at: i, "unexpected end, expected \(expecting)")
+        }
+        let byte = bytes[i]
+        if ByteClass.isControl(byte) {
+            return MediaTypeParseError(.controlCharacter, at: i, "control character 0x\(hex(byte)), expected \(expecting)")
+        }
+        if byte == UInt8(ascii: ",") {
+            return MediaTypeParseError(.list, at: i, "',' : a list where one media type was expected")
+        }
+        if byte >= 0x80 {
+            return MediaTypeParseError(.invalidCharacter, at: i, "non-ASCII byte 0x\(hex(byte)), expected \(expecting)")
+        }
+        return MediaTypeParseError(.invalidCharacter, at: i,
+                                   "unexpected '\(Character(Unicode.Scalar(byte)))', expected \(expecting)")
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+
+    /// A lower-cased string of the ASCII bytes in `range` (small strings stay on the stack).
+    @inline(__always)
+    static func lowercasedString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if !slice.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: slice.count) { buffer in
+            for (k, byte) in slice.enumerated() { buffer[k] = ByteClass.lowercased(byte) }
+            return slice.count
+        }
+    }
+}

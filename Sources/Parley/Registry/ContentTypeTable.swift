@@ -1,0 +1,83 @@
+/// The precomputed lookup behind ``Registry/decoder(for:)``.
+struct ContentTypeTable: Sendable {
+    struct Entry: Sendable {
+        var formatIndex: Int
+        var type: MediaType
+    }
+
+    /// `type/subtype` → entries, most registered parameters first, then registration order.
+    var exact: [String: [Entry]] = [:]
+    /// `type/+suffix` (from a registered `type/*+suffix`) → entries.
+    var suffixRanges: [String: [Entry]] = [:]
+    /// `type` (from a registered `type/*`) → entries.
+    var typeRanges: [String: [Entry]] = [:]
+    /// Registered `*/*`.
+    var anyType: [Entry] = []
+
+    /// Base types of the structured-syntax suffixes (RFC 6839, RFC 9512, RFC 8949).
+    static let suffixBaseTypes: [String: String] = [
+        "json": "application/json",
+        "xml": "application/xml",
+        "yaml": "application/yaml",
+        "cbor": "application/cbor",
+    ]
+
+    init(formats: [any Format]) {
+        for (index, format) in formats.enumerated() {
+            for type in format.decodableMediaTypes {
+                let entry = Entry(formatIndex: index, type: type)
+                if type.type == "*" {
+                    anyType.append(entry)
+                } else if type.subtype == "*" {
+                    typeRanges[type.type, default: []].append(entry)
+                } else if type.subtype.hasPrefix("*+"), let suffix = type.suffix {
+                    suffixRanges["\(type.type)/+\(suffix)", default: []].append(entry)
+                } else {
+                    exact[type.essence, default: []].append(entry)
+                }
+            }
+        }
+        for key in exact.keys {
+            // Stable: registration order within an equal parameter count.
+            exact[key] = exact[key]!.enumerated().sorted {
+                ($0.element.type.parameters.count, -$0.offset) > ($1.element.type.parameters.count, -$1.offset)
+            }.map(\.element)
+        }
+    }
+
+    func match(_ contentType: MediaType) -> (Int, MediaType, Registry.MatchRank)? {
+        if contentType.isRange { return nil }
+        if let entry = firstExact(contentType.essence, contentType) {
+            return (entry.formatIndex, entry.type, .exact)
+        }
+        if let suffix = contentType.suffix {
+            if let entry = suffixRanges["\(contentType.type)/+\(suffix)"]?.first {
+                return (entry.formatIndex, entry.type, .suffixRange)
+            }
+            if let base = Self.suffixBaseTypes[suffix], let entry = firstExact(base, nil) {
+                return (entry.formatIndex, entry.type, .suffixBaseType)
+            }
+        }
+        if let entry = typeRanges[contentType.type]?.first {
+            return (entry.formatIndex, entry.type, .typeRange)
+        }
+        if let entry = anyType.first {
+            return (entry.formatIndex, entry.type, .anyType)
+        }
+        return nil
+    }
+
+    /// The first entry for `essence` whose registered parameters are all on `contentType`.
+    private func firstExact(_ essence: String, _ contentType: MediaType?) -> Entry? {
+        guard let entries = exact[essence] else { return nil }
+        for entry in entries {
+            if entry.type.parameters.isEmpty { return entry }
+            guard let contentType else { continue }
+            let satisfied = entry.type.parameters.allSatisfy { registered in
+                contentType.parameters.contains { $0.name == registered.name && $0.hasEqualValue(registered) }
+            }
+            if satisfied { return entry }
+        }
+        return nil
+    }
+}

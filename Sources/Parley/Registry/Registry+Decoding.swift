@@ -1,0 +1,88 @@
+extension Registry {
+    /// The format chosen to decode a `Content-Type`, and why.
+    public struct DecoderMatch: Sendable {
+        /// The format that decodes the body.
+        public let format: any Format
+        /// The registered media type (or range) that matched.
+        public let registeredType: MediaType
+        /// How the match was made.
+        public let rank: MatchRank
+        /// The limits in force for this format in the registry.
+        public let limits: DecodingLimits
+    }
+
+    /// How a `Content-Type` matched a registered type, from strongest to weakest.
+    public enum MatchRank: Int, Sendable, Comparable, CustomStringConvertible {
+        /// `*/*` was registered.
+        case anyType = 0
+        /// A `type/*` range was registered.
+        case typeRange = 1
+        /// The structured-syntax suffix's base type was registered (`+json` → `application/json`).
+        case suffixBaseType = 2
+        /// A `type/*+suffix` range was registered.
+        case suffixRange = 3
+        /// The type and subtype were registered.
+        case exact = 4
+
+        public static func < (lhs: MatchRank, rhs: MatchRank) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public var description: String {
+            switch self {
+            case .anyType: "*/*"
+            case .typeRange: "type range"
+            case .suffixBaseType: "suffix base type"
+            case .suffixRange: "suffix range"
+            case .exact: "exact"
+            }
+        }
+    }
+
+    /// The format that decodes bodies labelled `contentType`, by DESIGN's matching rules:
+    /// exact type/subtype (more matching registered parameters first) > `type/*+suffix` >
+    /// the suffix's base type > `type/*` > `*/*`, ties by registration order.
+    ///
+    /// A wildcard `Content-Type` matches nothing; its parameters never prevent a match.
+    public func decoder(for contentType: MediaType) -> DecoderMatch? {
+        guard let (formatIndex, registered, rank) = table.match(contentType) else { return nil }
+        return DecoderMatch(format: formats[formatIndex], registeredType: registered, rank: rank,
+                            limits: limitsByFormat[formatIndex])
+    }
+
+    /// The format that decodes bodies labelled with this `Content-Type` field value, or `nil`
+    /// when the value is unparsable, empty, a range, or matches no registered type.
+    public func decoder(forContentType value: String) -> DecoderMatch? {
+        guard let type = try? MediaType(parsing: value) else { return nil }
+        return decoder(for: type)
+    }
+
+    /// Decodes a body with the format its `Content-Type` selects, within that format's limits.
+    ///
+    /// - Throws: ``ParleyError`` with ``ParleyError/Code/unsupportedMediaType`` when no format
+    ///   matches, or the format's ``FormatError`` wrapped as ``ParleyError/Code/decodingFailed``
+    ///   or ``ParleyError/Code/limitExceeded``.
+    public func decode<Bytes: Sequence<UInt8>>(_ body: Bytes, contentType: MediaType) throws(ParleyError) -> Value {
+        guard let match = decoder(for: contentType) else {
+            throw ParleyError.unsupportedMediaType(contentType.description, acceptable: decodableMediaTypes)
+        }
+        return try match.decode(body, contentType: contentType)
+    }
+}
+
+extension Registry.DecoderMatch {
+    /// Decodes `body` with this match's format and limits.
+    ///
+    /// - Throws: ``ParleyError`` wrapping the format's error.
+    public func decode<Bytes: Sequence<UInt8>>(_ body: Bytes, contentType: MediaType) throws(ParleyError) -> Value {
+        let context = DecodingContext(mediaType: contentType, limits: limits)
+        do {
+            return try withContiguousBytes(of: body) { bytes in
+                try context.limits.checkBodySize(bytes.count, format: format.name)
+                return try format.decode(bytes, context: context)
+            }
+        } catch let error as FormatError {
+            throw ParleyError(formatError: error)
+        } catch {
+            throw ParleyError(.decodingFailed, "\(format.name) failed: \(error)", underlying: [error])
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// Placeholder until the ParleyMessagePack format lands.

@@ -1,0 +1,2 @@
+import Parley
+print(Registry.linkedFormatModules)
