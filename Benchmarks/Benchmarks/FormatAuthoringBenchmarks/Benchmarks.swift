@@ -1,0 +1,4 @@
+import Benchmark
+
+// Placeholder until the FormatAuthoringBenchmarks suite lands.
+let benchmarks: @Sendable () -> Void = {}

@@ -1,0 +1,4 @@
+import Benchmark
+
+// Placeholder until the PropertyListBenchmarks suite lands.
+let benchmarks: @Sendable () -> Void = {}

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so the root `swift build` and `swift test` stay light.
+// Run: `cd Benchmarks && swift package benchmark --no-progress` (or `--target <Suite>`).
+let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
+let benchmarkPlugin = Target.PluginUsage.plugin(name: "BenchmarkPlugin", package: "benchmark")
+
+func suite(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies + [benchmark],
+                      path: "Benchmarks/\(name)", plugins: [benchmarkPlugin])
+}
+
+func parley(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "parley")
+}
+
+let package = Package(
+    name: "parley-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "parley", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        suite("NegotiationBenchmarks", [parley("Parley")]),
+        suite("JSONBenchmarks", [parley("Parley"), parley("ParleyJSON")]),
+        suite("YAMLBenchmarks", [parley("Parley"), parley("ParleyYAML"), "CBaselineYAML"]),
+        suite("PropertyListBenchmarks", [parley("Parley"), parley("ParleyPropertyList")]),
+        suite("XMLBenchmarks", [parley("Parley"), parley("ParleyXML"), "CBaselineXML"]),
+        suite("ImageBenchmarks", [parley("Parley"), parley("ParleyImage"), "CBaselineImage"]),
+        suite("ClientBenchmarks", [parley("Parley"), parley("ParleyClient")]),
+        suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
+        suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
+
+        // Baselines in plain C: what a user calling the C library directly gets.
+        .target(name: "CBaselineYAML", path: "Baselines/CBaselineYAML", linkerSettings: [.linkedLibrary("yaml")]),
+        .target(name: "CBaselineXML", path: "Baselines/CBaselineXML",
+                cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
+        .target(name: "CBaselineImage", path: "Baselines/CBaselineImage",
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
