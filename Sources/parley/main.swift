@@ -1,2 +1,5 @@
 import Parley
-print(Registry.linkedFormatModules)
+import ParleyCLI
+
+// The formats come from the ParleyFormatRegistration plugin: exactly the modules linked here.
+await ParleyCommand.main(registry: .linked)

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Parley
+
+struct Formats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the registered formats, their media types and limits.",
+        discussion: """
+        Lists every format linked into this parley, built-in or custom, in registration order.
+
+        Examples:
+          parley formats
+          parley formats --json
+        """)
+
+    @Flag(help: "Print one JSON object per format.")
+    var json = false
+
+    func run() {
+        let registry = CommandEnvironment.registry
+        for format in registry.formats {
+            let limits = registry.limits(for: format)
+            let decodes = format.decodableMediaTypes.map(\.description)
+            let encodes = format.encodableMediaTypes.map(\.description)
+            if json {
+                let list = { (types: [String]) in "[" + types.map { JSONText.quote($0) }.joined(separator: ", ") + "]" }
+                print("{\"name\": \(JSONText.quote(format.name)), \"decodes\": \(list(decodes)), \"encodes\": \(list(encodes)), "
+                    + "\"limits\": {\"maxBodyBytes\": \(limits.maxBodyBytes), \"maxDepth\": \(limits.maxDepth), "
+                    + "\"maxNodes\": \(limits.maxNodes), \"maxExpansionRatio\": \(limits.maxExpansionRatio), "
+                    + "\"maxPixels\": \(limits.maxPixels), \"maxDecompressedBytes\": \(limits.maxDecompressedBytes)}}")
+            } else {
+                print("\(format.name)")
+                print("  decodes: \(decodes.joined(separator: ", "))")
+                print("  encodes: \(encodes.isEmpty ? "(nothing)" : encodes.joined(separator: ", "))")
+                print("  limits:  body \(limits.maxBodyBytes) bytes, depth \(limits.maxDepth), nodes \(limits.maxNodes), "
+                    + "expansion \(limits.maxExpansionRatio)x, pixels \(limits.maxPixels), decompressed \(limits.maxDecompressedBytes) bytes")
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Parley
+
+struct Match: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the registered type that would decode a Content-Type.",
+        discussion: """
+        Matching ranks: exact type/subtype > type/*+suffix > the suffix's base type > type/* > */*.
+        Without --registered, the formats linked into this parley are used. Exits 3 when \
+        nothing matches.
+
+        Examples:
+          parley match --content-type 'application/problem+json'
+          parley match --content-type 'image/svg+xml' --registered application/xml --registered 'text/*'
+          echo '{"content_type": "text/csv", "registered": ["text/*"]}' | parley match --batch
+        """)
+
+    @Option(name: .customLong("content-type"), help: "The Content-Type field value.")
+    var contentType: String?
+
+    @Option(help: "A registered media type (repeat for several, in registration order).")
+    var registered: [String] = []
+
+    @Flag(help: "Read {\"content_type\": string, \"registered\": [...]} lines; write {\"match\": string|null} lines.")
+    var batch = false
+
+    func validate() throws {
+        if !batch && contentType == nil { throw ValidationError("give --content-type") }
+    }
+
+    func run() throws {
+        if batch {
+            forEachBatchLine { line in
+                do {
+                    let object = try JSONText.object(line)
+                    guard let contentType = object["content_type"] as? String else {
+                        return "{\"error\": \"expected {\\\"content_type\\\": string}\"}"
+                    }
+                    let match = try Self.match(contentType, registered: try JSONText.strings(object["registered"]) ?? [])
+                    return "{\"match\": \(JSONText.quote(match))}"
+                } catch {
+                    return "{\"error\": \(JSONText.quote("\(error)"))}"
+                }
+            }
+            return
+        }
+        guard let match = try Self.match(contentType!, registered: registered) else {
+            printError("no registered type decodes '\(contentType!)'")
+            throw ExitCode.notAcceptable
+        }
+        print(match)
+    }
+
+    static func match(_ contentType: String, registered: [String]) throws -> String? {
+        let registry: Registry
+        if registered.isEmpty {
+            registry = CommandEnvironment.registry
+        } else {
+            var types: [MediaType] = []
+            for text in registered {
+                do { types.append(try MediaType(parsing: text)) } catch {
+                    throw ValidationError("invalid registered type '\(text)': \(error)")
+                }
+            }
+            // One format per registered type keeps registration order as the tie-break.
+            registry = Registry(formats: types.map { MatchOnlyFormat(type: $0) })
+        }
+        return registry.decoder(forContentType: contentType)?.registeredType.description
+    }
+}
+
+/// A format that only declares a type, for `match --registered`.
+struct MatchOnlyFormat: Format {
+    var type: MediaType
+    var name: String { "registered" }
+    var decodableMediaTypes: [MediaType] { [type] }
+    func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value { .null }
+}

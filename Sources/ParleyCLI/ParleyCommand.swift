@@ -1,0 +1,51 @@
+public import ArgumentParser
+public import Parley
+
+/// The `parley` command: content negotiation and recorded-fixture checking from the shell.
+///
+/// Build your own `parley` with extra formats by depending on `ParleyCLI` and your format
+/// modules in an executable target that uses the `ParleyFormatRegistration` plugin:
+///
+/// ```swift
+/// import ParleyCLI
+/// import Parley
+///
+/// @main struct MyParley {
+///     static func main() async { await ParleyCommand.main(registry: .linked) }
+/// }
+/// ```
+public struct ParleyCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "parley",
+        abstract: "Content negotiation and recorded-exchange checking with Parley.",
+        discussion: """
+        Exit codes: 0 success; 1 the input was checked and failed (a decode error, a failing \
+        fixture); 2 usage error or unreadable input; 3 nothing acceptable or no decoder (406/415).
+        """,
+        subcommands: [Formats.self, Negotiate.self, MediaTypeCommand.self, Match.self, Decode.self, Check.self])
+
+    public init() {}
+
+    /// Runs the command line with `registry` as the formats every subcommand uses.
+    public static func main(registry: Registry, arguments: [String]? = nil) async {
+        CommandEnvironment.registry = registry
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as InputError {
+            printError("error: \(error)")
+            exit(withError: ExitCode.usage)
+        } catch {
+            // Argument-parser's usage errors exit 64; Parley's contract says 2.
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                exit(withError: ExitCode.usage)
+            }
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Parley
+
+/// The registry the running `parley` uses, set once by ``ParleyCommand/main(registry:arguments:)``.
+package enum CommandEnvironment {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var stored: Registry = .builtIn
+
+    /// The registry subcommands decode and encode with.
+    package static var registry: Registry {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Writes diagnostics to standard error.
+package func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Reads all of standard input or a file; `-` means standard input.
+package func readInput(_ path: String?) throws -> [UInt8] {
+    if path == nil || path == "-" {
+        return Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+    guard let data = FileManager.default.contents(atPath: path!) else {
+        throw InputError(message: "cannot read '\(path!)'")
+    }
+    return Array(data)
+}
+
+/// An unreadable input: exits 2.
+package struct InputError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+}
