@@ -40,7 +40,7 @@ enum MediaTypeScanner {
         }
         let typeEnd = i
         guard i < n, bytes[i] == UInt8(ascii: "/") else {
-            if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
+            if endsValueOrParameters(bytes, i) {
                 return .failure(MediaTypeParseError(.missingSubtype, at: i, "missing '/' and subtype"))
             }
             return .failure(unexpected(bytes, i, expecting: "'/'"))
@@ -49,7 +49,7 @@ enum MediaTypeScanner {
         let subtypeStart = i
         scanToken(bytes, &i)
         if i == subtypeStart {
-            if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
+            if endsValueOrParameters(bytes, i) {
                 return .failure(MediaTypeParseError(.missingSubtype, at: i, "missing subtype after '/'"))
             }
             return .failure(unexpected(bytes, i, expecting: "a subtype"))
@@ -163,6 +163,13 @@ enum MediaTypeScanner {
             i += 1
         }
         return .failure(MediaTypeParseError(.unterminatedQuote, at: open, "quoted string is not closed"))
+    }
+
+    /// Whether only whitespace stands between `i` and the end of the value or a `;`.
+    static func endsValueOrParameters(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        var j = i
+        skipWhitespace(bytes, &j)
+        return j == bytes.count || bytes[j] == UInt8(ascii: ";")
     }
 
     @inline(__always)
