@@ -3,14 +3,15 @@ import PackageDescription
 
 // Benchmarks live in their own package so the root `swift build` and `swift test` stay light.
 // Run: `cd Benchmarks && swift package benchmark --no-progress` (or `--target <Suite>`).
-let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
-let benchmarkPlugin = Target.PluginUsage.plugin(name: "BenchmarkPlugin", package: "benchmark")
-
+@MainActor
 func suite(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .executableTarget(name: name, dependencies: dependencies + [benchmark],
-                      path: "Benchmarks/\(name)", plugins: [benchmarkPlugin])
+    .executableTarget(name: name,
+                      dependencies: dependencies + [.product(name: "Benchmark", package: "benchmark")],
+                      path: "Benchmarks/\(name)",
+                      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
 
+@MainActor
 func parley(_ product: String) -> Target.Dependency {
     .product(name: product, package: "parley")
 }

@@ -1,4 +1,74 @@
 import Benchmark
+import Parley
 
-// Placeholder until the NegotiationBenchmarks suite lands.
-let benchmarks: @Sendable () -> Void = {}
+// The engine's own overhead: Accept negotiation, Content-Type parsing, registry lookup.
+// Inputs are the Accept headers real clients send, against six offers a JSON/XML/YAML API has.
+
+let offers: [MediaType] = ["application/json", "application/xml", "application/yaml", "text/html", "text/plain", "image/png"]
+let headers: [(String, String)] = [
+    ("chrome", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),
+    ("firefox", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
+    ("curl", "*/*"),
+    ("java-legacy", "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"),
+]
+let thousandElements = (0..<999).map { "application/x-type-\($0);q=0.\($0 % 10)" }.joined(separator: ", ") + ", application/yaml"
+
+struct DeclaredFormat: Format {
+    var name: String
+    var decodableMediaTypes: [MediaType]
+    func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value { .null }
+}
+
+let registry = Registry(formats: [
+    DeclaredFormat(name: "json", decodableMediaTypes: ["application/json", "application/*+json", "text/json"]),
+    DeclaredFormat(name: "xml", decodableMediaTypes: ["application/xml", "text/xml", "application/*+xml"]),
+    DeclaredFormat(name: "yaml", decodableMediaTypes: ["application/yaml", "application/x-yaml", "text/yaml"]),
+    DeclaredFormat(name: "plist", decodableMediaTypes: ["application/x-plist"]),
+    DeclaredFormat(name: "image", decodableMediaTypes: ["image/png", "image/jpeg", "image/gif"]),
+] + Registry.builtInFormats)
+
+let benchmarks: @Sendable () -> Void = {
+    let allocations = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+                                              maxDuration: .seconds(2))
+    let negotiator = AcceptNegotiator(offers: offers)
+
+    for (name, header) in headers {
+        Benchmark("Accept.negotiate-\(name)-6offers", configuration: allocations) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(negotiator.preferredOfferIndex(forAccept: header))
+            }
+        }
+    }
+
+    Benchmark("Accept.negotiate-1000elements-6offers",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(negotiator.preferredOfferIndex(forAccept: thousandElements))
+        }
+    }
+
+    Benchmark("MediaType.parse-vnd-api-json-charset", configuration: allocations) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try? MediaType(parsing: "application/vnd.api+json; charset=utf-8"))
+        }
+    }
+
+    let problem = try! MediaType(parsing: "application/problem+json; charset=utf-8")
+    Benchmark("Registry.decoder-suffix-match", configuration: allocations) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(registry.decoder(for: problem)?.rank)
+        }
+    }
+
+    Benchmark("Registry.decoder-content-type-string", configuration: allocations) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(registry.decoder(forContentType: "application/json; charset=utf-8")?.rank)
+        }
+    }
+
+    Benchmark("Registry.encoder-chrome", configuration: allocations) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(registry.encoder(forAccept: headers[0].1)?.mediaType)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// The `parley` executable end to end: stdout, stderr and the exit codes 0–3 of DESIGN.md.
+@Suite struct CommandLineTests {
+    @Test func negotiatePrintsTheOfferExactlyAsGiven() throws {
+        let result = try ParleyProcess.run(["negotiate", "--accept", "application/yaml, application/json;q=0.9",
+                                            "Application/JSON", "application/yaml; charset=utf-8"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "Application/JSON\n")
+    }
+
+    @Test func negotiateWithoutAcceptTakesTheFirstOffer() throws {
+        let result = try ParleyProcess.run(["negotiate", "text/csv", "application/json"])
+        #expect(result.stdout == "text/csv\n")
+    }
+
+    @Test func negotiateExitsThreeWhenNothingIsAcceptable() throws {
+        let result = try ParleyProcess.run(["negotiate", "--accept", "image/*", "application/json"])
+        #expect(result.status == 3)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("nothing acceptable"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try ParleyProcess.run(["negotiate"]).status == 2)
+        #expect(try ParleyProcess.run(["negotiate", "--accept", "*/*", "not a type"]).status == 2)
+        #expect(try ParleyProcess.run(["no-such-command"]).status == 2)
+        #expect(try ParleyProcess.run(["decode", "/no/such/file", "--content-type", "text/plain"]).status == 2)
+    }
+
+    @Test func helpExitsZeroWithExamples() throws {
+        let result = try ParleyProcess.run(["negotiate", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Examples:"))
+    }
+
+    @Test func negotiateBatchAnswersOneLinePerCase() throws {
+        let input = """
+        {"accept": null, "offers": ["application/json", "text/plain"]}
+        {"accept": "text/*", "offers": ["application/json", "text/plain"]}
+
+        {"accept": "image/*", "offers": ["application/json"]}
+        {"accept": "*/*", "offers": ["bad type"]}
+        not json
+        """
+        let result = try ParleyProcess.run(["negotiate", "--batch"], input: input)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(result.status == 0)
+        #expect(lines.count == 5)
+        #expect(lines[0] == #"{"choice": "application/json"}"#)
+        #expect(lines[1] == #"{"choice": "text/plain"}"#)
+        #expect(lines[2] == #"{"choice": null}"#)
+        #expect(lines[3].hasPrefix(#"{"error": "#))
+        #expect(lines[4].hasPrefix(#"{"error": "#))
+    }
+
+    @Test func mediaTypePrintsTheParsedValueAsJSON() throws {
+        let result = try ParleyProcess.run(["media-type", "Application/Vnd.API+JSON; Charset=\"utf-8\"; b=2"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "application")
+        #expect(object["subtype"] as? String == "vnd.api+json")
+        #expect(object["suffix"] as? String == "json")
+        #expect(object["parameters"] as? [String: String] == ["charset": "utf-8", "b": "2"])
+        #expect(result.stdout.range(of: "\"charset\"")!.lowerBound < result.stdout.range(of: "\"b\"")!.lowerBound,
+                "parameters keep their order")
+    }
+
+    @Test func mediaTypeErrorsSayWhereAndExitOne() throws {
+        let result = try ParleyProcess.run(["media-type", "text/plain; charset"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("byte 18"))
+    }
+
+    @Test func mediaTypeBatch() throws {
+        let result = try ParleyProcess.run(["media-type", "--batch"], input: "{\"value\": \"text/*\"}\n{\"value\": \"*/x\"}\n")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains(#""subtype": "*""#))
+        #expect(lines[1].contains("wildcard"))
+    }
+
+    @Test func matchUsesRegisteredTypesInOrder() throws {
+        let suffix = try ParleyProcess.run(["match", "--content-type", "image/svg+xml",
+                                            "--registered", "application/xml", "--registered", "image/*"])
+        #expect(suffix.stdout == "application/xml\n")
+        let range = try ParleyProcess.run(["match", "--content-type", "image/png", "--registered", "application/xml",
+                                           "--registered", "image/*"])
+        #expect(range.stdout == "image/*\n")
+        let none = try ParleyProcess.run(["match", "--content-type", "video/mp4", "--registered", "image/*"])
+        #expect(none.status == 3)
+        let batch = try ParleyProcess.run(["match", "--batch"], input: """
+            {"content_type": "application/geo+json", "registered": ["application/json", "application/*+json"]}
+            {"content_type": "*/*", "registered": ["*/*"]}
+            """)
+        #expect(batch.stdout == "{\"match\": \"application/*+json\"}\n{\"match\": null}\n")
+    }
+
+    @Test func matchDefaultsToTheLinkedFormats() throws {
+        let result = try ParleyProcess.run(["match", "--content-type", "text/markdown; charset=utf-8"])
+        #expect(result.stdout == "text/*\n")
+    }
+
+    @Test func formatsListsEveryLinkedFormat() throws {
+        let result = try ParleyProcess.run(["formats", "--json"])
+        #expect(result.status == 0)
+        let names = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["name"] as? String
+        }
+        #expect(names.contains("text"))
+        #expect(names.contains("raw"))
+        #expect(names.last == "raw")
+    }
+
+    @Test func decodeTextAndFailures() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let latin1 = directory.appendingPathComponent("latin1.txt")
+        try Data([0x63, 0x61, 0x66, 0xE9]).write(to: latin1)
+        let ok = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain; charset=iso-8859-1", "--to", "text/plain"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "café\n")
+
+        let bad = try ParleyProcess.run(["decode", "-", "--content-type", "text/plain", "--to", "text/plain"], input: "\u{FFFF}")
+        #expect(bad.status == 0, "U+FFFF is valid UTF-8")
+        let unknown = try ParleyProcess.run(["decode", latin1.path, "--content-type", "video/mp4"])
+        #expect(unknown.status == 3)
+        #expect(unknown.stderr.contains("video/mp4"))
+        let invalid = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain", "--to", "text/plain"])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("byte 3"))
+    }
+}
