@@ -4,7 +4,7 @@ import Testing
 /// The `parley` executable end to end: stdout, stderr and the exit codes 0–3 of DESIGN.md.
 @Suite struct CommandLineTests {
     @Test func negotiatePrintsTheOfferExactlyAsGiven() throws {
-        let result = try ParleyProcess.run(["negotiate", "--accept", "application/yaml, application/json;q=0.9",
+        let result = try ParleyProcess.run(["negotiate", "--accept", "application/json, application/yaml;q=0.9",
                                             "Application/JSON", "application/yaml; charset=utf-8"])
         #expect(result.status == 0)
         #expect(result.stdout == "Application/JSON\n")
@@ -70,7 +70,7 @@ import Testing
     @Test func mediaTypeErrorsSayWhereAndExitOne() throws {
         let result = try ParleyProcess.run(["media-type", "text/plain; charset"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("byte 18"))
+        #expect(result.stderr.contains("byte 19"))
     }
 
     @Test func mediaTypeBatch() throws {
