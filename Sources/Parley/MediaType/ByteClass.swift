@@ -1,18 +1,15 @@
 /// Byte classes of RFC 9110's grammar, as a lookup table.
 package enum ByteClass {
-    /// `tchar` of RFC 9110 §5.6.2: `!#$%&'*+-.^_`|~`, digits and letters.
-    package static let tokenTable: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(b)] = true }
-        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(b)] = true }
-        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(b)] = true }
-        for c in "!#$%&'*+-.^_`|~".utf8 { table[Int(c)] = true }
-        return table
-    }()
-
+    /// Whether `byte` is a `tchar` of RFC 9110 §5.6.2: `!#$%&'*+-.^_`|~`, digits and letters.
+    /// Two bit masks over bytes 0–63 and 64–127, so the test needs no table lookup.
     @inline(__always)
     package static func isToken(_ byte: UInt8) -> Bool {
-        tokenTable.withUnsafeBufferPointer { $0[Int(byte)] }
+        // Bytes 0-63: ! # $ % & ' * + - . and digits. Bytes 64-127: letters ^ _ ` | ~.
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        if byte < 64 { return (low >> UInt64(byte)) & 1 == 1 }
+        if byte < 128 { return (high >> UInt64(byte - 64)) & 1 == 1 }
+        return false
     }
 
     /// OWS: space or horizontal tab.

@@ -8,10 +8,17 @@ extension MediaType {
     /// - Parameter text: The value, without the field name.
     /// - Throws: ``MediaTypeParseError`` naming what broke and the byte offset.
     /// - Complexity: O(*n*) in the length of `text`, plus O(*p*²) in the number of parameters.
-    public init(parsing text: some StringProtocol) throws(MediaTypeParseError) {
-        var string = String(text)
+    public init(parsing text: String) throws(MediaTypeParseError) {
+        var string = text
         let result = string.withUTF8 { MediaTypeScanner.parse(UnsafeRawBufferPointer($0)) }
         self = try result.get()
+    }
+
+    /// Parses one media type from a substring or other string-like value.
+    ///
+    /// - Throws: ``MediaTypeParseError`` naming what broke and the byte offset.
+    public init(parsing text: some StringProtocol) throws(MediaTypeParseError) {
+        try self.init(parsing: String(text))
     }
 
     /// Parses one media type from bytes (for example a header value straight off the wire).
@@ -55,12 +62,15 @@ enum MediaTypeScanner {
             return .failure(unexpected(bytes, i, expecting: "a subtype"))
         }
         let subtypeEnd = i
-        let type = lowercasedString(bytes, typeStart..<typeEnd)
-        let subtype = lowercasedString(bytes, subtypeStart..<subtypeEnd)
-        if type == "*" && subtype != "*" {
+        let typeIsStar = typeEnd - typeStart == 1 && bytes[typeStart] == UInt8(ascii: "*")
+        let subtypeIsStar = subtypeEnd - subtypeStart == 1 && bytes[subtypeStart] == UInt8(ascii: "*")
+        if typeIsStar && !subtypeIsStar {
+            let subtype = String(decoding: UnsafeBufferPointer(rebasing: bytes[subtypeStart..<subtypeEnd]), as: UTF8.self)
             return .failure(MediaTypeParseError(.wildcardTypeWithSubtype, at: typeStart,
                                                 "'*/\(subtype)': a wildcard type needs a wildcard subtype"))
         }
+        let type = lowercasedString(bytes, typeStart..<typeEnd)
+        let subtype = lowercasedString(bytes, subtypeStart..<subtypeEnd)
 
         var parameters: [MediaType.Parameter] = []
         var afterQuote = false

@@ -23,22 +23,12 @@
 public struct AcceptNegotiator: Sendable {
     /// The offers, in preference order.
     public let offers: [MediaType]
-    let compiled: [CompiledOffer]
-
-    struct CompiledOffer: Sendable {
-        var type: [UInt8]
-        var subtype: [UInt8]
-        /// Names lower-cased; values as given (compared case-insensitively when `folds`).
-        var parameters: [(name: [UInt8], value: [UInt8], folds: Bool)]
-    }
+    let table: OfferTable
 
     /// Creates a negotiator over `offers`, most preferred first.
     public init(offers: [MediaType]) {
         self.offers = offers
-        self.compiled = offers.map { offer in
-            CompiledOffer(type: Array(offer.type.utf8), subtype: Array(offer.subtype.utf8),
-                          parameters: offer.parameters.map { (Array($0.name.utf8), Array($0.value.utf8), $0.isCaseInsensitive) })
-        }
+        self.table = OfferTable(offers)
     }
 
     /// The index in ``offers`` of the offer `accept` prefers, or `nil` when none is acceptable.
@@ -59,36 +49,49 @@ public struct AcceptNegotiator: Sendable {
 
     /// The index of the preferred offer for an `Accept` value given as bytes.
     public func preferredOfferIndex(forAcceptBytes raw: UnsafeRawBufferPointer) -> Int? {
-        let count = compiled.count
+        let count = table.offers.count
         guard count > 0 else { return nil }
-        return withUnsafeTemporaryAllocation(of: OfferScore.self, capacity: count) { scores in
-            for k in 0..<count { scores.initializeElement(at: k, to: OfferScore()) }
-            let header = raw.bindMemory(to: UInt8.self)
-            var scanner = AcceptScanner(header)
-            var sawValid = false
-            var sawAny = false
-            while let element = scanner.nextElement() {
-                sawAny = true
-                guard element.isValid else { continue }
-                sawValid = true
-                for k in 0..<count {
-                    guard let specificity = matchSpecificity(element, compiled[k], header) else { continue }
-                    if specificity > scores[k].specificity {
-                        scores[k] = OfferScore(specificity: specificity, quality: element.quality)
+        return table.withUnsafeTables { bytes, offers, parameters, groups, members in
+            withUnsafeTemporaryAllocation(of: OfferScore.self, capacity: count) { scores in
+                for k in 0..<count { scores.initializeElement(at: k, to: OfferScore()) }
+                let header = raw.bindMemory(to: UInt8.self)
+                var scanner = AcceptScanner(header)
+                var sawValid = false
+                var sawAny = false
+                while let element = scanner.nextElement() {
+                    sawAny = true
+                    guard element.isValid else { continue }
+                    sawValid = true
+                    // Candidates: every offer for `*`, else the offers of the one matching type.
+                    var candidates = 0..<count
+                    var viaMembers = false
+                    if !element.typeIsWildcard {
+                        guard let group = groups.firstIndex(where: { Self.equalsFolded(header, element.type, bytes, $0.type) })
+                        else { continue }
+                        candidates = groups[group].members
+                        viaMembers = true
+                    }
+                    for c in candidates {
+                        let k = viaMembers ? members[c] : c
+                        guard let specificity = Self.matchSpecificity(element, offers[k], parameters, bytes, header)
+                        else { continue }
+                        if specificity > scores[k].specificity {
+                            scores[k] = OfferScore(specificity: specificity, quality: element.quality)
+                        }
                     }
                 }
-            }
-            if !sawAny { return 0 }
-            if !sawValid { return nil }
-            var best: Int? = nil
-            for k in 0..<count where scores[k].specificity >= 0 && scores[k].quality > 0 {
-                guard let current = best else { best = k; continue }
-                let a = scores[k], b = scores[current]
-                if a.quality > b.quality || (a.quality == b.quality && a.specificity > b.specificity) {
-                    best = k
+                if !sawAny { return 0 }
+                if !sawValid { return nil }
+                var best: Int? = nil
+                for k in 0..<count where scores[k].specificity >= 0 && scores[k].quality > 0 {
+                    guard let current = best else { best = k; continue }
+                    let a = scores[k], b = scores[current]
+                    if a.quality > b.quality || (a.quality == b.quality && a.specificity > b.specificity) {
+                        best = k
+                    }
                 }
+                return best
             }
-            return best
         }
     }
 
@@ -97,17 +100,17 @@ public struct AcceptNegotiator: Sendable {
         var quality: Double = 0
     }
 
-    /// The specificity with which `element` matches `offer`, or `nil`.
+    /// The specificity with which `element` matches `offer`, or `nil`: concrete type, then
+    /// concrete subtype, then the number of parameters.
     @inline(__always)
-    func matchSpecificity(_ element: AcceptScanner.Element, _ offer: CompiledOffer,
-                          _ header: UnsafeBufferPointer<UInt8>) -> Int? {
-        var specificity = 0
-        if !element.typeIsWildcard {
-            guard equalsFolded(header, element.type, offer.type) else { return nil }
-            specificity += 1 << 20
-        }
+    static func matchSpecificity(_ element: AcceptScanner.Element, _ offer: OfferTable.Offer,
+                                 _ parameters: UnsafeBufferPointer<OfferTable.Parameter>,
+                                 _ bytes: UnsafeBufferPointer<UInt8>,
+                                 _ header: UnsafeBufferPointer<UInt8>) -> Int? {
+        // The caller matched the type already (through the offer's type group).
+        var specificity = element.typeIsWildcard ? 0 : 1 << 20
         if !element.subtypeIsWildcard {
-            guard equalsFolded(header, element.subtype, offer.subtype) else { return nil }
+            guard equalsFolded(header, element.subtype, bytes, offer.subtype) else { return nil }
             specificity += 1 << 19
         }
         if element.parameterCount > 0 {
@@ -115,13 +118,18 @@ public struct AcceptNegotiator: Sendable {
             AcceptScanner.forEachParameter(header, element.parameters) { name, value, quoted in
                 guard matched else { return }
                 if name.count == 1 && (header[name.lowerBound] | 0x20) == UInt8(ascii: "q") { return }
-                guard let parameter = offer.parameters.first(where: { equalsFolded(header, name, $0.name) }) else {
-                    matched = false
-                    return
+                var found = false
+                for p in offer.parameters where equalsFolded(header, name, bytes, parameters[p].name) {
+                    found = true
+                    let parameter = parameters[p]
+                    if !AcceptScanner.valueEquals(header, value, quoted: quoted,
+                                                  UnsafeBufferPointer(rebasing: bytes[parameter.value]),
+                                                  folding: parameter.folds) {
+                        matched = false
+                    }
+                    break
                 }
-                if !AcceptScanner.valueEquals(header, value, quoted: quoted, parameter.value, folding: parameter.folds) {
-                    matched = false
-                }
+                if !found { matched = false }
             }
             guard matched else { return nil }
             specificity += element.parameterCount
@@ -129,16 +137,91 @@ public struct AcceptNegotiator: Sendable {
         return specificity
     }
 
+    /// Whether the header bytes in `range` equal the lower-cased table bytes in `expected`,
+    /// ignoring ASCII case.
     @inline(__always)
-    func equalsFolded(_ header: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lowercased: [UInt8]) -> Bool {
-        guard range.count == lowercased.count else { return false }
-        return lowercased.withUnsafeBufferPointer { expected in
-            var j = 0
-            for i in range {
-                if ByteClass.lowercased(header[i]) != expected[j] { return false }
-                j += 1
+    static func equalsFolded(_ header: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                             _ bytes: UnsafeBufferPointer<UInt8>, _ expected: Range<Int>) -> Bool {
+        guard range.count == expected.count else { return false }
+        var j = expected.lowerBound
+        for i in range {
+            if ByteClass.lowercased(header[i]) != bytes[j] { return false }
+            j += 1
+        }
+        return true
+    }
+}
+
+/// The offers of an ``AcceptNegotiator`` flattened into one byte buffer and two tables of
+/// plain ranges, so matching touches no reference counts.
+struct OfferTable: Sendable {
+    struct Offer: Sendable {
+        var type: Range<Int>
+        var subtype: Range<Int>
+        /// Indices into ``OfferTable/parameters``.
+        var parameters: Range<Int>
+    }
+
+    struct Parameter: Sendable {
+        /// Lower-cased.
+        var name: Range<Int>
+        var value: Range<Int>
+        /// Compare the value case-insensitively (`charset`).
+        var folds: Bool
+    }
+
+    /// Offers sharing a type, so an element's type is compared once per distinct type.
+    struct Group: Sendable {
+        var type: Range<Int>
+        /// Indices into ``OfferTable/members``.
+        var members: Range<Int>
+    }
+
+    var bytes: [UInt8] = []
+    var offers: [Offer] = []
+    var parameters: [Parameter] = []
+    var groups: [Group] = []
+    /// Offer indices, grouped by type, in offer order within each group.
+    var members: [Int] = []
+
+    init(_ mediaTypes: [MediaType]) {
+        func append(_ text: String) -> Range<Int> {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return start..<bytes.count
+        }
+        for type in mediaTypes {
+            let typeRange = append(type.type)
+            let subtypeRange = append(type.subtype)
+            let first = parameters.count
+            for parameter in type.parameters {
+                parameters.append(Parameter(name: append(parameter.name), value: append(parameter.value),
+                                            folds: parameter.isCaseInsensitive))
             }
-            return true
+            offers.append(Offer(type: typeRange, subtype: subtypeRange, parameters: first..<parameters.count))
+        }
+        var seenTypes: [String] = []
+        for type in mediaTypes.map(\.type) where !seenTypes.contains(type) { seenTypes.append(type) }
+        for type in seenTypes {
+            let first = members.count
+            members += mediaTypes.indices.filter { mediaTypes[$0].type == type }
+            let offer = offers[members[first]]
+            groups.append(Group(type: offer.type, members: first..<members.count))
+        }
+    }
+
+    func withUnsafeTables<R>(
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Offer>, UnsafeBufferPointer<Parameter>,
+                 UnsafeBufferPointer<Group>, UnsafeBufferPointer<Int>) -> R
+    ) -> R {
+        bytes.withUnsafeBufferPointer { bytes in
+            offers.withUnsafeBufferPointer { offers in
+                parameters.withUnsafeBufferPointer { parameters in
+                    groups.withUnsafeBufferPointer { groups in
+                        members.withUnsafeBufferPointer { members in body(bytes, offers, parameters, groups, members) }
+                    }
+                }
+            }
         }
     }
 }

@@ -20,28 +20,109 @@ struct AcceptScanner {
         self.bytes = bytes
     }
 
-    /// The next non-empty element, or `nil` at the end.
+    /// The next non-empty element, or `nil` at the end. Valid elements are read in one pass;
+    /// an invalid one is skipped up to the next comma outside a quoted string.
     mutating func nextElement() -> Element? {
         let n = bytes.count
-        while position < n {
-            // Skip separators and whitespace between elements.
-            while position < n && (bytes[position] == UInt8(ascii: ",") || ByteClass.isWhitespace(bytes[position])) {
-                position += 1
-            }
-            if position >= n { return nil }
-            let start = position
-            let end = elementEnd(from: start)
-            position = end < n ? end + 1 : n
-            var trimmedEnd = end
-            while trimmedEnd > start && ByteClass.isWhitespace(bytes[trimmedEnd - 1]) { trimmedEnd -= 1 }
-            if trimmedEnd == start { continue }
-            return parseElement(start..<trimmedEnd)
+        var i = position
+        while i < n && (bytes[i] == UInt8(ascii: ",") || ByteClass.isWhitespace(bytes[i])) { i += 1 }
+        if i >= n {
+            position = n
+            return nil
         }
-        return nil
+        let start = i
+        var element = Element()
+        if parseElement(from: &i, into: &element) {
+            element.isValid = true
+            position = i < n ? i + 1 : n   // past the comma
+        } else {
+            // Rescan from the start so a comma inside a quoted string never splits.
+            position = skipToElementEnd(from: start)
+        }
+        return element
     }
 
-    /// The index of the comma that ends the element starting at `start` (outside quotes), or `n`.
-    private func elementEnd(from start: Int) -> Int {
+    /// Parses one element starting at `i`; on success leaves `i` at its comma (or the end).
+    private func parseElement(from i: inout Int, into element: inout Element) -> Bool {
+        let n = bytes.count
+        let typeStart = i
+        while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
+        if i == typeStart { return false }
+        element.type = typeStart..<i
+        let isStar = i - typeStart == 1 && bytes[typeStart] == UInt8(ascii: "*")
+        if i < n && bytes[i] == UInt8(ascii: "/") {
+            i += 1
+            let subtypeStart = i
+            while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
+            if i == subtypeStart { return false }
+            element.subtype = subtypeStart..<i
+            element.typeIsWildcard = isStar
+            element.subtypeIsWildcard = i - subtypeStart == 1 && bytes[subtypeStart] == UInt8(ascii: "*")
+            if element.typeIsWildcard && !element.subtypeIsWildcard { return false }
+        } else if isStar {
+            // Legacy clients (old Java) send a bare `*` for `*/*`.
+            element.typeIsWildcard = true
+            element.subtypeIsWildcard = true
+        } else {
+            return false
+        }
+        let parametersStart = i
+        var parametersEnd = i
+        var sawQuality = false
+        while true {
+            while i < n && ByteClass.isWhitespace(bytes[i]) { i += 1 }
+            if i == n || bytes[i] == UInt8(ascii: ",") { break }
+            guard bytes[i] == UInt8(ascii: ";") else { return false }
+            i += 1
+            parametersEnd = i
+            while i < n && ByteClass.isWhitespace(bytes[i]) { i += 1 }
+            if i == n || bytes[i] == UInt8(ascii: ",") { break }
+            if bytes[i] == UInt8(ascii: ";") { continue }
+            let nameStart = i
+            while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
+            if i == nameStart || i == n || bytes[i] != UInt8(ascii: "=") { return false }
+            let isQuality = i - nameStart == 1 && bytes[nameStart] | 0x20 == UInt8(ascii: "q")
+            i += 1
+            if i < n && bytes[i] == UInt8(ascii: "\"") {
+                if isQuality { return false }
+                i += 1
+                var closed = false
+                while i < n {
+                    let byte = bytes[i]
+                    if byte == UInt8(ascii: "\\") {
+                        i += 1
+                        if i >= n || ByteClass.isControl(bytes[i]) { return false }
+                    } else if byte == UInt8(ascii: "\"") {
+                        closed = true
+                        break
+                    } else if !ByteClass.isQuotedText(byte) {
+                        return false
+                    }
+                    i += 1
+                }
+                if !closed { return false }
+                i += 1
+            } else {
+                let valueStart = i
+                while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
+                if i == valueStart { return false }
+                if isQuality {
+                    if sawQuality { return false }
+                    sawQuality = true
+                    guard let q = AcceptScanner.parseQuality(bytes, valueStart..<i) else { return false }
+                    element.quality = q
+                }
+            }
+            if !isQuality { element.parameterCount += 1 }
+            parametersEnd = i
+        }
+        element.parameters = parametersStart..<parametersEnd
+        return true
+    }
+
+    /// The position after the comma that ends the element containing `start` (outside
+    /// quoted strings), or the end.
+    private func skipToElementEnd(from start: Int) -> Int {
         let n = bytes.count
         var i = start
         var inQuotes = false
@@ -53,60 +134,11 @@ struct AcceptScanner {
             } else if byte == UInt8(ascii: "\"") {
                 inQuotes = true
             } else if byte == UInt8(ascii: ",") {
-                return i
+                return i + 1
             }
             i += 1
         }
         return n
-    }
-
-    private func parseElement(_ range: Range<Int>) -> Element {
-        var element = Element()
-        var i = range.lowerBound
-        let end = range.upperBound
-        let typeStart = i
-        while i < end && ByteClass.isToken(bytes[i]) { i += 1 }
-        if i == typeStart { return element }
-        element.type = typeStart..<i
-        let isStar = i - typeStart == 1 && bytes[typeStart] == UInt8(ascii: "*")
-        if i < end && bytes[i] == UInt8(ascii: "/") {
-            i += 1
-            let subtypeStart = i
-            while i < end && ByteClass.isToken(bytes[i]) { i += 1 }
-            if i == subtypeStart { return element }
-            element.subtype = subtypeStart..<i
-            element.typeIsWildcard = isStar
-            element.subtypeIsWildcard = i - subtypeStart == 1 && bytes[subtypeStart] == UInt8(ascii: "*")
-            if element.typeIsWildcard && !element.subtypeIsWildcard { return element }
-        } else if isStar {
-            // Legacy clients (old Java) send a bare `*` for `*/*`.
-            element.typeIsWildcard = true
-            element.subtypeIsWildcard = true
-        } else {
-            return element
-        }
-        element.parameters = i..<end
-        // Validate parameters and find q.
-        var sawQuality = false
-        var valid = true
-        var count = 0
-        var quality: Double = 1
-        let ok = AcceptScanner.scanParameters(bytes, i..<end) { name, value, quoted in
-            guard valid else { return }
-            if name.count == 1 && (bytes[name.lowerBound] | 0x20) == UInt8(ascii: "q") {
-                if sawQuality || quoted { valid = false; return }
-                sawQuality = true
-                guard let q = AcceptScanner.parseQuality(bytes, value) else { valid = false; return }
-                quality = q
-            } else {
-                count += 1
-            }
-        }
-        guard ok && valid else { return element }
-        element.parameterCount = count
-        element.quality = quality
-        element.isValid = true
-        return element
     }
 
     /// Scans `*( OWS ";" OWS [ name "=" value ] )` in `range`, calling `visit` for each
@@ -207,24 +239,22 @@ struct AcceptScanner {
 
     /// Whether a parameter value in the header equals `expected`, unescaping a quoted value.
     static func valueEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, quoted: Bool,
-                            _ expected: [UInt8], folding: Bool) -> Bool {
-        expected.withUnsafeBufferPointer { expected in
-            var j = 0
-            var i = range.lowerBound
-            while i < range.upperBound {
-                var byte = bytes[i]
-                if quoted && byte == UInt8(ascii: "\\") {
-                    i += 1
-                    byte = bytes[i]
-                }
-                guard j < expected.count else { return false }
-                let a = folding ? ByteClass.lowercased(byte) : byte
-                let b = folding ? ByteClass.lowercased(expected[j]) : expected[j]
-                if a != b { return false }
-                j += 1
+                            _ expected: UnsafeBufferPointer<UInt8>, folding: Bool) -> Bool {
+        var j = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            var byte = bytes[i]
+            if quoted && byte == UInt8(ascii: "\\") {
                 i += 1
+                byte = bytes[i]
             }
-            return j == expected.count
+            guard j < expected.count else { return false }
+            let a = folding ? ByteClass.lowercased(byte) : byte
+            let b = folding ? ByteClass.lowercased(expected[j]) : expected[j]
+            if a != b { return false }
+            j += 1
+            i += 1
         }
+        return j == expected.count
     }
 }

@@ -5,21 +5,27 @@ struct ContentTypeTable: Sendable {
         var type: MediaType
     }
 
+    /// A type and a subtype (or suffix), hashed without building a joined string.
+    struct Key: Hashable, Sendable {
+        var type: String
+        var subtype: String
+    }
+
     /// `type/subtype` → entries, most registered parameters first, then registration order.
-    var exact: [String: [Entry]] = [:]
-    /// `type/+suffix` (from a registered `type/*+suffix`) → entries.
-    var suffixRanges: [String: [Entry]] = [:]
+    var exact: [Key: [Entry]] = [:]
+    /// `type` and suffix (from a registered `type/*+suffix`) → entries.
+    var suffixRanges: [Key: [Entry]] = [:]
     /// `type` (from a registered `type/*`) → entries.
     var typeRanges: [String: [Entry]] = [:]
     /// Registered `*/*`.
     var anyType: [Entry] = []
 
     /// Base types of the structured-syntax suffixes (RFC 6839, RFC 9512, RFC 8949).
-    static let suffixBaseTypes: [String: String] = [
-        "json": "application/json",
-        "xml": "application/xml",
-        "yaml": "application/yaml",
-        "cbor": "application/cbor",
+    static let suffixBaseTypes: [String: Key] = [
+        "json": Key(type: "application", subtype: "json"),
+        "xml": Key(type: "application", subtype: "xml"),
+        "yaml": Key(type: "application", subtype: "yaml"),
+        "cbor": Key(type: "application", subtype: "cbor"),
     ]
 
     init(formats: [any Format]) {
@@ -31,9 +37,9 @@ struct ContentTypeTable: Sendable {
                 } else if type.subtype == "*" {
                     typeRanges[type.type, default: []].append(entry)
                 } else if type.subtype.hasPrefix("*+"), let suffix = type.suffix {
-                    suffixRanges["\(type.type)/+\(suffix)", default: []].append(entry)
+                    suffixRanges[Key(type: type.type, subtype: suffix), default: []].append(entry)
                 } else {
-                    exact[type.essence, default: []].append(entry)
+                    exact[Key(type: type.type, subtype: type.subtype), default: []].append(entry)
                 }
             }
         }
@@ -47,11 +53,11 @@ struct ContentTypeTable: Sendable {
 
     func match(_ contentType: MediaType) -> (Int, MediaType, Registry.MatchRank)? {
         if contentType.isRange { return nil }
-        if let entry = firstExact(contentType.essence, contentType) {
+        if let entry = firstExact(Key(type: contentType.type, subtype: contentType.subtype), contentType) {
             return (entry.formatIndex, entry.type, .exact)
         }
         if let suffix = contentType.suffix {
-            if let entry = suffixRanges["\(contentType.type)/+\(suffix)"]?.first {
+            if let entry = suffixRanges[Key(type: contentType.type, subtype: suffix)]?.first {
                 return (entry.formatIndex, entry.type, .suffixRange)
             }
             if let base = Self.suffixBaseTypes[suffix], let entry = firstExact(base, nil) {
@@ -67,9 +73,9 @@ struct ContentTypeTable: Sendable {
         return nil
     }
 
-    /// The first entry for `essence` whose registered parameters are all on `contentType`.
-    private func firstExact(_ essence: String, _ contentType: MediaType?) -> Entry? {
-        guard let entries = exact[essence] else { return nil }
+    /// The first entry for `key` whose registered parameters are all on `contentType`.
+    private func firstExact(_ key: Key, _ contentType: MediaType?) -> Entry? {
+        guard let entries = exact[key] else { return nil }
         for entry in entries {
             if entry.type.parameters.isEmpty { return entry }
             guard let contentType else { continue }
