@@ -1,12 +1,15 @@
 # Parley: `make run` checks the bundled Fixtures/ with the parley tool; `make test` runs the tests.
 # Both first install the system -dev packages the C-backed formats need, when they are missing.
 
+SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libpng-dev libjpeg-dev libgif-dev libwebp-dev libtiff-dev
 PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libpng libjpeg libwebp libwebpdemux libtiff-4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test bench docs clean
+FUZZ_SECONDS ?= 20
+
+.PHONY: setup build run test bench fuzz docs clean
 
 setup:
 	@missing=0; \
@@ -31,5 +34,16 @@ test: setup
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 
+# Builds every libFuzzer target in Fuzz/ and runs each for FUZZ_SECONDS; a crash fails the run.
+fuzz: setup
+	cd Fuzz && $(SWIFT) build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+	@mkdir -p Fuzz/.build-fuzz/artifacts
+	@for target in $$(ls Fuzz/Sources); do \
+	  echo "fuzzing $$target for $(FUZZ_SECONDS)s"; \
+	  SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/$$target -max_total_time=$(FUZZ_SECONDS) \
+	    -artifact_prefix=Fuzz/.build-fuzz/artifacts/ -print_final_stats=1 2>&1 | grep -E "^Done|ERROR|SUMMARY" || exit 1; \
+	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
+	done
+
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// libFuzzer targets for every parser that reads untrusted bytes. Build and run (TOOLCHAIN.md §3):
+//   swift build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+//   SWIFT_BACKTRACE=enable=no .build-fuzz/debug/FuzzAccept -max_total_time=20
+// `make fuzz` at the top level runs each target for a short while.
+let package = Package(
+    name: "parley-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "parley", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzMediaType", dependencies: [.product(name: "Parley", package: "parley")]),
+        .executableTarget(name: "FuzzAccept", dependencies: [.product(name: "Parley", package: "parley")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
