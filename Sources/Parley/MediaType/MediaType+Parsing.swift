@@ -119,7 +119,7 @@ enum MediaTypeScanner {
                     }
                     return .failure(unexpected(bytes, i, expecting: "a parameter value"))
                 }
-                value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<i]), as: UTF8.self)
+                value = tokenString(bytes, valueStart..<i)
             }
             let name = lowercasedString(bytes, nameStart..<nameEnd)
             if parameters.contains(where: { $0.name == name }) {
@@ -216,16 +216,25 @@ enum MediaTypeScanner {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 
-    /// A lower-cased string of the ASCII bytes in `range` (small strings stay on the stack).
+    /// A lower-cased string of the ASCII bytes in `range` (small strings stay inline).
     @inline(__always)
     static func lowercasedString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        if !slice.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
-            return String(decoding: slice, as: UTF8.self)
+        String(unsafeUninitializedCapacity: range.count) { buffer in
+            var k = 0
+            for i in range {
+                buffer[k] = ByteClass.lowercased(bytes[i])
+                k += 1
+            }
+            return k
         }
-        return String(unsafeUninitializedCapacity: slice.count) { buffer in
-            for (k, byte) in slice.enumerated() { buffer[k] = ByteClass.lowercased(byte) }
-            return slice.count
+    }
+
+    /// A string of the ASCII token bytes in `range`, case kept.
+    @inline(__always)
+    static func tokenString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(unsafeUninitializedCapacity: range.count) { buffer in
+            _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: bytes[range]))
+            return range.count
         }
     }
 }
