@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test bench fuzz docs clean
+.PHONY: setup build run test bench bench-gate fuzz docs clean
 
 setup:
 	@missing=0; \
@@ -33,6 +33,10 @@ test: setup
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
+
+# Gates CI on allocation counts of the engine's hot paths against Benchmarks/Thresholds.
+bench-gate: setup
+	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --no-progress
 
 # Builds every libFuzzer target in Fuzz/ and runs each for FUZZ_SECONDS; a crash fails the run.
 fuzz: setup

@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 import Parley
 
 // The engine's own overhead: Accept negotiation, Content-Type parsing, registry lookup.
@@ -27,9 +28,15 @@ let registry = Registry(formats: [
     DeclaredFormat(name: "image", decodableMediaTypes: ["image/png", "image/jpeg", "image/gif"]),
 ] + Registry.builtInFormats)
 
+/// With `PARLEY_BENCHMARK_GATE` set (CI), only malloc counts are measured: they are
+/// deterministic, and committed thresholds in Thresholds/ gate them. Time is reported, not gated.
+let gate = ProcessInfo.processInfo.environment["PARLEY_BENCHMARK_GATE"] != nil
+let metrics: [BenchmarkMetric] = gate ? [.mallocCountTotal] : [.wallClock, .mallocCountTotal]
+
 let benchmarks: @Sendable () -> Void = {
-    let allocations = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
-                                              maxDuration: .seconds(2))
+    let noMallocGrowth: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
+    let allocations = Benchmark.Configuration(metrics: metrics, scalingFactor: .kilo,
+                                              maxDuration: .seconds(gate ? 1 : 2), thresholds: noMallocGrowth)
     let negotiator = AcceptNegotiator(offers: offers)
 
     for (name, header) in headers {
@@ -41,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Accept.negotiate-1000elements-6offers",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))) { benchmark in
+              configuration: .init(metrics: metrics, maxDuration: .seconds(2), thresholds: noMallocGrowth)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(negotiator.preferredOfferIndex(forAccept: thousandElements))
         }
