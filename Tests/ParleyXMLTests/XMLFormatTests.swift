@@ -122,3 +122,17 @@ import Testing
         }
     }
 }
+
+@Suite struct XMLEncodingDetectionTests {
+    @Test func charsetParameterDecidesWithoutAByteOrderMark() throws {
+        let latin1: [UInt8] = Array("<r>caf".utf8) + [0xE9] + Array("</r>".utf8)
+        let value = try XMLFormat().decode(latin1, as: try MediaType(parsing: "text/xml; charset=iso-8859-1"))
+        #expect(value == ["r": "café"])
+        #expect(throws: FormatError.self) { try XMLFormat().decode(latin1, as: "application/xml") }
+    }
+
+    @Test func aUTF8ByteOrderMarkWinsOverTheDeclaration() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><r>é</r>"#.utf8)
+        #expect(try XMLFormat().decode(bytes) == ["r": "é"])
+    }
+}

@@ -43,7 +43,7 @@ public struct XMLFormat: Format {
     ///   for a document that is not well-formed, `.limitExceeded` when a limit is reached.
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         let builder = ValueBuilder(limits: context.limits)
-        let parser = try SAXParser(bytes: bytes, handler: builder)
+        let parser = try SAXParser(bytes: bytes, handler: builder, charset: context.mediaType.charset)
         try parser.parse()
         guard let result = builder.result else {
             throw FormatError(.malformed, format: name, "no root element")

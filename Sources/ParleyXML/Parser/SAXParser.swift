@@ -20,8 +20,11 @@ final class SAXParser {
 
     /// Creates a parser over `bytes`, which must outlive it.
     ///
+    /// The encoding follows RFC 7303 §3: a byte-order mark wins, then `charset` (when libxml2
+    /// knows it), then the XML declaration, then UTF-8.
+    ///
     /// - Throws: ``FormatError`` `.limitExceeded` (maxBodyBytes) or `.malformed` for an empty body.
-    init(bytes: UnsafeRawBufferPointer, handler: SAXHandler) throws(FormatError) {
+    init(bytes: UnsafeRawBufferPointer, handler: SAXHandler, charset: String? = nil) throws(FormatError) {
         let limits = handler.limits
         try limits.checkBodySize(bytes.count, format: "xml")
         guard let base = bytes.baseAddress, bytes.count > 0 else {
@@ -43,7 +46,17 @@ final class SAXParser {
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         if usesHugeOption { options |= Int32(XML_PARSE_HUGE.rawValue) }
         context.pointee.sax.pointee = SAXParser.makeHandler()
+        let mark = Charset.byteOrderMark(in: bytes)
+        var encoder: xmlCharEncodingHandlerPtr?
+        if mark?.0 == .utf8 {
+            // libxml2 2.9 lets a contradicting declaration win over a UTF-8 BOM; the BOM is right.
+            options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
+        } else if mark == nil, let charset, let found = xmlFindCharEncodingHandler(charset) {
+            encoder = found
+            options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
+        }
         xmlCtxtUseOptions(context, options)
+        if let encoder { xmlSwitchToEncoding(context, encoder) }
         context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
         handler.context = context
         handler.begin(inputBytes: bytes.count)
@@ -88,10 +101,6 @@ final class SAXParser {
             column: error.int2 > 0 ? Int(error.int2) : nil)
         let code = Int(error.code)
         switch code {
-        case Int(XML_ERR_ENTITY_LOOP.rawValue):
-            return FormatError.limitExceeded(format: "xml", limit: "maxExpansionRatio",
-                                             maximum: DecodingLimits.standard.maxExpansionRatio,
-                                             location: location).withMessage(message)
         case Int(XML_ERR_INTERNAL_ERROR.rawValue) where message.contains("depth"):
             return FormatError.limitExceeded(format: "xml", limit: "maxDepth",
                                              maximum: usesHugeOption ? 2048 : libxml2MaxDepth,
