@@ -1,7 +1,7 @@
 import Parley
 
 /// Maps SAX events to a ``Value`` by the documented mapping (see `ValueMapping.md`), with an
-/// explicit stack of open elements (no recursion).
+/// explicit frames.pointee of open elements (no recursion).
 final class ValueBuilder: SAXHandler {
     fileprivate struct Frame {
         var name: String
@@ -15,12 +15,24 @@ final class ValueBuilder: SAXHandler {
         var significantText: [String] = []
     }
 
-    private var stack: [Frame] = []
+    /// Open elements, behind a pointer so appending pays no dynamic exclusivity check.
+    private let frames: UnsafeMutablePointer<[Frame]>
     private(set) var result: Value?
 
+    override init(limits: DecodingLimits) {
+        frames = .allocate(capacity: 1)
+        frames.initialize(to: [])
+        super.init(limits: limits)
+    }
+
+    deinit {
+        frames.deinitialize(count: 1)
+        frames.deallocate()
+    }
+
     override func handleStartElement(_ name: XML.Name, attributes: [XML.Attribute], namespaces: [XML.Namespace]) {
-        if !stack.isEmpty {
-            stack[stack.count - 1].hasChildElements = true
+        if !frames.pointee.isEmpty {
+            frames.pointee[frames.pointee.count - 1].hasChildElements = true
         }
         var frame = Frame(name: name.qualifiedName)
         for namespace in namespaces {
@@ -30,11 +42,11 @@ final class ValueBuilder: SAXHandler {
             frame.members.append(.init(key: "@" + attribute.name.qualifiedName, value: .string(attribute.value)))
         }
         frame.hasAttributes = !frame.members.isEmpty
-        stack.append(frame)
+        frames.pointee.append(frame)
     }
 
     override func handleEndElement(_ name: XML.Name) {
-        guard var frame = stack.popLast() else { return }
+        guard var frame = frames.pointee.popLast() else { return }
         if frame.hasChildElements { frame.flushSegment() }
         let value: Value
         if !frame.hasAttributes && !frame.hasChildElements {
@@ -44,16 +56,16 @@ final class ValueBuilder: SAXHandler {
             if !text.isEmpty { frame.members.append(.init(key: "#text", value: .string(text))) }
             value = .object(Value.Object(frame.members))
         }
-        if stack.isEmpty {
+        if frames.pointee.isEmpty {
             result = .object(Value.Object([.init(key: frame.name, value: value)]))
         } else {
-            stack[stack.count - 1].add(child: frame.name, value: value)
+            frames.pointee[frames.pointee.count - 1].add(child: frame.name, value: value)
         }
     }
 
     override func handleText(_ text: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += text
+        guard !frames.pointee.isEmpty else { return }
+        frames.pointee[frames.pointee.count - 1].text += text
     }
 
     override func handleCDATA(_ text: String) {

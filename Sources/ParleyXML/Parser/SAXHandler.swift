@@ -8,34 +8,79 @@ import Parley
 /// Callbacks never throw: a subclass stores its failure with ``fail(_:)``, which stops the
 /// parser; ``SAXParser`` throws it once libxml2 returns.
 class SAXHandler {
+    /// The mutable state of a parse, behind a pointer so the hot callbacks pay no dynamic
+    /// exclusivity checks (the handler is only ever used on the parsing thread).
+    struct State {
+        /// Bytes of text and attribute values delivered so far (entity expansion included).
+        var deliveredBytes = 0
+        /// Bytes delivered past which expansion counts as an attack: 64 KiB + ratio × input.
+        var maxDeliveredBytes = Int.max
+        var depth = 0
+        var elementCount = 0
+        /// Pending character data, flushed before every other event.
+        var text = ""
+        /// The failure recorded by a callback, thrown after libxml2 returns.
+        var failure: (any Error)?
+        /// Whether a failure was recorded: callbacks after it do nothing.
+        var stopped = false
+        /// Whether ``text`` holds pending character data.
+        var hasText = false
+        /// The document's parser context, to stop it when a callback fails.
+        var context: xmlParserCtxtPtr?
+        /// The context of the callback in progress: the document's, or a nested one parsing an
+        /// entity's replacement text.
+        var activeContext: xmlParserCtxtPtr?
+        /// The first fatal error libxml2 reported, with its location.
+        var parseError: FormatError?
+    }
+
+    /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
+    struct NameSlot {
+        var localName: UnsafeRawPointer?
+        var prefix: UnsafeRawPointer?
+        var uri: UnsafeRawPointer?
+        var name: XML.Name
+    }
+
+    static let cacheSize = 512
+
     let limits: DecodingLimits
-    /// Bytes of text and attribute values delivered so far (entity expansion included).
-    private var deliveredBytes = 0
-    /// Bytes delivered past which expansion counts as an attack: 64 KiB + ratio × input.
-    private var maxDeliveredBytes = Int.max
-    private(set) var depth = 0
-    private var elementCount = 0
-    /// Pending character data, flushed before every other event.
-    private var text: [UInt8] = []
-    /// The failure recorded by a callback, thrown after libxml2 returns.
-    private(set) var failure: (any Error)?
-    /// The document's parser context, to stop it when a callback fails.
-    var context: xmlParserCtxtPtr?
-    /// The context of the callback in progress: the document's, or a nested one parsing an
-    /// entity's replacement text.
-    var activeContext: xmlParserCtxtPtr?
-    /// Names already converted, keyed by libxml2's interned (dictionary) pointer.
-    private var names: [UnsafeRawPointer: String] = [:]
-    /// The first fatal error libxml2 reported, with its location.
-    var parseError: FormatError?
+    let state: UnsafeMutablePointer<State>
+    private let names: UnsafeMutablePointer<NameSlot>
 
     init(limits: DecodingLimits) {
         self.limits = limits
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        names = .allocate(capacity: Self.cacheSize)
+        names.initialize(repeating: NameSlot(name: XML.Name("")), count: Self.cacheSize)
+    }
+
+    deinit {
+        names.deinitialize(count: Self.cacheSize)
+        names.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    var failure: (any Error)? { state.pointee.failure }
+    var depth: Int { state.pointee.depth }
+    var context: xmlParserCtxtPtr? {
+        get { state.pointee.context }
+        set { state.pointee.context = newValue }
+    }
+    var activeContext: xmlParserCtxtPtr? {
+        get { state.pointee.activeContext }
+        set { state.pointee.activeContext = newValue }
+    }
+    var parseError: FormatError? {
+        get { state.pointee.parseError }
+        set { state.pointee.parseError = newValue }
     }
 
     func begin(inputBytes: Int) {
         let (product, overflow) = inputBytes.multipliedReportingOverflow(by: max(limits.maxExpansionRatio, 1))
-        maxDeliveredBytes = overflow ? Int.max : product &+ 65_536
+        state.pointee.maxDeliveredBytes = overflow ? Int.max : product &+ 65_536
     }
 
     // MARK: Overridable events
@@ -51,14 +96,17 @@ class SAXHandler {
 
     /// Records `error` (the first one wins) and stops the parser.
     final func fail(_ error: any Error) {
-        if failure == nil { failure = error }
+        if !state.pointee.stopped {
+            state.pointee.failure = error
+            state.pointee.stopped = true
+        }
         if let activeContext, activeContext != context { xmlStopParser(activeContext) }
         if let context { xmlStopParser(context) }
     }
 
     private func deliver(_ count: Int) -> Bool {
-        deliveredBytes &+= count
-        if deliveredBytes > maxDeliveredBytes {
+        state.pointee.deliveredBytes &+= count
+        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
             fail(FormatError.limitExceeded(format: "xml", limit: "maxExpansionRatio",
                                            maximum: limits.maxExpansionRatio))
             return false
@@ -68,23 +116,28 @@ class SAXHandler {
 
     // MARK: Called from the C callbacks
 
-    final func name(_ pointer: UnsafePointer<xmlChar>) -> String {
-        let key = UnsafeRawPointer(pointer)
-        if let cached = names[key] { return cached }
-        let string = String(cString: pointer)
-        names[key] = string
-        return string
+    /// The name for libxml2's interned pointers, from the cache when seen before.
+    @inline(__always)
+    final func name(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+                    _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
+        let key = UnsafeRawPointer(localName)
+        let slot = names + ((Int(bitPattern: key) &>> 4) & (Self.cacheSize - 1))
+        if slot.pointee.localName == key, slot.pointee.prefix == UnsafeRawPointer(prefix),
+           slot.pointee.uri == UnsafeRawPointer(uri) {
+            return slot.pointee.name
+        }
+        let name = XML.Name(String(cString: localName), prefix: prefix.map { String(cString: $0) },
+                            namespaceURI: uri.map { String(cString: $0) })
+        slot.pointee = NameSlot(localName: key, prefix: UnsafeRawPointer(prefix), uri: UnsafeRawPointer(uri), name: name)
+        return name
     }
 
-    final func optionalName(_ pointer: UnsafePointer<xmlChar>?) -> String? {
-        guard let pointer else { return nil }
-        return name(pointer)
-    }
-
+    @inline(__always)
     final func flushText() {
-        guard !text.isEmpty else { return }
-        let string = String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
+        guard state.pointee.hasText else { return }
+        state.pointee.hasText = false
+        let string = state.pointee.text
+        state.pointee.text = ""
         handleText(string)
     }
 
@@ -93,25 +146,25 @@ class SAXHandler {
         namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        guard failure == nil, let localName else { return }
+        guard !state.pointee.stopped, let localName else { return }
         flushText()
-        depth += 1
-        elementCount += 1
-        if depth > limits.maxDepth {
+        state.pointee.depth += 1
+        state.pointee.elementCount += 1
+        if state.pointee.depth > limits.maxDepth {
             return fail(FormatError.limitExceeded(format: "xml", limit: "maxDepth", maximum: limits.maxDepth,
-                                                  actual: depth, location: currentLocation()))
+                                                  actual: state.pointee.depth, location: currentLocation()))
         }
-        if elementCount > limits.maxNodes {
+        if state.pointee.elementCount > limits.maxNodes {
             return fail(FormatError.limitExceeded(format: "xml", limit: "maxNodes", maximum: limits.maxNodes,
                                                   location: currentLocation()))
         }
-        let elementName = XML.Name(name(localName), prefix: optionalName(prefix), namespaceURI: optionalName(uri))
+        let elementName = name(localName, prefix, uri)
         var declared: [XML.Namespace] = []
         if namespaceCount > 0, let namespaces {
             declared.reserveCapacity(Int(namespaceCount))
             for i in 0..<Int(namespaceCount) {
                 let uriString = namespaces[2 * i + 1].map { String(cString: $0) } ?? ""
-                declared.append(XML.Namespace(prefix: optionalName(namespaces[2 * i]), uri: uriString))
+                declared.append(XML.Namespace(prefix: namespaces[2 * i].map { String(cString: $0) }, uri: uriString))
             }
         }
         var attributeList: [XML.Attribute] = []
@@ -124,10 +177,8 @@ class SAXHandler {
                 let count = end - start
                 guard deliver(count) else { return }
                 let value = attributeValue(start, count: count)
-                attributeList.append(XML.Attribute(
-                    XML.Name(name(local), prefix: optionalName(attributes[base + 1]),
-                             namespaceURI: optionalName(attributes[base + 2])),
-                    value: value))
+                attributeList.append(XML.Attribute(name(local, attributes[base + 1], attributes[base + 2]),
+                                                   value: value))
             }
         }
         handleStartElement(elementName, attributes: attributeList, namespaces: declared)
@@ -151,37 +202,43 @@ class SAXHandler {
 
     final func endElement(localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
                           uri: UnsafePointer<xmlChar>?) {
-        guard failure == nil, let localName else { return }
+        guard !state.pointee.stopped, let localName else { return }
         flushText()
-        depth -= 1
-        handleEndElement(XML.Name(name(localName), prefix: optionalName(prefix), namespaceURI: optionalName(uri)))
+        state.pointee.depth -= 1
+        handleEndElement(name(localName, prefix, uri))
     }
 
     final func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
-        guard failure == nil, let bytes, count > 0, deliver(Int(count)) else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+        guard !state.pointee.stopped, let bytes, count > 0, deliver(Int(count)) else { return }
+        let chunk = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
+        if state.pointee.hasText {
+            state.pointee.text += chunk
+        } else {
+            state.pointee.text = chunk
+            state.pointee.hasText = true
+        }
     }
 
     final func cdata(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
-        guard failure == nil, let bytes, count >= 0, deliver(Int(count)) else { return }
+        guard !state.pointee.stopped, let bytes, count >= 0, deliver(Int(count)) else { return }
         flushText()
         handleCDATA(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self))
     }
 
     final func comment(_ value: UnsafePointer<xmlChar>?) {
-        guard failure == nil else { return }
+        guard !state.pointee.stopped else { return }
         flushText()
         handleComment(value.map { String(cString: $0) } ?? "")
     }
 
     final func processingInstruction(target: UnsafePointer<xmlChar>?, data: UnsafePointer<xmlChar>?) {
-        guard failure == nil, let target else { return }
+        guard !state.pointee.stopped, let target else { return }
         flushText()
         handleProcessingInstruction(target: String(cString: target), data: data.map { String(cString: $0) } ?? "")
     }
 
     final func finish() {
-        guard failure == nil else { return }
+        guard !state.pointee.stopped else { return }
         flushText()
     }
 

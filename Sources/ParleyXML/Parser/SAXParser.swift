@@ -165,13 +165,17 @@ extension String {
 
 // MARK: - C callbacks: look up the handler and forward; never throw.
 
-private func handler(_ ctx: UnsafeMutableRawPointer?) -> SAXHandler? {
-    guard let ctx else { return nil }
+/// Calls `body` with the handler of the context `ctx`, without retaining it (the parser owner
+/// keeps it alive for the whole parse).
+@inline(__always)
+private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -> Void) {
+    guard let ctx else { return }
     let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
-    guard let opaque = context.pointee._private else { return nil }
-    let handler = Unmanaged<SAXHandler>.fromOpaque(opaque).takeUnretainedValue()
-    handler.activeContext = context
-    return handler
+    guard let opaque = context.pointee._private else { return }
+    Unmanaged<SAXHandler>.fromOpaque(opaque)._withUnsafeGuaranteedRef { handler in
+        handler.state.pointee.activeContext = context
+        body(handler)
+    }
 }
 
 private func saxStartElement(
@@ -179,42 +183,47 @@ private func saxStartElement(
     uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
     attributeCount: Int32, defaultedCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
-    handler(ctx)?.startElement(localName: localName, prefix: prefix, uri: uri,
-                               namespaceCount: namespaceCount, namespaces: namespaces,
-                               attributeCount: attributeCount, attributes: attributes)
+    withHandler(ctx) {
+        $0.startElement(localName: localName, prefix: prefix, uri: uri,
+                        namespaceCount: namespaceCount, namespaces: namespaces,
+                        attributeCount: attributeCount, attributes: attributes)
+    }
 }
 
 private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
                            prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
-    handler(ctx)?.endElement(localName: localName, prefix: prefix, uri: uri)
+    withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
 }
 
 private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
-    handler(ctx)?.characters(bytes, count: count)
+    withHandler(ctx) { $0.characters(bytes, count: count) }
 }
 
 private func saxCDATA(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
-    handler(ctx)?.cdata(bytes, count: count)
+    withHandler(ctx) { $0.cdata(bytes, count: count) }
 }
 
 private func saxComment(ctx: UnsafeMutableRawPointer?, value: UnsafePointer<xmlChar>?) {
-    handler(ctx)?.comment(value)
+    withHandler(ctx) { $0.comment(value) }
 }
 
 private func saxProcessingInstruction(ctx: UnsafeMutableRawPointer?, target: UnsafePointer<xmlChar>?,
                                       data: UnsafePointer<xmlChar>?) {
-    handler(ctx)?.processingInstruction(target: target, data: data)
+    withHandler(ctx) { $0.processingInstruction(target: target, data: data) }
 }
 
 /// Records the first fatal error (libxml2 may report follow-on errors after it).
 private func saxStructuredError(userData: UnsafeMutableRawPointer?, error: xmlErrorPtr?) {
     guard let error, error.pointee.level == XML_ERR_FATAL || error.pointee.level == XML_ERR_ERROR,
-          error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue),
-          let handler = handler(userData), handler.parseError == nil else { return }
-    var offset: Int?
-    if let context = handler.context, handler.activeContext == context {
-        let consumed = xmlByteConsumed(context)
-        if consumed >= 0 { offset = Int(consumed) }
+          error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue) else { return }
+    withHandler(userData) { handler in
+        guard handler.parseError == nil else { return }
+        var offset: Int?
+        if let context = handler.context, handler.activeContext == context {
+            let consumed = xmlByteConsumed(context)
+            if consumed >= 0 { offset = Int(consumed) }
+        }
+        handler.parseError = SAXParser.formatError(from: UnsafePointer(error), usesHugeOption: false,
+                                                   byteOffset: offset)
     }
-    handler.parseError = SAXParser.formatError(from: UnsafePointer(error), usesHugeOption: false, byteOffset: offset)
 }

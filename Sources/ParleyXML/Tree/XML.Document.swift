@@ -54,44 +54,60 @@ extension XML {
 
 /// Builds an ``XML/Document`` from SAX events with an explicit stack (no recursion).
 final class TreeBuilder: SAXHandler {
-    private var prolog: [XML.Node] = []
-    private var epilog: [XML.Node] = []
-    private var stack: [XML.Element] = []
-    private var root: XML.Element?
+    struct Tree {
+        var prolog: [XML.Node] = []
+        var epilog: [XML.Node] = []
+        var stack: [XML.Element] = []
+        var root: XML.Element?
 
-    var document: XML.Document? {
-        root.map { XML.Document(root: $0, prolog: prolog, epilog: epilog) }
-    }
-
-    private func append(_ node: XML.Node) {
-        if stack.isEmpty {
-            if root == nil { prolog.append(node) } else { epilog.append(node) }
-        } else {
-            stack[stack.count - 1].children.append(node)
+        mutating func append(_ node: XML.Node) {
+            if stack.isEmpty {
+                if root == nil { prolog.append(node) } else { epilog.append(node) }
+            } else {
+                stack[stack.count - 1].children.append(node)
+            }
         }
     }
 
+    /// Behind a pointer so appending pays no dynamic exclusivity check.
+    private let tree: UnsafeMutablePointer<Tree>
+
+    override init(limits: DecodingLimits) {
+        tree = .allocate(capacity: 1)
+        tree.initialize(to: Tree())
+        super.init(limits: limits)
+    }
+
+    deinit {
+        tree.deinitialize(count: 1)
+        tree.deallocate()
+    }
+
+    var document: XML.Document? {
+        tree.pointee.root.map { XML.Document(root: $0, prolog: tree.pointee.prolog, epilog: tree.pointee.epilog) }
+    }
+
     override func handleStartElement(_ name: XML.Name, attributes: [XML.Attribute], namespaces: [XML.Namespace]) {
-        stack.append(XML.Element(name, attributes: attributes, namespaces: namespaces))
+        tree.pointee.stack.append(XML.Element(name, attributes: attributes, namespaces: namespaces))
     }
 
     override func handleEndElement(_ name: XML.Name) {
-        guard let element = stack.popLast() else { return }
-        if stack.isEmpty {
-            root = element
+        guard let element = tree.pointee.stack.popLast() else { return }
+        if tree.pointee.stack.isEmpty {
+            tree.pointee.root = element
         } else {
-            stack[stack.count - 1].children.append(.element(element))
+            tree.pointee.stack[tree.pointee.stack.count - 1].children.append(.element(element))
         }
     }
 
     override func handleText(_ text: String) {
         // Outside the root only whitespace can occur; it is not kept.
-        if !stack.isEmpty { append(.text(text)) }
+        if !tree.pointee.stack.isEmpty { tree.pointee.append(.text(text)) }
     }
 
-    override func handleCDATA(_ text: String) { append(.cdata(text)) }
-    override func handleComment(_ text: String) { append(.comment(text)) }
+    override func handleCDATA(_ text: String) { tree.pointee.append(.cdata(text)) }
+    override func handleComment(_ text: String) { tree.pointee.append(.comment(text)) }
     override func handleProcessingInstruction(target: String, data: String) {
-        append(.processingInstruction(target: target, data: data))
+        tree.pointee.append(.processingInstruction(target: target, data: data))
     }
 }
