@@ -17,7 +17,7 @@ extension XML {
     /// ```
     ///
     /// The reader applies the same secure defaults as ``XMLFormat``: no network, no external
-    /// entity or DTD, bounded entity expansion, and the ``DecodingLimits`` it is given.
+    /// entity or DTD, bounded entity expansion, and the `DecodingLimits` it is given.
     public struct EventReader: Sendable {
         /// The document's bytes.
         public let bytes: [UInt8]
@@ -30,7 +30,7 @@ extension XML {
         /// - Parameters:
         ///   - bytes: The document, in any encoding libxml2 detects from a byte-order mark or the
         ///     XML declaration (UTF-8 by default).
-        ///   - limits: The limits to apply; ``DecodingLimits/standard`` by default.
+        ///   - limits: The limits to apply; `DecodingLimits/standard` by default.
         public init(_ bytes: [UInt8], limits: DecodingLimits = .standard) {
             self.bytes = bytes
             self.limits = limits
@@ -49,7 +49,7 @@ extension XML {
         ///
         /// - Parameter body: Called for every event; throwing from it stops the parse, and the
         ///   error is rethrown.
-        /// - Throws: The error `body` threw, or ``FormatError`` with code `.malformed` or
+        /// - Throws: The error `body` threw, or `FormatError` with code `.malformed` or
         ///   `.truncated` (with line and column) for a document that is not well-formed, or
         ///   `.limitExceeded` when a limit is reached. Events before the error have been delivered.
         public func forEach(_ body: (Event) throws -> Void) throws {

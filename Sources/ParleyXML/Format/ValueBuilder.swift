@@ -1,6 +1,6 @@
 import Parley
 
-/// Maps SAX events to a ``Value`` by the documented mapping (see `ValueMapping.md`), with an
+/// Maps SAX events to a `Value` by the documented mapping (see `ValueMapping.md`), with an
 /// explicit frames.pointee of open elements (no recursion).
 final class ValueBuilder: SAXHandler {
     fileprivate struct Frame {

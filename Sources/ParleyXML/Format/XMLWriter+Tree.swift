@@ -77,7 +77,7 @@ extension XML.Document {
     /// document back; namespace declarations are written where ``XML/Element/namespaces`` holds them.
     ///
     /// - Returns: The serialised bytes.
-    /// - Throws: ``FormatError`` `.unsupportedValue` for an invalid name, a character XML 1.0
+    /// - Throws: `FormatError` `.unsupportedValue` for an invalid name, a character XML 1.0
     ///   cannot hold, `--` in a comment or `?>` in a processing instruction.
     public func serialized() throws -> [UInt8] {
         var writer = XMLWriter(declaration: true)

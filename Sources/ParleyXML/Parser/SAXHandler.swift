@@ -5,8 +5,8 @@ import Parley
 /// coalesces character data, and records the first error. Subclasses build events, trees or
 /// values by overriding the `handle…` methods.
 ///
-/// Callbacks never throw: a subclass stores its failure with ``fail(_:)``, which stops the
-/// parser; ``SAXParser`` throws it once libxml2 returns.
+/// Callbacks never throw: a subclass stores its failure with `fail(_:)`, which stops the
+/// parser; `SAXParser` throws it once libxml2 returns.
 class SAXHandler {
     /// The mutable state of a parse, behind a pointer so the hot callbacks pay no dynamic
     /// exclusivity checks (the handler is only ever used on the parsing thread).
@@ -17,14 +17,15 @@ class SAXHandler {
         var maxDeliveredBytes = Int.max
         var depth = 0
         var elementCount = 0
-        /// Pending character data, flushed before every other event.
-        var text = ""
         /// The failure recorded by a callback, thrown after libxml2 returns.
         var failure: (any Error)?
         /// Whether a failure was recorded: callbacks after it do nothing.
         var stopped = false
-        /// Whether ``text`` holds pending character data.
-        var hasText = false
+        /// Pending character data (`textCount` bytes of `textCapacity`), flushed before
+        /// every other event.
+        var text: UnsafeMutablePointer<UInt8>?
+        var textCount = 0
+        var textCapacity = 0
         /// The document's parser context, to stop it when a callback fails.
         var context: xmlParserCtxtPtr?
         /// The context of the callback in progress: the document's, or a nested one parsing an
@@ -57,6 +58,7 @@ class SAXHandler {
     }
 
     deinit {
+        state.pointee.text?.deallocate()
         names.deinitialize(count: Self.cacheSize)
         names.deallocate()
         state.deinitialize(count: 1)
@@ -134,10 +136,10 @@ class SAXHandler {
 
     @inline(__always)
     final func flushText() {
-        guard state.pointee.hasText else { return }
-        state.pointee.hasText = false
-        let string = state.pointee.text
-        state.pointee.text = ""
+        guard state.pointee.textCount > 0 else { return }
+        let string = String(decoding: UnsafeBufferPointer(start: state.pointee.text, count: state.pointee.textCount),
+                            as: UTF8.self)
+        state.pointee.textCount = 0
         handleText(string)
     }
 
@@ -210,13 +212,20 @@ class SAXHandler {
 
     final func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
         guard !state.pointee.stopped, let bytes, count > 0, deliver(Int(count)) else { return }
-        let chunk = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
-        if state.pointee.hasText {
-            state.pointee.text += chunk
-        } else {
-            state.pointee.text = chunk
-            state.pointee.hasText = true
+        let count = Int(count)
+        let needed = state.pointee.textCount + count
+        if needed > state.pointee.textCapacity {
+            let capacity = max(needed, 2 * state.pointee.textCapacity, 256)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            if let old = state.pointee.text {
+                grown.update(from: old, count: state.pointee.textCount)
+                old.deallocate()
+            }
+            state.pointee.text = grown
+            state.pointee.textCapacity = capacity
         }
+        (state.pointee.text! + state.pointee.textCount).update(from: bytes, count: count)
+        state.pointee.textCount = needed
     }
 
     final func cdata(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {

@@ -6,9 +6,9 @@ import Parley
 /// Its initialiser is the single place where parser options and limits are set:
 /// `XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING`, never `XML_PARSE_NOENT`,
 /// `XML_PARSE_DTDLOAD` or `XML_PARSE_DTDATTR` (no external entity or DTD is ever loaded), and
-/// `XML_PARSE_HUGE` only when the caller raised ``DecodingLimits/maxDepth`` above the standard
+/// `XML_PARSE_HUGE` only when the caller raised `DecodingLimits/maxDepth` above the standard
 /// on purpose. Internal entities are expanded; libxml2's amplification checks and the handler's
-/// own ``DecodingLimits/maxExpansionRatio`` check bound the expansion.
+/// own `DecodingLimits/maxExpansionRatio` check bound the expansion.
 final class SAXParser {
     /// libxml2's fixed nesting limit without `XML_PARSE_HUGE`.
     static let libxml2MaxDepth = 256
@@ -23,7 +23,7 @@ final class SAXParser {
     /// The encoding follows RFC 7303 §3: a byte-order mark wins, then `charset` (when libxml2
     /// knows it), then the XML declaration, then UTF-8.
     ///
-    /// - Throws: ``FormatError`` `.limitExceeded` (maxBodyBytes) or `.malformed` for an empty body.
+    /// - Throws: `FormatError` `.limitExceeded` (maxBodyBytes) or `.malformed` for an empty body.
     init(bytes: UnsafeRawBufferPointer, handler: SAXHandler, charset: String? = nil) throws(FormatError) {
         let limits = handler.limits
         try limits.checkBodySize(bytes.count, format: "xml")
@@ -74,7 +74,7 @@ final class SAXParser {
 
     /// Parses the whole buffer, delivering events to the handler.
     ///
-    /// - Throws: The handler's failure, or ``FormatError`` `.malformed`/`.truncated` with the
+    /// - Throws: The handler's failure, or `FormatError` `.malformed`/`.truncated` with the
     ///   line and column libxml2 reports, or `.limitExceeded` for libxml2's own depth and
     ///   entity-amplification limits.
     func parse() throws {
@@ -87,7 +87,7 @@ final class SAXParser {
         if let failure = handler.failure { throw failure }
     }
 
-    /// Converts a libxml2 error into a ``FormatError``.
+    /// Converts a libxml2 error into a `FormatError`.
     static func formatError(from error: UnsafePointer<xmlError>?, usesHugeOption: Bool,
                             byteOffset: Int? = nil) -> FormatError {
         guard let error = error?.pointee else {

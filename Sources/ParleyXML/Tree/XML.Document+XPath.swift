@@ -13,7 +13,7 @@ extension XML.Document {
     ///     `namespaces`, as XPath 1.0 requires.
     ///   - namespaces: Prefixes to use in the expression, mapped to namespace URIs.
     /// - Returns: The node-set (nodes are copies of this document's nodes) or scalar result.
-    /// - Throws: ``FormatError`` `.malformed` for an expression libxml2 cannot compile or
+    /// - Throws: `FormatError` `.malformed` for an expression libxml2 cannot compile or
     ///   evaluate; `.unsupportedValue` when the document cannot be given to libxml2.
     /// - Complexity: Builds a libxml2 tree of the document (O(*n*)) for each call.
     public func xpath(_ expression: String, namespaces: [String: String] = [:]) throws -> XML.XPathResult {

@@ -36,7 +36,7 @@ extension XML {
         ///   - bytes: The document, in any encoding libxml2 detects (byte-order mark or declaration).
         ///   - limits: The limits to apply: `maxBodyBytes`, `maxDepth`, `maxNodes` (elements) and
         ///     `maxExpansionRatio`.
-        /// - Throws: ``FormatError`` with code `.malformed` or `.truncated` (with line and column)
+        /// - Throws: `FormatError` with code `.malformed` or `.truncated` (with line and column)
         ///   for a document that is not well-formed, `.limitExceeded` when a limit is reached.
         public init<Bytes: Sequence<UInt8>>(parsing bytes: Bytes, limits: DecodingLimits = .standard) throws {
             self = try withContiguousBytes(of: bytes) { buffer in
