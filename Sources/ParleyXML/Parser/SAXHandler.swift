@@ -110,7 +110,7 @@ class SAXHandler {
         state.pointee.deliveredBytes &+= count
         if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
             fail(FormatError.limitExceeded(format: "xml", limit: "maxExpansionRatio",
-                                           maximum: limits.maxExpansionRatio))
+                                           maximum: limits.maxExpansionRatio, location: currentLocation()))
             return false
         }
         return true
