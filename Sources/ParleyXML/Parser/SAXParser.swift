@@ -1,0 +1,229 @@
+internal import CParleyXML
+import Parley
+
+/// The one owner of a libxml2 SAX2 parser context for one parse of one buffer.
+///
+/// Its initialiser is the single place where parser options and limits are set:
+/// `XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING`, never `XML_PARSE_NOENT`,
+/// `XML_PARSE_DTDLOAD` or `XML_PARSE_DTDATTR` (no external entity or DTD is ever loaded), and
+/// `XML_PARSE_HUGE` only when the caller raised `DecodingLimits/maxDepth` above the standard
+/// on purpose. Internal entities are expanded; libxml2's amplification checks and the handler's
+/// own `DecodingLimits/maxExpansionRatio` check bound the expansion.
+final class SAXParser {
+    /// libxml2's fixed nesting limit without `XML_PARSE_HUGE`.
+    static let libxml2MaxDepth = 256
+
+    private let context: xmlParserCtxtPtr
+    private let handler: SAXHandler
+    private let inputBytes: Int
+    let usesHugeOption: Bool
+
+    /// Creates a parser over `bytes`, which must outlive it.
+    ///
+    /// The encoding follows RFC 7303 §3: a byte-order mark wins, then `charset` (when libxml2
+    /// knows it), then the XML declaration, then UTF-8.
+    ///
+    /// - Throws: `FormatError` `.limitExceeded` (maxBodyBytes) or `.malformed` for an empty body.
+    init(bytes: UnsafeRawBufferPointer, handler: SAXHandler, charset: String? = nil) throws(FormatError) {
+        let limits = handler.limits
+        try limits.checkBodySize(bytes.count, format: "xml")
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw FormatError(.malformed, format: "xml", "empty document: no root element",
+                              location: .init(byteOffset: 0, line: 1, column: 1))
+        }
+        guard bytes.count <= Int(Int32.max) else {
+            throw FormatError.limitExceeded(format: "xml", limit: "maxBodyBytes", maximum: Int(Int32.max),
+                                            actual: bytes.count)
+        }
+        xmlInitParser()
+        guard let context = xmlCreateMemoryParserCtxt(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
+            throw FormatError(.malformed, format: "xml", "libxml2 could not create a parser context")
+        }
+        self.context = context
+        self.handler = handler
+        self.inputBytes = bytes.count
+        usesHugeOption = limits.maxDepth > DecodingLimits.standard.maxDepth
+        var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        if usesHugeOption { options |= Int32(XML_PARSE_HUGE.rawValue) }
+        context.pointee.sax.pointee = SAXParser.makeHandler()
+        let mark = Charset.byteOrderMark(in: bytes)
+        var encoder: xmlCharEncodingHandlerPtr?
+        if mark?.0 == .utf8 {
+            // libxml2 2.9 lets a contradicting declaration win over a UTF-8 BOM; the BOM is right.
+            options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
+        } else if mark == nil, let charset, let found = xmlFindCharEncodingHandler(charset) {
+            encoder = found
+            options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
+        }
+        xmlCtxtUseOptions(context, options)
+        if let encoder { xmlSwitchToEncoding(context, encoder) }
+        context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
+        handler.context = context
+        handler.begin(inputBytes: bytes.count)
+    }
+
+    deinit {
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        handler.context = nil
+        handler.activeContext = nil
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Parses the whole buffer, delivering events to the handler.
+    ///
+    /// - Throws: The handler's failure, or `FormatError` `.malformed`/`.truncated` with the
+    ///   line and column libxml2 reports, or `.limitExceeded` for libxml2's own depth and
+    ///   entity-amplification limits.
+    func parse() throws {
+        _ = xmlParseDocument(context)
+        if let failure = handler.failure { throw failure }
+        if context.pointee.wellFormed == 0 {
+            throw handler.parseError ?? SAXParser.formatError(from: xmlCtxtGetLastError(context), usesHugeOption: usesHugeOption)
+        }
+        handler.finish()
+        if let failure = handler.failure { throw failure }
+    }
+
+    /// Converts a libxml2 error into a `FormatError`.
+    static func formatError(from error: UnsafePointer<xmlError>?, usesHugeOption: Bool,
+                            byteOffset: Int? = nil) -> FormatError {
+        guard let error = error?.pointee else {
+            return FormatError(.malformed, format: "xml", "not well-formed")
+        }
+        let message = error.message.map { String(cString: $0) }?
+            .trimmingWhitespace() ?? "not well-formed"
+        let location = FormatError.Location(
+            byteOffset: byteOffset,
+            line: error.line > 0 ? Int(error.line) : nil,
+            column: error.int2 > 0 ? Int(error.int2) : nil)
+        let code = Int(error.code)
+        switch code {
+        case Int(XML_ERR_INTERNAL_ERROR.rawValue) where message.contains("depth"):
+            return FormatError.limitExceeded(format: "xml", limit: "maxDepth",
+                                             maximum: usesHugeOption ? 2048 : libxml2MaxDepth,
+                                             location: location).withMessage(message)
+        case Int(XML_ERR_NAME_TOO_LONG.rawValue):
+            return FormatError.limitExceeded(format: "xml", limit: "maxNameLength", maximum: 50_000,
+                                             location: location).withMessage(message)
+        case Int(XML_ERR_DOCUMENT_END.rawValue) where message.contains("Premature"),
+             Int(XML_ERR_TAG_NOT_FINISHED.rawValue):
+            return FormatError(.truncated, format: "xml", message, location: location)
+        default:
+            return FormatError(.malformed, format: "xml", message, location: location)
+        }
+    }
+
+    /// A SAX2 handler: libxml2's own SAX2 functions for the DTD (so internal entities and
+    /// declarations work), ours for content; no external subset or entity resolver.
+    private static func makeHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.internalSubset = xmlSAX2InternalSubset
+        sax.isStandalone = xmlSAX2IsStandalone
+        sax.hasInternalSubset = xmlSAX2HasInternalSubset
+        sax.hasExternalSubset = xmlSAX2HasExternalSubset
+        sax.getEntity = xmlSAX2GetEntity
+        sax.getParameterEntity = xmlSAX2GetParameterEntity
+        sax.entityDecl = xmlSAX2EntityDecl
+        sax.attributeDecl = xmlSAX2AttributeDecl
+        sax.elementDecl = xmlSAX2ElementDecl
+        sax.notationDecl = xmlSAX2NotationDecl
+        sax.unparsedEntityDecl = xmlSAX2UnparsedEntityDecl
+        sax.startDocument = xmlSAX2StartDocument
+        sax.endDocument = xmlSAX2EndDocument
+        sax.startElementNs = saxStartElement
+        sax.endElementNs = saxEndElement
+        sax.characters = saxCharacters
+        sax.ignorableWhitespace = saxCharacters
+        sax.cdataBlock = saxCDATA
+        sax.comment = saxComment
+        sax.processingInstruction = saxProcessingInstruction
+        sax.serror = saxStructuredError
+        return sax
+    }
+}
+
+extension FormatError {
+    func withMessage(_ text: String) -> FormatError {
+        var copy = self
+        copy.message = "\(message): \(text)"
+        return copy
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var scalars = Substring(self)
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        return String(scalars)
+    }
+}
+
+// MARK: - C callbacks: look up the handler and forward; never throw.
+
+/// Calls `body` with the handler of the context `ctx`, without retaining it (the parser owner
+/// keeps it alive for the whole parse).
+@inline(__always)
+private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -> Void) {
+    guard let ctx else { return }
+    let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = context.pointee._private else { return }
+    Unmanaged<SAXHandler>.fromOpaque(opaque)._withUnsafeGuaranteedRef { handler in
+        handler.state.pointee.activeContext = context
+        body(handler)
+    }
+}
+
+private func saxStartElement(
+    ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
+    uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    attributeCount: Int32, defaultedCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+) {
+    withHandler(ctx) {
+        $0.startElement(localName: localName, prefix: prefix, uri: uri,
+                        namespaceCount: namespaceCount, namespaces: namespaces,
+                        attributeCount: attributeCount, attributes: attributes)
+    }
+}
+
+private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
+                           prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
+    withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
+}
+
+private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
+    withHandler(ctx) { $0.characters(bytes, count: count) }
+}
+
+private func saxCDATA(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
+    withHandler(ctx) { $0.cdata(bytes, count: count) }
+}
+
+private func saxComment(ctx: UnsafeMutableRawPointer?, value: UnsafePointer<xmlChar>?) {
+    withHandler(ctx) { $0.comment(value) }
+}
+
+private func saxProcessingInstruction(ctx: UnsafeMutableRawPointer?, target: UnsafePointer<xmlChar>?,
+                                      data: UnsafePointer<xmlChar>?) {
+    withHandler(ctx) { $0.processingInstruction(target: target, data: data) }
+}
+
+/// Records the first fatal error (libxml2 may report follow-on errors after it).
+private func saxStructuredError(userData: UnsafeMutableRawPointer?, error: xmlErrorPtr?) {
+    guard let error, error.pointee.level == XML_ERR_FATAL || error.pointee.level == XML_ERR_ERROR,
+          error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue) else { return }
+    withHandler(userData) { handler in
+        guard handler.parseError == nil else { return }
+        var offset: Int?
+        if let context = handler.context, handler.activeContext == context {
+            let consumed = xmlByteConsumed(context)
+            if consumed >= 0 { offset = Int(consumed) }
+        }
+        handler.parseError = SAXParser.formatError(from: UnsafePointer(error), usesHugeOption: false,
+                                                   byteOffset: offset)
+    }
+}

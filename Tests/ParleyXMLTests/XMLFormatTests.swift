@@ -1,0 +1,138 @@
+import Parley
+import ParleyTestKit
+import ParleyXML
+import Testing
+
+@Suite struct XMLFormatTests {
+    let format = XMLFormat()
+
+    func decode(_ text: String, limits: DecodingLimits = .standard) throws -> Value {
+        try format.decode(Array(text.utf8), limits: limits)
+    }
+
+    /// Values the mapping represents exactly: strings only, single-member root objects.
+    static let samples: [Value] = [
+        ["user": ["@id": "7", "name": "Ada", "tags": ["a", "b", "c"], "note": "héllo wörld ✓ 𝄞 \"\\ <&> ]]>"]],
+        ["root": ["item": ["1", "2", ["nested": ["deeper": ["true", "false"]]]]]],
+        ["x:doc": ["@xmlns:x": "urn:x", "@x:kind": "k", "x:part": ["@x:n": "1", "#text": "one\ttwo\r\nthree"]]],
+        ["empty": ""],
+        ["a": ["@attribute": " spaced\tand\nnewline ", "b": ""]],
+    ]
+
+    @Test func conformsToTheFormatContract() {
+        FormatConformance.expectConformance(of: format, options: .init(
+            samples: Self.samples,
+            malformedInputs: [Array("<a>".utf8), Array("<a></b>".utf8), Array("<a x=1/>".utf8), Array("text".utf8)]))
+    }
+
+    @Test func mapsAttributesChildrenAndText() throws {
+        let value = try decode(#"<user id="7" xml:lang="en"><name>Ada</name><email type="work">a@x</email></user>"#)
+        #expect(value == ["user": ["@id": "7", "@xml:lang": "en", "name": "Ada",
+                                   "email": ["@type": "work", "#text": "a@x"]]])
+    }
+
+    @Test func groupsRepeatedChildrenIntoAnArrayAtTheFirstPosition() throws {
+        let value = try decode("<r><a>1</a><b>x</b><a>2</a><a>3</a></r>")
+        #expect(value == ["r": ["a": ["1", "2", "3"], "b": "x"]])
+        #expect(value["r"]?.objectValue?.keys == ["a", "b"])
+    }
+
+    @Test func keepsMixedContentTextWithoutIndentation() throws {
+        let value = try decode("<p>\n  Hello <b>world</b> again\n</p>")
+        #expect(value == ["p": ["b": "world", "#text": "\n  Hello  again\n"]])
+        let indented = try decode("<r>\n  <a>1</a>\n</r>")
+        #expect(indented == ["r": ["a": "1"]])
+    }
+
+    @Test func readsCDATAAsTextAndDropsCommentsAndInstructions() throws {
+        let value = try decode("<?pi data?><r><!-- c --><![CDATA[<x> & y]]> z<?p q?></r><!-- after -->")
+        #expect(value == ["r": "<x> & y z"])
+    }
+
+    @Test func keepsNamespacePrefixesAndDeclarations() throws {
+        let value = try decode(#"<a:feed xmlns:a="urn:a" xmlns="urn:d"><a:title>t</a:title><entry/></a:feed>"#)
+        #expect(value == ["a:feed": ["@xmlns:a": "urn:a", "@xmlns": "urn:d", "a:title": "t", "entry": ""]])
+    }
+
+    @Test func expandsInternalEntitiesInTextAndAttributes() throws {
+        let value = try decode(#"<!DOCTYPE r [<!ENTITY co "Example &amp; Co">]><r t="&co; &lt;">&co;!</r>"#)
+        #expect(value == ["r": ["@t": "Example & Co <", "#text": "Example & Co!"]])
+    }
+
+    @Test func encodesScalarsAsTextAndNonObjectRootsInsideRoot() throws {
+        let bytes = try format.encode(["n": 1, "b": true, "f": 0.5, "z": nil, "s": "a<b"])
+        #expect(String(decoding: bytes, as: UTF8.self)
+            == #"<?xml version="1.0" encoding="UTF-8"?><root><n>1</n><b>true</b><f>0.5</f><z/><s>a&lt;b</s></root>"#)
+        let array = try format.encode([1, [2, 3]])
+        #expect(try format.decode(array) == ["root": ["item": ["1", ["item": ["2", "3"]]]]])
+    }
+
+    @Test func rejectsValuesWithoutAnXMLForm() {
+        for value: Value in [["bad key": "x"], ["r": ["@a": ["nested"]]], ["r": "\u{0}"], ["r": ["#text": [1]]]] {
+            do {
+                _ = try format.encode(value)
+                Issue.record("encoded \(value)")
+            } catch let error as FormatError {
+                #expect(error.code == .unsupportedValue)
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
+
+    @Test func reportsLineAndColumnOfMalformedInput() throws {
+        let error = try #require(throws: FormatError.self) { try decode("<r>\n  <a></b>\n</r>") }
+        #expect(error.code == .malformed)
+        #expect(error.location?.line == 2)
+        #expect(error.location?.column != nil)
+    }
+
+    @Test func reportsTruncatedInput() throws {
+        let error = try #require(throws: FormatError.self) { try decode("<r><a>text") }
+        #expect(error.code == .truncated || error.code == .malformed)
+        #expect(error.location?.line == 1)
+    }
+
+    @Test func enforcesDepthNodeAndBodyLimits() throws {
+        let deep = String(repeating: "<a>", count: 30) + String(repeating: "</a>", count: 30)
+        let depth = try #require(throws: FormatError.self) { try decode(deep, limits: .init(maxDepth: 10)) }
+        #expect(depth.code == .limitExceeded)
+        #expect(depth.limit?.name == "maxDepth")
+        let nodes = try #require(throws: FormatError.self) {
+            try decode("<r>" + String(repeating: "<a/>", count: 50) + "</r>", limits: .init(maxNodes: 20))
+        }
+        #expect(nodes.limit?.name == "maxNodes")
+        let body = try #require(throws: FormatError.self) { try decode("<r/>", limits: .init(maxBodyBytes: 3)) }
+        #expect(body.limit?.name == "maxBodyBytes")
+    }
+
+    @Test func bothLimitsBoundInternalEntityExpansion() throws {
+        // 40 KB of entity text referenced 30 times: 1.2 MB out of 40 KB in.
+        let entity = String(repeating: "x", count: 40_000)
+        let document = "<!DOCTYPE r [<!ENTITY e \"\(entity)\">]><r>" + String(repeating: "&e;", count: 30) + "</r>"
+        let error = try #require(throws: FormatError.self) { try decode(document, limits: .init(maxExpansionRatio: 2)) }
+        #expect(error.code == .limitExceeded)
+        #expect(try decode(document, limits: .init(maxExpansionRatio: 100))["r"]?.stringValue?.count == 1_200_000)
+    }
+
+    @Test func isRoutedByTheRegistryForXMLTypes() throws {
+        let registry = Registry(formats: [format])
+        for type in ["application/xml", "text/xml", "application/atom+xml", "image/svg+xml", "application/soap+xml"] {
+            #expect(registry.decoder(for: try MediaType(parsing: type))?.format.name == "xml", "\(type)")
+        }
+    }
+}
+
+@Suite struct XMLEncodingDetectionTests {
+    @Test func charsetParameterDecidesWithoutAByteOrderMark() throws {
+        let latin1: [UInt8] = Array("<r>caf".utf8) + [0xE9] + Array("</r>".utf8)
+        let value = try XMLFormat().decode(latin1, as: try MediaType(parsing: "text/xml; charset=iso-8859-1"))
+        #expect(value == ["r": "café"])
+        #expect(throws: FormatError.self) { try XMLFormat().decode(latin1, as: "application/xml") }
+    }
+
+    @Test func aUTF8ByteOrderMarkWinsOverTheDeclaration() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><r>é</r>"#.utf8)
+        #expect(try XMLFormat().decode(bytes) == ["r": "é"])
+    }
+}
