@@ -111,7 +111,8 @@ public struct YAMLFormat: Format {
     ///   - context: The media type chosen for the body.
     /// - Returns: UTF-8 YAML text ending with a line break.
     /// - Throws: ``Parley/FormatError`` with code ``Parley/FormatError/Code/unsupportedValue``
-    ///   when the value nests deeper than ``YAMLWriter/maxDepth`` levels.
+    ///   for a tagged value whose content is itself tagged, bytes or a date (a YAML node has one
+    ///   tag), or ``Parley/Value/number(_:)`` text that is not a number.
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         var writer = YAMLWriter(format: name)
         try writer.writeDocument(value)

@@ -129,7 +129,8 @@ import Testing
         let withError = Self.cases.filter(\.hasError).count
         print("yaml-test-suite: \(passed)/\(Self.cases.count) cases pass"
               + " (\(withJSON) with JSON, \(withError) errors, \(Self.cases.count - withJSON - withError) load-only);"
-              + " \(verdicts.count) follow libyaml's own verdict [\(verdicts.joined(separator: " "))];"
+              + " \(verdicts.count) follow libyaml's own verdict (\(verdicts.filter { id in Self.cases.contains { $0.id == id && $0.hasError } }.count) invalid ones it accepts,"
+              + " the rest valid ones it rejects) [\(verdicts.joined(separator: " "))];"
               + " \(wrongEvents.count) get wrong events from libyaml [\(wrongEvents.joined(separator: " "))];"
               + " libyaml-err cases [\(knownBugs.joined(separator: " "))];"
               + " failing for Parley's own reasons: \(failures.isEmpty ? "none" : failures.joined(separator: ", "))")
