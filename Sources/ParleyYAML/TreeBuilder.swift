@@ -44,7 +44,7 @@ struct TreeBuilder {
     }
 
     static let mergeTag = "tag:yaml.org,2002:merge"
-    static let linearKeyScanLimit = 8
+    static let linearKeyScanLimit = 16
 
     let options: YAMLFormat
     let limits: DecodingLimits
@@ -114,7 +114,7 @@ struct TreeBuilder {
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
-        if stack.last?.isExpectingKey == true {
+        if isExpectingKey {
             let text = String(decoding: bytes, as: UTF8.self)
             if let tag { try checkTag(tag) }
             let isMerge = (isPlain && tag == nil && text == "<<") || tag == Self.mergeTag
@@ -178,7 +178,7 @@ struct TreeBuilder {
             anchors[name] = Anchored(value: value, nodeCount: frame.nodeCount, units: frame.units,
                                      height: frame.height, keyText: nil)
         }
-        if stack.last?.isExpectingKey == true {
+        if isExpectingKey {
             try setKey(FlowText.render(value), isMerge: false, isComplex: true)
             addToTop(nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
             return
@@ -206,7 +206,7 @@ struct TreeBuilder {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: stack.count + anchored.height, location: parser.eventLocation)
         }
-        if stack.last?.isExpectingKey == true {
+        if isExpectingKey {
             try setKey(anchored.keyText ?? FlowText.render(anchored.value), isMerge: false,
                        isComplex: anchored.keyText == nil)
             addToTop(nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
@@ -216,6 +216,13 @@ struct TreeBuilder {
     }
 
     // MARK: Building
+
+    /// Whether the innermost open collection is a mapping waiting for a key (read in place,
+    /// without copying the frame).
+    private var isExpectingKey: Bool {
+        guard let top = stack.indices.last else { return false }
+        return stack[top].isMapping && stack[top].pendingKey == nil
+    }
 
     private mutating func countNodes(_ count: Int) throws(FormatError) {
         nodes += count

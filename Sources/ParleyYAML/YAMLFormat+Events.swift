@@ -8,7 +8,7 @@ extension YAMLFormat {
     ///
     /// - Parameter bytes: The YAML stream.
     /// - Returns: The number of events libyaml produced, stream start and end included.
-    /// - Throws: ``Parley/FormatError`` converted from libyaml's error.
+    /// - Throws: `FormatError` converted from libyaml's error.
     package static func countEvents(in bytes: [UInt8]) throws -> Int {
         try bytes.withUnsafeBytes { buffer in
             let parser = try EventParser(buffer, format: "yaml", reportsByteOffsets: true)

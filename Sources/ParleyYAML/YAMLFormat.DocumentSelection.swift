@@ -5,7 +5,7 @@ extension YAMLFormat {
     public enum DocumentSelection: Sendable, Hashable {
         /// The first document's value; `null` for a stream without documents.
         case first
-        /// A stream of two or more documents decodes to an ``Parley/Value/array(_:)`` of their
+        /// A stream of two or more documents decodes to an `Value.array(_:)` of their
         /// values; a stream of one document decodes to that document itself, and an empty
         /// stream to `null`.
         case all

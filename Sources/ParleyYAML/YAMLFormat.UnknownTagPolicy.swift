@@ -5,11 +5,11 @@ extension YAMLFormat {
     /// `!!map`, `!!seq`, plus `!!binary`, `!!timestamp` and `!!merge`, and never an application
     /// type: a `!!python/object:…` node is data, not an object.
     public enum UnknownTagPolicy: Sendable, Hashable {
-        /// Keep the node as ``Parley/Value/tagged(_:_:)`` with the full tag
+        /// Keep the node as `Value.tagged(_:_:)` with the full tag
         /// (`tag:yaml.org,2002:python/object:vcr.request.Request`, `!point`) and the node's
         /// value: a mapping, a sequence, or the scalar's text as a string.
         case keep
-        /// Fail with ``Parley/FormatError/Code/forbidden``.
+        /// Fail with `FormatError.Code.forbidden`.
         case reject
     }
 }

@@ -1,13 +1,13 @@
 public import Parley
 
-/// YAML on the system libyaml: decodes YAML 1.2 streams into ``Parley/Value`` with the core
+/// YAML on the system libyaml: decodes YAML 1.2 streams into `Value` with the core
 /// schema, and writes block-style YAML that reads back to the same value.
 ///
 /// Decoding uses libyaml's event API and builds the tree with an explicit stack, so deep input
 /// never recurses on the machine stack. Plain scalars resolve with the YAML 1.2 core schema:
 /// `~`, `null`, `Null`, `NULL` and the empty scalar are null; `true`/`True`/`TRUE` and
 /// `false`/`False`/`FALSE` are Booleans; decimal, `0o` octal and `0x` hexadecimal integers are
-/// integers (beyond 64 bits, ``Parley/Value/number(_:)`` exact text); decimal and exponent
+/// integers (beyond 64 bits, `Value.number(_:)` exact text); decimal and exponent
 /// forms, `.inf` and `.nan` are floats; everything else, and every quoted or block scalar, is a
 /// string. YAML 1.1 forms (`yes`, `no`, `on`, `off`, `0777` as octal, `1_000`, `1:20`) are *not*
 /// special: `yes` is the string `"yes"` and `0777` the decimal integer 777, as in 1.2.
@@ -18,12 +18,12 @@ public import Parley
 /// let text = try YAMLFormat().encode(value)   // "name: Ada\ntags:\n  - math\n  - engines\n"
 /// ```
 ///
-/// Limits that apply: ``Parley/DecodingLimits/maxBodyBytes``, ``Parley/DecodingLimits/maxDepth``
-/// (collection nesting, aliased subtrees included), ``Parley/DecodingLimits/maxNodes`` (nodes
-/// produced, alias expansions included) and ``Parley/DecodingLimits/maxExpansionRatio``: aliases
+/// Limits that apply: `DecodingLimits.maxBodyBytes`, `DecodingLimits.maxDepth`
+/// (collection nesting, aliased subtrees included), `DecodingLimits.maxNodes` (nodes
+/// produced, alias expansions included) and `DecodingLimits.maxExpansionRatio`: aliases
 /// may produce at most 65,536 + ratio × input bytes *units*, a unit being one node or one byte of
 /// scalar text, so billion-laughs style documents and large aliased scalars stop early with
-/// ``Parley/FormatError/Code/limitExceeded``.
+/// `FormatError.Code.limitExceeded`.
 public struct YAMLFormat: Format {
     /// What to do with a tag Parley does not construct (`!point`, `!!python/object:…`, `!!set`).
     public var unknownTags: UnknownTagPolicy
@@ -32,7 +32,7 @@ public struct YAMLFormat: Format {
     /// What to do when a mapping repeats a key.
     public var duplicateKeys: DuplicateKeyPolicy
     /// Whether untagged plain scalars that look like YAML 1.1 timestamps
-    /// (`2001-12-14t21:59:43.10-05:00`, `2002-12-14`) decode as ``Parley/Value/date(_:)``.
+    /// (`2001-12-14t21:59:43.10-05:00`, `2002-12-14`) decode as `Value.date(_:)`.
     ///
     /// Off by default: the 1.2 core schema has no timestamps, so they stay strings. Scalars tagged
     /// `!!timestamp` always decode as dates.
@@ -41,7 +41,7 @@ public struct YAMLFormat: Format {
     /// Creates the YAML format.
     ///
     /// - Parameters:
-    ///   - unknownTags: Keep unknown tags as ``Parley/Value/tagged(_:_:)`` (default) or reject them.
+    ///   - unknownTags: Keep unknown tags as `Value.tagged(_:_:)` (default) or reject them.
     ///   - documents: Return the first document (default) or all documents of a stream.
     ///   - duplicateKeys: Reject repeated mapping keys (default) or keep every member.
     ///   - resolvesPlainTimestamps: Read untagged timestamp-like plain scalars as dates (default `false`).
@@ -83,11 +83,11 @@ public struct YAMLFormat: Format {
     ///   - bytes: The YAML text.
     ///   - context: The received media type and the limits in force.
     /// - Returns: The first document (or every document, per ``documents``); `null` for an empty stream.
-    /// - Throws: ``Parley/FormatError`` with code ``Parley/FormatError/Code/malformed`` (syntax,
+    /// - Throws: `FormatError` with code `FormatError.Code.malformed` (syntax,
     ///   undefined or recursive aliases, duplicate keys, a scalar that does not fit its tag),
-    ///   ``Parley/FormatError/Code/truncated`` (the stream ends inside a construct),
-    ///   ``Parley/FormatError/Code/invalidText`` (bad encoding),
-    ///   ``Parley/FormatError/Code/limitExceeded`` and ``Parley/FormatError/Code/forbidden``
+    ///   `FormatError.Code.truncated` (the stream ends inside a construct),
+    ///   `FormatError.Code.invalidText` (bad encoding),
+    ///   `FormatError.Code.limitExceeded` and `FormatError.Code.forbidden`
     ///   (an unknown tag under ``UnknownTagPolicy/reject``), each with a 1-based line and column.
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         try context.limits.checkBodySize(bytes.count, format: name)
@@ -104,15 +104,15 @@ public struct YAMLFormat: Format {
     /// Encodes a value as one block-style YAML document.
     ///
     /// Strings are quoted only when they would read back as something else; bytes are written as
-    /// `!!binary`, dates as `!!timestamp`, ``Parley/Value/tagged(_:_:)`` values with their tag.
+    /// `!!binary`, dates as `!!timestamp`, `Value.tagged(_:_:)` values with their tag.
     ///
     /// - Parameters:
     ///   - value: The value to write.
     ///   - context: The media type chosen for the body.
     /// - Returns: UTF-8 YAML text ending with a line break.
-    /// - Throws: ``Parley/FormatError`` with code ``Parley/FormatError/Code/unsupportedValue``
+    /// - Throws: `FormatError` with code `FormatError.Code.unsupportedValue`
     ///   for a tagged value whose content is itself tagged, bytes or a date (a YAML node has one
-    ///   tag), or ``Parley/Value/number(_:)`` text that is not a number.
+    ///   tag), or `Value.number(_:)` text that is not a number.
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         var writer = YAMLWriter(format: name)
         try writer.writeDocument(value)
