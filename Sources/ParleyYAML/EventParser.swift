@@ -9,6 +9,9 @@ final class EventParser {
     let parser: UnsafeMutablePointer<yaml_parser_t>
     let event: UnsafeMutablePointer<yaml_event_t>
     private var holdsEvent = false
+    private var isParserInitialized = false
+    /// A one-byte stand-in for an empty body, whose buffer may have no address.
+    private let emptyInput: UnsafeMutablePointer<UInt8>?
     private let input: UnsafeRawBufferPointer
     private let format: String
     private let reportsByteOffsets: Bool
@@ -22,25 +25,25 @@ final class EventParser {
         self.reportsByteOffsets = reportsByteOffsets
         parser = .allocate(capacity: 1)
         event = .allocate(capacity: 1)
+        emptyInput = input.baseAddress == nil ? .allocate(capacity: 1) : nil
+        // Fully initialised from here: a throw runs `deinit`, which frees what was allocated.
         guard yaml_parser_initialize(parser) == 1 else {
-            parser.deallocate()
-            event.deallocate()
             throw FormatError(.malformed, format: format, "libyaml could not create a parser")
         }
+        isParserInitialized = true
         if let base = input.baseAddress {
             yaml_parser_set_input_string(parser, base.assumingMemoryBound(to: UInt8.self), input.count)
-        } else {
-            var empty: UInt8 = 0
-            // libyaml copies nothing from a zero-length input, so the address is never read.
-            withUnsafePointer(to: &empty) { yaml_parser_set_input_string(parser, $0, 0) }
+        } else if let emptyInput {
+            yaml_parser_set_input_string(parser, emptyInput, 0)
         }
     }
 
     deinit {
         if holdsEvent { yaml_event_delete(event) }
-        yaml_parser_delete(parser)
+        if isParserInitialized { yaml_parser_delete(parser) }
         parser.deallocate()
         event.deallocate()
+        emptyInput?.deallocate()
     }
 
     /// Reads the next event into ``event``, releasing the previous one.
