@@ -1,10 +1,5 @@
 import Parley
 
-/// Why a tagged scalar could not be constructed.
-struct ScalarError: Error {
-    var message: String
-}
-
 /// Resolves scalars: plain ones with the YAML 1.2 core schema, tagged ones with the tags
 /// Parley constructs. Works on the scalar's UTF-8 bytes; builds a `String` only for strings.
 enum ScalarResolver {
