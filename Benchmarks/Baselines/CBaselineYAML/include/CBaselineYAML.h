@@ -1,6 +1,10 @@
 #ifndef CBaselineYAML_H
 #define CBaselineYAML_H
 #include <stddef.h>
-/* Placeholder: baseline loops calling the C library directly. */
-int baseline_yaml_placeholder(void);
+
+/* What a user calling libyaml directly gets: the raw event loop over a buffer, touching each
+   event but building nothing. Returns the number of events, or -1 when libyaml reports an
+   error; stores the total scalar length in *scalar_bytes_out when it is not NULL. */
+long baseline_yaml_event_loop(const unsigned char *input, size_t length, size_t *scalar_bytes_out);
+
 #endif

@@ -1,0 +1,288 @@
+import Parley
+
+/// Resolves scalars: plain ones with the YAML 1.2 core schema, tagged ones with the tags
+/// Parley constructs. Works on the scalar's UTF-8 bytes; builds a `String` only for strings.
+enum ScalarResolver {
+    static let yamlTagPrefix = "tag:yaml.org,2002:"
+
+    /// The tags Parley constructs (everything else is kept as `.tagged` or rejected).
+    static let knownTags: Set<String> = Set(["str", "int", "float", "bool", "null", "binary", "timestamp",
+                                             "map", "seq", "merge"].map { yamlTagPrefix + $0 })
+
+    static func isKnownTag(_ tag: String) -> Bool {
+        tag == "!" || knownTags.contains(tag)
+    }
+
+    // MARK: Plain scalars (core schema)
+
+    /// Resolves an untagged plain scalar: null, Boolean, integer, float or string.
+    static func resolvePlain(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Value {
+        guard let first = bytes.first else { return .null }
+        switch first {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"):
+            if isNull(bytes) { return .null }
+        case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+            if let bool = bool(bytes) { return .bool(bool) }
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            if let number = number(bytes) { return number }
+            if timestamps, let date = Timestamp.parse(bytes) { return .date(date) }
+        default:
+            break
+        }
+        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func isNull(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch bytes.count {
+        case 0: return true
+        case 1: return bytes[0] == UInt8(ascii: "~")
+        case 4: return equals(bytes, "null") || equals(bytes, "Null") || equals(bytes, "NULL")
+        default: return false
+        }
+    }
+
+    static func bool(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch bytes.count {
+        case 4: return equals(bytes, "true") || equals(bytes, "True") || equals(bytes, "TRUE") ? true : nil
+        case 5: return equals(bytes, "false") || equals(bytes, "False") || equals(bytes, "FALSE") ? false : nil
+        default: return nil
+        }
+    }
+
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let pointer = word.utf8Start
+        for i in 0..<bytes.count where bytes[i] != pointer[i] { return false }
+        return true
+    }
+
+    /// A core-schema integer or float, or `nil` when the text is neither.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        if let integer = integer(bytes) { return integer }
+        return float(bytes)
+    }
+
+    /// `[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`.
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        let count = bytes.count
+        if count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "o") || bytes[1] == UInt8(ascii: "x") {
+            return radixInteger(UnsafeBufferPointer(rebasing: bytes[2...]), radix: bytes[1] == UInt8(ascii: "o") ? 8 : 16)
+        }
+        var index = 0
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+            negative = bytes[0] == UInt8(ascii: "-")
+            index = 1
+        }
+        guard index < count else { return nil }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        for i in index..<count {
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            if !overflow {
+                let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (plus, o2) = times.addingReportingOverflow(UInt64(digit))
+                if o1 || o2 { overflow = true } else { magnitude = plus }
+            }
+        }
+        if !overflow {
+            if negative {
+                if magnitude == 0 { return .number("-0") }
+                if magnitude <= UInt64(Int64.max) + 1 { return .integer(Int64(truncatingIfNeeded: 0 &- magnitude)) }
+            } else if magnitude <= UInt64(Int64.max) {
+                return .integer(Int64(magnitude))
+            }
+        }
+        var digits = Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[index...]), as: UTF8.self))
+        while digits.count > 1 && digits.first == "0" { digits = digits.dropFirst() }
+        return .number((negative ? "-" : "") + digits)
+    }
+
+    private static func radixInteger(_ digits: UnsafeBufferPointer<UInt8>, radix: UInt8) -> Value? {
+        var magnitude: UInt64 = 0
+        var overflow = false
+        var values: [UInt8] = []
+        for byte in digits {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            guard value < radix else { return nil }
+            values.append(value)
+            if !overflow {
+                let (times, o1) = magnitude.multipliedReportingOverflow(by: UInt64(radix))
+                let (plus, o2) = times.addingReportingOverflow(UInt64(value))
+                if o1 || o2 { overflow = true } else { magnitude = plus }
+            }
+        }
+        if !overflow && magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
+        if !overflow { return .number(String(magnitude)) }
+        return .number(decimalText(digits: values, radix: radix))
+    }
+
+    /// The decimal text of a big number given as digits in `radix` (schoolbook conversion).
+    private static func decimalText(digits: [UInt8], radix: UInt8) -> String {
+        var decimal: [UInt8] = [0]  // least significant first, base 10
+        for digit in digits {
+            var carry = Int(digit)
+            for i in decimal.indices {
+                let value = Int(decimal[i]) * Int(radix) + carry
+                decimal[i] = UInt8(value % 10)
+                carry = value / 10
+            }
+            while carry > 0 {
+                decimal.append(UInt8(carry % 10))
+                carry /= 10
+            }
+        }
+        while decimal.count > 1 && decimal.last == 0 { decimal.removeLast() }
+        return String(decoding: decimal.reversed().map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
+    }
+
+    /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `[-+]?\.(inf|Inf|INF)`, `\.(nan|NaN|NAN)`.
+    static func float(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        let count = bytes.count
+        var index = 0
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+            negative = bytes[0] == UInt8(ascii: "-")
+            index = 1
+        }
+        let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+        if rest.count == 4 && rest[0] == UInt8(ascii: ".") {
+            if equals(rest, ".inf") || equals(rest, ".Inf") || equals(rest, ".INF") {
+                return .float(negative ? -.infinity : .infinity)
+            }
+            if index == 0 && (equals(rest, ".nan") || equals(rest, ".NaN") || equals(rest, ".NAN")) {
+                return .float(.nan)
+            }
+        }
+        // Scan the mantissa and exponent, collecting the parts of the JSON-grammar text.
+        let integerStart = index
+        while index < count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        let integerDigits = UnsafeBufferPointer(rebasing: bytes[integerStart..<index])
+        var fractionDigits = UnsafeBufferPointer<UInt8>(rebasing: bytes[index..<index])
+        var hasPoint = false
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            hasPoint = true
+            index += 1
+            let fractionStart = index
+            while index < count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            fractionDigits = UnsafeBufferPointer(rebasing: bytes[fractionStart..<index])
+        }
+        guard !integerDigits.isEmpty || !fractionDigits.isEmpty else { return nil }
+        guard integerDigits.count > 0 || hasPoint else { return nil }
+        var exponent: UnsafeBufferPointer<UInt8>?
+        if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            let exponentStart = index
+            index += 1
+            if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            let digitsStart = index
+            while index < count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            guard index > digitsStart else { return nil }
+            exponent = UnsafeBufferPointer(rebasing: bytes[exponentStart..<index])
+        }
+        guard index == count else { return nil }
+
+        var text = negative ? "-" : ""
+        var integerText = Substring(String(decoding: integerDigits, as: UTF8.self))
+        while integerText.count > 1 && integerText.first == "0" { integerText = integerText.dropFirst() }
+        text += integerText.isEmpty ? "0" : integerText
+        if hasPoint { text += "." + (fractionDigits.isEmpty ? "0" : String(decoding: fractionDigits, as: UTF8.self)) }
+        if let exponent { text += String(decoding: exponent, as: UTF8.self) }
+        guard let double = Double(text) else { return nil }
+        return representsExactly(double, text) ? .float(double) : .number(text)
+    }
+
+    /// Whether `double` stands for `text` without loss: finite, not an underflow, and either 15
+    /// significant digits or fewer or the same digits and scale as the double's shortest form.
+    static func representsExactly(_ double: Double, _ text: String) -> Bool {
+        guard double.isFinite else { return false }
+        let written = significantDigits(text)
+        if double == 0 { return written.digits.isEmpty }
+        if written.digits.count <= 15 { return true }
+        let shortest = significantDigits(double.description)
+        return shortest.digits == written.digits && shortest.scale == written.scale
+    }
+
+    /// The significant digits of a decimal text (no leading or trailing zeros) and the decimal
+    /// exponent of the first one.
+    static func significantDigits(_ text: String) -> (digits: [UInt8], scale: Int) {
+        var digits: [UInt8] = []
+        var pointPosition: Int?
+        var exponent = 0
+        var position = 0
+        var leadingZeros = 0
+        var utf8 = text.utf8[...]
+        while let byte = utf8.first {
+            utf8 = utf8.dropFirst()
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                exponent = Int(String(decoding: utf8.drop { $0 == UInt8(ascii: "+") }, as: UTF8.self)) ?? 0
+                break
+            }
+            if byte == UInt8(ascii: ".") {
+                pointPosition = position
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { continue }
+            if digits.isEmpty && byte == UInt8(ascii: "0") {
+                leadingZeros += 1
+            } else {
+                digits.append(byte)
+            }
+            position += 1
+        }
+        let point = pointPosition ?? position
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return (digits, point - leadingZeros + exponent)
+    }
+
+    // MARK: Tagged scalars
+
+    /// Constructs a scalar with a tag Parley knows, or returns `nil` for an unknown tag.
+    ///
+    /// - Throws: ``ScalarError`` when the text does not fit its tag.
+    static func resolveTagged(_ bytes: UnsafeBufferPointer<UInt8>, tag: String) throws(ScalarError) -> Value? {
+        if tag == "!" { return .string(String(decoding: bytes, as: UTF8.self)) }
+        guard tag.hasPrefix(yamlTagPrefix) else { return nil }
+        let name = tag.dropFirst(yamlTagPrefix.count)
+        func invalid() -> ScalarError {
+            ScalarError(message: "'\(String(decoding: bytes.prefix(40), as: UTF8.self))' is not a valid !!\(name)")
+        }
+        switch name {
+        case "str", "merge":
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case "null":
+            guard isNull(bytes) else { throw invalid() }
+            return .null
+        case "bool":
+            guard let bool = bool(bytes) else { throw invalid() }
+            return .bool(bool)
+        case "int":
+            guard !bytes.isEmpty, let value = integer(bytes) else { throw invalid() }
+            return value
+        case "float":
+            guard !bytes.isEmpty, let value = number(bytes) else { throw invalid() }
+            if case .integer(let integer) = value { return .float(Double(integer)) }
+            if case .number(let text) = value, let double = Double(text), double.isFinite,
+               !text.contains("."), !text.contains("e"), !text.contains("E") {
+                return .number(text + ".0")
+            }
+            return value
+        case "binary":
+            guard let decoded = Base64.decode(bytes) else { throw invalid() }
+            return .bytes(decoded)
+        case "timestamp":
+            guard let date = Timestamp.parse(bytes) else { throw invalid() }
+            return .date(date)
+        case "map", "seq":
+            throw ScalarError(message: "tag !!\(name) cannot be used on a scalar")
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,310 @@
+internal import CParleyYAML
+import Parley
+
+/// Turns libyaml events into one ``Value`` per document with an explicit stack of open
+/// collections, enforcing depth, node and alias-expansion limits as it goes.
+struct TreeBuilder {
+    static let mergeTag = "tag:yaml.org,2002:merge"
+    static let linearKeyScanLimit = 16
+
+    let options: YAMLFormat
+    let limits: DecodingLimits
+    let parser: EventParser
+    let expansionBudget: Int
+    let format: String
+    var stack: [Frame] = []
+    var anchors: [String: Anchored] = [:]
+    var openAnchors: [String: Int] = [:]
+    var documents: [Value] = []
+    var documentCount = 0
+    var nodes = 0
+    var expansion = 0
+
+    init(options: YAMLFormat, limits: DecodingLimits, inputLength: Int, parser: EventParser) {
+        self.options = options
+        self.limits = limits
+        self.parser = parser
+        self.format = options.name
+        let (product, overflow) = max(0, limits.maxExpansionRatio).multipliedReportingOverflow(by: inputLength)
+        self.expansionBudget = overflow ? Int.max : product.addingReportingOverflow(65_536).overflow ? Int.max : product + 65_536
+    }
+
+    /// Reads the whole stream and returns the selected document(s).
+    mutating func run() throws(FormatError) -> Value {
+        let event = parser.event
+        while true {
+            try parser.next()
+            switch event.pointee.type {
+            case YAML_SCALAR_EVENT:
+                try scalar(event)
+            case YAML_SEQUENCE_START_EVENT:
+                let data = event.pointee.data.sequence_start
+                try open(isMapping: false, anchor: data.anchor, tag: data.tag)
+            case YAML_MAPPING_START_EVENT:
+                let data = event.pointee.data.mapping_start
+                try open(isMapping: true, anchor: data.anchor, tag: data.tag)
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                try close()
+            case YAML_ALIAS_EVENT:
+                try alias(event)
+            case YAML_DOCUMENT_END_EVENT:
+                documentCount += 1
+                anchors.removeAll(keepingCapacity: true)
+            case YAML_STREAM_END_EVENT:
+                return result()
+            default:
+                continue
+            }
+        }
+    }
+
+    private func result() -> Value {
+        switch options.documents {
+        case .first:
+            return documents.first ?? .null
+        case .all:
+            return documents.count == 1 ? documents[0] : documents.isEmpty ? .null : .array(documents)
+        }
+    }
+
+    // MARK: Events
+
+    private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
+        let data = event.pointee.data.scalar
+        try countNodes(1)
+        let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
+        let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
+        let tag = data.tag.map { String(cString: $0) }
+        if isExpectingKey {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let tag { try checkTag(tag) }
+            let isMerge = (isPlain && tag == nil && text == "<<") || tag == Self.mergeTag
+            if let anchor = data.anchor {
+                let value = try resolve(bytes, tag: tag, isPlain: isPlain)
+                anchors[String(cString: anchor)] = Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
+                                                             height: 0, keyText: text)
+            }
+            try setKey(text, isMerge: isMerge)
+            stack[stack.count - 1].units += 1 + bytes.count
+            stack[stack.count - 1].nodeCount += 1
+            return
+        }
+        let value = try resolve(bytes, tag: tag, isPlain: isPlain)
+        if let anchor = data.anchor {
+            anchors[String(cString: anchor)] = Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
+                                                         keyText: String(decoding: bytes, as: UTF8.self))
+        }
+        try deliver(value, nodeCount: 1, units: 1 + bytes.count, height: 0)
+    }
+
+    private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
+                               tag: UnsafeMutablePointer<UInt8>?) throws(FormatError) {
+        if stack.count >= limits.maxDepth {
+            throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
+                                            actual: stack.count + 1, location: parser.eventLocation)
+        }
+        try countNodes(1)
+        var wrappingTag: String?
+        if let tag {
+            let text = String(cString: tag)
+            let core = isMapping ? "tag:yaml.org,2002:map" : "tag:yaml.org,2002:seq"
+            if text != "!" && text != core {
+                if ScalarResolver.isKnownTag(text) {
+                    throw FormatError(.malformed, format: format, "tag \(text) cannot be used on a \(isMapping ? "mapping" : "sequence")",
+                                      location: parser.eventLocation)
+                }
+                try checkTag(text)
+                wrappingTag = text
+            }
+        }
+        let name = anchor.map { String(cString: $0) }
+        if let name { openAnchors[name, default: 0] += 1 }
+        stack.append(Frame(isMapping: isMapping, anchor: name, wrappingTag: wrappingTag))
+    }
+
+    private mutating func close() throws(FormatError) {
+        guard var frame = stack.popLast() else { return }
+        if let name = frame.anchor {
+            if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
+        }
+        var value: Value
+        if frame.isMapping {
+            if !frame.merges.isEmpty { applyMerges(&frame) }
+            value = .object(Value.Object(frame.members))
+        } else {
+            value = .array(frame.elements)
+        }
+        if let tag = frame.wrappingTag { value = .tagged(tag, value) }
+        if let name = frame.anchor {
+            anchors[name] = Anchored(value: value, nodeCount: frame.nodeCount, units: frame.units,
+                                     height: frame.height, keyText: nil)
+        }
+        if isExpectingKey {
+            try setKey(FlowText.render(value), isMerge: false, isComplex: true)
+            addToTop(nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
+            return
+        }
+        try deliver(value, nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
+    }
+
+    private mutating func alias(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
+        let name = String(cString: event.pointee.data.alias.anchor)
+        if openAnchors[name] != nil {
+            throw FormatError(.malformed, format: format, "alias *\(name) refers to a node that contains it (a cycle)",
+                              location: parser.eventLocation)
+        }
+        guard let anchored = anchors[name] else {
+            throw FormatError(.malformed, format: format, "alias *\(name) has no anchor before it",
+                              location: parser.eventLocation)
+        }
+        expansion += anchored.units
+        if expansion > expansionBudget {
+            throw FormatError.limitExceeded(format: format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
+                                            location: parser.eventLocation)
+        }
+        try countNodes(anchored.nodeCount)
+        if stack.count + anchored.height > limits.maxDepth {
+            throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
+                                            actual: stack.count + anchored.height, location: parser.eventLocation)
+        }
+        if isExpectingKey {
+            try setKey(anchored.keyText ?? FlowText.render(anchored.value), isMerge: false,
+                       isComplex: anchored.keyText == nil)
+            addToTop(nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
+            return
+        }
+        try deliver(anchored.value, nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
+    }
+
+    // MARK: Building
+
+    /// Whether the innermost open collection is a mapping waiting for a key (read in place,
+    /// without copying the frame).
+    private var isExpectingKey: Bool {
+        guard let top = stack.indices.last else { return false }
+        return stack[top].isMapping && stack[top].pendingKey == nil
+    }
+
+    private mutating func countNodes(_ count: Int) throws(FormatError) {
+        nodes += count
+        if nodes > limits.maxNodes {
+            throw FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
+                                            location: parser.eventLocation)
+        }
+    }
+
+    private mutating func addToTop(nodeCount: Int, units: Int, height: Int) {
+        let top = stack.count - 1
+        stack[top].nodeCount += nodeCount
+        stack[top].units += units
+        if height + 1 > stack[top].height { stack[top].height = height + 1 }
+    }
+
+    /// Hands a finished node to the open collection, or to the document list.
+    private mutating func deliver(_ value: Value, nodeCount: Int, units: Int, height: Int) throws(FormatError) {
+        guard !stack.isEmpty else {
+            if options.documents == .all || documents.isEmpty { documents.append(value) }
+            return
+        }
+        addToTop(nodeCount: nodeCount, units: units, height: height)
+        let top = stack.count - 1
+        if !stack[top].isMapping {
+            stack[top].elements.append(value)
+            return
+        }
+        let key = stack[top].pendingKey ?? ""
+        stack[top].pendingKey = nil
+        if stack[top].pendingKeyIsMerge {
+            stack[top].pendingKeyIsMerge = false
+            try addMerge(value, at: top)
+        } else {
+            stack[top].members.append(Value.Object.Member(key: key, value: value))
+        }
+    }
+
+    /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
+    /// Collection keys are not compared: their flow text only approximates node equality.
+    private mutating func setKey(_ key: String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
+        let top = stack.count - 1
+        stack[top].pendingKey = key
+        stack[top].pendingKeyIsMerge = isMerge
+        guard !isMerge, !isComplex, options.duplicateKeys == .reject else { return }
+        let isDuplicate: Bool
+        if let _ = stack[top].keySet {
+            isDuplicate = !stack[top].keySet!.insert(key).inserted
+        } else if stack[top].members.count < Self.linearKeyScanLimit {
+            isDuplicate = stack[top].members.contains { $0.key == key }
+        } else {
+            var keys = Set(stack[top].members.map(\.key))
+            isDuplicate = !keys.insert(key).inserted
+            stack[top].keySet = keys
+        }
+        if isDuplicate {
+            throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
+                              location: parser.eventLocation)
+        }
+    }
+
+    private mutating func addMerge(_ value: Value, at top: Int) throws(FormatError) {
+        var sources: [Value.Object] = []
+        switch value {
+        case .object(let object):
+            sources = [object]
+        case .array(let elements):
+            for element in elements {
+                guard case .object(let object) = element else {
+                    throw FormatError(.malformed, format: format, "a merge key '<<' takes mappings, found a \(element.kindName)",
+                                      location: parser.eventLocation)
+                }
+                sources.append(object)
+            }
+        default:
+            throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
+                              location: parser.eventLocation)
+        }
+        stack[top].merges.append((position: stack[top].members.count, sources: sources))
+    }
+
+    /// Inserts merged members where their `<<` appeared; explicit keys win, then earlier sources.
+    private func applyMerges(_ frame: inout Frame) {
+        var seen = Set(frame.members.map(\.key))
+        var merged: [Value.Object.Member] = []
+        merged.reserveCapacity(frame.members.count)
+        var cursor = 0
+        for merge in frame.merges {
+            merged.append(contentsOf: frame.members[cursor..<merge.position])
+            cursor = merge.position
+            for source in merge.sources {
+                for member in source.members where seen.insert(member.key).inserted {
+                    merged.append(member)
+                }
+            }
+        }
+        merged.append(contentsOf: frame.members[cursor...])
+        frame.members = merged
+    }
+
+    // MARK: Tags and scalars
+
+    /// Throws ``FormatError/Code/forbidden`` for a tag Parley does not construct, under `.reject`.
+    private func checkTag(_ tag: String) throws(FormatError) {
+        guard options.unknownTags == .reject, !ScalarResolver.isKnownTag(tag) else { return }
+        throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
+    }
+
+    private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(FormatError) -> Value {
+        guard let tag else {
+            return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
+                           : .string(String(decoding: bytes, as: UTF8.self))
+        }
+        do {
+            if let value = try ScalarResolver.resolveTagged(bytes, tag: tag) { return value }
+        } catch {
+            throw FormatError(.malformed, format: format, "\(error.message)", location: parser.eventLocation)
+        }
+        if options.unknownTags == .reject {
+            throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
+        }
+        return .tagged(tag, .string(String(decoding: bytes, as: UTF8.self)))
+    }
+}
