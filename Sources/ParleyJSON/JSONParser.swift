@@ -117,31 +117,25 @@ struct JSONParser {
             let byte = bytes[position]
             switch byte {
             case 0x7B: // {
+                try checkDepth(frames.count)
                 position += 1
                 skipWhitespace()
                 if position < count && bytes[position] == 0x7D {
                     position += 1
                     values.push(.object(Value.Object()))
                 } else {
-                    if frames.count >= maxDepth {
-                        throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
-                                                        actual: frames.count + 1, location: error(.limitExceeded, "", at: position - 1).location)
-                    }
                     frames.append(Frame(isObject: true, valueStart: values.count, keyStart: keys.count))
                     keys.push(try parseKey())
                     continue parsing
                 }
             case 0x5B: // [
+                try checkDepth(frames.count)
                 position += 1
                 skipWhitespace()
                 if position < count && bytes[position] == 0x5D {
                     position += 1
                     values.push(.array([]))
                 } else {
-                    if frames.count >= maxDepth {
-                        throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
-                                                        actual: frames.count + 1, location: error(.limitExceeded, "", at: position - 1).location)
-                    }
                     frames.append(Frame(isObject: false, valueStart: values.count, keyStart: keys.count))
                     continue parsing
                 }
@@ -189,6 +183,15 @@ struct JSONParser {
                 }
             }
             return values.pop()
+        }
+    }
+
+    /// Throws when opening one more container would exceed ``DecodingLimits/maxDepth``.
+    @inline(__always)
+    func checkDepth(_ open: Int) throws(FormatError) {
+        if open >= maxDepth {
+            throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
+                                            actual: open + 1, location: error(.limitExceeded, "", at: position).location)
         }
     }
 
