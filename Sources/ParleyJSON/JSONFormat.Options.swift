@@ -46,13 +46,13 @@ extension JSONFormat {
     /// What a body that is empty or holds nothing but JSON whitespace (space, tab, CR, LF)
     /// decodes to.
     ///
-    /// A response validator's ``EmptyBodyPolicy`` decides about zero-byte bodies before any
+    /// A response validator's `EmptyBodyPolicy` decides about zero-byte bodies before any
     /// format runs; choose ``value(_:)`` here to give bodies of only whitespace (a `"\n"` some
     /// servers send with `200`) the same treatment.
     public enum BlankBodyPolicy: Sendable, Hashable {
-        /// Throw ``FormatError/Code/truncated``: RFC 8259 requires a value.
+        /// Throw `FormatError/Code/truncated`: RFC 8259 requires a value.
         case reject
-        /// Decode to this value (usually ``Value/null``).
+        /// Decode to this value (usually `Value/null`).
         case value(Value)
     }
 }

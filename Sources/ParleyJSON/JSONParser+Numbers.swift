@@ -9,9 +9,9 @@ extension JSONParser {
 
     /// Parses a number at `position` by the RFC 8259 grammar.
     ///
-    /// - Returns: ``Value/integer(_:)`` for an integer literal that fits 64 bits (except `-0`);
-    ///   ``Value/float(_:)`` for a literal with a fraction or exponent, at most 15 significant
-    ///   digits, whose value is a finite normal `Double` (or zero); ``Value/number(_:)`` with
+    /// - Returns: `Value/integer(_:)` for an integer literal that fits 64 bits (except `-0`);
+    ///   `Value/float(_:)` for a literal with a fraction or exponent, at most 15 significant
+    ///   digits, whose value is a finite normal `Double` (or zero); `Value/number(_:)` with
     ///   the exact text otherwise.
     @inline(__always)
     mutating func parseNumber() throws(FormatError) -> Value {

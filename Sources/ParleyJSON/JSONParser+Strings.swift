@@ -5,7 +5,7 @@ extension JSONParser {
     ///
     /// Scans eight bytes at a time while they are plain ASCII; a string without escapes is
     /// created straight from the input. UTF-8 is validated; raw control characters are
-    /// malformed; a `\u` escape of a lone surrogate is ``FormatError/Code/invalidText``.
+    /// malformed; a `\u` escape of a lone surrogate is `FormatError/Code/invalidText`.
     @inline(__always)
     mutating func parseString() throws(FormatError) -> String {
         let start = position
@@ -131,7 +131,7 @@ extension JSONParser {
     }
 
     /// Parses `\uXXXX` (and a following low-surrogate escape) at `i`; returns the scalar and
-    /// the number of bytes consumed. A lone surrogate is ``FormatError/Code/invalidText``.
+    /// the number of bytes consumed. A lone surrogate is `FormatError/Code/invalidText`.
     func parseUnicodeEscape(at i: Int) throws(FormatError) -> (Unicode.Scalar, Int) {
         let unit = try hexQuad(at: i + 2)
         switch unit {

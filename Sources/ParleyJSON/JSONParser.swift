@@ -4,7 +4,7 @@ import Parley
 ///
 /// Containers are tracked on an explicit stack (never the machine stack), children are
 /// collected on move-only stacks and moved into their arrays when the container closes.
-/// Every error is a ``FormatError`` with the byte offset, line and column of the offending byte.
+/// Every error is a `FormatError` with the byte offset, line and column of the offending byte.
 struct JSONParser {
     static let formatName = "json"
 
@@ -186,7 +186,7 @@ struct JSONParser {
         }
     }
 
-    /// Throws when opening one more container would exceed ``DecodingLimits/maxDepth``.
+    /// Throws when opening one more container would exceed `DecodingLimits/maxDepth`.
     @inline(__always)
     func checkDepth(_ open: Int) throws(FormatError) {
         if open >= maxDepth {

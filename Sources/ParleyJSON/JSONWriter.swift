@@ -1,10 +1,10 @@
 import Parley
 
-/// Writes a ``Value`` as RFC 8259 JSON, iteratively (an explicit stack, never the machine
+/// Writes a `Value` as RFC 8259 JSON, iteratively (an explicit stack, never the machine
 /// stack), so any depth of value is written without risk.
 ///
-/// Values JSON has no type for are mapped: ``Value/bytes(_:)`` to a base64 string,
-/// ``Value/date(_:)`` to an RFC 3339 UTC string, ``Value/tagged(_:_:)`` to its inner value.
+/// Values JSON has no type for are mapped: `Value/bytes(_:)` to a base64 string,
+/// `Value/date(_:)` to an RFC 3339 UTC string, `Value/tagged(_:_:)` to its inner value.
 struct JSONWriter {
     let options: JSONFormat.Options
     let output: ByteWriter

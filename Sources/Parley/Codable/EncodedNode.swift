@@ -1,4 +1,4 @@
-/// A value under construction by ``ValueEncoderImplementation``: containers are boxes so a
+/// A value under construction by `ValueEncoderImplementation`: containers are boxes so a
 /// container handed to `encode(to:)` can keep filling them after it returns.
 enum EncodedNode {
     case value(Value)

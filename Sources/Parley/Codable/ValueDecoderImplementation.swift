@@ -1,10 +1,10 @@
 import FoundationEssentials
 
-/// The `Decoder` behind ``ValueDecoder``.
+/// The `Decoder` behind `ValueDecoder`.
 ///
-/// One instance decodes a whole tree: decoding a nested value swaps ``value`` and pushes its
-/// key on ``codingPath`` for the duration, so nested objects cost no decoder allocation.
-/// Containers remember how deep the path was when they were made (``pathCount``) and rebuild
+/// One instance decodes a whole tree: decoding a nested value swaps `value` and pushes its
+/// key on `codingPath` for the duration, so nested objects cost no decoder allocation.
+/// Containers remember how deep the path was when they were made (`pathCount`) and rebuild
 /// their coding path from it only when asked, usually for an error.
 final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
     var value: Value
@@ -191,7 +191,7 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    /// Bytes from ``Value/bytes(_:)`` or a base64 string; `nil` for an array, which then
+    /// Bytes from `Value/bytes(_:)` or a base64 string; `nil` for an array, which then
     /// decodes element by element.
     func bytes(_ value: Value, path: () -> [any CodingKey]) throws -> [UInt8]? {
         switch unwrapTagged(value) {

@@ -1,9 +1,9 @@
 import FoundationEssentials
 
-/// The `Encoder` behind ``ValueEncoder``.
+/// The `Encoder` behind `ValueEncoder`.
 ///
-/// One instance encodes a whole tree: encoding a nested value swaps ``node`` and pushes its key
-/// on ``codingPath`` for the duration.
+/// One instance encodes a whole tree: encoding a nested value swaps `node` and pushes its key
+/// on `codingPath` for the duration.
 final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
     let options: ValueEncoder
     var codingPath: [any CodingKey]

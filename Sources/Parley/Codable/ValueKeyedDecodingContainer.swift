@@ -1,4 +1,4 @@
-/// The keyed container of ``ValueDecoderImplementation``: an object's members, searched
+/// The keyed container of `ValueDecoderImplementation`: an object's members, searched
 /// linearly up to 16 members and through an index built once above that.
 struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoderImplementation

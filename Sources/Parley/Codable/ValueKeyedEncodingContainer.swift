@@ -1,4 +1,4 @@
-/// The keyed container of ``ValueEncoderImplementation``.
+/// The keyed container of `ValueEncoderImplementation`.
 struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoderImplementation
     let object: EncodedObject

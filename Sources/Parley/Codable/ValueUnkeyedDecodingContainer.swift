@@ -1,4 +1,4 @@
-/// The unkeyed container of ``ValueDecoderImplementation``: an array's elements in order.
+/// The unkeyed container of `ValueDecoderImplementation`: an array's elements in order.
 struct ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: ValueDecoderImplementation
     let elements: [Value]

@@ -1,4 +1,4 @@
-/// The unkeyed container of ``ValueEncoderImplementation``.
+/// The unkeyed container of `ValueEncoderImplementation`.
 struct ValueUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let encoder: ValueEncoderImplementation
     let array: EncodedArray
