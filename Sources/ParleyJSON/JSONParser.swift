@@ -22,10 +22,8 @@ struct JSONParser {
     /// One open container.
     struct Frame {
         var isObject: Bool
-        /// Where this container's children start on the value stack.
-        var valueStart: Int
-        /// Where its keys start on the key stack (objects).
-        var keyStart: Int
+        /// Where this container's children start on the member stack.
+        var start: Int
     }
 
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits, offsetBase: Int = 0) {
@@ -105,27 +103,28 @@ struct JSONParser {
 
     /// Parses one value (with everything nested in it) starting at `position`, whitespace skipped.
     mutating func parseValue() throws(FormatError) -> Value {
-        let values = MoveStack<Value>(capacity: 64)
-        let keys = MoveStack<String>(capacity: 32)
+        let stack = MemberStack(capacity: 64)
         var frames: [Frame] = []
         frames.reserveCapacity(16)
+        var isObject = false  // whether the innermost open container is an object
 
         parsing: while true {
             // A value is expected at `position` (whitespace already skipped).
             guard position < count else { throw unexpected("a value", at: position) }
             try countNode()
-            let byte = bytes[position]
-            switch byte {
+            var value: Value
+            switch bytes[position] {
             case 0x7B: // {
                 try checkDepth(frames.count)
                 position += 1
                 skipWhitespace()
                 if position < count && bytes[position] == 0x7D {
                     position += 1
-                    values.push(.object(Value.Object()))
+                    value = .object(Value.Object())
                 } else {
-                    frames.append(Frame(isObject: true, valueStart: values.count, keyStart: keys.count))
-                    keys.push(try parseKey())
+                    frames.append(Frame(isObject: true, start: stack.count))
+                    isObject = true
+                    stack.push(key: try parseKey(), value: .null)
                     continue parsing
                 }
             case 0x5B: // [
@@ -134,55 +133,65 @@ struct JSONParser {
                 skipWhitespace()
                 if position < count && bytes[position] == 0x5D {
                     position += 1
-                    values.push(.array([]))
+                    value = .array([])
                 } else {
-                    frames.append(Frame(isObject: false, valueStart: values.count, keyStart: keys.count))
+                    frames.append(Frame(isObject: false, start: stack.count))
+                    isObject = false
                     continue parsing
                 }
             case 0x22: // "
                 position += 1
-                values.push(.string(try parseString()))
+                value = .string(try parseString())
             case 0x74: // t
                 try expectLiteral("true")
-                values.push(.bool(true))
+                value = .bool(true)
             case 0x66: // f
                 try expectLiteral("false")
-                values.push(.bool(false))
+                value = .bool(false)
             case 0x6E: // n
                 try expectLiteral("null")
-                values.push(.null)
+                value = .null
             case 0x2D, 0x30...0x39:
-                values.push(try parseNumber())
+                value = try parseNumber()
             default:
                 throw unexpected("a value", at: position)
             }
 
-            // After a value: close containers, or move on to the next member or element.
-            while let frame = frames.last {
+            // Deliver the value to its container; close containers; move to the next child.
+            while true {
+                guard let frame = frames.last else { return value }
+                if isObject {
+                    stack.setTopValue(value)
+                } else {
+                    stack.push(key: "", value: value)
+                }
                 skipWhitespace()
                 guard position < count else {
-                    throw unexpected(frame.isObject ? "',' or '}'" : "',' or ']'", at: position)
+                    throw unexpected(isObject ? "',' or '}'" : "',' or ']'", at: position)
                 }
                 let next = bytes[position]
                 if next == 0x2C { // ,
                     position += 1
                     skipWhitespace()
-                    if frame.isObject { keys.push(try parseKey()) }
+                    if isObject { stack.push(key: try parseKey(), value: .null) }
                     continue parsing
                 }
-                if frame.isObject {
+                if isObject {
                     guard next == 0x7D else { throw unexpected("',' or '}'", at: position) }
                     position += 1
-                    frames.removeLast()
-                    values.push(.object(closeObject(frame, values: values, keys: keys)))
+                    var members = stack.popMembers(from: frame.start)
+                    if options.removesNullValues { members.removeAll { $0.value.isNull } }
+                    value = .object(Value.Object(members))
                 } else {
                     guard next == 0x5D else { throw unexpected("',' or ']'", at: position) }
                     position += 1
-                    frames.removeLast()
-                    values.push(.array(closeArray(frame, values: values)))
+                    var elements = stack.popValues(from: frame.start)
+                    if options.removesNullValues && options.removesNullArrayElements { elements.removeAll { $0.isNull } }
+                    value = .array(elements)
                 }
+                frames.removeLast()
+                isObject = frames.last?.isObject ?? false
             }
-            return values.pop()
         }
     }
 
@@ -208,34 +217,6 @@ struct JSONParser {
         return key
     }
 
-    func closeArray(_ frame: Frame, values: MoveStack<Value>) -> [Value] {
-        var elements = values.popArray(from: frame.valueStart)
-        if options.removesNullValues && options.removesNullArrayElements {
-            elements.removeAll { $0.isNull }
-        }
-        return elements
-    }
-
-    func closeObject(_ frame: Frame, values: MoveStack<Value>, keys: MoveStack<String>) -> Value.Object {
-        let n = values.count - frame.valueStart
-        let valueBase = values.base + frame.valueStart
-        let keyBase = keys.base + frame.keyStart
-        var members = [Value.Object.Member](unsafeUninitializedCapacity: n) { buffer, initialized in
-            let target = buffer.baseAddress!
-            for i in 0..<n {
-                (target + i).initialize(to: Value.Object.Member(key: (keyBase + i).move(), value: (valueBase + i).move()))
-            }
-            initialized = n
-        }
-        // The elements were moved out: forget them without deinitializing.
-        values.forget(downTo: frame.valueStart)
-        keys.forget(downTo: frame.keyStart)
-        if options.removesNullValues {
-            members.removeAll { $0.value.isNull }
-        }
-        return Value.Object(members)
-    }
-
     @inline(__always)
     mutating func expectLiteral(_ literal: StaticString) throws(FormatError) {
         let length = literal.utf8CodeUnitCount
@@ -251,13 +232,5 @@ struct JSONParser {
             i += 1
         }
         position += length
-    }
-}
-
-extension MoveStack {
-    /// Drops the top elements after they were moved out elsewhere.
-    @inline(__always)
-    func forget(downTo start: Int) {
-        count = start
     }
 }
