@@ -1,4 +1,185 @@
 import Benchmark
+import Foundation
+import Parley
+import ParleyJSON
 
-// Placeholder until the JSONBenchmarks suite lands.
-let benchmarks: @Sendable () -> Void = {}
+// JSON decode and encode, Parley side by side with Foundation on the same bytes in one run.
+// Inputs are generated deterministically (a fixed-seed generator), never committed:
+// - api-1mb / api-20mb: an API-like array of nested user records (strings with escapes and
+//   non-ASCII text, integers, decimals, Booleans, nested objects and arrays);
+// - geojson-2mb: a number-heavy GeoJSON FeatureCollection of polygons (6-decimal coordinates).
+// Throughput in MB/s is the input size divided by the median wall-clock time.
+
+struct Generator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    mutating func pick(_ words: [String]) -> String { words[int(0..<words.count)] }
+}
+
+let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett",
+             "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+let cities = ["Zürich", "São Paulo", "Kraków", "Montréal", "Reykjavík", "Berlin", "Austin", "Osaka"]
+
+/// An API-like document of at least `size` bytes: `[{record}, …]`.
+func makeAPIDocument(size: Int, seed: UInt64) -> [UInt8] {
+    var g = Generator(state: seed)
+    var out: [UInt8] = []
+    out.reserveCapacity(size + 4096)
+    out.append(UInt8(ascii: "["))
+    var id = 0
+    while out.count < size {
+        if id > 0 { out.append(UInt8(ascii: ",")) }
+        let name = "\(g.pick(words).capitalized) \(g.pick(words).capitalized)"
+        let tags = (0..<g.int(1..<6)).map { _ in "\"\(g.pick(words))\"" }.joined(separator: ",")
+        let friends = (0..<g.int(0..<4)).map { i in "{\"id\":\(i + g.int(0..<1000)),\"name\":\"\(g.pick(words)) \(g.pick(words))\"}" }
+            .joined(separator: ",")
+        let record = """
+        {"id":\(id),"guid":"\(String(g.next(), radix: 16))-\(String(g.next() & 0xFFFF, radix: 16))","isActive":\(g.next() & 1 == 0),\
+        "balance":\(g.int(0..<1_000_000)).\(g.int(10..<100)),"age":\(g.int(18..<90)),"name":"\(name)",\
+        "email":"\(g.pick(words)).\(g.pick(words))@example.com","tags":[\(tags)],\
+        "address":{"street":"\(g.int(1..<999)) \(g.pick(words).capitalized) Street","city":"\(g.pick(cities))","zip":"\(g.int(10000..<99999))",\
+        "geo":{"lat":\(g.int(-89..<89)).\(g.int(100_000..<999_999)),"lng":\(g.int(-179..<179)).\(g.int(100_000..<999_999))}},\
+        "friends":[\(friends)],"registered":"2024-0\(g.int(1..<10))-1\(g.int(0..<10))T0\(g.int(0..<10)):15:00Z",\
+        "about":"\(g.pick(words)) \\"quoted\\" \(g.pick(words))\\n\(g.pick(words)) – \(g.pick(cities)) \(g.pick(words)) \(g.pick(words))"}
+        """
+        out.append(contentsOf: record.utf8)
+        id += 1
+    }
+    out.append(UInt8(ascii: "]"))
+    return out
+}
+
+/// A GeoJSON FeatureCollection of polygons, at least `size` bytes.
+func makeGeoJSON(size: Int, seed: UInt64) -> [UInt8] {
+    var g = Generator(state: seed)
+    var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+    out.reserveCapacity(size + 4096)
+    var index = 0
+    while out.count < size {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        let baseLng = Double(g.int(-179_000_000..<179_000_000)) / 1_000_000
+        let baseLat = Double(g.int(-89_000_000..<89_000_000)) / 1_000_000
+        var ring: [String] = []
+        for _ in 0..<g.int(8..<40) {
+            let lng = baseLng + Double(g.int(0..<100_000)) / 1_000_000
+            let lat = baseLat + Double(g.int(0..<100_000)) / 1_000_000
+            ring.append("[\(String(format: "%.6f", lng)),\(String(format: "%.6f", lat))]")
+        }
+        ring.append(ring[0])
+        let feature = """
+        {"type":"Feature","properties":{"name":"\(g.pick(words)) \(index)","population":\(g.int(0..<10_000_000))},\
+        "geometry":{"type":"Polygon","coordinates":[[\(ring.joined(separator: ","))]]}}
+        """
+        out.append(contentsOf: feature.utf8)
+        index += 1
+    }
+    out.append(contentsOf: "]}".utf8)
+    return out
+}
+
+struct APIRecord: Codable {
+    struct Geo: Codable { var lat: Double; var lng: Double }
+    struct Address: Codable { var street: String; var city: String; var zip: String; var geo: Geo }
+    struct Friend: Codable { var id: Int; var name: String }
+    var id: Int
+    var guid: String
+    var isActive: Bool
+    var balance: Double
+    var age: Int
+    var name: String
+    var email: String
+    var tags: [String]
+    var address: Address
+    var friends: [Friend]
+    var registered: String
+    var about: String
+}
+
+struct FeatureCollection: Codable {
+    struct Feature: Codable {
+        struct Properties: Codable { var name: String; var population: Int }
+        struct Geometry: Codable { var type: String; var coordinates: [[[Double]]] }
+        var type: String
+        var properties: Properties
+        var geometry: Geometry
+    }
+    var type: String
+    var features: [Feature]
+}
+
+let api1MB = makeAPIDocument(size: 1 << 20, seed: 1)
+let api20MB = makeAPIDocument(size: 20 << 20, seed: 2)
+let geoJSON = makeGeoJSON(size: 2 << 20, seed: 3)
+
+let benchmarks: @Sendable () -> Void = {
+    let json = JSONFormat()
+    func configuration(_ seconds: Int, iterations: Int = 1000) -> Benchmark.Configuration {
+        .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(seconds), maxIterations: iterations)
+    }
+
+    for (name, input, seconds) in [("api-1mb", api1MB, 4), ("api-20mb", api20MB, 12), ("geojson-2mb", geoJSON, 4)] {
+        let data = Data(input)
+        Benchmark("JSON.decode-\(name)", configuration: configuration(seconds)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try json.decode(input))
+            }
+        }
+        Benchmark("JSON.decode-\(name)-JSONSerialization", configuration: configuration(seconds)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+            }
+        }
+    }
+
+    Benchmark("JSON.decode-api-20mb-peakMemory",
+              configuration: .init(metrics: [.peakMemoryResidentDelta, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 3)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try json.decode(api20MB))
+        }
+    }
+
+    let api1MBData = Data(api1MB)
+    let geoJSONData = Data(geoJSON)
+    Benchmark("JSON.codable-api-1mb", configuration: configuration(4)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try json.decode([APIRecord].self, from: api1MB))
+        }
+    }
+    Benchmark("JSON.codable-api-1mb-JSONDecoder", configuration: configuration(4)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONDecoder().decode([APIRecord].self, from: api1MBData))
+        }
+    }
+    Benchmark("JSON.codable-geojson-2mb", configuration: configuration(4)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try json.decode(FeatureCollection.self, from: geoJSON))
+        }
+    }
+    Benchmark("JSON.codable-geojson-2mb-JSONDecoder", configuration: configuration(4)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONDecoder().decode(FeatureCollection.self, from: geoJSONData))
+        }
+    }
+
+    for (name, input) in [("api-1mb", api1MB), ("geojson-2mb", geoJSON)] {
+        let value = try! json.decode(input)
+        let object = try! JSONSerialization.jsonObject(with: Data(input))
+        Benchmark("JSON.encode-\(name)", configuration: configuration(4)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try json.encode(value))
+            }
+        }
+        Benchmark("JSON.encode-\(name)-JSONSerialization", configuration: configuration(4)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONSerialization.data(withJSONObject: object))
+            }
+        }
+    }
+}

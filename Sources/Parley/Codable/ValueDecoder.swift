@@ -1,0 +1,62 @@
+import FoundationEssentials
+
+/// Decodes `Decodable` types from a ``Value``, so every value format gets Codable support from
+/// one piece of code.
+///
+/// ```swift
+/// let value = try registry.decoder(for: contentType)!.format.decode(body)
+/// let user = try ValueDecoder().decode(User.self, from: value)
+/// ```
+///
+/// Numbers convert between ``Value/integer(_:)``, ``Value/float(_:)`` and ``Value/number(_:)``
+/// when the value fits the requested type exactly (a `UInt64` beyond `Int64.max` arrives as
+/// ``Value/number(_:)`` text; `2.0` decodes as an `Int`); otherwise a
+/// `DecodingError.dataCorrupted` names the value and the type. `Date` decodes from
+/// ``Value/date(_:)`` or by ``dateDecodingStrategy``; `Data` and `[UInt8]` from
+/// ``Value/bytes(_:)``, a base64 string, or an array of integers; `URL` from a string.
+/// ``Value/tagged(_:_:)`` values decode as their inner value.
+///
+/// Objects with up to 16 members are searched linearly (no index is built); larger objects
+/// get a key index when a container is made. When keys repeat, the last member wins.
+public struct ValueDecoder: Sendable {
+    /// How a `Date` is read from values other than ``Value/date(_:)``.
+    public enum DateDecodingStrategy: Sendable, Hashable {
+        /// An RFC 3339 / ISO 8601 string (`2024-05-06T07:08:09Z`, fractions and offsets allowed).
+        case iso8601
+        /// A number of seconds since 1970-01-01T00:00:00Z.
+        case secondsSince1970
+        /// A number of milliseconds since 1970-01-01T00:00:00Z.
+        case millisecondsSince1970
+        /// `Date`'s own `Decodable` implementation (seconds since 2001-01-01).
+        case deferredToDate
+    }
+
+    /// How dates are read from values other than ``Value/date(_:)``. Default ``DateDecodingStrategy/iso8601``.
+    public var dateDecodingStrategy: DateDecodingStrategy
+    /// Values handed to every `init(from:)` through `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+
+    /// Creates a decoder.
+    ///
+    /// - Parameters:
+    ///   - dateDecodingStrategy: How dates are read from strings or numbers.
+    ///   - userInfo: Context for `init(from:)` implementations.
+    public init(dateDecodingStrategy: DateDecodingStrategy = .iso8601,
+                userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.dateDecodingStrategy = dateDecodingStrategy
+        self.userInfo = userInfo
+    }
+
+    /// Decodes a value of `type` from `value`.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - value: The value tree, as a format decoded it.
+    /// - Returns: The decoded instance.
+    /// - Throws: `DecodingError` (`typeMismatch`, `valueNotFound`, `keyNotFound`,
+    ///   `dataCorrupted`) with the coding path, or any error `init(from:)` throws.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
+        let decoder = ValueDecoderImplementation(value: value, codingPath: [], options: self)
+        return try decoder.unwrap(value, as: T.self)
+    }
+}

@@ -1,0 +1,82 @@
+/// A growable byte buffer for the writer: appends without per-byte capacity bookkeeping
+/// through `Array`, and hands the bytes out as one `[UInt8]` at the end.
+final class ByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if count &+ extra > capacity { grow(to: count + extra) }
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends bytes; the caller reserved room or this reserves it.
+    @inline(__always)
+    func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    @inline(__always)
+    func append(literal text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    func append(text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal.
+    func append(decimal value: Int64) {
+        reserve(20)
+        var magnitude = value.magnitude
+        if value < 0 { base[count] = 0x2D; count &+= 1 }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch for up to 20 digits
+        let written = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
+            var n = 0
+            repeat {
+                scratch[23 - n] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+                magnitude /= 10
+                n += 1
+            } while magnitude != 0
+            (base + count).update(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + 24 - n, count: n)
+            return n
+        }
+        count &+= written
+    }
+
+    /// The bytes written, moved into an array.
+    func makeArray() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let target = buffer.baseAddress, count > 0 { target.update(from: base, count: count) }
+            initialized = count
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Parley
+
+extension JSONParser {
+    /// Parses a string whose opening quote was consumed; leaves `position` after the closing quote.
+    ///
+    /// Scans eight bytes at a time while they are plain ASCII; a string without escapes is
+    /// created straight from the input. UTF-8 is validated; raw control characters are
+    /// malformed; a `\u` escape of a lone surrogate is `FormatError/Code/invalidText`.
+    @inline(__always)
+    mutating func parseString() throws(FormatError) -> String {
+        let start = position
+        var i = position
+        // Fast scan: eight bytes at a time, stop at anything but printable ASCII without '"' or '\'.
+        while i &+ 8 <= count {
+            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote)
+                | ((backslash &- ones) & ~backslash)
+                | ((word &- ones &* 0x20) & ~word)
+                | word
+            if special & high != 0 { break }
+            i &+= 8
+        }
+        while i < count {
+            let byte = bytes[i]
+            if byte == 0x22 {
+                position = i + 1
+                return String(decoding: UnsafeBufferPointer(start: bytes + start, count: i - start), as: UTF8.self)
+            }
+            if byte == 0x5C || byte < 0x20 { break }
+            if byte >= 0x80 {
+                i += try utf8SequenceLength(at: i)
+            } else {
+                i += 1
+            }
+        }
+        position = i
+        return try parseEscapedString(from: start)
+    }
+
+    /// The length of the valid UTF-8 sequence starting at `i` (a byte ≥ 0x80).
+    func utf8SequenceLength(at i: Int) throws(FormatError) -> Int {
+        let byte = bytes[i]
+        let length: Int
+        var minimum: UInt32
+        var value: UInt32
+        switch byte {
+        case 0xC2...0xDF: length = 2; value = UInt32(byte & 0x1F); minimum = 0x80
+        case 0xE0...0xEF: length = 3; value = UInt32(byte & 0x0F); minimum = 0x800
+        case 0xF0...0xF4: length = 4; value = UInt32(byte & 0x07); minimum = 0x10000
+        default: throw error(.invalidText, "invalid UTF-8 byte 0x\(String(byte, radix: 16, uppercase: true))", at: i)
+        }
+        guard i + length <= count else {
+            throw error(.invalidText, "truncated UTF-8 sequence", at: i)
+        }
+        for k in 1..<length {
+            let continuation = bytes[i + k]
+            guard continuation & 0xC0 == 0x80 else { throw error(.invalidText, "invalid UTF-8 sequence", at: i) }
+            value = value << 6 | UInt32(continuation & 0x3F)
+        }
+        if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) {
+            throw error(.invalidText, "invalid UTF-8 sequence (overlong, surrogate or beyond U+10FFFF)", at: i)
+        }
+        return length
+    }
+
+    /// Finishes a string with escapes: `position` is at the first byte the fast scan stopped
+    /// at; the bytes from `start` up to it are plain.
+    mutating func parseEscapedString(from start: Int) throws(FormatError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: position - start))
+        var i = position
+        while true {
+            guard i < count else { throw error(.truncated, "unterminated string", at: i) }
+            let byte = bytes[i]
+            switch byte {
+            case 0x22:
+                position = i + 1
+                return String(decoding: scratch, as: UTF8.self)
+            case 0x5C:
+                guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
+                let escaped = bytes[i + 1]
+                switch escaped {
+                case 0x22, 0x5C, 0x2F: scratch.append(escaped)
+                case 0x62: scratch.append(0x08)
+                case 0x66: scratch.append(0x0C)
+                case 0x6E: scratch.append(0x0A)
+                case 0x72: scratch.append(0x0D)
+                case 0x74: scratch.append(0x09)
+                case 0x75:
+                    let (scalar, length) = try parseUnicodeEscape(at: i)
+                    appendUTF8(scalar)
+                    i += length
+                    continue
+                default:
+                    throw error(.malformed, "invalid escape '\\\(Character(Unicode.Scalar(escaped)))'", at: i)
+                }
+                i += 2
+            case 0x00..<0x20:
+                throw error(.malformed, "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) in a string", at: i)
+            case 0x80...:
+                let length = try utf8SequenceLength(at: i)
+                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: length))
+                i += length
+            default:
+                scratch.append(byte)
+                i += 1
+            }
+        }
+    }
+
+    /// Reads four hex digits at `i`.
+    func hexQuad(at i: Int) throws(FormatError) -> UInt32 {
+        var value: UInt32 = 0
+        for k in 0..<4 {
+            guard i + k < count else { throw error(.truncated, "unterminated \\u escape", at: i + k) }
+            let c = bytes[i + k]
+            let digit: UInt32
+            switch c {
+            case 0x30...0x39: digit = UInt32(c - 0x30)
+            case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
+            default: throw error(.malformed, "invalid hex digit in \\u escape", at: i + k)
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    /// Parses `\uXXXX` (and a following low-surrogate escape) at `i`; returns the scalar and
+    /// the number of bytes consumed. A lone surrogate is `FormatError/Code/invalidText`.
+    func parseUnicodeEscape(at i: Int) throws(FormatError) -> (Unicode.Scalar, Int) {
+        let unit = try hexQuad(at: i + 2)
+        switch unit {
+        case 0xD800...0xDBFF:
+            guard i + 7 < count, bytes[i + 6] == 0x5C, bytes[i + 7] == 0x75 else {
+                throw error(.invalidText, "lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) (no low surrogate follows)", at: i)
+            }
+            let low = try hexQuad(at: i + 8)
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw error(.invalidText, "high surrogate \\u\(String(unit, radix: 16, uppercase: true)) followed by \\u\(String(low, radix: 16, uppercase: true)), not a low surrogate", at: i)
+            }
+            let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            return (Unicode.Scalar(value)!, 12)
+        case 0xDC00...0xDFFF:
+            throw error(.invalidText, "lone low surrogate \\u\(String(unit, radix: 16, uppercase: true))", at: i)
+        default:
+            return (Unicode.Scalar(unit)!, 6)
+        }
+    }
+
+    mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+        let v = scalar.value
+        switch v {
+        case 0..<0x80:
+            scratch.append(UInt8(v))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | (v >> 6)))
+            scratch.append(UInt8(0x80 | (v & 0x3F)))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | (v >> 12)))
+            scratch.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (v & 0x3F)))
+        default:
+            scratch.append(UInt8(0xF0 | (v >> 18)))
+            scratch.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            scratch.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (v & 0x3F)))
+        }
+    }
+}

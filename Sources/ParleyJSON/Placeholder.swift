@@ -1,1 +1,0 @@
-// Placeholder until the ParleyJSON format lands.

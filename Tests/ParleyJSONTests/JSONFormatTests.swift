@@ -1,0 +1,118 @@
+import Foundation
+import Parley
+import ParleyJSON
+import ParleyTestKit
+import Testing
+
+@Suite struct JSONFormatTests {
+    let json = JSONFormat()
+
+    func decode(_ text: String, options: JSONFormat.Options = .init(), limits: DecodingLimits? = nil) throws -> Value {
+        try JSONFormat(options: options).decode(Array(text.utf8), limits: limits)
+    }
+
+    func encode(_ value: Value, options: JSONFormat.Options = .init()) throws -> String {
+        String(decoding: try JSONFormat(options: options).encode(value), as: UTF8.self)
+    }
+
+    @Test func conformsToTheKit() {
+        FormatConformance.expectConformance(of: json, options: .init(
+            samples: FormatConformance.standardSamples + [[.number("12345678901234567890123"), .number("1e400"), .number("-0")]],
+            malformedInputs: [Array("[1,]".utf8), Array("{\"a\" 1}".utf8), Array("\"\\uD800\"".utf8), [0x22, 0xFF, 0x22]]))
+    }
+
+    @Test func declaresItsMediaTypes() {
+        #expect(json.name == "json")
+        #expect(json.decodableMediaTypes.map(\.description) == ["application/json", "application/*+json", "text/json", "text/javascript"])
+        #expect(json.encodableMediaTypes.map(\.description) == ["application/json"])
+        #expect(json.isTextual)
+        #expect(Registry(formats: [json]).decoder(for: "application/problem+json") != nil)
+    }
+
+    @Test func decodesScalarsAndContainers() throws {
+        #expect(try decode(#"{"a": [true, false, null, "x", 1, -2, 0.5]}"#) == ["a": [true, false, nil, "x", 1, -2, 0.5]])
+        #expect(try decode(" \t\r\n[ ] ") == [])
+        #expect(try decode("{}") == [:])
+    }
+
+    @Test(arguments: ["12345678901234567890123", "-12345678901234567890123", "1e400", "-0", "0.1", "1E+2", "-0.0",
+                      "123.456e-789", "0.30000000000000004", "9223372036854775808", "-9223372036854775809",
+                      "9223372036854775807", "-9223372036854775808", "1.0", "100"])
+    func numbersRoundTripExactly(_ text: String) throws {
+        let value = try decode(text)
+        let written = try encode(value)
+        #expect(try decode(written) == value)
+        switch value {
+        case .number(let kept): #expect(kept == text && written == text)
+        case .float(let d): #expect(Double(written) == d && Double(text) == d)
+        case .integer(let i): #expect(written == text && Int64(text) == i)
+        default: Issue.record("\(text) decoded to \(value)")
+        }
+    }
+
+    @Test func classifiesNumbers() throws {
+        #expect(try decode("9223372036854775807") == .integer(.max))
+        #expect(try decode("-9223372036854775808") == .integer(.min))
+        #expect(try decode("9223372036854775808") == .number("9223372036854775808"))
+        #expect(try decode("-0") == .number("-0"))
+        #expect(try decode("0.1") == .float(0.1))
+        #expect(try decode("1e400") == .number("1e400"))
+        #expect(try decode("1e-400") == .number("1e-400"))
+        #expect(try decode("0.1234567890123456") == .number("0.1234567890123456"))
+        #expect(try decode("12345678901234.5") == .float(12345678901234.5))
+        #expect(try decode("123456789012345.0") == .number("123456789012345.0"))
+        #expect(try decode("1E22") == .float(1e22))
+        #expect(try decode("1e23") == .float(1e23))
+        #expect(try decode("2.5e-3") == .float(0.0025))
+    }
+
+    @Test func writesFloatsDistinctFromIntegers() throws {
+        #expect(try encode(.float(1)) == "1.0")
+        #expect(try encode(.integer(1)) == "1")
+        #expect(try encode(.float(0.1)) == "0.1")
+        #expect(try encode(.float(-0.0)) == "-0.0")
+        #expect(try decode(encode(.float(1e300))) == .float(1e300))
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func refusesNonFiniteFloats(_ d: Double) {
+        #expect(throws: FormatError.self) { try encode([.float(d)]) }
+        let error = try? #require(throws: FormatError.self) { try encode(.float(d)) }
+        #expect(error?.code == .unsupportedValue)
+    }
+
+    @Test(arguments: ["", "1.", "01", "+1", "0x10", "1e", "--1", "NaN", "1 2"])
+    func refusesNumberTextThatIsNotJSON(_ text: String) {
+        let error = try? #require(throws: FormatError.self) { try encode(.number(text)) }
+        #expect(error?.code == .unsupportedValue)
+    }
+
+    @Test func escapesStringsPerRFC8259() throws {
+        #expect(try encode("a\"b\\c/d\n\r\t\u{8}\u{C}\u{0}\u{1F}é𝄞") == #""a\"b\\c/d\n\r\t\b\f\u0000\u001fé𝄞""#)
+        #expect(try decode(#""\u00e9\/\b\f\n\r\t\"\\\ud834\udd1e""#) == "é/\u{8}\u{C}\n\r\t\"\\𝄞")
+    }
+
+    @Test func mapsValuesJSONHasNoTypeFor() throws {
+        #expect(try encode(.bytes([0, 1, 2, 255])) == #""AAEC/w==""#)
+        #expect(try encode(.date(Date(timeIntervalSince1970: 0))) == #""1970-01-01T00:00:00Z""#)
+        #expect(try encode(.date(Date(timeIntervalSince1970: 1_700_000_000.25))) == #""2023-11-14T22:13:20.250Z""#)
+        #expect(try encode(.tagged("uid", 7)) == "7")
+    }
+
+    @Test func reportsLineAndColumn() throws {
+        let error = try #require(throws: FormatError.self) { try decode("{\n  \"a\": tru,\n}") }
+        #expect(error.code == .malformed)
+        #expect(error.location == FormatError.Location(byteOffset: 12, line: 2, column: 11))
+    }
+
+    @Test(arguments: [
+        ("[1,]", FormatError.Code.malformed, 3), ("[1", .truncated, 2), ("{\"a\":1,}", .malformed, 7), ("\"abc", .truncated, 4),
+        ("[01]", .malformed, 2), ("[1.]", .malformed, 3), ("\"\u{1}\"", .malformed, 1), ("[\"\\x\"]", .malformed, 2),
+        ("nul", .truncated, 3), ("[nulx]", .malformed, 4), ("{\"a\" 1}", .malformed, 5), ("[] []", .malformed, 3),
+    ])
+    func rejectsMalformedInputAtTheRightOffset(_ text: String, code: FormatError.Code, offset: Int) throws {
+        let error = try #require(throws: FormatError.self) { try decode(text) }
+        #expect(error.code == code)
+        #expect(error.location?.byteOffset == offset)
+    }
+}
