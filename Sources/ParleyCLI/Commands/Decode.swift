@@ -55,7 +55,7 @@ struct Decode: ParsableCommand {
             printError("error: no registered format encodes '\(target)'")
             throw ExitCode.notAcceptable
         }
-        let output = value  // typed JSON arrives with the property-list work
+        let output = to == nil ? value.typedJSON : value
         do {
             var bytes = try encoder.format.encode(output, context: EncodingContext(mediaType: encoder.mediaType))
             if bytes.last != UInt8(ascii: "\n") && encoder.format.isTextual { bytes.append(UInt8(ascii: "\n")) }
