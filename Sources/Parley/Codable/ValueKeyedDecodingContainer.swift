@@ -37,12 +37,16 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         if let index {
             return index[name].map { members[$0].value }
         }
-        var i = members.count
-        while i > 0 {
-            i &-= 1
-            if members[i].key == name { return members[i].value }
+        let length = name.utf8.count
+        return members.withUnsafeBufferPointer { buffer -> Value? in
+            var i = buffer.count
+            while i > 0 {
+                i &-= 1
+                // Comparing lengths first keeps unequal keys off String's slower comparison path.
+                if buffer[i].key.utf8.count == length && buffer[i].key == name { return buffer[i].value }
+            }
+            return nil
         }
-        return nil
     }
 
     @inline(__always)
