@@ -72,17 +72,22 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
 
     /// The types decoded without an `init(from:)` call: strings, numbers, Booleans, and the
     /// Foundation types whose `Codable` form differs from what a value tree holds.
+    /// Metatypes compared against on every nested value, looked up once (a generic type's
+    /// metadata is otherwise fetched from the runtime's cache at each comparison).
+    static let byteArrayType = ObjectIdentifier([UInt8].self)
+
     @inline(__always)
     func decodePrimitive<T: Decodable>(_ value: Value, as type: T.Type, path: () -> [any CodingKey]) throws -> T? {
-        if T.self == String.self { return try string(value, path: path()) as? T }
-        if T.self == Int.self { return try integer(value, as: Int.self, path: path) as? T }
-        if T.self == Double.self { return try double(value, path: path) as? T }
-        if T.self == Bool.self { return try bool(value, path: path()) as? T }
-        if T.self == Date.self { return try date(value, path: path) as? T }
-        if T.self == Data.self { return try bytes(value, path: path).map { Data($0) as! T } }
-        if T.self == [UInt8].self { return try bytes(value, path: path).map { $0 as! T } }
-        if T.self == URL.self { return try url(value, path: path()) as? T }
-        if T.self == Int64.self { return try integer(value, as: Int64.self, path: path) as? T }
+        let requested = ObjectIdentifier(T.self)
+        if requested == ObjectIdentifier(String.self) { return try string(value, path: path()) as? T }
+        if requested == ObjectIdentifier(Int.self) { return try integer(value, as: Int.self, path: path) as? T }
+        if requested == ObjectIdentifier(Double.self) { return try double(value, path: path) as? T }
+        if requested == ObjectIdentifier(Bool.self) { return try bool(value, path: path()) as? T }
+        if requested == ObjectIdentifier(Date.self) { return try date(value, path: path) as? T }
+        if requested == ObjectIdentifier(Data.self) { return try bytes(value, path: path).map { Data($0) as! T } }
+        if requested == ObjectIdentifier(URL.self) { return try url(value, path: path()) as? T }
+        if requested == ObjectIdentifier(Int64.self) { return try integer(value, as: Int64.self, path: path) as? T }
+        if requested == Self.byteArrayType { return try bytes(value, path: path).map { $0 as! T } }
         return nil
     }
 

@@ -1,6 +1,10 @@
 /// The keyed container of `ValueDecoderImplementation`: an object's members, searched
 /// linearly up to 16 members and through an index built once above that.
-struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// A class rather than a struct: `KeyedDecodingContainer`'s type-erasing box copies its
+/// container through value witnesses on every call, and copying one reference is cheaper than
+/// copying (and retaining) five fields.
+final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoderImplementation
     let members: [Value.Object.Member]
     let index: [String: Int]?
@@ -37,12 +41,16 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         if let index {
             return index[name].map { members[$0].value }
         }
-        var i = members.count
-        while i > 0 {
-            i &-= 1
-            if members[i].key == name { return members[i].value }
+        let length = name.utf8.count
+        return members.withUnsafeBufferPointer { buffer -> Value? in
+            var i = buffer.count
+            while i > 0 {
+                i &-= 1
+                // Comparing lengths first keeps unequal keys off String's slower comparison path.
+                if buffer[i].key.utf8.count == length && buffer[i].key == name { return buffer[i].value }
+            }
+            return nil
         }
-        return nil
     }
 
     @inline(__always)
@@ -60,8 +68,8 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(try require(key), path: path(key)) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(try require(key), path: path(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(try require(key), path: { path(key) }) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.float(try require(key), path: { path(key) }) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(try require(key), path: { self.path(key) }) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.float(try require(key), path: { self.path(key) }) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
@@ -75,7 +83,7 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        try decoder.integer(try require(key), as: T.self, path: { path(key) })
+        try decoder.integer(try require(key), as: T.self, path: { self.path(key) })
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
