@@ -25,8 +25,20 @@ setup:
 build: setup
 	$(SWIFT) build --product parley
 
+# Until recorded-exchange checking lands, the main job shows the engine on the bundled samples:
+# the linked formats, a negotiation, and each sample decoded by the format its type selects.
 run: build
-	$$($(SWIFT) build --show-bin-path)/parley check Fixtures
+	@bin=$$($(SWIFT) build --show-bin-path); set -e; \
+	$$bin/parley formats; echo; \
+	echo "negotiate Chrome's Accept against JSON, YAML and XML:"; \
+	$$bin/parley negotiate --accept 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' \
+	  application/json application/yaml application/xml; echo; \
+	for pair in "user.json:application/json" "config.yaml:application/x-yaml" \
+	            "feed.atom:application/atom+xml" "settings.plist:application/x-plist"; do \
+	  file=$${pair%%:*}; type=$${pair#*:}; \
+	  echo "decode Fixtures/samples/$$file as $$type ($$($$bin/parley match --content-type $$type) decodes it):"; \
+	  $$bin/parley decode Fixtures/samples/$$file --content-type $$type; echo; \
+	done
 
 test: setup
 	$(SWIFT) test
