@@ -12,6 +12,10 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzMediaType", dependencies: [.product(name: "Parley", package: "parley")]),
         .executableTarget(name: "FuzzAccept", dependencies: [.product(name: "Parley", package: "parley")]),
+        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyJSON", package: "parley")]),
+        .executableTarget(name: "FuzzYAML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyYAML", package: "parley")]),
+        .executableTarget(name: "FuzzPropertyList", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyPropertyList", package: "parley")]),
+        .executableTarget(name: "FuzzXML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyXML", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )
