@@ -289,6 +289,41 @@ struct XMLPropertyListReader {
         }
     }
 
+    /// A decimal (or `0x` hexadecimal) integer, optionally signed; `nil` when out of range.
+    static func integer(_ text: String) -> Value? {
+        var utf8 = Substring(text).utf8[...]
+        var negative = false
+        if let sign = utf8.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            utf8 = utf8.dropFirst()
+        }
+        var magnitude: UInt64 = 0
+        var radix: UInt64 = 10
+        if utf8.count > 2, utf8.first == UInt8(ascii: "0"), utf8.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x") {
+            radix = 16
+            utf8 = utf8.dropFirst(2)
+        }
+        guard !utf8.isEmpty else { return nil }
+        for byte in utf8 {
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - 48)
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - 87)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte - 55)
+            default: return nil
+            }
+            let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) = shifted.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+        }
+        return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .number(String(magnitude))
+    }
+
     static func trimmed(_ text: String) -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
@@ -302,22 +337,10 @@ struct XMLPropertyListReader {
         case "string":
             return .string(text)
         case "integer":
-            let trimmed = Self.trimmed(text)
-            var digits = Substring(trimmed)
-            var negative = false
-            if digits.hasPrefix("-") { negative = true; digits = digits.dropFirst() } else if digits.hasPrefix("+") { digits = digits.dropFirst() }
-            var magnitude: UInt64?
-            if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
-                magnitude = UInt64(digits.dropFirst(2), radix: 16)
-            } else if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
-                magnitude = UInt64(digits)
+            guard let integer = Self.integer(Self.trimmed(text)) else {
+                throw error("'\(text)' is not an integer, or is outside -2^63 … 2^64-1", at: offset)
             }
-            guard let magnitude else { throw error("'\(text)' is not an integer, or is outside -2^63 … 2^64-1", at: offset) }
-            if negative {
-                guard magnitude <= UInt64(Int64.max) + 1 else { throw error("'\(text)' is below -2^63", at: offset) }
-                return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
-            }
-            return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .number(String(magnitude))
+            return integer
         case "real":
             let trimmed = Self.trimmed(text)
             switch trimmed.lowercased() {
@@ -326,7 +349,7 @@ struct XMLPropertyListReader {
             case "-inf", "-infinity": return .float(-.infinity)
             default:
                 guard let d = Double(trimmed), !trimmed.isEmpty,
-                      trimmed.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else {
+                      trimmed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101 }) else {
                     throw error("'\(text)' is not a real", at: offset)
                 }
                 return .float(d)
