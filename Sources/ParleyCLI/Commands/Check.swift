@@ -1,15 +1,158 @@
 import ArgumentParser
+import Foundation
 import Parley
+import ParleyFixtures
 
-struct Check: ParsableCommand {
+struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check recorded exchanges: every response decodes as its Content-Type claims.")
+        abstract: "Check recorded exchanges: every response decodes as its Content-Type claims.",
+        discussion: """
+        Reads HAR files, Ruby vcr / vcrpy / go-vcr cassettes and raw HTTP responses (`curl -i` \
+        output), detected by content, and checks every recorded response: status (with --status), \
+        Content-Type, Content-Encoding, charset, then the registered decoder with its limits. \
+        Files in folders that are not recordings are skipped; a file named explicitly must be one. \
+        A sidecar `NAME.parley.json` pins what responses must decode to (typed JSON, exact or \
+        subset); --update-snapshots writes them, and nothing else writes into recording folders.
 
-    @Argument(help: "Files or folders of recordings (default: Fixtures).")
+        Exit codes: 0 every exchange passed (warnings allowed unless --strict), 1 a check failed \
+        or a recording could not be read, 2 usage error.
+
+        Examples:
+          parley check Fixtures/recorded
+          parley check recordings/ --status 2xx,304 --strict
+          parley check recordings/ --report junit --output check.xml
+          parley check huge-corpus/ --shard 2/8 --stats
+        """)
+
+    @Argument(help: "Files or folders of recordings.")
     var paths: [String] = ["Fixtures"]
 
-    func run() throws {
-        printError("check: not available yet")
-        throw ExitCode.usage
+    @Option(help: "Report format: text, json (JSON Lines) or junit.")
+    var report: String = "text"
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Acceptable statuses, e.g. 2xx,304 or 200-299 (default: any).")
+    var status: String?
+
+    @Flag(help: "Warnings fail the check too.")
+    var strict = false
+
+    @Option(help: "Change a finding's severity: KIND=error|warning|note (repeatable), e.g. unknown-content-type=error.")
+    var severity: [String] = []
+
+    @Flag(name: .customLong("update-snapshots"), help: "Write snapshot sidecars from the decoded values.")
+    var updateSnapshots = false
+
+    @Option(help: "Check only shard I of N (1-based), e.g. 2/8; files are split by a hash of their path.")
+    var shard: String?
+
+    @Option(help: "Files checked at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(help: "Print files, exchanges, bytes, time and throughput to standard error.")
+    var stats = false
+
+    @Flag(help: "Also list notes and skipped files.")
+    var verbose = false
+
+    func run() async throws {
+        guard let format = ReportFormat(rawValue: report) else {
+            throw ValidationError("--report must be text, json or junit, not '\(report)'")
+        }
+        var options = CheckOptions(registry: CommandEnvironment.registry, isStrict: strict)
+        if let status {
+            guard let filter = StatusFilter(status) else { throw ValidationError("invalid --status '\(status)'") }
+            options.acceptableStatuses = filter
+        }
+        for item in severity {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let kind = Finding.Kind(rawValue: parts[0]),
+                  let level = ["error": Severity.error, "warning": .warning, "note": .note][parts[1]] else {
+                let kinds = Finding.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("invalid --severity '\(item)': use KIND=error|warning|note with KIND one of \(kinds)")
+            }
+            options.severities[kind] = level
+        }
+        var files: [FixtureFile]
+        do { files = try FixtureFiles.discover(paths) } catch { throw InputError(message: error.description) }
+        if let shard {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, not '\(shard)'")
+            }
+            files = FixtureFiles.shard(files, index: parts[0], of: parts[1])
+        }
+
+        let sink = try ReportSink(path: output)
+        let progress = ProgressLine(total: files.count, enabled: isatty(2) == 1)
+        var reporter = format.reporter(strict: strict, verbose: verbose) { line in
+            progress.clear()
+            sink.write(line)
+        }
+        let checker = FixtureChecker(options: options, snapshots: updateSnapshots ? .update : .compare)
+        var summary = CheckSummary()
+        let started = Date()
+        var done = 0
+        await checker.run(files, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { check in
+            done += 1
+            progress.update(done, path: check.path)
+            summary.add(check)
+            reporter.record(check)
+        }
+        progress.clear()
+        reporter.finish(summary)
+        sink.close()
+        if stats {
+            let seconds = Date().timeIntervalSince(started)
+            let megabytes = Double(summary.bytes) / 1_000_000
+            printError(String(format: "stats: %d files (%d recordings), %d exchanges, %.1f MB in %.2f s: %.1f MB/s, %.0f exchanges/s",
+                              files.count, summary.recordings, summary.exchanges, megabytes, seconds,
+                              megabytes / max(seconds, 1e-9), Double(summary.exchanges) / max(seconds, 1e-9)))
+        }
+        if summary.fails(strict: strict) { throw ExitCode.checkFailed }
+    }
+}
+
+/// Where the report goes: standard output or a file, written as it is produced.
+private final class ReportSink: @unchecked Sendable {
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        guard let path else { handle = .standardOutput; return }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw InputError(message: "cannot write '\(path)'")
+        }
+        self.handle = handle
+    }
+
+    func write(_ line: String) { handle.write(Data((line + "\n").utf8)) }
+
+    func close() {
+        if handle !== FileHandle.standardOutput { try? handle.close() }
+    }
+}
+
+/// A progress line on standard error, redrawn at most ten times a second, only on a terminal.
+private final class ProgressLine: @unchecked Sendable {
+    let total: Int
+    let enabled: Bool
+    private var lastDraw = Date.distantPast
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled && total > 1
+    }
+
+    func update(_ done: Int, path: String) {
+        guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+        lastDraw = Date()
+        let name = path.count > 60 ? "…" + path.suffix(59) : path
+        FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(total)] \(name)".utf8))
+    }
+
+    func clear() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

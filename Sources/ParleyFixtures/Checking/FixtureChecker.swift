@@ -1,0 +1,138 @@
+import Foundation
+import Parley
+
+/// Checks recordings file by file: reads each (one at a time per worker, so memory stays
+/// bounded by the largest file), checks every exchange, compares or updates snapshots, and
+/// hands results over in input order.
+///
+/// ```swift
+/// let checker = FixtureChecker(options: CheckOptions(registry: .linked))
+/// let files = try FixtureFiles.discover(["Fixtures/recorded"])
+/// await checker.run(files) { check in print(check.path, check.fails(strict: false)) }
+/// ```
+public struct FixtureChecker: Sendable {
+    /// What to do with snapshot sidecars.
+    public enum SnapshotMode: Sendable {
+        /// Compare decoded values with existing sidecars.
+        case compare
+        /// Write sidecars from the decoded values (and compare nothing).
+        case update
+    }
+
+    /// The check options.
+    public var options: CheckOptions
+    /// The recording reader.
+    public var reader: RecordingReader
+    /// Snapshot handling.
+    public var snapshots: SnapshotMode
+
+    /// Creates a checker.
+    public init(options: CheckOptions, reader: RecordingReader = RecordingReader(), snapshots: SnapshotMode = .compare) {
+        self.options = options
+        self.reader = reader
+        self.snapshots = snapshots
+    }
+
+    /// Checks one file.
+    public func check(_ file: FixtureFile) -> RecordingCheck {
+        let recording: Recording
+        do {
+            recording = try reader.read(path: file.path)
+        } catch {
+            let skipped = !file.isExplicit && error.reason == .notARecording
+            return RecordingCheck(path: file.path, kind: nil, byteCount: 0, exchanges: [], readError: error, isSkipped: skipped)
+        }
+        let checker = ExchangeChecker(options: options)
+        var results = recording.exchanges.map { checker.check($0, path: file.path, kind: recording.kind) }
+        var check = RecordingCheck(path: file.path, kind: recording.kind, byteCount: recording.byteCount,
+                                   exchanges: [], readError: nil, isSkipped: false)
+        switch snapshots {
+        case .compare:
+            do {
+                if let snapshot = try Snapshot.load(for: file.path) { compare(&results, with: snapshot) }
+            } catch {
+                check.readError = error
+            }
+        case .update:
+            check.wroteSnapshot = updateSnapshot(results, path: file.path)
+        }
+        // Decoded values are not kept past this point: memory stays bounded on large runs.
+        for index in results.indices { results[index].value = nil }
+        check.exchanges = results
+        return check
+    }
+
+    /// Checks `files` on `concurrency` workers (default: one per core), calling `report` with
+    /// each file's outcome in the order of `files`.
+    public func run(_ files: [FixtureFile], concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    report: (RecordingCheck) -> Void) async {
+        let window = max(1, concurrency) * 2
+        await withTaskGroup(of: (Int, RecordingCheck).self) { group in
+            var next = 0
+            var emitted = 0
+            var finished: [Int: RecordingCheck] = [:]
+            func launch() {
+                while next < files.count, next - emitted < window {
+                    let index = next
+                    let file = files[index]
+                    group.addTask { (index, self.check(file)) }
+                    next += 1
+                }
+            }
+            launch()
+            while let (index, check) = await group.next() {
+                finished[index] = check
+                while let ready = finished.removeValue(forKey: emitted) {
+                    report(ready)
+                    emitted += 1
+                }
+                launch()
+            }
+        }
+    }
+
+    private func compare(_ results: inout [ExchangeResult], with snapshot: Snapshot) {
+        for entry in snapshot.entries {
+            guard let position = results.firstIndex(where: { $0.index == entry.index }) else {
+                results.append(ExchangeResult(path: results.first?.path ?? "", index: entry.index, method: "", url: "",
+                                              status: 0, contentType: nil, format: nil, bodyBytes: 0,
+                                              findings: [Finding(.snapshotMismatch, "the snapshot pins exchange \(entry.index), which the recording does not have",
+                                                                 severity: options.severity(of: .snapshotMismatch))]))
+                continue
+            }
+            guard let value = results[position].value else {
+                results[position].findings.append(Finding(.snapshotMismatch, "the snapshot pins a value but the body did not decode",
+                                                          severity: options.severity(of: .snapshotMismatch)))
+                continue
+            }
+            let differences = SnapshotComparison.differences(expected: entry.value, actual: value, match: entry.match)
+            if !differences.isEmpty {
+                results[position].findings.append(Finding(.snapshotMismatch,
+                                                          "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    "),
+                                                          severity: options.severity(of: .snapshotMismatch)))
+            }
+        }
+    }
+
+    /// Writes exact snapshots of every decoded exchange; subset entries that still match stay.
+    private func updateSnapshot(_ results: [ExchangeResult], path: String) -> Bool {
+        let previous = (try? Snapshot.load(for: path)) ?? nil
+        var entries: [Snapshot.Entry] = []
+        for result in results {
+            guard let value = result.value else { continue }
+            if let kept = previous?.entries.first(where: { $0.index == result.index && $0.match == .subset }),
+               SnapshotComparison.differences(expected: kept.value, actual: value, match: .subset).isEmpty {
+                entries.append(kept)
+            } else {
+                entries.append(Snapshot.Entry(index: result.index, match: .exact, value: value))
+            }
+        }
+        guard !entries.isEmpty else { return false }
+        do {
+            try Snapshot(entries: entries).write(for: path)
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// The outcome of checking one recording file.
+public struct RecordingCheck: Sendable {
+    /// The file.
+    public var path: String
+    /// Its kind, when it could be read.
+    public var kind: RecordingKind?
+    /// The file size in bytes.
+    public var byteCount: Int
+    /// One result per exchange, in recorded order.
+    public var exchanges: [ExchangeResult]
+    /// Why the file could not be read, if it could not.
+    public var readError: RecordingError?
+    /// Whether the file was passed over as not a recording (only in folder walks).
+    public var isSkipped: Bool
+    /// Whether a snapshot sidecar was written for it.
+    public var wroteSnapshot: Bool = false
+
+    /// Whether the file fails the check.
+    public func fails(strict: Bool) -> Bool {
+        (readError != nil && !isSkipped) || exchanges.contains { $0.fails(strict: strict) }
+    }
+}

@@ -1,0 +1,75 @@
+/// JUnit XML for CI systems: a `<testsuite>` per recording, a `<testcase>` per exchange, a
+/// `<failure>` for each failing one (warnings too in strict mode), `<error>` for unreadable files.
+struct JUnitReporter: CheckReporter {
+    let strict: Bool
+    let write: (String) -> Void
+    private var started = false
+
+    init(strict: Bool, write: @escaping (String) -> Void) {
+        self.strict = strict
+        self.write = write
+    }
+
+    mutating func record(_ check: RecordingCheck) {
+        if !started {
+            write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"parley check\">")
+            started = true
+        }
+        if check.isSkipped { return }
+        if let error = check.readError, check.exchanges.isEmpty {
+            write("  <testsuite name=\(attr(error.path)) tests=\"1\" failures=\"0\" errors=\"1\">")
+            write("    <testcase classname=\(attr(error.path)) name=\"read\">")
+            write("      <error type=\(attr(error.reason.rawValue)) message=\(attr(error.message))/>")
+            write("    </testcase>\n  </testsuite>")
+            return
+        }
+        let failures = check.exchanges.filter { $0.fails(strict: strict) }.count
+        let errors = check.readError == nil ? 0 : 1
+        write("  <testsuite name=\(attr(check.path)) tests=\"\(check.exchanges.count)\" failures=\"\(failures)\" errors=\"\(errors)\">")
+        for result in check.exchanges {
+            let name = "#\(result.index) \(result.method) \(result.url)".trimmingSpaces()
+            write("    <testcase classname=\(attr(check.path)) name=\(attr(name))>")
+            if result.fails(strict: strict) {
+                let failing = result.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }
+                let message = failing.map { "\($0.kind): \($0.message)" }.joined(separator: "; ")
+                write("      <failure type=\(attr(failing.first?.kind.rawValue ?? "failure")) message=\(attr(message))>\(text(message))</failure>")
+            }
+            let others = result.findings.filter { !($0.severity == .error || (strict && $0.severity == .warning)) }
+            if !others.isEmpty {
+                write("      <system-out>\(text(others.map(\.description).joined(separator: "\n")))</system-out>")
+            }
+            write("    </testcase>")
+        }
+        if let error = check.readError {
+            write("    <testcase classname=\(attr(check.path)) name=\"snapshot\"><error type=\(attr(error.reason.rawValue)) message=\(attr(error.message))/></testcase>")
+        }
+        write("  </testsuite>")
+    }
+
+    mutating func finish(_ summary: CheckSummary) {
+        if !started { write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"parley check\">") }
+        write("</testsuites>")
+    }
+
+    private func attr(_ value: String) -> String { "\"" + escape(value, quotes: true) + "\"" }
+    private func text(_ value: String) -> String { escape(value, quotes: false) }
+
+    /// XML-escapes `value`, dropping characters XML 1.0 cannot carry (C0 controls but tab and line ends).
+    private func escape(_ value: String, quotes: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quotes: out += "&quot;"
+            case "\n" where quotes: out += "&#10;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

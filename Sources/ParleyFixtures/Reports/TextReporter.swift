@@ -1,0 +1,39 @@
+/// The human summary: one line per failing or suspicious exchange with file, entry index,
+/// method, URL and reason; totals at the end.
+struct TextReporter: CheckReporter {
+    let strict: Bool
+    let verbose: Bool
+    let write: (String) -> Void
+
+    mutating func record(_ check: RecordingCheck) {
+        if let error = check.readError {
+            if check.isSkipped {
+                if verbose { write("skip  \(check.path): \(error.message)") }
+            } else {
+                write("FAIL  \(error.path): \(error.message)")
+            }
+        }
+        for result in check.exchanges {
+            let shown = result.findings.filter { $0.severity > .note || verbose }
+            guard !shown.isEmpty else { continue }
+            let tag = result.fails(strict: strict) ? "FAIL " : (result.severity == .warning ? "warn " : "note ")
+            let type = result.contentType.map { " [\($0)]" } ?? ""
+            let first = shown.map { "\($0.kind): \($0.message)" }
+            write("\(tag) \(result.label) → \(result.status)\(type): " + first.joined(separator: "; "))
+        }
+    }
+
+    mutating func finish(_ summary: CheckSummary) {
+        var line = "checked \(summary.recordings) recording\(summary.recordings == 1 ? "" : "s"), "
+            + "\(summary.exchanges) exchange\(summary.exchanges == 1 ? "" : "s"): "
+            + "\(summary.passed) ok, \(summary.warnings) with warnings, \(summary.errors) failed"
+        if summary.unreadableFiles > 0 { line += ", \(summary.unreadableFiles) unreadable file\(summary.unreadableFiles == 1 ? "" : "s")" }
+        if summary.skippedFiles > 0 { line += " (\(summary.skippedFiles) other file\(summary.skippedFiles == 1 ? "" : "s") skipped)" }
+        if summary.snapshotsWritten > 0 { line += "; wrote \(summary.snapshotsWritten) snapshot\(summary.snapshotsWritten == 1 ? "" : "s")" }
+        let kinds = summary.findingCounts.filter { $0.key.defaultSeverity > .note || verbose }
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }
+        if !kinds.isEmpty { line += "\nfindings: " + kinds.joined(separator: ", ") }
+        line += "\n" + (summary.fails(strict: strict) ? "FAILED" : "PASSED") + (strict ? " (strict)" : "")
+        write(line)
+    }
+}
