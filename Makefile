@@ -1,4 +1,4 @@
-# Parley: `make run` checks the bundled Fixtures/ with the parley tool; `make test` runs the tests.
+# Parley: `make run` checks the bundled Fixtures/recorded with the parley tool; `make test` runs the tests.
 # Both first install the system -dev packages the C-backed formats need, when they are missing.
 
 SHELL := /bin/bash
@@ -25,20 +25,12 @@ setup:
 build: setup
 	$(SWIFT) build --product parley
 
-# Until recorded-exchange checking lands, the main job shows the engine on the bundled samples:
-# the linked formats, a negotiation, and each sample decoded by the format its type selects.
+# The main job: check every recorded exchange of the clean set (Fixtures/recorded) with the
+# formats linked into parley. Fixtures/failing holds recordings that must fail; the tests use it.
 run: build
 	@bin=$$($(SWIFT) build --show-bin-path); set -e; \
 	$$bin/parley formats; echo; \
-	echo "negotiate Chrome's Accept against JSON, YAML and XML:"; \
-	$$bin/parley negotiate --accept 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' \
-	  application/json application/yaml application/xml; echo; \
-	for pair in "user.json:application/json" "config.yaml:application/x-yaml" \
-	            "feed.atom:application/atom+xml" "settings.plist:application/x-plist"; do \
-	  file=$${pair%%:*}; type=$${pair#*:}; \
-	  echo "decode Fixtures/samples/$$file as $$type ($$($$bin/parley match --content-type $$type) decodes it):"; \
-	  $$bin/parley decode Fixtures/samples/$$file --content-type $$type; echo; \
-	done
+	$$bin/parley check Fixtures/recorded --stats
 
 test: setup
 	$(SWIFT) test

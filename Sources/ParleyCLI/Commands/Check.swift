@@ -42,6 +42,10 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Change a finding's severity: KIND=error|warning|note (repeatable), e.g. unknown-content-type=error.")
     var severity: [String] = []
 
+    @Flag(name: .customLong("accept-mislabelled"),
+          help: "Pass (with a warning) a body that fails as labelled but decodes as what it really is.")
+    var acceptMislabelled = false
+
     @Flag(name: .customLong("update-snapshots"), help: "Write snapshot sidecars from the decoded values.")
     var updateSnapshots = false
 
@@ -61,7 +65,8 @@ struct Check: AsyncParsableCommand {
         guard let format = ReportFormat(rawValue: report) else {
             throw ValidationError("--report must be text, json or junit, not '\(report)'")
         }
-        var options = CheckOptions(registry: CommandEnvironment.registry, isStrict: strict)
+        var options = CheckOptions(registry: CommandEnvironment.registry, isStrict: strict,
+                                   acceptsMislabelledBodies: acceptMislabelled)
         if let status {
             guard let filter = StatusFilter(status) else { throw ValidationError("invalid --status '\(status)'") }
             options.acceptableStatuses = filter

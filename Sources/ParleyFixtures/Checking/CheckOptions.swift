@@ -14,15 +14,20 @@ public struct CheckOptions: Sendable {
     public var severities: [Finding.Kind: Severity]
     /// The most bytes a `Content-Encoding` may decompress to. Default 256 MiB.
     public var maxDecompressedBytes: Int
+    /// Whether a mislabelled body that fails to decode as labelled but decodes as what it
+    /// really is (a JPEG labelled `image/png`) passes with a warning. Default `false`: it fails.
+    public var acceptsMislabelledBodies: Bool
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,
-                severities: [Finding.Kind: Severity] = [:], maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes) {
+                severities: [Finding.Kind: Severity] = [:], maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
+                acceptsMislabelledBodies: Bool = false) {
         self.registry = registry
         self.acceptableStatuses = acceptableStatuses
         self.isStrict = isStrict
         self.severities = severities
         self.maxDecompressedBytes = maxDecompressedBytes
+        self.acceptsMislabelledBodies = acceptsMislabelledBodies
     }
 
     /// The severity a finding of `kind` gets.

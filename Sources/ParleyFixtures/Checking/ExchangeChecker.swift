@@ -75,7 +75,7 @@ public struct ExchangeChecker: Sendable {
             result.value = try match.decode(body, contentType: contentType)
             if let mislabelled { add(.mislabelledBody, "labelled \(labelled.essence) but looks like \(mislabelled)") }
         } catch {
-            if let mislabelled, let real = try? MediaType(parsing: mislabelled),
+            if options.acceptsMislabelledBodies, let mislabelled, let real = try? MediaType(parsing: mislabelled),
                let realMatch = options.registry.decoder(for: real),
                let value = try? realMatch.decode(body, contentType: real) {
                 result.value = value

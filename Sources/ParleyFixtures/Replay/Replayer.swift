@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+
+/// Answers requests from recordings, offline: matched by method and URL (and optionally body
+/// and selected headers), repeated identical requests answered in recorded order.
+///
+/// A `Replayer` is `Sendable`; its only mutable state, which recordings were played, is
+/// behind a lock.
+///
+/// ```swift
+/// let replayer = Replayer(recordings: [try RecordingReader().read(path: "Fixtures/recorded/api-session.har")])
+/// let exchange = try replayer.replay(method: "GET", url: "https://api.example.org/users/4213")
+/// ```
+public final class Replayer: Sendable {
+    private struct Entry: Sendable {
+        let exchange: RecordedExchange
+        let key: String
+        let looseKey: String
+    }
+
+    /// The matching options.
+    public let options: ReplayOptions
+    private let entries: [Entry]
+    private let played: Mutex<[String: Int]> = Mutex([:])
+
+    /// Creates a replayer over the exchanges of `recordings`, in order.
+    public init(recordings: [Recording], options: ReplayOptions = ReplayOptions()) {
+        self.options = options
+        self.entries = recordings.flatMap(\.exchanges).map { exchange in
+            Entry(exchange: exchange,
+                  key: Self.key(method: exchange.request.method, url: exchange.request.url, options: options),
+                  looseKey: Self.key(method: exchange.request.method, url: exchange.request.url, options: options, dropQuery: true))
+        }
+    }
+
+    /// The recorded exchange answering a request.
+    ///
+    /// - Throws: ``ReplayError`` when nothing matches (or, strictly, when every match was played).
+    public func replay(method: String, url: String, headers: RecordedFields = [:],
+                       body: [UInt8]? = nil) throws(ReplayError) -> RecordedExchange {
+        let key = Self.key(method: method, url: url, options: options)
+        var matches = entries.filter { $0.key == key && accepts($0.exchange.request, headers: headers, body: body) }
+        var counter = key
+        if matches.isEmpty, !options.isStrict {
+            let loose = Self.key(method: method, url: url, options: options, dropQuery: true)
+            matches = entries.filter { $0.looseKey == loose && accepts($0.exchange.request, headers: headers, body: body) }
+            counter = "~" + loose
+        }
+        let request = "\(method.uppercased()) \(url)"
+        guard !matches.isEmpty else {
+            throw ReplayError(request: request, reason: "nothing recorded matches", candidates: nearest(to: request))
+        }
+        let turn: Int = played.withLock { counts in
+            let turn = counts[counter, default: 0]
+            counts[counter] = turn + 1
+            return turn
+        }
+        if turn < matches.count { return matches[turn].exchange }
+        guard !options.isStrict else {
+            throw ReplayError(request: request,
+                              reason: "all \(matches.count) recorded response\(matches.count == 1 ? " was" : "s were") already played",
+                              candidates: [])
+        }
+        return matches[matches.count - 1].exchange
+    }
+
+    /// Forgets which recordings were played.
+    public func rewind() {
+        played.withLock { $0.removeAll() }
+    }
+
+    private func accepts(_ recorded: RecordedRequest, headers: RecordedFields, body: [UInt8]?) -> Bool {
+        if options.matchesBody, (recorded.body ?? []) != (body ?? []) { return false }
+        for name in options.matchedHeaders where recorded.headers[name] != headers[name] { return false }
+        return true
+    }
+
+    private func nearest(to request: String) -> [String] {
+        var seen = Set<String>()
+        let described = entries.map { "\($0.exchange.request.method) \($0.exchange.request.url)" }.filter { seen.insert($0).inserted }
+        return described.map { ($0, Self.distance($0, request)) }.sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
+    }
+
+    /// The matching key: method, scheme and host lower-cased, path, and the query (sorted when
+    /// order does not matter); no fragment.
+    static func key(method: String, url: String, options: ReplayOptions, dropQuery: Bool = false) -> String {
+        guard var components = URLComponents(string: url) else { return method.uppercased() + " " + url }
+        components.fragment = nil
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if dropQuery {
+            components.query = nil
+        } else if options.ignoresQueryOrder, let items = components.percentEncodedQueryItems {
+            components.percentEncodedQueryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        }
+        return method.uppercased() + " " + (components.string ?? url)
+    }
+
+    /// Levenshtein distance over UTF-8 bytes (requests are short).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var previous = Array(0...y.count)
+        for i in 1...max(1, x.count) where !x.isEmpty {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...max(1, y.count) where !y.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return x.isEmpty ? y.count : previous[y.count]
+    }
+}
