@@ -94,7 +94,9 @@ let package = Package(
         .testTarget(name: "ParleyImageTests", dependencies: ["ParleyImage", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
-        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "Parley", "ParleyJSON", "ParleyYAML"]),
+        .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression"]),
+        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML",
+                                                              "ParleyXML", "ParleyPropertyList", "ParleyTestKit"]),
         .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON", "ParleyFixtures"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],

@@ -61,9 +61,7 @@ public struct ExchangeChecker: Sendable {
             case .converted(let converted, let relabelled):
                 body = converted
                 contentType = relabelled
-            case .unknown(let finding):
-                add(finding.kind, finding.message)
-            case .invalid(let finding):
+            case .unknown(let finding), .invalid(let finding):
                 add(finding.kind, finding.message)
                 return result
             }

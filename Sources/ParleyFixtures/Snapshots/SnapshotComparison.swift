@@ -44,7 +44,7 @@ enum SnapshotComparison {
 
     /// `value` as one line of typed JSON, shortened.
     static func render(_ value: Value) -> String {
-        let text = TypedJSONText.compact(value.typedJSON)
+        let text = TypedJSONText.compact(value)
         return text.count > 80 ? String(text.prefix(77)) + "..." : text
     }
 }
@@ -63,7 +63,7 @@ enum TypedJSONText {
         case .object(let object):
             return "{" + object.map { quote($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
         case .bytes(let b): return "<\(b.count) bytes>"
-        case .date(let d): return "\(d)"
+        case .date(let d): return "{\"$date\":\"\(d)\"}"
         case .tagged(let tag, let inner): return "!\(tag) " + compact(inner)
         }
     }

@@ -1,0 +1,177 @@
+import Parley
+import ParleyCompression
+import Testing
+@testable import ParleyFixtures
+
+@Suite("Classifying recorded responses")
+struct ExchangeCheckerTests {
+    let json: RecordedFields = ["Content-Type": "application/json"]
+
+    @Test("A body that decodes is ok and keeps its value")
+    func ok() {
+        let result = check(exchange(headers: json, body: Array("{\"a\": [1, 2]}".utf8)))
+        #expect(result.findings.isEmpty)
+        #expect(result.format == "json")
+        #expect(result.value == ["a": [1, 2]])
+        #expect(!result.fails(strict: true))
+    }
+
+    @Test("A decode error carries the format's location")
+    func decodeError() {
+        let result = check(exchange(headers: json, body: Array("{\"a\": }".utf8)))
+        #expect(result.findings.map(\.kind) == [.decodeFailed])
+        #expect(result.findings[0].message.contains("byte 6"))
+        #expect(result.fails(strict: false))
+    }
+
+    @Test("Missing, unknown and malformed content types")
+    func contentTypes() {
+        let missing = check(exchange(headers: [:], body: Array("{\"a\": 1}".utf8)))
+        #expect(missing.findings.map(\.kind) == [.missingContentType])
+        #expect(missing.findings[0].message.contains("application/json"))
+        #expect(!missing.fails(strict: false) && missing.fails(strict: true))
+
+        let unknown = check(exchange(headers: ["Content-Type": "application/x-bibtex"], body: Array("@article{x}".utf8)))
+        #expect(unknown.findings.map(\.kind) == [.unknownContentType])
+
+        let malformed = check(exchange(headers: ["Content-Type": "application/"], body: Array("{}".utf8)))
+        #expect(malformed.findings.map(\.kind) == [.malformedContentType])
+        #expect(malformed.fails(strict: false))
+    }
+
+    @Test("Mislabelled bodies: JSON labelled HTML warns, HTML labelled JSON fails")
+    func mislabelled() {
+        let jsonAsHTML = check(exchange(headers: ["Content-Type": "text/html"], body: Array("{\"ok\": true}".utf8)))
+        #expect(jsonAsHTML.findings.map(\.kind) == [.mislabelledBody])
+        #expect(jsonAsHTML.severity == .warning)
+
+        let htmlAsJSON = check(exchange(headers: json, body: Array("<!DOCTYPE html><html><body>502</body></html>".utf8)))
+        #expect(htmlAsJSON.findings.map(\.kind) == [.mislabelledBody, .decodeFailed])
+
+        var options = CheckOptions(registry: testRegistry)
+        options.acceptsMislabelledBodies = true
+        let accepted = check(exchange(headers: json, body: Array("<!DOCTYPE html><html><body>502</body></html>".utf8)), options: options)
+        #expect(accepted.findings.map(\.kind) == [.mislabelledBody])
+        #expect(accepted.format == "text")
+    }
+
+    @Test("Sniffing recognises what the bytes are", arguments: [
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0], "image/png"),
+        ([0xFF, 0xD8, 0xFF, 0xE0], "image/jpeg"),
+        (Array("GIF89a..".utf8), "image/gif"),
+        (Array(" [1, 2] ".utf8), "application/json"),
+        (Array("<?xml version=\"1.0\"?><a/>".utf8), "application/xml"),
+        (Array("<!doctype HTML><p>".utf8), "text/html"),
+        (Array("plain words".utf8), nil),
+        (Array("[link](x)".utf8), nil),
+    ] as [([UInt8], String?)])
+    func sniff(bytes: [UInt8], expected: String?) {
+        #expect(BodySniffer.sniff(bytes) == expected)
+    }
+
+    @Test("A JPEG labelled image/png contradicts its label; an SVG labelled XML does not")
+    func contradictions() {
+        #expect(BodySniffer.contradicts(label: "image/png", sniffed: "image/jpeg"))
+        #expect(!BodySniffer.contradicts(label: "image/jpg", sniffed: "image/jpeg"))
+        #expect(!BodySniffer.contradicts(label: "image/svg+xml", sniffed: "application/xml"))
+        #expect(BodySniffer.contradicts(label: "application/vnd.api+json", sniffed: "text/html"))
+        #expect(!BodySniffer.contradicts(label: "text/plain", sniffed: "application/json"))
+    }
+
+    @Test("Content-Encoding: gzip decoded, stored-decoded noted, corrupt and unsupported reported")
+    func contentEncoding() {
+        let body = Array("{\"a\": 1}".utf8)
+        let gzipped = Compressor().compress(body, coding: .gzip)
+        let coded = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip",
+                                             "Content-Length": "\(gzipped.count)"], body: gzipped))
+        #expect(coded.findings.isEmpty)
+        #expect(coded.value == ["a": 1])
+
+        let deflated = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"],
+                                      body: Compressor().compress(body, coding: .deflate)))
+        #expect(deflated.value == ["a": 1])
+
+        let stored = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip",
+                                              "Content-Length": "3"], body: body))
+        #expect(stored.findings.map(\.kind) == [.storedDecoded])
+        #expect(stored.value == ["a": 1])
+        #expect(!stored.fails(strict: true))
+
+        var corrupt = gzipped
+        corrupt[12] ^= 0xFF
+        corrupt[13] ^= 0xFF
+        let broken = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: corrupt))
+        #expect(broken.findings.map(\.kind) == [.corruptEncoding])
+
+        let brotli = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "br"], body: [1, 2, 3]))
+        #expect(brotli.findings.map(\.kind) == [.unsupportedEncoding])
+    }
+
+    @Test("A decompression bomb stops at the limit")
+    func bomb() {
+        let bomb = Compressor(level: 9).compress([UInt8](repeating: 0x20, count: 8 << 20), coding: .gzip)
+        var options = CheckOptions(registry: testRegistry)
+        options.maxDecompressedBytes = 1 << 20
+        let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: bomb),
+                           options: options)
+        #expect(result.findings.map(\.kind) == [.limitExceeded])
+    }
+
+    @Test("Decoder limits come from the registry")
+    func limits() {
+        let registry = testRegistry.settingLimits(DecodingLimits(maxDepth: 4), forFormat: "json")
+        let result = check(exchange(headers: json, body: Array("[[[[[[1]]]]]]".utf8)), options: CheckOptions(registry: registry))
+        #expect(result.findings.map(\.kind) == [.limitExceeded])
+    }
+
+    @Test("Length mismatches are warnings")
+    func lengthMismatch() {
+        let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Length": "99"], body: Array("{}".utf8)))
+        #expect(result.findings.map(\.kind) == [.lengthMismatch])
+        #expect(result.findings[0].message == "Content-Length is 99 but the stored body has 2 bytes")
+    }
+
+    @Test("Charsets: core ones, iconv ones, unknown ones and invalid bytes")
+    func charsets() {
+        let latin1 = check(exchange(headers: ["Content-Type": "text/plain; charset=iso-8859-1"], body: [0x63, 0x61, 0x66, 0xE9]))
+        #expect(latin1.value == "café")
+        let sjis = check(exchange(headers: ["Content-Type": "text/plain; charset=Shift_JIS"], body: [0x82, 0xB1, 0x82, 0xF1]))
+        #expect(sjis.value == "こん")
+        let arabic = check(exchange(headers: ["Content-Type": "text/plain; charset=windows-1256"], body: [0xC7]))
+        #expect(arabic.value == "\u{0627}")
+        let unknown = check(exchange(headers: ["Content-Type": "text/plain; charset=x-no-such"], body: Array("hi".utf8)))
+        #expect(unknown.findings.map(\.kind) == [.unsupportedCharset])
+        let invalid = check(exchange(headers: ["Content-Type": "text/plain; charset=shift_jis"], body: [0x41, 0x82]))
+        #expect(invalid.findings.map(\.kind) == [.decodeFailed])
+    }
+
+    @Test("Statuses: any by default, a filter when asked; no body for HEAD, 204 and 304")
+    func statuses() throws {
+        let notFound = exchange(status: 404, headers: json, body: Array("{}".utf8))
+        #expect(check(notFound).findings.isEmpty)
+        let filtered = CheckOptions(registry: testRegistry, acceptableStatuses: StatusFilter("2xx,304")!)
+        #expect(check(notFound, options: filtered).findings.map(\.kind) == [.unacceptableStatus])
+        #expect(check(exchange(status: 304, headers: json, body: nil), options: filtered).findings.map(\.kind) == [.noBody])
+        #expect(check(exchange(method: "HEAD", headers: json, body: Array("{".utf8))).findings.map(\.kind) == [.noBody])
+        #expect(check(exchange(status: 204, headers: [:], body: [])).findings.map(\.kind) == [.noBody])
+    }
+
+    @Test("Status filters parse codes, classes and ranges")
+    func statusFilter() throws {
+        let filter = try #require(StatusFilter("2xx, 304,400-403"))
+        #expect([200, 299, 304, 400, 403].allSatisfy(filter.accepts))
+        #expect(![199, 300, 404, 500].contains(where: filter.accepts))
+        #expect(StatusFilter("2yy") == nil)
+        #expect(StatusFilter("") == nil)
+    }
+
+    @Test("Severity overrides and strict mode")
+    func severities() {
+        let unknown = exchange(headers: ["Content-Type": "application/x-bibtex"], body: Array("@a{}".utf8))
+        #expect(!check(unknown).fails(strict: false))
+        let options = CheckOptions(registry: testRegistry, severities: [.unknownContentType: .error])
+        #expect(check(unknown, options: options).fails(strict: false))
+        let quiet = CheckOptions(registry: testRegistry, severities: [.unknownContentType: .note])
+        #expect(!check(unknown, options: quiet).fails(strict: true))
+    }
+}
