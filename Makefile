@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test bench bench-gate fuzz docs clean
+.PHONY: setup build run test bench bench-gate fuzz docs examples clean
 
 setup:
 	@missing=0; \
@@ -53,5 +53,10 @@ fuzz: setup
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
 
+# Builds and tests the consumer example: a package that depends on Parley by path and adds its own
+# format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
+examples: setup
+	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
 clean:
-	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz
+	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz Examples/*/.build

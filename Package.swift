@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "ParleyCLI", targets: ["ParleyCLI"]),
         .executable(name: "parley", targets: ["parley"]),
         .plugin(name: "ParleyFormatRegistration", targets: ["ParleyFormatRegistration"]),
+        .plugin(name: "NewFormat", targets: ["NewFormat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
@@ -84,6 +85,12 @@ let package = Package(
         .executableTarget(name: "ParleyRegistryGenerator", path: "Plugins/ParleyRegistryGenerator"),
         .plugin(name: "ParleyFormatRegistration", capability: .buildTool(),
                 dependencies: ["ParleyRegistryGenerator"]),
+        // Scaffolding: `swift package new-format`, a command plugin and the tool it runs.
+        .executableTarget(name: "ParleyFormatScaffolder", dependencies: ["Parley"], path: "Plugins/ParleyFormatScaffolder"),
+        .plugin(name: "NewFormat",
+                capability: .command(intent: .custom(verb: "new-format", description: "Creates a Parley format module, its tests and its Package.swift entries"),
+                                     permissions: [.writeToPackageDirectory(reason: "Creates Sources/<Name> and Tests/<Name>Tests and adds them to Package.swift")]),
+                dependencies: ["ParleyFormatScaffolder"]),
 
         // Tests mirror the modules.
         .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit"]),
@@ -102,6 +109,7 @@ let package = Package(
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
+        .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
     ],
     swiftLanguageModes: [.v6]
 )

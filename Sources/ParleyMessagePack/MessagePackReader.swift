@@ -1,0 +1,244 @@
+import FoundationEssentials
+import Parley
+
+/// Reads one MessagePack value from bytes into a `Value`, iteratively: containers are tracked
+/// on an explicit stack of frames, their finished elements on one flat value stack, so nesting
+/// costs heap, never machine stack, and is bounded by `DecodingLimits/maxDepth`.
+struct MessagePackReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: DecodingLimits
+    private var offset = 0
+    private var nodes = 0
+
+    /// An open array or map: how many elements (map entries) are still to come, and where its
+    /// finished elements (keys) start on the value (key) stack.
+    private struct Frame {
+        var isMap: Bool
+        var remaining: Int
+        var valueStart: Int
+        var keyStart: Int
+    }
+
+    /// What one header byte (and its payload) stands for.
+    private enum Item {
+        case scalar(Value)
+        case array(count: Int)
+        case map(count: Int)
+    }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    /// Reads the single value the bytes hold.
+    mutating func read() throws(FormatError) -> Value {
+        var values: [Value] = []
+        var keys: [String] = []
+        var frames: [Frame] = []
+        while true {
+            if let top = frames.last, top.isMap, keys.count - top.keyStart == values.count - top.valueStart {
+                keys.append(try readKey())
+                continue
+            }
+            let start = offset
+            var value: Value
+            switch try readItem() {
+            case .scalar(let scalar):
+                value = scalar
+            case .array(let count):
+                guard count > 0 else { value = .array([]); break }
+                try open(depth: frames.count + 1, at: start)
+                frames.append(Frame(isMap: false, remaining: count, valueStart: values.count, keyStart: keys.count))
+                continue
+            case .map(let count):
+                guard count > 0 else { value = .object(Value.Object()); break }
+                try open(depth: frames.count + 1, at: start)
+                frames.append(Frame(isMap: true, remaining: count, valueStart: values.count, keyStart: keys.count))
+                continue
+            }
+            // Hand the finished value to its container; close every container it completes.
+            while let last = frames.indices.last {
+                values.append(value)
+                frames[last].remaining -= 1
+                guard frames[last].remaining == 0 else { break }
+                let frame = frames.removeLast()
+                if frame.isMap {
+                    var members: [Value.Object.Member] = []
+                    members.reserveCapacity(values.count - frame.valueStart)
+                    var k = frame.keyStart
+                    for v in frame.valueStart..<values.count {
+                        members.append(Value.Object.Member(key: keys[k], value: values[v]))
+                        k += 1
+                    }
+                    keys.removeSubrange(frame.keyStart...)
+                    value = .object(Value.Object(members))
+                } else {
+                    value = .array(Array(values[frame.valueStart...]))
+                }
+                values.removeSubrange(frame.valueStart...)
+            }
+            if frames.isEmpty {
+                guard offset == bytes.count else {
+                    throw malformed("\(bytes.count - offset) byte(s) after the value", at: offset)
+                }
+                return value
+            }
+        }
+    }
+
+    // MARK: Items
+
+    private mutating func readItem() throws(FormatError) -> Item {
+        let start = offset
+        try countNode(at: start)
+        let byte = try readByte()
+        switch byte {
+        case 0x00...0x7F: return .scalar(.integer(Int64(byte)))
+        case 0x80...0x8F: return .map(count: try checkedCount(Int(byte & 0x0F), bytesEach: 2, at: start))
+        case 0x90...0x9F: return .array(count: try checkedCount(Int(byte & 0x0F), bytesEach: 1, at: start))
+        case 0xA0...0xBF: return .scalar(.string(try readString(length: Int(byte & 0x1F), at: start)))
+        case 0xC0: return .scalar(.null)
+        case 0xC1: throw malformed("0xC1 is never used", at: start)
+        case 0xC2: return .scalar(.bool(false))
+        case 0xC3: return .scalar(.bool(true))
+        case 0xC4, 0xC5, 0xC6:
+            let length = try readLength(widthCode: byte - 0xC4)
+            return .scalar(.bytes(Array(try take(length, at: start))))
+        case 0xC7, 0xC8, 0xC9:
+            let length = try readLength(widthCode: byte - 0xC7)
+            return .scalar(try readExtension(length: length, at: start))
+        case 0xCA: return .scalar(.float(Double(Float(bitPattern: UInt32(try readBigEndian(4))))))
+        case 0xCB: return .scalar(.float(Double(bitPattern: try readBigEndian(8))))
+        case 0xCC: return .scalar(.integer(Int64(try readBigEndian(1))))
+        case 0xCD: return .scalar(.integer(Int64(try readBigEndian(2))))
+        case 0xCE: return .scalar(.integer(Int64(try readBigEndian(4))))
+        case 0xCF:
+            let u = try readBigEndian(8)
+            return .scalar(u <= UInt64(Int64.max) ? .integer(Int64(u)) : .number(String(u)))
+        case 0xD0: return .scalar(.integer(Int64(Int8(truncatingIfNeeded: try readBigEndian(1)))))
+        case 0xD1: return .scalar(.integer(Int64(Int16(truncatingIfNeeded: try readBigEndian(2)))))
+        case 0xD2: return .scalar(.integer(Int64(Int32(truncatingIfNeeded: try readBigEndian(4)))))
+        case 0xD3: return .scalar(.integer(Int64(bitPattern: try readBigEndian(8))))
+        case 0xD4, 0xD5, 0xD6, 0xD7, 0xD8:
+            return .scalar(try readExtension(length: 1 << Int(byte - 0xD4), at: start))
+        case 0xD9, 0xDA, 0xDB:
+            let length = try readLength(widthCode: byte - 0xD9)
+            return .scalar(.string(try readString(length: length, at: start)))
+        case 0xDC, 0xDD:
+            let count = try readLength(widthCode: byte - 0xDC + 1)
+            return .array(count: try checkedCount(count, bytesEach: 1, at: start))
+        case 0xDE, 0xDF:
+            let count = try readLength(widthCode: byte - 0xDE + 1)
+            return .map(count: try checkedCount(count, bytesEach: 2, at: start))
+        default: // 0xE0...0xFF: negative fixint
+            return .scalar(.integer(Int64(Int8(bitPattern: byte))))
+        }
+    }
+
+    /// A map key: a string, or an integer written as its decimal text.
+    private mutating func readKey() throws(FormatError) -> String {
+        let start = offset
+        switch try readItem() {
+        case .scalar(.string(let key)): return key
+        case .scalar(.integer(let key)): return String(key)
+        case .scalar(.number(let key)): return key
+        case .scalar(let other):
+            throw FormatError(.unsupportedValue, format: MessagePackFormat.formatName,
+                              "a \(other.kindName) map key has no object-key form (only strings and integers)",
+                              location: .init(byteOffset: start))
+        case .array, .map:
+            throw FormatError(.unsupportedValue, format: MessagePackFormat.formatName,
+                              "a container map key has no object-key form (only strings and integers)",
+                              location: .init(byteOffset: start))
+        }
+    }
+
+    private mutating func readExtension(length: Int, at start: Int) throws(FormatError) -> Value {
+        let type = Int8(bitPattern: try readByte())
+        let payload = try take(length, at: start)
+        guard type == -1 else {
+            return .tagged(MessagePackFormat.extensionTag(type), .bytes(Array(payload)))
+        }
+        guard let date = MessagePackTimestamp.date(from: payload) else {
+            throw malformed("a timestamp needs 4, 8 or 12 bytes and nanoseconds below 10^9", at: start)
+        }
+        return .date(date)
+    }
+
+    private mutating func readString(length: Int, at start: Int) throws(FormatError) -> String {
+        let payload = try take(length, at: start)
+        if let text = String(validating: payload, as: UTF8.self) { return text }
+        let bad = Charset.firstInvalidUTF8(UnsafeBufferPointer(rebasing: payload)) ?? 0
+        throw FormatError(.invalidText, format: MessagePackFormat.formatName, "a str is not valid UTF-8",
+                          location: .init(byteOffset: offset - length + bad))
+    }
+
+    // MARK: Bytes
+
+    private mutating func readByte() throws(FormatError) -> UInt8 {
+        guard offset < bytes.count else { throw truncated(at: offset) }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// Reads a big-endian unsigned integer of `width` bytes.
+    private mutating func readBigEndian(_ width: Int) throws(FormatError) -> UInt64 {
+        guard bytes.count - offset >= width else { throw truncated(at: offset) }
+        var result: UInt64 = 0
+        for i in offset..<(offset + width) { result = result << 8 | UInt64(bytes[i]) }
+        offset += width
+        return result
+    }
+
+    /// Reads a length field of 1, 2 or 4 bytes (`widthCode` 0, 1, 2).
+    private mutating func readLength(widthCode: UInt8) throws(FormatError) -> Int {
+        Int(try readBigEndian(1 << Int(widthCode)))
+    }
+
+    /// The next `count` bytes; a declared length beyond the input is `truncated`, never allocated.
+    private mutating func take(_ count: Int, at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
+        guard bytes.count - offset >= count else {
+            throw FormatError(.truncated, format: MessagePackFormat.formatName,
+                              "declares \(count) byte(s) but \(bytes.count - offset) remain",
+                              location: .init(byteOffset: start))
+        }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    /// An element count is plausible only if the bytes left could hold that many elements.
+    private func checkedCount(_ count: Int, bytesEach: Int, at start: Int) throws(FormatError) -> Int {
+        guard count <= (bytes.count - offset) / bytesEach else {
+            throw FormatError(.truncated, format: MessagePackFormat.formatName,
+                              "declares \(count) element(s) but only \(bytes.count - offset) byte(s) remain",
+                              location: .init(byteOffset: start))
+        }
+        return count
+    }
+
+    private mutating func countNode(at start: Int) throws(FormatError) {
+        nodes += 1
+        if nodes > limits.maxNodes {
+            throw FormatError.limitExceeded(format: MessagePackFormat.formatName, limit: "maxNodes",
+                                            maximum: limits.maxNodes, location: .init(byteOffset: start))
+        }
+    }
+
+    private func open(depth: Int, at start: Int) throws(FormatError) {
+        if depth > limits.maxDepth {
+            throw FormatError.limitExceeded(format: MessagePackFormat.formatName, limit: "maxDepth",
+                                            maximum: limits.maxDepth, actual: depth,
+                                            location: .init(byteOffset: start))
+        }
+    }
+
+    private func truncated(at position: Int) -> FormatError {
+        FormatError(.truncated, format: MessagePackFormat.formatName, "the input ends inside a value",
+                    location: .init(byteOffset: position))
+    }
+
+    private func malformed(_ message: String, at position: Int) -> FormatError {
+        FormatError(.malformed, format: MessagePackFormat.formatName, message, location: .init(byteOffset: position))
+    }
+}

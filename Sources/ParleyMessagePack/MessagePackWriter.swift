@@ -1,0 +1,176 @@
+import Parley
+
+/// Writes a `Value` as MessagePack, iteratively (an explicit stack, never the machine stack),
+/// each integer, string, byte string and container header in its smallest form.
+struct MessagePackWriter {
+    let options: MessagePackFormat.Options
+    private(set) var bytes: [UInt8] = []
+
+    private enum Frame {
+        case array([Value], next: Int)
+        case object([Value.Object.Member], next: Int)
+    }
+
+    init(options: MessagePackFormat.Options) {
+        self.options = options
+        bytes.reserveCapacity(256)
+    }
+
+    mutating func write(_ root: Value) throws(FormatError) {
+        var stack: [Frame] = []
+        var pending: Value? = root
+        while true {
+            if let value = pending {
+                pending = nil
+                switch value {
+                case .null: bytes.append(0xC0)
+                case .bool(let b): bytes.append(b ? 0xC3 : 0xC2)
+                case .integer(let i): writeInteger(i)
+                case .float(let d): writeFloat(d)
+                case .number(let text): try writeNumber(text)
+                case .string(let s): try writeString(s)
+                case .bytes(let b):
+                    try writeHeader(count: b.count, small: nil, codes: (0xC4, 0xC5, 0xC6))
+                    bytes.append(contentsOf: b)
+                case .date(let date):
+                    guard let payload = MessagePackTimestamp.payload(for: date) else {
+                        throw unsupported("the date \(date) is outside the timestamp range")
+                    }
+                    try writeExtension(type: MessagePackTimestamp.extensionType, payload: payload)
+                case .array(let elements):
+                    try writeHeader(count: elements.count, small: (0x90, 15), codes: (0xDC, 0xDC, 0xDD))
+                    if !elements.isEmpty { stack.append(.array(elements, next: 0)) }
+                case .object(let object):
+                    try writeHeader(count: object.count, small: (0x80, 15), codes: (0xDE, 0xDE, 0xDF))
+                    if !object.isEmpty { stack.append(.object(object.members, next: 0)) }
+                case .tagged(let tag, let inner):
+                    if case .bytes(let payload) = inner, let type = Self.extensionType(ofTag: tag) {
+                        try writeExtension(type: type, payload: payload)
+                    } else {
+                        pending = inner
+                        continue
+                    }
+                }
+            }
+            guard let frame = stack.popLast() else { return }
+            switch frame {
+            case .array(let elements, let next):
+                pending = elements[next]
+                if next + 1 < elements.count { stack.append(.array(elements, next: next + 1)) }
+            case .object(let members, let next):
+                try writeString(members[next].key)
+                pending = members[next].value
+                if next + 1 < members.count { stack.append(.object(members, next: next + 1)) }
+            }
+        }
+    }
+
+    /// The extension type a `msgpack.ext.<n>` tag names, or `nil` for other tags.
+    static func extensionType(ofTag tag: String) -> Int8? {
+        let prefix = "msgpack.ext."
+        guard tag.hasPrefix(prefix) else { return nil }
+        return Int8(tag.dropFirst(prefix.count))
+    }
+
+    // MARK: Scalars
+
+    private mutating func writeInteger(_ i: Int64) {
+        if i >= 0 {
+            writeUnsigned(UInt64(i))
+        } else if i >= -32 {
+            bytes.append(UInt8(bitPattern: Int8(i)))
+        } else if i >= Int64(Int8.min) {
+            bytes.append(0xD0)
+            appendBigEndian(UInt64(bitPattern: i), width: 1)
+        } else if i >= Int64(Int16.min) {
+            bytes.append(0xD1)
+            appendBigEndian(UInt64(bitPattern: i), width: 2)
+        } else if i >= Int64(Int32.min) {
+            bytes.append(0xD2)
+            appendBigEndian(UInt64(bitPattern: i), width: 4)
+        } else {
+            bytes.append(0xD3)
+            appendBigEndian(UInt64(bitPattern: i), width: 8)
+        }
+    }
+
+    private mutating func writeUnsigned(_ u: UInt64) {
+        switch u {
+        case 0...0x7F: bytes.append(UInt8(u))
+        case 0...0xFF: bytes.append(0xCC); appendBigEndian(u, width: 1)
+        case 0...0xFFFF: bytes.append(0xCD); appendBigEndian(u, width: 2)
+        case 0...0xFFFF_FFFF: bytes.append(0xCE); appendBigEndian(u, width: 4)
+        default: bytes.append(0xCF); appendBigEndian(u, width: 8)
+        }
+    }
+
+    private mutating func writeFloat(_ d: Double) {
+        bytes.append(0xCB)
+        appendBigEndian(d.bitPattern, width: 8)
+    }
+
+    private mutating func writeNumber(_ text: String) throws(FormatError) {
+        if let i = Int64(text) { return writeInteger(i) }
+        if let u = UInt64(text) { return writeUnsigned(u) }
+        guard let exact = DecimalText(text), let d = Double(text), d.isFinite else {
+            throw unsupported("'\(text)' is not a number MessagePack can hold")
+        }
+        if options.roundsInexactNumbers || DecimalText("\(d)") == exact {
+            return writeFloat(d)
+        }
+        throw unsupported("'\(text)' is neither a 64-bit integer nor exactly a float64 (set roundsInexactNumbers to round it)")
+    }
+
+    private mutating func writeString(_ s: String) throws(FormatError) {
+        let utf8 = s.utf8
+        try writeHeader(count: utf8.count, small: (0xA0, 31), codes: (0xD9, 0xDA, 0xDB))
+        bytes.append(contentsOf: utf8)
+    }
+
+    private mutating func writeExtension(type: Int8, payload: [UInt8]) throws(FormatError) {
+        switch payload.count {
+        case 1: bytes.append(0xD4)
+        case 2: bytes.append(0xD5)
+        case 4: bytes.append(0xD6)
+        case 8: bytes.append(0xD7)
+        case 16: bytes.append(0xD8)
+        default: try writeHeader(count: payload.count, small: nil, codes: (0xC7, 0xC8, 0xC9))
+        }
+        bytes.append(UInt8(bitPattern: type))
+        bytes.append(contentsOf: payload)
+    }
+
+    // MARK: Headers
+
+    /// Writes a length or count: in the fix form `small` when it fits, else with 1, 2 or 4
+    /// bytes under `codes` (a container passes its 16-bit code twice: it has no 8-bit form).
+    private mutating func writeHeader(count: Int, small: (base: UInt8, max: Int)?,
+                                      codes: (UInt8, UInt8, UInt8)) throws(FormatError) {
+        if let small, count <= small.max {
+            bytes.append(small.base | UInt8(count))
+        } else if count <= 0xFF && codes.0 != codes.1 {
+            bytes.append(codes.0)
+            appendBigEndian(UInt64(count), width: 1)
+        } else if count <= 0xFFFF {
+            bytes.append(codes.1)
+            appendBigEndian(UInt64(count), width: 2)
+        } else if count <= 0xFFFF_FFFF {
+            bytes.append(codes.2)
+            appendBigEndian(UInt64(count), width: 4)
+        } else {
+            throw unsupported("\(count) elements or bytes exceed MessagePack's 2^32 − 1")
+        }
+    }
+
+    private mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    private func unsupported(_ message: String) -> FormatError {
+        FormatError(.unsupportedValue, format: MessagePackFormat.formatName, message)
+    }
+}
