@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML",
-                                                              "ParleyXML", "ParleyPropertyList", "ParleyTestKit"]),
+                                                              "ParleyXML", "ParleyPropertyList", "ParleyCSV", "ParleyMessagePack", "ParleyTestKit"]),
         .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON", "ParleyFixtures"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],

@@ -46,6 +46,30 @@ SJIS = "こんにちは、世界\n".encode("shift_jis")
 HTML_PAGE = b"<!DOCTYPE html>\n<html><head><title>Oops</title></head><body><h1>502 Bad Gateway</h1></body></html>\n"
 
 
+def msgpack(value):
+    """MessagePack for the few types the fixtures use (RFC-free spec: msgpack.org/spec)."""
+    if value is None: return b"\xc0"
+    if value is True: return b"\xc3"
+    if value is False: return b"\xc2"
+    if isinstance(value, int):
+        if 0 <= value < 128: return bytes([value])
+        if 0 <= value < 2**32: return b"\xce" + struct.pack(">I", value)
+        return b"\xd3" + struct.pack(">q", value)
+    if isinstance(value, float): return b"\xcb" + struct.pack(">d", value)
+    if isinstance(value, str):
+        data = value.encode()
+        return (bytes([0xA0 | len(data)]) if len(data) < 32 else b"\xd9" + bytes([len(data)])) + data
+    if isinstance(value, bytes): return b"\xc4" + bytes([len(value)]) + value
+    if isinstance(value, list): return bytes([0x90 | len(value)]) + b"".join(msgpack(v) for v in value)
+    if isinstance(value, dict):
+        return bytes([0x80 | len(value)]) + b"".join(msgpack(k) + msgpack(v) for k, v in value.items())
+    raise TypeError(value)
+
+
+CSV = "id,name,city\r\n1,Ada Lovelace,London\r\n2,\"Hopper, Grace\",\"New York\"\r\n".encode()
+MSGPACK = msgpack({"id": 4213, "login": "ada", "scores": [1, 2, 300000], "ratio": 0.5, "avatar": b"\x89PNG", "manager": None})
+
+
 def har(entries, creator="Parley fixtures"):
     def headers(pairs):
         return [{"name": k, "value": v} for k, v in pairs]
@@ -192,6 +216,8 @@ def main():
         ("GET", "https://api.example.org/old", 301, "Moved Permanently",
          [("Location", "https://api.example.org/new"), ("Content-Type", "text/plain; charset=utf-8")], b"Moved.\n", False),
         ("GET", "https://api.example.org/users/4213", 304, "Not Modified", [("ETag", "\"abc\"")], b"", False),
+        ("GET", "https://api.example.org/report.csv", 200, "OK", [("Content-Type", "text/csv; header=present; charset=utf-8")], CSV, False),
+        ("GET", "https://api.example.org/users/4213.msgpack", 200, "OK", [("Content-Type", "application/msgpack")], MSGPACK, True),
     ]))
 
     # Ruby vcr YAML: YAML and Atom bodies, a windows-1252 text body and a binary plist (psych !binary).

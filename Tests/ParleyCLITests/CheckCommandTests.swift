@@ -53,15 +53,15 @@ import Testing
         let xml = try String(contentsOf: output, encoding: .utf8)
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"parley check\">"))
         #expect(xml.components(separatedBy: "<testsuite ").count - 1 == 8)
-        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 24)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 26)
         #expect(!xml.contains("<failure"))
     }
 
     @Test func jsonReportHasOneLinePerExchange() throws {
         let result = try check(["Fixtures/recorded", "--report", "json"])
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 25)
-        #expect(lines.last?.hasPrefix("{\"type\":\"summary\",\"recordings\":8,\"exchanges\":24,") == true)
+        #expect(lines.count == 27)
+        #expect(lines.last?.hasPrefix("{\"type\":\"summary\",\"recordings\":8,\"exchanges\":26,") == true)
     }
 
     @Test func shardsSplitTheFilesWithoutOverlap() throws {
@@ -77,7 +77,7 @@ import Testing
 
     @Test func statsGoToStandardError() throws {
         let result = try check(["Fixtures/recorded", "--stats"])
-        #expect(result.stderr.contains("stats: 8 files (8 recordings), 24 exchanges"))
+        #expect(result.stderr.contains("stats: 8 files (8 recordings), 26 exchanges"))
         #expect(result.stderr.contains("MB/s"))
     }
 

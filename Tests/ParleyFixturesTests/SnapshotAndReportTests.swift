@@ -83,7 +83,7 @@ struct SnapshotAndReportTests {
         let unreadable = try #require(suites.first { $0["name"]?.hasSuffix("not-a-recording.har") == true })
         #expect(unreadable["errors"] == "1")
         let har = try #require(suites.first { $0["name"]?.hasSuffix("api-session.har") == true })
-        #expect(har["tests"] == "10")
+        #expect(har["tests"] == "12")
         #expect(har["failures"] == "0")
     }
 

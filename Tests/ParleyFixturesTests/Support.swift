@@ -1,6 +1,8 @@
 import Foundation
 import Parley
+import ParleyCSV
 import ParleyJSON
+import ParleyMessagePack
 import ParleyPropertyList
 import ParleyTestKit
 import ParleyXML
@@ -8,7 +10,8 @@ import ParleyYAML
 @testable import ParleyFixtures
 
 /// The formats the fixtures tests decode with: the value formats plus the core's text and raw.
-let testRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat()] + Registry.builtInFormats)
+let testRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), CSVFormat(),
+                                               MessagePackFormat()] + Registry.builtInFormats)
 
 /// The repository's `Fixtures/` folder.
 let fixturesFolder: URL = {
