@@ -1,2 +1,0 @@
-#include "parley_image_shims.h"
-int parley_image_shims_version(void) { return 1; }

@@ -1,0 +1,63 @@
+public import Parley
+
+/// The bounds an image decode stays within, all checked from the header before any pixel
+/// buffer is allocated.
+///
+/// Built from the core's ``Parley/DecodingLimits`` (body bytes, pixels, decompressed bytes) plus
+/// two image-only bounds. Exceeding one throws ``Parley/FormatError`` `limitExceeded` naming it.
+public struct ImageLimits: Sendable, Hashable {
+    /// The largest body accepted, in bytes (`DecodingLimits.maxBodyBytes`, default 64 MiB).
+    public var maxBodyBytes: Int
+    /// The most pixels, width × height × frames (`DecodingLimits.maxPixels`, default 64 million).
+    public var maxPixels: Int
+    /// The most bytes a decode may produce: the RGBA8 buffer, and libjpeg/libtiff working memory
+    /// (`DecodingLimits.maxDecompressedBytes`, default 256 MiB).
+    public var maxDecompressedBytes: Int
+    /// The largest width or height. Default 65,535.
+    public var maxDimension: Int
+    /// The most frames, pages or icon entries. Default 10,000.
+    public var maxFrames: Int
+    /// The most scans a progressive JPEG may have. Default 1,000.
+    public var maxProgressiveScans: Int
+
+    /// Creates limits from the core's limits and the image-only bounds.
+    public init(_ limits: DecodingLimits = .standard, maxDimension: Int = 65_535, maxFrames: Int = 10_000,
+                maxProgressiveScans: Int = 1_000) {
+        self.maxBodyBytes = limits.maxBodyBytes
+        self.maxPixels = limits.maxPixels
+        self.maxDecompressedBytes = limits.maxDecompressedBytes
+        self.maxDimension = maxDimension
+        self.maxFrames = maxFrames
+        self.maxProgressiveScans = maxProgressiveScans
+    }
+
+    /// The defaults.
+    public static let standard = ImageLimits()
+
+    /// Checks what a header declares: dimensions, frames, pixels over all frames, and the RGBA8
+    /// buffer a full decode would allocate.
+    func check(_ info: ImageInfo) throws {
+        let format = info.kind.name
+        for (name, value) in [("width", info.width), ("height", info.height)] where value <= 0 {
+            throw FormatError(.malformed, format: format, "the header declares a \(name) of \(value)")
+        }
+        if info.width > maxDimension || info.height > maxDimension {
+            throw FormatError.limitExceeded(format: format, limit: "maxDimension", maximum: maxDimension,
+                                            actual: max(info.width, info.height))
+        }
+        if info.frameCount > maxFrames {
+            throw FormatError.limitExceeded(format: format, limit: "maxFrames", maximum: maxFrames,
+                                            actual: info.frameCount)
+        }
+        let (area, _) = info.width.multipliedReportingOverflow(by: info.height)   // both ≤ maxDimension
+        let (pixels, overflow) = area.multipliedReportingOverflow(by: info.frameCount)
+        if overflow || pixels > maxPixels {
+            throw FormatError.limitExceeded(format: format, limit: "maxPixels", maximum: maxPixels,
+                                            actual: overflow ? nil : pixels)
+        }
+        if area > maxDecompressedBytes / 4 {
+            throw FormatError.limitExceeded(format: format, limit: "maxDecompressedBytes",
+                                            maximum: maxDecompressedBytes, actual: area * 4)
+        }
+    }
+}

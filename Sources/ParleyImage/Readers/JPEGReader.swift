@@ -1,0 +1,59 @@
+import CParleyImageShims
+import Parley
+
+/// JPEG: the frame header (SOFn) parsed in Swift; pixels through libjpeg-turbo.
+enum JPEGReader: ImageReader {
+    static func info(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> ImageInfo {
+        let r = ByteReader(bytes)
+        func fail(_ message: String, at offset: Int) -> FormatError {
+            FormatError(.malformed, format: "jpeg", message, location: .init(byteOffset: offset))
+        }
+        var offset = 2
+        while true {
+            guard r.has(2, at: offset) else { throw FormatError.truncatedHeader(.jpeg) }
+            guard r.uint8(at: offset) == 0xFF else { throw fail("expected a marker", at: offset) }
+            var marker = r.uint8(at: offset + 1)
+            while marker == 0xFF {                                  // fill bytes
+                offset += 1
+                guard r.has(2, at: offset) else { throw FormatError.truncatedHeader(.jpeg) }
+                marker = r.uint8(at: offset + 1)
+            }
+            offset += 2
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { continue }   // markers without a length
+            if marker == 0xD9 || marker == 0xDA { throw fail("no frame header before the scan data", at: offset - 2) }
+            guard r.has(2, at: offset) else { throw FormatError.truncatedHeader(.jpeg) }
+            let length = Int(r.uint16BE(at: offset))
+            guard length >= 2 else { throw fail("marker segment length \(length)", at: offset) }
+            guard r.has(length, at: offset) else { throw FormatError.truncatedHeader(.jpeg) }
+            let isFrameHeader = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
+            if isFrameHeader {
+                guard length >= 8 else { throw fail("short frame header", at: offset) }
+                let precision = Int(r.uint8(at: offset + 2))
+                let height = Int(r.uint16BE(at: offset + 3)), width = Int(r.uint16BE(at: offset + 5))
+                let components = r.uint8(at: offset + 7)
+                guard width > 0, height > 0 else { throw fail("invalid dimensions \(width)×\(height)", at: offset) }
+                let color: ImageInfo.ColorType
+                switch components {
+                case 1: color = .gray
+                case 3: color = .rgb
+                case 4: color = .cmyk
+                default: throw fail("\(components) color components", at: offset)
+                }
+                return ImageInfo(kind: .jpeg, width: width, height: height, colorType: color,
+                                 bitDepth: precision, hasAlpha: false)
+            }
+            offset += length
+        }
+    }
+
+    static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
+                             into out: UnsafeMutableRawBufferPointer) throws {
+        try ShimStatus.check(.jpeg, limit: ("maxProgressiveScans", limits.maxProgressiveScans)) { message in
+            parley_jpeg_decode_rgba(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                    out.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                    UInt32(info.width), UInt32(info.height),
+                                    Int32(clamping: limits.maxProgressiveScans),
+                                    limits.maxDecompressedBytes, message)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import CParleyImageShims
+import Parley
+
+/// TIFF: the first page's header and the page count through libtiff (from memory, through
+/// `TIFFClientOpenExt` with per-handle error handlers); the first page's pixels through
+/// `TIFFReadRGBAImageOriented`, which covers the common compressions (none, LZW, Deflate,
+/// PackBits, JPEG, CCITT) and photometric interpretations.
+enum TIFFReader: ImageReader {
+    static func info(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> ImageInfo {
+        var header = parley_tiff_info_t()
+        try ShimStatus.check(.tiff) { message in
+            parley_tiff_info(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                             UInt32(clamping: limits.maxFrames), limits.maxDecompressedBytes, &header, message)
+        }
+        let samples = Int(header.samples_per_pixel), hasAlpha = header.extra_samples > 0
+        let color: ImageInfo.ColorType = switch header.photometric {
+        case 0, 1: hasAlpha ? .grayAlpha : .gray
+        case 2, 6: hasAlpha ? .rgba : .rgb
+        case 3: .palette
+        case 5: .cmyk
+        default: samples >= 4 ? .rgba : samples == 3 ? .rgb : samples == 2 ? .grayAlpha : .gray
+        }
+        return ImageInfo(kind: .tiff, width: Int(header.width), height: Int(header.height), colorType: color,
+                         bitDepth: Int(header.bits_per_sample), hasAlpha: hasAlpha, frameCount: Int(header.page_count))
+    }
+
+    static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
+                             into out: UnsafeMutableRawBufferPointer) throws {
+        try ShimStatus.check(.tiff) { message in
+            parley_tiff_decode_rgba(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                    out.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                    UInt32(info.width), UInt32(info.height), limits.maxDecompressedBytes, message)
+        }
+    }
+}
