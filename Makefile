@@ -53,6 +53,12 @@ fuzz: setup
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
 
+# Builds the DocC archives of every module with a Docs.docc catalog; any warning fails the run.
+DOC_TARGETS := $(sort $(notdir $(patsubst %/Docs.docc,%,$(wildcard Sources/*/Docs.docc))))
+
+docs:
+	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
+
 # Builds and tests the consumer example: a package that depends on Parley by path and adds its own
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
 examples: setup

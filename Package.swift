@@ -49,6 +49,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Documentation only: `make docs` (swift package generate-documentation); builds nothing else.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: systemLibraries + [
         // Core: media types, negotiation, registry, value tree, serializers. No C.

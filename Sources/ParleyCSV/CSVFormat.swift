@@ -15,7 +15,7 @@ public import Parley
 /// ```
 ///
 /// With a header, a record with a different number of fields than the header is
-/// ``FormatError/Code/malformed``. The grammar, errors and limits are ``CSVRowReader``'s; read
+/// `FormatError/Code/malformed`. The grammar, errors and limits are ``CSVRowReader``'s; read
 /// large bodies with it directly, one record at a time.
 ///
 /// **Text** follows the `charset` parameter, then a byte-order mark, then UTF-8 (a superset of
@@ -27,7 +27,7 @@ public import Parley
 /// CR or LF are quoted, quotes doubled; records end with CRLF. Scalars are written as text:
 /// numbers as JSON writes them, `true`/`false`, null as an empty field, dates in RFC 3339,
 /// bytes in base64, tags as their inner value. Nested containers, rows of no fields and a mix of
-/// objects and arrays throw ``FormatError/Code/unsupportedValue``. The `charset` parameter of
+/// objects and arrays throw `FormatError/Code/unsupportedValue`. The `charset` parameter of
 /// the chosen type picks the output charset (default UTF-8).
 public struct CSVFormat: Format {
     /// Creates the CSV format.
@@ -58,9 +58,9 @@ public struct CSVFormat: Format {
     ///   - bytes: The body.
     ///   - context: The media type (its `header` and `charset` parameters are honoured) and limits.
     /// - Returns: An array of records: objects with `header=present`, arrays of strings otherwise.
-    /// - Throws: ``FormatError`` as ``CSVRowReader/nextRow()`` does, ``FormatError/Code/malformed``
+    /// - Throws: `FormatError` as ``CSVRowReader/nextRow()`` does, `FormatError/Code/malformed`
     ///   for a record whose field count differs from the header's, and
-    ///   ``FormatError/Code/unsupportedMediaType`` for an unknown charset.
+    ///   `FormatError/Code/unsupportedMediaType` for an unknown charset.
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         try context.limits.checkBodySize(bytes.count, format: name)
         var charset = Charset.utf8
@@ -106,7 +106,7 @@ public struct CSVFormat: Format {
 
     /// Encodes an array of flat objects or of arrays as CSV.
     ///
-    /// - Throws: ``FormatError/Code/unsupportedValue`` for any other shape, and for characters
+    /// - Throws: `FormatError/Code/unsupportedValue` for any other shape, and for characters
     ///   the chosen charset cannot hold.
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         var charset = Charset.utf8

@@ -16,15 +16,15 @@ public import Parley
 /// Records end at CRLF, LF or CR outside quotes; the last record may omit it. A field is quoted
 /// with `"` to hold commas, quotes (doubled: `""`) and line breaks. A quote inside an unquoted
 /// field, or anything but a comma or line end after a closing quote, is
-/// ``FormatError/Code/malformed``; input ending inside a quoted field is
-/// ``FormatError/Code/truncated``. An empty line is a record with one empty field.
+/// `FormatError/Code/malformed`; input ending inside a quoted field is
+/// `FormatError/Code/truncated`. An empty line is a record with one empty field.
 ///
 /// Charsets: ASCII-compatible ones (UTF-8, US-ASCII, ISO-8859-1, windows-1252), decoded field by
 /// field. A UTF-8 byte-order mark at the start is skipped. For UTF-16 or UTF-32, transcode first
 /// (``CSVFormat`` does this for whole bodies).
 ///
-/// Limits: ``DecodingLimits/maxBodyBytes`` bounds the bytes appended in total (so also the
-/// longest record held), ``DecodingLimits/maxNodes`` the number of fields.
+/// Limits: `DecodingLimits/maxBodyBytes` bounds the bytes appended in total (so also the
+/// longest record held), `DecodingLimits/maxNodes` the number of fields.
 public struct CSVRowReader: Sendable {
     /// The charset fields are decoded in.
     public let charset: Charset
@@ -45,8 +45,8 @@ public struct CSVRowReader: Sendable {
     ///
     /// - Parameters:
     ///   - charset: The charset of the bytes; default UTF-8.
-    ///   - limits: The limits to apply; default ``DecodingLimits/standard``.
-    /// - Throws: ``FormatError/Code/unsupportedMediaType`` for UTF-16 and UTF-32, which a
+    ///   - limits: The limits to apply; default `DecodingLimits/standard`.
+    /// - Throws: `FormatError/Code/unsupportedMediaType` for UTF-16 and UTF-32, which a
     ///   byte-level reader cannot split safely.
     public init(charset: Charset = .utf8, limits: DecodingLimits = .standard) throws(FormatError) {
         guard [Charset.utf8, .ascii, .latin1, .windows1252].contains(charset) else {
@@ -62,8 +62,8 @@ public struct CSVRowReader: Sendable {
 
     /// Adds the next chunk of the body.
     ///
-    /// - Throws: ``FormatError/Code/limitExceeded`` when the bytes appended exceed
-    ///   ``DecodingLimits/maxBodyBytes``.
+    /// - Throws: `FormatError/Code/limitExceeded` when the bytes appended exceed
+    ///   `DecodingLimits/maxBodyBytes`.
     public mutating func append<Bytes: Sequence<UInt8>>(_ chunk: Bytes) throws(FormatError) {
         precondition(!isFinished, "CSVRowReader.append after finish()")
         if recordStart > 0 {
@@ -91,9 +91,9 @@ public struct CSVRowReader: Sendable {
     /// The next complete record, or `nil` when more input is needed (or, after ``finish()``,
     /// when every record has been read).
     ///
-    /// - Throws: ``FormatError`` with ``FormatError/Code/malformed``,
-    ///   ``FormatError/Code/truncated``, ``FormatError/Code/invalidText`` or
-    ///   ``FormatError/Code/limitExceeded``, located by line and byte offset.
+    /// - Throws: `FormatError` with `FormatError/Code/malformed`,
+    ///   `FormatError/Code/truncated`, `FormatError/Code/invalidText` or
+    ///   `FormatError/Code/limitExceeded`, located by line and byte offset.
     public mutating func nextRow() throws(FormatError) -> [String]? {
         let scan = buffer.withUnsafeBufferPointer {
             Self.findRecordEnd(in: $0, from: scanPosition, inQuotes: scanInQuotes, isFinished: isFinished)

@@ -3,9 +3,9 @@ public import Parley
 extension JSONFormat {
     /// Decodes a `Decodable` type from a JSON body, through the value tree.
     ///
-    /// ``swift
+    /// ```swift
     /// let user = try JSONFormat().decode(User.self, from: body)
-    /// ``
+    /// ```
     ///
     /// - Parameters:
     ///   - type: The type to decode.

@@ -5,12 +5,12 @@ public import Parley
 /// Decodes `application/json`, any `application/*+json`, and the aliases `text/json` and
 /// `text/javascript`; encodes `application/json`, always as UTF-8.
 ///
-/// ``swift
+/// ```swift
 /// let json = JSONFormat()
 /// let value = try json.decode(Array(#"{"id": 1, "tags": ["a"]}"#.utf8))
 /// let user = try json.decode(User.self, from: body)
 /// let bytes = try json.encode(value)
-/// ``
+/// ```
 ///
 /// **Numbers** keep their exact value: an integer literal that fits 64 bits decodes to
 /// `Value/integer(_:)`; a literal with a fraction or exponent and at most 15 significant

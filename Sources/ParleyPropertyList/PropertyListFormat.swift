@@ -5,18 +5,18 @@ public import Parley
 /// serializer.
 ///
 /// The decoder detects the form by content, whatever the label says. Integers cover −2^63 …
-/// 2^64−1 (above `Int64.max` as ``Value/number(_:)`` text), reals, dates (``Value/date(_:)``),
-/// data (``Value/bytes(_:)``) and UIDs (`Value.tagged("uid", .integer(n))`); sets read as arrays.
+/// 2^64−1 (above `Int64.max` as `Value/number(_:)` text), reals, dates (`Value/date(_:)`),
+/// data (`Value/bytes(_:)`) and UIDs (`Value.tagged("uid", .integer(n))`); sets read as arrays.
 ///
 /// Limits: `maxBodyBytes`; `maxDepth` (nesting); `maxNodes` (binary object count and values
 /// produced, so shared references cannot multiply without bound). Binary reference cycles are
 /// rejected; XML entities other than the five predefined ones and character references are never
-/// expanded (an entity bomb or external entity fails with ``FormatError/Code/forbidden``) and a
+/// expanded (an entity bomb or external entity fails with `FormatError/Code/forbidden`) and a
 /// DOCTYPE is skipped, never fetched.
 ///
 /// Encoding writes `application/x-plist` as XML and `application/x-bplist` as binary; `null`
 /// and tags other than `uid` have no property-list form and throw
-/// ``FormatError/Code/unsupportedValue``. XML dates carry at most milliseconds.
+/// `FormatError/Code/unsupportedValue`. XML dates carry at most milliseconds.
 public struct PropertyListFormat: Format {
     /// Creates the property-list format.
     public init() {}

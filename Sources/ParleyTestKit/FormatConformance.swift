@@ -14,7 +14,7 @@ import Testing
 ///
 /// The checks: media type declarations are valid and do not repeat (or overlap other formats
 /// you pass), every encodable type selects the format back, representative values round-trip,
-/// hostile input throws ``FormatError`` and never another error, the body-size and depth limits
+/// hostile input throws `FormatError` and never another error, the body-size and depth limits
 /// are honoured, and concurrent decodes agree.
 public enum FormatConformance {
     /// One failed check.
@@ -32,7 +32,7 @@ public enum FormatConformance {
         public var samples: [Value]
         /// Whether a decoded sample must equal the original exactly; otherwise `equivalent`.
         public var equivalent: @Sendable (_ original: Value, _ decoded: Value) -> Bool
-        /// Inputs that must be rejected with a ``FormatError``.
+        /// Inputs that must be rejected with a `FormatError`.
         public var malformedInputs: [[UInt8]]
         /// Other formats whose concrete decodable types must not repeat this format's.
         public var otherFormats: [any Format]

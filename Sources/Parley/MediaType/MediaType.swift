@@ -25,7 +25,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
 
     /// Creates a media type from parts, lower-casing the type, subtype and parameter names.
     ///
-    /// The parts are not checked against the grammar; use ``init(parsing:)`` for input.
+    /// The parts are not checked against the grammar; use ``init(parsing:)-(String)`` for input.
     public init(type: String, subtype: String, parameters: [Parameter] = []) {
         self.type = type.lowercased()
         self.subtype = subtype.lowercased()
@@ -38,7 +38,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
         self.parameters = parameters
     }
 
-    /// Parses one media type; the quiet form of ``init(parsing:)``.
+    /// Parses one media type; the quiet form of ``init(parsing:)-(String)``.
     public init?(_ description: String) {
         guard let parsed = try? MediaType(parsing: description) else { return nil }
         self = parsed
