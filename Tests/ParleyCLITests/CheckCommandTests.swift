@@ -30,7 +30,7 @@ import Testing
         #expect(result.stdout.contains("FAIL  Fixtures/recorded/vcrpy-httpbin.yaml#1"))
     }
 
-    @Test(arguments: ["broken-json.har", "html-error-page-as-json.yml", "corrupt-gzip.yaml",
+    @Test(arguments: ["broken-json.har", "html-error-page-as-json.yml", "corrupt-gzip.yaml", "jpeg-labelled-png.http",
                       "malformed-content-type.yaml", "not-a-recording.har"])
     func everyFailingRecordingFails(name: String) throws {
         let result = try check(["Fixtures/failing/\(name)"])

@@ -154,6 +154,9 @@ struct ExchangeCheckerTests {
         #expect(check(exchange(status: 304, headers: json, body: nil), options: filtered).findings.map(\.kind) == [.noBody])
         #expect(check(exchange(method: "HEAD", headers: json, body: Array("{".utf8))).findings.map(\.kind) == [.noBody])
         #expect(check(exchange(status: 204, headers: [:], body: [])).findings.map(\.kind) == [.noBody])
+        let partial = check(exchange(status: 206, headers: ["Content-Type": "image/png"], body: [0xAE, 0x21]))
+        #expect(partial.findings.map(\.kind) == [.noBody])
+        #expect(partial.findings[0].message.hasPrefix("206 Partial Content"))
     }
 
     @Test("Status filters parse codes, classes and ranges")

@@ -33,6 +33,10 @@ public struct ExchangeChecker: Sendable {
             add(.noBody, response.body == nil ? "no body was recorded" : "no body")
             return result
         }
+        if response.status == 206 {
+            add(.noBody, "206 Partial Content holds a byte range, not a whole representation; not decoded")
+            return result
+        }
         guard let contentTypeText = result.contentType else {
             let looks = BodySniffer.sniff(stored).map { " (it looks like \($0))" } ?? ""
             add(.missingContentType, "a \(stored.count)-byte body without a Content-Type\(looks)")
