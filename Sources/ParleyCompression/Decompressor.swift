@@ -8,7 +8,7 @@ internal import CParleyZlib
 /// let body = try Decompressor(maximumBytes: 16 << 20).decompress(compressed, coding: .gzip)
 /// ```
 public struct Decompressor: Sendable {
-    /// The most bytes one call may produce. Default 256 MiB, as ``Parley/DecodingLimits``.
+    /// The most bytes one call may produce. Default 256 MiB, as `DecodingLimits`.
     public var maximumBytes: Int
 
     /// Creates a decompressor with an output limit.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Parley
 
-/// Converts bodies in charsets the core's ``Parley/Charset`` does not know (`shift_jis`,
+/// Converts bodies in charsets the core's `Charset` does not know (`shift_jis`,
 /// `windows-31j`, `windows-1256`, `euc-kr`, …) to UTF-8 with the system's iconv, so textual
 /// formats can decode recordings in any charset their `Content-Type` names.
 enum CharsetConverter {

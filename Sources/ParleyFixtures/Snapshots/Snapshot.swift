@@ -12,7 +12,7 @@ import ParleyJSON
 /// ]}
 /// ```
 ///
-/// Values are typed JSON (see ``Parley/Value/typedJSON``). `exact` requires the decoded body to
+/// Values are typed JSON (see `Value.typedJSON` in the core). `exact` requires the decoded body to
 /// equal the value; `subset` requires every member the value names to be present and equal
 /// (objects may have more members; arrays must have the same length, their elements compared
 /// the same way).
