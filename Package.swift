@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "Parley", "ParleyJSON", "ParleyYAML"]),
-        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON", "ParleyFixtures"]),
+        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON"], exclude: ["Resources"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
