@@ -72,7 +72,7 @@ let package = Package(
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib"]),
-        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression"]),
+        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression", "ParleyClient", httpTypes]),
         .target(name: "ParleyClient", dependencies: ["Parley", "ParleyCompression", httpTypes, httpTypesFoundation]),
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
 
@@ -105,9 +105,10 @@ let package = Package(
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression"]),
-        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML",
-                                                              "ParleyXML", "ParleyPropertyList", "ParleyCSV", "ParleyMessagePack", "ParleyTestKit"]),
-        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON", "ParleyFixtures"]),
+        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
+                                                              "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyCSV", "ParleyMessagePack",
+                                                              "ParleyTestKit", httpTypes]),
+        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON"], exclude: ["Resources"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),

@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func linkedRegistryAddsTheBuiltInsAfterTheLinkedFormats() {
-        #expect(Registry.linked.formats.map(\.name) == ["json", "yaml", "text", "raw"])
+        #expect(Registry.linked.formats.map(\.name) == ["json", "yaml", "text", "form", "raw"])
         #expect(Registry.linked.decoder(forContentType: "application/problem+json")?.format.name == "json")
         #expect(Registry.linked.decoder(forContentType: "application/x-yaml")?.format.name == "yaml")
     }

@@ -41,9 +41,9 @@ public struct Registry: Sendable {
         self.limitsByFormat = formats.map { limits[$0.name] ?? $0.defaultLimits }
     }
 
-    /// The core's own formats: plain text (`text/plain`, `text/*`) and raw bytes
-    /// (`application/octet-stream`).
-    public static let builtInFormats: [any Format] = [TextFormat(), RawFormat()]
+    /// The core's own formats: plain text (`text/plain`, `text/*`), HTML forms
+    /// (`application/x-www-form-urlencoded`) and raw bytes (`application/octet-stream`).
+    public static let builtInFormats: [any Format] = [TextFormat(), FormURLEncodedFormat(), RawFormat()]
 
     /// A registry of the core's own formats only.
     public static let builtIn = Registry(formats: builtInFormats)

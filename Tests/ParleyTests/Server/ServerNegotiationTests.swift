@@ -27,7 +27,7 @@ import Testing
         } catch {
             #expect(error.code == .notAcceptable)
             #expect(error.impliedStatus == .notAcceptable)
-            #expect(error.acceptableTypes == [.textPlain, .applicationOctetStream])
+            #expect(error.acceptableTypes == [.textPlain, FormURLEncodedFormat.mediaType, .applicationOctetStream])
             #expect(error.message.contains("text/plain"))
         }
     }
@@ -59,7 +59,7 @@ import Testing
             #expect(error.impliedStatus == .unsupportedMediaType)
             #expect(error.body == Array("{}".utf8))
         }
-        #expect(registry.unsupportedMediaTypeFields[.accept] == "text/plain, text/*, application/octet-stream;q=0.9")
+        #expect(registry.unsupportedMediaTypeFields[.accept] == "text/plain, text/*, application/x-www-form-urlencoded;q=0.9, application/octet-stream;q=0.8")
 
         request.headerFields[.contentType] = nil
         #expect(try registry.decodeRequestBody([], of: request) == .null)
