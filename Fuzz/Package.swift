@@ -16,6 +16,8 @@ let package = Package(
         .executableTarget(name: "FuzzYAML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyYAML", package: "parley")]),
         .executableTarget(name: "FuzzPropertyList", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyPropertyList", package: "parley")]),
         .executableTarget(name: "FuzzXML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyXML", package: "parley")]),
+        .executableTarget(name: "FuzzMessagePack", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
+        .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )
