@@ -17,6 +17,8 @@ let package = Package(
         .executableTarget(name: "FuzzPropertyList", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyPropertyList", package: "parley")]),
         .executableTarget(name: "FuzzXML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyXML", package: "parley")]),
         .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
+        .executableTarget(name: "FuzzMessagePack", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
+        .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -46,8 +46,10 @@ enum CSVWriter {
         for (index, field) in fields.enumerated() {
             if index > 0 { out.append(.comma) }
             let utf8 = field.utf8
-            // An empty only field is quoted so the record is not an empty line.
+            // An empty only field is quoted so the record is not an empty line; a U+FEFF opening
+            // the body is quoted so a reader does not take it for a byte-order mark.
             let needsQuotes = (fields.count == 1 && utf8.isEmpty)
+                || (out.isEmpty && utf8.starts(with: [0xEF, 0xBB, 0xBF]))
                 || utf8.contains { $0 == .comma || $0 == .quote || $0 == .lineFeed || $0 == .carriageReturn }
             guard needsQuotes else {
                 out.append(contentsOf: utf8)

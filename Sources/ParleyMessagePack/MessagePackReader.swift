@@ -2,7 +2,7 @@ import FoundationEssentials
 import Parley
 
 /// Reads one MessagePack value from bytes into a `Value`, iteratively: containers are tracked
-/// on an explicit stack of frames, their finished elements on one flat value stack, so nesting
+/// on an explicit stack of frames, their finished children on one flat member stack, so nesting
 /// costs heap, never machine stack, and is bounded by `DecodingLimits/maxDepth`.
 struct MessagePackReader {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -10,13 +10,13 @@ struct MessagePackReader {
     private var offset = 0
     private var nodes = 0
 
-    /// An open array or map: how many elements (map entries) are still to come, and where its
-    /// finished elements (keys) start on the value (key) stack.
+    /// An open array or map: how many elements (map entries) are still to come, where its
+    /// finished children start on the member stack, and whether a map's next item is a key.
     private struct Frame {
         var isMap: Bool
         var remaining: Int
-        var valueStart: Int
-        var keyStart: Int
+        var start: Int
+        var awaitingKey: Bool
     }
 
     /// What one header byte (and its payload) stands for.
@@ -33,13 +33,17 @@ struct MessagePackReader {
 
     /// Reads the single value the bytes hold.
     mutating func read() throws(FormatError) -> Value {
-        var values: [Value] = []
-        var keys: [String] = []
+        let stack = MessagePackMemberStack(capacity: 64)
         var frames: [Frame] = []
         while true {
-            if let top = frames.last, top.isMap, keys.count - top.keyStart == values.count - top.valueStart {
-                keys.append(try readKey())
-                continue
+            // In a map, a key comes first: pushed with a placeholder its value replaces.
+            var isMapValue = false
+            if let top = frames.last, top.isMap {
+                if top.awaitingKey {
+                    stack.push(key: try readKey(), value: .null)
+                    frames[frames.count - 1].awaitingKey = false
+                }
+                isMapValue = true
             }
             let start = offset
             var value: Value
@@ -49,34 +53,28 @@ struct MessagePackReader {
             case .array(let count):
                 guard count > 0 else { value = .array([]); break }
                 try open(depth: frames.count + 1, at: start)
-                frames.append(Frame(isMap: false, remaining: count, valueStart: values.count, keyStart: keys.count))
+                frames.append(Frame(isMap: false, remaining: count, start: stack.count, awaitingKey: false))
                 continue
             case .map(let count):
                 guard count > 0 else { value = .object(Value.Object()); break }
                 try open(depth: frames.count + 1, at: start)
-                frames.append(Frame(isMap: true, remaining: count, valueStart: values.count, keyStart: keys.count))
+                frames.append(Frame(isMap: true, remaining: count, start: stack.count, awaitingKey: true))
                 continue
             }
             // Hand the finished value to its container; close every container it completes.
             while let last = frames.indices.last {
-                values.append(value)
+                if isMapValue {
+                    stack.setTopValue(value)
+                    frames[last].awaitingKey = true
+                } else {
+                    stack.push(key: "", value: value)
+                }
                 frames[last].remaining -= 1
                 guard frames[last].remaining == 0 else { break }
                 let frame = frames.removeLast()
-                if frame.isMap {
-                    var members: [Value.Object.Member] = []
-                    members.reserveCapacity(values.count - frame.valueStart)
-                    var k = frame.keyStart
-                    for v in frame.valueStart..<values.count {
-                        members.append(Value.Object.Member(key: keys[k], value: values[v]))
-                        k += 1
-                    }
-                    keys.removeSubrange(frame.keyStart...)
-                    value = .object(Value.Object(members))
-                } else {
-                    value = .array(Array(values[frame.valueStart...]))
-                }
-                values.removeSubrange(frame.valueStart...)
+                value = frame.isMap ? .object(Value.Object(stack.popMembers(from: frame.start)))
+                    : .array(stack.popValues(from: frame.start))
+                isMapValue = frames.last?.isMap ?? false
             }
             if frames.isEmpty {
                 guard offset == bytes.count else {
@@ -166,12 +164,22 @@ struct MessagePackReader {
         return .date(date)
     }
 
+    /// A `str` payload: ASCII checked eight bytes at a time and made into a string directly;
+    /// anything else validated as UTF-8 first.
     private mutating func readString(length: Int, at start: Int) throws(FormatError) -> String {
-        let payload = try take(length, at: start)
-        if let text = String(validating: payload, as: UTF8.self) { return text }
-        let bad = Charset.firstInvalidUTF8(UnsafeBufferPointer(rebasing: payload)) ?? 0
-        throw FormatError(.invalidText, format: MessagePackFormat.formatName, "a str is not valid UTF-8",
-                          location: .init(byteOffset: offset - length + bad))
+        let payload = UnsafeBufferPointer(rebasing: try take(length, at: start))
+        guard let base = payload.baseAddress else { return "" }
+        var i = 0
+        while i &+ 8 <= length {
+            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i &+= 8
+        }
+        while i < length && base[i] < 0x80 { i &+= 1 }
+        if i < length, let bad = Charset.firstInvalidUTF8(UnsafeBufferPointer(rebasing: payload[i...])) {
+            throw FormatError(.invalidText, format: MessagePackFormat.formatName, "a str is not valid UTF-8",
+                              location: .init(byteOffset: offset - length + i + bad))
+        }
+        return String(decoding: payload, as: UTF8.self)
     }
 
     // MARK: Bytes

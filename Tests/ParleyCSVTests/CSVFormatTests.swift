@@ -113,6 +113,8 @@ import Testing
                 == "1,2.5,true,,12345678901234567890,AQID,1970-01-01T00:00:00Z,t\r\n")
         #expect(String(decoding: try csv.encode([[""], ["a"]]), as: UTF8.self) == "\"\"\r\na\r\n")
         #expect(try csv.encode([]) == [])
+        // Found by fuzzing: a field opening the body with U+FEFF must not read back as a byte-order mark.
+        #expect(try csv.decode(try csv.encode([["\u{FEFF}x"]])) == [["\u{FEFF}x"]])
     }
 
     @Test(arguments: [
