@@ -75,6 +75,20 @@ import Testing
         #expect(bottomUp.pixels == topDown.pixels)
     }
 
+    /// The generated TIFFs hold the same picture as the 24-bit BMP, in four compressions, and the
+    /// interlaced GIF the same as the plain one: three libraries and the Swift BMP reader agree.
+    @Test func theSamePictureDecodesAlikeAcrossFormatsAndCompressions() throws {
+        guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
+        let bmp = try Image(decoding: ImageCorpus.bytes("generated/bmp-24bit-32x24.bmp")).pixels
+        for compression in ["uncompressed", "lzw", "deflate", "packbits"] {
+            #expect(try Image(decoding: ImageCorpus.bytes("generated/tiff-rgb-\(compression).tif")).pixels == bmp, "\(compression)")
+        }
+        let interlaced = try Image(decoding: ImageCorpus.bytes("generated/gif-interlaced-32x32.gif"))
+        #expect(try Image(decoding: ImageCorpus.bytes("generated/gif-static-32x32.gif")).pixels == interlaced.pixels)
+        let transparent = try Image(decoding: ImageCorpus.bytes("generated/gif-transparent-32x32.gif")).pixels
+        #expect(stride(from: 3, to: transparent.count, by: 4).filter { transparent[$0] == 0 }.count == 69)
+    }
+
     @Test func aPNGNamedJPGIsReportedAsMislabelled() throws {
         guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
         let bytes = try ImageCorpus.bytes("generated/png-content-named-jpg.jpg")

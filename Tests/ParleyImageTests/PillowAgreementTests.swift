@@ -5,7 +5,7 @@ import ParleyTestKit
 import Testing
 
 /// Pixel-exact agreement with an independent decoder: Pillow's RGBA8 output for every decodable
-/// PNG and JPEG in the corpus, written by `Pillow/pillow_rgba_reference.py` into the folder
+/// sample in the corpus (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), written by `Pillow/pillow_rgba_reference.py` into the folder
 /// `PARLEY_PILLOW_RGBA` names. Skipped visibly without it (Pillow is not a test dependency).
 @Suite struct PillowAgreementTests {
     static let referenceFolder = ProcessInfo.processInfo.environment["PARLEY_PILLOW_RGBA"]
@@ -54,7 +54,7 @@ import Testing
                 differing.append("\(path): \(bytes) of \(expected.count) bytes differ, by at most \(worst)")
             }
         }
-        print("Pillow agreement: \(exact) of \(references.count) PNG and JPEG samples pixel-exact")
+        print("Pillow agreement: \(exact) of \(references.count) samples pixel-exact")
         for line in differing { print("  differs: \(line)") }
         #expect(differing.isEmpty)
     }

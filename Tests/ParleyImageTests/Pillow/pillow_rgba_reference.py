@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes Pillow's RGBA8 decode of every decodable PNG and JPEG in the shared image corpus, for
-PillowAgreementTests (an independent decoder to compare against; Pillow is not a test dependency).
+"""Writes Pillow's RGBA8 decode of every decodable sample in the shared image corpus (the first
+frame; the largest ICO entry), for PillowAgreementTests (an independent decoder to compare
+against; Pillow is not a test dependency).
 
     pip install pillow
     python3 Tests/ParleyImageTests/Pillow/pillow_rgba_reference.py ../shared/corpora/image /tmp/pillow-rgba
@@ -20,9 +21,11 @@ os.makedirs(out, exist_ok=True)
 manifest = json.load(open(os.path.join(corpus, "manifest.json")))["files"]
 written = 0
 for path, entry in sorted(manifest.items()):
-    if entry.get("expect") != "decode" or entry.get("format") not in ("PNG", "JPEG"):
+    if entry.get("expect") != "decode":
         continue
     with Image.open(os.path.join(corpus, path)) as im:
+        if im.format == "ICO":
+            im.size = max(im.info["sizes"], key=lambda s: s[0] * s[1])
         im.load()
         if im.mode in ("I;16", "I;16B", "I"):
             raw = im.tobytes("raw", "I;16B") if im.mode != "I" else im.convert("I;16B").tobytes()
