@@ -41,4 +41,40 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try ParleyProcess.run(["decode", url.path, "--content-type", "image/png"]).status == 1)
     }
+
+    /// `../shared/corpora/image/bombs` beside the checkout (or under `PARLEY_CORPORA`), if present.
+    static var bombs: URL? {
+        let corpora = ProcessInfo.processInfo.environment["PARLEY_CORPORA"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+        let url = corpora.appendingPathComponent("image/bombs")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// Every bomb fails with a typed error in a process limited to 256 MB of address space
+    /// (the bombs would need 2.5 to 40 GB of pixels): the limits act before any allocation.
+    @Test func bombsFailFastInSmallMemory() throws {
+        guard let bombs = Self.bombs else {
+            print("corpus 'image' not found (expected ../shared/corpora/image beside the checkout, or PARLEY_CORPORA): skipped")
+            return
+        }
+        let types = ["png": "image/png", "gif": "image/gif", "jpg": "image/jpeg", "bmp": "image/bmp", "tif": "image/tiff"]
+        let files = try FileManager.default.contentsOfDirectory(atPath: bombs.path).filter { types[($0 as NSString).pathExtension] != nil }
+        #expect(files.count == 8)
+        for file in files {
+            let type = types[(file as NSString).pathExtension]!
+            let script = #"ulimit -v 262144 && exec "$0" decode "$1" --content-type "$2""#
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script, ParleyProcess.executable.path, bombs.appendingPathComponent(file).path, type]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(file): \(message)")
+            #expect(message.contains(file.contains("zero-width") ? "malformed" : "limitExceeded"), "\(file): \(message)")
+        }
+    }
 }
