@@ -16,6 +16,7 @@ let package = Package(
         .executableTarget(name: "FuzzYAML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyYAML", package: "parley")]),
         .executableTarget(name: "FuzzPropertyList", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyPropertyList", package: "parley")]),
         .executableTarget(name: "FuzzXML", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyXML", package: "parley")]),
+        .executableTarget(name: "FuzzImage", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )
