@@ -98,6 +98,15 @@ import Testing
         #expect(accepted["mediaType"] == "image/png" && accepted["labelledAs"] == "image/jpeg" && accepted["width"] == 32)
     }
 
+    @Test func jpegEXIFOrientationIsReportedNotApplied() throws {
+        guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
+        let rotated = try ImageCorpus.bytes("generated/jpeg-exif-orientation-6.jpg")
+        let image = try Image(decoding: rotated)
+        #expect(image.info.orientation == 6 && image.width == 64 && image.height == 48)
+        #expect(try ImageFormat().decode(rotated, as: "image/jpeg")["orientation"] == 6)
+        #expect(try ImageInfo(reading: ImageCorpus.bytes("generated/jpeg-baseline-rgb-64x48.jpg")).orientation == 1)
+    }
+
     @Test func animatedAndMultipageFilesCountTheirFrames() throws {
         guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
         #expect(try ImageInfo(reading: ImageCorpus.bytes("generated/gif-animated-3-frames.gif")).frameCount == 3)
