@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
         .executableTarget(name: "FuzzMessagePack", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
+        .executableTarget(name: "FuzzImage", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )

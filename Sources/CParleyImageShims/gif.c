@@ -74,10 +74,11 @@ int parley_gif_decode_first_frame_rgba(const uint8_t *data, size_t size, uint8_t
                     long cx = (long)desc->Left + x;
                     if (cx < 0 || cx >= (long)canvas_width) continue;
                     int index = line[x];
-                    if (index == transparent || index >= map->ColorCount) continue;
+                    if (index >= map->ColorCount) continue;
                     GifColorType color = map->Colors[index];
                     uint8_t *p = pixel + cx * 4;
-                    p[0] = color.Red; p[1] = color.Green; p[2] = color.Blue; p[3] = 255;
+                    /* The transparent index keeps its palette colour with alpha 0, as Pillow does. */
+                    p[0] = color.Red; p[1] = color.Green; p[2] = color.Blue; p[3] = index == transparent ? 0 : 255;
                 }
             }
         }

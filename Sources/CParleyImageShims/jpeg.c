@@ -126,7 +126,11 @@ int parley_jpeg_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
         if (cmyk) {
             for (JDIMENSION i = 0; i < read; i++) parley_cmyk_to_rgba(rows[i], width, cinfo.saw_Adobe_marker);
         }
-        if (read == 0) break;
+        if (read == 0) {   /* cannot happen with a memory source; never return unwritten rows */
+            jpeg_destroy_decompress(&cinfo);
+            parley_set_message(message, "libjpeg returned no scanlines");
+            return PARLEY_IMAGE_MALFORMED;
+        }
     }
     jpeg_finish_decompress(&cinfo);
     int premature = error.premature_end;

@@ -63,8 +63,9 @@ static TIFF *parley_tiff_open(tiff_memory_file *file, size_t max_single_alloc) {
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_single_alloc);
     TIFFOpenOptionsSetErrorHandlerExtR(options, parley_tiff_error, file);
     TIFFOpenOptionsSetWarningHandlerExtR(options, parley_tiff_warning, file);
-    /* "m": never memory-map a file handle (we give our own map procs over the caller's bytes). */
-    TIFF *tiff = TIFFClientOpenExt("memory", "rm", (thandle_t)file, parley_tiff_read, parley_tiff_write,
+    /* "m": no memory mapping (reads go through the procs); "O": strip and tile offsets are read on
+     * demand, so a header declaring a million strips allocates nothing until a strip is read. */
+    TIFF *tiff = TIFFClientOpenExt("memory", "rmO", (thandle_t)file, parley_tiff_read, parley_tiff_write,
                                    parley_tiff_seek, parley_tiff_close, parley_tiff_size,
                                    parley_tiff_map, parley_tiff_unmap, options);
     TIFFOpenOptionsFree(options);

@@ -83,12 +83,11 @@ public struct ImageFormat: Format {
         ImageLimits(limits, maxDimension: options.maxDimension, maxFrames: options.maxFrames)
     }
 
-    /// The sniffed kind of a body, or the mislabel error the options call for.
-    ///
-    /// - Returns: The real kind, and the label's kind when it differs (a mislabel the options accept).
-    public func checkLabel(_ bytes: UnsafeRawBufferPointer, mediaType: MediaType,
-                           limits: DecodingLimits) throws -> (kind: ImageKind, mislabelledAs: ImageKind?) {
-        let kind = try ImageKind.require(bytes, limits: imageLimits(limits))
+    /// The sniffed kind of a body, and the label's kind when it differs and the options accept
+    /// it; otherwise the mislabel error.
+    func checkLabel(_ bytes: UnsafeRawBufferPointer, mediaType: MediaType,
+                    limits: ImageLimits) throws -> (kind: ImageKind, mislabelledAs: ImageKind?) {
+        let kind = try ImageKind.require(bytes, limits: limits)
         guard let labelled = ImageKind(mediaType: mediaType), labelled != kind else { return (kind, nil) }
         if options.acceptsMislabelledBodies { return (kind, labelled) }
         throw FormatError(.mislabelled, format: name,
@@ -100,7 +99,7 @@ public struct ImageFormat: Format {
     /// - Throws: ``Parley/FormatError``: `mislabelled`, `malformed`, `truncated`, `limitExceeded`.
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         let limits = imageLimits(context.limits)
-        let (_, mislabel) = try checkLabel(bytes, mediaType: context.mediaType, limits: context.limits)
+        let (_, mislabel) = try checkLabel(bytes, mediaType: context.mediaType, limits: limits)
         var value: Value
         if options.verification == .header && !options.includesPixels {
             value = try ImageInfo.read(bytes, limits: limits).value

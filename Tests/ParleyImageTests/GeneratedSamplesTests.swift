@@ -75,6 +75,20 @@ import Testing
         #expect(bottomUp.pixels == topDown.pixels)
     }
 
+    /// The generated TIFFs hold the same picture as the 24-bit BMP, in four compressions, and the
+    /// interlaced GIF the same as the plain one: three libraries and the Swift BMP reader agree.
+    @Test func theSamePictureDecodesAlikeAcrossFormatsAndCompressions() throws {
+        guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
+        let bmp = try Image(decoding: ImageCorpus.bytes("generated/bmp-24bit-32x24.bmp")).pixels
+        for compression in ["uncompressed", "lzw", "deflate", "packbits"] {
+            #expect(try Image(decoding: ImageCorpus.bytes("generated/tiff-rgb-\(compression).tif")).pixels == bmp, "\(compression)")
+        }
+        let interlaced = try Image(decoding: ImageCorpus.bytes("generated/gif-interlaced-32x32.gif"))
+        #expect(try Image(decoding: ImageCorpus.bytes("generated/gif-static-32x32.gif")).pixels == interlaced.pixels)
+        let transparent = try Image(decoding: ImageCorpus.bytes("generated/gif-transparent-32x32.gif")).pixels
+        #expect(stride(from: 3, to: transparent.count, by: 4).filter { transparent[$0] == 0 }.count == 69)
+    }
+
     @Test func aPNGNamedJPGIsReportedAsMislabelled() throws {
         guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
         let bytes = try ImageCorpus.bytes("generated/png-content-named-jpg.jpg")
@@ -82,6 +96,15 @@ import Testing
         #expect { try ImageFormat().decode(bytes, as: "image/jpeg") } throws: { FormatError.matches($0, .mislabelled) }
         let accepted = try ImageFormat(options: .init(acceptsMislabelledBodies: true)).decode(bytes, as: "image/jpeg")
         #expect(accepted["mediaType"] == "image/png" && accepted["labelledAs"] == "image/jpeg" && accepted["width"] == 32)
+    }
+
+    @Test func jpegEXIFOrientationIsReportedNotApplied() throws {
+        guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
+        let rotated = try ImageCorpus.bytes("generated/jpeg-exif-orientation-6.jpg")
+        let image = try Image(decoding: rotated)
+        #expect(image.info.orientation == 6 && image.width == 64 && image.height == 48)
+        #expect(try ImageFormat().decode(rotated, as: "image/jpeg")["orientation"] == 6)
+        #expect(try ImageInfo(reading: ImageCorpus.bytes("generated/jpeg-baseline-rgb-64x48.jpg")).orientation == 1)
     }
 
     @Test func animatedAndMultipageFilesCountTheirFrames() throws {

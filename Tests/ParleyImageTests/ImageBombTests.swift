@@ -43,4 +43,12 @@ import Testing
             throws: { ($0 as? FormatError)?.limit?.name == "maxBodyBytes" }
         #expect(try Image(decoding: png, limits: ImageLimits(DecodingLimits(maxPixels: 1000))).width == 100)
     }
+
+    @Test func progressiveJPEGScansAreBounded() throws {
+        guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
+        let progressive = try ImageCorpus.bytes("generated/jpeg-progressive-64x48.jpg")
+        #expect(try Image(decoding: progressive).width == 64)
+        #expect { try Image(decoding: progressive, limits: ImageLimits(maxProgressiveScans: 2)) }
+            throws: { ($0 as? FormatError)?.limit?.name == "maxProgressiveScans" }
+    }
 }

@@ -32,6 +32,14 @@ import Testing
         #expect(ImageKind(mediaType: "image/svg+xml") == nil)
     }
 
+    @Test func reportsAMislabelWithoutDecoding() throws {
+        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(as: .jpeg)
+        #expect(ImageKind.mislabelling(of: jpeg, labelledAs: "image/png") == .jpeg)
+        #expect(ImageKind.mislabelling(of: jpeg, labelledAs: "image/jpg") == nil)
+        #expect(ImageKind.mislabelling(of: jpeg, labelledAs: "application/octet-stream") == nil)
+        #expect(ImageKind.mislabelling(of: Array("<html>".utf8), labelledAs: "image/png") == nil)
+    }
+
     @Test func aMislabelledBodyIsATypedErrorNamingTheRealFormat() throws {
         let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(as: .jpeg)
         #expect { try ImageFormat().decode(jpeg, as: "image/png") } throws: { error in

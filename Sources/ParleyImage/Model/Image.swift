@@ -21,7 +21,8 @@ public struct Image: Sendable, Hashable {
         self.pixels = pixels
     }
 
-    /// Creates an image from RGBA8 pixels, for encoding.
+    /// Creates an image from RGBA8 pixels, for encoding. Its ``info`` describes the pixels as an
+    /// 8-bit PNG would store them (`rgb` when every alpha is 255, `rgba` otherwise).
     ///
     /// - Throws: ``Parley/FormatError`` `unsupportedValue` when `rgba` does not hold exactly
     ///   `width * height * 4` bytes or a dimension is not positive.

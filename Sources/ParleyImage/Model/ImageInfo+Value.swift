@@ -7,9 +7,9 @@ extension ImageInfo {
     /// {"mediaType": "image/png", "format": "png", "width": 32, "height": 32,
     ///  "colorType": "rgba", "bitDepth": 8, "hasAlpha": true, "frameCount": 1}
     /// ```
-    /// See <doc:ValueMapping>.
+    /// `"orientation"` follows when a JPEG's EXIF orientation is not 1. See <doc:ValueMapping>.
     public var value: Value {
-        [
+        var object: Value.Object = [
             "mediaType": .string(kind.mediaType.description),
             "format": .string(kind.name),
             "width": .integer(Int64(width)),
@@ -19,6 +19,8 @@ extension ImageInfo {
             "hasAlpha": .bool(hasAlpha),
             "frameCount": .integer(Int64(frameCount)),
         ]
+        if orientation != 1 { object.append(key: "orientation", value: .integer(Int64(orientation))) }
+        return .object(object)
     }
 }
 

@@ -39,10 +39,13 @@ public struct ImageInfo: Sendable, Hashable {
     public var hasAlpha: Bool
     /// Frames of an animation (GIF, WebP, APNG), pages (TIFF) or entries (ICO); 1 otherwise.
     public var frameCount: Int
+    /// The EXIF orientation (1…8) a JPEG declares, 1 when it declares none. Parley reports it and
+    /// never rotates pixels; 6 means "rotate 90° clockwise to display".
+    public var orientation: Int
 
     /// Creates an image description.
     public init(kind: ImageKind, width: Int, height: Int, colorType: ColorType, bitDepth: Int,
-                hasAlpha: Bool, frameCount: Int = 1) {
+                hasAlpha: Bool, frameCount: Int = 1, orientation: Int = 1) {
         self.kind = kind
         self.width = width
         self.height = height
@@ -50,5 +53,6 @@ public struct ImageInfo: Sendable, Hashable {
         self.bitDepth = bitDepth
         self.hasAlpha = hasAlpha
         self.frameCount = frameCount
+        self.orientation = orientation
     }
 }

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 extension ImageKind {
     /// Recognises an image format from its first bytes, whatever the body is labelled.
@@ -12,6 +12,22 @@ extension ImageKind {
     public init?(sniffing bytes: some Sequence<UInt8>) {
         guard let kind = withContiguousBytes(of: bytes, { ImageKind.sniff($0) }) else { return nil }
         self = kind
+    }
+
+    /// The real kind of a body whose magic bytes contradict its label: `.jpeg` for a JPEG
+    /// labelled `image/png`. `nil` when the label fits (aliases included), when the label is not
+    /// an image type, or when the bytes are no image Parley recognises.
+    ///
+    /// ```swift
+    /// if let real = ImageKind.mislabelling(of: body, labelledAs: contentType) {
+    ///     report("labelled \(contentType) but the bytes are \(real.mediaType)")
+    /// }
+    /// ```
+    public static func mislabelling(of bytes: some Sequence<UInt8>, labelledAs mediaType: MediaType) -> ImageKind? {
+        guard let labelled = ImageKind(mediaType: mediaType), let real = ImageKind(sniffing: bytes), real != labelled else {
+            return nil
+        }
+        return real
     }
 
     /// The format of `bytes` from their magic bytes, or `nil`.
