@@ -72,7 +72,7 @@ enum MediaTypeScanner {
         let type = lowercasedString(bytes, typeStart..<typeEnd)
         let subtype = lowercasedString(bytes, subtypeStart..<subtypeEnd)
 
-        var parameters: [MediaType.Parameter] = []
+        var parameters = MediaType.ParameterList()
         var afterQuote = false
         while true {
             skipWhitespace(bytes, &i)
@@ -128,7 +128,7 @@ enum MediaTypeScanner {
             }
             parameters.append(MediaType.Parameter(lowercasedName: name, value: value))
         }
-        return .success(MediaType(lowercasedType: type, subtype: subtype, parameters: parameters))
+        return .success(MediaType(lowercasedType: type, subtype: subtype, parameterList: parameters))
     }
 
     /// Scans a quoted-string starting at the opening quote; leaves `i` after the closing one.

@@ -21,7 +21,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     /// The subtype, lower-cased (`vnd.api+json`), or `*`.
     public let subtype: String
     /// The parameters in the order given.
-    public let parameters: [Parameter]
+    public var parameters: [Parameter] { parameterList.array }
+    /// The parameters, stored without allocating for none or one.
+    let parameterList: ParameterList
 
     /// Creates a media type from parts, lower-casing the type, subtype and parameter names.
     ///
@@ -29,13 +31,19 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     public init(type: String, subtype: String, parameters: [Parameter] = []) {
         self.type = type.lowercased()
         self.subtype = subtype.lowercased()
-        self.parameters = parameters
+        self.parameterList = ParameterList(parameters)
     }
 
     package init(lowercasedType type: String, subtype: String, parameters: [Parameter]) {
         self.type = type
         self.subtype = subtype
-        self.parameters = parameters
+        self.parameterList = ParameterList(parameters)
+    }
+
+    init(lowercasedType type: String, subtype: String, parameterList: ParameterList) {
+        self.type = type
+        self.subtype = subtype
+        self.parameterList = parameterList
     }
 
     /// Parses one media type; the quiet form of ``init(parsing:)-(String)``.
@@ -70,7 +78,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     /// The value of the parameter named `name` (any case), or `nil`.
     public func parameter(_ name: String) -> String? {
         let name = name.lowercased()
-        return parameters.first { $0.name == name }?.value
+        return parameterList.first { $0.name == name }?.value
     }
 
     /// The `charset` parameter's value, as given.
@@ -79,13 +87,11 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     /// A copy with the parameter `name` set to `value` (replacing an existing one in place).
     public func settingParameter(_ name: String, to value: String) -> MediaType {
         let name = name.lowercased()
-        var parameters = self.parameters
-        if let i = parameters.firstIndex(where: { $0.name == name }) {
-            parameters[i].value = value
-        } else {
+        var parameters = parameterList
+        if !parameters.setValue(value, forName: name) {
             parameters.append(Parameter(name: name, value: value))
         }
-        return MediaType(lowercasedType: type, subtype: subtype, parameters: parameters)
+        return MediaType(lowercasedType: type, subtype: subtype, parameterList: parameters)
     }
 
     /// A copy without parameters.
@@ -97,7 +103,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     /// they are not tokens.
     public var description: String {
         var text = essence
-        for parameter in parameters {
+        for parameter in parameterList {
             text += "; "
             text += parameter.description
         }
@@ -106,9 +112,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
 
     public static func == (lhs: MediaType, rhs: MediaType) -> Bool {
         guard lhs.type == rhs.type, lhs.subtype == rhs.subtype,
-              lhs.parameters.count == rhs.parameters.count else { return false }
-        for parameter in lhs.parameters {
-            guard let other = rhs.parameters.first(where: { $0.name == parameter.name }),
+              lhs.parameterList.count == rhs.parameterList.count else { return false }
+        for parameter in lhs.parameterList {
+            guard let other = rhs.parameterList.first(where: { $0.name == parameter.name }),
                   parameter.hasEqualValue(other) else { return false }
         }
         return true
@@ -119,7 +125,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
         hasher.combine(subtype)
         // Order-independent: parameter names are unique within a parsed media type.
         var combined = 0
-        for parameter in parameters {
+        for parameter in parameterList {
             var inner = Hasher()
             inner.combine(parameter.name)
             inner.combine(parameter.comparableValue)

@@ -77,10 +77,10 @@ struct ContentTypeTable: Sendable {
     private func firstExact(_ key: Key, _ contentType: MediaType?) -> Entry? {
         guard let entries = exact[key] else { return nil }
         for entry in entries {
-            if entry.type.parameters.isEmpty { return entry }
+            if entry.type.parameterList.isEmpty { return entry }
             guard let contentType else { continue }
-            let satisfied = entry.type.parameters.allSatisfy { registered in
-                contentType.parameters.contains { $0.name == registered.name && $0.hasEqualValue(registered) }
+            let satisfied = entry.type.parameterList.allSatisfy { registered in
+                contentType.parameterList.contains { $0.name == registered.name && $0.hasEqualValue(registered) }
             }
             if satisfied { return entry }
         }
