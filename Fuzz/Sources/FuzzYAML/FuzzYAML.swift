@@ -1,27 +1,12 @@
+import FuzzSupport
 import Parley
 import ParleyYAML
 
 let format = YAMLFormat()
-let limits = DecodingLimits(maxBodyBytes: 1 << 20, maxDepth: 64, maxNodes: 100_000)
 
-/// Decodes arbitrary bytes: only a value or a FormatError may come out, and a decoded value
-/// that encodes must decode again.
+/// Arbitrary bytes as application/yaml: only a value or a FormatError, and our own output decodes again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    let context = DecodingContext(mediaType: "application/yaml", limits: limits)
-    let value: Value
-    do {
-        value = try format.decode(bytes, context: context)
-    } catch is FormatError {
-        return 0
-    } catch {
-        fatalError("decode threw \(type(of: error)), not FormatError: \(error)")
-    }
-    if let encoded = try? format.encode(value, as: "application/yaml") {
-        do { _ = try format.decode(encoded, as: "application/yaml") } catch {
-            fatalError("re-decoding our own output failed: \(error)")
-        }
-    }
+    fuzzDecodeAndRoundTrip(format, as: "application/yaml", bytes: UnsafeRawBufferPointer(start: start, count: count))
     return 0
 }

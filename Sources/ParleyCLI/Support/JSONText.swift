@@ -1,26 +1,11 @@
 import Foundation
+import Parley
 
 /// Minimal JSON text for the CLI's own line-oriented output and batch input.
 package enum JSONText {
     /// `text` as a JSON string literal.
     package static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONStringLiteral.quoted(text)
     }
 
     /// `text` quoted, or `null`.
