@@ -9,7 +9,7 @@ import Testing
 @Suite struct RegistrationTests {
     @Test func thePluginRegisteredExactlyTheLinkedFormats() {
         #expect(Registry.linkedFormatModules == ["ParleyJSON", "KeyValue"])
-        #expect(Registry.linked.formats.map(\.name) == ["json", "kv", "text", "raw"])
+        #expect(Registry.linked.formats.map(\.name) == ["json", "kv", "text", "form", "raw"])
     }
 
     @Test(arguments: [
