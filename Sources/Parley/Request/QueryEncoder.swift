@@ -118,19 +118,6 @@ public struct QueryEncoder: Sendable {
     /// The name of the format in errors.
     static let formatName = "query"
 
-    /// Unescaped names with escaped values, in output order (a `nil` value is a bare key).
-    func escapedPairs(_ parameters: Value) throws -> [(String, String?)] {
-        guard case .object(let object) = parameters else {
-            throw FormatError(.unsupportedValue, format: Self.formatName,
-                              "query parameters must be an object, not a \(parameters.kindName)")
-        }
-        var pairs: [(String, String?)] = []
-        for member in ordered(object) {
-            try append(member.value, key: member.key, to: &pairs)
-        }
-        return pairs
-    }
-
     /// The escaped query (or form body) text for `parameters`, without a leading `?`.
     ///
     /// - Throws: ``FormatError`` with ``FormatError/Code/unsupportedValue`` when `parameters`
@@ -139,69 +126,110 @@ public struct QueryEncoder: Sendable {
         String(decoding: try encodeBytes(parameters), as: UTF8.self)
     }
 
-    /// The escaped query (or form body) as UTF-8 bytes.
-    public func encodeBytes(_ parameters: Value) throws -> [UInt8] {
-        var out: [UInt8] = []
-        for (name, value) in try escapedPairs(parameters) {
-            if !out.isEmpty { out.append(UInt8(ascii: "&")) }
-            escaping.escape(name, into: &out)
-            if let value {
-                out.append(UInt8(ascii: "="))
-                out.append(contentsOf: value.utf8)
-            }
-        }
-        return out
-    }
-
     /// Encodes an `Encodable` value (through ``ValueEncoder``, dates kept as dates).
     public func encode<T: Encodable>(_ parameters: T) throws -> String {
         try encode(try ValueEncoder().encode(parameters))
     }
 
-    // Pair values are stored escaped already (so a comma-joined array keeps literal commas);
-    // names are escaped when written.
-    private func append(_ value: Value, key: String, to pairs: inout [(String, String?)]) throws {
-        if let custom, let custom = try custom(key, value) {
-            pairs.append(contentsOf: custom.map { ($0.0, $0.1.map { escaping.escape($0) }) })
+    /// The escaped query (or form body) as UTF-8 bytes.
+    public func encodeBytes(_ parameters: Value) throws -> [UInt8] {
+        guard case .object(let object) = parameters else {
+            throw FormatError(.unsupportedValue, format: Self.formatName,
+                              "query parameters must be an object, not a \(parameters.kindName)")
+        }
+        var writer = Writer(encoder: self)
+        var key: [UInt8] = []
+        for member in ordered(object) {
+            key.removeAll(keepingCapacity: true)
+            escaping.escape(member.key, into: &key)
+            try write(member.value, key: &key, rawKey: custom == nil ? nil : member.key, into: &writer)
+        }
+        return writer.out
+    }
+
+    /// The output and the escaped punctuation nested keys use.
+    private struct Writer {
+        var out: [UInt8] = []
+        let open: [UInt8], close: [UInt8], dot: [UInt8], emptyBrackets: [UInt8]
+
+        init(encoder: QueryEncoder) {
+            out.reserveCapacity(256)
+            open = Array(encoder.escaping.escape("[").utf8)
+            close = Array(encoder.escaping.escape("]").utf8)
+            dot = Array(encoder.escaping.escape(".").utf8)
+            emptyBrackets = open + close
+        }
+
+        /// Starts a pair: `&` when not first, then the escaped key.
+        mutating func begin(_ key: [UInt8]) {
+            if !out.isEmpty { out.append(UInt8(ascii: "&")) }
+            out.append(contentsOf: key)
+        }
+    }
+
+    // `key` holds the escaped key so far; `rawKey` the unescaped one, kept only for the hook.
+    private func write(_ value: Value, key: inout [UInt8], rawKey: String?, into writer: inout Writer) throws {
+        if let custom, let rawKey, let pairs = try custom(rawKey, value) {
+            for (name, text) in pairs {
+                var escapedName: [UInt8] = []
+                escaping.escape(name, into: &escapedName)
+                writer.begin(escapedName)
+                if let text {
+                    writer.out.append(UInt8(ascii: "="))
+                    escaping.escape(text, into: &writer.out)
+                }
+            }
             return
         }
+        let mark = key.count
+        defer { key.removeSubrange(mark...) }
         switch value {
         case .null:
-            if nulls == .bareKey { pairs.append((key, nil)) }
+            if nulls == .bareKey { writer.begin(key) }
         case .tagged(_, let inner):
-            try append(inner, key: key, to: &pairs)
+            try write(inner, key: &key, rawKey: rawKey, into: &writer)
         case .object(let object):
             for member in ordered(object) {
-                let child = nesting == .brackets ? "\(key)[\(member.key)]" : "\(key).\(member.key)"
-                try append(member.value, key: child, to: &pairs)
+                key.removeSubrange(mark...)
+                key.append(contentsOf: nesting == .brackets ? writer.open : writer.dot)
+                escaping.escape(member.key, into: &key)
+                if nesting == .brackets { key.append(contentsOf: writer.close) }
+                let child = rawKey.map { nesting == .brackets ? "\($0)[\(member.key)]" : "\($0).\(member.key)" }
+                try write(member.value, key: &key, rawKey: child, into: &writer)
             }
         case .array(let elements):
             switch arrays {
-            case .emptyBrackets:
-                let child = nesting == .brackets ? "\(key)[]" : key
-                for element in elements { try append(element, key: child, to: &pairs) }
+            case .emptyBrackets, .repeatedKeys:
+                if arrays == .emptyBrackets && nesting == .brackets { key.append(contentsOf: writer.emptyBrackets) }
+                let child = rawKey.map { arrays == .emptyBrackets && nesting == .brackets ? $0 + "[]" : $0 }
+                for element in elements { try write(element, key: &key, rawKey: child, into: &writer) }
             case .indices:
                 for (index, element) in elements.enumerated() {
-                    let child = nesting == .brackets ? "\(key)[\(index)]" : "\(key).\(index)"
-                    try append(element, key: child, to: &pairs)
+                    key.removeSubrange(mark...)
+                    key.append(contentsOf: nesting == .brackets ? writer.open : writer.dot)
+                    key.append(contentsOf: String(index).utf8)
+                    if nesting == .brackets { key.append(contentsOf: writer.close) }
+                    let child = rawKey.map { nesting == .brackets ? "\($0)[\(index)]" : "\($0).\(index)" }
+                    try write(element, key: &key, rawKey: child, into: &writer)
                 }
-            case .repeatedKeys:
-                for element in elements { try append(element, key: key, to: &pairs) }
             case .comma:
                 guard !elements.isEmpty else { return }
-                var joined: [String] = []
-                for element in elements {
+                writer.begin(key)
+                writer.out.append(UInt8(ascii: "="))
+                for (index, element) in elements.enumerated() {
                     guard let text = try scalarText(element) else {
                         throw FormatError(.unsupportedValue, format: Self.formatName,
-                                          "'\(key)': comma-joined arrays hold scalars only, not a \(element.kindName)")
+                                          "'\(String(decoding: key, as: UTF8.self))': comma-joined arrays hold scalars only, not a \(element.kindName)")
                     }
-                    joined.append(escaping.escape(text))
+                    if index > 0 { writer.out.append(UInt8(ascii: ",")) }
+                    escaping.escape(text, into: &writer.out)
                 }
-                pairs.append((key, joined.joined(separator: ",")))
             }
         default:
             guard let text = try scalarText(value) else { return }
-            pairs.append((key, escaping.escape(text)))
+            writer.begin(key)
+            writer.out.append(UInt8(ascii: "="))
+            escaping.escape(text, into: &writer.out)
         }
     }
 
