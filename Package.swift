@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
                                                               "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyCSV", "ParleyMessagePack",
                                                               "ParleyTestKit", httpTypes]),
-        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "Parley", "ParleyJSON"], exclude: ["Resources"]),
+        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyCompression", "Parley", "ParleyJSON"],
+                    exclude: ["Resources"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import Parley
+import ParleyCompression
 
 /// A small async HTTP client: builds requests with a ``RequestSerializer``, sends them through
 /// an ``HTTPTransport`` and decodes responses with a `ResponseSerializer`, all chosen per
@@ -96,10 +97,11 @@ public struct Client: Sendable {
     public func send<S: ResponseSerializer>(_ serialized: SerializedRequest, responseSerializer: S)
         async throws(ParleyError) -> ClientResponse<S.Output>
     {
-        let response: HTTPResponse
-        let body: [UInt8]
+        var response: HTTPResponse
+        var body: [UInt8]
         do {
             (response, body) = try await transport.send(serialized.request, body: serialized.body)
+            (response, body) = try Self.undoContentEncoding(response, body, limit: DecodingLimits.standard.maxDecompressedBytes)
         } catch let error as ParleyError {
             throw error
         } catch {
@@ -114,6 +116,29 @@ public struct Client: Sendable {
         } catch {
             throw ParleyError(.decodingFailed, "response serializer failed: \(error)", response: response, body: body,
                               receivedContentType: response.headerFields[.contentType], underlying: [error])
+        }
+    }
+
+    /// A body still carrying `Content-Encoding: gzip` or `deflate` (transports that do not
+    /// decompress) decompressed within `limit` bytes, the coding fields dropped; others as they are.
+    static func undoContentEncoding(_ response: HTTPResponse, _ body: [UInt8],
+                                    limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
+        guard let header = response.headerFields[.contentEncoding] else { return (response, body) }
+        let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .compactMap(ContentCoding.init(token:)).filter { $0 != .identity }
+        guard let coding = codings.last, codings.count == 1,
+              coding == .gzip ? Decompressor.looksLikeGzip(body) : Decompressor.looksLikeZlib(body) else {
+            return (response, body)
+        }
+        do {
+            let decoded = try Decompressor(maximumBytes: limit).decompress(body, coding: coding)
+            var stripped = response
+            stripped.headerFields[.contentEncoding] = nil
+            stripped.headerFields[.contentLength] = nil
+            return (stripped, decoded)
+        } catch {
+            let code: ParleyError.Code = if case .limitExceeded = error.reason { .limitExceeded } else { .decodingFailed }
+            throw ParleyError(code, "\(error)", response: response, body: body)
         }
     }
 

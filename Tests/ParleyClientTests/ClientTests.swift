@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Parley
 import ParleyClient
+import ParleyCompression
 import ParleyJSON
 import Synchronization
 import Testing
@@ -195,5 +196,25 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
             guard let error = error as? ParleyError else { return false }
             return error.response?.status == .notFound && error.body == Array("no route for GET /v1/users/8".utf8)
         }
+    }
+
+    @Test func codedBodiesFromTransportsThatDoNotDecompressAreDecompressed() async throws {
+        let json = Array(#"{"id":7,"name":"Ada"}"#.utf8)
+        for coding in [ContentCoding.gzip, .deflate] {
+            let coded = Compressor().compress(json, coding: coding)
+            let client = makeClient { _, _ in
+                (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .contentEncoding: coding.rawValue,
+                                                          .contentLength: String(coded.count)]), coded)
+            }
+            let result = try await client.get("users/7", as: User.self)
+            #expect(result.value == User(id: 7, name: "Ada"))
+            #expect(result.body == json)
+            #expect(result.response.headerFields[.contentEncoding] == nil)
+        }
+        let corrupt = makeClient { _, _ in
+            (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .contentEncoding: "gzip"]),
+             [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF])
+        }
+        await #expect { _ = try await corrupt.get("users/7") } throws: { ($0 as? ParleyError)?.code == .decodingFailed }
     }
 }
