@@ -2,14 +2,14 @@ public import HTTPTypes
 public import Parley
 
 extension Client {
-    /// `GET`, parameters in the query; the body decoded into `T` through ``registry``.
+    /// `GET`, parameters in the query; the body decoded into `T` through `registry`.
     public func get<T: Decodable & Sendable>(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
                                              as type: T.Type) async throws(ParleyError) -> ClientResponse<T> {
         try await send(.get, path, parameters: parameters, headerFields: headerFields,
                        responseSerializer: DecodableResponseSerializer<T>(registry: registry))
     }
 
-    /// `GET`, parameters in the query; the body decoded to a ``Value`` through ``registry``.
+    /// `GET`, parameters in the query; the body decoded to a `Value` through `registry`.
     public func get(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
         async throws(ParleyError) -> ClientResponse<Value>
     {
@@ -29,7 +29,7 @@ extension Client {
         try await send(.head, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
-    /// `POST`, parameters in the body (as the request serializer's ``RequestSerializer/bodyEncoding``).
+    /// `POST`, parameters in the body (as the request serializer's `RequestSerializer.bodyEncoding`).
     public func post(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
         async throws(ParleyError) -> ClientResponse<Value>
     {

@@ -3,7 +3,7 @@ public import HTTPTypes
 public import Parley
 import ParleyCompression
 
-/// A small async HTTP client: builds requests with a ``RequestSerializer``, sends them through
+/// A small async HTTP client: builds requests with a `RequestSerializer`, sends them through
 /// an ``HTTPTransport`` and decodes responses with a `ResponseSerializer`, all chosen per
 /// request. An immutable, `Sendable` value: copy it to change a setting.
 ///
@@ -14,13 +14,13 @@ import ParleyCompression
 /// print(created.response.status, created.value)
 /// ```
 ///
-/// Relative paths resolve against ``baseURL`` with AFNetworking's rule: a base URL with a
+/// Relative paths resolve against `baseURL` with AFNetworking's rule: a base URL with a
 /// path is treated as a directory (`…/v1` becomes `…/v1/`), so `users` gives `…/v1/users`,
 /// `/users` gives `…/users` and an absolute URL is used as it is.
 ///
-/// Every failure is a ``ParleyError``: ``ParleyError/Code/invalidRequest`` before sending,
-/// ``ParleyError/Code/transportFailed`` when no response came, and the response serializer's
-/// errors (``ParleyError/Code/unacceptableStatus`` …) carrying the response and body.
+/// Every failure is a `ParleyError`: `ParleyError.Code.invalidRequest` before sending,
+/// `ParleyError.Code.transportFailed` when no response came, and the response serializer's
+/// errors (`ParleyError.Code.unacceptableStatus` …) carrying the response and body.
 public struct Client: Sendable {
     /// The URL relative paths resolve against, or `nil` to require absolute URLs.
     public var baseURL: URL?
@@ -49,7 +49,7 @@ public struct Client: Sendable {
 
     /// The absolute URL for `path` (see the type's discussion for the resolution rule).
     ///
-    /// - Throws: ``ParleyError/Code/invalidRequest`` when `path` is not a URL reference.
+    /// - Throws: `ParleyError.Code.invalidRequest` when `path` is not a URL reference.
     public func url(for path: String) throws(ParleyError) -> URL {
         let base = baseURL.map { base -> URL in
             guard !base.path.isEmpty, !base.absoluteString.hasSuffix("/") else { return base }
@@ -63,7 +63,7 @@ public struct Client: Sendable {
 
     // MARK: Sending
 
-    /// Builds, sends and decodes a request with parameters (see ``RequestSerializer``).
+    /// Builds, sends and decodes a request with parameters (see `RequestSerializer`).
     public func send<S: ResponseSerializer>(
         _ method: HTTPRequest.Method, _ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
         requestSerializer: RequestSerializer? = nil, responseSerializer: S

@@ -13,12 +13,12 @@ public protocol HTTPTransport: Sendable {
     ///
     /// - Returns: The response head and body bytes.
     /// - Throws: Whatever the transport fails with (connection errors, a body over a limit);
-    ///   the client wraps it in a ``ParleyError`` with ``ParleyError/Code/transportFailed``.
+    ///   the client wraps it in a `ParleyError` with `ParleyError.Code.transportFailed`.
     func send(_ request: HTTPRequest, body: RequestBody?) async throws -> (HTTPResponse, [UInt8])
 }
 
 extension ParleyError.Code {
     /// The transport failed before a response arrived (connection refused, timeout, …); see
-    /// ``ParleyError/underlying``.
+    /// `ParleyError.underlying`.
     public static let transportFailed = ParleyError.Code("transportFailed")
 }

@@ -12,7 +12,7 @@ public import Parley
 /// ```
 ///
 /// The handler receives the request body in memory (a multipart form produced in full, up to
-/// ``maxRequestBodyBytes``).
+/// `maxRequestBodyBytes`).
 public struct InMemoryTransport: HTTPTransport {
     /// Computes a response for a request and its body bytes.
     public typealias Handler = @Sendable (HTTPRequest, [UInt8]) async throws -> (HTTPResponse, [UInt8])

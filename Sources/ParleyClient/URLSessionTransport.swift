@@ -9,7 +9,7 @@ public import Parley
 /// The live transport, on `URLSession` (FoundationNetworking on Linux).
 ///
 /// Byte bodies are uploaded from memory; a multipart form is written to a temporary file in
-/// bounded memory (``MultipartFormData/write(toFileAt:chunkSize:)``) and uploaded from it,
+/// bounded memory (`MultipartFormData.write(toFileAt:chunkSize:)`) and uploaded from it,
 /// because streamed upload bodies are unreliable in FoundationNetworking. The file is removed
 /// when the upload ends.
 public struct URLSessionTransport: HTTPTransport {

@@ -9,7 +9,7 @@ public import Parley
 /// ```
 ///
 /// The format is read from the magic bytes, never trusted from the label: a body whose bytes
-/// name another format than its `Content-Type` throws ``Parley/FormatError/Code/mislabelled``
+/// name another format than its `Content-Type` throws `FormatError.Code.mislabelled`
 /// unless ``Options/acceptsMislabelledBodies`` is set, in which case the value carries
 /// `"labelledAs"`. By default every decode also decodes the pixels (and discards them), so a
 /// corrupt or truncated body fails; ``Options/Verification/header`` reads only the header.
@@ -32,7 +32,7 @@ public struct ImageFormat: Format {
         }
 
         /// Whether a body whose magic bytes contradict its label decodes (with `"labelledAs"`
-        /// in the value) instead of throwing ``Parley/FormatError/Code/mislabelled``. Default `false`.
+        /// in the value) instead of throwing `FormatError.Code.mislabelled`. Default `false`.
         public var acceptsMislabelledBodies: Bool
         /// How much of the body a decode checks. Default ``Verification/pixels``.
         public var verification: Verification
@@ -96,7 +96,7 @@ public struct ImageFormat: Format {
 
     /// Decodes a body to its metadata object (see <doc:ValueMapping>).
     ///
-    /// - Throws: ``Parley/FormatError``: `mislabelled`, `malformed`, `truncated`, `limitExceeded`.
+    /// - Throws: `FormatError`: `mislabelled`, `malformed`, `truncated`, `limitExceeded`.
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         let limits = imageLimits(context.limits)
         let (_, mislabel) = try checkLabel(bytes, mediaType: context.mediaType, limits: limits)
@@ -121,7 +121,7 @@ public struct ImageFormat: Format {
     /// Encodes an image value (`width`, `height`, `pixels` as RGBA8 bytes; an optional integer
     /// `quality` for JPEG) as `image/png` or `image/jpeg`.
     ///
-    /// - Throws: ``Parley/FormatError`` `unsupportedValue` for another value,
+    /// - Throws: `FormatError` `unsupportedValue` for another value,
     ///   `unsupportedMediaType` for another type.
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         guard let kind = ImageKind(mediaType: context.mediaType), kind.isEncodable else {

@@ -81,6 +81,7 @@ public struct MultipartFormData: Sendable {
     /// Appends a file on disk, measured now and read only when the body is produced.
     ///
     /// - Parameters:
+    ///   - name: The field name.
     ///   - path: The file's path.
     ///   - filename: The name sent; default the last path component.
     ///   - contentType: The type sent; default inferred from the filename's extension.
@@ -96,7 +97,10 @@ public struct MultipartFormData: Sendable {
     /// is produced.
     ///
     /// - Parameters:
+    ///   - name: The field name.
     ///   - length: The exact number of bytes the stream yields.
+    ///   - filename: The name sent, if any.
+    ///   - contentType: The type sent; default inferred from the filename, else `application/octet-stream`.
     ///   - open: Makes a fresh reader positioned at the start.
     public mutating func append(name: String, length: Int, filename: String? = nil, contentType: MediaType? = nil,
                                 open: @escaping @Sendable () throws -> any ByteReader) {

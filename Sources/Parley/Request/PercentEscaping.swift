@@ -1,6 +1,6 @@
 /// How names and values are percent-escaped in a query or form body (RFC 3986 §2.1).
 ///
-/// Bytes of the UTF-8 text that are in ``allowedBytes`` are written as themselves; every other
+/// Bytes of the UTF-8 text that are in ``allowedCharacters`` are written as themselves; every other
 /// byte is written `%XX` with upper-case hex digits. By default the allowed set is RFC 3986's
 /// *unreserved* characters, `A–Z a–z 0–9 - . _ ~`, so `&`, `=`, `+`, `[`, `]`, `/`, `?` and
 /// spaces are always escaped and a value can never be mistaken for syntax:

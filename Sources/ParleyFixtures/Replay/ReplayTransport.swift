@@ -5,7 +5,7 @@ public import ParleyClient
 import ParleyCompression
 
 /// A client transport that answers from recordings, offline: plug it into a
-/// ``ParleyClient/Client`` and an app's own request → response → decode path runs in its tests
+/// `Client` and an app's own request → response → decode path runs in its tests
 /// without a network.
 ///
 /// ```swift

@@ -8,7 +8,7 @@ extension Image {
     /// `compressionLevel` (0…9, default 6). JPEG is baseline 4:2:0 at `quality` (1…100, default
     /// 90), alpha dropped.
     ///
-    /// - Throws: ``Parley/FormatError`` `unsupportedMediaType` for another kind.
+    /// - Throws: `FormatError` `unsupportedMediaType` for another kind.
     public func encoded(as kind: ImageKind, quality: Int = 90, compressionLevel: Int = 6) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -24,7 +24,7 @@ public struct Image: Sendable, Hashable {
     /// Creates an image from RGBA8 pixels, for encoding. Its ``info`` describes the pixels as an
     /// 8-bit PNG would store them (`rgb` when every alpha is 255, `rgba` otherwise).
     ///
-    /// - Throws: ``Parley/FormatError`` `unsupportedValue` when `rgba` does not hold exactly
+    /// - Throws: `FormatError` `unsupportedValue` when `rgba` does not hold exactly
     ///   `width * height * 4` bytes or a dimension is not positive.
     public init(width: Int, height: Int, rgba: [UInt8]) throws {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),

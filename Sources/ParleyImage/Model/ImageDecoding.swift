@@ -6,7 +6,7 @@ extension ImageInfo {
     /// The format comes from the magic bytes (``ImageKind/init(sniffing:)``). Frames are counted
     /// (GIF blocks are walked without LZW decoding; WebP through its demuxer; TIFF directories).
     ///
-    /// - Throws: ``Parley/FormatError``: `malformed` (not an image, or a broken header),
+    /// - Throws: `FormatError`: `malformed` (not an image, or a broken header),
     ///   `truncated`, or `limitExceeded` when the header declares more than `limits` allow.
     public init(reading bytes: some Sequence<UInt8>, limits: ImageLimits = .standard) throws {
         self = try withContiguousBytes(of: bytes) { try ImageInfo.read($0, limits: limits) }
@@ -27,7 +27,7 @@ extension Image {
     /// Limits are checked from the header before the pixel buffer is allocated; libraries get
     /// bounded working memory (`maxDecompressedBytes`).
     ///
-    /// - Throws: ``Parley/FormatError``: `malformed`, `truncated` or `limitExceeded`.
+    /// - Throws: `FormatError`: `malformed`, `truncated` or `limitExceeded`.
     public init(decoding bytes: some Sequence<UInt8>, limits: ImageLimits = .standard) throws {
         self = try withContiguousBytes(of: bytes) { try Image.decode($0, limits: limits) }
     }

@@ -29,7 +29,7 @@ extension Image {
     /// (RGBA8 bytes, `width * height * 4` of them). Other members are ignored, so a value
     /// decoded with ``ImageFormat/Options/includesPixels`` encodes back.
     ///
-    /// - Throws: ``Parley/FormatError`` `unsupportedValue` when a member is missing or wrong.
+    /// - Throws: `FormatError` `unsupportedValue` when a member is missing or wrong.
     public init(_ value: Value) throws {
         guard let width = value["width"]?.integerValue, let height = value["height"]?.integerValue,
               let pixels = value["pixels"]?.bytesValue,

@@ -3,8 +3,8 @@ public import Parley
 /// The bounds an image decode stays within, all checked from the header before any pixel
 /// buffer is allocated.
 ///
-/// Built from the core's ``Parley/DecodingLimits`` (body bytes, pixels, decompressed bytes) plus
-/// two image-only bounds. Exceeding one throws ``Parley/FormatError`` `limitExceeded` naming it.
+/// Built from the core's `DecodingLimits` (body bytes, pixels, decompressed bytes) plus
+/// two image-only bounds. Exceeding one throws `FormatError` `limitExceeded` naming it.
 public struct ImageLimits: Sendable, Hashable {
     /// The largest body accepted, in bytes (`DecodingLimits.maxBodyBytes`, default 64 MiB).
     public var maxBodyBytes: Int

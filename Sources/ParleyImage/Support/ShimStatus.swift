@@ -1,7 +1,7 @@
 import CParleyImageShims
 import Parley
 
-/// Turns a shim's status code and message into a ``Parley/FormatError``.
+/// Turns a shim's status code and message into a `FormatError`.
 enum ShimStatus {
     /// Calls `body` with a message buffer and throws when it returns a status other than OK.
     ///
