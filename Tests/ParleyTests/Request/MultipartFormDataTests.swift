@@ -136,8 +136,9 @@ import Testing
         #expect(produced == form.contentLength)
         #expect(first == framing)
         #expect(last == tail)
-        // Other tests run alongside; a copy of the file would add 1 GiB.
-        #expect(residentPeak - residentBefore < 128 << 20, "resident memory grew by \(residentPeak - residentBefore) bytes")
+        // Other tests run alongside in the same process (CI saw +200 MiB from them), so the bound
+        // is half the file: a copy of the part would add the whole 1 GiB.
+        #expect(residentPeak - residentBefore < 512 << 20, "resident memory grew by \(residentPeak - residentBefore) bytes")
     }
 }
 
