@@ -216,8 +216,8 @@ struct BinaryPropertyListReader {
             let (count, first) = try length(low, after: start)
             try checkRange(first, count, "an ASCII string")
             // Bytes above 0x7F are read as Latin-1, as CoreFoundation does.
-            var text = ""
-            text.unicodeScalars.append(contentsOf: bytes[first..<first + count].map { Unicode.Scalar($0) })
+            let text = try Charset.latin1.decode(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first..<first + count]),
+                                                 format: Self.format)
             return .value(.string(text))
         case 0x6:
             let (units, first) = try length(low, after: start)

@@ -38,9 +38,9 @@ struct XMLPropertyListReader {
         try skipMisc()
         var wrapped = false
         if lookingAt("<plist") {
-            let (name, _, selfClosing) = try readTag()
-            guard name == "plist" else { throw error("unknown element <\(name)>") }
-            guard !selfClosing else { throw error("empty <plist/>") }
+            let tag = try readTag()
+            guard tag.element == .plist else { throw error("unknown element <\(name(tag))>") }
+            guard !tag.selfClosing else { throw error("empty <plist/>") }
             wrapped = true
             try skipMisc()
         }
@@ -49,8 +49,8 @@ struct XMLPropertyListReader {
         try skipMisc()
         if wrapped {
             guard lookingAt("</") else { throw error("more than one root value") }
-            let (name, closing, _) = try readTag()
-            guard closing && name == "plist" else { throw error("expected </plist>, found <\(name)>") }
+            let tag = try readTag()
+            guard tag.closing && tag.element == .plist else { throw error("expected </plist>, found <\(name(tag))>") }
             try skipMisc()
         }
         guard i == bytes.count else { throw error("unexpected content after the property list") }
@@ -103,8 +103,45 @@ struct XMLPropertyListReader {
         throw error("unterminated markup", at: start)
     }
 
+    /// The elements of the property-list vocabulary; anything else is `other`.
+    enum Element {
+        case plist, array, dict, key, string, integer, real, date, data, `true`, `false`, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            func equals(_ text: StaticString) -> Bool {
+                name.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            }
+            switch name.first {
+            case UInt8(ascii: "a"): self = equals("array") ? .array : .other
+            case UInt8(ascii: "d"): self = equals("dict") ? .dict : equals("date") ? .date : equals("data") ? .data : .other
+            case UInt8(ascii: "f"): self = equals("false") ? .false : .other
+            case UInt8(ascii: "i"): self = equals("integer") ? .integer : .other
+            case UInt8(ascii: "k"): self = equals("key") ? .key : .other
+            case UInt8(ascii: "p"): self = equals("plist") ? .plist : .other
+            case UInt8(ascii: "r"): self = equals("real") ? .real : .other
+            case UInt8(ascii: "s"): self = equals("string") ? .string : .other
+            case UInt8(ascii: "t"): self = equals("true") ? .true : .other
+            default: self = .other
+            }
+        }
+    }
+
+    /// A start, end or empty-element tag.
+    struct Tag {
+        var element: Element
+        /// Where the name is in the document, for messages.
+        var nameRange: Range<Int>
+        var closing: Bool
+        var selfClosing: Bool
+    }
+
+    /// The name of `tag` as written.
+    func name(_ tag: Tag) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.nameRange]), as: UTF8.self)
+    }
+
     /// Reads `<name …>`, `<name/>` or `</name>`; attributes are skipped.
-    mutating func readTag() throws(FormatError) -> (name: String, closing: Bool, selfClosing: Bool) {
+    mutating func readTag() throws(FormatError) -> Tag {
         let start = i
         guard i < bytes.count, bytes[i] == UInt8(ascii: "<") else { throw error("expected a tag") }
         i += 1
@@ -113,7 +150,10 @@ struct XMLPropertyListReader {
         let nameStart = i
         while i < bytes.count, Self.isNameByte(bytes[i]) { i += 1 }
         guard i > nameStart else { throw error("expected an element name", at: start) }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<i]), as: UTF8.self)
+        let nameRange = nameStart..<i
+        func unterminated() -> FormatError {
+            error("unterminated tag <\(String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self))>", at: start)
+        }
         var quote: UInt8? = nil
         while i < bytes.count {
             let byte = bytes[i]
@@ -125,13 +165,14 @@ struct XMLPropertyListReader {
             } else if byte == UInt8(ascii: ">") {
                 i += 1
                 let selfClosing = bytes[i - 2] == UInt8(ascii: "/")
-                return (name, closing, selfClosing && !closing)
+                return Tag(element: Element(UnsafeBufferPointer(rebasing: bytes[nameRange])), nameRange: nameRange,
+                           closing: closing, selfClosing: selfClosing && !closing)
             } else if byte == UInt8(ascii: "<") {
-                throw error("unterminated tag <\(name)>", at: start)
+                throw unterminated()
             }
             i += 1
         }
-        throw error("unterminated tag <\(name)>", at: start)
+        throw unterminated()
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool {
@@ -140,11 +181,60 @@ struct XMLPropertyListReader {
             || byte >= 0x80
     }
 
-    /// Reads character data up to the closing tag `</name>` and consumes it.
-    mutating func readText(closing name: String) throws(FormatError) -> String {
-        var out: [UInt8] = []
+    /// Character data: a slice of the document when it has no references, CDATA, comments or
+    /// carriage returns (the common case), or bytes rewritten into a buffer.
+    enum Text {
+        case slice(Range<Int>)
+        case rewritten([UInt8])
+    }
+
+    /// Calls `body` with the UTF-8 of `text`.
+    func withUTF8<R>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> R) throws(FormatError) -> R {
+        switch text {
+        case .slice(let range): return try body(UnsafeBufferPointer(rebasing: bytes[range]))
+        case .rewritten(let out): return try out.withUnsafeBufferPointer { buffer throws(FormatError) in try body(buffer) }
+        }
+    }
+
+    func string(_ text: Text) -> String {
+        switch text {
+        case .slice(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .rewritten(let out): String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// Reads character data up to the end tag of `element` and consumes it.
+    mutating func readText(closing element: Tag) throws(FormatError) -> Text {
+        let start = i
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || (byte < 0x20 && byte != 0x09 && byte != 0x0A) { break }
+            i += 1
+        }
+        var out: [UInt8]? = nil
+        if i + 1 < bytes.count, bytes[i] == UInt8(ascii: "<"), bytes[i + 1] != UInt8(ascii: "!") {
+            let end = i
+            try readEndTag(of: element)
+            return .slice(start..<end)
+        }
+        out = Array(bytes[start..<i])
+        try readRewrittenText(into: &out!, closing: element)
+        return .rewritten(out!)
+    }
+
+    /// Consumes the end tag that must close `element`.
+    mutating func readEndTag(of element: Tag) throws(FormatError) {
+        let tag = try readTag()
+        guard tag.closing, bytes[tag.nameRange].elementsEqual(bytes[element.nameRange]) else {
+            throw error("expected </\(name(element))>, found <\(tag.closing ? "/" : "")\(name(tag))>")
+        }
+    }
+
+    /// The rest of character data that needs rewriting: references, CDATA sections, comments and
+    /// line ends.
+    mutating func readRewrittenText(into out: inout [UInt8], closing element: Tag) throws(FormatError) {
         while true {
-            guard i < bytes.count else { throw error("unterminated <\(name)>") }
+            guard i < bytes.count else { throw error("unterminated <\(name(element))>") }
             let byte = bytes[i]
             if byte == UInt8(ascii: "<") {
                 if lookingAt("<!--") { try skip(past: "-->"); continue }
@@ -155,9 +245,8 @@ struct XMLPropertyListReader {
                     out.append(contentsOf: bytes[start..<(i - 3)])
                     continue
                 }
-                let (tag, closing, _) = try readTag()
-                guard closing, tag == name else { throw error("expected </\(name)>, found <\(closing ? "/" : "")\(tag)>") }
-                return String(decoding: out, as: UTF8.self)
+                try readEndTag(of: element)
+                return
             }
             if byte == UInt8(ascii: "&") {
                 try appendReference(to: &out)
@@ -222,13 +311,13 @@ struct XMLPropertyListReader {
         while true {
             try skipMisc()
             let tagStart = i
-            let (name, closing, selfClosing) = try readTag()
+            let tag = try readTag()
             var finished: Value?
-            if closing {
-                guard let frame = stack.popLast() else { throw error("unexpected </\(name)>", at: tagStart) }
-                switch (frame, name) {
-                case (.array(let elements), "array"): finished = .array(elements)
-                case (.dictionary(let members, let pending), "dict"):
+            if tag.closing {
+                guard let frame = stack.popLast() else { throw error("unexpected </\(name(tag))>", at: tagStart) }
+                switch (frame, tag.element) {
+                case (.array(let elements), .array): finished = .array(elements)
+                case (.dictionary(let members, let pending), .dict):
                     if let pending { throw error("key '\(pending)' has no value", at: tagStart) }
                     // CoreFoundation writes a UID as <dict><key>CF$UID</key><integer>n</integer></dict>.
                     if members.count == 1, members[0].key == "CF$UID", case .integer(let id) = members[0].value {
@@ -236,62 +325,73 @@ struct XMLPropertyListReader {
                     } else {
                         finished = .object(Value.Object(members))
                     }
-                default: throw error("mismatched </\(name)>", at: tagStart)
+                default: throw error("mismatched </\(name(tag))>", at: tagStart)
                 }
             } else {
                 try countNode()
-                if case .dictionary(_, nil) = stack.last, name != "key" {
-                    throw error("a dictionary value <\(name)> has no key", at: tagStart)
+                if case .dictionary(_, nil) = stack.last, tag.element != .key {
+                    throw error("a dictionary value <\(name(tag))> has no key", at: tagStart)
                 }
-                switch name {
-                case "array", "dict":
-                    if selfClosing {
-                        finished = name == "array" ? .array([]) : .object([:])
+                switch tag.element {
+                case .array, .dict:
+                    if tag.selfClosing {
+                        finished = tag.element == .array ? .array([]) : .object([:])
                     } else {
                         guard stack.count + 1 <= limits.maxDepth else {
                             throw FormatError.limitExceeded(format: Self.format, limit: "maxDepth", maximum: limits.maxDepth,
                                                             actual: stack.count + 1, location: error("", at: tagStart).location)
                         }
-                        stack.append(name == "array" ? .array([]) : .dictionary([], pendingKey: nil))
+                        stack.append(tag.element == .array ? .array([]) : .dictionary([], pendingKey: nil))
                         continue
                     }
-                case "key":
-                    guard case .dictionary(let members, nil) = stack.last else {
+                case .key:
+                    guard case .dictionary(var members, nil) = stack.popLast() else {
                         throw error("<key> outside a dictionary, or two keys in a row", at: tagStart)
                     }
-                    let key = selfClosing ? "" : try readText(closing: "key")
-                    stack[stack.count - 1] = .dictionary(members, pendingKey: key)
+                    let key = tag.selfClosing ? "" : string(try readText(closing: tag))
+                    if members.isEmpty { members.reserveCapacity(8) }
+                    stack.append(.dictionary(members, pendingKey: key))
                     continue
-                case "true", "false":
-                    if !selfClosing {
-                        let content = try readText(closing: name)
-                        guard content.allSatisfy(\.isWhitespace) else { throw error("<\(name)> must be empty", at: tagStart) }
+                case .true, .false:
+                    if !tag.selfClosing {
+                        let isEmpty = try withUTF8(try readText(closing: tag)) { $0.allSatisfy(Self.isSpace) }
+                        guard isEmpty else { throw error("<\(name(tag))> must be empty", at: tagStart) }
                     }
-                    finished = .bool(name == "true")
+                    finished = .bool(tag.element == .true)
                 default:
-                    let text = selfClosing ? "" : try readText(closing: name)
-                    finished = try scalar(name, text, at: tagStart)
+                    let text = tag.selfClosing ? Text.slice(i..<i) : try readText(closing: tag)
+                    finished = try scalar(tag, text, at: tagStart)
                 }
             }
             guard let value = finished else { continue }
-            switch stack.last {
+            switch stack.popLast() {
             case nil:
                 return value
             case .array(var elements):
-                stack.removeLast()
                 elements.append(value)
                 stack.append(.array(elements))
             case .dictionary(var members, let pending):
-                stack.removeLast()
                 members.append(.init(key: pending ?? "", value: value))
                 stack.append(.dictionary(members, pendingKey: nil))
             }
         }
     }
 
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// `text` without leading and trailing XML white space.
+    static func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0, end = text.count
+        while start < end, isSpace(text[start]) { start += 1 }
+        while end > start, isSpace(text[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: text[start..<end])
+    }
+
     /// A decimal (or `0x` hexadecimal) integer, optionally signed; `nil` when out of range.
-    static func integer(_ text: String) -> Value? {
-        var utf8 = Substring(text).utf8[...]
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Value? {
+        var utf8 = text[...]
         var negative = false
         if let sign = utf8.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
             negative = sign == UInt8(ascii: "-")
@@ -324,47 +424,42 @@ struct XMLPropertyListReader {
         return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .number(String(magnitude))
     }
 
-    static func trimmed(_ text: String) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(text[first...last])
-    }
-
-    func scalar(_ name: String, _ text: String, at offset: Int) throws(FormatError) -> Value {
-        switch name {
-        case "string":
-            return .string(text)
-        case "integer":
-            guard let integer = Self.integer(Self.trimmed(text)) else {
-                throw error("'\(text)' is not an integer, or is outside -2^63 … 2^64-1", at: offset)
-            }
-            return integer
-        case "real":
-            let trimmed = Self.trimmed(text)
-            switch trimmed.lowercased() {
-            case "nan": return .float(.nan)
-            case "inf", "+inf", "infinity", "+infinity": return .float(.infinity)
-            case "-inf", "-infinity": return .float(-.infinity)
-            default:
-                guard let d = Double(trimmed), !trimmed.isEmpty,
-                      trimmed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101 }) else {
-                    throw error("'\(text)' is not a real", at: offset)
+    func scalar(_ tag: Tag, _ text: Text, at offset: Int) throws(FormatError) -> Value {
+        if tag.element == .string { return .string(string(text)) }
+        return try withUTF8(text) { utf8 throws(FormatError) in
+            let trimmed = Self.trimmed(utf8)
+            func quoted() -> String { String(decoding: utf8, as: UTF8.self) }
+            switch tag.element {
+            case .integer:
+                guard let integer = Self.integer(trimmed) else {
+                    throw error("'\(quoted())' is not an integer, or is outside -2^63 … 2^64-1", at: offset)
                 }
-                return .float(d)
+                return integer
+            case .real:
+                let text = String(decoding: trimmed, as: UTF8.self)
+                switch text.lowercased() {
+                case "nan": return .float(.nan)
+                case "inf", "+inf", "infinity", "+infinity": return .float(.infinity)
+                case "-inf", "-infinity": return .float(-.infinity)
+                default:
+                    guard !trimmed.isEmpty,
+                          trimmed.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101 }),
+                          let d = Double(text) else {
+                        throw error("'\(quoted())' is not a real", at: offset)
+                    }
+                    return .float(d)
+                }
+            case .date:
+                guard let date = ISO8601Text.date(fromUTF8: trimmed) else { throw error("'\(quoted())' is not a date", at: offset) }
+                return .date(date)
+            case .data:
+                guard let bytes = Base64Text.decode(utf8, skippingWhitespace: true) else {
+                    throw error("<data> is not base64", at: offset)
+                }
+                return .bytes(bytes)
+            default:
+                throw error("unknown element <\(name(tag))>", at: offset)
             }
-        case "date":
-            guard let date = ISO8601Text.date(from: Self.trimmed(text)) else {
-                throw error("'\(text)' is not a date", at: offset)
-            }
-            return .date(date)
-        case "data":
-            let compact = String(text.unicodeScalars.filter { !$0.properties.isWhitespace })
-            guard let bytes = Base64Text.bytes(from: compact) else { throw error("<data> is not base64", at: offset) }
-            return .bytes(bytes)
-        default:
-            throw error("unknown element <\(name)>", at: offset)
         }
     }
 }

@@ -274,7 +274,7 @@ enum ScalarResolver {
             }
             return value
         case "binary":
-            guard let decoded = Base64.decode(bytes) else { throw invalid() }
+            guard let decoded = Base64Text.decode(bytes, skippingWhitespace: true) else { throw invalid() }
             return .bytes(decoded)
         case "timestamp":
             guard let date = Timestamp.parse(bytes) else { throw invalid() }

@@ -144,7 +144,7 @@ struct YAMLWriter {
         case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: &output)
         case .bytes(let bytes):
             output.append(contentsOf: "!!binary ".utf8)
-            Base64.encode(bytes, into: &output)
+            Base64Text.encode(bytes, into: &output)
         case .date(let date):
             output.append(contentsOf: "!!timestamp ".utf8)
             output.append(contentsOf: Timestamp.format(date).utf8)

@@ -50,6 +50,32 @@ import Testing
         #expect(try plist.decode(Array(predefined.utf8)) == "<&😀A")
     }
 
+    @Test func xmlTextIsRewrittenOnlyWhereXMLSaysSo() throws {
+        let doc = """
+        <plist><dict>
+        <key>a<!-- note -->b</key><string>x<![CDATA[<&>]]>y\r\nz\rw</string>
+        <key>n</key><integer> -0x1F </integer>
+        <key>r</key><real>\n 2.5e3 </real>
+        <key>d</key><date> 2001-01-01T00:01:00Z </date>
+        <key>bytes</key><data>
+          AAEC
+          /w==
+        </data>
+        <key>t</key><true> </true>
+        <key>e</key><string/>
+        </dict></plist>
+        """
+        let expected: Value = [
+            "ab": "x<&>y\nz\nw", "n": -31, "r": 2500.0, "d": .date(Date(timeIntervalSinceReferenceDate: 60)),
+            "bytes": .bytes([0, 1, 2, 255]), "t": true, "e": "",
+        ]
+        #expect(try plist.decode(Array(doc.utf8)) == expected)
+        for bad in ["<plist><true>x</true></plist>", "<plist><data>AA=A</data></plist>", "<plist><real>1x</real></plist>",
+                    "<plist><string>a</strin></plist>", "<plist><string>a\u{1}</string></plist>"] {
+            #expect { try plist.decode(Array(bad.utf8)) } throws: { ($0 as? FormatError)?.code == .malformed }
+        }
+    }
+
     @Test func xmlErrorsCarryLineAndColumn() throws {
         do {
             _ = try plist.decode(Array("<plist>\n<dict>\n  <key>a</key>\n  <integer>x</integer>\n</dict></plist>".utf8))

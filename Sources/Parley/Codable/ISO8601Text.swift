@@ -32,7 +32,7 @@ package enum ISO8601Text {
         return text.withUTF8 { date(fromUTF8: $0) }
     }
 
-    static func date(fromUTF8 b: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func date(fromUTF8 b: UnsafeBufferPointer<UInt8>) -> Date? {
         var i = 0
         func number(_ width: Int) -> Int? {
             guard i + width <= b.count else { return nil }

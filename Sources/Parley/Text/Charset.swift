@@ -88,59 +88,87 @@ public struct Charset: Sendable, Hashable, CustomStringConvertible {
             if let offset = b.firstIndex(where: { $0 >= 0x80 }) { throw invalid(offset) }
             return String(decoding: b, as: UTF8.self)
         case .latin1:
-            var s = ""
-            s.unicodeScalars.append(contentsOf: b.map { Unicode.Scalar($0) })
-            return s
+            if Self.isASCII(b) { return String(decoding: b, as: UTF8.self) }
+            return String(transcoding: b.count, maximumUTF8PerUnit: 2) { output in
+                for byte in b { output.append(UInt32(byte)) }
+            }
         case .windows1252:
-            var s = ""
-            for (offset, byte) in b.enumerated() {
-                if byte >= 0x80 && byte < 0xA0 {
-                    let value = Self.windows1252High[Int(byte - 0x80)]
-                    guard value != 0, let scalar = Unicode.Scalar(value) else { throw invalid(offset) }
-                    s.unicodeScalars.append(scalar)
-                } else {
-                    s.unicodeScalars.append(Unicode.Scalar(byte))
+            if Self.isASCII(b) { return String(decoding: b, as: UTF8.self) }
+            var failure: Int?
+            let text = String(transcoding: b.count, maximumUTF8PerUnit: 3) { output in
+                for offset in b.indices {
+                    let byte = b[offset]
+                    if byte >= 0x80 && byte < 0xA0 {
+                        let value = Self.windows1252High[Int(byte - 0x80)]
+                        guard value != 0 else { failure = offset; return }
+                        output.append(value)
+                    } else {
+                        output.append(UInt32(byte))
+                    }
                 }
             }
-            return s
+            if let failure { throw invalid(failure) }
+            return text
         case .utf16, .utf16LE, .utf16BE:
             guard b.count % 2 == 0 else { throw invalid(b.count - 1) }
             let little = kind == .utf16LE
-            var units: [UInt16] = []
-            units.reserveCapacity(b.count / 2)
-            var i = 0
-            while i < b.count {
-                units.append(little ? UInt16(b[i]) | UInt16(b[i + 1]) << 8 : UInt16(b[i]) << 8 | UInt16(b[i + 1]))
-                i += 2
-            }
-            var s = ""
-            var offset = 0
-            var iterator = units.makeIterator()
-            var decoder = UTF16()
-            loop: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let scalar):
-                    s.unicodeScalars.append(scalar)
-                    offset += scalar.value > 0xFFFF ? 4 : 2
-                case .emptyInput: break loop
-                case .error: throw invalid(offset)
+            var failure: Int?
+            // A unit gives at most 3 UTF-8 bytes; a surrogate pair (2 units) gives 4.
+            let text = String(transcoding: b.count / 2, maximumUTF8PerUnit: 3) { output in
+                var i = 0
+                let n = b.count
+                func unit(at i: Int) -> UInt32 {
+                    little ? UInt32(b[i]) | UInt32(b[i + 1]) << 8 : UInt32(b[i]) << 8 | UInt32(b[i + 1])
+                }
+                while i < n {
+                    let first = unit(at: i)
+                    if first & 0xF800 != 0xD800 {
+                        output.append(first)
+                        i += 2
+                        continue
+                    }
+                    guard first < 0xDC00, i + 4 <= n else { failure = i; return }
+                    let second = unit(at: i + 2)
+                    guard second & 0xFC00 == 0xDC00 else { failure = i; return }
+                    output.append(0x10000 + ((first - 0xD800) << 10 | (second - 0xDC00)))
+                    i += 4
                 }
             }
-            return s
+            if let failure { throw invalid(failure) }
+            return text
         case .utf32LE, .utf32BE:
             guard b.count % 4 == 0 else { throw invalid(b.count - b.count % 4) }
-            var s = ""
-            var i = 0
-            while i < b.count {
-                let value = kind == .utf32LE
-                    ? UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
-                    : UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-                guard let scalar = Unicode.Scalar(value) else { throw invalid(i) }
-                s.unicodeScalars.append(scalar)
-                i += 4
+            var failure: Int?
+            let text = String(transcoding: b.count / 4, maximumUTF8PerUnit: 4) { output in
+                var i = 0
+                while i < b.count {
+                    let value = kind == .utf32LE
+                        ? UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+                        : UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+                    guard value <= 0x10FFFF, value & 0xFFFF_F800 != 0xD800 else { failure = i; return }
+                    output.append(value)
+                    i += 4
+                }
             }
-            return s
+            if let failure { throw invalid(failure) }
+            return text
         }
+    }
+
+    /// Whether every byte is below 0x80, checked eight bytes at a time.
+    static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= b.count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < b.count {
+            if b[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The offset of the first byte that starts an invalid UTF-8 sequence, or `nil`.
@@ -240,6 +268,47 @@ extension Charset {
                 }
             }
             return out
+        }
+    }
+}
+
+/// UTF-8 written straight into a new string's storage, one Unicode scalar value at a time.
+struct UTF8Output {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var count = 0
+
+    /// Appends a scalar value the caller has checked (not a surrogate, at most 0x10FFFF).
+    mutating func append(_ value: UInt32) {
+        if value < 0x80 {
+            buffer[count] = UInt8(value)
+            count += 1
+        } else if value < 0x800 {
+            buffer[count] = UInt8(0xC0 | value >> 6)
+            buffer[count + 1] = UInt8(0x80 | value & 0x3F)
+            count += 2
+        } else if value < 0x10000 {
+            buffer[count] = UInt8(0xE0 | value >> 12)
+            buffer[count + 1] = UInt8(0x80 | value >> 6 & 0x3F)
+            buffer[count + 2] = UInt8(0x80 | value & 0x3F)
+            count += 3
+        } else {
+            buffer[count] = UInt8(0xF0 | value >> 18)
+            buffer[count + 1] = UInt8(0x80 | value >> 12 & 0x3F)
+            buffer[count + 2] = UInt8(0x80 | value >> 6 & 0x3F)
+            buffer[count + 3] = UInt8(0x80 | value & 0x3F)
+            count += 4
+        }
+    }
+}
+
+extension String {
+    /// A string built by `body` writing UTF-8 for at most `units` code units of
+    /// `maximumUTF8PerUnit` bytes each, with no intermediate arrays.
+    init(transcoding units: Int, maximumUTF8PerUnit: Int, _ body: (inout UTF8Output) -> Void) {
+        self.init(unsafeUninitializedCapacity: Swift.max(units * maximumUTF8PerUnit, 1)) { buffer in
+            var output = UTF8Output(buffer: buffer)
+            body(&output)
+            return output.count
         }
     }
 }

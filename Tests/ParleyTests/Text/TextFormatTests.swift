@@ -63,4 +63,36 @@ import Testing
             #expect(throws: FormatError.self) { try text.decode(bad, as: .textPlain) }
         }
     }
+
+    @Test func transcodesEveryCharsetExactly() throws {
+        // Every Latin-1 byte, and a sample of every UTF-16 and UTF-32 form against Swift's own encoders.
+        let latin1 = (0...255).map { UInt8($0) }
+        let expectedLatin1 = String(String.UnicodeScalarView(latin1.map { Unicode.Scalar($0) }))
+        #expect(try Charset.latin1.decode(latin1.withUnsafeBytes { $0 }) == expectedLatin1)
+        let sample = "ASCII é € 中文 𝄞 😀 \u{10FFFF}\u{FFFD}"
+        let big = sample.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let little = sample.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let utf32BE = sample.unicodeScalars.flatMap { s in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: s.value >> $0) } }
+        let utf32LE = sample.unicodeScalars.flatMap { s in [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: s.value >> $0) } }
+        #expect(try big.withUnsafeBytes { try Charset.utf16BigEndian.decode($0) } == sample)
+        #expect(try little.withUnsafeBytes { try Charset.utf16LittleEndian.decode($0) } == sample)
+        #expect(try utf32BE.withUnsafeBytes { try Charset(name: "utf-32be")!.decode($0) } == sample)
+        #expect(try utf32LE.withUnsafeBytes { try Charset(name: "utf-32le")!.decode($0) } == sample)
+    }
+
+    @Test func loneSurrogatesAreInvalidAtTheirOffset() {
+        func offset(_ bytes: [UInt8], _ charset: Charset) -> Int? {
+            do {
+                _ = try bytes.withUnsafeBytes { try charset.decode($0) }
+                return nil
+            } catch {
+                return (error as? FormatError)?.location?.byteOffset
+            }
+        }
+        #expect(offset([0x00, 0x41, 0xD8, 0x34, 0x00, 0x41], .utf16BigEndian) == 2)  // high surrogate, then no low one
+        #expect(offset([0x00, 0x41, 0xDD, 0x1E], .utf16BigEndian) == 2)  // low surrogate alone
+        #expect(offset([0x00, 0x41, 0xD8, 0x34], .utf16BigEndian) == 2)  // high surrogate at the end
+        #expect(offset([0x00, 0x00, 0xD8, 0x00], Charset(name: "utf-32be")!) == 0)  // a surrogate as a UTF-32 value
+        #expect(offset([0x00, 0x11, 0x00, 0x00], Charset(name: "utf-32be")!) == 0)  // beyond U+10FFFF
+    }
 }
