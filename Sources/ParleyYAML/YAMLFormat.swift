@@ -112,7 +112,8 @@ public struct YAMLFormat: Format {
     /// - Returns: UTF-8 YAML text ending with a line break.
     /// - Throws: `FormatError` with code `FormatError.Code.unsupportedValue`
     ///   for a tagged value whose content is itself tagged, bytes or a date (a YAML node has one
-    ///   tag), or `Value.number(_:)` text that is not a number.
+    ///   tag), `Value.number(_:)` text that is not a number, or an object that repeats a key
+    ///   (YAML mapping keys are unique; JSON objects may repeat them).
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         var writer = YAMLWriter(format: name)
         try writer.writeDocument(value)

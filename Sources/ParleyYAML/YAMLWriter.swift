@@ -42,7 +42,7 @@ struct YAMLWriter {
                 output.append(contentsOf: ScalarText.tagText(tag).utf8)
                 output.append(UInt8(ascii: "\n"))
             }
-            push(container, indent: 0, continuesLine: false)
+            try push(container, indent: 0, continuesLine: false)
             try drain()
         } else {
             try appendInline(value, inFlow: false)
@@ -62,14 +62,35 @@ struct YAMLWriter {
         }
     }
 
-    private mutating func push(_ container: Value, indent: Int, continuesLine: Bool) {
+    private mutating func push(_ container: Value, indent: Int, continuesLine: Bool) throws(FormatError) {
         switch container {
         case .array(let elements):
             stack.append(Frame(elements: elements, isMapping: false, indent: indent, continuesLine: continuesLine))
         case .object(let object):
+            try checkUniqueKeys(object)
             stack.append(Frame(members: object.members, isMapping: true, indent: indent, continuesLine: continuesLine))
         default:
             break
+        }
+    }
+
+    /// YAML mapping keys are unique; an object that repeats a key (JSON allows it) has no YAML form.
+    private func checkUniqueKeys(_ object: Value.Object) throws(FormatError) {
+        var repeated: String?
+        if object.count <= 16 {
+            outer: for i in object.indices.dropFirst() {
+                for j in object.startIndex..<i where object[j].key == object[i].key {
+                    repeated = object[i].key
+                    break outer
+                }
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: object.count)
+            repeated = object.members.first { !seen.insert($0.key).inserted }?.key
+        }
+        if let repeated {
+            throw FormatError(.unsupportedValue, format: format,
+                              "the key '\(repeated.prefix(60))' appears twice; YAML mapping keys are unique")
         }
     }
 
@@ -104,7 +125,7 @@ struct YAMLWriter {
                         output.append(contentsOf: ScalarText.tagText(tag).utf8)
                     }
                     output.append(UInt8(ascii: "\n"))
-                    push(container, indent: frame.indent + 2, continuesLine: false)
+                    try push(container, indent: frame.indent + 2, continuesLine: false)
                 } else {
                     output.append(UInt8(ascii: " "))
                     try appendInline(member.value, inFlow: false)
@@ -117,9 +138,9 @@ struct YAMLWriter {
                     if let tag {
                         output.append(contentsOf: ScalarText.tagText(tag).utf8)
                         output.append(UInt8(ascii: "\n"))
-                        push(container, indent: frame.indent + 2, continuesLine: false)
+                        try push(container, indent: frame.indent + 2, continuesLine: false)
                     } else {
-                        push(container, indent: frame.indent + 2, continuesLine: true)
+                        try push(container, indent: frame.indent + 2, continuesLine: true)
                     }
                 } else {
                     try appendInline(element, inFlow: false)
@@ -201,6 +222,7 @@ struct YAMLWriter {
                         if offset > 0 { work.append(.text(", ")) }
                     }
                 case .object(let object) where !object.isEmpty:
+                    try checkUniqueKeys(object)
                     output.append(UInt8(ascii: "{"))
                     work.append(.text("}"))
                     for (offset, member) in object.members.enumerated().reversed() {

@@ -104,6 +104,18 @@ import Testing
         #expect(throws: FormatError.self) { try decode(many) }
     }
 
+    @Test func repeatedKeysDecodeButDoNotEncode() throws {
+        // Found by FuzzYAML: two `[null]` collection keys decode to two equal string keys, which
+        // were written back as YAML the decoder then refused. The writer refuses them instead.
+        let value = try decode("\n?\n-\n?\n-")
+        #expect(value.objectValue?.keys == ["[null]", "[null]"])
+        #expect { try YAMLFormat().encode(value) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        let nested: Value = ["outer": .object(["a": 1, "b": 2, "a": 3])]
+        #expect { try YAMLFormat().encode(.array([nested])) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        let wide = Value.object(Value.Object((0..<40).map { .init(key: "k\($0 % 39)", value: 1) }))
+        #expect { try YAMLFormat().encode(wide) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+    }
+
     @Test func duplicateKeysAreKeptWhenAsked() throws {
         let value = try decode("a: 1\na: 2\n", YAMLFormat(duplicateKeys: .keepAll))
         #expect(value.objectValue?.count == 2)
