@@ -70,25 +70,72 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
         return path
     }
 
-    /// The types decoded without an `init(from:)` call: strings, numbers, Booleans, and the
-    /// Foundation types whose `Codable` form differs from what a value tree holds.
-    /// Metatypes compared against on every nested value, looked up once (a generic type's
-    /// metadata is otherwise fetched from the runtime's cache at each comparison).
+    /// The types decoded without an `init(from:)` call: strings, numbers, Booleans, the
+    /// Foundation types whose `Codable` form differs from what a value tree holds, and arrays of
+    /// numbers, strings and Booleans (the standard library's generic `Array.init(from:)` looks
+    /// up type metadata for every array it decodes).
+    ///
+    /// Metatypes compared against on every nested value are looked up once (a generic type's
+    /// metadata is otherwise fetched from the runtime's cache at each comparison). Each branch
+    /// has established that `T` is exactly the type it produces, so the result is reinterpreted
+    /// with `unsafeBitCast` instead of a dynamic cast.
     static let byteArrayType = ObjectIdentifier([UInt8].self)
+    static let doubleArrayType = ObjectIdentifier([Double].self)
+    static let floatArrayType = ObjectIdentifier([Float].self)
+    static let intArrayType = ObjectIdentifier([Int].self)
+    static let int64ArrayType = ObjectIdentifier([Int64].self)
+    static let stringArrayType = ObjectIdentifier([String].self)
+    static let boolArrayType = ObjectIdentifier([Bool].self)
 
     @inline(__always)
     func decodePrimitive<T: Decodable>(_ value: Value, as type: T.Type, path: () -> [any CodingKey]) throws -> T? {
         let requested = ObjectIdentifier(T.self)
-        if requested == ObjectIdentifier(String.self) { return try string(value, path: path()) as? T }
-        if requested == ObjectIdentifier(Int.self) { return try integer(value, as: Int.self, path: path) as? T }
-        if requested == ObjectIdentifier(Double.self) { return try double(value, path: path) as? T }
-        if requested == ObjectIdentifier(Bool.self) { return try bool(value, path: path()) as? T }
-        if requested == ObjectIdentifier(Date.self) { return try date(value, path: path) as? T }
-        if requested == ObjectIdentifier(Data.self) { return try bytes(value, path: path).map { Data($0) as! T } }
-        if requested == ObjectIdentifier(URL.self) { return try url(value, path: path()) as? T }
-        if requested == ObjectIdentifier(Int64.self) { return try integer(value, as: Int64.self, path: path) as? T }
-        if requested == Self.byteArrayType { return try bytes(value, path: path).map { $0 as! T } }
+        if requested == ObjectIdentifier(String.self) { return unsafeBitCast(try string(value, path: path()), to: T.self) }
+        if requested == ObjectIdentifier(Int.self) { return unsafeBitCast(try integer(value, as: Int.self, path: path), to: T.self) }
+        if requested == ObjectIdentifier(Double.self) { return unsafeBitCast(try double(value, path: path), to: T.self) }
+        if requested == ObjectIdentifier(Bool.self) { return unsafeBitCast(try bool(value, path: path()), to: T.self) }
+        if requested == ObjectIdentifier(Date.self) { return unsafeBitCast(try date(value, path: path), to: T.self) }
+        if requested == ObjectIdentifier(Data.self) { return try bytes(value, path: path).map { unsafeBitCast(Data($0), to: T.self) } }
+        if requested == ObjectIdentifier(URL.self) { return unsafeBitCast(try url(value, path: path()), to: T.self) }
+        if requested == ObjectIdentifier(Int64.self) { return unsafeBitCast(try integer(value, as: Int64.self, path: path), to: T.self) }
+        if requested == Self.byteArrayType { return try bytes(value, path: path).map { unsafeBitCast($0, to: T.self) } }
+        if requested == Self.doubleArrayType {
+            return unsafeBitCast(try array(value, path: path) { element, path in try double(element, path: path) }, to: T.self)
+        }
+        if requested == Self.stringArrayType {
+            return unsafeBitCast(try array(value, path: path) { element, path in try string(element, path: path()) }, to: T.self)
+        }
+        if requested == Self.intArrayType {
+            return unsafeBitCast(try array(value, path: path) { element, path in try integer(element, as: Int.self, path: path) },
+                                 to: T.self)
+        }
+        if requested == Self.int64ArrayType {
+            return unsafeBitCast(try array(value, path: path) { element, path in try integer(element, as: Int64.self, path: path) },
+                                 to: T.self)
+        }
+        if requested == Self.floatArrayType {
+            return unsafeBitCast(try array(value, path: path) { element, path in try float(element, path: path) }, to: T.self)
+        }
+        if requested == Self.boolArrayType {
+            return unsafeBitCast(try array(value, path: path) { element, path in try bool(element, path: path()) }, to: T.self)
+        }
         return nil
+    }
+
+    /// The elements of an array value converted one by one; an element's path (for errors) is
+    /// the array's path and its index.
+    @inline(__always)
+    func array<Element>(_ value: Value, path: () -> [any CodingKey],
+                        _ convert: (Value, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+        let elements = try arrayValue(value, path: path())
+        return try withoutActuallyEscaping(path) { path in
+            var result: [Element] = []
+            result.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                result.append(try convert(element, { path() + [CodingIndexKey(intValue: index)] }))
+            }
+            return result
+        }
     }
 
     // MARK: Conversions

@@ -46,6 +46,36 @@ import Testing
         #expect(try decoder.decode(Address.self, from: .object(object)).street == "Wide")
     }
 
+    struct Arrays: Codable, Equatable {
+        var doubles: [Double]
+        var floats: [Float]
+        var ints: [Int]
+        var longs: [Int64]
+        var strings: [String]
+        var flags: [Bool]
+        var nested: [[Double]]
+    }
+
+    @Test func decodesArraysOfPrimitivesDirectlyWithElementPaths() throws {
+        let value: Value = ["doubles": [1.5, 2, .number("3")], "floats": [0.5], "ints": [1, 2.0], "longs": [.number("-9")],
+                            "strings": ["a", .tagged("!x", "b")], "flags": [true, false], "nested": [[1], [], [2, 3]]]
+        let decoded = try decoder.decode(Arrays.self, from: value)
+        #expect(decoded == Arrays(doubles: [1.5, 2, 3], floats: [0.5], ints: [1, 2], longs: [-9], strings: ["a", "b"],
+                                  flags: [true, false], nested: [[1], [], [2, 3]]))
+        var broken = value.objectValue!
+        broken["nested"] = [[1], [2, "x"]]
+        let error = try #require(throws: DecodingError.self) { try decoder.decode(Arrays.self, from: .object(broken)) }
+        guard case .typeMismatch(_, let context) = error else { Issue.record("\(error)"); return }
+        #expect(context.codingPath.map(\.stringValue) == ["nested", "Index 1", "Index 1"])
+        broken["nested"] = [[1]]
+        broken["strings"] = ["a", nil]
+        let null = try #require(throws: DecodingError.self) { try decoder.decode(Arrays.self, from: .object(broken)) }
+        guard case .valueNotFound(_, let nullContext) = null else { Issue.record("\(null)"); return }
+        #expect(nullContext.codingPath.map { $0.intValue } == [nil, 1])
+        #expect(throws: DecodingError.self) { try decoder.decode([Double].self, from: ["a": 1]) }
+        #expect(try decoder.decode([Int].self, from: []) == [])
+    }
+
     @Test func checksIntegerRanges() throws {
         let error = try #require(throws: DecodingError.self) { try decoder.decode([UInt8].self, from: [1, 256]) }
         guard case .dataCorrupted(let context) = error else { Issue.record("\(error)"); return }
