@@ -1,20 +1,25 @@
 /// A coding key for an array index or a fixed name (`"super"`), used in coding paths.
 ///
-/// The text of an index key (`"Index 3"`) is only built when asked for, so pushing one on a
-/// coding path costs nothing.
-struct CodingIndexKey: CodingKey {
-    let intValue: Int?
-    private let name: String
+/// The text of an index key (`"Index 3"`) is only built when asked for, and the key fits an
+/// existential's inline buffer (an enum of an `Int` or a `String`, 17 bytes), so pushing one on
+/// a coding path allocates nothing.
+enum CodingIndexKey: CodingKey {
+    case index(Int)
+    case name(String)
 
-    init(stringValue: String) {
-        self.name = stringValue
-        self.intValue = nil
+    init(stringValue: String) { self = .name(stringValue) }
+
+    init(intValue: Int) { self = .index(intValue) }
+
+    var intValue: Int? {
+        if case .index(let index) = self { return index }
+        return nil
     }
 
-    init(intValue: Int) {
-        self.name = ""
-        self.intValue = intValue
+    var stringValue: String {
+        switch self {
+        case .index(let index): "Index \(index)"
+        case .name(let name): name
+        }
     }
-
-    var stringValue: String { intValue.map { "Index \($0)" } ?? name }
 }
