@@ -72,7 +72,7 @@ final class TreeBuilder: SAXHandler {
     /// Behind a pointer so appending pays no dynamic exclusivity check.
     private let tree: UnsafeMutablePointer<Tree>
 
-    override init(limits: DecodingLimits) {
+    init(limits: DecodingLimits) {
         tree = .allocate(capacity: 1)
         tree.initialize(to: Tree())
         super.init(limits: limits)
