@@ -176,6 +176,7 @@ private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -
     state.pointee.handler.unsafelyUnwrapped._withUnsafeGuaranteedRef { handler in body(handler) }
 }
 
+@inline(__always)
 private func saxStartElement(
     ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
     uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
@@ -188,11 +189,13 @@ private func saxStartElement(
     }
 }
 
+@inline(__always)
 private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
                            prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
     withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
 }
 
+@inline(__always)
 private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
     guard let ctx else { return }
     let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
