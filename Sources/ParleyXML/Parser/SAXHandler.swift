@@ -302,38 +302,60 @@ class SAXHandler {
     }
 
     /// Appends character data to the pending text; the one callback that needs only the state.
+    ///
+    /// The fast path (a chunk of at most 32 bytes that fits, within the expansion limit) calls
+    /// nothing, so it needs no stack frame; everything else goes to `appendText`.
     @inline(__always)
     static func characters(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr,
                            _ bytes: UnsafePointer<xmlChar>?, count: Int32) {
-        guard !state.pointee.stopped, let bytes, count > 0 else { return }
         let count = Int(count)
+        let delivered = state.pointee.deliveredBytes &+ count
+        let textCount = state.pointee.textCount
+        if let bytes, count > 0, count <= 32, !state.pointee.stopped,
+           delivered <= state.pointee.maxDeliveredBytes, textCount &+ 32 <= state.pointee.textCapacity {
+            state.pointee.deliveredBytes = delivered
+            // Two overlapping loads and stores cover any length; the text buffer keeps 32 bytes
+            // of slack past the text.
+            let target = UnsafeMutableRawPointer(state.pointee.text.unsafelyUnwrapped + textCount)
+            let source = UnsafeRawPointer(bytes)
+            if count >= 16 {
+                target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                (target + (count &- 16)).storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            } else if count >= 8 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (target + (count &- 8)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
+                                                   as: UInt64.self)
+            } else if count >= 4 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                (target + (count &- 4)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self),
+                                                   as: UInt32.self)
+            } else {
+                // 1 to 3 bytes: first, middle and last cover them all.
+                target.storeBytes(of: bytes[0], as: UInt8.self)
+                target.storeBytes(of: bytes[count &>> 1], toByteOffset: count &>> 1, as: UInt8.self)
+                target.storeBytes(of: bytes[count &- 1], toByteOffset: count &- 1, as: UInt8.self)
+            }
+            state.pointee.textCount = textCount &+ count
+            return
+        }
+        appendText(state, context, bytes, count: count)
+    }
+
+    /// `characters` for the rest: long chunks, a full buffer, the expansion limit, a stopped parse.
+    @inline(never)
+    static func appendText(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr,
+                           _ bytes: UnsafePointer<xmlChar>?, count: Int) {
+        guard !state.pointee.stopped, let bytes, count > 0 else { return }
         state.pointee.deliveredBytes &+= count
-        if _slowPath(state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes) {
+        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
             state.pointee.activeContext = context
             state.pointee.handler?._withUnsafeGuaranteedRef { $0.failExpansion() }
             return
         }
         let needed = state.pointee.textCount &+ count
-        // 16 bytes of slack let short chunks be copied as two overlapping words.
-        if _slowPath(needed &+ 16 > state.pointee.textCapacity) { growText(state, to: needed &+ 16) }
-        let target = UnsafeMutableRawPointer(state.pointee.text.unsafelyUnwrapped + state.pointee.textCount)
-        let source = UnsafeRawPointer(bytes)
-        if count >= 8 && count <= 16 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            (target + (count &- 8)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
-                                               as: UInt64.self)
-        } else if count >= 4 && count < 8 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            (target + (count &- 4)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self),
-                                               as: UInt32.self)
-        } else if count < 4 {
-            // 1 to 3 bytes: first, middle and last cover them all.
-            target.storeBytes(of: bytes[0], as: UInt8.self)
-            target.storeBytes(of: bytes[count &>> 1], toByteOffset: count &>> 1, as: UInt8.self)
-            target.storeBytes(of: bytes[count &- 1], toByteOffset: count &- 1, as: UInt8.self)
-        } else {
-            target.copyMemory(from: source, byteCount: count)
-        }
+        if needed &+ 32 > state.pointee.textCapacity { growText(state, to: needed &+ 32) }
+        (state.pointee.text.unsafelyUnwrapped + state.pointee.textCount).update(from: bytes, count: count)
         state.pointee.textCount = needed
     }
 
