@@ -237,6 +237,35 @@ private func outcome(_ bytes: [UInt8], limits: DecodingLimits, view: Bool) -> Ou
         #expect(seen == [.startElement, .startElement, .endElement, .text])
     }
 
+    /// Short strings come from a cache keyed by their bytes: every length, every byte position
+    /// changed in turn, must still read back exactly.
+    @Test func shortTextsAndValuesReadBackExactly() throws {
+        var expected: [String] = []
+        for length in 1...16 {
+            let base = String(repeating: "a", count: length)
+            expected.append(base)
+            for position in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[position] = UInt8(ascii: "b")
+                expected.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        expected += ["é", "aé", "€", "a€b", "\n    ", "\n  ", "\n    "]
+        let document = "<r>" + expected.map { "<e v=\"\($0)\">\($0)</e>" }.joined() + "</r>"
+        var texts: [String] = []
+        var values: [String] = []
+        try XML.EventReader(Array(document.utf8)).forEachView { event in
+            switch event.kind {
+            case .text: texts.append(event.text)
+            case .startElement where event.isElement("e"): values.append(event.attributes["v"] ?? "?")
+            default: break
+            }
+        }
+        #expect(texts == expected)
+        // Attribute-value normalisation turns the line feed into a space.
+        #expect(values == expected.map { $0.replacingOccurrences(of: "\n", with: " ") })
+    }
+
     @Test func readsALargeCatalogueLikeTheCBaseline() throws {
         var text = "<catalog>"
         for index in 0..<5_000 {

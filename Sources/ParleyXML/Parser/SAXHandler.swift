@@ -47,7 +47,21 @@ class SAXHandler {
         var handler: Unmanaged<SAXHandler>?
         /// The name cache: `cacheSize` slots.
         var names: UnsafeMutablePointer<NameSlot>?
+        /// The short-string cache: `stringCacheSize` slots.
+        var strings: UnsafeMutablePointer<StringSlot>?
     }
+
+    /// A direct-mapped cache slot: a string of at most 15 bytes (Swift stores it inline, so a
+    /// copy costs no allocation), keyed by its length and two words that cover all its bytes.
+    struct StringSlot {
+        var count = 0
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var string = ""
+    }
+
+    /// The number of short-string cache slots: 2^6, as the hash in `string` assumes.
+    static let stringCacheSize = 64
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
     struct NameSlot {
@@ -63,6 +77,7 @@ class SAXHandler {
     let limits: DecodingLimits
     let state: UnsafeMutablePointer<State>
     private let names: UnsafeMutablePointer<NameSlot>
+    private let strings: UnsafeMutablePointer<StringSlot>
     /// The event reader's closure, called for every event instead of `emit(_:)` when `hasSink`.
     private let sink: (borrowing XML.EventView) throws -> Void
     private let hasSink: Bool
@@ -82,14 +97,19 @@ class SAXHandler {
         state.initialize(to: State())
         names = .allocate(capacity: Self.cacheSize)
         names.initialize(repeating: NameSlot(name: XML.Name("")), count: Self.cacheSize)
+        strings = .allocate(capacity: Self.stringCacheSize)
+        strings.initialize(repeating: StringSlot(), count: Self.stringCacheSize)
         state.pointee.handler = Unmanaged.passUnretained(self)
         state.pointee.names = names
+        state.pointee.strings = strings
     }
 
     deinit {
         state.pointee.text?.deallocate()
         names.deinitialize(count: Self.cacheSize)
         names.deallocate()
+        strings.deinitialize(count: Self.stringCacheSize)
+        strings.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -217,6 +237,37 @@ class SAXHandler {
             return slot.pointee.name
         }
         return cacheName(slot, localName, prefix, uri)
+    }
+
+    /// The string of `count` UTF-8 bytes at `bytes`. Short strings come from a cache: the
+    /// indentation between elements and the small values documents repeat are made once.
+    static func string(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>?, count: Int) -> String {
+        guard let bytes, count > 0, count < 16 else {
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+        // The first and last words (of 8, 4 or 1 bytes) overlap and cover every byte, all loads
+        // in bounds; with the length they identify the string.
+        let raw = UnsafeRawPointer(bytes)
+        let low: UInt64
+        let high: UInt64
+        if count >= 8 {
+            low = raw.loadUnaligned(as: UInt64.self)
+            high = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+        } else {
+            low = UInt64(bytes[0]) | UInt64(bytes[count &>> 1]) &<< 8
+            high = UInt64(bytes[count &- 1])
+        }
+        let hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)) &* 0xBF58_476D_1CE4_E5B9
+        let slot = state.pointee.strings.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> 58)
+        if slot.pointee.count == count, slot.pointee.low == low, slot.pointee.high == high {
+            return slot.pointee.string
+        }
+        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        slot.pointee = StringSlot(count: count, low: low, high: high, string: string)
+        return string
     }
 
     @inline(never)
