@@ -6,8 +6,9 @@ import Parley
 import ParleyXML
 
 // Side by side on the same generated documents (1 MB and 20 MB), in one run:
-// - ParleyXML's event reader vs libxml2's own SAX2 parser called from C (CBaselineXML) and
-//   Foundation's XMLParser;
+// - ParleyXML's event reader, zero-copy views (eventsView) and string events (events), vs libxml2's
+//   own SAX2 parser called from C (CBaselineXML) and Foundation's XMLParser, all counting
+//   elements and text bytes;
 // - ParleyXML's document tree vs FoundationXML's XMLDocument (parse, then visit every element
 //   and read its attributes);
 // - XMLFormat's decode to the value tree.
@@ -89,6 +90,21 @@ let benchmarks: @Sendable () -> Void = {
                     switch event {
                     case .startElement: elements += 1
                     case .text(let text): textBytes += text.utf8.count
+                    default: break
+                    }
+                }
+                blackHole(elements + textBytes)
+            }
+        }
+
+        Benchmark("XML.eventsView-\(label)", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations {
+                var elements = 0
+                var textBytes = 0
+                try XML.EventReader(bytes).forEachView { event in
+                    switch event.kind {
+                    case .startElement: elements += 1
+                    case .text: textBytes += event.utf8Count
                     default: break
                     }
                 }

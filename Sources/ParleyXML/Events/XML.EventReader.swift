@@ -4,6 +4,25 @@ extension XML {
     /// A streaming reader that delivers a document's events to a closure without building a tree,
     /// on libxml2's SAX2 parser: the way to read large bodies.
     ///
+    /// ``forEachView(_:)`` is the fast form: each event arrives as an ``XML/EventView`` that
+    /// points into the parser's buffers, valid only during the call, and nothing is copied until
+    /// read.
+    ///
+    /// ```swift
+    /// var elements = 0
+    /// var textBytes = 0
+    /// try XML.EventReader(body).forEachView { event in
+    ///     switch event.kind {
+    ///     case .startElement: elements += 1
+    ///     case .text: textBytes += event.utf8Count
+    ///     default: break
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// ``forEach(_:)`` delivers the same events as ``XML/Event`` values, with strings and arrays
+    /// that can be kept:
+    ///
     /// ```swift
     /// var titles: [String] = []
     /// var inTitle = false
@@ -45,7 +64,45 @@ extension XML {
             self.init(Array(bytes), limits: limits)
         }
 
+        /// Parses the document and calls `body` with a view of each event in order, copying
+        /// nothing: the fastest way to read a large body.
+        ///
+        /// ```swift
+        /// var books = 0
+        /// var textBytes = 0
+        /// try XML.EventReader(body).forEachView { event in
+        ///     switch event.kind {
+        ///     case .startElement where event.isElement("book"):
+        ///         books += 1
+        ///         if let id = event.attributes["id"] { print(id) }
+        ///     case .text: textBytes += event.utf8Count
+        ///     default: break
+        ///     }
+        /// }
+        /// ```
+        ///
+        /// The view points into the parser's buffers and is valid only during the call that
+        /// receives it (it is non-copyable and borrowed, so it cannot be kept); read what you need
+        /// as strings, or copy the whole event with `XML.Event(view)`. The same events arrive as
+        /// with ``forEach(_:)``, under the same limits.
+        ///
+        /// - Parameter body: Called for every event; throwing from it stops the parse, and the
+        ///   error is rethrown.
+        /// - Throws: As ``forEach(_:)``.
+        public func forEachView(_ body: (borrowing EventView) throws -> Void) throws {
+            try withoutActuallyEscaping(body) { body in
+                let handler = SAXHandler(limits: limits, sink: body)
+                try bytes.withUnsafeBytes { buffer in
+                    let parser = try SAXParser(bytes: buffer, handler: handler)
+                    try parser.parse()
+                }
+            }
+        }
+
         /// Parses the document and calls `body` with each event in order.
+        ///
+        /// Each event is a value that can be kept; for large bodies ``forEachView(_:)`` delivers
+        /// the same events without making a string or array for each.
         ///
         /// - Parameter body: Called for every event; throwing from it stops the parse, and the
         ///   error is rethrown.
@@ -53,12 +110,11 @@ extension XML {
         ///   `.truncated` (with line and column) for a document that is not well-formed, or
         ///   `.limitExceeded` when a limit is reached. Events before the error have been delivered.
         public func forEach(_ body: (Event) throws -> Void) throws {
-            try withoutActuallyEscaping(body) { body in
-                let handler = EventHandler(limits: limits, body: body)
-                try bytes.withUnsafeBytes { buffer in
-                    let parser = try SAXParser(bytes: buffer, handler: handler)
-                    try parser.parse()
-                }
+            try forEachView { view in
+                let event = Event(view)
+                // Reading an attribute value may have reached a limit: the error ends the parse.
+                guard !view.parseStopped else { return }
+                try body(event)
             }
         }
 
@@ -71,30 +127,5 @@ extension XML {
             try forEach { events.append($0) }
             return events
         }
-    }
-}
-
-/// Forwards every event to a closure, converting its error into a stop.
-private final class EventHandler: SAXHandler {
-    let body: (XML.Event) throws -> Void
-
-    init(limits: DecodingLimits, body: @escaping (XML.Event) throws -> Void) {
-        self.body = body
-        super.init(limits: limits)
-    }
-
-    private func send(_ event: XML.Event) {
-        do { try body(event) } catch { fail(error) }
-    }
-
-    override func handleStartElement(_ name: XML.Name, attributes: [XML.Attribute], namespaces: [XML.Namespace]) {
-        send(.startElement(name, attributes: attributes, namespaces: namespaces))
-    }
-    override func handleEndElement(_ name: XML.Name) { send(.endElement(name)) }
-    override func handleText(_ text: String) { send(.text(text)) }
-    override func handleCDATA(_ text: String) { send(.cdata(text)) }
-    override func handleComment(_ text: String) { send(.comment(text)) }
-    override func handleProcessingInstruction(target: String, data: String) {
-        send(.processingInstruction(target: target, data: data))
     }
 }

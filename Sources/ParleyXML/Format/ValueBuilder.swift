@@ -19,7 +19,7 @@ final class ValueBuilder: SAXHandler {
     private let frames: UnsafeMutablePointer<[Frame]>
     private(set) var result: Value?
 
-    override init(limits: DecodingLimits) {
+    init(limits: DecodingLimits) {
         frames = .allocate(capacity: 1)
         frames.initialize(to: [])
         super.init(limits: limits)

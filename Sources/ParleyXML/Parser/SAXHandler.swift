@@ -1,9 +1,18 @@
 internal import CParleyXML
 import Parley
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 /// Receives libxml2's SAX2 callbacks for one parse: tracks depth, node count and expansion,
-/// coalesces character data, and records the first error. Subclasses build events, trees or
-/// values by overriding the `handle…` methods.
+/// coalesces character data, and records the first error. Each event is described by an
+/// `XML.EventView` over libxml2's own buffers and goes to the sink closure the event reader
+/// passes, or else to `emit(_:)`, whose default copies it into strings and arrays for the
+/// `handle…` methods that the tree and value builders override.
 ///
 /// Callbacks never throw: a subclass stores its failure with `fail(_:)`, which stops the
 /// parser; `SAXParser` throws it once libxml2 returns.
@@ -33,7 +42,26 @@ class SAXHandler {
         var activeContext: xmlParserCtxtPtr?
         /// The first fatal error libxml2 reported, with its location.
         var parseError: FormatError?
+        /// The handler that owns this state (it outlives the parse): the C callbacks find the
+        /// state in the context's `_private`, and the handler here.
+        var handler: Unmanaged<SAXHandler>?
+        /// The name cache: `cacheSize` slots.
+        var names: UnsafeMutablePointer<NameSlot>?
+        /// The short-string cache: `stringCacheSize` slots.
+        var strings: UnsafeMutablePointer<StringSlot>?
     }
+
+    /// A direct-mapped cache slot: a string of at most 15 bytes (Swift stores it inline, so a
+    /// copy costs no allocation), keyed by its length and two words that cover all its bytes.
+    struct StringSlot {
+        var count = 0
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var string = ""
+    }
+
+    /// The number of short-string cache slots: 2^6, as the hash in `string` assumes.
+    static let stringCacheSize = 64
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
     struct NameSlot {
@@ -43,24 +71,45 @@ class SAXHandler {
         var name: XML.Name
     }
 
+    /// The number of name cache slots: 2^9, as the hash in `name` assumes.
     static let cacheSize = 512
 
     let limits: DecodingLimits
     let state: UnsafeMutablePointer<State>
     private let names: UnsafeMutablePointer<NameSlot>
+    private let strings: UnsafeMutablePointer<StringSlot>
+    /// The event reader's closure, called for every event instead of `emit(_:)` when `hasSink`.
+    private let sink: (borrowing XML.EventView) throws -> Void
+    private let hasSink: Bool
 
-    init(limits: DecodingLimits) {
+    /// Creates a handler whose events go to the `sink` closure (which must outlive the parse)
+    /// instead of `emit(_:)`.
+    convenience init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void) {
+        self.init(limits: limits, sink: sink, hasSink: true)
+    }
+
+    /// Creates a handler; subclasses pass `hasSink: false` and receive events through `emit(_:)`.
+    init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void = { _ in }, hasSink: Bool = false) {
         self.limits = limits
+        self.sink = sink
+        self.hasSink = hasSink
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         names = .allocate(capacity: Self.cacheSize)
         names.initialize(repeating: NameSlot(name: XML.Name("")), count: Self.cacheSize)
+        strings = .allocate(capacity: Self.stringCacheSize)
+        strings.initialize(repeating: StringSlot(), count: Self.stringCacheSize)
+        state.pointee.handler = Unmanaged.passUnretained(self)
+        state.pointee.names = names
+        state.pointee.strings = strings
     }
 
     deinit {
         state.pointee.text?.deallocate()
         names.deinitialize(count: Self.cacheSize)
         names.deallocate()
+        strings.deinitialize(count: Self.stringCacheSize)
+        strings.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -87,6 +136,24 @@ class SAXHandler {
 
     // MARK: Overridable events
 
+    /// Receives every event as a view valid only during the call. The default copies it into
+    /// strings and arrays and calls the matching `handle…` method; a subclass that reads views
+    /// directly overrides this instead.
+    func emit(_ event: borrowing XML.EventView) {
+        switch event.kind {
+        case .startElement:
+            let attributes = event.attributes.copied()
+            // Reading the values may have stopped the parse (maxExpansionRatio).
+            guard !state.pointee.stopped else { return }
+            handleStartElement(event.name, attributes: attributes, namespaces: event.namespaces.copied())
+        case .endElement: handleEndElement(event.name)
+        case .text: handleText(event.text)
+        case .cdata: handleCDATA(event.text)
+        case .comment: handleComment(event.text)
+        case .processingInstruction: handleProcessingInstruction(target: event.target, data: event.text)
+        }
+    }
+
     func handleStartElement(_ name: XML.Name, attributes: [XML.Attribute], namespaces: [XML.Namespace]) {}
     func handleEndElement(_ name: XML.Name) {}
     func handleText(_ text: String) {}
@@ -106,14 +173,45 @@ class SAXHandler {
         if let context { xmlStopParser(context) }
     }
 
+    @inline(__always)
     private func deliver(_ count: Int) -> Bool {
         state.pointee.deliveredBytes &+= count
-        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
-            fail(FormatError.limitExceeded(format: "xml", limit: "maxExpansionRatio",
-                                           maximum: limits.maxExpansionRatio, location: currentLocation()))
+        if _slowPath(state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes) {
+            failExpansion()
             return false
         }
         return true
+    }
+
+    /// Delivers an event to the sink, or to `emit(_:)` without one; an error the sink throws
+    /// stops the parse.
+    @inline(__always)
+    private func dispatch(_ event: borrowing XML.EventView) {
+        if hasSink {
+            do { try sink(event) } catch { fail(error) }
+        } else {
+            emit(event)
+        }
+    }
+
+    // Failures kept out of line, so the hot callbacks stay small.
+
+    @inline(never)
+    fileprivate func failExpansion() {
+        fail(FormatError.limitExceeded(format: "xml", limit: "maxExpansionRatio",
+                                       maximum: limits.maxExpansionRatio, location: currentLocation()))
+    }
+
+    @inline(never)
+    private func failDepth() {
+        fail(FormatError.limitExceeded(format: "xml", limit: "maxDepth", maximum: limits.maxDepth,
+                                       actual: state.pointee.depth, location: currentLocation()))
+    }
+
+    @inline(never)
+    private func failNodes() {
+        fail(FormatError.limitExceeded(format: "xml", limit: "maxNodes", maximum: limits.maxNodes,
+                                       location: currentLocation()))
     }
 
     // MARK: Called from the C callbacks
@@ -122,25 +220,76 @@ class SAXHandler {
     @inline(__always)
     final func name(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
                     _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
+        Self.name(state, localName, prefix, uri)
+    }
+
+    /// The name for libxml2's interned pointers, from the state's cache when seen before.
+    @inline(__always)
+    static func name(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+                     _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
         let key = UnsafeRawPointer(localName)
-        let slot = names + ((Int(bitPattern: key) &>> 4) & (Self.cacheSize - 1))
+        // libxml2 packs interned names next to each other: a multiplicative hash of every bit
+        // of the address spreads neighbours over the slots (512 = 2^9 slots: the top 9 bits).
+        let hash = UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
+        let slot = state.pointee.names.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> (UInt.bitWidth - 9))
         if slot.pointee.localName == key, slot.pointee.prefix == UnsafeRawPointer(prefix),
            slot.pointee.uri == UnsafeRawPointer(uri) {
             return slot.pointee.name
         }
+        return cacheName(slot, localName, prefix, uri)
+    }
+
+    /// The string of `count` UTF-8 bytes at `bytes`. Short strings come from a cache: the
+    /// indentation between elements and the small values documents repeat are made once.
+    static func string(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>?, count: Int) -> String {
+        guard let bytes, count > 0, count < 16 else {
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+        // The first and last words (of 8, 4 or 1 bytes) overlap and cover every byte, all loads
+        // in bounds; with the length they identify the string.
+        let raw = UnsafeRawPointer(bytes)
+        let low: UInt64
+        let high: UInt64
+        if count >= 8 {
+            low = raw.loadUnaligned(as: UInt64.self)
+            high = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+        } else {
+            low = UInt64(bytes[0]) | UInt64(bytes[count &>> 1]) &<< 8
+            high = UInt64(bytes[count &- 1])
+        }
+        let hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)) &* 0xBF58_476D_1CE4_E5B9
+        let slot = state.pointee.strings.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> 58)
+        if slot.pointee.count == count, slot.pointee.low == low, slot.pointee.high == high {
+            return slot.pointee.string
+        }
+        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        slot.pointee = StringSlot(count: count, low: low, high: high, string: string)
+        return string
+    }
+
+    @inline(never)
+    private static func cacheName(_ slot: UnsafeMutablePointer<NameSlot>, _ localName: UnsafePointer<xmlChar>,
+                                  _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
         let name = XML.Name(String(cString: localName), prefix: prefix.map { String(cString: $0) },
                             namespaceURI: uri.map { String(cString: $0) })
-        slot.pointee = NameSlot(localName: key, prefix: UnsafeRawPointer(prefix), uri: UnsafeRawPointer(uri), name: name)
+        slot.pointee = NameSlot(localName: UnsafeRawPointer(localName), prefix: UnsafeRawPointer(prefix),
+                                uri: UnsafeRawPointer(uri), name: name)
         return name
     }
 
+    /// Delivers the pending text, if any, as one event.
+    ///
+    /// - Returns: Whether the parse goes on (the text's receiver may have stopped it).
     @inline(__always)
-    final func flushText() {
-        guard state.pointee.textCount > 0 else { return }
-        let string = String(decoding: UnsafeBufferPointer(start: state.pointee.text, count: state.pointee.textCount),
-                            as: UTF8.self)
+    final func flushText() -> Bool {
+        let count = state.pointee.textCount
+        guard count > 0 else { return true }
+        dispatch(XML.EventView(kind: .text, state: state, bytes: state.pointee.text, count: count))
         state.pointee.textCount = 0
-        handleText(string)
+        return !state.pointee.stopped
     }
 
     final func startElement(
@@ -149,106 +298,152 @@ class SAXHandler {
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard !state.pointee.stopped, let localName else { return }
-        flushText()
+        guard flushText() else { return }
         state.pointee.depth += 1
         state.pointee.elementCount += 1
-        if state.pointee.depth > limits.maxDepth {
-            return fail(FormatError.limitExceeded(format: "xml", limit: "maxDepth", maximum: limits.maxDepth,
-                                                  actual: state.pointee.depth, location: currentLocation()))
-        }
-        if state.pointee.elementCount > limits.maxNodes {
-            return fail(FormatError.limitExceeded(format: "xml", limit: "maxNodes", maximum: limits.maxNodes,
-                                                  location: currentLocation()))
-        }
-        let elementName = name(localName, prefix, uri)
-        var declared: [XML.Namespace] = []
-        if namespaceCount > 0, let namespaces {
-            declared.reserveCapacity(Int(namespaceCount))
-            for i in 0..<Int(namespaceCount) {
-                let uriString = namespaces[2 * i + 1].map { String(cString: $0) } ?? ""
-                declared.append(XML.Namespace(prefix: namespaces[2 * i].map { String(cString: $0) }, uri: uriString))
-            }
-        }
-        var attributeList: [XML.Attribute] = []
+        if _slowPath(state.pointee.depth > limits.maxDepth) { return failDepth() }
+        if _slowPath(state.pointee.elementCount > limits.maxNodes) { return failNodes() }
+        var attributeCount = Int(attributeCount)
         if attributeCount > 0, let attributes {
-            attributeList.reserveCapacity(Int(attributeCount))
-            for i in 0..<Int(attributeCount) {
-                let base = 5 * i
-                guard let local = attributes[base], let start = attributes[base + 3],
-                      let end = attributes[base + 4] else { continue }
-                let count = end - start
-                guard deliver(count) else { return }
-                let value = attributeValue(start, count: count)
-                attributeList.append(XML.Attribute(name(local, attributes[base + 1], attributes[base + 2]),
-                                                   value: value))
+            // Values as libxml2 holds them count now; what entity decoding adds counts when read.
+            var valueBytes = 0
+            for i in 0..<attributeCount {
+                if let start = attributes[5 * i + 3], let end = attributes[5 * i + 4] { valueBytes &+= end - start }
             }
+            guard deliver(valueBytes) else { return }
+        } else {
+            attributeCount = 0
         }
-        handleStartElement(elementName, attributes: attributeList, namespaces: declared)
+        dispatch(XML.EventView(kind: .startElement, state: state, first: localName, prefix: prefix, uri: uri,
+                           attributes: UnsafePointer(attributes), attributeCount: attributeCount,
+                           namespaces: UnsafePointer(namespaces), namespaceCount: max(Int(namespaceCount), 0)))
     }
 
-    /// An attribute value: libxml2 leaves entity references (and `&#38;` for `&amp;`) in place
-    /// when it does not substitute entities, so decode them here, internal entities only.
-    private func attributeValue(_ start: UnsafePointer<xmlChar>, count: Int) -> String {
+    /// Calls `body` with an attribute value's bytes: libxml2 leaves entity references (and
+    /// `&#38;` for `&amp;`) in place when it does not substitute entities, so a value with `&`
+    /// is decoded first, internal entities only, and what decoding adds counts as delivered.
+    /// A value whose expansion passes the limit, or read once the parse has stopped, is empty.
+    static func withAttributeValue<Result, Failure: Error>(
+        _ state: UnsafeMutablePointer<State>, _ start: UnsafePointer<xmlChar>, count: Int,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         let buffer = UnsafeBufferPointer(start: start, count: count)
-        guard buffer.contains(UInt8(ascii: "&")), let context = activeContext ?? context else {
-            return String(decoding: buffer, as: UTF8.self)
-        }
-        guard let decoded = xmlStringLenDecodeEntities(context, start, Int32(count), XML_SUBSTITUTE_REF, 0, 0, 0) else {
-            return String(decoding: buffer, as: UTF8.self)
+        guard memchr(start, Int32(UInt8(ascii: "&")), count) != nil else { return try body(buffer) }
+        guard !state.pointee.stopped else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        guard let context = state.pointee.activeContext ?? state.pointee.context,
+              let decoded = xmlStringLenDecodeEntities(context, start, Int32(count), XML_SUBSTITUTE_REF, 0, 0, 0) else {
+            return try body(buffer)
         }
         defer { free(decoded) }
-        let string = String(cString: decoded)
-        _ = deliver(string.utf8.count - count)
-        return string
+        let decodedCount = strlen(decoded)
+        state.pointee.deliveredBytes &+= decodedCount - count
+        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
+            state.pointee.handler?._withUnsafeGuaranteedRef { $0.failExpansion() }
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeBufferPointer(start: decoded, count: decodedCount))
     }
 
     final func endElement(localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
                           uri: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped, let localName else { return }
-        flushText()
+        guard flushText() else { return }
         state.pointee.depth -= 1
-        handleEndElement(name(localName, prefix, uri))
+        dispatch(XML.EventView(kind: .endElement, state: state, first: localName, prefix: prefix, uri: uri))
     }
 
-    final func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
-        guard !state.pointee.stopped, let bytes, count > 0, deliver(Int(count)) else { return }
+    /// Appends character data to the pending text; the one callback that needs only the state.
+    ///
+    /// The fast path (a chunk of at most 32 bytes that fits, within the expansion limit) calls
+    /// nothing, so it needs no stack frame; everything else goes to `appendText`.
+    @inline(__always)
+    static func characters(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr,
+                           _ bytes: UnsafePointer<xmlChar>?, count: Int32) {
         let count = Int(count)
-        let needed = state.pointee.textCount + count
-        if needed > state.pointee.textCapacity {
-            let capacity = max(needed, 2 * state.pointee.textCapacity, 256)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            if let old = state.pointee.text {
-                grown.update(from: old, count: state.pointee.textCount)
-                old.deallocate()
+        let delivered = state.pointee.deliveredBytes &+ count
+        let textCount = state.pointee.textCount
+        if let bytes, count > 0, count <= 32, !state.pointee.stopped,
+           delivered <= state.pointee.maxDeliveredBytes, textCount &+ 32 <= state.pointee.textCapacity {
+            state.pointee.deliveredBytes = delivered
+            // Two overlapping loads and stores cover any length; the text buffer keeps 32 bytes
+            // of slack past the text.
+            let target = UnsafeMutableRawPointer(state.pointee.text.unsafelyUnwrapped + textCount)
+            let source = UnsafeRawPointer(bytes)
+            if count >= 16 {
+                target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                (target + (count &- 16)).storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            } else if count >= 8 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (target + (count &- 8)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
+                                                   as: UInt64.self)
+            } else if count >= 4 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                (target + (count &- 4)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self),
+                                                   as: UInt32.self)
+            } else {
+                // 1 to 3 bytes: first, middle and last cover them all.
+                target.storeBytes(of: bytes[0], as: UInt8.self)
+                target.storeBytes(of: bytes[count &>> 1], toByteOffset: count &>> 1, as: UInt8.self)
+                target.storeBytes(of: bytes[count &- 1], toByteOffset: count &- 1, as: UInt8.self)
             }
-            state.pointee.text = grown
-            state.pointee.textCapacity = capacity
+            state.pointee.textCount = textCount &+ count
+            return
         }
-        (state.pointee.text! + state.pointee.textCount).update(from: bytes, count: count)
+        appendText(state, context, bytes, count: count)
+    }
+
+    /// `characters` for the rest: long chunks, a full buffer, the expansion limit, a stopped parse.
+    @inline(never)
+    static func appendText(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr,
+                           _ bytes: UnsafePointer<xmlChar>?, count: Int) {
+        guard !state.pointee.stopped, let bytes, count > 0 else { return }
+        state.pointee.deliveredBytes &+= count
+        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
+            state.pointee.activeContext = context
+            state.pointee.handler?._withUnsafeGuaranteedRef { $0.failExpansion() }
+            return
+        }
+        let needed = state.pointee.textCount &+ count
+        if needed &+ 32 > state.pointee.textCapacity { growText(state, to: needed &+ 32) }
+        (state.pointee.text.unsafelyUnwrapped + state.pointee.textCount).update(from: bytes, count: count)
         state.pointee.textCount = needed
+    }
+
+    @inline(never)
+    static func growText(_ state: UnsafeMutablePointer<State>, to needed: Int) {
+        let capacity = max(needed, 2 * state.pointee.textCapacity, 256)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        if let old = state.pointee.text {
+            grown.update(from: old, count: state.pointee.textCount)
+            old.deallocate()
+        }
+        state.pointee.text = grown
+        state.pointee.textCapacity = capacity
     }
 
     final func cdata(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
         guard !state.pointee.stopped, let bytes, count >= 0, deliver(Int(count)) else { return }
-        flushText()
-        handleCDATA(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self))
+        guard flushText() else { return }
+        dispatch(XML.EventView(kind: .cdata, state: state, bytes: bytes, count: Int(count)))
     }
 
     final func comment(_ value: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped else { return }
-        flushText()
-        handleComment(value.map { String(cString: $0) } ?? "")
+        guard flushText() else { return }
+        dispatch(XML.EventView(kind: .comment, state: state, bytes: value, count: value.map { strlen($0) } ?? 0))
     }
 
     final func processingInstruction(target: UnsafePointer<xmlChar>?, data: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped, let target else { return }
-        flushText()
-        handleProcessingInstruction(target: String(cString: target), data: data.map { String(cString: $0) } ?? "")
+        guard flushText() else { return }
+        dispatch(XML.EventView(kind: .processingInstruction, state: state, first: target, bytes: data,
+                           count: data.map { strlen($0) } ?? 0))
     }
 
     final func finish() {
         guard !state.pointee.stopped else { return }
-        flushText()
+        _ = flushText()
     }
 
     /// The location libxml2's input is at now, 1-based.

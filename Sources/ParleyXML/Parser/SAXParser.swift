@@ -57,7 +57,7 @@ final class SAXParser {
         }
         xmlCtxtUseOptions(context, options)
         if let encoder { xmlSwitchToEncoding(context, encoder) }
-        context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
+        context.pointee._private = UnsafeMutableRawPointer(handler.state)
         handler.context = context
         handler.begin(inputBytes: bytes.count)
     }
@@ -165,19 +165,18 @@ extension String {
 
 // MARK: - C callbacks: look up the handler and forward; never throw.
 
-/// Calls `body` with the handler of the context `ctx`, without retaining it (the parser owner
-/// keeps it alive for the whole parse).
+/// Calls `body` with the handler of the context `ctx` (whose `_private` is the handler's state),
+/// without retaining it: the parser owner keeps it alive for the whole parse.
 @inline(__always)
 private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -> Void) {
     guard let ctx else { return }
     let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
-    guard let opaque = context.pointee._private else { return }
-    Unmanaged<SAXHandler>.fromOpaque(opaque)._withUnsafeGuaranteedRef { handler in
-        handler.state.pointee.activeContext = context
-        body(handler)
-    }
+    guard let state = context.pointee._private?.assumingMemoryBound(to: SAXHandler.State.self) else { return }
+    state.pointee.activeContext = context
+    state.pointee.handler.unsafelyUnwrapped._withUnsafeGuaranteedRef { handler in body(handler) }
 }
 
+@inline(__always)
 private func saxStartElement(
     ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
     uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
@@ -190,13 +189,18 @@ private func saxStartElement(
     }
 }
 
+@inline(__always)
 private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
                            prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
     withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
 }
 
+@inline(__always)
 private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
-    withHandler(ctx) { $0.characters(bytes, count: count) }
+    guard let ctx else { return }
+    let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let state = context.pointee._private?.assumingMemoryBound(to: SAXHandler.State.self) else { return }
+    SAXHandler.characters(state, context, bytes, count: count)
 }
 
 private func saxCDATA(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
