@@ -211,15 +211,14 @@ struct XMLPropertyListReader {
             if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || (byte < 0x20 && byte != 0x09 && byte != 0x0A) { break }
             i += 1
         }
-        var out: [UInt8]? = nil
         if i + 1 < bytes.count, bytes[i] == UInt8(ascii: "<"), bytes[i + 1] != UInt8(ascii: "!") {
             let end = i
             try readEndTag(of: element)
             return .slice(start..<end)
         }
-        out = Array(bytes[start..<i])
-        try readRewrittenText(into: &out!, closing: element)
-        return .rewritten(out!)
+        var out = Array(bytes[start..<i])
+        try readRewrittenText(into: &out, closing: element)
+        return .rewritten(out)
     }
 
     /// Consumes the end tag that must close `element`.

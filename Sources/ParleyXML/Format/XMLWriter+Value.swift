@@ -90,7 +90,7 @@ extension XMLWriter {
         case .float(let d): return d.description
         case .number(let text): return text
         case .string(let s): return s
-        case .bytes(let b): return Data(b).base64EncodedString()
+        case .bytes(let b): return Base64Text.string(from: b)
         case .date(let d): return d.formatted(.iso8601)
         case .tagged(_, let inner): return try scalarText(inner, key: key)
         case .array, .object:
