@@ -124,7 +124,10 @@ enum ScalarText {
                  UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return true
             case UInt8(ascii: "!"): return allowingBang
-            default: return Array("-#;/?:@&=+$_.~*'()%".utf8).contains(byte)
+            // libyaml's tag scanner, which reads our output back, takes no '#' (YAML 1.2 would),
+            // and reads '%' as the start of an escape (tags arrive decoded): both are
+            // percent-encoded in the verbatim form instead.
+            default: return Array("-;/?:@&=+$_.~*'()".utf8).contains(byte)
             }
         }
         if tag.hasPrefix(ScalarResolver.yamlTagPrefix) {
@@ -138,7 +141,7 @@ enum ScalarText {
         }
         var verbatim = "!<"
         for byte in tag.utf8 {
-            if isTagCharacter(byte, allowingBang: true) && byte != UInt8(ascii: "%") || Array(",[]".utf8).contains(byte) {
+            if isTagCharacter(byte, allowingBang: true) || Array(",[]".utf8).contains(byte) {
                 verbatim.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 verbatim += "%" + hex(UInt32(byte), width: 2)

@@ -4,8 +4,9 @@ import Parley
 ///
 /// Mappings are `key: value` lines, sequences `- item` lines indented two spaces under their
 /// key; empty containers are `[]` and `{}`; a sequence or mapping inside a sequence starts on
-/// the dash's line (`- - a`, `- key: value`). Keys longer than 1,000 bytes use the explicit
-/// `? key` form, since YAML caps implicit keys at 1,024 characters.
+/// the dash's line (`- - a`, `- key: value`). Keys longer than 1,000 bytes as written (quotes
+/// and escapes included) use the explicit `? key` form, since YAML caps implicit keys at 1,024
+/// characters.
 struct YAMLWriter {
     /// A container being written.
     private struct Frame {
@@ -109,14 +110,14 @@ struct YAMLWriter {
             if !(frame.continuesLine && frame.index == 0) { writeIndent(frame.indent) }
             if frame.isMapping {
                 let member = frame.members[frame.index]
-                let isExplicit = member.key.utf8.count > Self.maxImplicitKeyBytes
-                if isExplicit {
-                    output.append(contentsOf: "? ".utf8)
-                    ScalarText.appendString(member.key, inFlow: false, to: &output)
+                // The limit applies to the key as written (quotes and escapes included), so the
+                // key is written first and turned explicit afterwards in the rare long case.
+                let keyStart = output.count
+                ScalarText.appendString(member.key, inFlow: false, to: &output)
+                if output.count - keyStart > Self.maxImplicitKeyBytes {
+                    output.insert(contentsOf: "? ".utf8, at: keyStart)
                     output.append(UInt8(ascii: "\n"))
                     writeIndent(frame.indent)
-                } else {
-                    ScalarText.appendString(member.key, inFlow: false, to: &output)
                 }
                 output.append(UInt8(ascii: ":"))
                 if let (tag, container) = Self.blockContainer(member.value) {

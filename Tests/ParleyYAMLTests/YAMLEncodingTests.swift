@@ -77,10 +77,27 @@ import Testing
         #expect(try roundTrip(.tagged("!top", ["a": 1])) == .tagged("!top", ["a": 1]))
     }
 
+    @Test func tagsWithCharactersLibYAMLCannotScanArePercentEncoded() throws {
+        // Found by FuzzYAML: `!%23` decodes to the tag `!#`, which was written back as `!#`.
+        let value = try YAMLFormat().decode(Array(" !%23".utf8))
+        #expect(value == .tagged("!#", ""))
+        #expect(try encode(value) == "!<!%23> \"\"\n")
+        #expect(try roundTrip(value) == value)
+        #expect(try roundTrip(.tagged("tag:example.com,2024:a#b", "v")) == .tagged("tag:example.com,2024:a#b", "v"))
+        // And `!%25` decodes to `!%`, which must not be written back as an escape.
+        #expect(try roundTrip(.tagged("!%", "")) == .tagged("!%", ""))
+        #expect(try roundTrip(.tagged("!a%41", "v")) == .tagged("!a%41", "v"))
+    }
+
     @Test func veryLongKeysUseTheExplicitForm() throws {
         let key = String(repeating: "k", count: 2_000)
         #expect(try encode([key: 1] as Value).hasPrefix("? "))
         #expect(try roundTrip([key: 1] as Value) == [key: 1] as Value)
+        // Found by FuzzYAML: 990 bytes of text become more than 1,000 once quoted and escaped.
+        let escaped = String(repeating: "\"", count: 990)
+        #expect(try encode([escaped: 1] as Value).hasPrefix("? "))
+        #expect(try roundTrip([escaped: 1] as Value) == [escaped: 1] as Value)
+        #expect(try !encode([String(repeating: "k", count: 990): 1] as Value).hasPrefix("? "))
     }
 
     @Test func nestedTagsCannotBeWritten() {
