@@ -9,6 +9,8 @@ import ParleyJSON
 //   non-ASCII text, integers, decimals, Booleans, nested objects and arrays);
 // - geojson-2mb: a number-heavy GeoJSON FeatureCollection of polygons (6-decimal coordinates).
 // Throughput in MB/s is the input size divided by the median wall-clock time.
+// JSON.treeFloor-* rebuilds an already decoded tree: the cost of the value tree's own heap objects,
+// which bounds how fast any decoder to it can be.
 
 struct Generator {
     var state: UInt64
@@ -114,6 +116,35 @@ struct FeatureCollection: Codable {
     var features: [Feature]
 }
 
+/// A fresh copy of `value` with the same heap objects a decoder must create: a new array for every
+/// array and object, a new string for every string too long to be stored inline. No parsing, no
+/// validation beyond what `String` itself does: the floor under any decoder to this value tree.
+func rebuild(_ value: Value) -> Value {
+    switch value {
+    case .string(let string):
+        if string.utf8.count <= 15 { return value }
+        var copy = string
+        return .string(copy.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { $0.initialize(fromContentsOf: bytes) }
+        })
+    case .array(let elements):
+        return .array([Value](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+            for (i, element) in elements.enumerated() { (buffer.baseAddress! + i).initialize(to: rebuild(element)) }
+            initialized = elements.count
+        })
+    case .object(let object):
+        let members = object.members
+        return .object(Value.Object([Value.Object.Member](unsafeUninitializedCapacity: members.count) { buffer, initialized in
+            for (i, member) in members.enumerated() {
+                (buffer.baseAddress! + i).initialize(to: .init(key: member.key, value: rebuild(member.value)))
+            }
+            initialized = members.count
+        }))
+    default:
+        return value
+    }
+}
+
 let api1MB = makeAPIDocument(size: 1 << 20, seed: 1)
 let api20MB = makeAPIDocument(size: 20 << 20, seed: 2)
 let geoJSON = makeGeoJSON(size: 2 << 20, seed: 3)
@@ -134,6 +165,17 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("JSON.decode-\(name)-JSONSerialization", configuration: configuration(seconds)) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+            }
+        }
+    }
+
+    // The floor under decoding to the value tree: building (and releasing) the same tree from an
+    // existing one, with no parsing. Decode can be no faster than this.
+    for (name, input) in [("api-1mb", api1MB), ("api-20mb", api20MB), ("geojson-2mb", geoJSON)] {
+        let value = try! json.decode(input)
+        Benchmark("JSON.treeFloor-\(name)", configuration: configuration(name == "api-20mb" ? 12 : 4)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(rebuild(value))
             }
         }
     }
