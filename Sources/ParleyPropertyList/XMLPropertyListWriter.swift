@@ -74,28 +74,11 @@ enum XMLPropertyListWriter {
         }
     }
 
-    /// `text` escaped for XML 1.0, which cannot carry C0 control characters other than tab,
-    /// line feed and carriage return.
+    /// `text` escaped for XML character data.
     ///
-    /// - Throws: ``FormatError/Code/unsupportedValue`` for such a character (use the binary form).
+    /// - Throws: ``FormatError/Code/unsupportedValue`` for a character XML 1.0 cannot carry (a C0
+    ///   control other than TAB, LF and CR; U+FFFE; U+FFFF): the binary form can hold it.
     static func escaped(_ text: String) throws(FormatError) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default:
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" {
-                    throw FormatError(.unsupportedValue, format: format,
-                                      "U+\(String(scalar.value, radix: 16, uppercase: true)) cannot be written in an XML property list")
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
+        try XMLEscaping.escaped(text, for: .text, format: format)
     }
 }

@@ -40,6 +40,16 @@ import Testing
         }
     }
 
+    @Test func stringsXMLCannotCarryNeedTheBinaryForm() throws {
+        for text in ["bell\u{7}", "\u{FFFE}", "non\u{FFFF}character"] {
+            let value: Value = ["k": .string(text)]
+            #expect { try plist.encode(value, as: "application/x-plist") } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+            #expect(try plist.decode(try plist.encode(value, as: "application/x-bplist")) == value)
+        }
+        let carriageReturn: Value = ["k": "a\r\nb"]
+        #expect(try plist.decode(try plist.encode(carriageReturn, as: "application/x-plist")) == carriageReturn)
+    }
+
     @Test func xmlEntitiesBeyondThePredefinedOnesAreNeverExpanded() throws {
         let doc = """
         <?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaa"><!ENTITY x SYSTEM "file:///etc/hostname">]>

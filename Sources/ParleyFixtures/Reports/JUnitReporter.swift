@@ -1,3 +1,5 @@
+import Parley
+
 /// JUnit XML for CI systems: a `<testsuite>` per recording, a `<testcase>` per exchange, a
 /// `<failure>` for each failing one (warnings too in strict mode), `<error>` for unreadable files.
 struct JUnitReporter: CheckReporter {
@@ -51,25 +53,9 @@ struct JUnitReporter: CheckReporter {
         write("</testsuites>")
     }
 
-    private func attr(_ value: String) -> String { "\"" + escape(value, quotes: true) + "\"" }
-    private func text(_ value: String) -> String { escape(value, quotes: false) }
-
-    /// XML-escapes `value`, dropping characters XML 1.0 cannot carry (C0 controls but tab and line ends).
-    private func escape(_ value: String, quotes: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where quotes: out += "&quot;"
-            case "\n" where quotes: out += "&#10;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+    private func attr(_ value: String) -> String {
+        "\"" + XMLEscaping.escapedDroppingUnrepresentable(value, for: .attribute) + "\""
     }
+
+    private func text(_ value: String) -> String { XMLEscaping.escapedDroppingUnrepresentable(value, for: .text) }
 }

@@ -28,7 +28,7 @@ extension XMLWriter {
     }
 
     private func checkCharacters(_ text: String) throws(FormatError) {
-        if let bad = text.unicodeScalars.first(where: { !XMLWriter.isXMLCharacter($0) }) {
+        if let bad = text.unicodeScalars.first(where: { !XMLEscaping.isXMLCharacter($0) }) {
             throw FormatError(.unsupportedValue, format: "xml",
                               "U+\(String(bad.value, radix: 16, uppercase: true)) cannot appear in XML 1.0")
         }

@@ -10,14 +10,6 @@ struct XMLWriter {
 
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    /// Whether `scalar` may appear in an XML 1.0 document (the `Char` production).
-    static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
-    }
-
     /// Whether `name` is a valid qualified name: an XML `Name` with at most one colon, not at
     /// either end.
     static func isValidName(_ name: String) -> Bool {
@@ -50,39 +42,12 @@ struct XMLWriter {
     ///
     /// - Throws: `.unsupportedValue` for a character XML 1.0 cannot hold (such as U+0000).
     mutating func text(_ text: String) throws(FormatError) {
-        try escape(text, attribute: false)
+        try XMLEscaping.append(text, for: .text, to: &bytes, format: "xml")
     }
 
     /// Appends `text` escaped for a double-quoted attribute value: also `"`, TAB and LF, so
     /// attribute-value normalisation gives the same string back.
     mutating func attributeValue(_ text: String) throws(FormatError) {
-        try escape(text, attribute: true)
-    }
-
-    private mutating func escape(_ text: String, attribute: Bool) throws(FormatError) {
-        var utf8 = text.utf8
-        // Fast path: nothing to escape.
-        if !utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 < 0x20 || $0 >= 0xEF }) {
-            bytes.append(contentsOf: utf8)
-            return
-        }
-        utf8 = text.utf8
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": raw("&amp;")
-            case "<": raw("&lt;")
-            case ">": raw("&gt;")
-            case "\r": raw("&#13;")
-            case "\"" where attribute: raw("&quot;")
-            case "\t" where attribute: raw("&#9;")
-            case "\n" where attribute: raw("&#10;")
-            default:
-                guard XMLWriter.isXMLCharacter(scalar) else {
-                    throw FormatError(.unsupportedValue, format: "xml",
-                                      "U+\(String(scalar.value, radix: 16, uppercase: true)) cannot appear in XML 1.0")
-                }
-                bytes.append(contentsOf: String(scalar).utf8)
-            }
-        }
+        try XMLEscaping.append(text, for: .attribute, to: &bytes, format: "xml")
     }
 }
