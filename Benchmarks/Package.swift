@@ -6,7 +6,7 @@ import PackageDescription
 @MainActor
 func suite(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(name: name,
-                      dependencies: dependencies + [.product(name: "Benchmark", package: "benchmark")],
+                      dependencies: dependencies + ["BenchmarkInputs", .product(name: "Benchmark", package: "benchmark")],
                       path: "Benchmarks/\(name)",
                       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
@@ -33,6 +33,9 @@ let package = Package(
         suite("ClientBenchmarks", [parley("Parley"), parley("ParleyClient")]),
         suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
+
+        // Deterministic inputs shared by the suites.
+        .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs"),
 
         // Baselines in plain C: what a user calling the C library directly gets.
         .target(name: "CBaselineYAML", path: "Baselines/CBaselineYAML", linkerSettings: [.linkedLibrary("yaml")]),

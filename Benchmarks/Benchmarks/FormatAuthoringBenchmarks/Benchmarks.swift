@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkInputs
 import Parley
 import ParleyCSV
 import ParleyJSON
@@ -6,58 +7,15 @@ import ParleyMessagePack
 
 // The formats built the way a custom format is built, measured against the JSON format on the
 // same data in one run. Inputs are generated deterministically (a fixed-seed generator):
-// - api-1mb: an API-like array of nested user records as JSON (strings with escapes and
-//   non-ASCII text, integers, decimals, Booleans, nested objects and arrays), decoded once into
-//   the value tree; MessagePack encodes that same tree, so both formats carry identical values;
+// - api-1mb: the JSON suite's API-like document (BenchmarkInputs), decoded once into the value
+//   tree; MessagePack encodes that same tree, so both formats carry identical values;
 // - people-100k: 100 000 CSV records of 6 fields (a header row; some fields quoted, with commas,
 //   doubled quotes and line breaks), about 7 MB.
 // Throughput: bytes (or records) divided by the median wall-clock time.
 
-struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func pick(_ words: [String]) -> String { words[int(0..<words.count)] }
-}
-
-let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett",
-             "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
-let cities = ["Zürich", "São Paulo", "Kraków", "Montréal", "Reykjavík", "Berlin", "Austin", "Osaka"]
-
-/// An API-like JSON document of at least `size` bytes: `[{record}, …]`.
-func makeAPIDocument(size: Int, seed: UInt64) -> [UInt8] {
-    var g = Generator(state: seed)
-    var out: [UInt8] = Array("[".utf8)
-    var id = 0
-    while out.count < size {
-        if id > 0 { out.append(UInt8(ascii: ",")) }
-        let tags = (0..<g.int(1..<6)).map { _ in "\"\(g.pick(words))\"" }.joined(separator: ",")
-        let friends = (0..<g.int(0..<4)).map { i in "{\"id\":\(i + g.int(0..<1000)),\"name\":\"\(g.pick(words)) \(g.pick(words))\"}" }
-            .joined(separator: ",")
-        let record = """
-        {"id":\(id),"guid":"\(String(g.next(), radix: 16))","isActive":\(g.next() & 1 == 0),\
-        "balance":\(g.int(0..<1_000_000)).\(g.int(10..<100)),"age":\(g.int(18..<90)),"name":"\(g.pick(words)) \(g.pick(words))",\
-        "email":"\(g.pick(words)).\(g.pick(words))@example.com","tags":[\(tags)],\
-        "address":{"street":"\(g.int(1..<999)) \(g.pick(words)) Street","city":"\(g.pick(cities))","zip":"\(g.int(10000..<99999))",\
-        "geo":{"lat":\(g.int(-89..<89)).\(g.int(100_000..<999_999)),"lng":\(g.int(-179..<179)).\(g.int(100_000..<999_999))}},\
-        "friends":[\(friends)],"about":"\(g.pick(words)) \\"quoted\\" \(g.pick(words))\\n\(g.pick(cities)) \(g.pick(words))"}
-        """
-        out.append(contentsOf: record.utf8)
-        id += 1
-    }
-    out.append(UInt8(ascii: "]"))
-    return out
-}
-
 /// `rows` CSV records of people with a header row.
 func makePeopleCSV(rows: Int, seed: UInt64) -> [UInt8] {
-    var g = Generator(state: seed)
+    var g = SeededGenerator(seed: seed)
     var out: [UInt8] = Array("id,name,email,city,balance,note\r\n".utf8)
     for id in 0..<rows {
         let note: String

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkInputs
 import CBaselineYAML
 import Parley
 import ParleyYAML
@@ -8,26 +9,9 @@ import ParleyYAML
 // The input is generated deterministically: about 3 MB of block-style API records (nested
 // mappings, sequences, strings, integers, floats, Booleans, nulls), like a large config or export.
 
-/// A deterministic generator (SplitMix64) so every run decodes the same document.
-struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func word() -> String {
-        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-                     "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
-        return words[Int(next() % UInt64(words.count))]
-    }
-}
-
 /// About `targetBytes` of YAML: a top-level mapping holding a list of records.
 func makeRecordsDocument(targetBytes: Int) -> [UInt8] {
-    var generator = Generator(state: 42)
+    var generator = SeededGenerator(seed: 42)
     var text = "kind: export\nversion: 3\nrecords:\n"
     var id = 0
     while text.utf8.count < targetBytes {
