@@ -140,7 +140,7 @@ struct TreeBuilder {
                                      height: frame.height, keyText: nil)
         }
         if isExpectingKey {
-            try setKey(FlowText.render(value), isMerge: false, isComplex: true)
+            try setKey(try keyText(rendering: value), isMerge: false, isComplex: true)
             addToTop(nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
             return
         }
@@ -168,8 +168,11 @@ struct TreeBuilder {
                                             actual: stack.count + anchored.height, location: parser.eventLocation)
         }
         if isExpectingKey {
-            try setKey(anchored.keyText ?? FlowText.render(anchored.value), isMerge: false,
-                       isComplex: anchored.keyText == nil)
+            if let text = anchored.keyText {
+                try setKey(text, isMerge: false)
+            } else {
+                try setKey(try keyText(rendering: anchored.value), isMerge: false, isComplex: true)
+            }
             addToTop(nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
             return
         }
@@ -183,6 +186,20 @@ struct TreeBuilder {
     private var isExpectingKey: Bool {
         guard let top = stack.indices.last else { return false }
         return stack[top].isMapping && stack[top].pendingKey == nil
+    }
+
+    /// The flow-style text of a collection used as a mapping key. The text counts against the
+    /// expansion budget: a key nested in a key is quoted again at every level, so a short
+    /// document of nested complex keys (`- ? - ? - ? …`) would otherwise render keys that double
+    /// in size with each level.
+    private mutating func keyText(rendering value: Value) throws(FormatError) -> String {
+        let text = FlowText.render(value)
+        expansion += text.utf8.count
+        if expansion > expansionBudget {
+            throw FormatError.limitExceeded(format: format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
+                                            location: parser.eventLocation)
+        }
+        return text
     }
 
     private mutating func countNodes(_ count: Int) throws(FormatError) {

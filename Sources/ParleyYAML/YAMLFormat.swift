@@ -23,7 +23,9 @@ public import Parley
 /// produced, alias expansions included) and `DecodingLimits.maxExpansionRatio`: aliases
 /// may produce at most 65,536 + ratio × input bytes *units*, a unit being one node or one byte of
 /// scalar text, so billion-laughs style documents and large aliased scalars stop early with
-/// `FormatError.Code.limitExceeded`.
+/// `FormatError.Code.limitExceeded`. The text of collections used as mapping keys (rendered in
+/// flow style) counts against the same budget: nested complex keys re-quote their inner keys at
+/// every level and would otherwise grow exponentially.
 public struct YAMLFormat: Format {
     /// What to do with a tag Parley does not construct (`!point`, `!!python/object:…`, `!!set`).
     public var unknownTags: UnknownTagPolicy

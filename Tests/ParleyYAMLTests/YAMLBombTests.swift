@@ -51,6 +51,19 @@ import Testing
         }
     }
 
+    /// Found by FuzzYAML: each complex key re-quotes the key nested in it, so its text doubles per
+    /// level; 124 bytes of `- ? - ? …` took seconds and megabytes before the key text was counted.
+    @Test func nestedComplexKeysStopAtTheExpansionLimit() throws {
+        let bomb = Array((String(repeating: "? - ", count: 40) + "x\n").utf8)
+        let error = #expect(throws: FormatError.self) { try YAMLFormat().decode(bomb) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.limit?.name == "maxExpansionRatio")
+
+        let shallow = Array((String(repeating: "? - ", count: 3) + "x\n").utf8)
+        let key = #"[{"[{\"[x]\": null}]": null}]"#
+        #expect(try YAMLFormat().decode(shallow) == .object(Value.Object([.init(key: key, value: .null)])))
+    }
+
     @Test func deepNestingStopsAtTheConfiguredDepth() throws {
         let input = Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)
         let error = #expect(throws: FormatError.self) { try YAMLFormat().decode(input, limits: DecodingLimits(maxDepth: 99)) }
