@@ -77,7 +77,11 @@ enum CSVWriter {
         case .number(let text): return text
         case .string(let s): return s
         case .bytes(let b): return Base64Text.string(from: b)
-        case .date(let d): return ISO8601Text.string(from: d)
+        case .date(let d):
+            guard let text = ISO8601Text.string(from: d) else {
+                throw unsupported("the date \(d.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form")
+            }
+            return text
         case .tagged(_, let inner): return try text(of: inner)
         case .array, .object: throw unsupported("a field cannot hold a nested \(value.kindName)")
         }

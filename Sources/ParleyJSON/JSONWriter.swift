@@ -41,7 +41,11 @@ struct JSONWriter {
             case .number(let text): try writeNumber(text)
             case .string(let s): writeString(s)
             case .bytes(let b): writeString(Base64Text.string(from: b))
-            case .date(let d): writeString(ISO8601Text.string(from: d))
+            case .date(let d):
+                guard let text = ISO8601Text.string(from: d) else {
+                    throw Self.unsupported("the date \(d.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form")
+                }
+                writeString(text)
             case .array(let elements):
                 if elements.isEmpty {
                     output.append(literal: "[]")

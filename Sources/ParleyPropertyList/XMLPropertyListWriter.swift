@@ -67,7 +67,11 @@ enum XMLPropertyListWriter {
         case .string(let s): return "<string>\(try escaped(s))</string>"
         case .date(let date):
             // Property-list dates are whole seconds in XML; binary keeps fractions.
-            return "<date>\(ISO8601Text.string(from: date))</date>"
+            guard let text = ISO8601Text.string(from: date) else {
+                throw FormatError(.unsupportedValue, format: format,
+                                  "the date \(date.timeIntervalSince1970) seconds from 1970 has no XML form (the binary form can hold it)")
+            }
+            return "<date>\(text)</date>"
         case .bytes(let bytes): return "<data>\(Base64Text.string(from: bytes))</data>"
         case .null: throw FormatError(.unsupportedValue, format: format, "property lists have no null")
         default: throw FormatError(.unsupportedValue, format: format, "cannot write a \(value.kindName)")

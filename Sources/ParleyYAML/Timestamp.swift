@@ -69,9 +69,13 @@ enum Timestamp {
     }
 
     /// Writes `date` as `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, with the fraction to nanoseconds, trimmed.
-    static func format(_ date: Date) -> String {
+    ///
+    /// - Returns: `nil` for a date outside the years 0000–9999, which a YAML timestamp cannot
+    ///   hold (its year has exactly four digits).
+    static func format(_ date: Date) -> String? {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite, abs(interval) < 1e14 else { return "1970-01-01T00:00:00Z" }
+        // 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z.
+        guard interval.isFinite, interval >= -62_167_219_200, interval < 253_402_300_800 else { return nil }
         var seconds = Int(interval.rounded(.down))
         var nanoseconds = Int(((interval - Double(seconds)) * 1e9).rounded())
         if nanoseconds >= 1_000_000_000 {

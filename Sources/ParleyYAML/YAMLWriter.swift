@@ -168,8 +168,12 @@ struct YAMLWriter {
             output.append(contentsOf: "!!binary ".utf8)
             Base64Text.encode(bytes, into: &output)
         case .date(let date):
+            guard let text = Timestamp.format(date) else {
+                throw FormatError(.unsupportedValue, format: format,
+                                  "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years a YAML timestamp holds (0000–9999)")
+            }
             output.append(contentsOf: "!!timestamp ".utf8)
-            output.append(contentsOf: Timestamp.format(date).utf8)
+            output.append(contentsOf: text.utf8)
         case .array(let elements):
             if elements.isEmpty {
                 output.append(contentsOf: "[]".utf8)

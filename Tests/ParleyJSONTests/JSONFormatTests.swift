@@ -81,6 +81,13 @@ import Testing
         #expect(error?.code == .unsupportedValue)
     }
 
+    @Test func writesDatesOfEveryYearAndRefusesThoseWithNoTimestamp() throws {
+        #expect(try encode(.date(Date(timeIntervalSince1970: 253_539_713_695)))
+            == #""10004-05-09T10:14:55Z""#)
+        let error = try? #require(throws: FormatError.self) { try encode(.date(Date(timeIntervalSince1970: 1e300))) }
+        #expect(error?.code == .unsupportedValue)
+    }
+
     @Test(arguments: ["", "1.", "01", "+1", "0x10", "1e", "--1", "NaN", "1 2"])
     func refusesNumberTextThatIsNotJSON(_ text: String) {
         let error = try? #require(throws: FormatError.self) { try encode(.number(text)) }

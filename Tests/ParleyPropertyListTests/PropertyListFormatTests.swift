@@ -40,6 +40,15 @@ import Testing
         }
     }
 
+    /// Found by FuzzPropertyList: a binary date in the year 10004 was written as XML the reader refused.
+    @Test func datesBeyondTheYear9999RoundTripAndHugeOnesNeedTheBinaryForm() throws {
+        let far: Value = ["d": .date(Date(timeIntervalSince1970: 253_539_713_695))]
+        #expect(try plist.decode(try plist.encode(far, as: "application/x-plist")) == far)
+        let huge: Value = ["d": .date(Date(timeIntervalSinceReferenceDate: 1e300))]
+        #expect { try plist.encode(huge, as: "application/x-plist") } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        #expect(try plist.decode(try plist.encode(huge, as: "application/x-bplist")) == huge)
+    }
+
     @Test func stringsXMLCannotCarryNeedTheBinaryForm() throws {
         for text in ["bell\u{7}", "\u{FFFE}", "non\u{FFFF}character"] {
             let value: Value = ["k": .string(text)]

@@ -77,6 +77,14 @@ import Testing
         #expect(try roundTrip(.tagged("!top", ["a": 1])) == .tagged("!top", ["a": 1]))
     }
 
+    @Test func datesOutsideTheYearsATimestampHoldsAreRefusedNotChanged() throws {
+        let last = Value.date(Date(timeIntervalSince1970: 253_402_300_799))
+        #expect(try YAMLFormat().decode(try YAMLFormat().encode(last)) == last)
+        for seconds in [253_402_300_800, -62_167_219_201, 1e300] {
+            #expect { try encode(.date(Date(timeIntervalSince1970: seconds))) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        }
+    }
+
     @Test func tagsWithCharactersLibYAMLCannotScanArePercentEncoded() throws {
         // Found by FuzzYAML: `!%23` decodes to the tag `!#`, which was written back as `!#`.
         let value = try YAMLFormat().decode(Array(" !%23".utf8))

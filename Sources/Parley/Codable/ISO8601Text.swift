@@ -4,11 +4,20 @@ import FoundationEssentials
 /// written and read without a formatter, for formats whose text has no date type and for the
 /// Codable bridge.
 package enum ISO8601Text {
+    /// The largest distance from 1970 a written timestamp may have, in seconds (about 3.2
+    /// billion years): beyond it the arithmetic would leave 64-bit integers.
+    package static let maximumSeconds = 1e17
+
     /// The UTC timestamp of `date`, with milliseconds only when the date has a fraction of a
-    /// second (`2024-05-06T07:08:09Z`, `2024-05-06T07:08:09.250Z`).
-    package static func string(from date: Date) -> String {
+    /// second (`2024-05-06T07:08:09Z`, `2024-05-06T07:08:09.250Z`). Years beyond 9999 are
+    /// written with more digits and years before 1 with a minus sign (ISO 8601's expanded
+    /// form: `10003-03-11T02:01:35Z`, `-0100-01-01T00:00:00Z`).
+    ///
+    /// - Returns: `nil` for a date that is not finite or lies more than ``maximumSeconds`` from
+    ///   1970: writers report it as a value they cannot write.
+    package static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite else { return "\(interval)" }
+        guard interval.isFinite, abs(interval) < maximumSeconds else { return nil }
         var seconds = interval.rounded(.down)
         var milliseconds = Int(((interval - seconds) * 1000).rounded())
         if milliseconds == 1000 { milliseconds = 0; seconds += 1 }
@@ -26,7 +35,8 @@ package enum ISO8601Text {
     }
 
     /// The date of an RFC 3339 timestamp: `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then
-    /// `Z` or `±HH:MM` (`T` and `Z` in either case); `nil` for anything else.
+    /// `Z` or `±HH:MM` (`T` and `Z` in either case); `nil` for anything else. The year may also
+    /// take ISO 8601's expanded form that ``string(from:)`` writes: a sign, then 4 to 11 digits.
     package static func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { date(fromUTF8: $0) }
@@ -50,7 +60,16 @@ package enum ISO8601Text {
             i += 1
             return true
         }
-        guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
+        var yearSign = 1
+        if i < b.count && (b[i] == 0x2D || b[i] == 0x2B) {
+            yearSign = b[i] == 0x2D ? -1 : 1
+            i += 1
+        }
+        var yearDigits = 0
+        while i + yearDigits < b.count, b[i + yearDigits] >= 0x30 && b[i + yearDigits] <= 0x39 { yearDigits += 1 }
+        guard (4...11).contains(yearDigits), let unsignedYear = number(yearDigits) else { return nil }
+        let year = yearSign * unsignedYear
+        guard expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
               expect(0x54), let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A),
               let second = number(2),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61

@@ -77,7 +77,12 @@ final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
     func encodeDate(_ date: Date) throws -> Value {
         switch options.dateEncodingStrategy {
         case .date: return .date(date)
-        case .iso8601: return .string(ISO8601Text.string(from: date))
+        case .iso8601:
+            guard let text = ISO8601Text.string(from: date) else {
+                throw EncodingError.invalidValue(date, .init(codingPath: codingPath,
+                                                             debugDescription: "\(date.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form"))
+            }
+            return .string(text)
         case .secondsSince1970: return .float(date.timeIntervalSince1970)
         case .millisecondsSince1970: return .float(date.timeIntervalSince1970 * 1000)
         case .deferredToDate: return .float(date.timeIntervalSinceReferenceDate)

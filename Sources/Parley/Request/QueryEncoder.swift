@@ -250,10 +250,18 @@ public struct QueryEncoder: Sendable {
         case .bytes(let b): return Base64Text.string(from: b)
         case .date(let date):
             switch dates {
-            case .iso8601: return ISO8601Text.string(from: date)
+            case .iso8601:
+                guard let text = ISO8601Text.string(from: date) else {
+                    throw FormatError(.unsupportedValue, format: Self.formatName,
+                                      "the date \(date.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form")
+                }
+                return text
             case .secondsSince1970:
                 let seconds = date.timeIntervalSince1970
-                return seconds == seconds.rounded() ? String(Int64(seconds)) : String(seconds)
+                guard seconds.isFinite else {
+                    throw FormatError(.unsupportedValue, format: Self.formatName, "\(seconds) has no query representation")
+                }
+                return seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
             }
         case .tagged(_, let inner): return try scalarText(inner)
         case .array, .object: return nil

@@ -21,7 +21,10 @@ extension Value {
             let integral = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
             return integral ? ["$int": .string(text)] : ["$real": .string(text)]
         case .float(let d): return ["$real": .string(Self.realText(d))]
-        case .date(let date): return ["$date": .string(ISO8601Text.string(from: date))]
+        case .date(let date):
+            if let text = ISO8601Text.string(from: date) { return ["$date": .string(text)] }
+            // Too far from 1970 for a timestamp: the seconds themselves, which the reader accepts.
+            return ["$date": "", "since2001": .number(Self.realText(date.timeIntervalSinceReferenceDate))]
         case .bytes(let bytes): return ["$data": .string(Base64Text.string(from: bytes))]
         case .array(let elements): return .array(elements.map(\.typedJSON))
         case .object(let object):

@@ -53,6 +53,9 @@ import Testing
         let parameters: Value = ["d": .date(Date(timeIntervalSince1970: 978_307_200)), "h": .date(Date(timeIntervalSince1970: 1.5))]
         #expect(try QueryEncoder(dates: .iso8601).encode(parameters) == "d=2001-01-01T00%3A00%3A00Z&h=1970-01-01T00%3A00%3A01.500Z")
         #expect(try QueryEncoder(dates: .secondsSince1970).encode(parameters) == "d=978307200&h=1.5")
+        let far: Value = ["d": .date(Date(timeIntervalSince1970: 1e300))]
+        #expect(try QueryEncoder(dates: .secondsSince1970).encode(far) == "d=1e%2B300")
+        #expect { try QueryEncoder(dates: .iso8601).encode(far) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
     }
 
     @Test func keyOrder() throws {

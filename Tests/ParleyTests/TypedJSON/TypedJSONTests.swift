@@ -6,6 +6,7 @@ import Testing
     static let samples: [Value] = [
         .integer(Int64.min), .integer(0), .number("18446744073709551615"), .number("1e400"), .float(1.5), .float(-0.0),
         .float(.infinity), .float(-.infinity), .date(Date(timeIntervalSinceReferenceDate: 730_902_896.25)),
+        .date(Date(timeIntervalSinceReferenceDate: 1e300)), .date(Date(timeIntervalSince1970: 253_539_713_695)),
         .bytes([0, 1, 2, 255]), .tagged("uid", .integer(7)), .tagged("!custom", ["a": 1]),
         ["nested": [.null, true, "text", ["$notAMarker": "kept"]]],
     ]
