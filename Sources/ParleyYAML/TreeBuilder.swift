@@ -157,11 +157,7 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "alias *\(name) has no anchor before it",
                               location: parser.eventLocation)
         }
-        expansion += anchored.units
-        if expansion > expansionBudget {
-            throw FormatError.limitExceeded(format: format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
-                                            location: parser.eventLocation)
-        }
+        try spendExpansion(anchored.units)
         try countNodes(anchored.nodeCount)
         if stack.count + anchored.height > limits.maxDepth {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
@@ -194,12 +190,18 @@ struct TreeBuilder {
     /// in size with each level.
     private mutating func keyText(rendering value: Value) throws(FormatError) -> String {
         let text = FlowText.render(value)
-        expansion += text.utf8.count
+        try spendExpansion(text.utf8.count)
+        return text
+    }
+
+    /// Adds `units` (nodes or bytes produced beyond the input) to the expansion so far; throws
+    /// once it passes the budget.
+    private mutating func spendExpansion(_ units: Int) throws(FormatError) {
+        expansion += units
         if expansion > expansionBudget {
             throw FormatError.limitExceeded(format: format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
                                             location: parser.eventLocation)
         }
-        return text
     }
 
     private mutating func countNodes(_ count: Int) throws(FormatError) {

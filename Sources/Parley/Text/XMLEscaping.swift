@@ -58,9 +58,26 @@ package enum XMLEscaping {
     package static func append(_ text: String, for context: Context, to bytes: inout [UInt8],
                                format: String) throws(FormatError) {
         try append(text, for: context, to: &bytes) { (scalar) throws(FormatError) in
-            throw FormatError(.unsupportedValue, format: format,
-                              "U+\(String(scalar.value, radix: 16, uppercase: true)) cannot appear in XML 1.0")
+            throw unrepresentable(scalar, format: format)
         }
+    }
+
+    /// Checks that `text`, written unescaped (a comment, a processing instruction), holds only
+    /// characters XML 1.0 can carry.
+    ///
+    /// - Throws: `FormatError/Code/unsupportedValue`, reported for `format`, naming the first
+    ///   character it cannot.
+    package static func checkRepresentable(_ text: String, format: String) throws(FormatError) {
+        if let scalar = text.unicodeScalars.first(where: { !isXMLCharacter($0) }) {
+            throw unrepresentable(scalar, format: format)
+        }
+    }
+
+    /// The error for a character XML 1.0 cannot carry.
+    @usableFromInline
+    package static func unrepresentable(_ scalar: Unicode.Scalar, format: String) -> FormatError {
+        FormatError(.unsupportedValue, format: format,
+                    "U+\(String(scalar.value, radix: 16, uppercase: true)) cannot appear in XML 1.0")
     }
 
     /// `text` escaped for `context`.

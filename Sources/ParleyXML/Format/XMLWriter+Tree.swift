@@ -9,28 +9,21 @@ extension XMLWriter {
         case .cdata(let text):
             // A "]]>" inside is split across two sections.
             raw("<![CDATA[")
-            try checkCharacters(text)
+            try XMLEscaping.checkRepresentable(text, format: "xml")
             raw(text.replacing("]]>", with: "]]]]><![CDATA[>"))
             raw("]]>")
         case .comment(let text):
             guard !text.contains("--"), !text.hasSuffix("-") else {
                 throw FormatError(.unsupportedValue, format: "xml", "a comment cannot contain \"--\" or end with \"-\"")
             }
-            try checkCharacters(text)
+            try XMLEscaping.checkRepresentable(text, format: "xml")
             raw("<!--" + text + "-->")
         case .processingInstruction(let target, let data):
             guard XMLWriter.isValidName(target), target.lowercased() != "xml", !data.contains("?>") else {
                 throw FormatError(.unsupportedValue, format: "xml", "invalid processing instruction \(target)")
             }
-            try checkCharacters(data)
+            try XMLEscaping.checkRepresentable(data, format: "xml")
             raw("<?" + target + (data.isEmpty ? "" : " " + data) + "?>")
-        }
-    }
-
-    private func checkCharacters(_ text: String) throws(FormatError) {
-        if let bad = text.unicodeScalars.first(where: { !XMLEscaping.isXMLCharacter($0) }) {
-            throw FormatError(.unsupportedValue, format: "xml",
-                              "U+\(String(bad.value, radix: 16, uppercase: true)) cannot appear in XML 1.0")
         }
     }
 
