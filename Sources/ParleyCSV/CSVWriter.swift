@@ -79,7 +79,7 @@ enum CSVWriter {
         case .bytes(let b): return Base64Text.string(from: b)
         case .date(let d):
             guard let text = ISO8601Text.string(from: d) else {
-                throw unsupported("the date \(d.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form")
+                throw unsupported(ISO8601Text.noTimestampMessage(for: d))
             }
             return text
         case .tagged(_, let inner): return try text(of: inner)

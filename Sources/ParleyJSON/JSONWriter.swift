@@ -43,7 +43,7 @@ struct JSONWriter {
             case .bytes(let b): writeString(Base64Text.string(from: b))
             case .date(let d):
                 guard let text = ISO8601Text.string(from: d) else {
-                    throw Self.unsupported("the date \(d.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form")
+                    throw Self.unsupported(ISO8601Text.noTimestampMessage(for: d))
                 }
                 writeString(text)
             case .array(let elements):

@@ -69,7 +69,7 @@ enum XMLPropertyListWriter {
             // Property-list dates are whole seconds in XML; binary keeps fractions.
             guard let text = ISO8601Text.string(from: date) else {
                 throw FormatError(.unsupportedValue, format: format,
-                                  "the date \(date.timeIntervalSince1970) seconds from 1970 has no XML form (the binary form can hold it)")
+                                  ISO8601Text.noTimestampMessage(for: date) + " (the binary form can hold it)")
             }
             return "<date>\(text)</date>"
         case .bytes(let bytes): return "<data>\(Base64Text.string(from: bytes))</data>"

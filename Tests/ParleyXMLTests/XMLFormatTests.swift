@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Parley
 import ParleyTestKit
 import ParleyXML
@@ -67,8 +68,15 @@ import Testing
         #expect(try format.decode(array) == ["root": ["item": ["1", ["item": ["2", "3"]]]]])
     }
 
+    @Test func writesDatesAsTheOtherFormatsDo() throws {
+        let bytes = try format.encode(["d": .date(Date(timeIntervalSince1970: 1.25)), "y": .date(Date(timeIntervalSince1970: 253_539_713_695))])
+        #expect(String(decoding: bytes, as: UTF8.self)
+            == #"<?xml version="1.0" encoding="UTF-8"?><root><d>1970-01-01T00:00:01.250Z</d><y>10004-05-09T10:14:55Z</y></root>"#)
+    }
+
     @Test func rejectsValuesWithoutAnXMLForm() {
-        for value: Value in [["bad key": "x"], ["r": ["@a": ["nested"]]], ["r": "\u{0}"], ["r": ["#text": [1]]]] {
+        for value: Value in [["bad key": "x"], ["r": ["@a": ["nested"]]], ["r": "\u{0}"], ["r": ["#text": [1]]],
+                             ["r": .date(Date(timeIntervalSince1970: 1e300))]] {
             do {
                 _ = try format.encode(value)
                 Issue.record("encoded \(value)")

@@ -34,6 +34,11 @@ package enum ISO8601Text {
         return text + "Z"
     }
 
+    /// Why ``string(from:)`` gave `nil` for `date`, for a writer's error message.
+    package static func noTimestampMessage(for date: Date) -> String {
+        "the date \(date.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form"
+    }
+
     /// The date of an RFC 3339 timestamp: `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then
     /// `Z` or `±HH:MM` (`T` and `Z` in either case); `nil` for anything else. The year may also
     /// take ISO 8601's expanded form that ``string(from:)`` writes: a sign, then 4 to 11 digits.

@@ -80,7 +80,7 @@ final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
         case .iso8601:
             guard let text = ISO8601Text.string(from: date) else {
                 throw EncodingError.invalidValue(date, .init(codingPath: codingPath,
-                                                             debugDescription: "\(date.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form"))
+                                                             debugDescription: ISO8601Text.noTimestampMessage(for: date)))
             }
             return .string(text)
         case .secondsSince1970: return .float(date.timeIntervalSince1970)

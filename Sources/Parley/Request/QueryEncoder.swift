@@ -252,8 +252,7 @@ public struct QueryEncoder: Sendable {
             switch dates {
             case .iso8601:
                 guard let text = ISO8601Text.string(from: date) else {
-                    throw FormatError(.unsupportedValue, format: Self.formatName,
-                                      "the date \(date.timeIntervalSince1970) seconds from 1970 has no ISO 8601 form")
+                    throw FormatError(.unsupportedValue, format: Self.formatName, ISO8601Text.noTimestampMessage(for: date))
                 }
                 return text
             case .secondsSince1970:

@@ -81,7 +81,8 @@ extension XMLWriter {
     }
 
     /// The text of a scalar value: strings as they are, numbers in their shortest form,
-    /// `true`/`false`, dates in ISO 8601 (UTC), bytes in Base64, `null` as empty text.
+    /// `true`/`false`, dates in ISO 8601 (UTC, milliseconds when the date has a fraction of a
+    /// second), bytes in Base64, `null` as empty text.
     static func scalarText(_ value: Value, key: String) throws(FormatError) -> String {
         switch value {
         case .null: return ""
@@ -91,7 +92,11 @@ extension XMLWriter {
         case .number(let text): return text
         case .string(let s): return s
         case .bytes(let b): return Base64Text.string(from: b)
-        case .date(let d): return d.formatted(.iso8601)
+        case .date(let d):
+            guard let text = ISO8601Text.string(from: d) else {
+                throw FormatError(.unsupportedValue, format: "xml", ISO8601Text.noTimestampMessage(for: d))
+            }
+            return text
         case .tagged(_, let inner): return try scalarText(inner, key: key)
         case .array, .object:
             throw FormatError(.unsupportedValue, format: "xml", "\(key) must hold a scalar, not \(value.kindName)")
