@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Parley
 
 /// YAML timestamps (the `!!timestamp` type of yaml.org/type/timestamp): parsing to `Date`
 /// and writing ISO 8601 in UTC.
@@ -27,7 +28,7 @@ enum Timestamp {
               let month = digits(min: 1, max: 2), expect(UInt8(ascii: "-")),
               let day = digits(min: 1, max: 2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = ISO8601Text.daysFromCivil(year: year, month: month, day: day)
         if index == count { return Date(timeIntervalSince1970: Double(days) * 86_400) }
         if expect(UInt8(ascii: "T")) || expect(UInt8(ascii: "t")) {
         } else {
@@ -84,7 +85,7 @@ enum Timestamp {
         }
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = ISO8601Text.civilDate(fromDays: days)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -97,28 +98,5 @@ enum Timestamp {
             text += "." + fraction
         }
         return text + "Z"
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -110,7 +110,7 @@ package enum ISO8601Text {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -120,7 +120,7 @@ package enum ISO8601Text {
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01.
-    static func civilDate(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilDate(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
