@@ -1,11 +1,15 @@
 public import Parley
 
 extension JSONFormat {
-    /// Decodes a `Decodable` type from a JSON body, through the value tree.
+    /// Decodes a `Decodable` type from a JSON body.
     ///
     /// ```swift
     /// let user = try JSONFormat().decode(User.self, from: body)
     /// ```
+    ///
+    /// The type is read straight from the bytes, with no value tree in between (see
+    /// ``decode(_:from:context:decoder:)``); the result, and every error, is the same as
+    /// decoding the body's `Value` with `ValueDecoder`.
     ///
     /// - Parameters:
     ///   - type: The type to decode.
@@ -18,8 +22,50 @@ extension JSONFormat {
     public func decode<T: Decodable, Bytes: Sequence<UInt8>>(
         _ type: T.Type, from body: Bytes, decoder: ValueDecoder = ValueDecoder(), limits: DecodingLimits? = nil
     ) throws -> T {
-        let value = try decode(body, limits: limits)
-        return try decoder.decode(T.self, from: value)
+        let context = DecodingContext(mediaType: Self.applicationJSON, limits: limits ?? defaultLimits)
+        return try withContiguousBytes(of: body) { bytes in
+            try decode(T.self, from: bytes, context: context, decoder: decoder)
+        }
+    }
+
+    /// Decodes a `Decodable` type from a JSON body without building a value tree: the body is
+    /// parsed into a flat tape (by the same rules, limits and errors as
+    /// ``decode(_:context:)``) and `type` is read from it. The result, and every error, is the
+    /// same as decoding the body's `Value` with `decoder`. With `Options/removesNullValues`
+    /// set, decoding goes through the value tree, so the nulls are removed first.
+    ///
+    /// `Registry` and `DecodableResponseSerializer` call this for JSON bodies.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - bytes: The whole body.
+    ///   - context: The received media type (its `charset` is honoured) and the limits.
+    ///   - decoder: The Codable settings (dates, user info).
+    /// - Throws: `FormatError` for input that is not JSON, `DecodingError` when it does not match `type`.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, context: DecodingContext,
+                                     decoder: ValueDecoder) throws -> T {
+        if options.removesNullValues {
+            return try decoder.decode(T.self, from: try decode(bytes, context: context))
+        }
+        try context.limits.checkBodySize(bytes.count, format: name)
+        let buffer = bytes.bindMemory(to: UInt8.self)
+        let tape: JSONTape?
+        switch Self.textEncoding(of: buffer, charset: context.mediaType.charset) {
+        case .utf8(let skip):
+            tape = try JSONTape.parse(UnsafeBufferPointer(rebasing: buffer[skip...]), options: options,
+                                      limits: context.limits, offsetBase: skip)
+        case .transcode(let charset):
+            let text = try Charset.decodeText(bytes, mediaType: context.mediaType, default: charset, format: name)
+            tape = try Array(text.utf8).withUnsafeBufferPointer { (utf8) throws(FormatError) -> JSONTape? in
+                try JSONTape.parse(utf8, options: options, limits: context.limits, offsetBase: 0)
+            }
+        }
+        guard let tape else {
+            // A blank body that the options give a value for.
+            guard case .value(let value) = options.blankBody else { preconditionFailure("a rejected blank body throws") }
+            return try decoder.decode(T.self, from: value)
+        }
+        return try JSONTapeDecoder(tape: tape, index: 0, codingPath: [], options: decoder).decodeDocument(as: T.self)
     }
 
     /// Encodes an `Encodable` value as JSON, through the value tree.

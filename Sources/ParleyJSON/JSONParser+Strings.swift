@@ -9,6 +9,18 @@ extension JSONParser {
     @inline(__always)
     mutating func parseString() throws(FormatError) -> String {
         let start = position
+        if let end = try scanPlainString() {
+            return String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+        }
+        return try parseEscapedString(from: start)
+    }
+
+    /// Scans a string whose opening quote was consumed, as far as its bytes need no
+    /// decoding: returns where its text ends and leaves `position` after the closing quote,
+    /// or returns `nil` with `position` at the first escape or control character, for
+    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way.
+    @inline(__always)
+    mutating func scanPlainString() throws(FormatError) -> Int? {
         var i = position
         // Fast scan: eight bytes at a time, stop at anything but printable ASCII without '"' or '\'.
         while i &+ 8 <= count {
@@ -28,7 +40,7 @@ extension JSONParser {
             let byte = bytes[i]
             if byte == 0x22 {
                 position = i + 1
-                return String(decoding: UnsafeBufferPointer(start: bytes + start, count: i - start), as: UTF8.self)
+                return i
             }
             if byte == 0x5C || byte < 0x20 { break }
             if byte >= 0x80 {
@@ -38,7 +50,7 @@ extension JSONParser {
             }
         }
         position = i
-        return try parseEscapedString(from: start)
+        return nil
     }
 
     /// The length of the valid UTF-8 sequence starting at `i` (a byte ≥ 0x80).
@@ -106,8 +118,15 @@ extension JSONParser {
                 scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: length))
                 i += length
             default:
-                scratch.append(byte)
-                i += 1
+                // A run of plain ASCII is copied in one piece.
+                var end = i + 1
+                while end < count {
+                    let next = bytes[end]
+                    if next == 0x22 || next == 0x5C || next < 0x20 || next >= 0x80 { break }
+                    end += 1
+                }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: end - i))
+                i = end
             }
         }
     }

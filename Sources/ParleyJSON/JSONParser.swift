@@ -74,6 +74,15 @@ struct JSONParser {
 
     /// Parses the whole input as one JSON text.
     mutating func parseDocument() throws(FormatError) -> Value {
+        if let blank = try beginDocument() { return blank }
+        let value = try parseValue()
+        try endDocument()
+        return value
+    }
+
+    /// Skips leading whitespace and checks what the document starts with. Returns the value
+    /// of a blank body (by `JSONFormat/Options/blankBody`), or `nil` when a value follows.
+    mutating func beginDocument() throws(FormatError) -> Value? {
         skipWhitespace()
         if position == count {
             switch options.blankBody {
@@ -84,12 +93,15 @@ struct JSONParser {
         if !options.allowsFragments && bytes[position] != 0x7B && bytes[position] != 0x5B {
             throw error(.malformed, "the top-level value must be an object or array (fragments are not allowed)", at: position)
         }
-        let value = try parseValue()
+        return nil
+    }
+
+    /// Checks that nothing but whitespace follows the top-level value.
+    mutating func endDocument() throws(FormatError) {
         skipWhitespace()
         if position != count {
             throw unexpected("the end of input after the top-level value", at: position)
         }
-        return value
     }
 
     @inline(__always)
@@ -207,14 +219,26 @@ struct JSONParser {
     /// Parses `"key"` `:` and the whitespace after it, at `position` (whitespace skipped).
     @inline(__always)
     mutating func parseKey() throws(FormatError) -> String {
+        try expectKeyQuote()
+        let key = try parseString()
+        try expectColon()
+        return key
+    }
+
+    /// Consumes the opening quote of a key at `position`.
+    @inline(__always)
+    mutating func expectKeyQuote() throws(FormatError) {
         guard position < count, bytes[position] == 0x22 else { throw unexpected("a string key", at: position) }
         position += 1
-        let key = try parseString()
+    }
+
+    /// Consumes the `:` after a key, with whitespace on both sides.
+    @inline(__always)
+    mutating func expectColon() throws(FormatError) {
         skipWhitespace()
         guard position < count, bytes[position] == 0x3A else { throw unexpected("':'", at: position) }
         position += 1
         skipWhitespace()
-        return key
     }
 
     @inline(__always)

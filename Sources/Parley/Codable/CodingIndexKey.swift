@@ -3,20 +3,20 @@
 /// The text of an index key (`"Index 3"`) is only built when asked for, and the key fits an
 /// existential's inline buffer (an enum of an `Int` or a `String`, 17 bytes), so pushing one on
 /// a coding path allocates nothing.
-enum CodingIndexKey: CodingKey {
+package enum CodingIndexKey: CodingKey {
     case index(Int)
     case name(String)
 
-    init(stringValue: String) { self = .name(stringValue) }
+    package init(stringValue: String) { self = .name(stringValue) }
 
-    init(intValue: Int) { self = .index(intValue) }
+    package init(intValue: Int) { self = .index(intValue) }
 
-    var intValue: Int? {
+    package var intValue: Int? {
         if case .index(let index) = self { return index }
         return nil
     }
 
-    var stringValue: String {
+    package var stringValue: String {
         switch self {
         case .index(let index): "Index \(index)"
         case .name(let name): name

@@ -66,10 +66,10 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
 
     func decodeNil(forKey key: Key) throws -> Bool { decoder.unwrapTagged(try require(key)).isNull }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(try require(key), path: path(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(try require(key), path: path(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(try require(key), path: { self.path(key) }) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.float(try require(key), path: { self.path(key) }) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.options.bool(try require(key), path: path(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.options.string(try require(key), path: path(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.options.double(try require(key), path: { self.path(key) }) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.options.float(try require(key), path: { self.path(key) }) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
@@ -83,7 +83,7 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
 
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        try decoder.integer(try require(key), as: T.self, path: { self.path(key) })
+        try decoder.options.integer(try require(key), as: T.self, path: { self.path(key) })
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

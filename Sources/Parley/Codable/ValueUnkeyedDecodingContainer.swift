@@ -46,10 +46,10 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool { let v = try next(type); return try decoder.bool(v, path: currentPath) }
-    func decode(_ type: String.Type) throws -> String { let v = try next(type); return try decoder.string(v, path: currentPath) }
-    func decode(_ type: Double.Type) throws -> Double { let v = try next(type); return try decoder.double(v, path: { self.currentPath }) }
-    func decode(_ type: Float.Type) throws -> Float { let v = try next(type); return try decoder.float(v, path: { self.currentPath }) }
+    func decode(_ type: Bool.Type) throws -> Bool { let v = try next(type); return try decoder.options.bool(v, path: currentPath) }
+    func decode(_ type: String.Type) throws -> String { let v = try next(type); return try decoder.options.string(v, path: currentPath) }
+    func decode(_ type: Double.Type) throws -> Double { let v = try next(type); return try decoder.options.double(v, path: { self.currentPath }) }
+    func decode(_ type: Float.Type) throws -> Float { let v = try next(type); return try decoder.options.float(v, path: { self.currentPath }) }
     func decode(_ type: Int.Type) throws -> Int { try integer() }
     func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
     func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
@@ -65,7 +65,7 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private func integer<T: FixedWidthInteger>() throws -> T {
         let v = try next(T.self)
         let path = { self.currentPath }
-        return try decoder.integer(v, as: T.self, path: path)
+        return try decoder.options.integer(v, as: T.self, path: path)
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

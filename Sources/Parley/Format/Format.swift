@@ -52,6 +52,22 @@ public protocol Format: Sendable {
     /// - Throws: ``FormatError`` with code ``FormatError/Code/unsupportedValue`` when the
     ///   value has no representation in this format.
     func encode(_ value: Value, context: EncodingContext) throws -> [UInt8]
+
+    /// Decodes a `Decodable` type from a body.
+    ///
+    /// The default decodes the body's ``Value`` and reads `type` from it with `decoder`. A
+    /// format may read the type straight from its bytes instead (JSON does), as long as the
+    /// result and every error are the same.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - bytes: The whole body. Do not keep the pointer beyond the call.
+    ///   - context: The received media type and the limits in force.
+    ///   - decoder: The Codable settings (dates, user info).
+    /// - Throws: ``FormatError`` for a body the format cannot read, `DecodingError` when the
+    ///   body does not match `type`.
+    func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, context: DecodingContext,
+                              decoder: ValueDecoder) throws -> T
 }
 
 extension Format {
@@ -68,6 +84,12 @@ extension Format {
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         throw FormatError(.unsupportedMediaType, format: name,
                           "\(name) does not encode \(context.mediaType)")
+    }
+
+    /// Decodes the body's value, then `type` from it with `decoder`.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, context: DecodingContext,
+                                     decoder: ValueDecoder) throws -> T {
+        try decoder.decode(T.self, from: try decode(bytes, context: context))
     }
 
     /// Decodes a body held in any contiguous byte collection (`[UInt8]`, `Data`, …).

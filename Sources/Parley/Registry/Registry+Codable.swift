@@ -6,13 +6,10 @@ extension Registry {
     public func decode<T: Decodable, Bytes: Sequence<UInt8>>(
         _ type: T.Type, from body: Bytes, contentType: MediaType, decoder: ValueDecoder = ValueDecoder()
     ) throws -> T {
-        let value = try decode(body, contentType: contentType)
-        do {
-            return try decoder.decode(T.self, from: value)
-        } catch {
-            throw ParleyError(.decodingFailed, "cannot decode \(T.self): \(error)", receivedContentType: contentType.description,
-                              underlying: [error])
+        guard let match = self.decoder(for: contentType) else {
+            throw ParleyError.unsupportedMediaType(contentType.description, acceptable: decodableMediaTypes)
         }
+        return try match.decode(T.self, from: body, contentType: contentType, decoder: decoder)
     }
 
     /// Encodes an `Encodable` reply in the format the `Accept` field prefers.

@@ -85,4 +85,26 @@ extension Registry.DecoderMatch {
             throw ParleyError(.decodingFailed, "\(format.name) failed: \(error)", underlying: [error])
         }
     }
+
+    /// Decodes `type` from `body` with this match's format and limits, through the format's
+    /// `Format/decode(_:from:context:decoder:)`.
+    ///
+    /// - Throws: ``ParleyError`` wrapping the format's error, or with
+    ///   ``ParleyError/Code/decodingFailed`` naming the coding path when the body does not fit `type`.
+    public func decode<T: Decodable, Bytes: Sequence<UInt8>>(
+        _ type: T.Type, from body: Bytes, contentType: MediaType, decoder: ValueDecoder
+    ) throws(ParleyError) -> T {
+        let context = DecodingContext(mediaType: contentType, limits: limits)
+        do {
+            return try withContiguousBytes(of: body) { bytes in
+                try context.limits.checkBodySize(bytes.count, format: format.name)
+                return try format.decode(T.self, from: bytes, context: context, decoder: decoder)
+            }
+        } catch let error as FormatError {
+            throw ParleyError(formatError: error)
+        } catch {
+            throw ParleyError(.decodingFailed, "cannot decode \(T.self): \(error)", receivedContentType: contentType.description,
+                              underlying: [error])
+        }
+    }
 }

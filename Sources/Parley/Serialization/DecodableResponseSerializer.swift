@@ -24,12 +24,20 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseSeri
     }
 
     public func serialize(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?) throws -> T {
-        let value = try values.decodeValue(response, body: body, request: request)
-        do {
-            return try decoder.decode(T.self, from: value)
-        } catch {
-            throw ParleyError(.decodingFailed, "cannot decode \(T.self): \(error)", response: response, body: body,
-                              receivedContentType: response.headerFields[.contentType], underlying: [error])
+        switch try values.validator.validate(response, body: body, request: request, registry: values.registry) {
+        case .empty(let value):
+            do {
+                return try decoder.decode(T.self, from: value)
+            } catch {
+                throw ParleyError(.decodingFailed, "cannot decode \(T.self): \(error)", response: response, body: body,
+                                  receivedContentType: response.headerFields[.contentType], underlying: [error])
+            }
+        case .decode(let match, let contentType):
+            do {
+                return try match.decode(T.self, from: body, contentType: contentType, decoder: decoder)
+            } catch {
+                throw error.with(response: response, body: body)
+            }
         }
     }
 }

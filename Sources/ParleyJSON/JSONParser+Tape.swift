@@ -1,0 +1,126 @@
+import Parley
+
+extension JSONParser {
+    /// What ``parseTape()`` produces, before it becomes a ``JSONTape``.
+    struct TapeParts {
+        var entries: [JSONTape.Entry] = []
+        var strings: [String] = []
+    }
+
+    /// Parses one value (with everything nested in it) at `position` into tape entries, by the
+    /// grammar, limits and errors of ``parseValue()``.
+    ///
+    /// `JSONFormat/Options/removesNullValues` is not applied: callers with that option decode
+    /// through the tree.
+    mutating func parseTape() throws(FormatError) -> TapeParts {
+        var tape = TapeParts()
+        tape.entries.reserveCapacity(count / 8)
+        var open: [Int] = []  // the entry index of each open container
+        open.reserveCapacity(16)
+
+        parsing: while true {
+            guard position < count else { throw unexpected("a value", at: position) }
+            try countNode()
+            switch bytes[position] {
+            case 0x7B, 0x5B: // { [
+                try checkDepth(open.count)
+                let isObject = bytes[position] == 0x7B
+                position += 1
+                skipWhitespace()
+                let index = tape.entries.count
+                tape.entries.append(JSONTape.Entry(kind: isObject ? .object : .array, length: 0, payload: 0))
+                if position < count && bytes[position] == (isObject ? 0x7D : 0x5D) {
+                    position += 1
+                    tape.entries[index].payload = UInt64(tape.entries.count)
+                } else {
+                    open.append(index)
+                    if isObject { try appendKey(to: &tape) }
+                    continue parsing
+                }
+            case 0x22: // "
+                position += 1
+                try appendString(to: &tape)
+            case 0x74: // t
+                try expectLiteral("true")
+                tape.entries.append(JSONTape.Entry(kind: .trueValue, length: 0, payload: 0))
+            case 0x66: // f
+                try expectLiteral("false")
+                tape.entries.append(JSONTape.Entry(kind: .falseValue, length: 0, payload: 0))
+            case 0x6E: // n
+                try expectLiteral("null")
+                tape.entries.append(JSONTape.Entry(kind: .null, length: 0, payload: 0))
+            case 0x2D, 0x30...0x39:
+                switch try parseNumber() {
+                case .integer(let i): tape.entries.append(JSONTape.Entry(kind: .integer, length: 0, payload: UInt64(bitPattern: i)))
+                case .float(let d): tape.entries.append(JSONTape.Entry(kind: .float, length: 0, payload: d.bitPattern))
+                case .number(let text):
+                    tape.entries.append(JSONTape.Entry(kind: .numberText, length: 0, payload: UInt64(tape.strings.count)))
+                    tape.strings.append(text)
+                default:
+                    preconditionFailure("parseNumber returns an integer, a float or number text")
+                }
+            default:
+                throw unexpected("a value", at: position)
+            }
+
+            // Count the value in its container; close containers; move to the next child.
+            while let container = open.last {
+                guard tape.entries[container].length < UInt32.max else {
+                    throw FormatError.limitExceeded(format: Self.formatName, limit: "members per container (tape)",
+                                                    maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
+                }
+                tape.entries[container].length += 1
+                let isObject = tape.entries[container].kind == .object
+                skipWhitespace()
+                guard position < count else {
+                    throw unexpected(isObject ? "',' or '}'" : "',' or ']'", at: position)
+                }
+                let next = bytes[position]
+                if next == 0x2C { // ,
+                    position += 1
+                    skipWhitespace()
+                    if isObject { try appendKey(to: &tape) }
+                    continue parsing
+                }
+                guard next == (isObject ? 0x7D : 0x5D) else {
+                    throw unexpected(isObject ? "',' or '}'" : "',' or ']'", at: position)
+                }
+                position += 1
+                tape.entries[container].payload = UInt64(tape.entries.count)
+                open.removeLast()
+            }
+            return tape
+        }
+    }
+
+    /// Appends the string whose opening quote was consumed; a key gets its hash too.
+    @inline(__always)
+    mutating func appendString(to tape: inout TapeParts, isKey: Bool = false) throws(FormatError) {
+        let start = position
+        let end = try scanPlainString()
+        if let end, end - start <= Int(UInt32.max) {
+            let hash = isKey ? JSONTape.keyHash(UnsafeBufferPointer(start: bytes + start, count: end - start)) : 0
+            tape.entries.append(JSONTape.Entry(kind: .plainString, keyHash: hash, length: UInt32(truncatingIfNeeded: end - start),
+                                               payload: UInt64(start)))
+            return
+        }
+        // Strings with escapes (and any too long for an entry's length field) are decoded now.
+        var text: String
+        if let end {
+            text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+        } else {
+            text = try parseEscapedString(from: start)
+        }
+        let hash = isKey ? text.withUTF8 { JSONTape.keyHash($0) } : 0
+        tape.entries.append(JSONTape.Entry(kind: .escapedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
+        tape.strings.append(text)
+    }
+
+    /// Appends a member's key and consumes the `:` after it.
+    @inline(__always)
+    mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
+        try expectKeyQuote()
+        try appendString(to: &tape, isKey: true)
+        try expectColon()
+    }
+}

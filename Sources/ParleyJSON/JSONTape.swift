@@ -1,0 +1,169 @@
+import Parley
+
+/// A validated JSON text as one flat list of entries, for decoding Codable types without a
+/// value tree.
+///
+/// Every value is one entry, in document order; an object's members are its key (a string
+/// entry) followed by its value. A container's entry records how many elements or members it
+/// has and where the entry after its last descendant is, so a reader skips a whole subtree in
+/// one step. Strings without escapes stay in the input bytes and become `String`s only when a
+/// decoder asks for them; strings with escapes, and number text that fits no binary type, are
+/// decoded once while the tape is built.
+final class JSONTape {
+    /// What an entry holds.
+    enum Kind: UInt8 {
+        case null, falseValue, trueValue
+        /// `payload` is the `Int64`'s bit pattern.
+        case integer
+        /// `payload` is the `Double`'s bit pattern.
+        case float
+        /// `payload` indexes ``strings`` (exact number text, `Value/number(_:)`).
+        case numberText
+        /// `payload` is the byte offset of the text in the input, `length` its byte count.
+        case plainString
+        /// `payload` indexes ``strings``.
+        case escapedString
+        /// `length` is the element count, `payload` the index of the entry after the array.
+        case array
+        /// `length` is the member count, `payload` the index of the entry after the object.
+        case object
+    }
+
+    /// One value, or one object key.
+    struct Entry {
+        var kind: Kind
+        /// For a key: ``JSONTape/keyHash(_:)`` of its text (filling what would be padding).
+        var keyHash: UInt8 = 0
+        var length: UInt32
+        var payload: UInt64
+    }
+
+    /// The input's UTF-8 bytes (owned: decoders made from this tape may outlive the caller's buffer).
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    let entries: [Entry]
+    /// Decoded strings with escapes and exact number text.
+    let strings: [String]
+
+    init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: [Entry], strings: [String]) {
+        self.bytes = bytes
+        self.entries = entries
+        self.strings = strings
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    /// Parses a whole JSON text (UTF-8, byte-order mark already skipped) into a tape, by the
+    /// rules, limits and errors of `JSONFormat`'s decoder. `nil` for a blank body that
+    /// `JSONFormat/Options/blankBody` gives a value for.
+    static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
+                      offsetBase: Int) throws(FormatError) -> JSONTape? {
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+        _ = bytes.initialize(fromContentsOf: text)
+        var parser = JSONParser(bytes: UnsafeBufferPointer(bytes), options: options, limits: limits, offsetBase: offsetBase)
+        do {
+            if try parser.beginDocument() != nil {
+                bytes.deallocate()
+                return nil
+            }
+            let parts = try parser.parseTape()
+            try parser.endDocument()
+            return JSONTape(bytes: bytes, entries: parts.entries, strings: parts.strings)
+        } catch {
+            bytes.deallocate()
+            throw error
+        }
+    }
+
+    /// The index of the entry after the value at `index` and everything nested in it.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let entry = entries[index]
+        switch entry.kind {
+        case .array, .object: return Int(truncatingIfNeeded: entry.payload)
+        default: return index &+ 1
+        }
+    }
+
+    /// The string of a string entry.
+    @inline(__always)
+    func string(at index: Int) -> String {
+        let entry = entries[index]
+        if entry.kind == .plainString {
+            let start = bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)
+            return String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self)
+        }
+        return strings[Int(truncatingIfNeeded: entry.payload)]
+    }
+
+    /// The string of the entry at `index`, or `nil` when it is not a string.
+    @inline(__always)
+    func stringIfString(at index: Int) -> String? {
+        switch entries[index].kind {
+        case .plainString, .escapedString: string(at: index)
+        default: nil
+        }
+    }
+
+    /// Whether the key entry at `index` spells `name` (given as its UTF-8 bytes).
+    @inline(__always)
+    func key(at index: Int, equals name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entries[index]
+        if entry.kind == .plainString {
+            guard Int(entry.length) == name.count else { return false }
+            if name.isEmpty { return true }
+            return Self.equal(UnsafePointer(bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)), name.baseAddress!,
+                              count: name.count)
+        }
+        var key = strings[Int(truncatingIfNeeded: entry.payload)]
+        return key.withUTF8 { $0.elementsEqual(name) }
+    }
+
+    /// A 6-bit hash of a key's bytes (its length and first, middle and last bytes), for the
+    /// keyed container's membership masks.
+    @inline(__always)
+    static func keyHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        var h = UInt64(key.count) &* 0x9E37_79B9_7F4A_7C15
+        if let first = key.first, let last = key.last {
+            h ^= UInt64(first) | UInt64(last) << 8 | UInt64(key[key.count / 2]) << 16
+        }
+        h = (h ^ (h >> 29)) &* 0xBF58_476D_1CE4_E5B9
+        return UInt8(truncatingIfNeeded: h >> 58)
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time.
+    @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var i = 0
+        while i &+ 8 <= count {
+            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+                return false
+            }
+            i &+= 8
+        }
+        while i < count {
+            if a[i] != b[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+
+    /// The entry at `index` as a value: scalars exactly, arrays and objects as empty ones (for
+    /// their kind only; Codable decoders read containers from the tape itself).
+    @inline(__always)
+    func scalar(at index: Int) -> Value {
+        let entry = entries[index]
+        switch entry.kind {
+        case .null: return .null
+        case .falseValue: return .bool(false)
+        case .trueValue: return .bool(true)
+        case .integer: return .integer(Int64(bitPattern: entry.payload))
+        case .float: return .float(Double(bitPattern: entry.payload))
+        case .numberText: return .number(strings[Int(truncatingIfNeeded: entry.payload)])
+        case .plainString, .escapedString: return .string(string(at: index))
+        case .array: return .array([])
+        case .object: return .object(Value.Object())
+        }
+    }
+}
