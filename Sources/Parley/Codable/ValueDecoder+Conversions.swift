@@ -32,6 +32,17 @@ extension ValueDecoder {
     @usableFromInline static let stringArrayType = ObjectIdentifier([String].self)
     @usableFromInline static let boolArrayType = ObjectIdentifier([Bool].self)
 
+    /// Whether `T` may be one of the types ``decodePrimitive(_:as:path:)`` decodes: a cheap
+    /// test that lets callers skip it (and the `Optional<T>` it returns, whose metadata a
+    /// generic caller looks up at run time) for the caller's own structs.
+    @inlinable @inline(__always)
+    package static func mayDecodePrimitive<T>(_ type: T.Type) -> Bool {
+        if MemoryLayout<T>.size == MemoryLayout<Int>.size { return true }  // numbers, Date, arrays
+        let requested = ObjectIdentifier(T.self)
+        return requested == ObjectIdentifier(String.self) || requested == ObjectIdentifier(Bool.self)
+            || requested == ObjectIdentifier(Data.self) || requested == ObjectIdentifier(URL.self)
+    }
+
     /// Decodes the types that need no `init(from:)` call: strings, numbers, Booleans, the
     /// Foundation types whose `Codable` form differs from what a value tree holds, and arrays of
     /// numbers, strings and Booleans (the standard library's generic `Array.init(from:)` looks

@@ -39,7 +39,8 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
     @inline(__always)
     func unwrap<T: Decodable>(_ value: Value, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
                               key: any CodingKey) throws -> T {
-        if let primitive = try decodePrimitive(value, as: T.self, path: { self.path(pathCount, nestedKeys, key) }) {
+        if ValueDecoder.mayDecodePrimitive(T.self),
+           let primitive = try decodePrimitive(value, as: T.self, path: { self.path(pathCount, nestedKeys, key) }) {
             return primitive
         }
         guard codingPath.count == pathCount else {
