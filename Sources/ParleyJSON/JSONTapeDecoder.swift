@@ -51,10 +51,33 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     @inline(__always)
     func unwrap<T: Decodable>(_ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
                               key: any CodingKey) throws -> T {
-        if ValueDecoder.mayDecodePrimitive(T.self),
-           let primitive = try decodePrimitive(index, as: T.self, path: { self.path(pathCount, nestedKeys, key) }) {
+        if ValueDecoder.mayDecodePrimitive(T.self) {
+            return try unwrapPrimitiveOrNested(index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
+        }
+        return try unwrapNested(index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
+    }
+
+    /// ``unwrap(_:as:pathCount:nestedKeys:key:)`` for a type that may be primitive. Kept out
+    /// of line: the `Optional<T>` it handles costs a metadata lookup wherever it appears.
+    @inline(never)
+    func unwrapPrimitiveOrNested<T: Decodable>(_ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
+                                               key: any CodingKey) throws -> T {
+        if let primitive = try decodePrimitive(index, as: T.self, path: { self.path(pathCount, nestedKeys, key) }) {
             return primitive
         }
+        if let array = T.self as? any JSONTapeDecodableArray.Type, codingPath.count == pathCount {
+            codingPath.append(contentsOf: nestedKeys)
+            codingPath.append(key)
+            defer { codingPath.removeLast(nestedKeys.count + 1) }
+            return try array.decodeElements(from: self, array: index) as! T
+        }
+        return try unwrapNested(index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
+    }
+
+    /// Runs `T.init(from:)` on the value at `index`.
+    @inline(__always)
+    func unwrapNested<T: Decodable>(_ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
+                                    key: any CodingKey) throws -> T {
         guard codingPath.count == pathCount else {
             // A container used outside its parent's scope: decode with a decoder of its own.
             let child = JSONTapeDecoder(tape: tape, index: index, codingPath: path(pathCount, nestedKeys, key), options: options)
@@ -74,6 +97,9 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     /// Decodes the top-level value.
     func decodeDocument<T: Decodable>(as type: T.Type) throws -> T {
         if let primitive = try decodePrimitive(index, as: T.self, path: { [] }) { return primitive }
+        if let array = T.self as? any JSONTapeDecodableArray.Type {
+            return try array.decodeElements(from: self, array: index) as! T
+        }
         return try T(from: self)
     }
 
@@ -148,5 +174,31 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let primitive = try decodePrimitive(index, as: T.self, path: { self.codingPath }) { return primitive }
         return try T(from: self)
+    }
+}
+
+/// An array of `Decodable` elements, which ``JSONTapeDecoder`` reads element by element from
+/// the tape instead of through `Array.init(from:)` and an unkeyed container (same values, same
+/// errors, one allocation for the result).
+protocol JSONTapeDecodableArray {
+    /// Reads the array at entry `array`; `decoder.codingPath` is the array's path.
+    static func decodeElements(from decoder: JSONTapeDecoder, array: Int) throws -> Self
+}
+
+extension Array: JSONTapeDecodableArray where Element: Decodable {
+    static func decodeElements(from decoder: JSONTapeDecoder, array: Int) throws -> [Element] {
+        try decoder.expect(.array, at: array, path: decoder.codingPath)
+        let tape = decoder.tape
+        let count = Int(tape.entries[array].length)
+        let pathCount = decoder.codingPath.count
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        var element = array + 1
+        for position in 0..<count {
+            result.append(try decoder.unwrap(element, as: Element.self, pathCount: pathCount, nestedKeys: [],
+                                             key: CodingIndexKey(intValue: position)))
+            element = tape.next(after: element)
+        }
+        return result
     }
 }

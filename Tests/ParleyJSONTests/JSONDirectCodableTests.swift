@@ -191,10 +191,23 @@ import Testing
             #"{"id": 1.5, "name": "n", "inner": []}"#,
             #"{"id": 1e400, "name": "n", "inner": []}"#,
             #"[]"#,
+            #"{"id": 1, "name": "n", "inner": {}}"#,
+            #"{"id": 1, "name": "n", "inner": null}"#,
+            #"{"id": 1, "name": "n", "inner": [null]}"#,
+            #"{"id": 1, "name": "n", "inner": [{"values": [1, "2"]}]}"#,
         ]
         for document in documents {
             let (direct, tree) = bothWays(Record.self, document)
             #expect(direct == tree, "\(document)")
+        }
+    }
+
+    @Test func arraysOfRecordsMatchTheTreeDecoder() {
+        for document in [#"[{"a": 1}, {"a": 2, "b": "x"}]"#, #"[{"a": 1}, {"b": "x"}]"#, #"{"a": 1}"#, #"[[{"a": 1}], []]"#, "[null]"] {
+            let (direct, tree) = bothWays([Pair].self, document)
+            #expect(direct == tree, "\(document)")
+            let (nestedDirect, nestedTree) = bothWays([[Pair]].self, document)
+            #expect(nestedDirect == nestedTree, "\(document)")
         }
     }
 
