@@ -157,6 +157,17 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try JSONDecoder().decode([APIRecord].self, from: api1MBData))
         }
     }
+    let api20MBData = Data(api20MB)
+    Benchmark("JSON.codable-api-20mb", configuration: configuration(12)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try json.decode([APIRecord].self, from: api20MB))
+        }
+    }
+    Benchmark("JSON.codable-api-20mb-JSONDecoder", configuration: configuration(12)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONDecoder().decode([APIRecord].self, from: api20MBData))
+        }
+    }
     Benchmark("JSON.codable-geojson-2mb", configuration: configuration(4)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try json.decode(FeatureCollection.self, from: geoJSON))
