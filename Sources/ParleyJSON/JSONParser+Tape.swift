@@ -71,21 +71,10 @@ extension JSONParser {
                 }
                 tape.entries[container].length += 1
                 let isObject = tape.entries[container].kind == .object
-                skipWhitespace()
-                guard position < count else {
-                    throw unexpected(isObject ? "',' or '}'" : "',' or ']'", at: position)
-                }
-                let next = bytes[position]
-                if next == 0x2C { // ,
-                    position += 1
-                    skipWhitespace()
+                if try nextMember(inObject: isObject) {
                     if isObject { try appendKey(to: &tape) }
                     continue parsing
                 }
-                guard next == (isObject ? 0x7D : 0x5D) else {
-                    throw unexpected(isObject ? "',' or '}'" : "',' or ']'", at: position)
-                }
-                position += 1
                 tape.entries[container].payload = UInt64(tape.entries.count)
                 open.removeLast()
             }

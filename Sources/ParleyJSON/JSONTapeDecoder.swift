@@ -104,9 +104,7 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func path(_ count: Int, _ nestedKeys: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
-        var path = Array(codingPath.prefix(count)) + nestedKeys
-        if let key { path.append(key) }
-        return path
+        codingPath.codingPath(prefix: count, nestedKeys, key)
     }
 
     @inline(__always)

@@ -66,9 +66,7 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
     }
 
     func path(_ count: Int, _ nestedKeys: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
-        var path = Array(codingPath.prefix(count)) + nestedKeys
-        if let key { path.append(key) }
-        return path
+        codingPath.codingPath(prefix: count, nestedKeys, key)
     }
 
     /// The primitive types and arrays of them, decoded without an `init(from:)` call (see
