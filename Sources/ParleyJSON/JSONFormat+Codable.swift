@@ -47,25 +47,15 @@ extension JSONFormat {
         if options.removesNullValues {
             return try decoder.decode(T.self, from: try decode(bytes, context: context))
         }
-        try context.limits.checkBodySize(bytes.count, format: name)
-        let buffer = bytes.bindMemory(to: UInt8.self)
-        let tape: JSONTape?
-        switch Self.textEncoding(of: buffer, charset: context.mediaType.charset) {
-        case .utf8(let skip):
-            tape = try JSONTape.parse(UnsafeBufferPointer(rebasing: buffer[skip...]), options: options,
-                                      limits: context.limits, offsetBase: skip)
-        case .transcode(let charset):
-            let text = try Charset.decodeText(bytes, mediaType: context.mediaType, default: charset, format: name)
-            tape = try Array(text.utf8).withUnsafeBufferPointer { (utf8) throws(FormatError) -> JSONTape? in
-                try JSONTape.parse(utf8, options: options, limits: context.limits, offsetBase: 0)
-            }
+        let document = try withUTF8Text(bytes, context: context) { (text, offsetBase) throws(FormatError) in
+            try JSONTape.parse(text, options: options, limits: context.limits, offsetBase: offsetBase)
         }
-        guard let tape else {
-            // A blank body that the options give a value for.
-            guard case .value(let value) = options.blankBody else { preconditionFailure("a rejected blank body throws") }
+        switch document {
+        case .tape(let tape):
+            return try JSONTapeDecoder(tape: tape, index: 0, codingPath: [], options: decoder).decodeDocument(as: T.self)
+        case .blank(let value):
             return try decoder.decode(T.self, from: value)
         }
-        return try JSONTapeDecoder(tape: tape, index: 0, codingPath: [], options: decoder).decodeDocument(as: T.self)
     }
 
     /// Encodes an `Encodable` value as JSON, through the value tree.

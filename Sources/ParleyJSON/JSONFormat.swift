@@ -88,20 +88,27 @@ public struct JSONFormat: Format {
 
     /// The typed-throws form of ``decode(_:context:)``.
     func decodeValue(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws(FormatError) -> Value {
+        try withUTF8Text(bytes, context: context) { (text, offsetBase) throws(FormatError) -> Value in
+            var parser = JSONParser(bytes: text, options: options, limits: context.limits, offsetBase: offsetBase)
+            return try parser.parseDocument()
+        }
+    }
+
+    /// Runs `body` on the body as UTF-8 text, after the size limit is checked: a UTF-8
+    /// byte-order mark is skipped (`offsetBase` is then 3, for error locations), other
+    /// charsets are transcoded first (see ``textEncoding(of:charset:)``).
+    func withUTF8Text<R>(
+        _ bytes: UnsafeRawBufferPointer, context: DecodingContext,
+        _ body: (_ text: UnsafeBufferPointer<UInt8>, _ offsetBase: Int) throws(FormatError) -> R
+    ) throws(FormatError) -> R {
         try context.limits.checkBodySize(bytes.count, format: name)
         let buffer = bytes.bindMemory(to: UInt8.self)
         switch Self.textEncoding(of: buffer, charset: context.mediaType.charset) {
         case .utf8(let skip):
-            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[skip...]), options: options,
-                                    limits: context.limits, offsetBase: skip)
-            return try parser.parseDocument()
+            return try body(UnsafeBufferPointer(rebasing: buffer[skip...]), skip)
         case .transcode(let charset):
             let text = try Charset.decodeText(bytes, mediaType: context.mediaType, default: charset, format: name)
-            let utf8 = Array(text.utf8)
-            return try utf8.withUnsafeBufferPointer { (buffer) throws(FormatError) -> Value in
-                var parser = JSONParser(bytes: buffer, options: options, limits: context.limits)
-                return try parser.parseDocument()
-            }
+            return try Array(text.utf8).withUnsafeBufferPointer { (utf8) throws(FormatError) -> R in try body(utf8, 0) }
         }
     }
 

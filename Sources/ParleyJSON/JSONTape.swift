@@ -54,22 +54,28 @@ final class JSONTape {
         bytes.deallocate()
     }
 
+    /// What a whole JSON text parses to.
+    enum Document {
+        case tape(JSONTape)
+        /// A blank body, and the value `JSONFormat/Options/blankBody` gives it.
+        case blank(Value)
+    }
+
     /// Parses a whole JSON text (UTF-8, byte-order mark already skipped) into a tape, by the
-    /// rules, limits and errors of `JSONFormat`'s decoder. `nil` for a blank body that
-    /// `JSONFormat/Options/blankBody` gives a value for.
+    /// rules, limits and errors of `JSONFormat`'s decoder.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
-                      offsetBase: Int) throws(FormatError) -> JSONTape? {
+                      offsetBase: Int) throws(FormatError) -> Document {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
         _ = bytes.initialize(fromContentsOf: text)
         var parser = JSONParser(bytes: UnsafeBufferPointer(bytes), options: options, limits: limits, offsetBase: offsetBase)
         do {
-            if try parser.beginDocument() != nil {
+            if let blank = try parser.beginDocument() {
                 bytes.deallocate()
-                return nil
+                return .blank(blank)
             }
             let parts = try parser.parseTape()
             try parser.endDocument()
-            return JSONTape(bytes: bytes, entries: parts.entries, strings: parts.strings)
+            return .tape(JSONTape(bytes: bytes, entries: parts.entries, strings: parts.strings))
         } catch {
             bytes.deallocate()
             throw error
@@ -83,6 +89,26 @@ final class JSONTape {
         switch entry.kind {
         case .array, .object: return Int(truncatingIfNeeded: entry.payload)
         default: return index &+ 1
+        }
+    }
+
+    /// Calls `body` with the position and entry of each element of the array at `array`.
+    @inline(__always)
+    func forEachElement(of array: Int, _ body: (_ position: Int, _ element: Int) throws -> Void) rethrows {
+        var element = array &+ 1
+        for position in 0..<Int(entries[array].length) {
+            try body(position, element)
+            element = next(after: element)
+        }
+    }
+
+    /// Calls `body` with the key entry and value entry of each member of the object at `object`.
+    @inline(__always)
+    func forEachMember(of object: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows {
+        var key = object &+ 1
+        for _ in 0..<Int(entries[object].length) {
+            try body(key, key &+ 1)
+            key = next(after: key &+ 1)
         }
     }
 

@@ -123,14 +123,11 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
                                   _ convert: (Value, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
             let tape = decoder.tape
             try decoder.expect(.array, at: index, path: path())
-            let count = Int(tape.entries[index].length)
             return try withoutActuallyEscaping(path) { path in
                 var result: [Element] = []
-                result.reserveCapacity(count)
-                var element = index + 1
-                for position in 0..<count {
+                result.reserveCapacity(Int(tape.entries[index].length))
+                try tape.forEachElement(of: index) { position, element in
                     result.append(try convert(tape.scalar(at: element), { path() + [CodingIndexKey(intValue: position)] }))
-                    element = tape.next(after: element)
                 }
                 return result
             }
@@ -186,16 +183,12 @@ protocol JSONTapeDecodableArray {
 extension Array: JSONTapeDecodableArray where Element: Decodable {
     static func decodeElements(from decoder: JSONTapeDecoder, array: Int) throws -> [Element] {
         try decoder.expect(.array, at: array, path: decoder.codingPath)
-        let tape = decoder.tape
-        let count = Int(tape.entries[array].length)
         let pathCount = decoder.codingPath.count
         var result: [Element] = []
-        result.reserveCapacity(count)
-        var element = array + 1
-        for position in 0..<count {
+        result.reserveCapacity(Int(decoder.tape.entries[array].length))
+        try decoder.tape.forEachElement(of: array) { position, element in
             result.append(try decoder.unwrap(element, as: Element.self, pathCount: pathCount, nestedKeys: [],
                                              key: CodingIndexKey(intValue: position)))
-            element = tape.next(after: element)
         }
         return result
     }

@@ -46,11 +46,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// Calls `body` with the key entry and value entry of each member in order.
     @inline(__always)
     func forEachMember(_ body: (_ key: Int, _ value: Int) throws -> Void) rethrows {
-        var key = object + 1
-        for _ in 0..<memberCount {
-            try body(key, key + 1)
-            key = tape.next(after: key + 1)
-        }
+        try tape.forEachMember(of: object, body)
     }
 
     var allKeys: [Key] {

@@ -6,10 +6,7 @@ extension Registry {
     public func decode<T: Decodable, Bytes: Sequence<UInt8>>(
         _ type: T.Type, from body: Bytes, contentType: MediaType, decoder: ValueDecoder = ValueDecoder()
     ) throws -> T {
-        guard let match = self.decoder(for: contentType) else {
-            throw ParleyError.unsupportedMediaType(contentType.description, acceptable: decodableMediaTypes)
-        }
-        return try match.decode(T.self, from: body, contentType: contentType, decoder: decoder)
+        try requireDecoder(for: contentType).decode(T.self, from: body, contentType: contentType, decoder: decoder)
     }
 
     /// Encodes an `Encodable` reply in the format the `Accept` field prefers.

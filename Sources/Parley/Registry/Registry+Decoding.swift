@@ -61,10 +61,16 @@ extension Registry {
     ///   matches, or the format's ``FormatError`` wrapped as ``ParleyError/Code/decodingFailed``
     ///   or ``ParleyError/Code/limitExceeded``.
     public func decode<Bytes: Sequence<UInt8>>(_ body: Bytes, contentType: MediaType) throws(ParleyError) -> Value {
+        try requireDecoder(for: contentType).decode(body, contentType: contentType)
+    }
+
+    /// The decoder match for `contentType`, or ``ParleyError/Code/unsupportedMediaType`` listing
+    /// what this registry decodes.
+    func requireDecoder(for contentType: MediaType) throws(ParleyError) -> DecoderMatch {
         guard let match = decoder(for: contentType) else {
             throw ParleyError.unsupportedMediaType(contentType.description, acceptable: decodableMediaTypes)
         }
-        return try match.decode(body, contentType: contentType)
+        return match
     }
 }
 
@@ -73,16 +79,9 @@ extension Registry.DecoderMatch {
     ///
     /// - Throws: ``ParleyError`` wrapping the format's error.
     public func decode<Bytes: Sequence<UInt8>>(_ body: Bytes, contentType: MediaType) throws(ParleyError) -> Value {
-        let context = DecodingContext(mediaType: contentType, limits: limits)
-        do {
-            return try withContiguousBytes(of: body) { bytes in
-                try context.limits.checkBodySize(bytes.count, format: format.name)
-                return try format.decode(bytes, context: context)
-            }
-        } catch let error as FormatError {
-            throw ParleyError(formatError: error)
-        } catch {
-            throw ParleyError(.decodingFailed, "\(format.name) failed: \(error)", underlying: [error])
+        try run(body, contentType: contentType,
+                failure: { ParleyError(.decodingFailed, "\(format.name) failed: \($0)", underlying: [$0]) }) { bytes, context in
+            try format.decode(bytes, context: context)
         }
     }
 
@@ -94,17 +93,29 @@ extension Registry.DecoderMatch {
     public func decode<T: Decodable, Bytes: Sequence<UInt8>>(
         _ type: T.Type, from body: Bytes, contentType: MediaType, decoder: ValueDecoder
     ) throws(ParleyError) -> T {
+        try run(body, contentType: contentType, failure: {
+            ParleyError(.decodingFailed, "cannot decode \(T.self): \($0)", receivedContentType: contentType.description, underlying: [$0])
+        }) { bytes, context in
+            try format.decode(T.self, from: bytes, context: context, decoder: decoder)
+        }
+    }
+
+    /// Runs `decode` on `body` under this match's limits (the body size checked first). A
+    /// `FormatError` becomes its ``ParleyError``; any other error the one `failure` makes of it.
+    private func run<R, Bytes: Sequence<UInt8>>(
+        _ body: Bytes, contentType: MediaType, failure: (any Error) -> ParleyError,
+        _ decode: (UnsafeRawBufferPointer, DecodingContext) throws -> R
+    ) throws(ParleyError) -> R {
         let context = DecodingContext(mediaType: contentType, limits: limits)
         do {
             return try withContiguousBytes(of: body) { bytes in
                 try context.limits.checkBodySize(bytes.count, format: format.name)
-                return try format.decode(T.self, from: bytes, context: context, decoder: decoder)
+                return try decode(bytes, context)
             }
         } catch let error as FormatError {
             throw ParleyError(formatError: error)
         } catch {
-            throw ParleyError(.decodingFailed, "cannot decode \(T.self): \(error)", receivedContentType: contentType.description,
-                              underlying: [error])
+            throw failure(error)
         }
     }
 }
