@@ -1,6 +1,12 @@
 extension Value {
     /// The members of an object in their original order. Keys may repeat (JSON allows it);
     /// lookups by key return the last member with that key.
+    ///
+    /// An object decoded by a format that parses into a flat document first (JSON does) may
+    /// build its members on demand: each access creates the member's value from the parsed
+    /// document, and the object keeps that document alive (see ``isDeferred``). Such an object
+    /// equals, hashes and behaves exactly like one holding the same members; mutating it
+    /// builds the members first.
     public struct Object: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
         /// One key/value pair of an object.
         public struct Member: Sendable, Hashable {
@@ -16,25 +22,111 @@ extension Value {
             }
         }
 
-        /// The members in order.
-        public var members: [Member]
+        /// Where the members are.
+        enum Storage: Sendable {
+            case built([Member])
+            case deferred(any DeferredObjectMembers)
+        }
+
+        private var storage: Storage
 
         /// Creates an object from members in order.
         public init(_ members: [Member] = []) {
-            self.members = members
+            self.storage = .built(members)
         }
 
         /// Creates an object from key/value pairs in order.
         public init(dictionaryLiteral elements: (String, Value)...) {
-            self.members = elements.map { Member(key: $0.0, value: $0.1) }
+            self.storage = .built(elements.map { Member(key: $0.0, value: $0.1) })
         }
 
-        public var startIndex: Int { members.startIndex }
-        public var endIndex: Int { members.endIndex }
-        public subscript(position: Int) -> Member { members[position] }
+        /// Creates an object whose members `source` builds on demand.
+        package init(deferred source: any DeferredObjectMembers) {
+            self.storage = .deferred(source)
+        }
+
+        /// The members in order.
+        ///
+        /// For an object that builds its members on demand (``isDeferred``), reading this
+        /// builds all of them; iterate the object itself or look members up by key to build
+        /// only what you use.
+        public var members: [Member] {
+            get {
+                switch storage {
+                case .built(let members): members
+                case .deferred: Array(self)
+                }
+            }
+            // Swift has no stable in-place accessor yet; `_modify` lets `object.members.append(…)`
+            // mutate the array without copying it.
+            _modify {
+                var members = self.members
+                storage = .built([])
+                defer { storage = .built(members) }
+                yield &members
+            }
+        }
+
+        /// Whether the members are built on demand from a parsed document rather than held.
+        ///
+        /// Such an object keeps the whole document it came from alive (its text and index); to
+        /// keep a small part of a large document without the rest, copy it with
+        /// ``Value/resolved()``.
+        public var isDeferred: Bool {
+            if case .deferred = storage { return true }
+            return false
+        }
+
+        public var startIndex: Int { 0 }
+
+        public var endIndex: Int {
+            switch storage {
+            case .built(let members): members.count
+            case .deferred(let source): source.count
+            }
+        }
+
+        /// The member at `position`.
+        /// - Complexity: O(1).
+        public subscript(position: Int) -> Member {
+            switch storage {
+            case .built(let members): return members[position]
+            case .deferred(let source):
+                precondition(position >= 0 && position < source.count, "Value.Object index out of range")
+                return source.member(at: position)
+            }
+        }
 
         /// The keys in order.
-        public var keys: [String] { members.map(\.key) }
+        public var keys: [String] {
+            var keys: [String] = []
+            keys.reserveCapacity(count)
+            for member in self { keys.append(member.key) }
+            return keys
+        }
+
+        /// Iterates the members in order; for an object that builds its members on demand, each
+        /// step continues from where the last one ended.
+        public struct Iterator: IteratorProtocol {
+            let object: Object
+            var position = 0
+            var cursor = 0
+
+            public mutating func next() -> Member? {
+                switch object.storage {
+                case .built(let members):
+                    guard position < members.count else { return nil }
+                    defer { position += 1 }
+                    return members[position]
+                case .deferred(let source):
+                    guard position < source.count else { return nil }
+                    defer { position += 1 }
+                    return source.member(at: position, cursor: &cursor)
+                }
+            }
+        }
+
+        public func makeIterator() -> Iterator { Iterator(object: self) }
 
         /// The value of the last member named `key`, or `nil`.
         ///
@@ -43,12 +135,17 @@ extension Value {
         /// - Complexity: O(*n*).
         public subscript(key: String) -> Value? {
             get {
-                var i = members.endIndex
-                while i > members.startIndex {
-                    i -= 1
-                    if members[i].key == key { return members[i].value }
+                switch storage {
+                case .built(let members):
+                    var i = members.endIndex
+                    while i > members.startIndex {
+                        i -= 1
+                        if members[i].key == key { return members[i].value }
+                    }
+                    return nil
+                case .deferred(let source):
+                    return source.lastValue(forKey: key)
                 }
-                return nil
             }
             set {
                 guard let newValue else {
@@ -67,5 +164,49 @@ extension Value {
         public mutating func append(key: String, value: Value) {
             members.append(Member(key: key, value: value))
         }
+
+        /// The same members, held rather than built on demand, at every depth (see
+        /// ``Value/resolved()``).
+        public func resolved() -> Object {
+            var members: [Member] = []
+            members.reserveCapacity(count)
+            for member in self { members.append(Member(key: member.key, value: member.value.resolved())) }
+            return Object(members)
+        }
+
+        public static func == (lhs: Object, rhs: Object) -> Bool {
+            if case .built(let l) = lhs.storage, case .built(let r) = rhs.storage { return l == r }
+            return lhs.elementsEqual(rhs)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            // The same combination `[Member]` hashes with, whatever the storage.
+            hasher.combine(count)
+            for member in self { hasher.combine(member) }
+        }
+    }
+}
+
+/// The members of an object that a format builds on demand from a document it has already
+/// parsed and validated, instead of building them all while decoding.
+///
+/// Implementations are immutable and safe to share across threads: every call builds its
+/// result afresh from the document.
+package protocol DeferredObjectMembers: AnyObject, Sendable {
+    /// The number of members.
+    var count: Int { get }
+    /// The member at `position` (`0..<count`), built from the document. O(1) or close to it.
+    func member(at position: Int) -> Value.Object.Member
+    /// The member at `position`, for walks in order: `cursor` is 0 for the first call of a
+    /// walk and afterwards whatever the previous call (for the previous position) left in it.
+    func member(at position: Int, cursor: inout Int) -> Value.Object.Member
+    /// The value of the last member named `key`, or `nil`.
+    func lastValue(forKey key: String) -> Value?
+}
+
+extension Value.Object: CustomReflectable {
+    /// The members, however they are stored, so `print`, `dump` and test failures show them.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["members": members], displayStyle: .struct)
     }
 }

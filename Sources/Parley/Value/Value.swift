@@ -108,6 +108,20 @@ extension Value {
         return a[index]
     }
 
+    /// This value with every object's members held, at every depth, rather than built on
+    /// demand from the document it was decoded from (see ``Object/isDeferred``).
+    ///
+    /// The copy no longer keeps that document alive: use it to keep a small part of a large
+    /// body, or before reading every member many times over.
+    public func resolved() -> Value {
+        switch self {
+        case .array(let elements): .array(elements.map { $0.resolved() })
+        case .object(let object): .object(object.resolved())
+        case .tagged(let tag, let inner): .tagged(tag, inner.resolved())
+        default: self
+        }
+    }
+
     /// A short name of this value's kind, for error messages ("string", "object", …).
     public var kindName: String {
         switch self {
