@@ -72,6 +72,9 @@ public struct JSONFormat: Format {
 
     /// Decodes a JSON body.
     ///
+    /// The whole body is validated first; objects in the result then build their members on
+    /// demand (see `Value/Object/isDeferred` and the module overview).
+    ///
     /// - Parameters:
     ///   - bytes: The body.
     ///   - context: The received media type (its `charset`, if any, is honoured) and limits.
@@ -89,8 +92,14 @@ public struct JSONFormat: Format {
     /// The typed-throws form of ``decode(_:context:)``.
     func decodeValue(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws(FormatError) -> Value {
         try withUTF8Text(bytes, context: context) { (text, offsetBase) throws(FormatError) -> Value in
-            var parser = JSONParser(bytes: text, options: options, limits: context.limits, offsetBase: offsetBase)
-            return try parser.parseDocument()
+            if options.removesNullValues {
+                var parser = JSONParser(bytes: text, options: options, limits: context.limits, offsetBase: offsetBase)
+                return try parser.parseDocument()
+            }
+            switch try JSONTape.parse(text, options: options, limits: context.limits, offsetBase: offsetBase) {
+            case .tape(let tape): return tape.value(at: 0)
+            case .blank(let value): return value
+            }
         }
     }
 

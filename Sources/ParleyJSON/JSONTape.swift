@@ -9,7 +9,10 @@ import Parley
 /// one step. Strings without escapes stay in the input bytes and become `String`s only when a
 /// decoder asks for them; strings with escapes, and number text that fits no binary type, are
 /// decoded once while the tape is built.
-final class JSONTape {
+///
+/// `@unchecked Sendable`: every property is a `let`, and the one unsafe part, the tape's own
+/// copy of the input, is written before `init` and only read after it, until `deinit` frees it.
+final class JSONTape: @unchecked Sendable {
     /// What an entry holds.
     enum Kind: UInt8 {
         case null, falseValue, trueValue

@@ -1,0 +1,115 @@
+import Parley
+
+/// The members of one object of a parsed JSON tape, built into values only when asked for: what
+/// makes ``JSONFormat/decode(_:context:)`` cost a validating pass instead of a whole tree.
+///
+/// Immutable; it shares the tape, so it can be read from any thread.
+final class JSONTapeObject: DeferredObjectMembers {
+    let tape: JSONTape
+    /// The object's entry.
+    let object: Int
+    /// The key entry of each member, for objects over ``walkLimit`` members; smaller objects
+    /// walk from their first member instead.
+    let keyEntries: [UInt32]
+
+    /// The member count up to which finding a member by position walks the tape.
+    static var walkLimit: Int { 16 }
+
+    init(tape: JSONTape, object: Int) {
+        self.tape = tape
+        self.object = object
+        if Int(tape.entries[object].length) > Self.walkLimit {
+            var keys: [UInt32] = []
+            keys.reserveCapacity(Int(tape.entries[object].length))
+            tape.forEachMember(of: object) { key, _ in keys.append(UInt32(truncatingIfNeeded: key)) }
+            self.keyEntries = keys
+        } else {
+            self.keyEntries = []
+        }
+    }
+
+    var count: Int { Int(tape.entries[object].length) }
+
+    func member(at position: Int) -> Value.Object.Member {
+        let key = keyEntry(at: position)
+        return Value.Object.Member(key: tape.string(at: key), value: tape.value(at: key &+ 1))
+    }
+
+    func member(at position: Int, cursor: inout Int) -> Value.Object.Member {
+        let key = cursor == 0 ? keyEntry(at: position) : cursor
+        let value = key &+ 1
+        cursor = tape.next(after: value)
+        return Value.Object.Member(key: tape.string(at: key), value: tape.value(at: value))
+    }
+
+    func lastValue(forKey key: String) -> Value? {
+        var name = key
+        let found = name.withUTF8 { name -> Int? in
+            let hash = JSONTape.keyHash(name)
+            var found: Int?
+            tape.forEachMember(of: object) { key, value in
+                if tape.entries[key].keyHash == hash && tape.key(at: key, equals: name) { found = value }
+            }
+            return found
+        }
+        return found.map(tape.value(at:))
+    }
+
+    private func keyEntry(at position: Int) -> Int {
+        if !keyEntries.isEmpty { return Int(keyEntries[position]) }
+        var key = object &+ 1
+        for _ in 0..<position { key = tape.next(after: key &+ 1) }
+        return key
+    }
+}
+
+extension JSONTape {
+    /// The value of the entry at `index`: scalars exactly, arrays with all their elements,
+    /// objects as ``JSONTapeObject``s that build their members when asked.
+    func value(at index: Int) -> Value {
+        switch entries[index].kind {
+        case .array: array(at: index)
+        case .object: .object(Value.Object(deferred: JSONTapeObject(tape: self, object: index)))
+        default: scalar(at: index)
+        }
+    }
+
+    /// The array at `index`. Arrays nested in it are built on an explicit stack, so no depth
+    /// the limits allow can exhaust the machine stack.
+    private func array(at index: Int) -> Value {
+        struct Frame {
+            var elements: [Value]
+            var next: Int
+            var remaining: Int
+        }
+        func frame(_ array: Int) -> Frame {
+            let count = Int(entries[array].length)
+            var elements: [Value] = []
+            elements.reserveCapacity(count)
+            return Frame(elements: elements, next: array &+ 1, remaining: count)
+        }
+        var stack: [Frame] = []
+        var current = frame(index)
+        while true {
+            if current.remaining == 0 {
+                let finished = Value.array(current.elements)
+                guard var parent = stack.popLast() else { return finished }
+                parent.elements.append(finished)
+                current = parent
+                continue
+            }
+            let element = current.next
+            current.next = next(after: element)
+            current.remaining &-= 1
+            switch entries[element].kind {
+            case .array:
+                stack.append(current)
+                current = frame(element)
+            case .object:
+                current.elements.append(.object(Value.Object(deferred: JSONTapeObject(tape: self, object: element))))
+            default:
+                current.elements.append(scalar(at: element))
+            }
+        }
+    }
+}
