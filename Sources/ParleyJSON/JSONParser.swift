@@ -2,8 +2,11 @@ import Parley
 
 /// A single-pass RFC 8259 parser over UTF-8 bytes.
 ///
-/// Containers are tracked on an explicit stack (never the machine stack), children are
-/// collected on move-only stacks and moved into their arrays when the container closes.
+/// It parses into a flat tape (``parseTape()``, what decoding uses) or, for
+/// `JSONFormat/Options/removesNullValues`, straight into a value tree that holds every member
+/// (``parseDocument()``); both share the routines for strings, numbers, literals and limits.
+/// Containers are tracked on an explicit stack (never the machine stack); the tree's children
+/// are collected on move-only stacks and moved into their arrays when the container closes.
 /// Every error is a `FormatError` with the byte offset, line and column of the offending byte.
 struct JSONParser {
     static let formatName = "json"
@@ -177,28 +180,15 @@ struct JSONParser {
                 } else {
                     stack.push(key: "", value: value)
                 }
-                // Kept inline rather than calling `nextMember(inObject:)`: the call costs this
-                // loop about 15% on the API benchmark document.
-                skipWhitespace()
-                guard position < count else {
-                    throw unexpected(isObject ? "',' or '}'" : "',' or ']'", at: position)
-                }
-                let next = bytes[position]
-                if next == 0x2C { // ,
-                    position += 1
-                    skipWhitespace()
+                if try nextMember(inObject: isObject) {
                     if isObject { stack.push(key: try parseKey(), value: .null) }
                     continue parsing
                 }
                 if isObject {
-                    guard next == 0x7D else { throw unexpected("',' or '}'", at: position) }
-                    position += 1
                     var members = stack.popMembers(from: frame.start)
                     if options.removesNullValues { members.removeAll { $0.value.isNull } }
                     value = .object(Value.Object(members))
                 } else {
-                    guard next == 0x5D else { throw unexpected("',' or ']'", at: position) }
-                    position += 1
                     var elements = stack.popValues(from: frame.start)
                     if options.removesNullValues && options.removesNullArrayElements { elements.removeAll { $0.isNull } }
                     value = .array(elements)
