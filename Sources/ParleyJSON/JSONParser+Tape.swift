@@ -2,8 +2,8 @@ import Parley
 
 extension JSONParser {
     /// What ``parseTape()`` produces, before it becomes a ``JSONTape``.
-    struct TapeParts {
-        var entries: [JSONTape.Entry] = []
+    struct TapeParts: ~Copyable {
+        var entries: JSONTapeEntryBuffer
         var strings: [String] = []
     }
 
@@ -13,8 +13,8 @@ extension JSONParser {
     /// `JSONFormat/Options/removesNullValues` is not applied: callers with that option decode
     /// through the tree.
     mutating func parseTape() throws(FormatError) -> TapeParts {
-        var tape = TapeParts()
-        tape.entries.reserveCapacity(count / 8)
+        // API-like documents take about one entry per 10 bytes, number arrays one per 8.
+        var tape = TapeParts(entries: JSONTapeEntryBuffer(capacity: count / 8))
         var open: [Int] = []  // the entry index of each open container
         open.reserveCapacity(16)
 

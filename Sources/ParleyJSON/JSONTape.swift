@@ -10,8 +10,9 @@ import Parley
 /// decoder asks for them; strings with escapes, and number text that fits no binary type, are
 /// decoded once while the tape is built.
 ///
-/// `@unchecked Sendable`: every property is a `let`, and the one unsafe part, the tape's own
-/// copy of the input, is written before `init` and only read after it, until `deinit` frees it.
+/// `@unchecked Sendable`: every property is a `let`, and the unsafe parts, the tape's own copy
+/// of the input and its entries, are written before `init` and only read after it, until
+/// `deinit` frees them.
 final class JSONTape: @unchecked Sendable {
     /// What an entry holds.
     enum Kind: UInt8 {
@@ -43,18 +44,19 @@ final class JSONTape: @unchecked Sendable {
 
     /// The input's UTF-8 bytes (owned: decoders made from this tape may outlive the caller's buffer).
     let bytes: UnsafeMutableBufferPointer<UInt8>
-    let entries: [Entry]
+    let entries: UnsafeBufferPointer<Entry>
     /// Decoded strings with escapes and exact number text.
     let strings: [String]
 
-    init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: [Entry], strings: [String]) {
+    init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>, strings: [String]) {
         self.bytes = bytes
-        self.entries = entries
+        self.entries = UnsafeBufferPointer(entries)
         self.strings = strings
     }
 
     deinit {
         bytes.deallocate()
+        entries.deallocate()
     }
 
     /// What a whole JSON text parses to.
@@ -78,7 +80,7 @@ final class JSONTape: @unchecked Sendable {
             }
             let parts = try parser.parseTape()
             try parser.endDocument()
-            return .tape(JSONTape(bytes: bytes, entries: parts.entries, strings: parts.strings))
+            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings))
         } catch {
             bytes.deallocate()
             throw error
