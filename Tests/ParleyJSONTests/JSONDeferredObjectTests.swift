@@ -81,6 +81,19 @@ import Testing
         #expect(Set([value, resolved]).count == 1)
     }
 
+    /// Deferred objects inside held arrays, objects and tags are resolved too; a tree with none
+    /// comes back equal.
+    @Test func resolvingReachesDeferredObjectsAtAnyDepth() throws {
+        let decoded = try decode(#"{"a": [{"b": 1}], "c": "long enough to need its own storage"}"#)
+        let mixed: Value = [1, ["held": decoded, "list": [decoded, .tagged("uid", decoded)]], "x"]
+        #expect(containsDeferred(mixed))
+        let resolved = mixed.resolved()
+        #expect(!containsDeferred(resolved))
+        #expect(resolved == mixed)
+        let plain: Value = [1, ["held": ["b": 1], "list": [.tagged("uid", "y")]]]
+        #expect(plain.resolved() == plain)
+    }
+
     /// Position, iteration, `members`, `keys`, `count` and lookups agree with a built object,
     /// below and above the size at which the object indexes its members.
     @Test(arguments: [0, 1, 3, 16, 17, 40])

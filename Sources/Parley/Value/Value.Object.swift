@@ -168,10 +168,26 @@ extension Value {
         /// The same members, held rather than built on demand, at every depth (see
         /// ``Value/resolved()``).
         public func resolved() -> Object {
-            var members: [Member] = []
-            members.reserveCapacity(count)
-            for member in self { members.append(Member(key: member.key, value: member.value.resolved())) }
-            return Object(members)
+            resolvedIfChanged() ?? self
+        }
+
+        /// ``resolved()``, or `nil` when this object and everything in it already hold their members.
+        func resolvedIfChanged() -> Object? {
+            switch storage {
+            case .deferred:
+                var members: [Member] = []
+                members.reserveCapacity(count)
+                for member in self { members.append(Member(key: member.key, value: member.value.resolved())) }
+                return Object(members)
+            case .built(let members):
+                var copy: [Member]?
+                for (position, member) in members.enumerated() {
+                    guard let changed = member.value.resolvedIfChanged() else { continue }
+                    if copy == nil { copy = members }
+                    copy![position].value = changed
+                }
+                return copy.map(Object.init)
+            }
         }
 
         public static func == (lhs: Object, rhs: Object) -> Bool {

@@ -114,11 +114,24 @@ extension Value {
     /// The copy no longer keeps that document alive: use it to keep a small part of a large
     /// body, or before reading every member many times over.
     public func resolved() -> Value {
+        resolvedIfChanged() ?? self
+    }
+
+    /// ``resolved()``, or `nil` when nothing in this value is built on demand (so arrays and
+    /// objects that need no change are shared, not copied).
+    func resolvedIfChanged() -> Value? {
         switch self {
-        case .array(let elements): .array(elements.map { $0.resolved() })
-        case .object(let object): .object(object.resolved())
-        case .tagged(let tag, let inner): .tagged(tag, inner.resolved())
-        default: self
+        case .array(let elements):
+            var copy: [Value]?
+            for (position, element) in elements.enumerated() {
+                guard let changed = element.resolvedIfChanged() else { continue }
+                if copy == nil { copy = elements }
+                copy![position] = changed
+            }
+            return copy.map(Value.array)
+        case .object(let object): return object.resolvedIfChanged().map(Value.object)
+        case .tagged(let tag, let inner): return inner.resolvedIfChanged().map { .tagged(tag, $0) }
+        default: return nil
         }
     }
 
