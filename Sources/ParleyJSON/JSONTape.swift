@@ -55,8 +55,8 @@ final class JSONTape: @unchecked Sendable {
     }
 
     deinit {
-        bytes.deallocate()
-        entries.deallocate()
+        TapeMemory.release(bytes.baseAddress!)
+        if let entries = entries.baseAddress { JSONTapeEntryBuffer.release(UnsafeMutablePointer(mutating: entries)) }
     }
 
     /// What a whole JSON text parses to.
@@ -70,19 +70,20 @@ final class JSONTape: @unchecked Sendable {
     /// rules, limits and errors of `JSONFormat`'s decoder.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
                       offsetBase: Int) throws(FormatError) -> Document {
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+        let bytes = UnsafeMutableBufferPointer(start: TapeMemory.allocate(bytes: text.count).bindMemory(to: UInt8.self, capacity: text.count),
+                                               count: text.count)
         _ = bytes.initialize(fromContentsOf: text)
         var parser = JSONParser(bytes: UnsafeBufferPointer(bytes), options: options, limits: limits, offsetBase: offsetBase)
         do {
             if let blank = try parser.beginDocument() {
-                bytes.deallocate()
+                TapeMemory.release(bytes.baseAddress!)
                 return .blank(blank)
             }
             let parts = try parser.parseTape()
             try parser.endDocument()
             return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings))
         } catch {
-            bytes.deallocate()
+            TapeMemory.release(bytes.baseAddress!)
             throw error
         }
     }

@@ -1,6 +1,7 @@
 /// The tape's entries while the parser writes them: a growable buffer whose memory the finished
 /// ``JSONTape`` takes over, so the entries are never copied into an array of their own (and
 /// appending needs no uniqueness check).
+/// Its memory comes from ``TapeMemory``.
 struct JSONTapeEntryBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<JSONTape.Entry>
     private var capacity: Int
@@ -8,11 +9,11 @@ struct JSONTapeEntryBuffer: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        self.base = .allocate(capacity: self.capacity)
+        self.base = Self.allocate(capacity: self.capacity)
     }
 
     deinit {
-        base.deallocate()
+        Self.release(base)
     }
 
     @inline(__always)
@@ -37,10 +38,20 @@ struct JSONTapeEntryBuffer: ~Copyable {
     }
 
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<JSONTape.Entry>.allocate(capacity: capacity * 2)
+        let larger = Self.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
-        base.deallocate()
+        Self.release(base)
         base = larger
         capacity *= 2
+    }
+
+    private static func allocate(capacity: Int) -> UnsafeMutablePointer<JSONTape.Entry> {
+        TapeMemory.allocate(bytes: capacity * MemoryLayout<JSONTape.Entry>.stride)
+            .bindMemory(to: JSONTape.Entry.self, capacity: capacity)
+    }
+
+    /// Frees entries this type allocated (those ``take()`` handed over included).
+    static func release(_ entries: UnsafeMutablePointer<JSONTape.Entry>) {
+        TapeMemory.release(entries)
     }
 }
