@@ -201,6 +201,22 @@ import Testing
         #expect(value["a"] == 1)
     }
 
+    /// Tapes of 16 MiB and more take their memory another way (huge pages); values and Codable
+    /// read from them must not change.
+    @Test func largeTapesReadTheSame() throws {
+        // A 17 MB string: the tape's copy of the body is large.
+        let long = String(repeating: "abcdefghijklmnopq", count: 1_000_000)
+        let big = try json.decode(Array(#"{"text": "\#(long)", "n": 1}"#.utf8))
+        #expect(big["text"] == .string(long))
+        #expect(big["n"] == 1)
+        // 1.2 million numbers: the entries (16 bytes each) are large.
+        let count = 1_200_000
+        let numbers = Array(("[" + Array(repeating: "7", count: count).joined(separator: ",") + "]").utf8)
+        #expect(try json.decode(numbers).arrayValue?.count == count)
+        let decoded = try json.decode([Int].self, from: numbers)
+        #expect(decoded.count == count && decoded.allSatisfy { $0 == 7 })
+    }
+
     @Test func dumpsShowTheMembers() throws {
         let value = try decode(#"{"a": 1}"#)
         #expect("\(value)".contains("members"))
