@@ -56,7 +56,7 @@ final class JSONTape: @unchecked Sendable {
 
     deinit {
         TapeMemory.release(bytes.baseAddress!)
-        if let entries = entries.baseAddress { JSONTapeEntryBuffer.release(UnsafeMutablePointer(mutating: entries)) }
+        TapeMemory.release(UnsafeMutableRawPointer(mutating: entries.baseAddress!))
     }
 
     /// What a whole JSON text parses to.
@@ -150,6 +150,24 @@ final class JSONTape: @unchecked Sendable {
         }
         var key = strings[Int(truncatingIfNeeded: entry.payload)]
         return key.withUTF8 { $0.elementsEqual(name) }
+    }
+
+    /// The value entry of the last member of the object at `object` whose key spells `name`
+    /// (given as its UTF-8 bytes), by a linear search; keys with another hash are passed over
+    /// without comparing their bytes.
+    func lastMember(of object: Int, named name: UnsafeBufferPointer<UInt8>) -> Int? {
+        let hash = Self.keyHash(name)
+        var found: Int?
+        forEachMember(of: object) { key, value in
+            if entries[key].keyHash == hash && self.key(at: key, equals: name) { found = value }
+        }
+        return found
+    }
+
+    /// ``lastMember(of:named:)`` for a name given as a string.
+    func lastMember(of object: Int, named name: String) -> Int? {
+        var name = name
+        return name.withUTF8 { lastMember(of: object, named: $0) }
     }
 
     /// A 6-bit hash of a key's bytes (its length and first, middle and last bytes), for the

@@ -13,7 +13,7 @@ struct JSONTapeEntryBuffer: ~Copyable {
     }
 
     deinit {
-        Self.release(base)
+        TapeMemory.release(base)
     }
 
     @inline(__always)
@@ -30,7 +30,7 @@ struct JSONTapeEntryBuffer: ~Copyable {
         set { base[index] = newValue }
     }
 
-    /// Hands the written entries over; the caller deallocates them.
+    /// Hands the written entries over; the caller frees them with `TapeMemory/release(_:)`.
     consuming func take() -> UnsafeMutableBufferPointer<JSONTape.Entry> {
         let entries = UnsafeMutableBufferPointer(start: base, count: count)
         discard self
@@ -40,7 +40,7 @@ struct JSONTapeEntryBuffer: ~Copyable {
     private mutating func grow() {
         let larger = Self.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
-        Self.release(base)
+        TapeMemory.release(base)
         base = larger
         capacity *= 2
     }
@@ -48,10 +48,5 @@ struct JSONTapeEntryBuffer: ~Copyable {
     private static func allocate(capacity: Int) -> UnsafeMutablePointer<JSONTape.Entry> {
         TapeMemory.allocate(bytes: capacity * MemoryLayout<JSONTape.Entry>.stride)
             .bindMemory(to: JSONTape.Entry.self, capacity: capacity)
-    }
-
-    /// Frees entries this type allocated (those ``take()`` handed over included).
-    static func release(_ entries: UnsafeMutablePointer<JSONTape.Entry>) {
-        TapeMemory.release(entries)
     }
 }

@@ -70,7 +70,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             if !hashesBuilt { buildHashes() }
             let bit: UInt64 = 1 << JSONTape.keyHash(name)
             if hashedOnce & bit != 0 { return onlyMember(named: name) }
-            if hashedMore & bit != 0 { return lastMember(named: name) }
+            if hashedMore & bit != 0 { return tape.lastMember(of: object, named: name) }
             return nil
         }
     }
@@ -110,20 +110,6 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             member += 1
         }
         return nil
-    }
-
-    /// The value entry of the last member named `name`, by a linear search.
-    private func lastMember(named name: String) -> Int? {
-        var name = name
-        return name.withUTF8 { lastMember(named: $0) }
-    }
-
-    private func lastMember(named name: UnsafeBufferPointer<UInt8>) -> Int? {
-        var found: Int?
-        forEachMember { key, value in
-            if tape.key(at: key, equals: name) { found = value }
-        }
-        return found
     }
 
     private func keyIndex() -> [String: Int] {
@@ -203,7 +189,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// A decoder of the member named `key`; `null` when there is none (as `ValueDecoder` does).
     private func superDecoder(key: any CodingKey) throws -> any Decoder {
         let path = decoder.path(pathCount, nestedKeys, key)
-        let member = lastMember(named: key.stringValue)
+        let member = tape.lastMember(of: object, named: key.stringValue)
         guard let member else { return decoder.options.decoder(for: .null, codingPath: path) }
         return JSONTapeDecoder(tape: tape, index: member, codingPath: path, options: decoder.options)
     }

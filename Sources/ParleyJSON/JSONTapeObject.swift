@@ -30,11 +30,6 @@ final class JSONTapeObject: DeferredObjectMembers {
 
     var count: Int { Int(tape.entries[object].length) }
 
-    func member(at position: Int) -> Value.Object.Member {
-        let key = keyEntry(at: position)
-        return Value.Object.Member(key: tape.string(at: key), value: tape.value(at: key &+ 1))
-    }
-
     func member(at position: Int, cursor: inout Int) -> Value.Object.Member {
         let key = cursor == 0 ? keyEntry(at: position) : cursor
         let value = key &+ 1
@@ -43,16 +38,7 @@ final class JSONTapeObject: DeferredObjectMembers {
     }
 
     func lastValue(forKey key: String) -> Value? {
-        var name = key
-        let found = name.withUTF8 { name -> Int? in
-            let hash = JSONTape.keyHash(name)
-            var found: Int?
-            tape.forEachMember(of: object) { key, value in
-                if tape.entries[key].keyHash == hash && tape.key(at: key, equals: name) { found = value }
-            }
-            return found
-        }
-        return found.map(tape.value(at:))
+        tape.lastMember(of: object, named: key).map(tape.value(at:))
     }
 
     private func keyEntry(at position: Int) -> Int {
@@ -69,9 +55,14 @@ extension JSONTape {
     func value(at index: Int) -> Value {
         switch entries[index].kind {
         case .array: array(at: index)
-        case .object: .object(Value.Object(deferred: JSONTapeObject(tape: self, object: index)))
+        case .object: deferredObject(at: index)
         default: scalar(at: index)
         }
+    }
+
+    /// The object at `index`, building its members only when asked.
+    private func deferredObject(at index: Int) -> Value {
+        .object(Value.Object(deferred: JSONTapeObject(tape: self, object: index)))
     }
 
     /// The array at `index`. Arrays nested in it are built on an explicit stack, so no depth
@@ -106,7 +97,7 @@ extension JSONTape {
                 stack.append(current)
                 current = frame(element)
             case .object:
-                current.elements.append(.object(Value.Object(deferred: JSONTapeObject(tape: self, object: element))))
+                current.elements.append(deferredObject(at: element))
             default:
                 current.elements.append(scalar(at: element))
             }

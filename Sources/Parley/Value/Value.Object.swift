@@ -93,7 +93,8 @@ extension Value {
             case .built(let members): return members[position]
             case .deferred(let source):
                 precondition(position >= 0 && position < source.count, "Value.Object index out of range")
-                return source.member(at: position)
+                var cursor = 0
+                return source.member(at: position, cursor: &cursor)
             }
         }
 
@@ -165,31 +166,6 @@ extension Value {
             members.append(Member(key: key, value: value))
         }
 
-        /// The same members, held rather than built on demand, at every depth (see
-        /// ``Value/resolved()``).
-        public func resolved() -> Object {
-            resolvedIfChanged() ?? self
-        }
-
-        /// ``resolved()``, or `nil` when this object and everything in it already hold their members.
-        func resolvedIfChanged() -> Object? {
-            switch storage {
-            case .deferred:
-                var members: [Member] = []
-                members.reserveCapacity(count)
-                for member in self { members.append(Member(key: member.key, value: member.value.resolved())) }
-                return Object(members)
-            case .built(let members):
-                var copy: [Member]?
-                for (position, member) in members.enumerated() {
-                    guard let changed = member.value.resolvedIfChanged() else { continue }
-                    if copy == nil { copy = members }
-                    copy![position].value = changed
-                }
-                return copy.map(Object.init)
-            }
-        }
-
         public static func == (lhs: Object, rhs: Object) -> Bool {
             if case .built(let l) = lhs.storage, case .built(let r) = rhs.storage { return l == r }
             return lhs.elementsEqual(rhs)
@@ -211,10 +187,11 @@ extension Value {
 package protocol DeferredObjectMembers: AnyObject, Sendable {
     /// The number of members.
     var count: Int { get }
-    /// The member at `position` (`0..<count`), built from the document. O(1) or close to it.
-    func member(at position: Int) -> Value.Object.Member
-    /// The member at `position`, for walks in order: `cursor` is 0 for the first call of a
-    /// walk and afterwards whatever the previous call (for the previous position) left in it.
+    /// The member at `position` (`0..<count`), built from the document.
+    ///
+    /// `cursor` is 0 for a lookup by position (O(1) or close to it) and for the first step of a
+    /// walk in order; each later step of a walk passes what the previous step (for the previous
+    /// position) left in it, so the walk continues where it was.
     func member(at position: Int, cursor: inout Int) -> Value.Object.Member
     /// The value of the last member named `key`, or `nil`.
     func lastValue(forKey key: String) -> Value?

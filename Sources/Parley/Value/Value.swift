@@ -108,33 +108,6 @@ extension Value {
         return a[index]
     }
 
-    /// This value with every object's members held, at every depth, rather than built on
-    /// demand from the document it was decoded from (see ``Object/isDeferred``).
-    ///
-    /// The copy no longer keeps that document alive: use it to keep a small part of a large
-    /// body, or before reading every member many times over.
-    public func resolved() -> Value {
-        resolvedIfChanged() ?? self
-    }
-
-    /// ``resolved()``, or `nil` when nothing in this value is built on demand (so arrays and
-    /// objects that need no change are shared, not copied).
-    func resolvedIfChanged() -> Value? {
-        switch self {
-        case .array(let elements):
-            var copy: [Value]?
-            for (position, element) in elements.enumerated() {
-                guard let changed = element.resolvedIfChanged() else { continue }
-                if copy == nil { copy = elements }
-                copy![position] = changed
-            }
-            return copy.map(Value.array)
-        case .object(let object): return object.resolvedIfChanged().map(Value.object)
-        case .tagged(let tag, let inner): return inner.resolvedIfChanged().map { .tagged(tag, $0) }
-        default: return nil
-        }
-    }
-
     /// A short name of this value's kind, for error messages ("string", "object", …).
     public var kindName: String {
         switch self {
