@@ -38,7 +38,9 @@ import Testing
             let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(file)))
             let parsed: Bool
             do {
-                _ = try XML.Document(parsing: bytes)
+                let document = try XML.Document(parsing: bytes)
+                // The parsed tree equals the one built from the same document's events.
+                #expect(document == (try XMLParsedTreeTests.treeFromEvents(bytes)), "\(subfolder)/\(file)")
                 parsed = true
             } catch is FormatError {
                 parsed = false

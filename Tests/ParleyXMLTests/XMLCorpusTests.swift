@@ -46,6 +46,7 @@ struct XMLCorpusCase: Sendable, CustomTestStringConvertible {
     func wellFormedDocumentsParseWithTheRecordedRootTextAndAttributes(_ entry: XMLCorpusCase) throws {
         let bytes = try entry.bytes()
         let document = try XML.Document(parsing: bytes)
+        #expect(document == (try XMLParsedTreeTests.treeFromEvents(bytes)), "the parsed tree equals the events' tree")
         if let root = entry.root { #expect(document.root.name.expandedName == root) }
         if let text = entry.text { #expect(document.root.textContent == text) }
         let appliesDefaults = entry.note?.contains("only if the parser applies DTD defaults") ?? false

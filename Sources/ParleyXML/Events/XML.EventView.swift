@@ -90,6 +90,12 @@ extension XML {
             return SAXHandler.name(state, first, prefix, uri)
         }
 
+        /// The position of ``name`` in the handler's name table (see `SAXHandler.State.nameTable`).
+        var nameOrdinal: Int {
+            guard let first else { return -1 }
+            return SAXHandler.nameOrdinal(state, first, prefix, uri)
+        }
+
         /// Whether this is a start or end tag of an element with local name `localName` in
         /// namespace `namespaceURI`, compared without making a string.
         ///
@@ -129,6 +135,14 @@ extension XML {
         public var target: String {
             guard kind == .processingInstruction, let first else { return "" }
             return String(cString: first)
+        }
+
+        /// Calls `body` with the UTF-8 bytes of ``target``, without making a string.
+        func withTargetUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            guard kind == .processingInstruction, let first else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            var count = 0
+            while first[count] != 0 { count += 1 }
+            return body(UnsafeBufferPointer(start: first, count: count))
         }
 
         /// The attributes of a start tag, in document order, namespace declarations excluded;
@@ -256,6 +270,12 @@ extension XML.EventView {
         public var name: XML.Name {
             guard let local = fields[0] else { return XML.Name("") }
             return SAXHandler.name(state, local, fields[1], fields[2])
+        }
+
+        /// The position of ``name`` in the handler's name table (see `SAXHandler.State.nameTable`).
+        var nameOrdinal: Int {
+            guard let local = fields[0] else { return -1 }
+            return SAXHandler.nameOrdinal(state, local, fields[1], fields[2])
         }
 
         /// The attribute's value, normalised, with references resolved. Made as a string when

@@ -49,6 +49,9 @@ class SAXHandler {
         var names: UnsafeMutablePointer<NameSlot>?
         /// The short-string cache: `stringCacheSize` slots.
         var strings: UnsafeMutablePointer<StringSlot>?
+        /// Every name the cache made, in order, when a handler keeps them (the tree builder
+        /// refers to names by their position here); `nil` otherwise.
+        var nameTable: [XML.Name]?
     }
 
     /// A direct-mapped cache slot: a string of at most 15 bytes (Swift stores it inline, so a
@@ -69,6 +72,8 @@ class SAXHandler {
         var prefix: UnsafeRawPointer?
         var uri: UnsafeRawPointer?
         var name: XML.Name
+        /// The name's position in `State.nameTable`, when kept.
+        var ordinal = -1
     }
 
     /// The number of name cache slots: 2^9, as the hash in `name` assumes.
@@ -227,6 +232,20 @@ class SAXHandler {
     @inline(__always)
     static func name(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
                      _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
+        nameSlot(state, localName, prefix, uri).pointee.name
+    }
+
+    /// The position in `State.nameTable` of the name for libxml2's interned pointers.
+    @inline(__always)
+    static func nameOrdinal(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+                            _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> Int {
+        nameSlot(state, localName, prefix, uri).pointee.ordinal
+    }
+
+    /// The cache slot holding the name for libxml2's interned pointers, filled if it held another.
+    @inline(__always)
+    private static func nameSlot(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+                                 _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> UnsafeMutablePointer<NameSlot> {
         let key = UnsafeRawPointer(localName)
         // libxml2 packs interned names next to each other: a multiplicative hash of every bit
         // of the address spreads neighbours over the slots (512 = 2^9 slots: the top 9 bits).
@@ -234,9 +253,10 @@ class SAXHandler {
         let slot = state.pointee.names.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> (UInt.bitWidth - 9))
         if slot.pointee.localName == key, slot.pointee.prefix == UnsafeRawPointer(prefix),
            slot.pointee.uri == UnsafeRawPointer(uri) {
-            return slot.pointee.name
+            return slot
         }
-        return cacheName(slot, localName, prefix, uri)
+        cacheName(state, slot, localName, prefix, uri)
+        return slot
     }
 
     /// The string of `count` UTF-8 bytes at `bytes`. Short strings come from a cache: the
@@ -271,13 +291,18 @@ class SAXHandler {
     }
 
     @inline(never)
-    private static func cacheName(_ slot: UnsafeMutablePointer<NameSlot>, _ localName: UnsafePointer<xmlChar>,
-                                  _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
+    private static func cacheName(_ state: UnsafeMutablePointer<State>, _ slot: UnsafeMutablePointer<NameSlot>,
+                                  _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+                                  _ uri: UnsafePointer<xmlChar>?) {
         let name = XML.Name(String(cString: localName), prefix: prefix.map { String(cString: $0) },
                             namespaceURI: uri.map { String(cString: $0) })
+        var ordinal = -1
+        if state.pointee.nameTable != nil {
+            ordinal = state.pointee.nameTable.unsafelyUnwrapped.count
+            state.pointee.nameTable!.append(name)
+        }
         slot.pointee = NameSlot(localName: UnsafeRawPointer(localName), prefix: UnsafeRawPointer(prefix),
-                                uri: UnsafeRawPointer(uri), name: name)
-        return name
+                                uri: UnsafeRawPointer(uri), name: name, ordinal: ordinal)
     }
 
     /// Delivers the pending text, if any, as one event.

@@ -2,7 +2,7 @@ extension XML {
     /// A node of a document: an element or one of the leaves between elements.
     public enum Node: Sendable, Hashable {
         /// An element with its attributes and children.
-        indirect case element(Element)
+        case element(Element)
         /// Character data, with character and entity references resolved.
         case text(String)
         /// The content of a `<![CDATA[…]]>` section.

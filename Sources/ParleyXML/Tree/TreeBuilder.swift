@@ -1,0 +1,73 @@
+import Parley
+
+/// Builds an ``XML/Document`` from SAX events: the root element's content goes into a
+/// ``ParsedTree`` (records and bytes, no object per node), the comments and processing
+/// instructions around the root into nodes.
+final class TreeBuilder: SAXHandler {
+    private var prolog: [XML.Node] = []
+    private var epilog: [XML.Node] = []
+    /// Behind a pointer so writing pays no dynamic exclusivity check.
+    private let tree: UnsafeMutablePointer<ParsedTree.Builder>
+
+    init(limits: DecodingLimits) {
+        tree = .allocate(capacity: 1)
+        tree.initialize(to: ParsedTree.Builder())
+        super.init(limits: limits)
+        state.pointee.nameTable = []
+    }
+
+    deinit {
+        tree.deinitialize(count: 1)
+        tree.deallocate()
+    }
+
+    override func begin(inputBytes: Int) {
+        super.begin(inputBytes: inputBytes)
+        tree.pointee = ParsedTree.Builder(reservingFor: inputBytes)
+    }
+
+    /// The document, once the parse has succeeded; call it once.
+    func document() -> XML.Document? {
+        guard tree.pointee.hasRoot else { return nil }
+        let parsed = tree.move().finish(names: state.pointee.nameTable ?? [])
+        tree.initialize(to: ParsedTree.Builder())
+        return XML.Document(root: XML.Element(tree: parsed, index: 0), prolog: prolog, epilog: epilog)
+    }
+
+    override func emit(_ event: borrowing XML.EventView) {
+        switch event.kind {
+        case .startElement:
+            tree.pointee.openElement(name: event.nameOrdinal)
+            event.attributes.forEach { attribute in
+                let name = attribute.nameOrdinal
+                attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0) }
+            }
+            for namespace in event.namespaces.copied() { tree.pointee.addNamespace(namespace) }
+        case .endElement:
+            tree.pointee.closeElement()
+        case .text:
+            // Outside the root only whitespace can occur; it is not kept.
+            if tree.pointee.isInsideRoot { event.withUTF8 { tree.pointee.addLeaf(.text, $0) } }
+        case .cdata:
+            event.withUTF8 { tree.pointee.addLeaf(.cdata, $0) }
+        case .comment:
+            if tree.pointee.isInsideRoot {
+                event.withUTF8 { tree.pointee.addLeaf(.comment, $0) }
+            } else {
+                addOutsideRoot(.comment(event.text))
+            }
+        case .processingInstruction:
+            if tree.pointee.isInsideRoot {
+                event.withTargetUTF8 { target in
+                    event.withUTF8 { tree.pointee.addLeaf(.processingInstruction, target: target, $0) }
+                }
+            } else {
+                addOutsideRoot(.processingInstruction(target: event.target, data: event.text))
+            }
+        }
+    }
+
+    private func addOutsideRoot(_ node: XML.Node) {
+        if tree.pointee.hasRoot { epilog.append(node) } else { prolog.append(node) }
+    }
+}
