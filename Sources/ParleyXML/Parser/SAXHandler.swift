@@ -52,6 +52,8 @@ class SAXHandler {
         /// Every name the cache made, in order, when a handler keeps them (the tree builder
         /// refers to names by their position here); `nil` otherwise.
         var nameTable: [XML.Name]?
+        /// Every short string the cache made, in order, when a handler keeps them; `nil` otherwise.
+        var stringTable: [String]?
     }
 
     /// A direct-mapped cache slot: a string of at most 15 bytes (Swift stores it inline, so a
@@ -61,6 +63,8 @@ class SAXHandler {
         var low: UInt64 = 0
         var high: UInt64 = 0
         var string = ""
+        /// The string's position in `State.stringTable`, when kept.
+        var ordinal = -1
     }
 
     /// The number of short-string cache slots: 2^6, as the hash in `string` assumes.
@@ -265,6 +269,20 @@ class SAXHandler {
         guard let bytes, count > 0, count < 16 else {
             return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
+        return stringSlot(state, bytes, count: count).pointee.string
+    }
+
+    /// The position in `State.stringTable` of the string of `count` (1 to 15) UTF-8 bytes at `bytes`.
+    @inline(__always)
+    static func stringOrdinal(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+        stringSlot(state, bytes, count: count).pointee.ordinal
+    }
+
+    /// The cache slot holding the string of `count` (1 to 15) UTF-8 bytes at `bytes`, filled if
+    /// it held another.
+    @inline(__always)
+    private static func stringSlot(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>,
+                                   count: Int) -> UnsafeMutablePointer<StringSlot> {
         // The first and last words (of 8, 4 or 1 bytes) overlap and cover every byte, all loads
         // in bounds; with the length they identify the string.
         let raw = UnsafeRawPointer(bytes)
@@ -282,12 +300,22 @@ class SAXHandler {
         }
         let hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)) &* 0xBF58_476D_1CE4_E5B9
         let slot = state.pointee.strings.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> 58)
-        if slot.pointee.count == count, slot.pointee.low == low, slot.pointee.high == high {
-            return slot.pointee.string
+        if slot.pointee.count != count || slot.pointee.low != low || slot.pointee.high != high {
+            cacheString(state, slot, bytes, count: count, low: low, high: high)
         }
+        return slot
+    }
+
+    @inline(never)
+    private static func cacheString(_ state: UnsafeMutablePointer<State>, _ slot: UnsafeMutablePointer<StringSlot>,
+                                    _ bytes: UnsafePointer<UInt8>, count: Int, low: UInt64, high: UInt64) {
         let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        slot.pointee = StringSlot(count: count, low: low, high: high, string: string)
-        return string
+        var ordinal = -1
+        if state.pointee.stringTable != nil {
+            ordinal = state.pointee.stringTable.unsafelyUnwrapped.count
+            state.pointee.stringTable!.append(string)
+        }
+        slot.pointee = StringSlot(count: count, low: low, high: high, string: string, ordinal: ordinal)
     }
 
     @inline(never)

@@ -14,8 +14,10 @@ final class ParsedTree: @unchecked Sendable {
         case element, text, cdata, comment, processingInstruction
     }
 
-    /// A child node: an element's index, or the bytes of a leaf's text (for a processing
-    /// instruction, its target's `targetCount` bytes followed by its data).
+    /// A child node: an element's index, or where a leaf's text is (for a processing
+    /// instruction, its target's `targetCount` bytes followed by its data). Texts and values
+    /// follow one rule: `start` and `count` locate bytes, or with a negative `count`, `start` is
+    /// the index of a short string in `strings`.
     struct NodeRecord {
         var start: Int
         var count: Int
@@ -35,7 +37,7 @@ final class ParsedTree: @unchecked Sendable {
         var childCount = 0
     }
 
-    /// An attribute: its name's index in `names` and its value's bytes.
+    /// An attribute: its name's index in `names` and where its value is (as for a node's text).
     struct AttributeRecord {
         var name: Int
         var valueStart: Int
@@ -44,6 +46,9 @@ final class ParsedTree: @unchecked Sendable {
 
     /// The element and attribute names, each made once per parse (see `SAXHandler.State.nameTable`).
     private let names: [XML.Name]
+    /// The short texts and values (up to 15 bytes), each made once per parse
+    /// (see `SAXHandler.State.stringTable`).
+    private let strings: [String]
     private let namespaces: [XML.Namespace]
     /// The elements in document order: the root is element 0.
     private let elements: UnsafeMutableBufferPointer<ElementRecord>
@@ -52,10 +57,11 @@ final class ParsedTree: @unchecked Sendable {
     private let nodes: UnsafeMutableBufferPointer<NodeRecord>
     private let bytes: UnsafeMutableBufferPointer<UInt8>
 
-    fileprivate init(names: [XML.Name], namespaces: [XML.Namespace], elements: UnsafeMutableBufferPointer<ElementRecord>,
+    fileprivate init(names: [XML.Name], strings: [String], namespaces: [XML.Namespace], elements: UnsafeMutableBufferPointer<ElementRecord>,
                      attributes: UnsafeMutableBufferPointer<AttributeRecord>, nodes: UnsafeMutableBufferPointer<NodeRecord>,
                      bytes: UnsafeMutableBufferPointer<UInt8>) {
         self.names = names
+        self.strings = strings
         self.namespaces = namespaces
         self.elements = elements
         self.attributes = attributes
@@ -116,8 +122,11 @@ final class ParsedTree: @unchecked Sendable {
         }
     }
 
+    /// The text at `start` and `count` of a record: bytes, or a short string's index when
+    /// `count` is negative.
     private func string(_ start: Int, _ count: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start &+ count]), as: UTF8.self)
+        if count < 0 { return strings[start] }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start &+ count]), as: UTF8.self)
     }
 }
 
@@ -159,10 +168,15 @@ extension ParsedTree {
             open.append((index, pending.count))
         }
 
-        /// Adds an attribute to the element just opened.
-        mutating func addAttribute(name: Int, value: UnsafeBufferPointer<UInt8>) {
-            attributes.append(AttributeRecord(name: name, valueStart: bytes.count, valueCount: value.count))
-            bytes.append(contentsOf: value)
+        /// Adds an attribute to the element just opened: its value is `shortString` (an index
+        /// in the string table) when there is one, else `value`'s bytes.
+        mutating func addAttribute(name: Int, value: UnsafeBufferPointer<UInt8>, shortString: Int?) {
+            if let shortString {
+                attributes.append(AttributeRecord(name: name, valueStart: shortString, valueCount: -1))
+            } else {
+                attributes.append(AttributeRecord(name: name, valueStart: bytes.count, valueCount: value.count))
+                bytes.append(contentsOf: value)
+            }
             elements[elements.count - 1].attributeCount += 1
         }
 
@@ -172,13 +186,23 @@ extension ParsedTree {
             elements[elements.count - 1].namespaceCount += 1
         }
 
-        /// Adds a leaf to the innermost open element.
-        mutating func addLeaf(_ kind: NodeKind, target: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
-                              _ text: UnsafeBufferPointer<UInt8>) {
-            pending.append(NodeRecord(start: bytes.count, count: target.count + text.count, kind: kind,
+        /// Adds a text, CDATA section or comment to the innermost open element: `shortString`
+        /// (an index in the string table) when there is one, else `text`'s bytes.
+        mutating func addLeaf(_ kind: NodeKind, _ text: UnsafeBufferPointer<UInt8>, shortString: Int?) {
+            if let shortString {
+                pending.append(NodeRecord(start: shortString, count: -1, kind: kind))
+            } else {
+                pending.append(NodeRecord(start: bytes.count, count: text.count, kind: kind))
+                bytes.append(contentsOf: text)
+            }
+        }
+
+        /// Adds a processing instruction to the innermost open element.
+        mutating func addProcessingInstruction(target: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>) {
+            pending.append(NodeRecord(start: bytes.count, count: target.count + data.count, kind: .processingInstruction,
                                       targetCount: UInt32(truncatingIfNeeded: target.count)))
             bytes.append(contentsOf: target)
-            bytes.append(contentsOf: text)
+            bytes.append(contentsOf: data)
         }
 
         /// Closes the innermost open element: its children move to `nodes` together.
@@ -191,9 +215,9 @@ extension ParsedTree {
             nodes.moveTail(of: &pending, from: firstChild)
         }
 
-        /// The finished tree, whose names are `names`.
-        consuming func finish(names: [XML.Name]) -> ParsedTree {
-            ParsedTree(names: names, namespaces: namespaces, elements: elements.take(), attributes: attributes.take(),
+        /// The finished tree, whose name and string tables are `names` and `strings`.
+        consuming func finish(names: [XML.Name], strings: [String]) -> ParsedTree {
+            ParsedTree(names: names, strings: strings, namespaces: namespaces, elements: elements.take(), attributes: attributes.take(),
                        nodes: nodes.take(), bytes: bytes.take())
         }
     }
@@ -201,5 +225,5 @@ extension ParsedTree {
 
 extension ParsedTree {
     /// A tree with nothing in it, to hold a place.
-    static let empty = Builder().finish(names: [])
+    static let empty = Builder().finish(names: [], strings: [])
 }

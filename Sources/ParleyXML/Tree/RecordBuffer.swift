@@ -53,8 +53,16 @@ struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
         count = newCount
     }
 
-    /// Hands the written records over; the caller deallocates them.
+    /// Hands the written records over; the caller deallocates them. A buffer less than half
+    /// full is copied into one that fits first, so a kept tree holds no unused reservation.
     consuming func take() -> UnsafeMutableBufferPointer<Record> {
+        var base = self.base
+        if capacity > 2 * count + 64 {
+            let fitting = UnsafeMutablePointer<Record>.allocate(capacity: max(count, 1))
+            fitting.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = fitting
+        }
         let records = UnsafeMutableBufferPointer(start: base, count: count)
         discard self
         return records

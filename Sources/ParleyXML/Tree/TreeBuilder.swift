@@ -14,6 +14,7 @@ final class TreeBuilder: SAXHandler {
         tree.initialize(to: ParsedTree.Builder())
         super.init(limits: limits)
         state.pointee.nameTable = []
+        state.pointee.stringTable = []
     }
 
     deinit {
@@ -29,7 +30,7 @@ final class TreeBuilder: SAXHandler {
     /// The document, once the parse has succeeded; call it once.
     func document() -> XML.Document? {
         guard tree.pointee.hasRoot else { return nil }
-        let parsed = tree.move().finish(names: state.pointee.nameTable ?? [])
+        let parsed = tree.move().finish(names: state.pointee.nameTable ?? [], strings: state.pointee.stringTable ?? [])
         tree.initialize(to: ParsedTree.Builder())
         return XML.Document(root: XML.Element(tree: parsed, index: 0), prolog: prolog, epilog: epilog)
     }
@@ -40,31 +41,39 @@ final class TreeBuilder: SAXHandler {
             tree.pointee.openElement(name: event.nameOrdinal)
             event.attributes.forEach { attribute in
                 let name = attribute.nameOrdinal
-                attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0) }
+                attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0, shortString: shortString($0)) }
             }
             for namespace in event.namespaces.copied() { tree.pointee.addNamespace(namespace) }
         case .endElement:
             tree.pointee.closeElement()
         case .text:
             // Outside the root only whitespace can occur; it is not kept.
-            if tree.pointee.isInsideRoot { event.withUTF8 { tree.pointee.addLeaf(.text, $0) } }
+            if tree.pointee.isInsideRoot { event.withUTF8 { tree.pointee.addLeaf(.text, $0, shortString: shortString($0)) } }
         case .cdata:
-            event.withUTF8 { tree.pointee.addLeaf(.cdata, $0) }
+            event.withUTF8 { tree.pointee.addLeaf(.cdata, $0, shortString: shortString($0)) }
         case .comment:
             if tree.pointee.isInsideRoot {
-                event.withUTF8 { tree.pointee.addLeaf(.comment, $0) }
+                event.withUTF8 { tree.pointee.addLeaf(.comment, $0, shortString: shortString($0)) }
             } else {
                 addOutsideRoot(.comment(event.text))
             }
         case .processingInstruction:
             if tree.pointee.isInsideRoot {
                 event.withTargetUTF8 { target in
-                    event.withUTF8 { tree.pointee.addLeaf(.processingInstruction, target: target, $0) }
+                    event.withUTF8 { tree.pointee.addProcessingInstruction(target: target, data: $0) }
                 }
             } else {
                 addOutsideRoot(.processingInstruction(target: event.target, data: event.text))
             }
         }
+    }
+
+    /// The index in the string table of `bytes` when they are short (1 to 15 bytes): the
+    /// indentation and small values documents repeat are kept once, and read without decoding.
+    @inline(__always)
+    private func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress, bytes.count > 0, bytes.count < 16 else { return nil }
+        return SAXHandler.stringOrdinal(state, base, count: bytes.count)
     }
 
     private func addOutsideRoot(_ node: XML.Node) {

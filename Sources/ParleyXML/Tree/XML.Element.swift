@@ -70,9 +70,9 @@ extension XML {
 
         /// Whether this element is a view of a parsed document rather than holding its fields.
         ///
-        /// Such an element keeps the whole parsed document alive (its text and records, about
-        /// the size of the document); an element that is changed holds its own fields from then
-        /// on, its children still views.
+        /// Such an element keeps the whole parsed document alive (its text and records, two to
+        /// three times the body for typical markup); an element that is changed holds its own
+        /// fields from then on, its children still views.
         public var isParsed: Bool {
             if case .parsed = storage { return true }
             return false
