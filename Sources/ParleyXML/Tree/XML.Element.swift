@@ -23,34 +23,19 @@ extension XML {
 
         /// The element's name.
         public var name: Name {
-            get {
-                switch storage {
-                case .built(let fields): fields.name
-                case .parsed(let tree, let index): tree.name(of: index)
-                }
-            }
+            get { read { $0.name } parsed: { $0.name(of: $1) } }
             _modify { yield &uniqueFields().name }
         }
 
         /// The attributes in document order, namespace declarations excluded.
         public var attributes: [Attribute] {
-            get {
-                switch storage {
-                case .built(let fields): fields.attributes
-                case .parsed(let tree, let index): tree.attributes(of: index)
-                }
-            }
+            get { read { $0.attributes } parsed: { $0.attributes(of: $1) } }
             _modify { yield &uniqueFields().attributes }
         }
 
         /// The namespace declarations made on this element, in document order.
         public var namespaces: [Namespace] {
-            get {
-                switch storage {
-                case .built(let fields): fields.namespaces
-                case .parsed(let tree, let index): tree.namespaces(of: index)
-                }
-            }
+            get { read { $0.namespaces } parsed: { $0.namespaces(of: $1) } }
             _modify { yield &uniqueFields().namespaces }
         }
 
@@ -59,12 +44,7 @@ extension XML {
         /// For a parsed element (``isParsed``) each read makes the array and the strings of its
         /// text; keep it in a local variable rather than reading it again.
         public var children: [Node] {
-            get {
-                switch storage {
-                case .built(let fields): fields.children
-                case .parsed(let tree, let index): tree.children(of: index)
-                }
-            }
+            get { read { $0.children } parsed: { $0.children(of: $1) } }
             _modify { yield &uniqueFields().children }
         }
 
@@ -103,6 +83,15 @@ extension XML {
         /// A view of element `index` of a parsed tree.
         init(tree: ParsedTree, index: Int) {
             storage = .parsed(tree, index: index)
+        }
+
+        /// A field: held, or made from the parsed tree.
+        @inline(__always)
+        private func read<Field>(_ held: (Fields) -> Field, parsed: (ParsedTree, Int) -> Field) -> Field {
+            switch storage {
+            case .built(let fields): held(fields)
+            case .parsed(let tree, let index): parsed(tree, index)
+            }
         }
 
         /// The fields to change: made from the parsed tree, or copied if another element shares them.
