@@ -9,7 +9,9 @@ extension XML {
     /// ```
     ///
     /// Parsing applies ``XMLFormat``'s secure defaults. The document type declaration is not kept;
-    /// internal entities are expanded into the text and attribute values.
+    /// internal entities are expanded into the text and attribute values. A parsed document's
+    /// elements are views of flat records made in the same pass (``XML/Element/isParsed``): their
+    /// children and attributes are made when read.
     public struct Document: Sendable, Hashable {
         /// Comments and processing instructions before the root element.
         public var prolog: [Node]
