@@ -137,14 +137,6 @@ extension XML {
             return String(cString: first)
         }
 
-        /// Calls `body` with the UTF-8 bytes of ``target``, without making a string.
-        func withTargetUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-            guard kind == .processingInstruction, let first else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            var count = 0
-            while first[count] != 0 { count += 1 }
-            return body(UnsafeBufferPointer(start: first, count: count))
-        }
-
         /// The attributes of a start tag, in document order, namespace declarations excluded;
         /// empty for the other kinds.
         public var attributes: AttributeList {

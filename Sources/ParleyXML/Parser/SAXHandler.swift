@@ -266,17 +266,24 @@ class SAXHandler {
     /// The string of `count` UTF-8 bytes at `bytes`. Short strings come from a cache: the
     /// indentation between elements and the small values documents repeat are made once.
     static func string(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>?, count: Int) -> String {
-        guard let bytes, count > 0, count < 16 else {
+        guard let bytes, isShort(count) else {
             return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
         return stringSlot(state, bytes, count: count).pointee.string
     }
 
-    /// The position in `State.stringTable` of the string of `count` (1 to 15) UTF-8 bytes at `bytes`.
+    /// The position in `State.stringTable` of the string of `bytes` when it is short enough for
+    /// the cache; `nil` otherwise.
     @inline(__always)
-    static func stringOrdinal(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
-        stringSlot(state, bytes, count: count).pointee.ordinal
+    static func shortStringOrdinal(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress, isShort(bytes.count) else { return nil }
+        return stringSlot(state, base, count: bytes.count).pointee.ordinal
     }
+
+    /// Whether a string of `count` bytes goes through the short-string cache: 1 to 15 bytes,
+    /// which Swift stores inline.
+    @inline(__always)
+    private static func isShort(_ count: Int) -> Bool { count > 0 && count < 16 }
 
     /// The cache slot holding the string of `count` (1 to 15) UTF-8 bytes at `bytes`, filled if
     /// it held another.
@@ -310,12 +317,17 @@ class SAXHandler {
     private static func cacheString(_ state: UnsafeMutablePointer<State>, _ slot: UnsafeMutablePointer<StringSlot>,
                                     _ bytes: UnsafePointer<UInt8>, count: Int, low: UInt64, high: UInt64) {
         let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        var ordinal = -1
-        if state.pointee.stringTable != nil {
-            ordinal = state.pointee.stringTable.unsafelyUnwrapped.count
-            state.pointee.stringTable!.append(string)
-        }
-        slot.pointee = StringSlot(count: count, low: low, high: high, string: string, ordinal: ordinal)
+        slot.pointee = StringSlot(count: count, low: low, high: high, string: string,
+                                  ordinal: keep(string, in: &state.pointee.stringTable))
+    }
+
+    /// Appends `value` to `table` when the handler keeps one.
+    ///
+    /// - Returns: The value's position in `table`, or -1 when there is no table.
+    private static func keep<Value>(_ value: Value, in table: inout [Value]?) -> Int {
+        guard table != nil else { return -1 }
+        table!.append(value)
+        return table!.count - 1
     }
 
     @inline(never)
@@ -324,13 +336,8 @@ class SAXHandler {
                                   _ uri: UnsafePointer<xmlChar>?) {
         let name = XML.Name(String(cString: localName), prefix: prefix.map { String(cString: $0) },
                             namespaceURI: uri.map { String(cString: $0) })
-        var ordinal = -1
-        if state.pointee.nameTable != nil {
-            ordinal = state.pointee.nameTable.unsafelyUnwrapped.count
-            state.pointee.nameTable!.append(name)
-        }
         slot.pointee = NameSlot(localName: UnsafeRawPointer(localName), prefix: UnsafeRawPointer(prefix),
-                                uri: UnsafeRawPointer(uri), name: name, ordinal: ordinal)
+                                uri: UnsafeRawPointer(uri), name: name, ordinal: keep(name, in: &state.pointee.nameTable))
     }
 
     /// Delivers the pending text, if any, as one event.

@@ -32,13 +32,8 @@ struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
 
     /// Appends `other`'s records from `start` on, then drops them from `other`.
     mutating func moveTail(of other: inout RecordBuffer<Record>, from start: Int) {
-        other.withRecords(from: start) { append(contentsOf: $0) }
+        append(contentsOf: UnsafeBufferPointer(start: other.base + start, count: other.count - start))
         other.count = start
-    }
-
-    /// Calls `body` with the records from `start` to the end.
-    func withRecords<Result>(from start: Int, _ body: (UnsafeBufferPointer<Record>) -> Result) -> Result {
-        body(UnsafeBufferPointer(start: base + start, count: count - start))
     }
 
     /// The record at `index` (`0..<count`).

@@ -9,9 +9,10 @@ final class TreeBuilder: SAXHandler {
     /// Behind a pointer so writing pays no dynamic exclusivity check.
     private let tree: UnsafeMutablePointer<ParsedTree.Builder>
 
-    init(limits: DecodingLimits) {
+    /// Creates a builder for a body of `inputBytes` bytes, its buffers sized to fit it.
+    init(limits: DecodingLimits, inputBytes: Int) {
         tree = .allocate(capacity: 1)
-        tree.initialize(to: ParsedTree.Builder())
+        tree.initialize(to: ParsedTree.Builder(reservingFor: inputBytes))
         super.init(limits: limits)
         state.pointee.nameTable = []
         state.pointee.stringTable = []
@@ -20,11 +21,6 @@ final class TreeBuilder: SAXHandler {
     deinit {
         tree.deinitialize(count: 1)
         tree.deallocate()
-    }
-
-    override func begin(inputBytes: Int) {
-        super.begin(inputBytes: inputBytes)
-        tree.pointee = ParsedTree.Builder(reservingFor: inputBytes)
     }
 
     /// The document, once the parse has succeeded; call it once.
@@ -59,7 +55,8 @@ final class TreeBuilder: SAXHandler {
             }
         case .processingInstruction:
             if tree.pointee.isInsideRoot {
-                event.withTargetUTF8 { target in
+                var target = event.target
+                target.withUTF8 { target in
                     event.withUTF8 { tree.pointee.addProcessingInstruction(target: target, data: $0) }
                 }
             } else {
@@ -68,12 +65,11 @@ final class TreeBuilder: SAXHandler {
         }
     }
 
-    /// The index in the string table of `bytes` when they are short (1 to 15 bytes): the
-    /// indentation and small values documents repeat are kept once, and read without decoding.
+    /// The index in the string table of `bytes` when they are short: the indentation and small
+    /// values documents repeat are kept once, and read without decoding.
     @inline(__always)
     private func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = bytes.baseAddress, bytes.count > 0, bytes.count < 16 else { return nil }
-        return SAXHandler.stringOrdinal(state, base, count: bytes.count)
+        SAXHandler.shortStringOrdinal(state, bytes)
     }
 
     private func addOutsideRoot(_ node: XML.Node) {

@@ -42,7 +42,7 @@ extension XML {
         ///   for a document that is not well-formed, `.limitExceeded` when a limit is reached.
         public init<Bytes: Sequence<UInt8>>(parsing bytes: Bytes, limits: DecodingLimits = .standard) throws {
             self = try withContiguousBytes(of: bytes) { buffer in
-                let builder = TreeBuilder(limits: limits)
+                let builder = TreeBuilder(limits: limits, inputBytes: buffer.count)
                 let parser = try SAXParser(bytes: buffer, handler: builder)
                 try parser.parse()
                 guard let document = builder.document() else {
