@@ -73,7 +73,7 @@ let package = Package(
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib"]),
         .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression", "ParleyClient", httpTypes]),
-        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyCompression", httpTypes, httpTypesFoundation]),
+        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
 
         // The command-line tool: commands in a library, formats linked by the executable.
@@ -107,8 +107,8 @@ let package = Package(
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
-                                                              "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyCSV", "ParleyMessagePack",
-                                                              "ParleyTestKit", httpTypes]),
+                                                              "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
+                                                              "ParleyMessagePack", "ParleyTestKit", httpTypes]),
         .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyCompression", "Parley", "ParleyJSON"],
                     exclude: ["Resources"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.

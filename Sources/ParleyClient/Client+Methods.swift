@@ -3,10 +3,18 @@ public import Parley
 
 extension Client {
     /// `GET`, parameters in the query; the body decoded into `T` through `registry`.
+    ///
+    /// Unless `headerFields` has one, the request's `Accept` lists the registry's structured
+    /// formats only (`T` is never read from plain text or raw bytes).
     public func get<T: Decodable & Sendable>(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
                                              as type: T.Type) async throws(ParleyError) -> ClientResponse<T> {
-        try await send(.get, path, parameters: parameters, headerFields: headerFields,
-                       responseSerializer: DecodableResponseSerializer<T>(registry: registry))
+        var fields = headerFields
+        if fields[.accept] == nil {
+            let accept = registry.acceptHeaderValue(structuredOnly: true)
+            if !accept.isEmpty { fields[.accept] = accept }
+        }
+        return try await send(.get, path, parameters: parameters, headerFields: fields,
+                              responseSerializer: DecodableResponseSerializer<T>(registry: registry))
     }
 
     /// `GET`, parameters in the query; the body decoded to a `Value` through `registry`.

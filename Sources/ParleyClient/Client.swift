@@ -2,6 +2,7 @@ public import Foundation
 public import HTTPTypes
 public import Parley
 import ParleyCompression
+import ParleyJSON
 
 /// A small async HTTP client: builds requests with a `RequestSerializer`, sends them through
 /// an ``HTTPTransport`` and decodes responses with a `ResponseSerializer`, all chosen per
@@ -36,16 +37,20 @@ public struct Client: Sendable {
     /// - Parameters:
     ///   - baseURL: The URL relative paths resolve against.
     ///   - transport: Default ``URLSessionTransport``.
-    ///   - registry: Formats for responses; default the core's built-in formats.
+    ///   - registry: Formats for responses; default ``defaultRegistry`` (JSON and the core's
+    ///     text, form and raw formats, as AFNetworking's default serializer decoded JSON).
     ///   - requestSerializer: Default: JSON bodies through `registry`, with an `Accept` field
     ///     listing what `registry` decodes.
-    public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), registry: Registry = .builtIn,
+    public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), registry: Registry = Client.defaultRegistry,
                 requestSerializer: RequestSerializer? = nil) {
         self.baseURL = baseURL
         self.transport = transport
         self.registry = registry
         self.requestSerializer = requestSerializer ?? RequestSerializer(registry: registry)
     }
+
+    /// The registry a client uses unless given one: JSON, then the core's built-in formats.
+    public static let defaultRegistry = Registry(formats: [JSONFormat()] + Registry.builtInFormats)
 
     /// The absolute URL for `path` (see the type's discussion for the resolution rule).
     ///
@@ -94,6 +99,10 @@ public struct Client: Sendable {
     }
 
     /// Sends a built request and decodes the response.
+    ///
+    /// A body still carrying `Content-Encoding: gzip` or `deflate` (transports that do not
+    /// decompress) is decompressed by the response pipeline's first step, within the matched
+    /// format's body limit; the response serializer then runs the rest of the pipeline.
     public func send<S: ResponseSerializer>(_ serialized: SerializedRequest, responseSerializer: S)
         async throws(ParleyError) -> ClientResponse<S.Output>
     {
@@ -101,13 +110,13 @@ public struct Client: Sendable {
         var body: [UInt8]
         do {
             (response, body) = try await transport.send(serialized.request, body: serialized.body)
-            (response, body) = try Self.undoContentEncoding(response, body, limit: DecodingLimits.standard.maxDecompressedBytes)
         } catch let error as ParleyError {
             throw error
         } catch {
             throw ParleyError(.transportFailed, "\(serialized.request.method.rawValue) \(Self.describe(serialized.request)) failed: \(error)",
                               underlying: [error])
         }
+        (response, body) = try ResponsePipeline(registry: registry, contentCodings: .zlib).undoContentCoding(response, body: body)
         do {
             let value = try responseSerializer.serialize(response, body: body, request: serialized.request)
             return ClientResponse(value: value, response: response, body: body, request: serialized.request)
@@ -116,29 +125,6 @@ public struct Client: Sendable {
         } catch {
             throw ParleyError(.decodingFailed, "response serializer failed: \(error)", response: response, body: body,
                               receivedContentType: response.headerFields[.contentType], underlying: [error])
-        }
-    }
-
-    /// A body still carrying `Content-Encoding: gzip` or `deflate` (transports that do not
-    /// decompress) decompressed within `limit` bytes, the coding fields dropped; others as they are.
-    static func undoContentEncoding(_ response: HTTPResponse, _ body: [UInt8],
-                                    limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
-        guard let header = response.headerFields[.contentEncoding] else { return (response, body) }
-        let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .compactMap(ContentCoding.init(token:)).filter { $0 != .identity }
-        guard let coding = codings.last, codings.count == 1,
-              coding == .gzip ? Decompressor.looksLikeGzip(body) : Decompressor.looksLikeZlib(body) else {
-            return (response, body)
-        }
-        do {
-            let decoded = try Decompressor(maximumBytes: limit).decompress(body, coding: coding)
-            var stripped = response
-            stripped.headerFields[.contentEncoding] = nil
-            stripped.headerFields[.contentLength] = nil
-            return (stripped, decoded)
-        } catch {
-            let code: ParleyError.Code = if case .limitExceeded = error.reason { .limitExceeded } else { .decodingFailed }
-            throw ParleyError(code, "\(error)", response: response, body: body)
         }
     }
 

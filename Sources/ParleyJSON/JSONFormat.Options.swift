@@ -28,18 +28,22 @@ extension JSONFormat {
         /// Whether encoding writes one member or element per line, indented by two spaces, with
         /// `": "` after keys. Default `false` (compact).
         public var isPrettyPrinted: Bool
+        /// Whether `text/javascript` bodies decode as JSON, the alias AFNetworking-era servers
+        /// relied on. Default `false`: `text/javascript` is JavaScript (RFC 9239), which is text.
+        public var decodesJavaScriptLabels: Bool
 
         /// Creates options; every argument defaults to the RFC 8259 behaviour described on its
         /// property.
         public init(allowsFragments: Bool = true, removesNullValues: Bool = false,
                     removesNullArrayElements: Bool = false, blankBody: BlankBodyPolicy = .reject,
-                    sortsKeys: Bool = false, isPrettyPrinted: Bool = false) {
+                    sortsKeys: Bool = false, isPrettyPrinted: Bool = false, decodesJavaScriptLabels: Bool = false) {
             self.allowsFragments = allowsFragments
             self.removesNullValues = removesNullValues
             self.removesNullArrayElements = removesNullArrayElements
             self.blankBody = blankBody
             self.sortsKeys = sortsKeys
             self.isPrettyPrinted = isPrettyPrinted
+            self.decodesJavaScriptLabels = decodesJavaScriptLabels
         }
     }
 

@@ -2,8 +2,9 @@ public import Parley
 
 /// JSON (RFC 8259): a hand-written single-pass parser and writer on bytes.
 ///
-/// Decodes `application/json`, any `application/*+json`, and the aliases `text/json` and
-/// `text/javascript`; encodes `application/json`, always as UTF-8.
+/// Decodes `application/json`, any `application/*+json`, and the alias `text/json` (and
+/// `text/javascript` when ``Options/decodesJavaScriptLabels`` is set); encodes
+/// `application/json`, always as UTF-8.
 ///
 /// ```swift
 /// let json = JSONFormat()
@@ -54,9 +55,11 @@ public struct JSONFormat: Format {
     /// `"json"`.
     public var name: String { "json" }
 
-    /// `application/json`, `application/*+json`, `text/json`, `text/javascript`.
+    /// `application/json`, `application/*+json`, `text/json`; `text/javascript` too when
+    /// ``Options/decodesJavaScriptLabels`` is set.
     public var decodableMediaTypes: [MediaType] {
-        [Self.applicationJSON, Self.anyJSONSuffix, Self.textJSON, Self.textJavaScript]
+        let types = [Self.applicationJSON, Self.anyJSONSuffix, Self.textJSON]
+        return options.decodesJavaScriptLabels ? types + [Self.textJavaScript] : types
     }
 
     /// `application/json`.

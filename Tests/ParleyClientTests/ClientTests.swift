@@ -61,7 +61,8 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         let sent = try #require(recorder.last)
         #expect(sent.request.method == .get)
         #expect(sent.request.path == "/v1/users/7?fields%5B%5D=id&fields%5B%5D=name&q=a%20b")
-        #expect(sent.request.headerFields[.accept] == "application/json, text/json, text/javascript, text/plain;q=0.9, text/*;q=0.9, application/x-www-form-urlencoded;q=0.8, application/octet-stream;q=0.7")
+        // A Decodable type asks for structured formats only.
+        #expect(sent.request.headerFields[.accept] == "application/json, text/json, application/x-www-form-urlencoded;q=0.9")
         #expect(sent.request.headerFields[.userAgent] == "Tests/1 Parley")
         #expect(sent.body.isEmpty)
     }
@@ -123,10 +124,12 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
     @Test func unacceptableContentTypeNamesWhatCameBack() async {
         let client = makeClient { _, _ in jsonResponse("<html>oops</html>", contentType: "text/html") }
         await #expect { _ = try await client.get("page", as: User.self) } throws: { error in
-            // text/* is registered (TextFormat), so the HTML decodes as a string and the typed
-            // decode fails with the response attached.
+            // text/* is registered (TextFormat), but a Decodable type is never read from plain
+            // text: the error says so, and what the body looks like.
             guard let error = error as? ParleyError else { return false }
-            return error.code == .decodingFailed && error.response?.status == .ok && error.body == Array("<html>oops</html>".utf8)
+            return error.code == .unacceptableContentType && error.response?.status == .ok
+                && error.body == Array("<html>oops</html>".utf8)
+                && error.message.contains("User needs a structured format") && error.message.contains("looks like text/html")
         }
         let strict = makeClient { _, _ in jsonResponse("<html>oops</html>", contentType: "application/xhtml+xml") }
         await #expect { _ = try await strict.get("page") } throws: { error in

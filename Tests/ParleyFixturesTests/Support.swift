@@ -1,6 +1,7 @@
 import Foundation
 import Parley
 import ParleyCSV
+import ParleyImage
 import ParleyJSON
 import ParleyMessagePack
 import ParleyPropertyList
@@ -9,9 +10,10 @@ import ParleyXML
 import ParleyYAML
 @testable import ParleyFixtures
 
-/// The formats the fixtures tests decode with: the value formats plus the core's text and raw.
-let testRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), CSVFormat(),
-                                               MessagePackFormat()] + Registry.builtInFormats)
+/// The formats the fixtures tests decode with: every format module plus the core's text, form
+/// and raw formats, as `parley check` links them.
+let testRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), ImageFormat(), CSVFormat(),
+                                      MessagePackFormat()] + Registry.builtInFormats)
 
 /// The repository's `Fixtures/` folder.
 let fixturesFolder: URL = {

@@ -39,6 +39,8 @@ public struct ParleyError: Error, Sendable, CustomStringConvertible {
         public static let noSerializerSucceeded = Code("noSerializerSucceeded")
         /// The request could not be built (bad URL, body on GET, unencodable parameters).
         public static let invalidRequest = Code("invalidRequest")
+        /// A `Content-Encoding` no registered content coding undoes (HTTP 415 for request bodies).
+        public static let unsupportedContentEncoding = Code("unsupportedContentEncoding")
     }
 
     /// What went wrong.
@@ -61,6 +63,8 @@ public struct ParleyError: Error, Sendable, CustomStringConvertible {
     public var limit: FormatError.Limit?
     /// The errors behind this one (a format's error; each serializer's, for a compound).
     public var underlying: [any Error & Sendable]
+    /// For ``Code/unacceptableStatus``: the error body decoded by the registry, when it decoded.
+    public var decodedBody: Value?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, response: HTTPResponse? = nil, body: [UInt8]? = nil,
@@ -90,7 +94,8 @@ public struct ParleyError: Error, Sendable, CustomStringConvertible {
     public var impliedStatus: HTTPResponse.Status {
         switch code {
         case .notAcceptable: .notAcceptable
-        case .unsupportedMediaType, .missingContentType, .malformedContentType, .unacceptableContentType:
+        case .unsupportedMediaType, .missingContentType, .malformedContentType, .unacceptableContentType,
+             .unsupportedContentEncoding:
             .unsupportedMediaType
         case .limitExceeded: .contentTooLarge
         case .decodingFailed, .emptyBody, .invalidRequest: .badRequest

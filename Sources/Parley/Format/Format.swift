@@ -68,6 +68,24 @@ public protocol Format: Sendable {
     ///   body does not match `type`.
     func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, context: DecodingContext,
                               decoder: ValueDecoder) throws -> T
+
+    /// The media type a body looks like, when it looks like this format's content.
+    ///
+    /// Used to catch mislabelled bodies (an HTML error page served as `application/json`, a JPEG
+    /// labelled `image/png`) and to say what an unlabelled body looks like. Judge by magic bytes
+    /// or the first (and last) characters only; never decode. The default is `nil`: the format
+    /// cannot tell. ``Registry/sniff(_:)`` asks every registered format.
+    ///
+    /// - Parameter bytes: The whole body (after any `Content-Encoding` was undone).
+    /// - Returns: The media type the bytes look like, or `nil`.
+    func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType?
+
+    /// Whether a body labelled `label` whose bytes look like `sniffed` is mislabelled, when this
+    /// format decodes both types.
+    ///
+    /// The default is `false`: a format's media types are aliases of one kind of content.
+    /// A format whose types name different kinds (PNG and JPEG) says which pairs differ.
+    func contradicts(label: MediaType, sniffed: MediaType) -> Bool
 }
 
 extension Format {
@@ -76,6 +94,12 @@ extension Format {
 
     /// `false`.
     public var isTextual: Bool { false }
+
+    /// `nil`: the format cannot tell its content from other bytes.
+    public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? { nil }
+
+    /// `false`: every media type of the format names the same kind of content.
+    public func contradicts(label: MediaType, sniffed: MediaType) -> Bool { false }
 
     /// Nothing: a decode-only format.
     public var encodableMediaTypes: [MediaType] { [] }
@@ -113,6 +137,12 @@ extension Format {
         try encode(value, context: EncodingContext(
             mediaType: mediaType ?? encodableMediaTypes.first ?? .applicationOctetStream))
     }
+}
+
+extension Format {
+    /// Whether the format's values have structure a `Decodable` type can be read from: every
+    /// format but the core's plain text and raw bytes, whose value is one string or byte string.
+    var carriesStructuredValues: Bool { !(self is TextFormat || self is RawFormat) }
 }
 
 /// Calls `body` with the bytes of `bytes` as one contiguous buffer, copying only when the

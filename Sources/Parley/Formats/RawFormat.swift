@@ -19,6 +19,16 @@ public struct RawFormat: Format {
         return .bytes(Array(bytes))
     }
 
+    /// Common opaque files by their signatures, so a PDF or an archive served under another
+    /// label is recognised: `application/pdf` (`%PDF-`), `application/gzip` (`1F 8B 08`) and
+    /// `application/zip` (`PK 03 04`).
+    public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? {
+        if TextSniffing.bytes(bytes, startWith: "%PDF-".utf8) { return "application/pdf" }
+        if TextSniffing.bytes(bytes, startWith: [0x1F, 0x8B, 0x08]) { return "application/gzip" }
+        if TextSniffing.bytes(bytes, startWith: [0x50, 0x4B, 0x03, 0x04]) { return "application/zip" }
+        return nil
+    }
+
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         switch value {
         case .bytes(let b): return b

@@ -1,4 +1,5 @@
-/// Plain text: decodes `text/plain` and any other `text/*` body to a ``Value/string(_:)``,
+/// Plain text: decodes `text/plain` and any other `text/*` body (`text/javascript` included: it
+/// is JavaScript, RFC 9239, not JSON) to a ``Value/string(_:)``,
 /// honouring the `charset` parameter (then a byte-order mark, then UTF-8); encodes strings as
 /// `text/plain; charset=utf-8`.
 ///
@@ -16,6 +17,11 @@ public struct TextFormat: Format {
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         try context.limits.checkBodySize(bytes.count, format: name)
         return .string(try Charset.decodeText(bytes, mediaType: context.mediaType, format: name))
+    }
+
+    /// `text/html` when the body opens like an HTML page (``TextSniffing/looksLikeHTML(_:)``).
+    public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? {
+        TextSniffing.looksLikeHTML(bytes) ? MediaType(lowercasedType: "text", subtype: "html", parameters: []) : nil
     }
 
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {

@@ -43,9 +43,9 @@ extension Registry {
     ///
     /// A wildcard `Content-Type` matches nothing; its parameters never prevent a match.
     public func decoder(for contentType: MediaType) -> DecoderMatch? {
-        guard let (formatIndex, registered, rank) = table.match(contentType) else { return nil }
-        return DecoderMatch(format: formats[formatIndex], registeredType: registered, rank: rank,
-                            limits: limitsByFormat[formatIndex])
+        guard let match = table.match(contentType) else { return nil }
+        return DecoderMatch(format: formats[match.owner], registeredType: match.registered, rank: match.rank,
+                            limits: limitsByFormat[match.owner])
     }
 
     /// The format that decodes bodies labelled with this `Content-Type` field value, or `nil`

@@ -20,12 +20,15 @@ extension Registry {
     /// the first format's types at q=1, each later format 0.1 lower (never below 0.1).
     /// Suffix ranges are left out (`application/*+json` is a literal in `Accept`).
     ///
-    /// - Parameter includeAny: Append `*/*;q=0.01` so a server may still answer something.
-    public func acceptHeaderValue(includeAny: Bool = false) -> String {
+    /// - Parameters:
+    ///   - includeAny: Append `*/*;q=0.01` so a server may still answer something.
+    ///   - structuredOnly: Leave out the core's text and raw formats: what a request for a
+    ///     `Decodable` type sends, since such a type cannot be read from them.
+    public func acceptHeaderValue(includeAny: Bool = false, structuredOnly: Bool = false) -> String {
         var parts: [String] = []
         var seen = Set<MediaType>()
         var step = 0
-        for format in formats {
+        for format in formats where !structuredOnly || format.carriesStructuredValues {
             let types = format.decodableMediaTypes.filter { !($0.subtype.hasPrefix("*+")) && $0.type != "*" }
             guard !types.isEmpty else { continue }
             let tenths = max(1, 10 - step)

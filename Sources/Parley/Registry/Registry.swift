@@ -15,7 +15,7 @@
 public struct Registry: Sendable {
     /// The registered formats, in registration order.
     public let formats: [any Format]
-    let table: ContentTypeTable
+    let table: MediaTypeMatcher
     let offers: AcceptNegotiator
     let offerFormats: [Int]
     let limitsByFormat: [DecodingLimits]
@@ -27,7 +27,9 @@ public struct Registry: Sendable {
     ///   - limits: Limits to use instead of a format's ``Format/defaultLimits``, by format name.
     public init(formats: [any Format], limits: [String: DecodingLimits] = [:]) {
         self.formats = formats
-        self.table = ContentTypeTable(formats: formats)
+        self.table = MediaTypeMatcher(owned: formats.enumerated().flatMap { index, format in
+            format.decodableMediaTypes.map { (type: $0, owner: index) }
+        })
         var offerTypes: [MediaType] = []
         var offerFormats: [Int] = []
         for (index, format) in formats.enumerated() {

@@ -1,7 +1,8 @@
 public import HTTPTypes
 
 /// Validates a response, decodes its body with the format its `Content-Type` selects, and
-/// decodes that value into `T` — whatever format the server chose.
+/// decodes that value into `T` — whatever format the server chose — by running the
+/// ``ResponsePipeline``.
 ///
 /// ```swift
 /// let serializer = DecodableResponseSerializer<User>(registry: .linked)
@@ -9,35 +10,28 @@ public import HTTPTypes
 /// ```
 ///
 /// An accepted empty body (see ``EmptyBodyPolicy``) decodes as ``Value/null``, so `T` must be
-/// optional (or otherwise decodable from null) for such responses.
+/// optional (or otherwise decodable from null) for such responses. `T` is never decoded from the
+/// text or raw formats: a body labelled `text/plain` or `application/octet-stream` fails, saying
+/// what the body looks like.
 public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseSerializer {
-    /// The validating value serializer that runs first.
-    public var values: ValueResponseSerializer
+    /// The pipeline every response runs through.
+    public var pipeline: ResponsePipeline
     /// Decodes the value into `T`.
     public var decoder: ValueDecoder
 
     /// Creates a serializer.
     public init(registry: Registry, validator: ResponseValidator = ResponseValidator(),
                 decoder: ValueDecoder = ValueDecoder()) {
-        self.values = ValueResponseSerializer(registry: registry, validator: validator)
+        self.init(pipeline: ResponsePipeline(registry: registry, validator: validator), decoder: decoder)
+    }
+
+    /// Creates a serializer running `pipeline`.
+    public init(pipeline: ResponsePipeline, decoder: ValueDecoder = ValueDecoder()) {
+        self.pipeline = pipeline
         self.decoder = decoder
     }
 
     public func serialize(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?) throws -> T {
-        switch try values.validator.validate(response, body: body, request: request, registry: values.registry) {
-        case .empty(let value):
-            do {
-                return try decoder.decode(T.self, from: value)
-            } catch {
-                throw ParleyError(.decodingFailed, "cannot decode \(T.self): \(error)", response: response, body: body,
-                                  receivedContentType: response.headerFields[.contentType], underlying: [error])
-            }
-        case .decode(let match, let contentType):
-            do {
-                return try match.decode(T.self, from: body, contentType: contentType, decoder: decoder)
-            } catch {
-                throw error.with(response: response, body: body)
-            }
-        }
+        try pipeline.run(T.self, decoder: decoder, response, body: body, request: request).get()
     }
 }

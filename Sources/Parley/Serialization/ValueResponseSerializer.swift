@@ -1,17 +1,31 @@
 public import HTTPTypes
 
 /// Validates a response and decodes its body to a ``Value`` with the format its `Content-Type`
-/// selects in a registry.
+/// selects in a registry, by running the ``ResponsePipeline``.
 public struct ValueResponseSerializer: ResponseSerializer {
-    /// The formats that may decode the body.
-    public var registry: Registry
-    /// Status, content type and empty-body checks run before decoding.
-    public var validator: ResponseValidator
+    /// The pipeline every response runs through.
+    public var pipeline: ResponsePipeline
 
     /// Creates a serializer.
     public init(registry: Registry, validator: ResponseValidator = ResponseValidator()) {
-        self.registry = registry
-        self.validator = validator
+        self.init(pipeline: ResponsePipeline(registry: registry, validator: validator))
+    }
+
+    /// Creates a serializer running `pipeline`.
+    public init(pipeline: ResponsePipeline) {
+        self.pipeline = pipeline
+    }
+
+    /// The formats that may decode the body.
+    public var registry: Registry {
+        get { pipeline.registry }
+        set { pipeline.registry = newValue }
+    }
+
+    /// Status, content type and empty-body checks run before decoding.
+    public var validator: ResponseValidator {
+        get { pipeline.validator }
+        set { pipeline.validator = newValue }
     }
 
     public func serialize(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?) throws -> Value {
@@ -20,15 +34,6 @@ public struct ValueResponseSerializer: ResponseSerializer {
 
     /// The typed-throws form of ``serialize(_:body:request:)``.
     public func decodeValue(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?) throws(ParleyError) -> Value {
-        switch try validator.validate(response, body: body, request: request, registry: registry) {
-        case .empty(let value):
-            return value
-        case .decode(let match, let contentType):
-            do {
-                return try match.decode(body, contentType: contentType)
-            } catch {
-                throw error.with(response: response, body: body)
-            }
-        }
+        try pipeline.run(response, body: body, request: request).get()
     }
 }

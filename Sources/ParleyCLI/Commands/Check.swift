@@ -14,8 +14,16 @@ struct Check: AsyncParsableCommand {
         A sidecar `NAME.parley.json` pins what responses must decode to (typed JSON, exact or \
         subset); --update-snapshots writes them, and nothing else writes into recording folders.
 
-        Exit codes: 0 every exchange passed (warnings allowed unless --strict), 1 a check failed \
-        or a recording could not be read, 2 usage error.
+        Every response runs through the same response pipeline as the client's, so a recording \
+        passes exactly when the app's own client would decode it. A finding that stops decoding \
+        (no Content-Type, a type no linked format decodes, an unsupported Content-Encoding or \
+        charset) is an error; lower it with --severity, e.g. unknown-content-type=warning for \
+        browser exports full of fonts. A response whose body the recording left out (HAR exports \
+        often do for images) is noted and not checked.
+
+        Exit codes: 0 every exchange passed (warnings allowed unless --strict), 1 a check failed, \
+        2 usage error or a recording that could not be read (the report still lists it, and every \
+        other file is checked).
 
         Examples:
           parley check Fixtures/recorded
@@ -39,7 +47,7 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Warnings fail the check too.")
     var strict = false
 
-    @Option(help: "Change a finding's severity: KIND=error|warning|note (repeatable), e.g. unknown-content-type=error.")
+    @Option(help: "Change a finding's severity: KIND=error|warning|note (repeatable), e.g. unknown-content-type=warning.")
     var severity: [String] = []
 
     @Flag(name: .customLong("accept-mislabelled"),
@@ -116,6 +124,7 @@ struct Check: AsyncParsableCommand {
                               files.count, summary.recordings, summary.exchanges, megabytes, seconds,
                               megabytes / max(seconds, 1e-9), Double(summary.exchanges) / max(seconds, 1e-9)))
         }
+        if summary.unreadableFiles > 0 { throw ExitCode.usage }
         if summary.fails(strict: strict) { throw ExitCode.checkFailed }
     }
 }

@@ -1,4 +1,5 @@
 import Parley
+import ParleyCompression
 
 /// What a check looks for and how strictly.
 public struct CheckOptions: Sendable {
@@ -10,28 +11,44 @@ public struct CheckOptions: Sendable {
     /// Whether warnings fail the check too.
     public var isStrict: Bool
     /// Severities that replace a finding kind's default (for example, make
-    /// ``Finding/Kind/unknownContentType`` an error, or ``Finding/Kind/lengthMismatch`` a note).
+    /// ``Finding/Kind/unknownContentType`` a warning, or ``Finding/Kind/lengthMismatch`` a note).
     public var severities: [Finding.Kind: Severity]
-    /// The most bytes a `Content-Encoding` may decompress to. Default 256 MiB.
+    /// The most bytes a `Content-Encoding` may decompress to (the format's body limit bounds it
+    /// too). Default 256 MiB.
     public var maxDecompressedBytes: Int
     /// Whether a mislabelled body that fails to decode as labelled but decodes as what it
     /// really is (a JPEG labelled `image/png`) passes with a warning. Default `false`: it fails.
     public var acceptsMislabelledBodies: Bool
+    /// Converts charsets the core does not know. Default `SystemCharsetConverter` (iconv).
+    public var charsetConverter: any CharsetConverting
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,
                 severities: [Finding.Kind: Severity] = [:], maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
-                acceptsMislabelledBodies: Bool = false) {
+                acceptsMislabelledBodies: Bool = false, charsetConverter: any CharsetConverting = SystemCharsetConverter()) {
         self.registry = registry
         self.acceptableStatuses = acceptableStatuses
         self.isStrict = isStrict
         self.severities = severities
         self.maxDecompressedBytes = maxDecompressedBytes
         self.acceptsMislabelledBodies = acceptsMislabelledBodies
+        self.charsetConverter = charsetConverter
     }
 
     /// The severity a finding of `kind` gets.
     public func severity(of kind: Finding.Kind) -> Severity {
         severities[kind] ?? kind.defaultSeverity
+    }
+
+    /// The response pipeline a check runs: the client's, with these options, gzip and deflate,
+    /// and any status accepted unless a filter is set. `Content-Length` is compared with the
+    /// stored body unless the recording is raw HTTP (its reader frames the body by that field).
+    public func pipeline(for kind: RecordingKind) -> ResponsePipeline {
+        let statuses = acceptableStatuses.map { filter in ResponseValidator.allStatusCodes.filter(filter.accepts) }
+        return ResponsePipeline(registry: registry,
+                                validator: ResponseValidator(acceptableStatusCodes: statuses ?? ResponseValidator.allStatusCodes),
+                                contentCodings: .zlib, charsetConverter: charsetConverter,
+                                maxDecompressedBytes: maxDecompressedBytes, acceptsMislabelledBodies: acceptsMislabelledBodies,
+                                checksContentLength: kind != .rawHTTP)
     }
 }

@@ -1,3 +1,5 @@
+import Parley
+
 /// A request as recorded.
 public struct RecordedRequest: Sendable, Hashable {
     /// The method, upper-cased (`GET`; Ruby vcr stores `get`).

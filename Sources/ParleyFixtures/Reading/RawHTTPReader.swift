@@ -1,3 +1,5 @@
+import Parley
+
 /// Reads raw HTTP/1.x responses as `curl -i` writes them: one or more responses in a file
 /// (redirect chains), CRLF or bare LF line ends, chunked transfer coding, and a
 /// `Content-Length` that disagrees with the bytes (reported, never trusted blindly).

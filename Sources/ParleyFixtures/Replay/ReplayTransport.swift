@@ -45,29 +45,17 @@ public struct ReplayTransport: HTTPTransport {
         let bytes = replayer.options.matchesBody ? try body?.collect(maxBytes: maxRequestBodyBytes) : nil
         let url = request.url?.absoluteString ?? "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
         let exchange = try replayer.replay(method: request.method.rawValue, url: url, headers: headers, body: bytes)
+        if exchange.isMissingItsBody {
+            throw ReplayError(request: "\(request.method.rawValue) \(url)", reason: "the recording holds no body for this response",
+                              candidates: [])
+        }
         return try response(for: exchange.response)
     }
 
+    /// The recorded response as a decompressing transport delivers it: step 1 of the response
+    /// pipeline (the client's own) undoes gzip or deflate and drops the coding fields.
     private func response(for recorded: RecordedResponse) throws -> (HTTPResponse, [UInt8]) {
-        var body = recorded.body ?? []
-        var decompressed = false
-        let codings = recorded.headers.values(for: "Content-Encoding")
-            .flatMap { $0.split(separator: ",") }.compactMap { ContentCoding(token: $0.trimmingSpaces()) }
-        for coding in codings.reversed() where coding != .identity {
-            let looksCoded = coding == .gzip ? Decompressor.looksLikeGzip(body) : Decompressor.looksLikeZlib(body)
-            guard looksCoded else { continue }
-            body = try Decompressor(maximumBytes: maxDecompressedBytes).decompress(body, coding: coding)
-            decompressed = true
-        }
-        var fields = HTTPFields()
-        for field in recorded.headers {
-            let lower = field.name.lowercased()
-            if lower == "transfer-encoding" || lower == "content-encoding" && !codings.isEmpty { continue }
-            if lower == "content-length" && (decompressed || !codings.isEmpty) { continue }
-            guard let name = HTTPField.Name(field.name) else { continue }
-            fields.append(HTTPField(name: name, value: field.value))
-        }
-        let status = HTTPResponse.Status(code: recorded.status, reasonPhrase: recorded.reason)
-        return (HTTPResponse(status: status, headerFields: fields), body)
+        let pipeline = ResponsePipeline(registry: .builtIn, contentCodings: .zlib, maxDecompressedBytes: maxDecompressedBytes)
+        return try pipeline.undoContentCoding(recorded.httpResponse, body: recorded.body ?? [])
     }
 }

@@ -1,3 +1,5 @@
+import Parley
+
 /// Totals over a check run.
 public struct CheckSummary: Sendable, Hashable {
     /// Recording files read.

@@ -1,3 +1,5 @@
+import Parley
+
 /// The human summary: one line per failing or suspicious exchange with file, entry index,
 /// method, URL and reason; totals at the end.
 struct TextReporter: CheckReporter {

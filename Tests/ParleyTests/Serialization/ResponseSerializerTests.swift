@@ -75,7 +75,15 @@ import Testing
         #expect(try serializer.serialize(response(200, "text/plain"), body: [], request: head) == .null)
         // An empty 200 to GET is decoded as what it is: empty text.
         #expect(try serializer.serialize(response(200, "text/plain"), body: [], request: nil) == "")
-        #expect(error { try serializer.serialize(response(200, nil), body: [], request: nil) }?.code == .missingContentType)
+        // Nothing claims content: an empty body without a Content-Type is accepted, unless the policy says otherwise.
+        #expect(try serializer.serialize(response(200, nil), body: [], request: nil) == .null)
+        let labelled = ValueResponseSerializer(registry: .builtIn,
+                                               validator: ResponseValidator(emptyBodyPolicy: EmptyBodyPolicy(allowsUnlabelledEmptyBodies: false)))
+        #expect(error { try labelled.serialize(response(200, nil), body: [], request: nil) }?.code == .missingContentType)
+        // 304 has no content by HTTP, whatever bytes came with it.
+        let notModified = ValueResponseSerializer(registry: .builtIn, validator: ResponseValidator(acceptableStatusCodes: [200, 304]))
+        #expect(try notModified.serialize(response(304, "application/octet-stream"), body: [1, 2], request: nil) == .null)
+        #expect(error { try serializer.serialize(response(304, "application/octet-stream"), body: [], request: nil) }?.code == .unacceptableStatus)
         let lenient = ValueResponseSerializer(registry: .builtIn,
                                               validator: ResponseValidator(emptyBodyPolicy: EmptyBodyPolicy(emptyMeansValue: [:])))
         #expect(try lenient.serialize(response(200, nil), body: [], request: nil) == [:])

@@ -18,9 +18,14 @@ public enum Severity: Int, Sendable, Hashable, Comparable, CustomStringConvertib
     }
 }
 
-/// Something the checker (or the reader) found about one recorded exchange.
+/// Something the response pipeline (or a recording reader) found about one response.
+///
+/// ``ResponsePipeline`` reports one finding per step that has something to say; a step that
+/// stops the pipeline reports its finding and the ``ParleyError`` it stops with. Findings that
+/// stop the pipeline (no value can be decoded) are errors by default, so a fixture check fails
+/// exactly where an app's own client fails.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of finding, each with a default severity (see ``CheckOptions/severities``).
+    /// The kinds of finding, each with a default severity (a fixture check can override it).
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The body did not decode as its `Content-Type` says (error).
         case decodeFailed = "decode-failed"
@@ -28,9 +33,9 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         case limitExceeded = "limit-exceeded"
         /// The `Content-Type` does not parse (error).
         case malformedContentType = "malformed-content-type"
-        /// A body without a `Content-Type` (warning).
+        /// A body without a `Content-Type` (error: nothing says how to decode it).
         case missingContentType = "missing-content-type"
-        /// No registered format decodes the `Content-Type` (warning).
+        /// No registered format decodes the `Content-Type`, or the caller does not accept it (error).
         case unknownContentType = "unknown-content-type"
         /// The bytes are not what the label says: JSON labelled `text/html`, a JPEG labelled
         /// `image/png` (warning; an error when the body also fails to decode as labelled).
@@ -41,9 +46,9 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         case storedDecoded = "stored-decoded"
         /// The body claims a coding and looks like it but does not decompress (error).
         case corruptEncoding = "corrupt-encoding"
-        /// A `Content-Encoding` Parley does not decode, such as `br` (warning).
+        /// A `Content-Encoding` the pipeline's content codings do not undo, such as `br` (error).
         case unsupportedEncoding = "unsupported-encoding"
-        /// A `charset` Parley cannot convert (warning).
+        /// A `charset` the charset converter does not know (error).
         case unsupportedCharset = "unsupported-charset"
         /// `Transfer-Encoding: chunked` with a body that is not chunk-framed (note).
         case chunkFraming = "chunk-framing"
@@ -51,7 +56,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         case unacceptableStatus = "unacceptable-status"
         /// The decoded value differs from its pinned snapshot (error).
         case snapshotMismatch = "snapshot-mismatch"
-        /// The response has no body to decode: HEAD, 1xx, 204, 304, or none recorded (note).
+        /// The response has no content to decode: HEAD, 1xx, 204, 205, 304, an empty body the
+        /// empty-body policy accepts, or a 206 byte range (note).
         case noBody = "no-body"
 
         public var description: String { rawValue }
@@ -59,10 +65,9 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// The severity used unless options say otherwise.
         public var defaultSeverity: Severity {
             switch self {
-            case .decodeFailed, .limitExceeded, .malformedContentType, .corruptEncoding,
-                 .unacceptableStatus, .snapshotMismatch: .error
-            case .missingContentType, .unknownContentType, .mislabelledBody, .lengthMismatch,
-                 .unsupportedEncoding, .unsupportedCharset: .warning
+            case .decodeFailed, .limitExceeded, .malformedContentType, .corruptEncoding, .unacceptableStatus,
+                 .snapshotMismatch, .missingContentType, .unknownContentType, .unsupportedEncoding, .unsupportedCharset: .error
+            case .mislabelledBody, .lengthMismatch: .warning
             case .storedDecoded, .chunkFraming, .noBody: .note
             }
         }

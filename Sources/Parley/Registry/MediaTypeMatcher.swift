@@ -1,0 +1,120 @@
+/// Matches a `Content-Type` against a list of registered media types by DESIGN's rules, with
+/// lookup tables built once: exact type/subtype (more matching registered parameters first) >
+/// `type/*+suffix` > the suffix's base type (`+json` → `application/json`) > `type/*` > `*/*`,
+/// ties by registration order.
+///
+/// ``Registry`` matches decoders with one; ``ResponseValidator`` checks acceptable content
+/// types with another, built once from its list.
+///
+/// ```swift
+/// let matcher = MediaTypeMatcher(["application/json", "text/*"])
+/// matcher.match("application/problem+json")?.registered   // application/json (suffix base type)
+/// matcher.match("image/png")                              // nil
+/// ```
+public struct MediaTypeMatcher: Sendable {
+    /// A successful match.
+    public struct Match: Sendable {
+        /// The registered type (or range) that matched.
+        public let registered: MediaType
+        /// The owner given with the registered type (its position, unless told otherwise).
+        public let owner: Int
+        /// How the match was made.
+        public let rank: Registry.MatchRank
+    }
+
+    struct Entry: Sendable {
+        var owner: Int
+        var type: MediaType
+    }
+
+    /// A type and a subtype (or suffix), hashed without building a joined string.
+    struct Key: Hashable, Sendable {
+        var type: String
+        var subtype: String
+    }
+
+    /// The registered types with their owners, in registration order.
+    public let registeredTypes: [(type: MediaType, owner: Int)]
+    /// `type/subtype` → entries, most registered parameters first, then registration order.
+    private var exact: [Key: [Entry]] = [:]
+    /// `type` and suffix (from a registered `type/*+suffix`) → entries.
+    private var suffixRanges: [Key: [Entry]] = [:]
+    /// `type` (from a registered `type/*`) → entries.
+    private var typeRanges: [String: [Entry]] = [:]
+    /// Registered `*/*`.
+    private var anyType: [Entry] = []
+
+    /// Base types of the structured-syntax suffixes (RFC 6839, RFC 9512, RFC 8949).
+    static let suffixBaseTypes: [String: Key] = [
+        "json": Key(type: "application", subtype: "json"),
+        "xml": Key(type: "application", subtype: "xml"),
+        "yaml": Key(type: "application", subtype: "yaml"),
+        "cbor": Key(type: "application", subtype: "cbor"),
+    ]
+
+    /// A matcher over `types`, each owned by its position.
+    public init(_ types: [MediaType]) {
+        self.init(owned: types.enumerated().map { ($0.element, $0.offset) })
+    }
+
+    /// A matcher over types each owned by the given number (a format's index, for a registry).
+    public init(owned types: [(type: MediaType, owner: Int)]) {
+        registeredTypes = types
+        for (type, owner) in types {
+            let entry = Entry(owner: owner, type: type)
+            if type.type == "*" {
+                anyType.append(entry)
+            } else if type.subtype == "*" {
+                typeRanges[type.type, default: []].append(entry)
+            } else if type.subtype.hasPrefix("*+"), let suffix = type.suffix {
+                suffixRanges[Key(type: type.type, subtype: suffix), default: []].append(entry)
+            } else {
+                exact[Key(type: type.type, subtype: type.subtype), default: []].append(entry)
+            }
+        }
+        for key in exact.keys {
+            // Stable: registration order within an equal parameter count.
+            exact[key] = exact[key]!.enumerated().sorted {
+                ($0.element.type.parameters.count, -$0.offset) > ($1.element.type.parameters.count, -$1.offset)
+            }.map(\.element)
+        }
+    }
+
+    /// The best registered type for `contentType`, or `nil`. A range (`*/*`, `text/*`,
+    /// `application/*+json`) matches nothing; parameters of `contentType` never prevent a match.
+    public func match(_ contentType: MediaType) -> Match? {
+        if contentType.isRange { return nil }
+        if let entry = firstExact(Key(type: contentType.type, subtype: contentType.subtype), contentType) {
+            return Match(registered: entry.type, owner: entry.owner, rank: .exact)
+        }
+        if let suffix = contentType.suffix {
+            if let entry = suffixRanges[Key(type: contentType.type, subtype: suffix)]?.first {
+                return Match(registered: entry.type, owner: entry.owner, rank: .suffixRange)
+            }
+            if let base = Self.suffixBaseTypes[suffix], let entry = firstExact(base, nil) {
+                return Match(registered: entry.type, owner: entry.owner, rank: .suffixBaseType)
+            }
+        }
+        if let entry = typeRanges[contentType.type]?.first {
+            return Match(registered: entry.type, owner: entry.owner, rank: .typeRange)
+        }
+        if let entry = anyType.first {
+            return Match(registered: entry.type, owner: entry.owner, rank: .anyType)
+        }
+        return nil
+    }
+
+    /// The first entry for `key` whose registered parameters are all on `contentType`.
+    private func firstExact(_ key: Key, _ contentType: MediaType?) -> Entry? {
+        guard let entries = exact[key] else { return nil }
+        for entry in entries {
+            if entry.type.parameterList.isEmpty { return entry }
+            guard let contentType else { continue }
+            let satisfied = entry.type.parameterList.allSatisfy { registered in
+                contentType.parameterList.contains { $0.name == registered.name && $0.hasEqualValue(registered) }
+            }
+            if satisfied { return entry }
+        }
+        return nil
+    }
+}

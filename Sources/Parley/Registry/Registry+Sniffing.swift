@@ -1,0 +1,44 @@
+extension Registry {
+    /// What a body looks like, and the format that recognised it.
+    public struct Sniffed: Sendable {
+        /// The media type the bytes look like.
+        public let mediaType: MediaType
+        /// The format whose ``Format/sniff(_:)`` recognised them.
+        public let format: any Format
+    }
+
+    /// Labels any content may carry without being mislabelled: `text/plain` and
+    /// `application/octet-stream` (RFC 9110 §8.3: the labels of text and bytes of unknown kind).
+    public static let genericMediaTypes: [MediaType] = [.textPlain, .applicationOctetStream]
+
+    /// What `body` looks like, asking each format in registration order; `nil` when none can tell.
+    public func sniff(_ body: some Sequence<UInt8>) -> Sniffed? {
+        withContiguousBytes(of: body) { bytes in sniff(bytes, skipping: nil) }
+    }
+
+    /// The media type a body labelled `label` really looks like, when that contradicts the label
+    /// (an HTML page labelled `application/json`, a JPEG labelled `image/png`); `nil` when the
+    /// body fits its label, when nothing recognises it, or when the label is generic
+    /// (``genericMediaTypes``).
+    ///
+    /// The label's own format judges first: when it recognises the body, the body fits unless
+    /// that format says the two types are different kinds (``Format/contradicts(label:sniffed:)``).
+    /// Otherwise the first other format that recognises the body names what it is.
+    public func mislabelling(of body: some Sequence<UInt8>, labelledAs label: MediaType) -> Sniffed? {
+        if Self.genericMediaTypes.contains(where: { $0.essence == label.essence }) { return nil }
+        return withContiguousBytes(of: body) { bytes -> Sniffed? in
+            let labelFormat = table.match(label)?.owner
+            if let labelFormat, let own = formats[labelFormat].sniff(bytes) {
+                return formats[labelFormat].contradicts(label: label, sniffed: own) ? Sniffed(mediaType: own, format: formats[labelFormat]) : nil
+            }
+            return sniff(bytes, skipping: labelFormat)
+        }
+    }
+
+    private func sniff(_ bytes: UnsafeRawBufferPointer, skipping skipped: Int?) -> Sniffed? {
+        for (index, format) in formats.enumerated() where index != skipped {
+            if let type = format.sniff(bytes) { return Sniffed(mediaType: type, format: format) }
+        }
+        return nil
+    }
+}

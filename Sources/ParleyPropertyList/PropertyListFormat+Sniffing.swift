@@ -1,0 +1,12 @@
+public import Parley
+
+extension PropertyListFormat {
+    /// `application/x-bplist` for the `bplist00` signature; `application/x-plist` for XML that
+    /// declares the plist doctype or opens a `plist` root element.
+    public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? {
+        if TextSniffing.bytes(bytes, startWith: "bplist0".utf8) { return "application/x-bplist" }
+        let head = TextSniffing.lowercasedHead(bytes)
+        guard head.hasPrefix("<") else { return nil }
+        return head.contains("<!doctype plist") || head.contains("<plist") ? "application/x-plist" : nil
+    }
+}
