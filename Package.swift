@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
                                                               "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
                                                               "ParleyMessagePack", "ParleyTestKit", httpTypes]),
-        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyCompression", "Parley", "ParleyJSON"],
+        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML"],
                     exclude: ["Resources"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],

@@ -4,6 +4,7 @@ import Parley
 import ParleyClient
 import ParleyCompression
 import ParleyJSON
+import ParleyYAML
 import Synchronization
 import Testing
 
@@ -118,6 +119,34 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
             #expect(error.body == Array(problem.utf8))
             let decoded = try jsonRegistry.decode(error.body ?? [], contentType: "application/problem+json")
             #expect(decoded["title"] == "Not here")
+        }
+    }
+
+    @Test("Client() with no registry decodes JSON, and names the registered formats when a type has no decoder")
+    func defaultRegistryDecodesJSON() async throws {
+        let transport = InMemoryTransport { request, _ in
+            request.path == "/user" ? jsonResponse(#"{"id":7,"name":"Ada"}"#) : jsonResponse("a: 1", contentType: "application/yaml")
+        }
+        let client = Client(baseURL: URL(string: "https://api.example.com"), transport: transport)
+        #expect(try await client.get("user", as: User.self).value == User(id: 7, name: "Ada"))
+        await #expect { _ = try await client.get("config") } throws: { error in
+            guard let error = error as? ParleyError else { return false }
+            return error.code == .unacceptableContentType && error.message.contains("registered formats: json, text, form, raw")
+        }
+    }
+
+    @Test("A YAML file served as application/octet-stream: the error names the label, the type's need and what the body looks like")
+    func yamlServedAsBytes() async {
+        let registry = Registry(formats: [JSONFormat(), YAMLFormat()] + Registry.builtInFormats)
+        let transport = InMemoryTransport { _, _ in
+            (HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"]), Array("id: 7\nname: Ada\n".utf8))
+        }
+        let client = Client(baseURL: URL(string: "https://files.example.com"), transport: transport, registry: registry)
+        await #expect { _ = try await client.get("user.yaml", as: User.self) } throws: { error in
+            guard let error = error as? ParleyError else { return false }
+            return error.code == .unacceptableContentType
+                && error.message.contains("labelled application/octet-stream, but User needs a structured format (registered structured formats: json, yaml, form)")
+                && error.message.contains("the body looks like application/yaml")
         }
     }
 
