@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
 
         // The command-line tool: commands in a library, formats linked by the executable.
-        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyFixtures", argumentParser]),
+        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyFixtures", argumentParser, httpTypes]),
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",

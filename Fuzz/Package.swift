@@ -8,7 +8,10 @@ import PackageDescription
 let package = Package(
     name: "parley-fuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "parley", path: "..")],
+    dependencies: [
+        .package(name: "parley", path: ".."),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+    ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "Parley", package: "parley")]),
         .executableTarget(name: "FuzzMediaType", dependencies: [.product(name: "Parley", package: "parley")]),
@@ -21,6 +24,15 @@ let package = Package(
         .executableTarget(name: "FuzzMessagePack", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
         .executableTarget(name: "FuzzImage", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzPipeline", dependencies: [
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Parley", package: "parley"), .product(name: "ParleyCompression", package: "parley"),
+            .product(name: "ParleyJSON", package: "parley"), .product(name: "ParleyYAML", package: "parley"),
+            .product(name: "ParleyXML", package: "parley"), .product(name: "ParleyPropertyList", package: "parley"),
+            .product(name: "ParleyImage", package: "parley"), .product(name: "ParleyCSV", package: "parley"),
+            .product(name: "ParleyMessagePack", package: "parley"),
+        ]),
+        .executableTarget(name: "FuzzMultipart", dependencies: [.product(name: "Parley", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )

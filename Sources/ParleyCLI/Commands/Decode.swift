@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPTypes
 import Parley
 
 struct Decode: ParsableCommand {
@@ -8,6 +9,8 @@ struct Decode: ParsableCommand {
         Prints typed JSON by default: integers {"$int": "…"}, reals {"$real": "…"}, dates \
         {"$date": "…Z"}, bytes {"$data": "base64"}, UIDs {"$uid": n}; strings, Booleans, null, \
         arrays and objects as themselves. --to transcodes to another registered type instead.
+        The body runs through the response pipeline a client runs (charset conversion, sniffing, \
+        the format with its limits); a mislabelled body is reported on standard error. \
         Exits 1 with the typed error on bad input, 2 when the file cannot be read, 3 when no \
         format decodes the type or encodes the --to type.
 
@@ -40,11 +43,14 @@ struct Decode: ParsableCommand {
             throw ValidationError("invalid --content-type '\(contentType)': \(error)")
         }
         let body = try readInput(file)
+        let response = HTTPResponse(status: .ok, headerFields: [.contentType: type.description])
+        let outcome = ResponsePipeline(registry: registry).run(response, body: body, request: nil)
+        for finding in outcome.findings where finding.severity == .warning { printError("warning: \(finding.message)") }
         let value: Value
         do {
-            value = try registry.decode(body, contentType: type)
-        } catch let error where error.code == .unsupportedMediaType {
-            printError("error: \(error.message)")
+            value = try outcome.get()
+        } catch let error where error.code == .unacceptableContentType {
+            printError("error: no registered format decodes '\(type)'; can decode \(registry.decodableMediaTypes.map(\.description).joined(separator: ", "))")
             throw ExitCode.notAcceptable
         } catch {
             printError("error: \(error.message)")
