@@ -25,7 +25,7 @@ extension Registry {
 
     /// Encodes `value` for `request`, reading its `Accept` fields.
     ///
-    /// - Throws: ``ParleyError`` as ``reply(with:accepting:)`` does.
+    /// - Throws: ``ParleyError`` as ``reply(with:accepting:)-(Value,_)`` does.
     public func reply(with value: Value, for request: HTTPRequest) throws(ParleyError) -> Reply {
         let accept = request.headerFields[values: .accept]
         return try reply(with: value, accepting: accept.isEmpty ? nil : accept.joined(separator: ", "))
@@ -65,7 +65,7 @@ extension Registry {
 
     /// Encodes a problem for `request`, reading its `Accept` fields.
     ///
-    /// - Throws: ``ParleyError`` as `reply(with:accepting:)` does.
+    /// - Throws: ``ParleyError`` as ``reply(with:accepting:)-(ProblemDetails,_)`` does.
     public func reply(with problem: ProblemDetails, for request: HTTPRequest) throws(ParleyError) -> Reply {
         let accept = request.headerFields[values: .accept]
         return try reply(with: problem, accepting: accept.isEmpty ? nil : accept.joined(separator: ", "))
