@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aServerRepliesWithProblemJSONByDefaultAndForApplicationJSON() throws {
-        let problem = ProblemDetails(status: .notFound, detail: "No user 7.", extensions: ["id": 7])
+        let problem = ProblemDetails(.notFound, detail: "No user 7.", extensions: ["id": 7])
         for accept in [nil, "application/json", "application/problem+json", "*/*"] as [String?] {
             let reply = try jsonRegistry.reply(with: problem, accepting: accept)
             #expect(reply.headerFields[.contentType] == "application/problem+json; charset=utf-8")

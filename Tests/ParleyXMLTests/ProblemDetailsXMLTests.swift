@@ -85,8 +85,8 @@ import Testing
     }
 
     @Test func anXMLOnlyRegistryRepliesInXMLWhenAcceptSaysNothing() throws {
-        let reply = try registry.reply(with: ProblemDetails(status: .notFound), accepting: nil)
+        let reply = try registry.reply(with: ProblemDetails(.notFound), accepting: nil)
         #expect(reply.contentType.essence == "application/problem+xml")
-        #expect(ProblemDetails(value: try XMLFormat().decode(reply.body)) == ProblemDetails(status: .notFound))
+        #expect(ProblemDetails(value: try XMLFormat().decode(reply.body)) == ProblemDetails(.notFound))
     }
 }

@@ -26,7 +26,7 @@ public struct ProblemDetails: Sendable, Hashable {
     /// The XML namespace of the `application/problem+xml` form (RFC 9457 Appendix B).
     public static let xmlNamespace = "urn:ietf:rfc:7807"
     /// The names of the members RFC 9457 defines, in the order Parley writes them.
-    public static let standardMemberNames: [String] = ["type", "title", "status", "detail", "instance"]
+    static let standardMemberNames: [String] = ["type", "title", "status", "detail", "instance"]
 
     /// A URI reference identifying the problem type. Default ``blankType``.
     public var type: String
@@ -54,12 +54,13 @@ public struct ProblemDetails: Sendable, Hashable {
     }
 
     /// Creates an `about:blank` problem for an HTTP status, titled with its reason phrase
-    /// (RFC 9457 §4.2.1).
+    /// (RFC 9457 §4.2.1) when it has one: `.notFound` has, a status written as a number (`404`)
+    /// has none.
     ///
     /// ```swift
-    /// ProblemDetails(status: .notFound, detail: "No user 7.")   // title "Not Found", status 404
+    /// ProblemDetails(.notFound, detail: "No user 7.")   // title "Not Found", status 404
     /// ```
-    public init(status: HTTPResponse.Status, detail: String? = nil, instance: String? = nil,
+    public init(_ status: HTTPResponse.Status, detail: String? = nil, instance: String? = nil,
                 extensions: Value.Object = [:]) {
         self.init(title: status.reasonPhrase.isEmpty ? nil : status.reasonPhrase, status: status.code,
                   detail: detail, instance: instance, extensions: extensions)

@@ -44,7 +44,7 @@ extension Registry {
     /// allows a response the `Accept` field did not ask for).
     ///
     /// ```swift
-    /// let problem = ProblemDetails(status: .notFound, detail: "No user 7.")
+    /// let problem = ProblemDetails(.notFound, detail: "No user 7.")
     /// let reply = try registry.reply(with: problem, accepting: request.headerFields[.accept])
     /// let head = reply.response(status: .notFound)   // Content-Type: application/problem+json; charset=utf-8
     /// ```

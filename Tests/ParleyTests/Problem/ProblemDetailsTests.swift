@@ -80,8 +80,12 @@ import Testing
     }
 
     @Test func aStatusMakesABlankProblemTitledWithItsReasonPhrase() {
-        let problem = ProblemDetails(status: .notFound, detail: "No user 7.")
+        let problem = ProblemDetails(.notFound, detail: "No user 7.")
         #expect(problem == ProblemDetails(type: "about:blank", title: "Not Found", status: 404, detail: "No user 7."))
+        // A status made from a number has no reason phrase, so the problem has no title.
+        #expect(ProblemDetails(404) == ProblemDetails(status: 404))
+        #expect(ProblemDetails(HTTPResponse.Status(code: 599, reasonPhrase: "Network Timeout"))
+                == ProblemDetails(title: "Network Timeout", status: 599))
     }
 
     // MARK: The XML form (RFC 9457 Appendix B), as ParleyXML maps it to a value

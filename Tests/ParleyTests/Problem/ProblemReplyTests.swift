@@ -102,7 +102,7 @@ struct ProblemStubFormat: Format {
     @Test func anErrorCarriesAProblem() {
         var error = ParleyError(.unacceptableStatus, "status 403")
         #expect(error.problem == nil)
-        error.problem = ProblemDetails(status: .forbidden)
+        error.problem = ProblemDetails(.forbidden)
         #expect(error.problem?.title == "Forbidden")
     }
 }
