@@ -37,7 +37,7 @@ extension Client {
         try await send(.head, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
-    /// `POST`, parameters in the body (as the request serializer's `RequestSerializer.bodyEncoding`).
+    /// `POST`, parameters in the body (a `ParameterRequestSerializer` places them as its `bodyEncoding` says).
     public func post(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
         async throws(ParleyError) -> ClientResponse<Value>
     {

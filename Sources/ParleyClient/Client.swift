@@ -29,8 +29,8 @@ public struct Client: Sendable {
     public var transport: any HTTPTransport
     /// The formats responses decode with (and, by default, request bodies encode with).
     public var registry: Registry
-    /// Builds requests unless a call passes its own.
-    public var requestSerializer: RequestSerializer
+    /// Builds requests unless a call passes its own: any `RequestSerializer`.
+    public var requestSerializer: any RequestSerializer
 
     /// Creates a client.
     ///
@@ -39,14 +39,14 @@ public struct Client: Sendable {
     ///   - transport: Default ``URLSessionTransport``.
     ///   - registry: Formats for responses; default ``defaultRegistry`` (JSON and the core's
     ///     text, form and raw formats, as AFNetworking's default serializer decoded JSON).
-    ///   - requestSerializer: Default: JSON bodies through `registry`, with an `Accept` field
-    ///     listing what `registry` decodes.
+    ///   - requestSerializer: Any `RequestSerializer`. Default: a `ParameterRequestSerializer`
+    ///     with JSON bodies through `registry` and an `Accept` field listing what `registry` decodes.
     public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), registry: Registry = Client.defaultRegistry,
-                requestSerializer: RequestSerializer? = nil) {
+                requestSerializer: (any RequestSerializer)? = nil) {
         self.baseURL = baseURL
         self.transport = transport
         self.registry = registry
-        self.requestSerializer = requestSerializer ?? RequestSerializer(registry: registry)
+        self.requestSerializer = requestSerializer ?? ParameterRequestSerializer(registry: registry)
     }
 
     /// The registry a client uses unless given one: JSON, then the core's built-in formats.
@@ -68,10 +68,10 @@ public struct Client: Sendable {
 
     // MARK: Sending
 
-    /// Builds, sends and decodes a request with parameters (see `RequestSerializer`).
+    /// Builds, sends and decodes a request with parameters (see `ParameterRequestSerializer`).
     public func send<S: ResponseSerializer>(
         _ method: HTTPRequest.Method, _ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
-        requestSerializer: RequestSerializer? = nil, responseSerializer: S
+        requestSerializer: (any RequestSerializer)? = nil, responseSerializer: S
     ) async throws(ParleyError) -> ClientResponse<S.Output> {
         let serializer = requestSerializer ?? self.requestSerializer
         let request = try serializer.makeRequest(method: method, url: url(for: path), parameters: parameters, headerFields: headerFields)
@@ -81,7 +81,7 @@ public struct Client: Sendable {
     /// Builds, sends and decodes a request with `Encodable` parameters.
     public func send<Parameters: Encodable, S: ResponseSerializer>(
         _ method: HTTPRequest.Method, _ path: String, encoding parameters: Parameters, headerFields: HTTPFields = [:],
-        requestSerializer: RequestSerializer? = nil, responseSerializer: S
+        requestSerializer: (any RequestSerializer)? = nil, responseSerializer: S
     ) async throws(ParleyError) -> ClientResponse<S.Output> {
         let serializer = requestSerializer ?? self.requestSerializer
         let request = try serializer.makeRequest(method: method, url: url(for: path), encoding: parameters, headerFields: headerFields)
@@ -91,7 +91,7 @@ public struct Client: Sendable {
     /// Uploads a multipart form (default `POST`).
     public func upload<S: ResponseSerializer>(
         _ path: String, multipart form: MultipartFormData, method: HTTPRequest.Method = .post, headerFields: HTTPFields = [:],
-        requestSerializer: RequestSerializer? = nil, responseSerializer: S
+        requestSerializer: (any RequestSerializer)? = nil, responseSerializer: S
     ) async throws(ParleyError) -> ClientResponse<S.Output> {
         let serializer = requestSerializer ?? self.requestSerializer
         let request = try serializer.makeRequest(method: method, url: url(for: path), multipart: form, headerFields: headerFields)

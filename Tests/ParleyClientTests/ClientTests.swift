@@ -33,8 +33,8 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
             recorder.record(request, body)
             return try answer(request, body)
         }
-        let serializer = RequestSerializer(registry: jsonRegistry,
-                                           defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["en"], userAgent: "Tests/1 Parley"))
+        let serializer = ParameterRequestSerializer(registry: jsonRegistry,
+                                                    defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["en"], userAgent: "Tests/1 Parley"))
         return Client(baseURL: base.flatMap(URL.init(string:)), transport: transport, registry: jsonRegistry,
                       requestSerializer: serializer)
     }
@@ -95,7 +95,7 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         let head = try await client.head("items/1")
         #expect(head.value == nil)
 
-        var form = client.requestSerializer
+        var form = try #require(client.requestSerializer as? ParameterRequestSerializer)
         form.bodyEncoding = .form
         _ = try await client.send(.post, "login", parameters: ["user": "a b"], requestSerializer: form,
                                   responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
@@ -119,6 +119,10 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
             #expect(error.body == Array(problem.utf8))
             let decoded = try jsonRegistry.decode(error.body ?? [], contentType: "application/problem+json")
             #expect(decoded["title"] == "Not here")
+            // The pipeline decoded the error body once and read the problem from it.
+            #expect(error.decodedBody == decoded)
+            #expect(error.problem?.title == "Not here")
+            #expect(error.problem?.status == 404)
         }
     }
 
@@ -188,14 +192,14 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         }
     }
 
-    @Test func requestErrorsBeforeSending() async {
+    @Test func requestErrorsBeforeSending() async throws {
         let recorder = Recorder()
         let noBase = makeClient(base: nil, recorder: recorder) { _, _ in jsonResponse("{}") }
         await #expect { _ = try await noBase.get("relative/path") } throws: { ($0 as? ParleyError)?.code == .invalidRequest }
         await #expect { _ = try await noBase.get("ftp://example.com/x") } throws: { ($0 as? ParleyError)?.code == .invalidRequest }
         let client = makeClient(recorder: recorder) { _, _ in jsonResponse("{}") }
         await #expect { _ = try await client.post("x", parameters: ["n": .float(.nan)]) } throws: { ($0 as? ParleyError)?.code == .invalidRequest }
-        var bodyOnGet = client.requestSerializer
+        var bodyOnGet = try #require(client.requestSerializer as? ParameterRequestSerializer)
         bodyOnGet.queryMethods = []
         await #expect {
             _ = try await client.send(.get, "x", parameters: ["a": 1], requestSerializer: bodyOnGet,

@@ -55,8 +55,8 @@ struct URLSessionTransportTests {
     /// byte for byte.
     @Test func liveTransportAgainstALoopbackServer() async throws {
         let server = try LoopbackServer()
-        let serializer = RequestSerializer(registry: jsonRegistry,
-                                           defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["fr-CH", "fr"], userAgent: "E2E/1 Parley"))
+        let serializer = ParameterRequestSerializer(registry: jsonRegistry,
+                                                    defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["fr-CH", "fr"], userAgent: "E2E/1 Parley"))
         let client = Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/api")!, transport: URLSessionTransport(),
                             registry: jsonRegistry, requestSerializer: serializer)
 

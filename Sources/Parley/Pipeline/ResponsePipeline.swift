@@ -18,7 +18,8 @@ public import HTTPTypes
 ///
 /// Each step reports a ``Finding``; a step that cannot go on stops with a ``ParleyError``. An
 /// unacceptable status stops the pipeline too, but the error body is still decoded so the error
-/// carries it.
+/// carries it (``ParleyError/decodedBody``, and ``ParleyError/problem`` for RFC 9457 problem
+/// details).
 ///
 /// ```swift
 /// let pipeline = ResponsePipeline(registry: .linked)
@@ -132,6 +133,9 @@ public struct ResponsePipeline: Sendable {
             report.findings = errorBody.findings
             report.formatName = errorBody.formatName
             report.error?.decodedBody = value
+            if let value, let type = report.response.headerFields[.contentType].flatMap(MediaType.init) {
+                report.error?.problem = ParleyError.problem(in: value, contentType: type)
+            }
             return report.outcome(nil)
         }
         let output = decodeContent(&report, request: request, decoding: decoding)

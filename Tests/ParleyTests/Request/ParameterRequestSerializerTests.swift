@@ -3,8 +3,8 @@ import HTTPTypes
 import Parley
 import Testing
 
-@Suite struct RequestSerializerTests {
-    let serializer = RequestSerializer(registry: .builtIn, bodyEncoding: .form,
+@Suite struct ParameterRequestSerializerTests {
+    let serializer = ParameterRequestSerializer(registry: .builtIn, bodyEncoding: .form,
                                        defaultHeaders: DefaultHeaders(languages: ["en"], userAgent: "Test/1"))
     let url = URL(string: "https://api.example.com/v1/search")!
 
