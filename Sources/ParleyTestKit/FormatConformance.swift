@@ -47,7 +47,7 @@ public enum FormatConformance {
 
     /// What the checks found for one format.
     public struct Report: Sendable, CustomStringConvertible {
-        /// The format's ``Parley/Format/name``.
+        /// The format's `name`.
         public var formatName: String
         /// The failed checks, in the order they ran; empty when the format conforms.
         public var failures: [Failure]
