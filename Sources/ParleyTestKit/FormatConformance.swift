@@ -59,11 +59,6 @@ public enum FormatConformance {
         /// The failures of one check (`"limits"`, …).
         public func failures(of check: String) -> [Failure] { failures.filter { $0.check == check } }
 
-        /// Whether `check` (or a part of it, such as `"limits.maxDepth"` for `"limits"`) was skipped.
-        public func skipped(_ check: String) -> Bool {
-            skipped.contains { $0.check == check || $0.check.hasPrefix(check + ".") }
-        }
-
         /// One line per failure and per skipped check, after a line naming the format.
         public var description: String {
             let head = conforms ? "\(formatName) conforms" : "\(formatName) does not conform (\(failures.count) failures)"
