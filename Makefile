@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test bench bench-gate fuzz docs examples clean
+.PHONY: setup build run test tsan bench bench-gate fuzz docs examples clean
 
 setup:
 	@missing=0; \
@@ -34,6 +34,21 @@ run: build
 
 test: setup
 	$(SWIFT) test
+
+# ThreadSanitizer over the tests that share values across tasks and threads: one registry read
+# from many tasks (RegistryTests), one parsed XML tree from 8 tasks (XMLParsedTreeTests), one JSON
+# tape from many tasks (JSONDeferredObjectTests), FixtureChecker.run's task group
+# (RecordedCorpusTests, SnapshotAndReportTests), and every format's conformance check, which
+# decodes on 8 threads at once. ParleyTestKitTests' broken formats race on purpose and stay out.
+# Its own scratch path, so the normal build is untouched. A race, or a filter that matches no
+# test, fails the run (the runner still prints "passed" after a TSan report: the exit code and
+# the log decide).
+TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms
+tsan: setup
+	@mkdir -p .build-tsan; set -o pipefail; \
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)' 2>&1 | tee .build-tsan/tsan.log; \
+	if grep -q "No matching test cases" .build-tsan/tsan.log; then echo "tsan: the filter matched no test"; exit 1; fi; \
+	if grep -q "ThreadSanitizer" .build-tsan/tsan.log; then echo "tsan: ThreadSanitizer reported a race"; exit 1; fi
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress

@@ -116,6 +116,8 @@ let package = Package(
                     plugins: [registration]),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
         .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
+        // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
+        .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,12 +13,27 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// Collects results from threads.
-final class ResultBox: @unchecked Sendable {
+/// Counts, from many threads, decodes whose outcome differed from the expected one.
+final class MismatchBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [Bool] = []
-    func append(_ value: Bool) { lock.withLock { stored.append(value) } }
-    var values: [Bool] { lock.withLock { stored } }
+    private var count = 0
+    private var total = 0
+    private var first: (Int, FormatConformance.Outcome)?
+
+    /// Records one decode: `nil` when it matched, else the body's index and what came back.
+    func record(_ mismatch: (Int, FormatConformance.Outcome)?) {
+        lock.withLock {
+            total += 1
+            guard let mismatch else { return }
+            count += 1
+            if first == nil { first = mismatch }
+        }
+    }
+
+    /// How many differed, of how many, and the first that did.
+    var summary: (count: Int, total: Int, first: (Int, FormatConformance.Outcome)?) {
+        lock.withLock { (count, total, first) }
+    }
 }
 
 /// Runs closures on real threads and waits for all of them.

@@ -40,6 +40,8 @@ struct XMLCorpusCase: Sendable, CustomTestStringConvertible {
     @Test func reportsAMissingCorpus() {
         if !Self.corpusPresent { print(Corpora.missingMessage("xml")) }
         #expect(Self.corpusPresent || XMLCorpusCase.all(["well-formed"]).isEmpty)
+        // With the corpus there, the manifest must yield cases, or the parameterised tests run none.
+        #expect(!Self.corpusPresent || !XMLCorpusCase.all(["reject-or-limit"]).isEmpty, "no reject-or-limit entries read from the manifest")
     }
 
     @Test(arguments: XMLCorpusCase.all(["well-formed"]))
@@ -71,6 +73,30 @@ struct XMLCorpusCase: Sendable, CustomTestStringConvertible {
         #expect(error.location?.line != nil, "\(error)")
         #expect(error.location?.column != nil, "\(error)")
         #expect(throws: FormatError.self) { try XMLFormat().decode(bytes) }
+    }
+
+    /// An attack the manifest marks `reject-or-limit` (entity expansion, 100,000-deep nesting, a
+    /// 1 MB name) must end in a `FormatError`, `limitExceeded` or `malformed`, through every way in:
+    /// the value mapping, the tree and the event reader. A parse that succeeds fails the test and
+    /// names the entry point.
+    @Test(arguments: XMLCorpusCase.all(["reject-or-limit"]))
+    func rejectOrLimitDocumentsAreRefusedOrStoppedByALimit(_ entry: XMLCorpusCase) throws {
+        let bytes = try entry.bytes()
+        let ways: [(String, () throws -> Void)] = [
+            ("XMLFormat().decode", { _ = try XMLFormat().decode(bytes) }),
+            ("XML.Document(parsing:)", { _ = try XML.Document(parsing: bytes) }),
+            ("XML.EventReader.forEach", { try XML.EventReader(bytes).forEach { _ in } }),
+        ]
+        for (way, parse) in ways {
+            do {
+                try parse()
+                Issue.record("\(entry.file) was parsed by \(way); a reject-or-limit document must be rejected or stopped by a limit")
+            } catch let error as FormatError {
+                #expect([FormatError.Code.limitExceeded, .malformed].contains(error.code), "\(way): \(error)")
+            } catch {
+                Issue.record("\(way) threw \(type(of: error)), not FormatError: \(error)")
+            }
+        }
     }
 
     @Test(arguments: XMLCorpusCase.all(["implementation-defined", "impl-defined"]))
