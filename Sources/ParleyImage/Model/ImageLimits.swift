@@ -49,15 +49,15 @@ public struct ImageLimits: Sendable, Hashable {
             throw FormatError.limitExceeded(format: format, limit: "maxFrames", maximum: maxFrames,
                                             actual: info.frameCount)
         }
-        let (area, _) = info.width.multipliedReportingOverflow(by: info.height)   // both ≤ maxDimension
-        let (pixels, overflow) = area.multipliedReportingOverflow(by: info.frameCount)
-        if overflow || pixels > maxPixels {
+        // maxDimension is the caller's to raise, so the products are checked.
+        guard let area = ImageBudget.product(info.width, info.height),
+              let pixels = ImageBudget.product(area, max(info.frameCount, 1)), pixels <= maxPixels else {
             throw FormatError.limitExceeded(format: format, limit: "maxPixels", maximum: maxPixels,
-                                            actual: overflow ? nil : pixels)
+                                            actual: ImageBudget.product(info.width, info.height, max(info.frameCount, 1)))
         }
         if area > maxDecompressedBytes / 4 {
             throw FormatError.limitExceeded(format: format, limit: "maxDecompressedBytes",
-                                            maximum: maxDecompressedBytes, actual: area * 4)
+                                            maximum: maxDecompressedBytes, actual: ImageBudget.product(area, 4))
         }
     }
 }
