@@ -10,14 +10,17 @@ public struct ImageLimits: Sendable, Hashable {
     public var maxBodyBytes: Int
     /// The most pixels, width × height × frames (`DecodingLimits.maxPixels`, default 64 million).
     public var maxPixels: Int
-    /// The most bytes a decode may produce: the RGBA8 buffer, and libjpeg/libtiff working memory
+    /// The decode's memory budget: the RGBA8 buffer plus what the library holds for the input
+    /// (TIFF tag values, libpng row buffers, libjpeg coefficient arrays, libwebp buffers), each
+    /// charged before it is allocated; the rest is the library's own ceiling
     /// (`DecodingLimits.maxDecompressedBytes`, default 256 MiB).
     public var maxDecompressedBytes: Int
     /// The largest width or height. Default 65,535.
     public var maxDimension: Int
     /// The most frames, pages or icon entries. Default 10,000.
     public var maxFrames: Int
-    /// The most scans a progressive JPEG may have. Default 1,000.
+    /// The most scans a JPEG may have. Default 1,000. Below it, a JPEG gets 16 scans plus one per
+    /// width × height / 4,096 bytes of scan data, so empty scans cannot multiply the work.
     public var maxProgressiveScans: Int
 
     /// Creates limits from the core's limits and the image-only bounds.
