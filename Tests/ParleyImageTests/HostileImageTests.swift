@@ -29,6 +29,13 @@ import Testing
         #expect { try Image(decoding: tiff, limits: small) } throws: { Self.limitName($0) == "maxDecompressedBytes" }
     }
 
+    @Test func countingPagesChargesEveryDirectorysTagValues() throws {
+        let tiff = HostileImages.tiffWithSharedTagBlob(tags: 1, blobBytes: 1024, pages: 3)   // about 1 KiB a directory
+        #expect(try ImageInfo(reading: tiff, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 8192))).frameCount == 3)
+        #expect { try ImageInfo(reading: tiff, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 2048))) }
+            throws: { Self.limitName($0) == "maxDecompressedBytes" }
+    }
+
     /// Only TIFF can declare dimensions whose product overflows, and libtiff 4.5 refuses them
     /// first ("Integer overflow"); `ImageLimits.check` multiplies with overflow checks anyway.
     @Test func dimensionsWhoseProductOverflowsGiveATypedError() {

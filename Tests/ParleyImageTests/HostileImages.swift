@@ -3,23 +3,27 @@
 enum HostileImages {
     // MARK: TIFF
 
-    /// A valid little-endian 1×1 8-bit gray TIFF whose first directory also has `tags` unknown
-    /// UNDEFINED tags (60000, 60001, …), every one pointing at the same `blobBytes`-byte blob.
-    static func tiffWithSharedTagBlob(tags: Int, blobBytes: Int) -> [UInt8] {
-        let blobOffset = 10, directoryOffset = 10 + blobBytes
+    /// A valid little-endian 1×1 8-bit gray TIFF of `pages` identical pages, each directory also
+    /// having `tags` unknown UNDEFINED tags (60000, 60001, …), every one pointing at the same
+    /// `blobBytes`-byte blob.
+    static func tiffWithSharedTagBlob(tags: Int, blobBytes: Int, pages: Int = 1) -> [UInt8] {
+        let blobOffset = 10
         var entries: [(tag: Int, type: Int, count: Int, value: Int)] = [
             (256, 3, 1, 1), (257, 3, 1, 1), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
             (273, 4, 1, 8), (277, 3, 1, 1), (278, 3, 1, 1), (279, 4, 1, 1),
         ]
         entries += (0..<tags).map { (60000 + $0, 7, blobBytes, blobOffset) }
-        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(directoryOffset) + [0x80, 0x00]
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(10 + blobBytes) + [0x80, 0x00]
         bytes += [UInt8](repeating: 0x5A, count: blobBytes)
-        bytes += le16(entries.count)
-        for entry in entries {
-            bytes += le16(entry.tag) + le16(entry.type) + le32(entry.count)
-            bytes += entry.type == 3 ? le16(entry.value) + [0, 0] : le32(entry.value)
+        for page in 0..<pages {
+            bytes += le16(entries.count)
+            for entry in entries {
+                bytes += le16(entry.tag) + le16(entry.type) + le32(entry.count)
+                bytes += entry.type == 3 ? le16(entry.value) + [0, 0] : le32(entry.value)
+            }
+            bytes += le32(page == pages - 1 ? 0 : bytes.count + 4)
         }
-        return bytes + le32(0)
+        return bytes
     }
 
     /// A little-endian TIFF header and directory declaring `width` × `height` 8-bit gray pixels

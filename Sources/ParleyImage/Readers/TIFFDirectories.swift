@@ -6,13 +6,19 @@ import Parley
 /// cumulative allocation limit: 512 tags pointing at one 4 MiB blob make it hold 2 GiB. So the
 /// bytes each directory's values declare are summed here and charged against the budget first.
 enum TIFFDirectories {
+    /// The strip and tile offset and byte-count tags, which libtiff (opened with "O") reads only
+    /// when a page is decoded.
+    static let deferredTags: Set<Int> = [273, 279, 324, 325]
+
     /// The bytes of tag values each directory declares, first directory first, for at most
     /// `maxDirectories` directories. A value that does not lie inside the file is not counted
     /// (libtiff refuses it before allocating); the walk stops at a loop or a directory that does
     /// not fit, which libtiff then reports.
     ///
+    /// - Parameter includesDeferredTags: Whether ``deferredTags`` count (they do when the page
+    ///   is decoded, not when libtiff only reads the directory).
     /// - Complexity: O(directories × entries), at most `maxDirectories` × 4,096 entries.
-    static func tagBytes(_ bytes: UnsafeRawBufferPointer, maxDirectories: Int) -> [Int] {
+    static func tagBytes(_ bytes: UnsafeRawBufferPointer, maxDirectories: Int, includesDeferredTags: Bool) -> [Int] {
         let r = ByteReader(bytes)
         guard r.has(8, at: 0) else { return [] }
         let little = r.uint8(at: 0) == 0x49
@@ -32,6 +38,7 @@ enum TIFFDirectories {
             var total = 0
             for i in 0..<count {
                 let entry = entries + i * entrySize
+                if !includesDeferredTags && deferredTags.contains(u16(entry)) { continue }
                 let valueCount = isBig ? u64(entry + 4) : u32(entry + 4)
                 guard let size = ImageBudget.product(valueCount, typeSize(u16(entry + 2))) else { continue }
                 if size > inlineBytes {

@@ -7,14 +7,17 @@ import Parley
 /// PackBits, JPEG, CCITT) and photometric interpretations.
 ///
 /// Tag values count against `maxDecompressedBytes` before libtiff reads them (see
-/// ``TIFFDirectories``): every directory's alone on the header path, which reads one directory at a
-/// time; the first directory's with the pixel buffer on the full decode.
+/// ``TIFFDirectories``): all directories' together on the header path, which copies each in turn
+/// while counting pages (bounding time as well as memory); the first directory's, strip tables
+/// included, with the pixel buffer on the full decode.
 enum TIFFReader: ImageReader {
     static func info(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> ImageInfo {
-        let directories = TIFFDirectories.tagBytes(bytes, maxDirectories: limits.maxFrames.addingReportingOverflow(1).partialValue)
+        // Counting pages reads every directory: libtiff copies each one's values, then frees them.
+        let directories = TIFFDirectories.tagBytes(bytes, maxDirectories: limits.maxFrames.addingReportingOverflow(1).partialValue,
+                                                   includesDeferredTags: false)
+        var budget = ImageBudget(limits)
         for (index, tagBytes) in directories.enumerated() {
-            var budget = ImageBudget(limits)
-            try budget.charge(tagBytes, for: "the tag values of directory \(index + 1) (\(tagBytes) bytes)", format: "tiff")
+            try budget.charge(tagBytes, for: "the tag values of directories 1...\(index + 1)", format: "tiff")
         }
         var header = parley_tiff_info_t()
         try ShimStatus.check(.tiff, budget: ImageBudget(limits)) { message in
@@ -36,7 +39,7 @@ enum TIFFReader: ImageReader {
     /// The first directory's tag values, which libtiff holds while it decodes.
     static func reserve(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
                         budget: inout ImageBudget) throws {
-        let tagBytes = TIFFDirectories.tagBytes(bytes, maxDirectories: 1).first ?? 0
+        let tagBytes = TIFFDirectories.tagBytes(bytes, maxDirectories: 1, includesDeferredTags: true).first ?? 0
         try budget.charge(tagBytes, for: "the first directory's tag values (\(tagBytes) bytes)", format: "tiff")
     }
 
