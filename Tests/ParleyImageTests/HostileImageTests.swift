@@ -1,5 +1,6 @@
 import Parley
 import ParleyImage
+import ParleyTestKit
 import Testing
 
 /// Issue #22's image rows: every hostile input gives a typed error or a correct decode, within
@@ -140,6 +141,25 @@ import Testing
         let bmp = HostileImages.rleBMP(width: 4, height: 2, data: [3, 1, 0, 0, 2, 2, 8, 1, 0, 1])
         let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255], black: [UInt8] = [0, 0, 0, 255]
         #expect(try Image(decoding: bmp).pixels == green + green + red + red + red + red + red + black)
+    }
+
+    // MARK: libwebp
+
+    @Test func libwebpBuffersCountAgainstTheBudget() throws {
+        guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
+        let pixels = 64 * 48 * 4
+        let lossless = try ImageCorpus.bytes("generated/webp-lossless-64x48.webp")
+        let lossy = try ImageCorpus.bytes("generated/webp-lossy-64x48.webp")
+        let tight = ImageLimits(DecodingLimits(maxDecompressedBytes: pixels + 1024))
+        #expect { try Image(decoding: lossless, limits: tight) } throws: { Self.limitName($0) == "maxDecompressedBytes" }
+        #expect(try Image(decoding: lossy, limits: tight).width == 64)
+        #expect(try Image(decoding: lossless, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 2 * pixels))).width == 64)
+        let animated = try ImageCorpus.bytes("generated/webp-animated-2-frames.webp")
+        let info = try ImageInfo(reading: animated)
+        let canvas = info.width * info.height * 4
+        #expect { try Image(decoding: animated, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 4 * canvas - 1))) }
+            throws: { Self.limitName($0) == "maxDecompressedBytes" }
+        #expect(try Image(decoding: animated, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 4 * canvas))).width == info.width)
     }
 
     // MARK: Encoding

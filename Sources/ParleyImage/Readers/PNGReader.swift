@@ -57,9 +57,8 @@ enum PNGReader: ImageReader {
     /// stream and chunk cache.
     static func reserve(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
                         budget: inout ImageBudget) throws {
-        let rows = ImageBudget.product(info.width, 8).map { 2 * ($0 + 48) } ?? Int.max
-        try budget.charge(rows.addingReportingOverflow(64 << 10).overflow ? Int.max : rows + (64 << 10),
-                          for: "libpng's row buffers", format: info.kind.name)
+        let rowBuffers = 2 * (info.width * 8 + 48)          // width ≤ Int32.max: no overflow
+        try budget.charge(rowBuffers + (64 << 10), for: "libpng's row buffers", format: info.kind.name)
     }
 
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,

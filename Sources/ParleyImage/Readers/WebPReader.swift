@@ -19,10 +19,9 @@ enum WebPReader: ImageReader {
     /// bytes a pixel); animation decoding keeps two RGBA canvases and copies the first frame out.
     static func reserve(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
                         budget: inout ImageBudget) throws {
-        let canvas = info.width * info.height * 4          // fits: the pixel buffer was charged first
+        let canvas = info.width * info.height * 4          // ≤ maxDecompressedBytes: charged already
         if info.frameCount > 1 {
-            try budget.charge(canvas.multipliedReportingOverflow(by: 2).overflow ? Int.max : canvas * 2,
-                              for: "libwebp's two animation canvases", format: "webp")
+            try budget.charge(canvas * 2, for: "libwebp's two animation canvases", format: "webp")
         }
         if info.frameCount > 1 || hasLosslessChunk(bytes) {
             try budget.charge(canvas, for: "libwebp's lossless ARGB buffer", format: "webp")
