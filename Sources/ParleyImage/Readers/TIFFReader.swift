@@ -12,9 +12,10 @@ import Parley
 /// included, with the pixel buffer on the full decode.
 enum TIFFReader: ImageReader {
     static func info(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> ImageInfo {
-        // Counting pages reads every directory: libtiff copies each one's values, then frees them.
-        let directories = TIFFDirectories.tagBytes(bytes, maxDirectories: limits.maxFrames.addingReportingOverflow(1).partialValue,
-                                                   includesDeferredTags: false)
+        // Counting pages reads the first directory and up to maxFrames more: libtiff copies each
+        // one's values, then frees them.
+        let directoriesRead = limits.maxFrames < Int.max ? max(limits.maxFrames, 0) + 1 : Int.max
+        let directories = TIFFDirectories.tagBytes(bytes, maxDirectories: directoriesRead, includesDeferredTags: false)
         var budget = ImageBudget(limits)
         for (index, tagBytes) in directories.enumerated() {
             try budget.charge(tagBytes, for: index == 0 ? "the tag values of the first directory"
