@@ -33,6 +33,13 @@ let package = Package(
             .product(name: "ParleyMessagePack", package: "parley"),
         ]),
         .executableTarget(name: "FuzzMultipart", dependencies: [.product(name: "Parley", package: "parley")]),
+        .executableTarget(name: "FuzzImagePNG", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageJPEG", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageGIF", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageWebP", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageTIFF", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageBMP", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageICO", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,7 @@ typedef struct {
     toff_t offset;
     char *message;
     int reported;
+    int over_memory_limit;   /* libtiff refused an allocation over max_single_alloc */
 } tiff_memory_file;
 
 static tmsize_t parley_tiff_read(thandle_t handle, void *out, tmsize_t count) {
@@ -48,6 +49,8 @@ static int parley_tiff_error(TIFF *tiff, void *user_data, const char *module, co
     if (!file->reported) {
         vsnprintf(file->message, PARLEY_IMAGE_MESSAGE_SIZE, format, args);
         file->reported = 1;
+        /* libtiff 4.5's wording in _TIFFmallocExt and friends. */
+        if (strstr(file->message, "byte limit defined in open options")) file->over_memory_limit = 1;
     }
     return 1;
 }
@@ -60,7 +63,8 @@ static int parley_tiff_warning(TIFF *tiff, void *user_data, const char *module, 
 static TIFF *parley_tiff_open(tiff_memory_file *file, size_t max_single_alloc) {
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
     if (!options) return NULL;
-    TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_single_alloc);
+    /* 0 would mean no limit. */
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_single_alloc > 0 ? (tmsize_t)max_single_alloc : 1);
     TIFFOpenOptionsSetErrorHandlerExtR(options, parley_tiff_error, file);
     TIFFOpenOptionsSetWarningHandlerExtR(options, parley_tiff_warning, file);
     /* "m": no memory mapping (reads go through the procs); "O": strip and tile offsets are read on
@@ -74,10 +78,10 @@ static TIFF *parley_tiff_open(tiff_memory_file *file, size_t max_single_alloc) {
 
 int parley_tiff_info(const uint8_t *data, size_t size, uint32_t max_pages, size_t max_single_alloc,
                      parley_tiff_info_t *info, char *message) {
-    tiff_memory_file file = { data, size, 0, message, 0 };
+    tiff_memory_file file = { data, size, 0, message, 0, 0 };
     parley_set_message(message, "not a readable TIFF");
     TIFF *tiff = parley_tiff_open(&file, max_single_alloc);
-    if (!tiff) return PARLEY_IMAGE_MALFORMED;
+    if (!tiff) return file.over_memory_limit ? PARLEY_IMAGE_MEMORY_LIMIT : PARLEY_IMAGE_MALFORMED;
     uint16_t extra_count = 0, *extra_types = NULL;
     memset(info, 0, sizeof *info);
     if (!TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &info->width) ||
@@ -102,10 +106,10 @@ int parley_tiff_info(const uint8_t *data, size_t size, uint32_t max_pages, size_
 
 int parley_tiff_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
                             uint32_t width, uint32_t height, size_t max_single_alloc, char *message) {
-    tiff_memory_file file = { data, size, 0, message, 0 };
+    tiff_memory_file file = { data, size, 0, message, 0, 0 };
     parley_set_message(message, "not a readable TIFF");
     TIFF *tiff = parley_tiff_open(&file, max_single_alloc);
-    if (!tiff) return PARLEY_IMAGE_MALFORMED;
+    if (!tiff) return file.over_memory_limit ? PARLEY_IMAGE_MEMORY_LIMIT : PARLEY_IMAGE_MALFORMED;
     uint32_t w = 0, h = 0;
     TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &w);
     TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &h);
@@ -126,7 +130,7 @@ int parley_tiff_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
     TIFFClose(tiff);
     if (!ok || reported) {
         if (!reported) parley_set_message(message, "libtiff could not decode the first page");
-        return PARLEY_IMAGE_MALFORMED;
+        return file.over_memory_limit ? PARLEY_IMAGE_MEMORY_LIMIT : PARLEY_IMAGE_MALFORMED;
     }
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     uint32_t *words = (uint32_t *)out;

@@ -18,8 +18,8 @@ public import Parley
 ///
 /// Limits (see ``ImageLimits``), all checked from the header before a pixel buffer is
 /// allocated: `maxBodyBytes`, `maxPixels` (width × height × frames), `maxDecompressedBytes`
-/// (the RGBA8 buffer and library working memory), and the options' `maxDimension` and
-/// `maxFrames`.
+/// (one budget for the RGBA8 buffer and what the library holds for the input), and the
+/// options' `maxDimension` and `maxFrames`.
 public struct ImageFormat: Format {
     /// How a decode treats the body.
     public struct Options: Sendable, Hashable {

@@ -16,6 +16,7 @@ enum {
     PARLEY_IMAGE_LIMIT = 3,
     PARLEY_IMAGE_MISMATCH = 4,   /* the library read other dimensions than the caller's header parse */
     PARLEY_IMAGE_NO_MEMORY = 5,
+    PARLEY_IMAGE_MEMORY_LIMIT = 6, /* the library needed more memory than the decode's budget leaves */
 };
 
 #define PARLEY_IMAGE_MESSAGE_SIZE 200
@@ -24,7 +25,9 @@ enum {
 
 /* Decodes a whole PNG into `out` (width*height*4 bytes, RGBA8, straight alpha): palette and
  * gray expanded, tRNS to alpha, 16-bit samples reduced to their high byte, no gamma applied.
- * `width`/`height` are what the caller parsed from IHDR; libpng must agree. */
+ * `width`/`height` are what the caller parsed from IHDR; libpng must agree. Ancillary chunks
+ * other than tRNS (text, ICC profile, gamma...) and unknown chunks are skipped unread, never
+ * inflated or stored; a chunk libpng keeps may take at most `max_chunk_bytes` (at least 1). */
 int parley_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
                            uint32_t width, uint32_t height, size_t max_chunk_bytes, char *message);
 
@@ -35,9 +38,10 @@ int parley_png_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height,
 /* ---- JPEG (libjpeg-turbo) ---- */
 
 /* Decodes a baseline or progressive JPEG into `out` (width*height*4 bytes, RGBA8). CMYK and YCCK
- * are converted to RGB (Adobe inverted CMYK un-inverted first). At most `max_scans` progressive
- * scans, at most `max_memory` bytes of libjpeg working memory. A premature end of data is
- * PARLEY_IMAGE_TRUNCATED. */
+ * are converted to RGB (Adobe inverted CMYK un-inverted first). At most `max_scans` scans
+ * (PARLEY_IMAGE_LIMIT), at most `max_memory` (at least 1) bytes of libjpeg's image-sized arrays
+ * (PARLEY_IMAGE_MEMORY_LIMIT). Entropy data that ends early, at the end of the body or at a
+ * marker, stops the decode at once with PARLEY_IMAGE_TRUNCATED. */
 int parley_jpeg_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
                             uint32_t width, uint32_t height, int max_scans, long max_memory, char *message);
 
@@ -74,7 +78,8 @@ typedef struct {
 int parley_tiff_info(const uint8_t *data, size_t size, uint32_t max_pages, size_t max_single_alloc,
                      parley_tiff_info_t *info, char *message);
 
-/* Decodes the first page into `out` (width*height*4 bytes, RGBA8, top-left origin). */
+/* Decodes the first page into `out` (width*height*4 bytes, RGBA8, top-left origin). An allocation
+ * over `max_single_alloc` (at least 1) is PARLEY_IMAGE_MEMORY_LIMIT. */
 int parley_tiff_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
                             uint32_t width, uint32_t height, size_t max_single_alloc, char *message);
 

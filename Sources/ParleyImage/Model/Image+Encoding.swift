@@ -8,8 +8,16 @@ extension Image {
     /// `compressionLevel` (0…9, default 6). JPEG is baseline 4:2:0 at `quality` (1…100, default
     /// 90), alpha dropped.
     ///
-    /// - Throws: `FormatError` `unsupportedMediaType` for another kind.
+    /// - Throws: `FormatError` `unsupportedMediaType` for another kind; `unsupportedValue` when
+    ///   ``pixels`` does not hold exactly `width * height * 4` bytes or a dimension is not
+    ///   positive and at most `Int32.max` (both are public and settable, and the encoders read
+    ///   exactly that many bytes).
     public func encoded(as kind: ImageKind, quality: Int = 90, compressionLevel: Int = 6) throws -> [UInt8] {
+        guard info.width > 0, info.height > 0, info.width <= Int(Int32.max), info.height <= Int(Int32.max),
+              ImageBudget.product(info.width, info.height, 4) == pixels.count else {
+            throw FormatError(.unsupportedValue, format: kind.name,
+                              "\(pixels.count) bytes are not \(info.width)×\(info.height) RGBA8 pixels")
+        }
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let width = UInt32(info.width), height = UInt32(info.height)

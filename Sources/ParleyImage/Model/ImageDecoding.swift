@@ -24,8 +24,9 @@ extension ImageInfo {
 extension Image {
     /// Decodes an image: its header, then its first frame as RGBA8.
     ///
-    /// Limits are checked from the header before the pixel buffer is allocated; libraries get
-    /// bounded working memory (`maxDecompressedBytes`).
+    /// Limits are checked from the header before the pixel buffer is allocated, and one memory
+    /// budget (`maxDecompressedBytes`) covers the pixel buffer and what the library holds for
+    /// this input (see <doc:ParleyImage#Limits-and-the-memory-budget>).
     ///
     /// - Throws: `FormatError`: `malformed`, `truncated` or `limitExceeded`.
     public init(decoding bytes: some Sequence<UInt8>, limits: ImageLimits = .standard) throws {
@@ -35,9 +36,16 @@ extension Image {
     /// The full decode on raw bytes.
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> Image {
         let info = try ImageInfo.read(bytes, limits: limits)
-        let count = info.width * info.height * 4          // checked against maxDecompressedBytes
+        guard let count = ImageBudget.product(info.width, info.height, 4) else {
+            throw FormatError.limitExceeded(format: info.kind.name, limit: "maxDecompressedBytes",
+                                            maximum: limits.maxDecompressedBytes)
+        }
+        var budget = ImageBudget(limits)
+        try budget.charge(count, for: "the \(info.width)×\(info.height) RGBA8 pixel buffer", format: info.kind.name)
+        try info.kind.reader.reserve(bytes, info: info, limits: limits, budget: &budget)
         let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            try info.kind.reader.decodePixels(bytes, info: info, limits: limits, into: UnsafeMutableRawBufferPointer(buffer))
+            try info.kind.reader.decodePixels(bytes, info: info, limits: limits, budget: budget,
+                                              into: UnsafeMutableRawBufferPointer(buffer))
             initialized = count
         }
         return Image(info: info, pixels: pixels)

@@ -10,14 +10,17 @@ public struct ImageLimits: Sendable, Hashable {
     public var maxBodyBytes: Int
     /// The most pixels, width × height × frames (`DecodingLimits.maxPixels`, default 64 million).
     public var maxPixels: Int
-    /// The most bytes a decode may produce: the RGBA8 buffer, and libjpeg/libtiff working memory
+    /// The decode's memory budget: the RGBA8 buffer plus what the library holds for the input
+    /// (TIFF tag values, libpng row buffers, libjpeg coefficient arrays, libwebp buffers), each
+    /// charged before it is allocated; the rest is the library's own ceiling
     /// (`DecodingLimits.maxDecompressedBytes`, default 256 MiB).
     public var maxDecompressedBytes: Int
     /// The largest width or height. Default 65,535.
     public var maxDimension: Int
     /// The most frames, pages or icon entries. Default 10,000.
     public var maxFrames: Int
-    /// The most scans a progressive JPEG may have. Default 1,000.
+    /// The most scans a JPEG may have. Default 1,000. Below it, a JPEG gets 16 scans plus one per
+    /// width × height / 4,096 bytes of scan data, so empty scans cannot multiply the work.
     public var maxProgressiveScans: Int
 
     /// Creates limits from the core's limits and the image-only bounds.
@@ -49,15 +52,15 @@ public struct ImageLimits: Sendable, Hashable {
             throw FormatError.limitExceeded(format: format, limit: "maxFrames", maximum: maxFrames,
                                             actual: info.frameCount)
         }
-        let (area, _) = info.width.multipliedReportingOverflow(by: info.height)   // both ≤ maxDimension
-        let (pixels, overflow) = area.multipliedReportingOverflow(by: info.frameCount)
-        if overflow || pixels > maxPixels {
+        // maxDimension is the caller's to raise, so the products are checked.
+        guard let area = ImageBudget.product(info.width, info.height),
+              let pixels = ImageBudget.product(area, max(info.frameCount, 1)), pixels <= maxPixels else {
             throw FormatError.limitExceeded(format: format, limit: "maxPixels", maximum: maxPixels,
-                                            actual: overflow ? nil : pixels)
+                                            actual: ImageBudget.product(info.width, info.height, max(info.frameCount, 1)))
         }
         if area > maxDecompressedBytes / 4 {
             throw FormatError.limitExceeded(format: format, limit: "maxDecompressedBytes",
-                                            maximum: maxDecompressedBytes, actual: area * 4)
+                                            maximum: maxDecompressedBytes, actual: ImageBudget.product(area, 4))
         }
     }
 }

@@ -15,7 +15,7 @@ enum BMPReader: ImageReader {
     }
 
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
-                             into out: UnsafeMutableRawBufferPointer) throws {
+                             budget: ImageBudget, into out: UnsafeMutableRawBufferPointer) throws {
         try dib(bytes).decode(ByteReader(bytes), into: out, format: "bmp")
     }
 }

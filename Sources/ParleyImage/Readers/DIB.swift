@@ -108,8 +108,10 @@ struct DIB {
         }
         if hasAndMask && !(bitCount == 32) {
             let maskRowBytes = DIB.rowBytes(width: width, bits: 1)
-            let maskOffset = pixelOffset + DIB.rowBytes(width: width, bits: bitCount) * height
-            guard r.has(maskRowBytes * height, at: maskOffset) else { return }   // a missing mask: opaque
+            guard let pixelBytes = ImageBudget.product(DIB.rowBytes(width: width, bits: bitCount), height),
+                  let maskBytes = ImageBudget.product(maskRowBytes, height),
+                  case (let maskOffset, false) = pixelOffset.addingReportingOverflow(pixelBytes),
+                  r.has(maskBytes, at: maskOffset) else { return }                  // a missing mask: opaque
             for fileRow in 0..<height {
                 let row = destinationRow(fileRow) * stride
                 for x in 0..<width where r.uint8(at: maskOffset + fileRow * maskRowBytes + x / 8) & (0x80 >> UInt8(x % 8)) != 0 {
@@ -152,6 +154,9 @@ struct DIB {
     }
 
     /// RLE8 and RLE4: runs and absolute blocks of palette indices; pixels never written stay index 0.
+    ///
+    /// - Complexity: O(input bytes + width × height): a run's pixels past the end of its row are
+    ///   skipped in one step, never walked.
     private func decodeRLE(_ r: ByteReader, into out: UnsafeMutableRawBufferPointer, format: String) throws {
         let background = paletteColor(0)
         for i in Swift.stride(from: 0, to: width * height * 4, by: 4) {
@@ -159,38 +164,42 @@ struct DIB {
         }
         let isRLE4 = compression == DIB.rle4
         var offset = pixelOffset, x = 0, fileRow = 0
-        func put(_ index: Int) {
-            if x < width && fileRow < height {
-                let o = ((isTopDown ? fileRow : height - 1 - fileRow) * width + x) * 4
-                let color = paletteColor(index)
-                out[o] = color.0; out[o + 1] = color.1; out[o + 2] = color.2; out[o + 3] = color.3
+        /// Writes the pixels of a `count`-pixel run that fall inside the current row (pixel `i`
+        /// has palette index `index(i)`), then moves the cursor past the whole run.
+        func run(_ count: Int, _ index: (Int) -> Int) {
+            if fileRow < height && x < width {
+                let row = (isTopDown ? fileRow : height - 1 - fileRow) * width
+                for i in 0..<min(count, width - x) {
+                    let o = (row + x + i) * 4, color = paletteColor(index(i))
+                    out[o] = color.0; out[o + 1] = color.1; out[o + 2] = color.2; out[o + 3] = color.3
+                }
             }
-            x += 1
+            x = min(x + count, width)       // past the row end, more pixels change nothing
         }
+        func truncated() -> FormatError { FormatError(.truncated, format: format, "the RLE data is incomplete") }
         while fileRow < height {
-            guard r.has(2, at: offset) else { throw FormatError(.truncated, format: format, "the RLE data is incomplete") }
+            guard r.has(2, at: offset) else { throw truncated() }
             let count = Int(r.uint8(at: offset)), value = r.uint8(at: offset + 1)
             offset += 2
             if count > 0 {
-                for i in 0..<count {
-                    put(isRLE4 ? Int(i % 2 == 0 ? value >> 4 : value & 0x0F) : Int(value))
-                }
+                run(count) { isRLE4 ? Int($0 % 2 == 0 ? value >> 4 : value & 0x0F) : Int(value) }
                 continue
             }
             switch value {
             case 0: x = 0; fileRow += 1                                     // end of line
             case 1: return                                                  // end of bitmap
             case 2:                                                         // delta
-                guard r.has(2, at: offset) else { throw FormatError(.truncated, format: format, "the RLE data is incomplete") }
-                x += Int(r.uint8(at: offset)); fileRow += Int(r.uint8(at: offset + 1))
+                guard r.has(2, at: offset) else { throw truncated() }
+                x = min(x + Int(r.uint8(at: offset)), width); fileRow += Int(r.uint8(at: offset + 1))
                 offset += 2
             default:                                                        // absolute run
                 let n = Int(value)
                 let dataBytes = isRLE4 ? (n + 1) / 2 : n
-                guard r.has(dataBytes, at: offset) else { throw FormatError(.truncated, format: format, "the RLE data is incomplete") }
-                for i in 0..<n {
-                    let byte = r.uint8(at: offset + (isRLE4 ? i / 2 : i))
-                    put(isRLE4 ? Int(i % 2 == 0 ? byte >> 4 : byte & 0x0F) : Int(byte))
+                guard r.has(dataBytes, at: offset) else { throw truncated() }
+                let start = offset
+                run(n) { i in
+                    let byte = r.uint8(at: start + (isRLE4 ? i / 2 : i))
+                    return isRLE4 ? Int(i % 2 == 0 ? byte >> 4 : byte & 0x0F) : Int(byte)
                 }
                 offset += (dataBytes + 1) & ~1
             }

@@ -66,8 +66,8 @@ enum GIFReader: ImageReader {
     }
 
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
-                             into out: UnsafeMutableRawBufferPointer) throws {
-        try ShimStatus.check(.gif) { message in
+                             budget: ImageBudget, into out: UnsafeMutableRawBufferPointer) throws {
+        try ShimStatus.check(.gif, budget: budget) { message in
             parley_gif_decode_first_frame_rgba(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
                                                out.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                                UInt32(info.width), UInt32(info.height), message)

@@ -46,11 +46,18 @@ enum ICOReader: ImageReader {
         return info
     }
 
+    /// A PNG entry reserves what libpng holds; a DIB entry needs nothing besides the pixels.
+    static func reserve(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
+                        budget: inout ImageBudget) throws {
+        let (entry, isPNG, _) = try largestEntry(bytes, limits: limits)
+        if isPNG { try PNGReader.reserve(entry, info: info, limits: limits, budget: &budget) }
+    }
+
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
-                             into out: UnsafeMutableRawBufferPointer) throws {
+                             budget: ImageBudget, into out: UnsafeMutableRawBufferPointer) throws {
         let (entry, isPNG, _) = try largestEntry(bytes, limits: limits)
         if isPNG {
-            try PNGReader.decodePixels(entry, info: info, limits: limits, into: out)
+            try PNGReader.decodePixels(entry, info: info, limits: limits, budget: budget, into: out)
         } else {
             let r = ByteReader(entry)
             try DIB.parse(r, headerOffset: 0, pixelOffset: nil, isIcon: true, format: "ico").decode(r, into: out, format: "ico")

@@ -1,7 +1,8 @@
 import CParleyImageShims
 import Parley
 
-/// JPEG: the frame header (SOFn) parsed in Swift; pixels through libjpeg-turbo.
+/// JPEG: the frame header (SOFn) parsed in Swift; pixels through libjpeg-turbo, with scans
+/// bounded by the body (see ``allowedScans(_:info:limits:)``) and libjpeg's arrays by the budget.
 enum JPEGReader: ImageReader {
     static func info(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> ImageInfo {
         let r = ByteReader(bytes)
@@ -69,13 +70,13 @@ enum JPEGReader: ImageReader {
     }
 
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
-                             into out: UnsafeMutableRawBufferPointer) throws {
-        try ShimStatus.check(.jpeg, limit: ("maxProgressiveScans", limits.maxProgressiveScans)) { message in
+                             budget: ImageBudget, into out: UnsafeMutableRawBufferPointer) throws {
+        let scans = allowedScans(bytes, info: info, limits: limits)
+        try ShimStatus.check(.jpeg, limit: ("maxProgressiveScans", scans), budget: budget) { message in
             parley_jpeg_decode_rgba(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
                                     out.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                    UInt32(info.width), UInt32(info.height),
-                                    Int32(clamping: limits.maxProgressiveScans),
-                                    limits.maxDecompressedBytes, message)
+                                    UInt32(info.width), UInt32(info.height), Int32(clamping: scans),
+                                    budget.remaining, message)
         }
     }
 }

@@ -36,6 +36,10 @@ enum PNGReader: ImageReader {
             if type == 0x4945_4E44 { throw fail("no IDAT chunk before IEND") }     // IEND
             if type == 0x7452_4E53 { hasTransparency = true }                      // tRNS
             if type == 0x6163_544C, length >= 8 { frames = max(1, Int(r.uint32BE(at: offset + 8))) }  // acTL
+            // Type, data and CRC must fit in what is left (compared, never added past the end).
+            guard length <= r.count - offset - 8, 4 <= r.count - offset - 8 - length else {
+                throw FormatError.truncatedHeader(.png)
+            }
             offset += 12 + length
         }
         let color: ImageInfo.ColorType = switch colorType {
@@ -49,10 +53,19 @@ enum PNGReader: ImageReader {
                          hasAlpha: colorType == 4 || colorType == 6 || hasTransparency, frameCount: frames)
     }
 
+    /// libpng's two row buffers (at most 8 bytes a pixel before transformations) and its zlib
+    /// stream and chunk cache.
+    static func reserve(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
+                        budget: inout ImageBudget) throws {
+        let rowBuffers = 2 * (info.width * 8 + 48)          // width ≤ Int32.max: no overflow
+        try budget.charge(rowBuffers + (64 << 10), for: "libpng's row buffers", format: info.kind.name)
+    }
+
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
-                             into out: UnsafeMutableRawBufferPointer) throws {
-        let chunkLimit = min(limits.maxDecompressedBytes, 8 << 20)
-        try ShimStatus.check(.png) { message in
+                             budget: ImageBudget, into out: UnsafeMutableRawBufferPointer) throws {
+        // Ancillary chunks are skipped in the shim; a chunk libpng keeps (PLTE, tRNS) fits the rest.
+        let chunkLimit = min(budget.remaining, 8 << 20)
+        try ShimStatus.check(.png, budget: budget) { message in
             parley_png_decode_rgba(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
                                    out.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                    UInt32(info.width), UInt32(info.height), chunkLimit, message)

@@ -5,10 +5,24 @@ import Parley
 /// `TIFFClientOpenExt` with per-handle error handlers); the first page's pixels through
 /// `TIFFReadRGBAImageOriented`, which covers the common compressions (none, LZW, Deflate,
 /// PackBits, JPEG, CCITT) and photometric interpretations.
+///
+/// Tag values count against `maxDecompressedBytes` before libtiff reads them (see
+/// ``TIFFDirectories``): all directories' together on the header path, which copies each in turn
+/// while counting pages (bounding time as well as memory); the first directory's, strip tables
+/// included, with the pixel buffer on the full decode.
 enum TIFFReader: ImageReader {
     static func info(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> ImageInfo {
+        // Counting pages reads the first directory and up to maxFrames more: libtiff copies each
+        // one's values, then frees them.
+        let directoriesRead = limits.maxFrames < Int.max ? max(limits.maxFrames, 0) + 1 : Int.max
+        let directories = TIFFDirectories.tagBytes(bytes, maxDirectories: directoriesRead, includesDeferredTags: false)
+        var budget = ImageBudget(limits)
+        for (index, tagBytes) in directories.enumerated() {
+            try budget.charge(tagBytes, for: index == 0 ? "the tag values of the first directory"
+                                                        : "the tag values of directories 1 to \(index + 1)", format: "tiff")
+        }
         var header = parley_tiff_info_t()
-        try ShimStatus.check(.tiff) { message in
+        try ShimStatus.check(.tiff, budget: ImageBudget(limits)) { message in
             parley_tiff_info(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
                              UInt32(clamping: limits.maxFrames), limits.maxDecompressedBytes, &header, message)
         }
@@ -24,12 +38,21 @@ enum TIFFReader: ImageReader {
                          bitDepth: Int(header.bits_per_sample), hasAlpha: hasAlpha, frameCount: Int(header.page_count))
     }
 
+    /// The first directory's tag values, which libtiff holds while it decodes.
+    static func reserve(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
+                        budget: inout ImageBudget) throws {
+        let tagBytes = TIFFDirectories.tagBytes(bytes, maxDirectories: 1, includesDeferredTags: true).first ?? 0
+        try budget.charge(tagBytes, for: "the first directory's tag values (\(tagBytes) bytes)", format: "tiff")
+    }
+
+    /// libtiff may allocate what is left of the budget at once (strips, tiles, tables); it has no
+    /// cumulative limit before 4.6.
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, info: ImageInfo, limits: ImageLimits,
-                             into out: UnsafeMutableRawBufferPointer) throws {
-        try ShimStatus.check(.tiff) { message in
+                             budget: ImageBudget, into out: UnsafeMutableRawBufferPointer) throws {
+        try ShimStatus.check(.tiff, budget: budget) { message in
             parley_tiff_decode_rgba(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
                                     out.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                    UInt32(info.width), UInt32(info.height), limits.maxDecompressedBytes, message)
+                                    UInt32(info.width), UInt32(info.height), budget.remaining, message)
         }
     }
 }

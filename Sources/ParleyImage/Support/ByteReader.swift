@@ -35,6 +35,16 @@ struct ByteReader {
         return UInt32(uint16BE(at: offset)) << 16 | UInt32(uint16BE(at: offset + 2))
     }
 
+    func uint64LE(at offset: Int) -> UInt64 {
+        guard has(8, at: offset) else { return 0 }
+        return UInt64(uint32LE(at: offset)) | UInt64(uint32LE(at: offset + 4)) << 32
+    }
+
+    func uint64BE(at offset: Int) -> UInt64 {
+        guard has(8, at: offset) else { return 0 }
+        return UInt64(uint32BE(at: offset)) << 32 | UInt64(uint32BE(at: offset + 4))
+    }
+
     func int32LE(at offset: Int) -> Int32 { Int32(bitPattern: uint32LE(at: offset)) }
 
     func slice(_ offset: Int, _ length: Int) -> UnsafeRawBufferPointer {
