@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
     ],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "Parley", package: "parley")]),
+        .target(name: "FuzzSupport", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzMediaType", dependencies: [.product(name: "Parley", package: "parley")]),
         .executableTarget(name: "FuzzAccept", dependencies: [.product(name: "Parley", package: "parley")]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyJSON", package: "parley")]),
@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
         .executableTarget(name: "FuzzMessagePack", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
-        .executableTarget(name: "FuzzImage", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImage", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzPipeline", dependencies: [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Parley", package: "parley"), .product(name: "ParleyCompression", package: "parley"),
@@ -33,13 +33,13 @@ let package = Package(
             .product(name: "ParleyMessagePack", package: "parley"),
         ]),
         .executableTarget(name: "FuzzMultipart", dependencies: [.product(name: "Parley", package: "parley")]),
-        .executableTarget(name: "FuzzImagePNG", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
-        .executableTarget(name: "FuzzImageJPEG", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
-        .executableTarget(name: "FuzzImageGIF", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
-        .executableTarget(name: "FuzzImageWebP", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
-        .executableTarget(name: "FuzzImageTIFF", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
-        .executableTarget(name: "FuzzImageBMP", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
-        .executableTarget(name: "FuzzImageICO", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImagePNG", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageJPEG", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageGIF", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageWebP", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageTIFF", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageBMP", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzImageICO", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,8 +2,8 @@ public import Parley
 
 extension YAMLFormat {
     /// `application/yaml` when the body opens like YAML: a `%YAML` directive, a `---` document
-    /// marker, a `key: value` line or a `- ` sequence entry (after comments), or a flow collection
-    /// (`{`…`}`, `[`…`]`; JSON is YAML 1.2).
+    /// marker, a `key: value` line with a plain key (letters, digits, `_`, `-`, `.`) or a `- `
+    /// sequence entry (after comments), or a flow collection (`{`…`}`, `[`…`]`; JSON is YAML 1.2).
     public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? {
         let yaml = MediaType(type: "application", subtype: "yaml")
         guard var start = TextSniffing.firstSignificantByte(bytes) else { return nil }
@@ -21,7 +21,7 @@ extension YAMLFormat {
            (bytes[start], bytes[end]) == (UInt8(ascii: "{"), UInt8(ascii: "}")) || (bytes[start], bytes[end]) == (UInt8(ascii: "["), UInt8(ascii: "]")) {
             return yaml
         }
-        // A plain key (letters, digits, `_`, `-`, `.`, spaces) then `: ` or `:` at the end of the line.
+        // A plain key (letters, digits, `_`, `-`, `.`) then `: ` or `:` at the end of the line.
         var index = start
         guard Self.isKeyStart(bytes[index]) else { return nil }
         while index < bytes.count, Self.isKeyByte(bytes[index]) { index += 1 }
@@ -36,6 +36,6 @@ extension YAMLFormat {
 
     private static func isKeyByte(_ byte: UInt8) -> Bool {
         isKeyStart(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == 0x20
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 }

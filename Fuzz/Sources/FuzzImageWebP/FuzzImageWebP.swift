@@ -1,25 +1,10 @@
-import Parley
+import FuzzSupport
 import ParleyImage
 
-let limits = ImageLimits(DecodingLimits(maxBodyBytes: 1 << 20, maxPixels: 1 << 20, maxDecompressedBytes: 16 << 20),
-                         maxDimension: 4096, maxFrames: 256)
-
-/// Feeds bytes the sniffer takes for WebP (others are skipped) to the WebP decoder: only an image or a
-/// FormatError may come out, a decoded image's header must match the header-only path, and its
-/// pixels must be exactly width × height × 4 bytes. Seeds: Fuzz/Seeds/FuzzImageWebP.
+/// Bytes the sniffer takes for WebP (others are skipped) through the WebP decoder; see
+/// `fuzzImage(_:kind:)`. Seeds: Fuzz/Seeds/FuzzImageWebP.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    guard ImageKind(sniffing: bytes) == .webp else { return 0 }
-    do {
-        let image = try Image(decoding: bytes, limits: limits)
-        let info = try ImageInfo(reading: bytes, limits: limits)
-        precondition(info == image.info, "the header-only path disagrees")
-        precondition(image.pixels.count == image.width * image.height * 4, "wrong pixel count")
-    } catch is FormatError {
-        return 0
-    } catch {
-        fatalError("the webp decoder threw \(type(of: error)), not FormatError: \(error)")
-    }
+    fuzzImage(UnsafeRawBufferPointer(start: start, count: count), kind: .webp)
     return 0
 }

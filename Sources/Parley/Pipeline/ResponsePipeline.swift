@@ -99,7 +99,7 @@ public struct ResponsePipeline: Sendable {
     /// - Throws: The ``ParleyError`` step 1 stops with.
     public func undoContentCoding(_ response: HTTPResponse, body: [UInt8]) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
         var report = PipelineReport(response: response, body: body)
-        undoContentCoding(&report)
+        undoContentCoding(&report, request: nil)
         if let error = report.error { throw error }
         return (report.response, report.body)
     }
@@ -118,7 +118,7 @@ public struct ResponsePipeline: Sendable {
     private func run<Output>(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?,
                              decoding: Decoding<Output>) -> ResponseOutcome<Output> {
         var report = PipelineReport(response: response, body: body)
-        undoContentCoding(&report)
+        undoContentCoding(&report, request: request)
         if report.error != nil { return report.outcome(nil) }
 
         let status = report.response.status
@@ -145,7 +145,7 @@ public struct ResponsePipeline: Sendable {
     // MARK: Steps
 
     /// Step 1: undoes `Content-Encoding`, last coding first.
-    private func undoContentCoding(_ report: inout PipelineReport) {
+    private func undoContentCoding(_ report: inout PipelineReport, request: HTTPRequest?) {
         let tokens = ContentCodings.tokens(of: report.response.headerFields)
         let stored = report.body
         var body = stored
@@ -178,7 +178,9 @@ public struct ResponsePipeline: Sendable {
                 return
             }
         }
+        // The Content-Length of an answer without content (HEAD, 304) is the representation's.
         if checksContentLength, !storedDecoded,
+           !EmptyBodyPolicy.hasNoContent(status: report.response.status.code, requestMethod: request?.method),
            let declared = report.response.headerFields[.contentLength].flatMap({ Int($0.trimmingCharacters(inSpacesAndTabs: ())) }),
            declared != stored.count {
             report.add(.lengthMismatch, "Content-Length is \(declared) but the stored body has \(stored.count) bytes")

@@ -7,9 +7,16 @@ extension Registry {
         public let format: any Format
     }
 
-    /// Labels any content may carry without being mislabelled: `text/plain` and
-    /// `application/octet-stream` (RFC 9110 §8.3: the labels of text and bytes of unknown kind).
-    public static let genericMediaTypes: [MediaType] = [.textPlain, .applicationOctetStream]
+    /// Whether any content may carry `label` without being mislabelled: bytes of unknown kind
+    /// (`application/octet-stream`, RFC 9110 §8.3) and text (`text/plain`, `text/css`,
+    /// `text/event-stream`, every `text/*` type whose content has no shape to recognise), except
+    /// `text/html`, whose pages do, and the structured `text/*` aliases a format registers exactly
+    /// (`text/xml`, `text/yaml`, `text/json`).
+    public func isGenericLabel(_ label: MediaType) -> Bool {
+        if label.essence == MediaType.applicationOctetStream.essence { return true }
+        guard label.type == "text", label.subtype != "html" else { return false }
+        return label.subtype == "plain" || (table.match(label)?.rank ?? .anyType) < .suffixBaseType
+    }
 
     /// What `body` looks like, asking each format in registration order; `nil` when none can tell.
     public func sniff(_ body: some Sequence<UInt8>) -> Sniffed? {
@@ -19,13 +26,13 @@ extension Registry {
     /// The media type a body labelled `label` really looks like, when that contradicts the label
     /// (an HTML page labelled `application/json`, a JPEG labelled `image/png`); `nil` when the
     /// body fits its label, when nothing recognises it, or when the label is generic
-    /// (``genericMediaTypes``).
+    /// (``isGenericLabel(_:)``).
     ///
     /// The label's own format judges first: when it recognises the body, the body fits unless
     /// that format says the two types are different kinds (``Format/contradicts(label:sniffed:)``).
     /// Otherwise the first other format that recognises the body names what it is.
     public func mislabelling(of body: some Sequence<UInt8>, labelledAs label: MediaType) -> Sniffed? {
-        if Self.genericMediaTypes.contains(where: { $0.essence == label.essence }) { return nil }
+        if isGenericLabel(label) { return nil }
         return withContiguousBytes(of: body) { bytes -> Sniffed? in
             let labelFormat = table.match(label)?.owner
             if let labelFormat, let own = formats[labelFormat].sniff(bytes) {
