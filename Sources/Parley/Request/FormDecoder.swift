@@ -84,7 +84,8 @@ public struct FormDecoder: Sendable {
         return root.value
     }
 
-    /// One key segment: a name, an explicit index, or `[]` (append).
+    /// One key segment: a name, an explicit index (digits only: `+1`, `-1` or an index past
+    /// `Int.max` stay names), or `[]` (append).
     enum Segment: Equatable {
         case name(String)
         case index(Int)
@@ -95,7 +96,7 @@ public struct FormDecoder: Sendable {
         switch nesting {
         case .dotted:
             return key.split(separator: ".", omittingEmptySubsequences: false).enumerated().map { offset, part in
-                if offset > 0, let index = Int(part), index >= 0, part.allSatisfy(\.isASCII) { return .index(index) }
+                if offset > 0, let index = CheckedArithmetic.nonNegativeDecimal(part) { return .index(index) }
                 return .name(String(part))
             }
         case .brackets:
@@ -109,7 +110,7 @@ public struct FormDecoder: Sendable {
                 let inner = rest[rest.index(after: rest.startIndex)..<close]
                 if inner.isEmpty {
                     result.append(.append)
-                } else if let index = Int(inner), index >= 0, inner.allSatisfy(\.isASCII) {
+                } else if let index = CheckedArithmetic.nonNegativeDecimal(inner) {
                     result.append(.index(index))
                 } else {
                     result.append(.name(String(inner)))

@@ -47,4 +47,11 @@ import Testing
         let other = #expect(throws: FormatError.self) { try FormDecoder().decode("a[b]=2&a=1") }
         #expect(other?.code == .malformed)
     }
+
+    @Test func indicesAreDigitsOnlyAndNeverOverflow() throws {
+        #expect(try FormDecoder().decode("a[%2B1]=x") == ["a": ["+1": "x"]])  // `+` alone is a space
+        #expect(try FormDecoder().decode("a[99999999999999999999]=x") == ["a": ["99999999999999999999": "x"]])
+        #expect(try FormDecoder().decode("a[9223372036854775807]=x&a[0]=y") == ["a": ["y", "x"]])
+        #expect(try FormDecoder(nesting: .dotted).decode("a.-1=x") == ["a": ["-1": "x"]])
+    }
 }
