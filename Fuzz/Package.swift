@@ -21,6 +21,9 @@ let package = Package(
         .executableTarget(name: "FuzzMessagePack", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
         .executableTarget(name: "FuzzImage", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyImage", package: "parley")]),
+        .executableTarget(name: "FuzzRawHTTP", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
+        .executableTarget(name: "FuzzFormQuery", dependencies: [.product(name: "Parley", package: "parley")]),
+        .executableTarget(name: "FuzzSnapshot", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley"), .product(name: "ParleyJSON", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]
 )
