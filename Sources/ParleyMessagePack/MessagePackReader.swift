@@ -206,7 +206,7 @@ struct MessagePackReader {
 
     /// The next `count` bytes; a declared length beyond the input is `truncated`, never allocated.
     private mutating func take(_ count: Int, at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
-        guard bytes.count - offset >= count else {
+        guard CheckedArithmetic.fits(count, in: bytes.count, from: offset) else {
             throw FormatError(.truncated, format: MessagePackFormat.formatName,
                               "declares \(count) byte(s) but \(bytes.count - offset) remain",
                               location: .init(byteOffset: start))

@@ -3,6 +3,12 @@ import Parley
 
 /// Reads `bplist00` documents: validates the trailer and offset table up front, then decodes
 /// objects by reference with depth, node-count and cycle checks (shared references are fine).
+///
+/// An object referenced more than once is copied into the tree at each reference, so a small
+/// document can describe a huge tree (`[s, s]` over `[s, s]` … doubles at each level). Every
+/// copy after an object's first is counted against an expansion budget of 64 KiB +
+/// `maxExpansionRatio` × the document's size: one unit per object plus the bytes of a string or
+/// data value. Past it the decode throws `limitExceeded` (`maxExpansionRatio`).
 struct BinaryPropertyListReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: DecodingLimits
@@ -13,7 +19,12 @@ struct BinaryPropertyListReader {
     let offsetTableStart: Int
     /// Objects on the path from the top object to the one being read, for cycle detection.
     var visiting: [Bool]
+    /// Objects read at least once: reading one again copies it, which counts as expansion.
+    var alreadyRead: [Bool]
     var nodesProduced = 0
+    /// Units (objects and bytes) produced by copies of objects already read, and their budget.
+    var expansion = 0
+    let expansionBudget: Int
 
     static let format = "plist"
 
@@ -52,6 +63,8 @@ struct BinaryPropertyListReader {
         topObject = Int(top)
         offsetTableStart = Int(table)
         visiting = [Bool](repeating: false, count: objectCount)
+        alreadyRead = [Bool](repeating: false, count: objectCount)
+        expansionBudget = CheckedArithmetic.expansionBudget(ratio: limits.maxExpansionRatio, inputBytes: bytes.count)
     }
 
     /// An open container on the explicit stack.
@@ -150,8 +163,7 @@ struct BinaryPropertyListReader {
 
     /// Checks that `count` bytes from `start` lie in the object area.
     func checkRange(_ start: Int, _ count: Int, _ what: String) throws(FormatError) {
-        let (end, overflow) = start.addingReportingOverflow(count)
-        guard !overflow, count >= 0, end <= offsetTableStart else {
+        guard CheckedArithmetic.fits(count, in: offsetTableStart, from: start) else {
             throw Self.error("\(what) of \(count) bytes at \(start) runs past the object area", at: start)
         }
     }
@@ -171,8 +183,24 @@ struct BinaryPropertyListReader {
         return (Int(value), marker + 2 + size)
     }
 
+    /// The object index at `position`; one too large for `Int` becomes `Int.max`, which the
+    /// object-count check then rejects.
     func reference(at position: Int) -> Int {
-        Int(Self.readUnsigned(bytes, at: position, size: referenceSize))
+        Int(clamping: Self.readUnsigned(bytes, at: position, size: referenceSize))
+    }
+
+    /// Counts a copy of object `index` (after its first read) of `bytes` bytes against the
+    /// expansion budget.
+    mutating func countCopy(of index: Int, bytes: Int) throws(FormatError) {
+        guard alreadyRead[index] else {
+            alreadyRead[index] = true
+            return
+        }
+        expansion = CheckedArithmetic.sum(expansion, CheckedArithmetic.sum(bytes, 1) ?? Int.max) ?? Int.max
+        guard expansion <= expansionBudget else {
+            throw FormatError.limitExceeded(format: Self.format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
+                                            location: .init(byteOffset: offsetTableStart + index * offsetSize))
+        }
     }
 
     mutating func object(_ index: Int, depth: Int) throws(FormatError) -> Object {
@@ -186,6 +214,17 @@ struct BinaryPropertyListReader {
         }
         let start = try offset(of: index)
         let marker = bytes[start]
+        let object = try decodeObject(marker: marker, at: start)
+        switch object {
+        case .value(.string(let text)): try countCopy(of: index, bytes: text.utf8.count)
+        case .value(.bytes(let data)): try countCopy(of: index, bytes: data.count)
+        default: try countCopy(of: index, bytes: 0)
+        }
+        return object
+    }
+
+    /// Decodes the object whose marker byte is at `start`.
+    func decodeObject(marker: UInt8, at start: Int) throws(FormatError) -> Object {
         let low = marker & 0xF
         switch marker >> 4 {
         case 0x0:

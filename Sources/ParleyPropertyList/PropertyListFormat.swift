@@ -9,7 +9,9 @@ public import Parley
 /// data (`Value/bytes(_:)`) and UIDs (`Value.tagged("uid", .integer(n))`); sets read as arrays.
 ///
 /// Limits: `maxBodyBytes`; `maxDepth` (nesting); `maxNodes` (binary object count and values
-/// produced, so shared references cannot multiply without bound). Binary reference cycles are
+/// produced); `maxExpansionRatio` (a binary object referenced again is copied into the tree, and
+/// each copy counts one unit plus its string or data bytes against 64 KiB + ratio × the
+/// document's size, so shared references cannot multiply memory). Binary reference cycles are
 /// rejected; XML entities other than the five predefined ones and character references are never
 /// expanded (an entity bomb or external entity fails with `FormatError/Code/forbidden`) and a
 /// DOCTYPE is skipped, never fetched.

@@ -48,7 +48,7 @@ public struct FormDecoder: Sendable {
     ///   ``FormatError/Code/malformed``.
     public func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws -> Value where Bytes.Index == Int {
         try limits.checkBodySize(bytes.count, format: Self.formatName)
-        let root = Node.object(keys: [], children: [:])
+        let root = Node.object()
         var nodes = 0
         var start = bytes.startIndex
         if start < bytes.endIndex, bytes[start] == UInt8(ascii: "?") { start += 1 }
@@ -84,7 +84,8 @@ public struct FormDecoder: Sendable {
         return root.value
     }
 
-    /// One key segment: a name, an explicit index, or `[]` (append).
+    /// One key segment: a name, an explicit index (digits only: `+1`, `-1` or an index past
+    /// `Int.max` stay names), or `[]` (append).
     enum Segment: Equatable {
         case name(String)
         case index(Int)
@@ -95,7 +96,7 @@ public struct FormDecoder: Sendable {
         switch nesting {
         case .dotted:
             return key.split(separator: ".", omittingEmptySubsequences: false).enumerated().map { offset, part in
-                if offset > 0, let index = Int(part), index >= 0, part.allSatisfy(\.isASCII) { return .index(index) }
+                if offset > 0, let index = CheckedArithmetic.nonNegativeDecimal(part) { return .index(index) }
                 return .name(String(part))
             }
         case .brackets:
@@ -109,7 +110,7 @@ public struct FormDecoder: Sendable {
                 let inner = rest[rest.index(after: rest.startIndex)..<close]
                 if inner.isEmpty {
                     result.append(.append)
-                } else if let index = Int(inner), index >= 0, inner.allSatisfy(\.isASCII) {
+                } else if let index = CheckedArithmetic.nonNegativeDecimal(inner) {
                     result.append(.index(index))
                 } else {
                     result.append(.name(String(inner)))
@@ -121,45 +122,61 @@ public struct FormDecoder: Sendable {
     }
 
     /// A mutable tree built while reading; converted to a ``Value`` at the end.
+    ///
+    /// Each node keeps its children in its own stored properties and changes them in place, so
+    /// adding a pair costs the length of its key, never a copy of the members already read
+    /// (an enum payload taken out, changed and put back would copy the whole collection each time).
     final class Node {
         enum Kind {
-            case leaf(Value)
-            case repeated([Node])                 // a key given more than once, or `[]` appends
-            case object(keys: [String], children: [String: Node])
-            case indexed([Int: Node])
+            case leaf
+            case repeated                         // a key given more than once, or `[]` appends
+            case object
+            case indexed
         }
-        var kind: Kind
+        private(set) var kind: Kind
+        /// The value of a leaf.
+        private var leafValue: Value = .null
+        /// The elements of a repeated node.
+        private var elements: [Node] = []
+        /// The members of an object: names in first-seen order, and each name's node.
+        private var keys: [String] = []
+        private var children: [String: Node] = [:]
+        /// The elements of an indexed node, by index.
+        private var indexed: [Int: Node] = [:]
 
-        init(_ kind: Kind) { self.kind = kind }
-        static func object(keys: [String], children: [String: Node]) -> Node { Node(.object(keys: keys, children: children)) }
+        private init(_ kind: Kind) { self.kind = kind }
+
+        static func leaf(_ value: Value) -> Node {
+            let node = Node(.leaf)
+            node.leafValue = value
+            return node
+        }
+
+        static func object() -> Node { Node(.object) }
+
+        static func container(for segment: Segment) -> Node {
+            switch segment {
+            case .name: Node(.object)
+            case .index: Node(.indexed)
+            case .append: Node(.repeated)
+            }
+        }
 
         func insert(_ value: Value, at path: ArraySlice<Segment>, fullKey: String) throws {
             guard let first = path.first else { return }
             let rest = path.dropFirst()
-            switch (kind, first) {
-            case (.object(var keys, var children), .name(let name)):
-                if let child = children[name] {
-                    if rest.isEmpty {
-                        try child.addRepeated(value, fullKey: fullKey)
-                    } else {
-                        try child.descend(value, at: rest, fullKey: fullKey)
-                    }
+            guard kind == .object, case .name(let name) = first else { throw Self.misfit(fullKey) }
+            if let child = children[name] {
+                if rest.isEmpty {
+                    try child.addRepeated(value, fullKey: fullKey)
                 } else {
-                    keys.append(name)
-                    children[name] = rest.isEmpty ? Node(.leaf(value)) : Node.container(for: rest.first!)
-                    kind = .object(keys: keys, children: children)
-                    if !rest.isEmpty { try children[name]!.descend(value, at: rest, fullKey: fullKey) }
+                    try child.descend(value, at: rest, fullKey: fullKey)
                 }
-            default:
-                throw FormatError(.malformed, format: FormDecoder.formatName, "key '\(fullKey)' does not fit the keys before it")
-            }
-        }
-
-        static func container(for segment: Segment) -> Node {
-            switch segment {
-            case .name: Node.object(keys: [], children: [:])
-            case .index: Node(.indexed([:]))
-            case .append: Node(.repeated([]))
+            } else {
+                let child = rest.isEmpty ? Node.leaf(value) : Node.container(for: rest.first!)
+                keys.append(name)
+                children[name] = child
+                if !rest.isEmpty { try child.descend(value, at: rest, fullKey: fullKey) }
             }
         }
 
@@ -170,10 +187,10 @@ public struct FormDecoder: Sendable {
             switch (kind, first) {
             case (.object, .name):
                 try insert(value, at: path, fullKey: fullKey)
-            case (.repeated(var elements), .append):
+            case (.repeated, .append):
                 if rest.isEmpty {
-                    elements.append(Node(.leaf(value)))
-                } else if let last = elements.last, case .object = last.kind, case .name(let name)? = rest.first,
+                    elements.append(Node.leaf(value))
+                } else if let last = elements.last, last.kind == .object, case .name(let name)? = rest.first,
                           !last.hasKey(name) {
                     // `a[][x]=1&a[][y]=2` fills one element until a key repeats (Rails' rule).
                     try last.descend(value, at: rest, fullKey: fullKey)
@@ -182,45 +199,48 @@ public struct FormDecoder: Sendable {
                     try element.descend(value, at: rest, fullKey: fullKey)
                     elements.append(element)
                 }
-                kind = .repeated(elements)
-            case (.indexed(var elements), .index(let index)):
-                if let child = elements[index] {
+            case (.indexed, .index(let index)):
+                if let child = indexed[index] {
                     if rest.isEmpty { try child.addRepeated(value, fullKey: fullKey) } else { try child.descend(value, at: rest, fullKey: fullKey) }
                 } else {
-                    let child = rest.isEmpty ? Node(.leaf(value)) : Node.container(for: rest.first!)
+                    let child = rest.isEmpty ? Node.leaf(value) : Node.container(for: rest.first!)
                     if !rest.isEmpty { try child.descend(value, at: rest, fullKey: fullKey) }
-                    elements[index] = child
+                    indexed[index] = child
                 }
-                kind = .indexed(elements)
             default:
-                throw FormatError(.malformed, format: FormDecoder.formatName, "key '\(fullKey)' does not fit the keys before it")
+                throw Self.misfit(fullKey)
             }
         }
 
         /// The same key again: a leaf becomes a list of values.
         func addRepeated(_ value: Value, fullKey: String) throws {
             switch kind {
-            case .leaf(let existing): kind = .repeated([Node(.leaf(existing)), Node(.leaf(value))])
-            case .repeated(var elements):
-                elements.append(Node(.leaf(value)))
-                kind = .repeated(elements)
+            case .leaf:
+                elements = [Node.leaf(leafValue), Node.leaf(value)]
+                leafValue = .null
+                kind = .repeated
+            case .repeated:
+                elements.append(Node.leaf(value))
             default:
                 throw FormatError(.malformed, format: FormDecoder.formatName, "key '\(fullKey)' names a container and a value")
             }
         }
 
         func hasKey(_ name: String) -> Bool {
-            if case .object(_, let children) = kind { return children[name] != nil }
-            return false
+            kind == .object && children[name] != nil
         }
 
         var value: Value {
             switch kind {
-            case .leaf(let value): value
-            case .repeated(let elements): .array(elements.map(\.value))
-            case .object(let keys, let children): .object(Value.Object(keys.map { .init(key: $0, value: children[$0]!.value) }))
-            case .indexed(let elements): .array(elements.keys.sorted().map { elements[$0]!.value })
+            case .leaf: leafValue
+            case .repeated: .array(elements.map(\.value))
+            case .object: .object(Value.Object(keys.map { .init(key: $0, value: children[$0]!.value) }))
+            case .indexed: .array(indexed.keys.sorted().map { indexed[$0]!.value })
             }
+        }
+
+        private static func misfit(_ fullKey: String) -> FormatError {
+            FormatError(.malformed, format: FormDecoder.formatName, "key '\(fullKey)' does not fit the keys before it")
         }
     }
 }

@@ -109,8 +109,11 @@ public struct MultipartDecoder: Sendable {
             if parts.count == limits.maxParts {
                 throw FormatError.limitExceeded(format: Self.formatName, limit: "maxParts", maximum: limits.maxParts)
             }
-            let headerEnd = MultipartScanner.firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A],
-                                                        in: body[position..<min(body.count, position + limits.maxHeaderBytes + 4)])
+            // The window is clamped without adding the limit to the position (a limit near
+            // `Int.max` must not overflow).
+            let headerWindowEnd = CheckedArithmetic.end(of: CheckedArithmetic.sum(limits.maxHeaderBytes, 4) ?? Int.max,
+                                                        from: position, clampedTo: body.count)
+            let headerEnd = MultipartScanner.firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: body[position..<headerWindowEnd])
             let contentStart: Int
             let headerFields: [(name: String, value: String)]
             if body[position...].starts(with: [0x0D, 0x0A]) {

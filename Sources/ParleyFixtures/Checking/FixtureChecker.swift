@@ -92,8 +92,11 @@ public struct FixtureChecker: Sendable {
     }
 
     private func compare(_ results: inout [ExchangeResult], with snapshot: Snapshot) {
+        // Positions by exchange index, found once: a lookup per entry would make the whole
+        // comparison quadratic in the number of exchanges.
+        let positions = Dictionary(results.indices.map { (results[$0].index, $0) }, uniquingKeysWith: { first, _ in first })
         for entry in snapshot.entries {
-            guard let position = results.firstIndex(where: { $0.index == entry.index }) else {
+            guard let position = positions[entry.index] else {
                 results.append(ExchangeResult(path: results.first?.path ?? "", index: entry.index, method: "", url: "",
                                               status: 0, contentType: nil, format: nil, bodyBytes: 0,
                                               findings: [Finding(.snapshotMismatch, "the snapshot pins exchange \(entry.index), which the recording does not have",
@@ -117,10 +120,12 @@ public struct FixtureChecker: Sendable {
     /// Writes exact snapshots of every decoded exchange; subset entries that still match stay.
     private func updateSnapshot(_ results: [ExchangeResult], path: String) -> Bool {
         let previous = (try? Snapshot.load(for: path)) ?? nil
+        let subsetEntries = Dictionary((previous?.entries ?? []).filter { $0.match == .subset }.map { ($0.index, $0) },
+                                       uniquingKeysWith: { first, _ in first })
         var entries: [Snapshot.Entry] = []
         for result in results {
             guard let value = result.value else { continue }
-            if let kept = previous?.entries.first(where: { $0.index == result.index && $0.match == .subset }),
+            if let kept = subsetEntries[result.index],
                SnapshotComparison.differences(expected: kept.value, actual: value, match: .subset).isEmpty {
                 entries.append(kept)
             } else {

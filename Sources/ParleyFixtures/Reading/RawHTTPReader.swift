@@ -3,13 +3,18 @@ import Parley
 /// Reads raw HTTP/1.x responses as `curl -i` writes them: one or more responses in a file
 /// (redirect chains), CRLF or bare LF line ends, chunked transfer coding, and a
 /// `Content-Length` that disagrees with the bytes (reported, never trusted blindly).
+///
+/// Every length and chunk size read from the file goes through ``CheckedArithmetic``: a
+/// negative, signed or overflowing number is no length, and a length is compared with the bytes
+/// left rather than added to an offset. Finding where the next message starts is one pass over
+/// the file however many messages it holds.
 struct RawHTTPReader {
     let path: String
 
     /// Whether `bytes` at `offset` start a status line: `HTTP/` digit, then a space or `.`.
     static func startsStatusLine(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         let prefix: [UInt8] = Array("HTTP/".utf8)
-        guard offset + prefix.count + 1 < bytes.count else { return false }
+        guard CheckedArithmetic.fits(prefix.count + 2, in: bytes.count, from: offset) else { return false }
         for (i, byte) in prefix.enumerated() where bytes[offset + i] != byte { return false }
         let digit = bytes[offset + prefix.count]
         return digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9")
@@ -18,6 +23,7 @@ struct RawHTTPReader {
     func exchanges(in data: [UInt8], start: Int) throws(RecordingError) -> [RecordedExchange] {
         let result: Result<[RecordedExchange], RecordingError> = data.withUnsafeBufferPointer { bytes in
             var responses: [RecordedExchange] = []
+            var scan = StatusLineScan()
             var offset = start
             while offset < bytes.count {
                 // Blank lines between messages are not content.
@@ -27,7 +33,7 @@ struct RawHTTPReader {
                     return .failure(RecordingError(.malformed, path: path,
                                                    "byte \(offset): expected a status line such as \"HTTP/1.1 200 OK\""))
                 }
-                switch message(bytes, at: offset, index: responses.count) {
+                switch message(bytes, at: offset, index: responses.count, scan: &scan) {
                 case .success(let (exchange, next)):
                     responses.append(exchange)
                     offset = next
@@ -50,14 +56,14 @@ struct RawHTTPReader {
         return (offset..<contentEnd, next)
     }
 
-    private func message(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int,
-                         index: Int) -> Result<(RecordedExchange, Int), RecordingError> {
+    private func message(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, index: Int,
+                         scan: inout StatusLineScan) -> Result<(RecordedExchange, Int), RecordingError> {
         guard let (statusRange, afterStatus) = line(bytes, from: start) else {
             return .failure(RecordingError(.malformed, path: path, "byte \(start): empty status line"))
         }
         let statusLine = String(decoding: UnsafeBufferPointer(rebasing: bytes[statusRange]), as: UTF8.self)
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, let code = Int(parts[1]), (100...999).contains(code) else {
+        guard parts.count >= 2, let code = CheckedArithmetic.nonNegativeDecimal(parts[1]), (100...999).contains(code) else {
             return .failure(RecordingError(.malformed, path: path, "byte \(start): status line \"\(statusLine)\" has no status code"))
         }
         let version = String(parts[0])
@@ -87,7 +93,7 @@ struct RawHTTPReader {
         if (100..<200).contains(code) {
             return .success((exchange(index, code, reason, version, headers, [], notes), bodyStart))
         }
-        let nextMessage = nextStatusLine(bytes, from: bodyStart)
+        let nextMessage = scan.nextStatusLine(in: bytes, from: bodyStart)
         if headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true {
             if let (body, end) = dechunk(bytes, from: bodyStart, limit: nextMessage) {
                 return .success((exchange(index, code, reason, version, headers, body, notes), end))
@@ -95,10 +101,16 @@ struct RawHTTPReader {
             notes.append(Finding(.chunkFraming, "Transfer-Encoding says chunked but the body is not chunk-framed; read as it is"))
         }
         var end = nextMessage
-        if let declared = headers["Content-Length"].flatMap({ Int($0) }) {
-            let declaredEnd = bodyStart + declared
-            if declaredEnd <= bytes.count, declaredEnd == nextMessage || startsAfterBlankLines(bytes, declaredEnd) {
-                end = declaredEnd
+        let lengthText = headers["Content-Length"]
+        let declaredLength = lengthText.flatMap { CheckedArithmetic.nonNegativeDecimal($0) }
+        if let lengthText, declaredLength == nil {
+            notes.append(Finding(.lengthMismatch,
+                                 "Content-Length \"\(lengthText)\" is not a length (digits only, at most \(Int.max)); the body is read up to the next message"))
+        }
+        if let declared = declaredLength {
+            if CheckedArithmetic.fits(declared, in: bytes.count, from: bodyStart),
+               bodyStart + declared == nextMessage || startsAfterBlankLines(bytes, bodyStart + declared) {
+                end = bodyStart + declared
             } else {
                 // Trailing line ends before the next message belong to the framing, not the body.
                 var trimmed = end
@@ -129,22 +141,40 @@ struct RawHTTPReader {
         return offset == bytes.count || Self.startsStatusLine(bytes, at: offset)
     }
 
-    /// The start of the next status line at the beginning of a line, or the end of the data.
-    private func nextStatusLine(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
-        var position = offset
-        while position < bytes.count {
-            if (position == offset || bytes[position - 1] == 0x0A), Self.startsStatusLine(bytes, at: position),
-               looksLikeStatusLine(bytes, at: position) {
-                return position
+    /// Finds where the next message starts. Messages are read front to back, so each search
+    /// starts at or after the previous one; the last answer is kept and reused while it still
+    /// lies ahead, and the whole file is scanned once however many messages it holds (a message
+    /// whose loose status line the search skips, `HTTP/1x 200`, no longer rescans the rest of the
+    /// file).
+    struct StatusLineScan {
+        /// Where the last search started, and what it found (a position or the end of the data).
+        private var searchedFrom = Int.max
+        private var found = 0
+        /// Positions looked at so far, over all searches: at most the length of the data.
+        private(set) var positionsExamined = 0
+
+        /// The start of the first status line at the beginning of a line at or after `offset`
+        /// (itself the start of a line), or the end of the data.
+        mutating func nextStatusLine(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+            if searchedFrom <= offset, found >= offset { return found }
+            var position = offset
+            while position < bytes.count {
+                if (position == 0 || bytes[position - 1] == 0x0A), RawHTTPReader.startsStatusLine(bytes, at: position),
+                   RawHTTPReader.looksLikeStatusLine(bytes, at: position) {
+                    break
+                }
+                position += 1
             }
-            position += 1
+            positionsExamined += position - offset
+            searchedFrom = offset
+            found = position
+            return position
         }
-        return bytes.count
     }
 
     /// `HTTP/d.d ddd` or `HTTP/d ddd`: stricter than ``startsStatusLine`` so a body line that
     /// starts with "HTTP/" is not mistaken for the next message.
-    private func looksLikeStatusLine(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+    static func looksLikeStatusLine(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         var p = offset + 5
         let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
         guard p < bytes.count, isDigit(bytes[p]) else { return false }
@@ -162,7 +192,7 @@ struct RawHTTPReader {
             guard let (range, next) = line(bytes, from: offset), next <= limit || next == bytes.count else { return nil }
             let sizeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
                 .split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpaces() } ?? ""
-            guard !sizeText.isEmpty, sizeText.count <= 16, let size = Int(sizeText, radix: 16), size >= 0 else { return nil }
+            guard let size = CheckedArithmetic.nonNegativeHexadecimal(sizeText) else { return nil }
             offset = next
             if size == 0 {
                 // Trailer fields up to an empty line.
@@ -172,7 +202,7 @@ struct RawHTTPReader {
                 }
                 return (body, offset)
             }
-            guard offset + size <= bytes.count else { return nil }
+            guard CheckedArithmetic.fits(size, in: bytes.count, from: offset) else { return nil }
             body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<offset + size]))
             offset += size
             guard let (rest, after) = line(bytes, from: offset), rest.isEmpty else { return nil }

@@ -24,5 +24,6 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// `path: message`, with control characters from the recording escaped (ESC as `\u{1B}`).
+    public var description: String { TerminalText.escaped("\(path): \(message)") }
 }

@@ -1,7 +1,9 @@
 import Parley
 
 /// The human summary: one line per failing or suspicious exchange with file, entry index,
-/// method, URL and reason; totals at the end.
+/// method, URL and reason; totals at the end. Text that comes from a recording (paths, URLs,
+/// content types, messages quoting header values) goes through ``TerminalText``, so control
+/// characters in a recording are shown escaped, never sent to the terminal.
 struct TextReporter: CheckReporter {
     let strict: Bool
     let verbose: Bool
@@ -10,20 +12,25 @@ struct TextReporter: CheckReporter {
     mutating func record(_ check: RecordingCheck) {
         if let error = check.readError {
             if check.isSkipped {
-                if verbose { write("skip  \(check.path): \(error.message)") }
+                if verbose { write("skip  \(safe(check.path)): \(safe(error.message))") }
             } else {
-                write("FAIL  \(error.path): \(error.message)")
+                write("FAIL  \(safe(error.path)): \(safe(error.message))")
             }
         }
         for result in check.exchanges {
             let shown = result.findings.filter { $0.severity > .note || verbose }
             guard !shown.isEmpty else { continue }
             let tag = result.fails(strict: strict) ? "FAIL " : (result.severity == .warning ? "warn " : "note ")
-            let type = result.contentType.map { " [\($0)]" } ?? ""
-            let first = shown.map { "\($0.kind): \($0.message)" }
-            write("\(tag) \(result.label) → \(result.status)\(type): " + first.joined(separator: "; "))
+            let type = result.contentType.map { " [\(safe($0))]" } ?? ""
+            // A snapshot mismatch lists its differences on lines of their own (each already escaped).
+            let first = shown.map {
+                "\($0.kind): " + ($0.kind == .snapshotMismatch ? TerminalText.escapedKeepingLines($0.message) : safe($0.message))
+            }
+            write("\(tag) \(safe(result.label)) → \(result.status)\(type): " + first.joined(separator: "; "))
         }
     }
+
+    private func safe(_ text: String) -> String { TerminalText.escaped(text) }
 
     mutating func finish(_ summary: CheckSummary) {
         var line = "checked \(summary.recordings) recording\(summary.recordings == 1 ? "" : "s"), "

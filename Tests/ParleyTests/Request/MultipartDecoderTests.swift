@@ -68,4 +68,17 @@ import Testing
         #expect(limit(.init(maxBodyBytes: bytes.count - 1)) == "maxBodyBytes")
         #expect(limit(.init(maxHeaderBytes: 8)) == "maxHeaderBytes")
     }
+
+    @Test(arguments: [Int.max, Int.max - 2, 0, -5])
+    func headerLimitsAtTheEdgesOfIntDoNotTrap(limit: Int) {
+        let decoder = MultipartDecoder(limits: .init(maxHeaderBytes: limit))
+        do {
+            let parts = try decoder.decode(body, contentType: "multipart/form-data; boundary=XyZ")
+            #expect(parts.count == 2)
+        } catch let error as FormatError {
+            #expect(limit <= 0 && error.code == .limitExceeded)
+        } catch {
+            Issue.record("not a FormatError: \(error)")
+        }
+    }
 }
