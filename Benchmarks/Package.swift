@@ -33,9 +33,16 @@ let package = Package(
         suite("ClientBenchmarks", [parley("Parley"), parley("ParleyClient")]),
         suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
+        suite("LinearityBenchmarks", ["LinearityWorkloads"]),
 
         // Deterministic inputs shared by the suites.
         .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs"),
+        // Hostile inputs at a given size for every parser and decoder (issue #22).
+        .target(name: "LinearityWorkloads",
+                dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
+                               parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
+                               parley("ParleyImage"), parley("ParleyFixtures")],
+                path: "Shared/LinearityWorkloads"),
 
         // Baselines in plain C: what a user calling the C library directly gets.
         .target(name: "CBaselineYAML", path: "Baselines/CBaselineYAML", linkerSettings: [.linkedLibrary("yaml")]),
