@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test bench bench-gate fuzz docs examples clean
+.PHONY: setup build run test bench bench-gate linearity-gate fuzz docs examples clean
 
 setup:
 	@missing=0; \
@@ -41,6 +41,15 @@ bench: setup
 # Gates CI on allocation counts of the engine's hot paths against Benchmarks/Thresholds.
 bench-gate: setup
 	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --no-progress
+
+# Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
+# hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the
+# instructions. Counts come from the CPU's counter, or from valgrind's callgrind where the
+# machine has none (most virtual machines); see Benchmarks/Gate/LinearityGate. Deterministic
+# hashing keeps the counts the same from run to run.
+linearity-gate: setup
+	cd Benchmarks && $(SWIFT) build -c release --product LinearityGate && \
+	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/LinearityGate"
 
 # Builds every libFuzzer target in Fuzz/ and runs each for FUZZ_SECONDS. A crash, an input slower
 # than FUZZ_TIMEOUT seconds, a resident size over 512 MB or one allocation over 256 MB fails the
