@@ -52,7 +52,8 @@ enum InstructionCounter {
     }
 
     /// The instructions `call` retires: the fewest over `repetitions` calls with the hardware
-    /// counter (other processes and interrupts only add), one call under callgrind (exact).
+    /// counter (other processes and interrupts only add), one call under callgrind (which
+    /// counts this process alone; only hash seeds, such as libxml2's, vary it slightly).
     func count(_ label: String, repetitions: Int = 3, _ call: () throws -> Void) throws -> Int {
         switch self {
         case .hardware(let fd):

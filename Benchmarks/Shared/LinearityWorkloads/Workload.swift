@@ -34,7 +34,7 @@ public func keep<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// `count` lines of `line(index)`, joined by `separator`, as UTF-8 bytes.
+/// `line(0)` … `line(count - 1)`, joined by `separator`.
 func joined(_ count: Int, separator: String = "", _ line: (Int) -> String) -> String {
     (0..<count).map(line).joined(separator: separator)
 }
