@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test tsan bench bench-gate fuzz docs examples clean
+.PHONY: setup build run test tsan bench bench-gate linearity-gate fuzz docs examples clean
 
 setup:
 	@missing=0; \
@@ -57,26 +57,39 @@ bench: setup
 bench-gate: setup
 	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --no-progress
 
-# Builds every libFuzzer target in Fuzz/ and runs each for FUZZ_SECONDS; a crash, or an input
-# slower than FUZZ_TIMEOUT seconds, fails the run. Targets with a conformance corpus in
-# ../shared/corpora start from it (read only; new inputs go to Fuzz/.build-fuzz/corpus/<target>).
+# Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
+# hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the
+# instructions. Counts come from the CPU's counter, or from valgrind's callgrind where the
+# machine has none (most virtual machines); see Benchmarks/Gate/LinearityGate. Deterministic
+# hashing keeps the counts the same from run to run.
+linearity-gate: setup
+	cd Benchmarks && $(SWIFT) build -c release --product LinearityGate && \
+	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/LinearityGate"
+
+# Builds every libFuzzer target in Fuzz/ and runs each for FUZZ_SECONDS. A crash, an input slower
+# than FUZZ_TIMEOUT seconds, a resident size over 512 MB or one allocation over 256 MB fails the
+# run: tight bounds, so quadratic time and memory blow-ups show up as findings. Each target
+# starts from its conformance corpus in ../shared/corpora and from Fuzz/Seeds/<target> when
+# they exist (both read only; new inputs go to Fuzz/.build-fuzz/corpus/<target>).
 # SwiftPM also compiles the registration plugin's generator (a host tool) with libFuzzer's flags and
 # reports that it cannot link (libFuzzer brings its own main); no fuzz target uses it, the build goes on.
-FUZZ_TIMEOUT ?= 10
+FUZZ_TIMEOUT ?= 2
+FUZZ_LIMITS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=$(FUZZ_TIMEOUT)
 fuzz: setup
 	cd Fuzz && $(SWIFT) build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
 	@mkdir -p Fuzz/.build-fuzz/artifacts
 	@for target in $$(ls Fuzz/Sources | grep -vx FuzzSupport); do \
 	  case $$target in \
-	    FuzzImage) seeds=image;; FuzzJSON) seeds=json;; FuzzPropertyList) seeds=plist;; \
-	    FuzzRecording) seeds=recorded;; FuzzXML) seeds=xml;; FuzzYAML) seeds=yaml;; *) seeds=;; \
+	    FuzzImage*) seeds=image;; FuzzJSON) seeds=json;; FuzzPropertyList) seeds=plist;; \
+	    FuzzRecording|FuzzRawHTTP) seeds=recorded;; FuzzXML) seeds=xml;; FuzzYAML) seeds=yaml;; *) seeds=;; \
 	  esac; \
 	  seeds=$${seeds:+../shared/corpora/$$seeds}; [ -d "$$seeds" ] || seeds=; \
+	  own=Fuzz/Seeds/$$target; [ -d "$$own" ] || own=; \
 	  corpus=Fuzz/.build-fuzz/corpus/$$target; mkdir -p $$corpus; \
-	  echo "fuzzing $$target for $(FUZZ_SECONDS)s$${seeds:+ from $$seeds}"; \
+	  from=$$(echo $$seeds $$own); echo "fuzzing $$target for $(FUZZ_SECONDS)s$${from:+ from $$from}"; \
 	  SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/$$target -max_total_time=$(FUZZ_SECONDS) \
-	    -timeout=$(FUZZ_TIMEOUT) -max_len=65536 -artifact_prefix=Fuzz/.build-fuzz/artifacts/ -print_final_stats=1 \
-	    $$corpus $$seeds 2>&1 | grep -E "^Done|ERROR|SUMMARY|INITED" || exit 1; \
+	    $(FUZZ_LIMITS) -max_len=65536 -artifact_prefix=Fuzz/.build-fuzz/artifacts/ -print_final_stats=1 \
+	    $$corpus $$seeds $$own 2>&1 | grep -E "^Done|ERROR|SUMMARY|INITED" || exit 1; \
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
 

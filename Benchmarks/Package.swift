@@ -33,9 +33,22 @@ let package = Package(
         suite("ClientBenchmarks", [parley("Parley"), parley("ParleyClient")]),
         suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
+        suite("LinearityBenchmarks", ["LinearityWorkloads"]),
+
+        // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
+        .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "CInstructionCounter"],
+                          path: "Gate/LinearityGate"),
 
         // Deterministic inputs shared by the suites.
         .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs"),
+        // Hostile inputs at a given size for every parser and decoder (issue #22).
+        .target(name: "LinearityWorkloads",
+                dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
+                               parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
+                               parley("ParleyImage"), parley("ParleyFixtures")],
+                path: "Shared/LinearityWorkloads"),
+        // Instruction counts: perf_event_open where there is a hardware counter, else callgrind.
+        .target(name: "CInstructionCounter", path: "Shared/CInstructionCounter"),
 
         // Baselines in plain C: what a user calling the C library directly gets.
         .target(name: "CBaselineYAML", path: "Baselines/CBaselineYAML", linkerSettings: [.linkedLibrary("yaml")]),

@@ -1,0 +1,40 @@
+// Workloads shaped like the hostile inputs of issue #22, one per parser or decoder and attack:
+// each builds its input for a count (keys, elements, chunks, messages) deterministically in
+// code and returns the call to measure. LinearityBenchmarks measures them at N and 4N with
+// package-benchmark; LinearityGate counts their instructions and fails when 4× the input costs
+// more than 5× the instructions.
+
+/// One parser or decoder fed one shape of input whose size is a count.
+public struct Workload: Sendable {
+    /// `area.shape`, for example `form.repeated-key`.
+    public let name: String
+    /// What the count counts: `keys`, `elements`, `chunks`, `messages`, …
+    public let unit: String
+    /// N: the gate runs N and 4N. Small enough that a linear run takes a millisecond or so.
+    public let count: Int
+    /// Builds the input for a count and returns the measured call (which parses it once).
+    public let prepare: @Sendable (Int) -> @Sendable () throws -> Void
+
+    public init(_ name: String, unit: String, count: Int,
+                prepare: @escaping @Sendable (Int) -> @Sendable () throws -> Void) {
+        self.name = name
+        self.unit = unit
+        self.count = count
+        self.prepare = prepare
+    }
+}
+
+/// Every workload, in the order the gate prints them.
+public let allWorkloads: [Workload] = coreWorkloads + jsonWorkloads + yamlWorkloads + xmlWorkloads
+    + propertyListWorkloads + csvWorkloads + messagePackWorkloads + imageWorkloads + recordingWorkloads
+
+/// Keeps `value` alive and opaque to the optimizer, so a measured call is never removed.
+@inline(never)
+public func keep<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// `line(0)` … `line(count - 1)`, joined by `separator`.
+func joined(_ count: Int, separator: String = "", _ line: (Int) -> String) -> String {
+    (0..<count).map(line).joined(separator: separator)
+}
