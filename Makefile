@@ -63,6 +63,8 @@ bench-gate: setup
 # machine has none (most virtual machines); see Benchmarks/Gate/LinearityGate. Deterministic
 # hashing keeps the counts the same from run to run.
 linearity-gate: setup
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind >/dev/null; }
 	cd Benchmarks && $(SWIFT) build -c release --product LinearityGate && \
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/LinearityGate"
 
