@@ -254,10 +254,14 @@ struct BinaryPropertyListReader {
         case 0x5:
             let (count, first) = try length(low, after: start)
             try checkRange(first, count, "an ASCII string")
-            // Bytes above 0x7F are read as Latin-1, as CoreFoundation does.
-            let text = try Charset.latin1.decode(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first..<first + count]),
-                                                 format: Self.format)
-            return .value(.string(text))
+            // Writers such as iTunes put UTF-8 bytes in ASCII-marked strings: read them as UTF-8
+            // when they are valid, and refuse anything else rather than guess a charset.
+            let raw = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first..<first + count])
+            if let bad = Charset.firstInvalidUTF8(raw.bindMemory(to: UInt8.self)) {
+                throw Self.error("an ASCII string holds byte 0x\(String(raw[bad], radix: 16, uppercase: true)), which is neither ASCII nor part of UTF-8",
+                                 at: first + bad)
+            }
+            return .value(.string(String(decoding: raw, as: UTF8.self)))
         case 0x6:
             let (units, first) = try length(low, after: start)
             let (count, overflow) = units.multipliedReportingOverflow(by: 2)
