@@ -191,3 +191,28 @@ struct ExchangeCheckerTests {
         #expect(!check(unknown, options: quiet).fails(strict: true))
     }
 }
+
+/// Issue #22, rows 6 and 12: coded bodies in iconv charsets stay within the body limit.
+@Suite("Hostile coded and converted bodies")
+struct HostileCodedBodyTests {
+    @Test("A gzip bomb labelled shift_jis stops at the text format's body limit, before any conversion")
+    func gzipBombInACharset() {
+        let bomb = Compressor().compress([UInt8](repeating: 0x41, count: 16 << 20), coding: .gzip)
+        let registry = testRegistry.settingLimits(DecodingLimits(maxBodyBytes: 1 << 20), forFormat: "text")
+        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=shift_jis", "Content-Encoding": "gzip"], body: bomb),
+                           options: CheckOptions(registry: registry))
+        #expect(result.findings.map(\.kind) == [.limitExceeded])
+        #expect(result.findings.first?.message.contains("\(1 << 20) bytes") == true)
+    }
+
+    @Test("Conversion that would pass the body limit stops with a limit, not a made-up invalid byte")
+    func conversionLimit() {
+        let registry = testRegistry.settingLimits(DecodingLimits(maxBodyBytes: 1_000), forFormat: "text")
+        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=tscii"], body: [UInt8](repeating: 0x82, count: 900)),
+                           options: CheckOptions(registry: registry))
+        #expect(result.findings.map(\.kind) == [.limitExceeded])
+        let fine = check(exchange(headers: ["Content-Type": "text/plain; charset=tscii"], body: [UInt8](repeating: 0x82, count: 20)))
+        #expect(fine.findings.isEmpty)
+        #expect((fine.value?.stringValue?.unicodeScalars.count ?? 0) > 20, "each 0x82 expands to several code points")
+    }
+}
