@@ -5,6 +5,8 @@ import Parley
 /// collections, enforcing depth, node and alias-expansion limits as it goes.
 struct TreeBuilder {
     static let mergeTag = "tag:yaml.org,2002:merge"
+    static let intTag = "tag:yaml.org,2002:int"
+    static let floatTag = "tag:yaml.org,2002:float"
     static let linearKeyScanLimit = 16
 
     let options: YAMLFormat
@@ -312,6 +314,12 @@ struct TreeBuilder {
     }
 
     private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(FormatError) -> Value {
+        if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
+           let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
+                                            maximum: ScalarResolver.maxRadixDigits, actual: digits,
+                                            location: parser.eventLocation)
+        }
         guard let tag else {
             return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
                            : .string(String(decoding: bytes, as: UTF8.self))
