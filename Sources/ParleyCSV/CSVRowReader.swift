@@ -188,6 +188,10 @@ public struct CSVRowReader: Sendable {
         let allowedFields = limits.maxNodes - nodeCount
         while true {
             if fields.count == allowedFields { throw nodeLimitError(at: i, lineBreaks: lineBreaks) }
+            // Doubling past the fields the limit allows would reserve up to twice their memory.
+            if fields.count == fields.capacity && fields.count > 1_024 {
+                fields.reserveCapacity(min(fields.count * 2, allowedFields))
+            }
             if i < end && b[i] == .quote {
                 let opening = i
                 i += 1

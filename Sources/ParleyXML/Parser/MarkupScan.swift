@@ -1,0 +1,197 @@
+import Parley
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A pass over the raw document before libxml2 parses it, bounding the work libxml2 2.9 does in
+/// time that grows with the square of a count: it compares each attribute of a start tag with
+/// every one before it (to find duplicates), and looks every element's and attribute's namespace
+/// up through all the declarations in scope. Without this pass, 1 MB of attributes on one element
+/// took 20 s, and 100 × 100 nested declarations with 800,000 prefixed children 33 s.
+///
+/// The work is counted as comparisons: a start tag with *k* attributes (namespace declarations
+/// included) costs *k*(*k* − 1)/2 once *k* passes 64, and, while more than 64 declarations are in
+/// scope, each start tag costs that number times (1 + *k*). Tags below both thresholds cost
+/// nothing (their work is linear in their size). A document may spend ``maxComparisons``: one
+/// element of 20,000 attributes (200 million) fits, a body of many such elements does not.
+///
+/// The scan finds start tags by `<` and a name character, skips comments, CDATA sections and
+/// processing instructions, counts `=` outside quoted values as attributes and names starting
+/// with `xmlns` as declarations, and follows nesting by end tags and `/>`. It reads UTF-8 and
+/// other ASCII-compatible text directly, UTF-16 and UTF-32 through their ASCII characters; it
+/// only ever refuses (well-formedness is libxml2's to judge).
+enum MarkupScan {
+    /// The comparisons libxml2 may spend on one document's attributes and namespace lookups.
+    static let maxComparisons = 250_000_000
+    /// The attributes on one tag, and the declarations in scope, below which nothing is counted.
+    static let freeCount = 64
+
+    /// Throws `FormatError/Code/limitExceeded` (limit `"attribute comparisons"`) when the
+    /// document's attributes and namespace declarations would cost libxml2 more than
+    /// ``maxComparisons``.
+    static func check(_ bytes: UnsafeRawBufferPointer, charset: String?) throws(FormatError) {
+        let units = bytes.bindMemory(to: UInt8.self)
+        guard let (width, bigEndian) = wideEncoding(units, charset: charset) else {
+            return try scan(units)
+        }
+        // The ASCII characters of the wide text, anything else as 0x80 (which the scan skips).
+        let count = units.count / width
+        let ascii = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count {
+                var value: UInt32 = 0
+                for k in 0..<width {
+                    let byte = UInt32(units[i * width + (bigEndian ? k : width - 1 - k)])
+                    value = value << 8 | byte
+                }
+                buffer[i] = value < 0x80 ? UInt8(value) : 0x80
+            }
+            initialized = count
+        }
+        try ascii.withUnsafeBufferPointer { (buffer) throws(FormatError) in try scan(buffer) }
+    }
+
+    /// The code unit width (2 or 4) and byte order of UTF-16 or UTF-32 text, by byte-order mark,
+    /// the first characters (XML 1.0 appendix F) or the charset; `nil` for ASCII-compatible text.
+    static func wideEncoding(_ b: UnsafeBufferPointer<UInt8>, charset: String?) -> (Int, Bool)? {
+        if b.count >= 4 {
+            switch (b[0], b[1], b[2], b[3]) {
+            case (0x00, 0x00, 0xFE, 0xFF), (0x00, 0x00, 0x00, 0x3C): return (4, true)
+            case (0xFF, 0xFE, 0x00, 0x00), (0x3C, 0x00, 0x00, 0x00): return (4, false)
+            default: break
+            }
+        }
+        if b.count >= 2 {
+            switch (b[0], b[1]) {
+            case (0xFE, 0xFF): return (2, true)
+            case (0xFF, 0xFE): return (2, false)
+            case (0x00, 0x3C): return (2, true)
+            case (0x3C, 0x00): return (2, false)
+            default: break
+            }
+        }
+        guard let name = charset?.lowercased(), b.count >= 2 else { return nil }
+        let bigEndian = b[0] == 0
+        if name.hasPrefix("utf-16") || name.hasPrefix("ucs-2") { return (2, bigEndian) }
+        if name.hasPrefix("utf-32") || name.hasPrefix("ucs-4") { return (4, bigEndian) }
+        return nil
+    }
+
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>) throws(FormatError) {
+        guard let base = b.baseAddress else { return }
+        let n = b.count
+        // The open elements that declare namespaces: their depth and how many they declare.
+        var declarations: [(depth: Int, count: Int)] = []
+        var depth = 0
+        var inScope = 0
+        var comparisons = 0
+        var i = 0
+        while i < n, let found = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) {
+            let tagStart = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            i = tagStart + 1
+            guard i < n else { return }
+            switch b[i] {
+            case UInt8(ascii: "!"):
+                if starts(b, at: i, with: "!--") {
+                    i = end(of: "-->", in: b, from: i + 3)
+                } else if starts(b, at: i, with: "![CDATA[") {
+                    i = end(of: "]]>", in: b, from: i + 8)
+                }
+                // A declaration (DOCTYPE, ENTITY …): its content is scanned like the rest.
+            case UInt8(ascii: "?"):
+                i = end(of: "?>", in: b, from: i + 1)
+            case UInt8(ascii: "/"):
+                if let last = declarations.last, last.depth == depth {
+                    inScope -= last.count
+                    declarations.removeLast()
+                }
+                depth -= 1
+            case let first where isNameStart(first):
+                var attributes = 0
+                var namespaces = 0
+                var quote: UInt8 = 0
+                var afterSpace = false
+                var previous: UInt8 = 0
+                scanning: while i < n {
+                    let unit = b[i]
+                    i += 1
+                    if quote != 0 {
+                        if unit == quote { quote = 0 }
+                        continue
+                    }
+                    switch unit {
+                    case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                        quote = unit
+                    case UInt8(ascii: "="):
+                        attributes += 1
+                    case 0x20, 0x09, 0x0A, 0x0D:
+                        afterSpace = true
+                        continue scanning
+                    case UInt8(ascii: ">"), UInt8(ascii: "<"):
+                        if unit == UInt8(ascii: "<") { i -= 1 }
+                        break scanning
+                    case UInt8(ascii: "x") where afterSpace && isDeclaration(b, at: i - 1):
+                        namespaces += 1
+                    default:
+                        break
+                    }
+                    afterSpace = false
+                    previous = unit
+                }
+                // No overflow: both counts are below the body's length, at most Int32.max (SAXParser).
+                if attributes > freeCount { comparisons += attributes * (attributes - 1) / 2 }
+                if inScope + namespaces > freeCount { comparisons += (inScope + namespaces) * (1 + attributes) }
+                if comparisons > maxComparisons {
+                    throw FormatError.limitExceeded(format: "xml", limit: "attribute comparisons", maximum: maxComparisons,
+                                                    actual: comparisons, location: .init(byteOffset: tagStart))
+                }
+                if previous != UInt8(ascii: "/") {  // not an empty-element tag: the element stays open
+                    depth += 1
+                    if namespaces > 0 {
+                        declarations.append((depth, namespaces))
+                        inScope += namespaces
+                    }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Whether `xmlns` at `i` starts a namespace declaration's name (`xmlns=`, `xmlns:p=`).
+    private static func isDeclaration(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        guard starts(b, at: i, with: "xmlns"), i + 5 < b.count else { return false }
+        switch b[i + 5] {
+        case UInt8(ascii: ":"), UInt8(ascii: "="), 0x20, 0x09, 0x0A, 0x0D: return true
+        default: return false
+        }
+    }
+
+    private static func isNameStart(_ unit: UInt8) -> Bool {
+        switch unit {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+             UInt8(ascii: ":"), 0x80...: true
+        default: false
+        }
+    }
+
+    private static func starts(_ b: UnsafeBufferPointer<UInt8>, at i: Int, with text: StaticString) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard i + length <= b.count else { return false }
+        return memcmp(b.baseAddress! + i, text.utf8Start, length) == 0
+    }
+
+    /// The index after the first `terminator` at or after `from`, or the end of `b`.
+    private static func end(of terminator: StaticString, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        while i < b.count, let found = memchr(b.baseAddress! + i, Int32(terminator.utf8Start[0]), b.count - i) {
+            i = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
+            if starts(b, at: i, with: terminator) { return i + terminator.utf8CodeUnitCount }
+            i += 1
+        }
+        return b.count
+    }
+}
