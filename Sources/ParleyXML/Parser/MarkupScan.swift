@@ -80,9 +80,13 @@ enum MarkupScan {
         return nil
     }
 
+    /// Scans start tags; nesting and declarations are followed only when the document holds
+    /// more than `freeCount` of them (otherwise they can never cost anything), so most documents
+    /// take one `memchr` per tag and read only tags long enough to hold many attributes.
     private static func scan(_ b: UnsafeBufferPointer<UInt8>) throws(FormatError) {
         guard let base = b.baseAddress else { return }
         let n = b.count
+        let tracksNamespaces = hasMoreDeclarations(than: freeCount, in: b)
         // The open elements that declare namespaces: their depth and how many they declare.
         var declarations: [(depth: Int, count: Int)] = []
         var depth = 0
@@ -110,6 +114,16 @@ enum MarkupScan {
                 }
                 depth -= 1
             case let first where isNameStart(first):
+                if !tracksNamespaces {
+                    // Without namespaces to follow, only a tag that could hold more than
+                    // `freeCount` attributes (`a=''` and a space each) before the next '<' is read.
+                    let next = memchr(base + i, Int32(UInt8(ascii: "<")), n - i)
+                        .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
+                    if next - tagStart < 5 * freeCount {
+                        i = next
+                        continue
+                    }
+                }
                 var attributes = 0
                 var namespaces = 0
                 var quote: UInt8 = 0
@@ -159,6 +173,21 @@ enum MarkupScan {
                 break
             }
         }
+    }
+
+    /// Whether `b` holds more than `count` occurrences of `xmlns`.
+    private static func hasMoreDeclarations(than count: Int, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = 0
+        var i = 0
+        while i < b.count, let x = memchr(b.baseAddress! + i, Int32(UInt8(ascii: "x")), b.count - i) {
+            i = UnsafePointer<UInt8>(x.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
+            if starts(b, at: i, with: "xmlns") {
+                found += 1
+                if found > count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// Whether `xmlns` at `i` starts a namespace declaration's name (`xmlns=`, `xmlns:p=`).
