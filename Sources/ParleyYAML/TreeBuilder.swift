@@ -73,7 +73,9 @@ struct TreeBuilder {
 
     private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
-        try countNodes(1)
+        // An anchor keeps its node in the anchor table too (about 300 bytes an entry, against
+        // 30 for a node): it counts as a node of its own.
+        try countNodes(data.anchor == nil ? 1 : 2)
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
@@ -105,7 +107,7 @@ struct TreeBuilder {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: stack.count + 1, location: parser.eventLocation)
         }
-        try countNodes(1)
+        try countNodes(anchor == nil ? 1 : 2)  // an anchor counts as a node (see `scalar`)
         var wrappingTag: String?
         if let tag {
             let text = String(cString: tag)

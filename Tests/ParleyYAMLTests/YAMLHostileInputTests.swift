@@ -66,3 +66,16 @@ import Testing
         #expect(try decode(zeros) == .integer(0))
     }
 }
+
+extension YAMLHostileInputTests {
+    @Test func everyAnchorCountsAsANode() throws {
+        // 600 anchored scalars: 601 nodes and 600 anchor-table entries.
+        let text = "[" + (0..<600).map { "&a\($0) 0" }.joined(separator: ", ") + "]"
+        let error = try #require(throws: FormatError.self) { try decode(text, limits: DecodingLimits(maxNodes: 1_000)) }
+        #expect(error.limit?.name == "maxNodes")
+        #expect(try decode(text, limits: DecodingLimits(maxNodes: 1_201)).arrayValue?.count == 600)
+        // Collections too.
+        let mappings = "[" + (0..<600).map { "&m\($0) {}" }.joined(separator: ", ") + "]"
+        #expect(throws: FormatError.self) { try decode(mappings, limits: DecodingLimits(maxNodes: 1_000)) }
+    }
+}
