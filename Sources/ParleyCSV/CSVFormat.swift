@@ -75,9 +75,8 @@ public struct CSVFormat: Format {
         if [Charset.utf8, .ascii, .latin1, .windows1252].contains(charset) {
             return try decodeRows(bytes, charset: charset, context: context)
         }
-        // The string's own UTF-8 storage, not a copy of it: transcoding holds one text, not two.
-        var text = try Charset.decodeText(bytes, mediaType: context.mediaType, format: name)
-        return try text.withUTF8 { try decodeRows(UnsafeRawBufferPointer($0), charset: .utf8, context: context) }
+        let text = try Charset.decodeText(bytes, mediaType: context.mediaType, format: name)
+        return try Array(text.utf8).withUnsafeBytes { try decodeRows($0, charset: .utf8, context: context) }
     }
 
     private func decodeRows(_ bytes: UnsafeRawBufferPointer, charset: Charset, context: DecodingContext) throws -> Value {

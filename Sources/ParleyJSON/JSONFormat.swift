@@ -116,10 +116,8 @@ public struct JSONFormat: Format {
         case .utf8(let skip):
             return try body(UnsafeBufferPointer(rebasing: buffer[skip...]), skip)
         case .transcode(let charset):
-            // The string's own UTF-8 storage, not a copy of it: transcoding holds one text, not two.
-            var text = try Charset.decodeText(bytes, mediaType: context.mediaType, default: charset, format: name)
-            let result = text.withUTF8 { utf8 in Result { () throws(FormatError) -> R in try body(utf8, 0) } }
-            return try result.get()
+            let text = try Charset.decodeText(bytes, mediaType: context.mediaType, default: charset, format: name)
+            return try Array(text.utf8).withUnsafeBufferPointer { (utf8) throws(FormatError) -> R in try body(utf8, 0) }
         }
     }
 

@@ -94,10 +94,10 @@ public struct YAMLFormat: Format {
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         try context.limits.checkBodySize(bytes.count, format: name)
         if let charset = context.mediaType.charset, charset.lowercased() != "utf-8", charset.lowercased() != "utf8" {
-            // The string's own UTF-8 storage, not a copy of it: transcoding holds one text, not two.
-            var text = try Charset.decodeText(bytes, mediaType: context.mediaType, format: name)
-            return try text.withUTF8 { utf8 in
-                try decodeStream(UnsafeRawBufferPointer(utf8), limits: context.limits, reportsByteOffsets: false)
+            let text = try Charset.decodeText(bytes, mediaType: context.mediaType, format: name)
+            var utf8 = Array(text.utf8)
+            return try utf8.withUnsafeMutableBytes { buffer in
+                try decodeStream(UnsafeRawBufferPointer(buffer), limits: context.limits, reportsByteOffsets: false)
             }
         }
         return try decodeStream(bytes, limits: context.limits, reportsByteOffsets: true)
