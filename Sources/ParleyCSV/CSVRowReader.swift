@@ -24,7 +24,8 @@ public import Parley
 /// (``CSVFormat`` does this for whole bodies).
 ///
 /// Limits: `DecodingLimits/maxBodyBytes` bounds the bytes appended in total (so also the
-/// longest record held), `DecodingLimits/maxNodes` the number of fields.
+/// longest record held), `DecodingLimits/maxNodes` the number of records plus fields, each
+/// counted before it is made.
 public struct CSVRowReader: Sendable {
     /// The charset fields are decoded in.
     public let charset: Charset
@@ -38,7 +39,8 @@ public struct CSVRowReader: Sendable {
     private var isFinished = false
     private var droppedBytes = 0
     private var line = 1
-    private var fieldCount = 0
+    /// Records and fields read so far, against `DecodingLimits/maxNodes`.
+    private var nodeCount = 0
     private var skippedByteOrderMark = false
 
     /// Creates a reader.
@@ -111,18 +113,28 @@ public struct CSVRowReader: Sendable {
 
     private mutating func takeRecord(end: Int, next: Int) throws(FormatError) -> [String] {
         var lineBreaks = 0
+        // The record itself is a node; its fields are counted as they are made, so a record of
+        // millions of empty fields (`,,,,…`) stops at the limit instead of after allocating them.
+        try countNodes(1, at: recordStart)
         let fields = try buffer.withUnsafeBufferPointer { (b) throws(FormatError) in
             try parseRecord(b, recordStart..<end, lineBreaks: &lineBreaks)
         }
-        fieldCount += fields.count
-        if fieldCount > limits.maxNodes {
-            throw FormatError.limitExceeded(format: CSVFormat.formatName, limit: "maxNodes", maximum: limits.maxNodes,
-                                            location: .init(byteOffset: droppedBytes + recordStart, line: line))
-        }
+        nodeCount += fields.count
         line += 1 + lineBreaks
         recordStart = next
         scanPosition = next
         return fields
+    }
+
+    /// Adds `count` nodes, throwing when that passes `DecodingLimits/maxNodes`.
+    private mutating func countNodes(_ count: Int, at index: Int) throws(FormatError) {
+        nodeCount += count
+        if nodeCount > limits.maxNodes { throw nodeLimitError(at: index, lineBreaks: 0) }
+    }
+
+    private func nodeLimitError(at index: Int, lineBreaks: Int) -> FormatError {
+        FormatError.limitExceeded(format: CSVFormat.formatName, limit: "maxNodes", maximum: limits.maxNodes,
+                                  location: .init(byteOffset: droppedBytes + index, line: line + lineBreaks))
     }
 
     /// Where the record starting at or before `position` ends (the index of its line break),
@@ -172,7 +184,14 @@ public struct CSVRowReader: Sendable {
         var i = range.lowerBound
         let end = range.upperBound
         var scratch: [UInt8] = []
+        // The fields this record may still make (`nodeCount` already holds the record).
+        let allowedFields = limits.maxNodes - nodeCount
         while true {
+            if fields.count == allowedFields { throw nodeLimitError(at: i, lineBreaks: lineBreaks) }
+            // Doubling past the fields the limit allows would reserve up to twice their memory.
+            if fields.count == fields.capacity && fields.count > 1_024 {
+                fields.reserveCapacity(min(fields.count * 2, allowedFields))
+            }
             if i < end && b[i] == .quote {
                 let opening = i
                 i += 1

@@ -94,9 +94,29 @@ enum ScalarResolver {
                 return .integer(Int64(magnitude))
             }
         }
-        var digits = Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[index...]), as: UTF8.self))
-        while digits.count > 1 && digits.first == "0" { digits = digits.dropFirst() }
-        return .number((negative ? "-" : "") + digits)
+        let digits = withoutLeadingZeros(UnsafeBufferPointer(rebasing: bytes[index...]))
+        return .number((negative ? "-" : "") + String(decoding: digits, as: UTF8.self))
+    }
+
+    /// `digits` without its leading zeros, keeping one digit (`"000"` gives `"0"`, `""` stays empty).
+    static func withoutLeadingZeros(_ digits: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        while start + 1 < digits.count && digits[start] == UInt8(ascii: "0") { start += 1 }
+        return UnsafeBufferPointer(rebasing: digits[start...])
+    }
+
+    /// The most significant digits (leading zeros aside) a `0x` or `0o` integer may have: 512,
+    /// 2,048 bits in hexadecimal. Converting such a literal to decimal text takes time that grows
+    /// with the square of its length, so longer ones are refused rather than converted.
+    static let maxRadixDigits = 512
+
+    /// The number of significant digits of a `0x`/`0o` literal (`bytes` is the whole scalar)
+    /// when it has more than ``maxRadixDigits``; `nil` for anything else.
+    static func oversizedRadixDigitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count > 2 + maxRadixDigits, bytes[0] == UInt8(ascii: "0"),
+              bytes[1] == UInt8(ascii: "o") || bytes[1] == UInt8(ascii: "x") else { return nil }
+        let count = withoutLeadingZeros(UnsafeBufferPointer(rebasing: bytes[2...])).count
+        return count > maxRadixDigits ? count : nil
     }
 
     private static func radixInteger(_ digits: UnsafeBufferPointer<UInt8>, radix: UInt8) -> Value? {
@@ -112,6 +132,7 @@ enum ScalarResolver {
             default: return nil
             }
             guard value < radix else { return nil }
+            if value == 0 && values.isEmpty { continue }  // a leading zero
             values.append(value)
             if !overflow {
                 let (times, o1) = magnitude.multipliedReportingOverflow(by: UInt64(radix))
@@ -121,26 +142,48 @@ enum ScalarResolver {
         }
         if !overflow && magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
         if !overflow { return .number(String(magnitude)) }
+        guard values.count <= maxRadixDigits else { return nil }
         return .number(decimalText(digits: values, radix: radix))
     }
 
-    /// The decimal text of a big number given as digits in `radix` (schoolbook conversion).
+    /// The decimal text of a big number given as digits in `radix` (8 or 16), most significant
+    /// first. Schoolbook conversion into base-10⁹ limbs, several input digits (27 or 28 bits) per
+    /// step: for the longest literal accepted (``maxRadixDigits``) about 6,000 limb steps.
     private static func decimalText(digits: [UInt8], radix: UInt8) -> String {
-        var decimal: [UInt8] = [0]  // least significant first, base 10
-        for digit in digits {
-            var carry = Int(digit)
-            for i in decimal.indices {
-                let value = Int(decimal[i]) * Int(radix) + carry
-                decimal[i] = UInt8(value % 10)
-                carry = value / 10
+        let limbBase: UInt64 = 1_000_000_000
+        let digitsPerStep = radix == 16 ? 7 : 9  // 16^7 = 2^28, 8^9 = 2^27: limb × step < 2^58
+        var limbs: [UInt32] = [0]  // least significant first
+        var index = 0
+        // The first step takes the digits left over after whole steps, so the rest are whole.
+        var stepLength = digits.count % digitsPerStep
+        if stepLength == 0 { stepLength = digitsPerStep }
+        while index < digits.count {
+            var multiplier: UInt64 = 1
+            var addend: UInt64 = 0
+            for digit in digits[index..<index + stepLength] {
+                multiplier *= UInt64(radix)
+                addend = addend * UInt64(radix) + UInt64(digit)
+            }
+            index += stepLength
+            stepLength = digitsPerStep
+            var carry = addend
+            for i in limbs.indices {
+                let value = UInt64(limbs[i]) * multiplier + carry
+                limbs[i] = UInt32(value % limbBase)
+                carry = value / limbBase
             }
             while carry > 0 {
-                decimal.append(UInt8(carry % 10))
-                carry /= 10
+                limbs.append(UInt32(carry % limbBase))
+                carry /= limbBase
             }
         }
-        while decimal.count > 1 && decimal.last == 0 { decimal.removeLast() }
-        return String(decoding: decimal.reversed().map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
+        while limbs.count > 1 && limbs.last == 0 { limbs.removeLast() }
+        var text = String(limbs[limbs.count - 1])
+        for limb in limbs.dropLast().reversed() {
+            let part = String(limb)
+            text += String(repeating: "0", count: 9 - part.utf8.count) + part
+        }
+        return text
     }
 
     /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `[-+]?\.(inf|Inf|INF)`, `\.(nan|NaN|NAN)`.
@@ -189,9 +232,7 @@ enum ScalarResolver {
         guard index == count else { return nil }
 
         var text = negative ? "-" : ""
-        var integerText = Substring(String(decoding: integerDigits, as: UTF8.self))
-        while integerText.count > 1 && integerText.first == "0" { integerText = integerText.dropFirst() }
-        text += integerText.isEmpty ? "0" : integerText
+        text += integerDigits.isEmpty ? "0" : String(decoding: withoutLeadingZeros(integerDigits), as: UTF8.self)
         if hasPoint { text += "." + (fractionDigits.isEmpty ? "0" : String(decoding: fractionDigits, as: UTF8.self)) }
         if let exponent { text += String(decoding: exponent, as: UTF8.self) }
         guard let double = Double(text) else { return nil }

@@ -5,6 +5,8 @@ import Parley
 /// collections, enforcing depth, node and alias-expansion limits as it goes.
 struct TreeBuilder {
     static let mergeTag = "tag:yaml.org,2002:merge"
+    static let intTag = "tag:yaml.org,2002:int"
+    static let floatTag = "tag:yaml.org,2002:float"
     static let linearKeyScanLimit = 16
 
     let options: YAMLFormat
@@ -13,7 +15,10 @@ struct TreeBuilder {
     let expansionBudget: Int
     let format: String
     var stack: [Frame] = []
-    var anchors: [String: Anchored] = [:]
+    /// Each anchor name's node in `anchored` (the dictionary holds small values, so its spare
+    /// slots cost 8 bytes each instead of a whole `Anchored`).
+    var anchors: [String: Int] = [:]
+    var anchored: [Anchored] = []
     var openAnchors: [String: Int] = [:]
     var documents: [Value] = []
     var documentCount = 0
@@ -50,6 +55,7 @@ struct TreeBuilder {
             case YAML_DOCUMENT_END_EVENT:
                 documentCount += 1
                 anchors.removeAll(keepingCapacity: true)
+                anchored.removeAll(keepingCapacity: true)
             case YAML_STREAM_END_EVENT:
                 return result()
             default:
@@ -71,7 +77,9 @@ struct TreeBuilder {
 
     private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
-        try countNodes(1)
+        // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
+        // 30 for a node): it counts as a node of its own.
+        try countNodes(data.anchor == nil ? 1 : 2)
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
@@ -81,8 +89,8 @@ struct TreeBuilder {
             let isMerge = (isPlain && tag == nil && text == "<<") || tag == Self.mergeTag
             if let anchor = data.anchor {
                 let value = try resolve(bytes, tag: tag, isPlain: isPlain)
-                anchors[String(cString: anchor)] = Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
-                                                             height: 0, keyText: text)
+                define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
+                                                         height: 0, keyText: text))
             }
             try setKey(text, isMerge: isMerge)
             stack[stack.count - 1].units += 1 + bytes.count
@@ -91,8 +99,8 @@ struct TreeBuilder {
         }
         let value = try resolve(bytes, tag: tag, isPlain: isPlain)
         if let anchor = data.anchor {
-            anchors[String(cString: anchor)] = Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
-                                                         keyText: String(decoding: bytes, as: UTF8.self))
+            define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
+                                                     keyText: String(decoding: bytes, as: UTF8.self)))
         }
         try deliver(value, nodeCount: 1, units: 1 + bytes.count, height: 0)
     }
@@ -103,7 +111,7 @@ struct TreeBuilder {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: stack.count + 1, location: parser.eventLocation)
         }
-        try countNodes(1)
+        try countNodes(anchor == nil ? 1 : 2)  // an anchor counts as a node (see `scalar`)
         var wrappingTag: String?
         if let tag {
             let text = String(cString: tag)
@@ -136,8 +144,8 @@ struct TreeBuilder {
         }
         if let tag = frame.wrappingTag { value = .tagged(tag, value) }
         if let name = frame.anchor {
-            anchors[name] = Anchored(value: value, nodeCount: frame.nodeCount, units: frame.units,
-                                     height: frame.height, keyText: nil)
+            define(name, Anchored(value: value, nodeCount: frame.nodeCount, units: frame.units,
+                                  height: frame.height, keyText: nil))
         }
         if isExpectingKey {
             try setKey(try keyText(rendering: value), isMerge: false, isComplex: true)
@@ -153,7 +161,7 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "alias *\(name) refers to a node that contains it (a cycle)",
                               location: parser.eventLocation)
         }
-        guard let anchored = anchors[name] else {
+        guard let anchored = anchors[name].map({ self.anchored[$0] }) else {
             throw FormatError(.malformed, format: format, "alias *\(name) has no anchor before it",
                               location: parser.eventLocation)
         }
@@ -176,6 +184,13 @@ struct TreeBuilder {
     }
 
     // MARK: Building
+
+    /// Records the node an anchor names; a later anchor of the same name replaces it (its
+    /// entry stays in `anchored` until the document ends: each anchor counted as a node).
+    private mutating func define(_ name: String, _ node: Anchored) {
+        anchors[name] = anchored.count
+        anchored.append(node)
+    }
 
     /// Whether the innermost open collection is a mapping waiting for a key (read in place,
     /// without copying the frame).
@@ -312,6 +327,12 @@ struct TreeBuilder {
     }
 
     private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(FormatError) -> Value {
+        if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
+           let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
+                                            maximum: ScalarResolver.maxRadixDigits, actual: digits,
+                                            location: parser.eventLocation)
+        }
         guard let tag else {
             return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
                            : .string(String(decoding: bytes, as: UTF8.self))

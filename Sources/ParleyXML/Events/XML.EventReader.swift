@@ -40,7 +40,7 @@ extension XML {
     public struct EventReader: Sendable {
         /// The document's bytes.
         public let bytes: [UInt8]
-        /// The limits in force: `maxBodyBytes`, `maxDepth`, `maxNodes` (elements) and
+        /// The limits in force: `maxBodyBytes`, `maxDepth`, `maxNodes` (every node, attributes and texts included) and
         /// `maxExpansionRatio` apply.
         public let limits: DecodingLimits
 

@@ -13,8 +13,9 @@ public import Parley
 /// entity expansion is bounded. The limits that apply are `DecodingLimits/maxBodyBytes`,
 /// `DecodingLimits/maxDepth` (element nesting; libxml2 also stops at 256 unless `maxDepth` is
 /// raised above the standard 512, which switches on libxml2's `XML_PARSE_HUGE` mode),
-/// `DecodingLimits/maxNodes` (elements) and `DecodingLimits/maxExpansionRatio` (bytes of text
-/// and attribute values per input byte, beyond the first 64 KiB).
+/// `DecodingLimits/maxNodes` (every node: elements, attributes, namespace declarations, texts,
+/// comments …) and `DecodingLimits/maxExpansionRatio` (bytes of text and attribute values per
+/// input byte, beyond the first 64 KiB); see "Limits and memory" in the module overview.
 public struct XMLFormat: Format {
     /// Creates the format.
     public init() {}

@@ -25,7 +25,9 @@ class SAXHandler {
         /// Bytes delivered past which expansion counts as an attack: 64 KiB + ratio × input.
         var maxDeliveredBytes = Int.max
         var depth = 0
-        var elementCount = 0
+        /// Nodes delivered so far, against `DecodingLimits/maxNodes`: elements, attributes,
+        /// namespace declarations, texts, CDATA sections, comments and processing instructions.
+        var nodeCount = 0
         /// The failure recorded by a callback, thrown after libxml2 returns.
         var failure: (any Error)?
         /// Whether a failure was recorded: callbacks after it do nothing.
@@ -192,6 +194,17 @@ class SAXHandler {
         return true
     }
 
+    /// Adds `count` nodes; fails the parse and returns `false` once that passes `maxNodes`.
+    @inline(__always)
+    private func countNodes(_ count: Int) -> Bool {
+        state.pointee.nodeCount &+= count
+        if _slowPath(state.pointee.nodeCount > limits.maxNodes) {
+            failNodes()
+            return false
+        }
+        return true
+    }
+
     /// Delivers an event to the sink, or to `emit(_:)` without one; an error the sink throws
     /// stops the parse.
     @inline(__always)
@@ -347,6 +360,7 @@ class SAXHandler {
     final func flushText() -> Bool {
         let count = state.pointee.textCount
         guard count > 0 else { return true }
+        guard countNodes(1) else { return false }
         dispatch(XML.EventView(kind: .text, state: state, bytes: state.pointee.text, count: count))
         state.pointee.textCount = 0
         return !state.pointee.stopped
@@ -360,9 +374,9 @@ class SAXHandler {
         guard !state.pointee.stopped, let localName else { return }
         guard flushText() else { return }
         state.pointee.depth += 1
-        state.pointee.elementCount += 1
         if _slowPath(state.pointee.depth > limits.maxDepth) { return failDepth() }
-        if _slowPath(state.pointee.elementCount > limits.maxNodes) { return failNodes() }
+        // The element, each attribute and each namespace declaration.
+        guard countNodes(1 &+ max(Int(attributeCount), 0) &+ max(Int(namespaceCount), 0)) else { return }
         var attributeCount = Int(attributeCount)
         if attributeCount > 0, let attributes {
             // Values as libxml2 holds them count now; what entity decoding adds counts when read.
@@ -484,19 +498,19 @@ class SAXHandler {
 
     final func cdata(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
         guard !state.pointee.stopped, let bytes, count >= 0, deliver(Int(count)) else { return }
-        guard flushText() else { return }
+        guard flushText(), countNodes(1) else { return }
         dispatch(XML.EventView(kind: .cdata, state: state, bytes: bytes, count: Int(count)))
     }
 
     final func comment(_ value: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped else { return }
-        guard flushText() else { return }
+        guard flushText(), countNodes(1) else { return }
         dispatch(XML.EventView(kind: .comment, state: state, bytes: value, count: value.map { strlen($0) } ?? 0))
     }
 
     final func processingInstruction(target: UnsafePointer<xmlChar>?, data: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped, let target else { return }
-        guard flushText() else { return }
+        guard flushText(), countNodes(1) else { return }
         dispatch(XML.EventView(kind: .processingInstruction, state: state, first: target, bytes: data,
                            count: data.map { strlen($0) } ?? 0))
     }

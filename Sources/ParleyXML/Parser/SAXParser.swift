@@ -35,6 +35,7 @@ final class SAXParser {
             throw FormatError.limitExceeded(format: "xml", limit: "maxBodyBytes", maximum: Int(Int32.max),
                                             actual: bytes.count)
         }
+        try MarkupScan.check(bytes, charset: charset)
         xmlInitParser()
         guard let context = xmlCreateMemoryParserCtxt(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
             throw FormatError(.malformed, format: "xml", "libxml2 could not create a parser context")
