@@ -1,14 +1,9 @@
+public import Parley
+
 /// Why a compressed body could not be decompressed.
 public struct DecompressionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Reason: Sendable, Hashable {
-        /// The bytes are not in the coding's format (no gzip header, bad checksum, …).
-        case corrupt
-        /// The data ended before the compressed stream did.
-        case truncated
-        /// Decompressing would produce more than the limit allows.
-        case limitExceeded(maximum: Int)
-    }
+    /// What went wrong: corrupt, truncated, or over the limit (the response pipeline's reasons).
+    public typealias Reason = ContentDecodingError.Reason
 
     /// What went wrong.
     public var reason: Reason

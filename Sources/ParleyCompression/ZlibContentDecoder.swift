@@ -34,12 +34,7 @@ public struct ZlibContentDecoder: ContentDecoder {
         do {
             return try Decompressor(maximumBytes: maximumBytes).decompress(bytes, coding: coding)
         } catch {
-            let reason: ContentDecodingError.Reason = switch error.reason {
-            case .corrupt: .corrupt
-            case .truncated: .truncated
-            case .limitExceeded(let maximum): .limitExceeded(maximum: maximum)
-            }
-            throw ContentDecodingError(reason, error.description)
+            throw ContentDecodingError(error.reason, error.description)
         }
     }
 }

@@ -39,20 +39,7 @@ enum ValueDifference {
 
     /// A value and its kind: `36 (integer)`, `36.0 (float)`.
     static func describe(_ value: Value) -> String {
-        let kind = switch value {
-        case .null: "null"
-        case .bool: "bool"
-        case .integer: "integer"
-        case .float: "float"
-        case .number: "number"
-        case .string: "string"
-        case .bytes: "bytes"
-        case .date: "date"
-        case .array: "array"
-        case .object: "object"
-        case .tagged: "tagged"
-        }
-        return "\(render(value)) (\(kind))"
+        "\(render(value)) (\(value.kindName))"
     }
 
     /// A compact, JSON-like rendering, cut to about `maxCharacters`.
