@@ -14,12 +14,17 @@ public struct Workload: Sendable {
     public let count: Int
     /// Builds the input for a count and returns the measured call (which parses it once).
     public let prepare: @Sendable (Int) -> @Sendable () throws -> Void
+    /// Why this workload may grow faster than linearly and what bounds it, when a C library's own
+    /// algorithm is superlinear and Parley can only cap the total work. The gate prints the ratio
+    /// with this reason and does not fail on it; `nil` for every workload Parley's code controls.
+    public let knownBound: String?
 
-    public init(_ name: String, unit: String, count: Int,
+    public init(_ name: String, unit: String, count: Int, knownBound: String? = nil,
                 prepare: @escaping @Sendable (Int) -> @Sendable () throws -> Void) {
         self.name = name
         self.unit = unit
         self.count = count
+        self.knownBound = knownBound
         self.prepare = prepare
     }
 }
