@@ -1,7 +1,7 @@
 public import HTTPTypes
 import FoundationEssentials
 
-/// Header fields added to every request a ``RequestSerializer`` builds, unless the request
+/// Header fields added to every request a ``ParameterRequestSerializer`` builds, unless the request
 /// sets the same field itself (per-request fields always win).
 ///
 /// ```swift
@@ -19,7 +19,7 @@ public struct DefaultHeaders: Sendable {
     /// Creates default headers.
     ///
     /// - Parameters:
-    ///   - registry: Sets `Accept` to ``Registry/acceptHeaderValue(includeAny:)`` (q-values in
+    ///   - registry: Sets `Accept` to ``Registry/acceptHeaderValue(includeAny:structuredOnly:)`` (q-values in
     ///     preference order); `nil` sends no `Accept`.
     ///   - languages: Preferred languages, most preferred first; default from the environment
     ///     (``preferredLanguagesFromEnvironment(_:)``).

@@ -11,7 +11,7 @@ public struct CheckOptions: Sendable {
     /// Whether warnings fail the check too.
     public var isStrict: Bool
     /// Severities that replace a finding kind's default (for example, make
-    /// ``Finding/Kind/unknownContentType`` a warning, or ``Finding/Kind/lengthMismatch`` a note).
+    /// `Finding.Kind.unknownContentType` a warning, or `Finding.Kind.lengthMismatch` a note).
     public var severities: [Finding.Kind: Severity]
     /// The most bytes a `Content-Encoding` may decompress to (the format's body limit bounds it
     /// too). Default 256 MiB.

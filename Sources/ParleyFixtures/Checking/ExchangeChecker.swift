@@ -1,6 +1,6 @@
 import Parley
 
-/// Checks one recorded response by running it through the ``ResponsePipeline`` the client runs
+/// Checks one recorded response by running it through the `ResponsePipeline` the client runs
 /// (see ``CheckOptions/pipeline(for:)``), and reports the pipeline's findings with the
 /// severities the options give them.
 public struct ExchangeChecker: Sendable {
