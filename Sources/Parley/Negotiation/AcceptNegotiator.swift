@@ -114,24 +114,15 @@ public struct AcceptNegotiator: Sendable {
             specificity += 1 << 19
         }
         if element.parameterCount > 0 {
-            var matched = true
-            AcceptScanner.forEachParameter(header, element.parameters) { name, value, quoted in
-                guard matched else { return }
-                if name.count == 1 && (header[name.lowerBound] | 0x20) == UInt8(ascii: "q") { return }
-                var found = false
-                for p in offer.parameters where equalsFolded(header, name, bytes, parameters[p].name) {
-                    found = true
-                    let parameter = parameters[p]
-                    if !AcceptScanner.valueEquals(header, value, quoted: quoted,
-                                                  UnsafeBufferPointer(rebasing: bytes[parameter.value]),
-                                                  folding: parameter.folds) {
-                        matched = false
-                    }
-                    break
-                }
-                if !found { matched = false }
+            // The element was validated when it was scanned; read its parameters again.
+            var scanner = ParameterScanner(header, from: element.parameters.lowerBound, to: element.parameters.upperBound)
+            while case .parameter(let parameter) = scanner.next() {
+                if AcceptScanner.isQuality(header, parameter) { continue }
+                guard let p = offer.parameters.first(where: { equalsFolded(header, parameter.name, bytes, parameters[$0].name) }),
+                      ParameterScanner.valueEquals(header, parameter, UnsafeBufferPointer(rebasing: bytes[parameters[p].value]),
+                                                   folding: parameters[p].folds)
+                else { return nil }
             }
-            guard matched else { return nil }
             specificity += element.parameterCount
         }
         return specificity
