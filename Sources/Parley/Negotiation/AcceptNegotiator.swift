@@ -18,7 +18,8 @@
 /// - A range matches an offer when type and subtype are equal or `*` and every range parameter
 ///   is on the offer with an equal value (`q` is the weight wherever it appears).
 /// - An offer takes the q of its most specific matching range (concrete type, then concrete
-///   subtype, then parameter count); q=0 or no match means not acceptable.
+///   subtype, then parameter count); among equally specific matching ranges, the highest q.
+///   q=0 or no match means not acceptable.
 /// - Highest q wins; on equal q the offer matched by the more specific range; then offer order.
 public struct AcceptNegotiator: Sendable {
     /// The offers, in preference order.
@@ -77,6 +78,9 @@ public struct AcceptNegotiator: Sendable {
                         else { continue }
                         if specificity > scores[k].specificity {
                             scores[k] = OfferScore(specificity: specificity, quality: element.quality)
+                        } else if specificity == scores[k].specificity && element.quality > scores[k].quality {
+                            // Equally specific ranges: the highest q counts, whatever their order.
+                            scores[k].quality = element.quality
                         }
                     }
                 }
