@@ -102,6 +102,22 @@ import Testing
         #expect(result.stdout == "text/*\n")
     }
 
+    @Test(arguments: ["application/*+json", "*/*", "text/*", "application/*+json; charset=utf-8"])
+    func matchRefusesAWildcardContentType(contentType: String) throws {
+        let registered = try ParleyProcess.run(["match", "--content-type", contentType, "--registered", "application/json",
+                                                "--registered", "application/*+json", "--registered", "text/*",
+                                                "--registered", "*/*"])
+        #expect(registered.status == 3)
+        #expect(registered.stdout.isEmpty)
+        #expect(registered.stderr.contains("no registered type decodes"))
+        let linked = try ParleyProcess.run(["match", "--content-type", contentType])
+        #expect(linked.status == 3)
+        #expect(linked.stdout.isEmpty)
+        let line = #"{"content_type": "\#(contentType)", "registered": ["application/json", "application/*+json", "text/*", "*/*"]}"#
+        let batch = try ParleyProcess.run(["match", "--batch"], input: line)
+        #expect(batch.stdout == "{\"match\": null}\n")
+    }
+
     @Test func formatsListsEveryLinkedFormat() throws {
         let result = try ParleyProcess.run(["formats", "--json"])
         #expect(result.status == 0)

@@ -52,7 +52,7 @@ struct ContentTypeTable: Sendable {
     }
 
     func match(_ contentType: MediaType) -> (Int, MediaType, Registry.MatchRank)? {
-        if contentType.isRange { return nil }
+        if Self.isWildcard(contentType) { return nil }
         if let entry = firstExact(Key(type: contentType.type, subtype: contentType.subtype), contentType) {
             return (entry.formatIndex, entry.type, .exact)
         }
@@ -71,6 +71,12 @@ struct ContentTypeTable: Sendable {
             return (entry.formatIndex, entry.type, .anyType)
         }
         return nil
+    }
+
+    /// Whether `type` is a range rather than a concrete type: `*/*`, `type/*`, or a suffix range
+    /// `type/*+suffix`, the forms registered ranges take. A wildcard `Content-Type` matches nothing.
+    static func isWildcard(_ type: MediaType) -> Bool {
+        type.isRange || type.subtype.utf8.starts(with: "*+".utf8)
     }
 
     /// The first entry for `key` whose registered parameters are all on `contentType`.
