@@ -118,6 +118,21 @@ import Testing
         #expect(batch.stdout == "{\"match\": null}\n")
     }
 
+    @Test func matchBatchWithNoRegisteredTypesMatchesNothing() throws {
+        let batch = try ParleyProcess.run(["match", "--batch"], input: """
+            {"content_type": "text/plain", "registered": []}
+            {"content_type": "application/json", "registered": []}
+            {"content_type": "text/plain"}
+            {"content_type": "text/plain", "registered": null}
+            {"content_type": "text/plain", "registered": ["text/plain"]}
+            """)
+        #expect(batch.status == 0)
+        #expect(batch.stdout.split(separator: "\n") == [
+            #"{"match": null}"#, #"{"match": null}"#,
+            #"{"match": "text/plain"}"#, #"{"match": "text/plain"}"#, #"{"match": "text/plain"}"#,
+        ])
+    }
+
     @Test func formatsListsEveryLinkedFormat() throws {
         let result = try ParleyProcess.run(["formats", "--json"])
         #expect(result.status == 0)
