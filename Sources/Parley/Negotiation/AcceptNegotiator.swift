@@ -76,12 +76,9 @@ public struct AcceptNegotiator: Sendable {
                         let k = viaMembers ? members[c] : c
                         guard let specificity = Self.matchSpecificity(element, offers[k], parameters, bytes, header)
                         else { continue }
-                        if specificity > scores[k].specificity {
-                            scores[k] = OfferScore(specificity: specificity, quality: element.quality)
-                        } else if specificity == scores[k].specificity && element.quality > scores[k].quality {
-                            // Equally specific ranges: the highest q counts, whatever their order.
-                            scores[k].quality = element.quality
-                        }
+                        // A more specific range decides; among equally specific ones, the highest q.
+                        let score = OfferScore(specificity: specificity, quality: element.quality)
+                        if score.outranks(scores[k]) { scores[k] = score }
                     }
                 }
                 if !sawAny { return 0 }
@@ -102,6 +99,12 @@ public struct AcceptNegotiator: Sendable {
     struct OfferScore {
         var specificity: Int = -1
         var quality: Double = 0
+
+        /// Whether this match replaces `other` for the same offer: it is more specific, or
+        /// as specific with a higher q.
+        func outranks(_ other: OfferScore) -> Bool {
+            specificity > other.specificity || (specificity == other.specificity && quality > other.quality)
+        }
     }
 
     /// The specificity with which `element` matches `offer`, or `nil`: concrete type, then
@@ -118,18 +121,27 @@ public struct AcceptNegotiator: Sendable {
             specificity += 1 << 19
         }
         if element.parameterCount > 0 {
-            // The element was validated when it was scanned; read its parameters again.
-            var scanner = ParameterScanner(header, from: element.parameters.lowerBound, to: element.parameters.upperBound)
-            while case .parameter(let parameter) = scanner.next() {
-                if AcceptScanner.isQuality(header, parameter) { continue }
-                guard let p = offer.parameters.first(where: { equalsFolded(header, parameter.name, bytes, parameters[$0].name) }),
-                      ParameterScanner.valueEquals(header, parameter, UnsafeBufferPointer(rebasing: bytes[parameters[p].value]),
-                                                   folding: parameters[p].folds)
-                else { return nil }
-            }
+            guard offerHasParameters(of: element, offer, parameters, bytes, header) else { return nil }
             specificity += element.parameterCount
         }
         return specificity
+    }
+
+    /// Whether every parameter of `element` other than `q` is on `offer` with an equal value.
+    static func offerHasParameters(of element: AcceptScanner.Element, _ offer: OfferTable.Offer,
+                                   _ parameters: UnsafeBufferPointer<OfferTable.Parameter>,
+                                   _ bytes: UnsafeBufferPointer<UInt8>,
+                                   _ header: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The element was validated when it was scanned; read its parameters again.
+        var scanner = ParameterScanner(header, from: element.parameters.lowerBound, to: element.parameters.upperBound)
+        while case .parameter(let parameter) = scanner.next() {
+            if AcceptScanner.isQuality(header, parameter) { continue }
+            guard let p = offer.parameters.first(where: { equalsFolded(header, parameter.name, bytes, parameters[$0].name) }),
+                  ParameterScanner.valueEquals(header, parameter, UnsafeBufferPointer(rebasing: bytes[parameters[p].value]),
+                                               folding: parameters[p].folds)
+            else { return false }
+        }
+        return true
     }
 
     /// Whether the header bytes in `range` equal the lower-cased table bytes in `expected`,

@@ -70,6 +70,11 @@ struct AcceptScanner {
         } else {
             return false
         }
+        if i == n || bytes[i] == UInt8(ascii: ",") {
+            // Most elements end right after the subtype: no parameters to scan.
+            element.parameters = i..<i
+            return true
+        }
         var parameters = ParameterScanner(bytes, from: i)
         var sawQuality = false
         while true {
