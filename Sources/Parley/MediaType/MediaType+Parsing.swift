@@ -74,7 +74,7 @@ enum MediaTypeScanner {
 
         var parameters = MediaType.ParameterList()
         var scanner = ParameterScanner(bytes, from: i)
-        while true {
+        scan: while !scanner.isAtEnd {
             switch scanner.next() {
             case .parameter(let parameter):
                 let name = lowercasedString(bytes, parameter.name)
@@ -92,13 +92,14 @@ enum MediaTypeScanner {
                 }
                 parameters.append(MediaType.Parameter(lowercasedName: name, value: value))
             case .end:
-                // The scanner stops at a ',' too: one media type, not a list.
-                if scanner.position < n { return .failure(unexpected(bytes, scanner.position, expecting: "';' or the end")) }
-                return .success(MediaType(lowercasedType: type, subtype: subtype, parameterList: parameters))
+                break scan
             case .failure(let failure):
                 return .failure(error(for: failure, in: bytes))
             }
         }
+        // The scanner stops at a ',' too: one media type, not a list.
+        if scanner.position < n { return .failure(unexpected(bytes, scanner.position, expecting: "';' or the end")) }
+        return .success(MediaType(lowercasedType: type, subtype: subtype, parameterList: parameters))
     }
 
     /// The error a media type reports for a parameter that breaks the grammar.

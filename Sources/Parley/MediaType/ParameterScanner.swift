@@ -13,13 +13,14 @@
 /// It works on borrowed bytes and never allocates:
 /// ```swift
 /// var scanner = ParameterScanner(bytes, from: afterSubtype)
-/// while true {
+/// scan: while !scanner.isAtEnd {
 ///     switch scanner.next() {
 ///     case .parameter(let parameter): ...   // name and value as ranges of `bytes`
-///     case .end: ...                        // scanner.position is the end or a ','
+///     case .end: break scan                 // only OWS was left
 ///     case .failure(let failure): ...       // failure.offset says where
 ///     }
 /// }
+/// // scanner.position is the end or a ','
 /// ```
 struct ParameterScanner {
     /// One `name=value` parameter, as ranges of the scanned bytes.
@@ -93,6 +94,10 @@ struct ParameterScanner {
         self.position = start
         self.end = end ?? bytes.count
     }
+
+    /// Whether the scan stands at the end of its range or at a `,`, so ``next()`` would
+    /// return ``Step/end``: a cheap test for the common case of nothing after the last value.
+    var isAtEnd: Bool { position == end || bytes[position] == UInt8(ascii: ",") }
 
     /// The next parameter, the end of the parameters, or where the grammar breaks.
     mutating func next() -> Step {

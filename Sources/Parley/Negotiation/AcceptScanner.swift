@@ -70,14 +70,11 @@ struct AcceptScanner {
         } else {
             return false
         }
-        if i == n || bytes[i] == UInt8(ascii: ",") {
-            // Most elements end right after the subtype: no parameters to scan.
-            element.parameters = i..<i
-            return true
-        }
         var parameters = ParameterScanner(bytes, from: i)
         var sawQuality = false
-        while true {
+        // Most elements end right after the subtype or their last value: `isAtEnd` says so
+        // without a call to `next()`.
+        scan: while !parameters.isAtEnd {
             switch parameters.next() {
             case .parameter(let parameter):
                 guard Self.isQuality(bytes, parameter) else {
@@ -89,13 +86,14 @@ struct AcceptScanner {
                 guard let q = Self.parseQuality(bytes, parameter.value) else { return false }
                 element.quality = q
             case .end:
-                element.parameters = i..<parameters.position
-                i = parameters.position
-                return true
+                break scan
             case .failure:
                 return false
             }
         }
+        element.parameters = i..<parameters.position
+        i = parameters.position
+        return true
     }
 
     /// Whether `parameter` is the weight: a parameter named `q` or `Q`.
