@@ -181,12 +181,13 @@ public enum FormatConformance {
             let forward = Registry(formats: [format, other])
             let backward = Registry(formats: [other, format])
             var reported = Set<MediaType>()
-            for probe in (format.decodableMediaTypes + other.decodableMediaTypes).map(probeType) where reported.insert(probe).inserted {
+            for declared in format.decodableMediaTypes + other.decodableMediaTypes where reported.insert(declared.withoutParameters).inserted {
+                let probe = probeType(declared)
                 guard let first = forward.decoder(for: probe), let second = backward.decoder(for: probe),
                       first.format.name != second.format.name else { continue }
                 let ours = first.format.name == format.name ? first : second
                 let theirs = first.format.name == format.name ? second : first
-                fail("\(probe) overlaps: \(format.name) claims it as \(ours.registeredType) (\(ours.rank)) and "
+                fail("\(declared.withoutParameters) overlaps: \(format.name) claims it as \(ours.registeredType) (\(ours.rank)) and "
                      + "\(other.name) as \(theirs.registeredType) (\(theirs.rank)), so which one decodes it depends on registration order")
             }
         }
@@ -194,7 +195,7 @@ public enum FormatConformance {
 
     /// A concrete type a declared type or range matches: itself, or a made-up member of the range.
     static func probeType(_ type: MediaType) -> MediaType {
-        guard type.isRange else { return type.withoutParameters }
+        guard type.isRange || type.subtype.hasPrefix("*+") else { return type.withoutParameters }
         if type.type == "*" { return MediaType(type: "application", subtype: "x-parley-probe") }
         if let suffix = type.suffix { return MediaType(type: type.type, subtype: "x-parley-probe+\(suffix)") }
         return MediaType(type: type.type, subtype: "x-parley-probe")

@@ -102,6 +102,37 @@ import Testing
         #expect(result.stdout == "text/*\n")
     }
 
+    @Test(arguments: ["application/*+json", "*/*", "text/*", "application/*+json; charset=utf-8"])
+    func matchRefusesAWildcardContentType(contentType: String) throws {
+        let registered = try ParleyProcess.run(["match", "--content-type", contentType, "--registered", "application/json",
+                                                "--registered", "application/*+json", "--registered", "text/*",
+                                                "--registered", "*/*"])
+        #expect(registered.status == 3)
+        #expect(registered.stdout.isEmpty)
+        #expect(registered.stderr.contains("no registered type decodes"))
+        let linked = try ParleyProcess.run(["match", "--content-type", contentType])
+        #expect(linked.status == 3)
+        #expect(linked.stdout.isEmpty)
+        let line = #"{"content_type": "\#(contentType)", "registered": ["application/json", "application/*+json", "text/*", "*/*"]}"#
+        let batch = try ParleyProcess.run(["match", "--batch"], input: line)
+        #expect(batch.stdout == "{\"match\": null}\n")
+    }
+
+    @Test func matchBatchWithNoRegisteredTypesMatchesNothing() throws {
+        let batch = try ParleyProcess.run(["match", "--batch"], input: """
+            {"content_type": "text/plain", "registered": []}
+            {"content_type": "application/json", "registered": []}
+            {"content_type": "text/plain"}
+            {"content_type": "text/plain", "registered": null}
+            {"content_type": "text/plain", "registered": ["text/plain"]}
+            """)
+        #expect(batch.status == 0)
+        #expect(batch.stdout.split(separator: "\n") == [
+            #"{"match": null}"#, #"{"match": null}"#,
+            #"{"match": "text/plain"}"#, #"{"match": "text/plain"}"#, #"{"match": "text/plain"}"#,
+        ])
+    }
+
     @Test func formatsListsEveryLinkedFormat() throws {
         let result = try ParleyProcess.run(["formats", "--json"])
         #expect(result.status == 0)

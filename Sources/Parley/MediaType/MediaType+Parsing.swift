@@ -73,106 +73,58 @@ enum MediaTypeScanner {
         let subtype = lowercasedString(bytes, subtypeStart..<subtypeEnd)
 
         var parameters = MediaType.ParameterList()
-        var afterQuote = false
-        while true {
-            skipWhitespace(bytes, &i)
-            if i == n { break }
-            guard bytes[i] == UInt8(ascii: ";") else {
-                if afterQuote && bytes[i] != UInt8(ascii: ",") && !ByteClass.isControl(bytes[i]) {
-                    return .failure(MediaTypeParseError(.junkAfterQuotedString, at: i,
-                                                        "unexpected text after a closing quote"))
+        var scanner = ParameterScanner(bytes, from: i)
+        scan: while !scanner.isAtEnd {
+            switch scanner.next() {
+            case .parameter(let parameter):
+                let name = lowercasedString(bytes, parameter.name)
+                if parameters.contains(where: { $0.name == name }) {
+                    return .failure(MediaTypeParseError(.duplicateParameter, at: parameter.name.lowerBound,
+                                                        "parameter '\(name)' given twice"))
                 }
-                return .failure(unexpected(bytes, i, expecting: "';' or the end"))
-            }
-            afterQuote = false
-            i += 1
-            skipWhitespace(bytes, &i)
-            if i == n { break }
-            if bytes[i] == UInt8(ascii: ";") { continue }
-
-            let nameStart = i
-            scanToken(bytes, &i)
-            if i == nameStart { return .failure(unexpected(bytes, i, expecting: "a parameter name")) }
-            let nameEnd = i
-            guard i < n, bytes[i] == UInt8(ascii: "=") else {
-                if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
-                    return .failure(MediaTypeParseError(.missingParameterValue, at: i,
-                                                        "parameter without '=' and a value"))
+                let value: String
+                if parameter.hasEscapes {
+                    value = ParameterScanner.unescapedString(bytes, parameter.value)
+                } else if parameter.isQuoted {
+                    value = String(decoding: UnsafeBufferPointer(rebasing: bytes[parameter.value]), as: UTF8.self)
+                } else {
+                    value = tokenString(bytes, parameter.value)
                 }
-                return .failure(unexpected(bytes, i, expecting: "'='"))
+                parameters.append(MediaType.Parameter(lowercasedName: name, value: value))
+            case .end:
+                break scan
+            case .failure(let failure):
+                return .failure(error(for: failure, in: bytes))
             }
-            i += 1
-            let value: String
-            if i < n && bytes[i] == UInt8(ascii: "\"") {
-                switch scanQuotedString(bytes, &i) {
-                case .success(let text): value = text
-                case .failure(let error): return .failure(error)
-                }
-                afterQuote = true
-            } else {
-                let valueStart = i
-                scanToken(bytes, &i)
-                if i == valueStart {
-                    if i == n || ByteClass.isWhitespace(bytes[i]) || bytes[i] == UInt8(ascii: ";") {
-                        return .failure(MediaTypeParseError(.emptyParameterValue, at: i,
-                                                            "empty parameter value"))
-                    }
-                    return .failure(unexpected(bytes, i, expecting: "a parameter value"))
-                }
-                value = tokenString(bytes, valueStart..<i)
-            }
-            let name = lowercasedString(bytes, nameStart..<nameEnd)
-            if parameters.contains(where: { $0.name == name }) {
-                return .failure(MediaTypeParseError(.duplicateParameter, at: nameStart,
-                                                    "parameter '\(name)' given twice"))
-            }
-            parameters.append(MediaType.Parameter(lowercasedName: name, value: value))
         }
+        // The scanner stops at a ',' too: one media type, not a list.
+        if scanner.position < n { return .failure(unexpected(bytes, scanner.position, expecting: "';' or the end")) }
         return .success(MediaType(lowercasedType: type, subtype: subtype, parameterList: parameters))
     }
 
-    /// Scans a quoted-string starting at the opening quote; leaves `i` after the closing one.
-    static func scanQuotedString(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int)
-        -> Result<String, MediaTypeParseError>
-    {
-        let open = i
-        let n = bytes.count
-        i += 1
-        let start = i
-        var hasEscapes = false
-        while i < n {
-            let byte = bytes[i]
-            if byte == UInt8(ascii: "\"") {
-                let text: String
-                if hasEscapes {
-                    var unescaped: [UInt8] = []
-                    unescaped.reserveCapacity(i - start)
-                    var j = start
-                    while j < i {
-                        if bytes[j] == UInt8(ascii: "\\") { j += 1 }
-                        unescaped.append(bytes[j])
-                        j += 1
-                    }
-                    text = String(decoding: unescaped, as: UTF8.self)
-                } else {
-                    text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                }
-                i += 1
-                return .success(text)
+    /// The error a media type reports for a parameter that breaks the grammar.
+    static func error(for failure: ParameterScanner.Failure, in bytes: UnsafeBufferPointer<UInt8>) -> MediaTypeParseError {
+        let offset = failure.offset
+        switch failure.kind {
+        case .missingValue:
+            return MediaTypeParseError(.missingParameterValue, at: offset, "parameter without '=' and a value")
+        case .emptyValue:
+            return MediaTypeParseError(.emptyParameterValue, at: offset, "empty parameter value")
+        case .controlCharacterInQuotedString:
+            return MediaTypeParseError(.controlCharacter, at: offset, "control character in a quoted string")
+        case .unterminatedQuote:
+            return MediaTypeParseError(.unterminatedQuote, at: offset, "quoted string is not closed")
+        case .junkAfterQuotedString:
+            return MediaTypeParseError(.junkAfterQuotedString, at: offset, "unexpected text after a closing quote")
+        case .unexpected:
+            let expected = switch failure.expected {
+            case .semicolonOrEnd: "';' or the end"
+            case .name: "a parameter name"
+            case .equalsSign: "'='"
+            case .value: "a parameter value"
             }
-            if byte == UInt8(ascii: "\\") {
-                hasEscapes = true
-                i += 1
-                guard i < n else { break }
-                if ByteClass.isControl(bytes[i]) {
-                    return .failure(MediaTypeParseError(.controlCharacter, at: i, "control character in a quoted string"))
-                }
-            } else if !ByteClass.isQuotedText(byte) {
-                return .failure(MediaTypeParseError(.controlCharacter, at: i, "control character in a quoted string"))
-            }
-            i += 1
+            return unexpected(bytes, offset, expecting: expected)
         }
-        return .failure(MediaTypeParseError(.unterminatedQuote, at: open, "quoted string is not closed"))
     }
 
     /// Whether only whitespace stands between `i` and the end of the value or a `;`.

@@ -18,7 +18,8 @@
 /// - A range matches an offer when type and subtype are equal or `*` and every range parameter
 ///   is on the offer with an equal value (`q` is the weight wherever it appears).
 /// - An offer takes the q of its most specific matching range (concrete type, then concrete
-///   subtype, then parameter count); q=0 or no match means not acceptable.
+///   subtype, then parameter count); among equally specific matching ranges, the highest q.
+///   q=0 or no match means not acceptable.
 /// - Highest q wins; on equal q the offer matched by the more specific range; then offer order.
 public struct AcceptNegotiator: Sendable {
     /// The offers, in preference order.
@@ -75,9 +76,9 @@ public struct AcceptNegotiator: Sendable {
                         let k = viaMembers ? members[c] : c
                         guard let specificity = Self.matchSpecificity(element, offers[k], parameters, bytes, header)
                         else { continue }
-                        if specificity > scores[k].specificity {
-                            scores[k] = OfferScore(specificity: specificity, quality: element.quality)
-                        }
+                        // A more specific range decides; among equally specific ones, the highest q.
+                        let score = OfferScore(specificity: specificity, quality: element.quality)
+                        if score.outranks(scores[k]) { scores[k] = score }
                     }
                 }
                 if !sawAny { return 0 }
@@ -98,6 +99,12 @@ public struct AcceptNegotiator: Sendable {
     struct OfferScore {
         var specificity: Int = -1
         var quality: Double = 0
+
+        /// Whether this match replaces `other` for the same offer: it is more specific, or
+        /// as specific with a higher q.
+        func outranks(_ other: OfferScore) -> Bool {
+            specificity > other.specificity || (specificity == other.specificity && quality > other.quality)
+        }
     }
 
     /// The specificity with which `element` matches `offer`, or `nil`: concrete type, then
@@ -114,27 +121,27 @@ public struct AcceptNegotiator: Sendable {
             specificity += 1 << 19
         }
         if element.parameterCount > 0 {
-            var matched = true
-            AcceptScanner.forEachParameter(header, element.parameters) { name, value, quoted in
-                guard matched else { return }
-                if name.count == 1 && (header[name.lowerBound] | 0x20) == UInt8(ascii: "q") { return }
-                var found = false
-                for p in offer.parameters where equalsFolded(header, name, bytes, parameters[p].name) {
-                    found = true
-                    let parameter = parameters[p]
-                    if !AcceptScanner.valueEquals(header, value, quoted: quoted,
-                                                  UnsafeBufferPointer(rebasing: bytes[parameter.value]),
-                                                  folding: parameter.folds) {
-                        matched = false
-                    }
-                    break
-                }
-                if !found { matched = false }
-            }
-            guard matched else { return nil }
+            guard offerHasParameters(of: element, offer, parameters, bytes, header) else { return nil }
             specificity += element.parameterCount
         }
         return specificity
+    }
+
+    /// Whether every parameter of `element` other than `q` is on `offer` with an equal value.
+    static func offerHasParameters(of element: AcceptScanner.Element, _ offer: OfferTable.Offer,
+                                   _ parameters: UnsafeBufferPointer<OfferTable.Parameter>,
+                                   _ bytes: UnsafeBufferPointer<UInt8>,
+                                   _ header: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The element was validated when it was scanned; read its parameters again.
+        var scanner = ParameterScanner(header, from: element.parameters.lowerBound, to: element.parameters.upperBound)
+        while case .parameter(let parameter) = scanner.next() {
+            if AcceptScanner.isQuality(header, parameter) { continue }
+            guard let p = offer.parameters.first(where: { equalsFolded(header, parameter.name, bytes, parameters[$0].name) }),
+                  ParameterScanner.valueEquals(header, parameter, UnsafeBufferPointer(rebasing: bytes[parameters[p].value]),
+                                               folding: parameters[p].folds)
+            else { return false }
+        }
+        return true
     }
 
     /// Whether the header bytes in `range` equal the lower-cased table bytes in `expected`,

@@ -1,4 +1,8 @@
 /// Splits an `Accept` value into elements and validates each in one pass, without allocating.
+///
+/// The parameters of each element are read by ``ParameterScanner``, the scanner media types
+/// use too; the `Accept` policy is here: an element that breaks the grammar is skipped, a
+/// parameter named `q` (any case) is the weight, and a bad weight skips the element.
 struct AcceptScanner {
     struct Element {
         var isValid = false
@@ -6,7 +10,7 @@ struct AcceptScanner {
         var subtype: Range<Int> = 0..<0
         var typeIsWildcard = false
         var subtypeIsWildcard = false
-        /// The bytes after the subtype, up to the end of the element.
+        /// The bytes after the subtype, up to the element's comma or the end.
         var parameters: Range<Int> = 0..<0
         /// Parameters other than `q`.
         var parameterCount = 0
@@ -66,58 +70,35 @@ struct AcceptScanner {
         } else {
             return false
         }
-        let parametersStart = i
-        var parametersEnd = i
+        var parameters = ParameterScanner(bytes, from: i)
         var sawQuality = false
-        while true {
-            while i < n && ByteClass.isWhitespace(bytes[i]) { i += 1 }
-            if i == n || bytes[i] == UInt8(ascii: ",") { break }
-            guard bytes[i] == UInt8(ascii: ";") else { return false }
-            i += 1
-            parametersEnd = i
-            while i < n && ByteClass.isWhitespace(bytes[i]) { i += 1 }
-            if i == n || bytes[i] == UInt8(ascii: ",") { break }
-            if bytes[i] == UInt8(ascii: ";") { continue }
-            let nameStart = i
-            while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
-            if i == nameStart || i == n || bytes[i] != UInt8(ascii: "=") { return false }
-            let isQuality = i - nameStart == 1 && bytes[nameStart] | 0x20 == UInt8(ascii: "q")
-            i += 1
-            if i < n && bytes[i] == UInt8(ascii: "\"") {
-                if isQuality { return false }
-                i += 1
-                var closed = false
-                while i < n {
-                    let byte = bytes[i]
-                    if byte == UInt8(ascii: "\\") {
-                        i += 1
-                        if i >= n || ByteClass.isControl(bytes[i]) { return false }
-                    } else if byte == UInt8(ascii: "\"") {
-                        closed = true
-                        break
-                    } else if !ByteClass.isQuotedText(byte) {
-                        return false
-                    }
-                    i += 1
+        // Most elements end right after the subtype or their last value: `isAtEnd` says so
+        // without a call to `next()`.
+        scan: while !parameters.isAtEnd {
+            switch parameters.next() {
+            case .parameter(let parameter):
+                guard Self.isQuality(bytes, parameter) else {
+                    element.parameterCount += 1
+                    continue
                 }
-                if !closed { return false }
-                i += 1
-            } else {
-                let valueStart = i
-                while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
-                if i == valueStart { return false }
-                if isQuality {
-                    if sawQuality { return false }
-                    sawQuality = true
-                    guard let q = AcceptScanner.parseQuality(bytes, valueStart..<i) else { return false }
-                    element.quality = q
-                }
+                if parameter.isQuoted || sawQuality { return false }
+                sawQuality = true
+                guard let q = Self.parseQuality(bytes, parameter.value) else { return false }
+                element.quality = q
+            case .end:
+                break scan
+            case .failure:
+                return false
             }
-            if !isQuality { element.parameterCount += 1 }
-            parametersEnd = i
         }
-        element.parameters = parametersStart..<parametersEnd
+        element.parameters = i..<parameters.position
+        i = parameters.position
         return true
+    }
+
+    /// Whether `parameter` is the weight: a parameter named `q` or `Q`.
+    static func isQuality(_ bytes: UnsafeBufferPointer<UInt8>, _ parameter: ParameterScanner.Parameter) -> Bool {
+        parameter.name.count == 1 && ByteClass.lowercased(bytes[parameter.name.lowerBound]) == UInt8(ascii: "q")
     }
 
     /// The position after the comma that ends the element containing `start` (outside
@@ -125,79 +106,18 @@ struct AcceptScanner {
     private func skipToElementEnd(from start: Int) -> Int {
         let n = bytes.count
         var i = start
-        var inQuotes = false
         while i < n {
             let byte = bytes[i]
-            if inQuotes {
-                if byte == UInt8(ascii: "\\") { i += 2; continue }
-                if byte == UInt8(ascii: "\"") { inQuotes = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inQuotes = true
+            if byte == UInt8(ascii: "\"") {
+                // An unterminated quote swallows the rest of the field.
+                guard let close = ParameterScanner.scanQuotedString(bytes, from: i, to: n).close else { return n }
+                i = close
             } else if byte == UInt8(ascii: ",") {
                 return i + 1
             }
             i += 1
         }
         return n
-    }
-
-    /// Scans `*( OWS ";" OWS [ name "=" value ] )` in `range`, calling `visit` for each
-    /// parameter; returns `false` when the grammar breaks.
-    @discardableResult
-    static func scanParameters(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                               _ visit: (_ name: Range<Int>, _ value: Range<Int>, _ quoted: Bool) -> Void) -> Bool {
-        var i = range.lowerBound
-        let end = range.upperBound
-        while true {
-            while i < end && ByteClass.isWhitespace(bytes[i]) { i += 1 }
-            if i == end { return true }
-            guard bytes[i] == UInt8(ascii: ";") else { return false }
-            i += 1
-            while i < end && ByteClass.isWhitespace(bytes[i]) { i += 1 }
-            if i == end { return true }
-            if bytes[i] == UInt8(ascii: ";") { continue }
-            let nameStart = i
-            while i < end && ByteClass.isToken(bytes[i]) { i += 1 }
-            if i == nameStart || i == end || bytes[i] != UInt8(ascii: "=") { return false }
-            let name = nameStart..<i
-            i += 1
-            if i < end && bytes[i] == UInt8(ascii: "\"") {
-                i += 1
-                let valueStart = i
-                var closed = false
-                while i < end {
-                    let byte = bytes[i]
-                    if byte == UInt8(ascii: "\\") {
-                        i += 1
-                        if i >= end || ByteClass.isControl(bytes[i]) { return false }
-                    } else if byte == UInt8(ascii: "\"") {
-                        closed = true
-                        break
-                    } else if !ByteClass.isQuotedText(byte) {
-                        return false
-                    }
-                    i += 1
-                }
-                if !closed { return false }
-                visit(name, valueStart..<i, true)
-                i += 1
-                // Only OWS then ';' or the end may follow a closing quote.
-                var j = i
-                while j < end && ByteClass.isWhitespace(bytes[j]) { j += 1 }
-                if j < end && bytes[j] != UInt8(ascii: ";") { return false }
-            } else {
-                let valueStart = i
-                while i < end && ByteClass.isToken(bytes[i]) { i += 1 }
-                if i == valueStart { return false }
-                visit(name, valueStart..<i, false)
-            }
-        }
-    }
-
-    /// Calls `visit` for each parameter of an element already validated.
-    static func forEachParameter(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                                 _ visit: (_ name: Range<Int>, _ value: Range<Int>, _ quoted: Bool) -> Void) {
-        scanParameters(bytes, range, visit)
     }
 
     /// Reads a weight leniently: `1`, `0.5`, `.5`, `1.`, any number of decimals; `nil` when it is
@@ -235,26 +155,5 @@ struct AcceptScanner {
         if integer == 1 { return 1 }
         if fraction == 0 && tailNonZero { return Double.leastNonzeroMagnitude }
         return Double(fraction) / scale
-    }
-
-    /// Whether a parameter value in the header equals `expected`, unescaping a quoted value.
-    static func valueEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, quoted: Bool,
-                            _ expected: UnsafeBufferPointer<UInt8>, folding: Bool) -> Bool {
-        var j = 0
-        var i = range.lowerBound
-        while i < range.upperBound {
-            var byte = bytes[i]
-            if quoted && byte == UInt8(ascii: "\\") {
-                i += 1
-                byte = bytes[i]
-            }
-            guard j < expected.count else { return false }
-            let a = folding ? ByteClass.lowercased(byte) : byte
-            let b = folding ? ByteClass.lowercased(expected[j]) : expected[j]
-            if a != b { return false }
-            j += 1
-            i += 1
-        }
-        return j == expected.count
     }
 }

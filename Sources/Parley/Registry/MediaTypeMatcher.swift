@@ -83,7 +83,7 @@ public struct MediaTypeMatcher: Sendable {
     /// The best registered type for `contentType`, or `nil`. A range (`*/*`, `text/*`,
     /// `application/*+json`) matches nothing; parameters of `contentType` never prevent a match.
     public func match(_ contentType: MediaType) -> Match? {
-        if contentType.isRange { return nil }
+        if Self.isWildcard(contentType) { return nil }
         if let entry = firstExact(Key(type: contentType.type, subtype: contentType.subtype), contentType) {
             return Match(registered: entry.type, owner: entry.owner, rank: .exact)
         }
@@ -102,6 +102,12 @@ public struct MediaTypeMatcher: Sendable {
             return Match(registered: entry.type, owner: entry.owner, rank: .anyType)
         }
         return nil
+    }
+
+    /// Whether `type` is a range rather than a concrete type: `*/*`, `type/*`, or a suffix range
+    /// `type/*+suffix`, the forms registered ranges take. A wildcard `Content-Type` matches nothing.
+    static func isWildcard(_ type: MediaType) -> Bool {
+        type.isRange || type.subtype.utf8.starts(with: "*+".utf8)
     }
 
     /// The first entry for `key` whose registered parameters are all on `contentType`.

@@ -6,8 +6,12 @@ struct Match: ParsableCommand {
         abstract: "Print the registered type that would decode a Content-Type.",
         discussion: """
         Matching ranks: exact type/subtype > type/*+suffix > the suffix's base type > type/* > */*.
-        Without --registered, the formats linked into this parley are used. Exits 3 when \
-        nothing matches.
+        Without --registered, the formats linked into this parley are used. A wildcard \
+        Content-Type (*/*, text/*, application/*+json) is not a concrete type and matches \
+        nothing. Exits 3 when nothing matches.
+
+        In --batch, a line without "registered" (or with null) uses the linked formats; \
+        "registered": [] registers nothing, so nothing matches.
 
         Examples:
           parley match --content-type 'application/problem+json'
@@ -36,7 +40,7 @@ struct Match: ParsableCommand {
                     guard let contentType = object["content_type"] as? String else {
                         return "{\"error\": \"expected {\\\"content_type\\\": string}\"}"
                     }
-                    let match = try Self.match(contentType, registered: try JSONText.strings(object["registered"]) ?? [])
+                    let match = try Self.match(contentType, registered: try JSONText.strings(object["registered"]))
                     return "{\"match\": \(JSONText.quote(match))}"
                 } catch {
                     return "{\"error\": \(JSONText.quote("\(error)"))}"
@@ -44,18 +48,18 @@ struct Match: ParsableCommand {
             }
             return
         }
-        guard let match = try Self.match(contentType!, registered: registered) else {
+        guard let match = try Self.match(contentType!, registered: registered.isEmpty ? nil : registered) else {
             printError("no registered type decodes '\(contentType!)'")
             throw ExitCode.notAcceptable
         }
         print(match)
     }
 
-    static func match(_ contentType: String, registered: [String]) throws -> String? {
+    /// The registered type that would decode `contentType`: among `registered`, in order, or
+    /// among the linked formats when `registered` is `nil`. An empty list registers nothing.
+    static func match(_ contentType: String, registered: [String]?) throws -> String? {
         let registry: Registry
-        if registered.isEmpty {
-            registry = CommandEnvironment.registry
-        } else {
+        if let registered {
             var types: [MediaType] = []
             for text in registered {
                 do { types.append(try MediaType(parsing: text)) } catch {
@@ -64,6 +68,8 @@ struct Match: ParsableCommand {
             }
             // One format per registered type keeps registration order as the tie-break.
             registry = Registry(formats: types.map { MatchOnlyFormat(type: $0) })
+        } else {
+            registry = CommandEnvironment.registry
         }
         return registry.decoder(forContentType: contentType)?.registeredType.description
     }

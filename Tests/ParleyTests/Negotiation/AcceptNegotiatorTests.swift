@@ -65,6 +65,39 @@ import Testing
         #expect(choice("text/plain", ["text/plain; charset=utf-8"]) == "text/plain; charset=utf-8")
     }
 
+    @Test(arguments: [
+        "application/json;q=0, application/json",
+        "application/json, application/json;q=0",
+        "application/json;q=0.1, application/json;q=0.9, application/json;q=0",
+        "application/json;q=0, application/json;q=0.9, application/json;q=0.1",
+    ])
+    func equallySpecificRangesCountWithTheirHighestQuality(accept: String) {
+        #expect(choice(accept, ["application/json"]) == "application/json")
+        // The highest of the equal ranges' q (0.9 or 1) beats another offer's 0.8.
+        #expect(choice(accept + ", application/yaml;q=0.8", ["application/yaml", "application/json"]) == "application/json")
+    }
+
+    @Test func equallySpecificRangesWithParametersCountWithTheirHighestQuality() {
+        let offers: [MediaType] = ["text/html; level=1", "text/plain"]
+        #expect(choice("text/html;level=1;q=0, text/html;level=1, text/plain;q=0.5", offers) == "text/html; level=1")
+        #expect(choice("text/html;level=1, text/html;level=1;q=0, text/plain;q=0.5", offers) == "text/html; level=1")
+        #expect(choice("text/html;q=0;level=1, text/plain;q=0.5, text/html;level=1;q=0.6", offers) == "text/html; level=1")
+        // Different parameters, the same count: still equally specific.
+        let both: [MediaType] = ["text/html; level=1; charset=utf-8", "text/plain"]
+        #expect(choice("text/html;level=1;q=0, text/html;charset=utf-8;q=0.7, text/plain;q=0.5", both) == "text/html; level=1; charset=utf-8")
+        #expect(choice("text/html;charset=utf-8;q=0.7, text/html;level=1;q=0, text/plain;q=0.5", both) == "text/html; level=1; charset=utf-8")
+        // Wildcards alike.
+        #expect(choice("*/*;q=0, */*;q=0.5", ["application/json"]) == "application/json")
+        #expect(choice("text/*;q=0.5, text/*;q=0", ["text/plain"]) == "text/plain")
+    }
+
+    @Test func aMoreSpecificRangeStillOverridesWhateverItsQuality() {
+        #expect(choice("application/json;q=0, application/*, */*", ["application/json"]) == nil)
+        #expect(choice("application/*, */*, application/json;q=0", ["application/json"]) == nil)
+        #expect(choice("text/html;level=1;q=0, text/html", ["text/html; level=1"]) == nil)
+        #expect(choice("text/html, text/html;level=1;q=0", ["text/html; level=1"]) == nil)
+    }
+
     @Test func qIsTheWeightWhereverItStandsAndInAnyCase() {
         #expect(choice("text/plain;Q=0.1;charset=utf-8, text/html;q=0.2", ["text/plain; charset=utf-8", "text/html"]) == "text/html")
         #expect(choice("text/plain;q=0.9;charset=utf-8, text/html;q=0.2", ["text/plain; charset=utf-8", "text/html"]) == "text/plain; charset=utf-8")

@@ -62,6 +62,21 @@ struct DeclaredFormat: Format {
         #expect(match(contentType) == nil)
     }
 
+    @Test(arguments: ["application/*+json", "application/*+json; charset=utf-8", "APPLICATION/*+JSON", "application/*+xml",
+                      "image/*+xml", "*/*", "text/*", "application/*", "*/*; q=1", "*"])
+    func aWildcardContentTypeMatchesNothingEvenWhereTheSameRangeIsRegistered(contentType: String) {
+        let registry = Registry(formats: [
+            DeclaredFormat(name: "json", decodableMediaTypes: ["application/json", "application/*+json"]),
+            DeclaredFormat(name: "xml", decodableMediaTypes: ["application/xml", "application/*+xml"]),
+            DeclaredFormat(name: "text", decodableMediaTypes: ["text/*"]),
+            DeclaredFormat(name: "any", decodableMediaTypes: ["application/*", "*/*"]),
+        ])
+        #expect(registry.decoder(forContentType: contentType) == nil)
+        if let type = MediaType(contentType) { #expect(registry.decoder(for: type) == nil) }
+        // Concrete types beside them still match.
+        #expect(registry.decoder(forContentType: "application/problem+json")?.format.name == "json")
+    }
+
     @Test func aliasesAreDeclaredNotGuessed() {
         #expect(match("application/x-yaml")! == ("yaml", .exact))
         #expect(match("text/yaml")! == ("text", .typeRange), "text/yaml is not declared here, so only text/* takes it")
