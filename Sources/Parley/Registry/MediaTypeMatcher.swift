@@ -107,7 +107,9 @@ public struct MediaTypeMatcher: Sendable {
     /// Whether `type` is a range rather than a concrete type: `*/*`, `type/*`, or a suffix range
     /// `type/*+suffix`, the forms registered ranges take. A wildcard `Content-Type` matches nothing.
     static func isWildcard(_ type: MediaType) -> Bool {
-        type.isRange || type.subtype.utf8.starts(with: "*+".utf8)
+        if type.isRange { return true }
+        var subtype = type.subtype.utf8.makeIterator()
+        return subtype.next() == UInt8(ascii: "*") && subtype.next() == UInt8(ascii: "+")
     }
 
     /// The first entry for `key` whose registered parameters are all on `contentType`.

@@ -162,7 +162,8 @@ private final class ProgressLine: @unchecked Sendable {
     func update(_ done: Int, path: String) {
         guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
         lastDraw = Date()
-        let name = path.count > 60 ? "…" + path.suffix(59) : path
+        let shown = TerminalText.escaped(path)
+        let name = shown.count > 60 ? "…" + shown.suffix(59) : shown
         FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(total)] \(name)".utf8))
     }
 
