@@ -18,8 +18,9 @@ public struct ResponseValidator: Sendable {
     /// When an empty body is valid.
     public var emptyBodyPolicy: EmptyBodyPolicy
 
-    /// Every status code from 100 to 999: a validator that accepts any status.
-    public static let allStatusCodes = Set(100...999)
+    /// Every status code a response can hold, 0 to 999 (HAR exports record 0 for a request that
+    /// got no answer): a validator that accepts any status.
+    public static let allStatusCodes = Set(0...999)
 
     /// Creates a validator.
     public init(acceptableStatusCodes: Set<Int> = Set(200..<300), acceptableContentTypes: [MediaType]? = nil,
