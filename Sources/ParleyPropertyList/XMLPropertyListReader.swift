@@ -404,13 +404,8 @@ struct XMLPropertyListReader {
         }
         guard !utf8.isEmpty else { return nil }
         for byte in utf8 {
-            let digit: UInt64
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte - 55)
-            default: return nil
-            }
+            guard let value = ByteClass.hexDigitValue(byte), UInt64(value) < radix else { return nil }
+            let digit = UInt64(value)
             let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, overflow2) = shifted.addingReportingOverflow(digit)
             if overflow1 || overflow2 { return nil }

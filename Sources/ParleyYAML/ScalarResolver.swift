@@ -124,14 +124,7 @@ enum ScalarResolver {
         var overflow = false
         var values: [UInt8] = []
         for byte in digits {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            guard value < radix else { return nil }
+            guard let value = ByteClass.hexDigitValue(byte), value < radix else { return nil }
             if value == 0 && values.isEmpty { continue }  // a leading zero
             values.append(value)
             if !overflow {

@@ -31,6 +31,17 @@ package enum ByteClass {
             || (byte >= 0x5D && byte <= 0x7E) || byte >= 0x80
     }
 
+    /// The value of an ASCII hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), or `nil`.
+    @inline(__always)
+    package static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Lower-cases an ASCII letter, leaving every other byte alone.
     @inline(__always)
     package static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -84,8 +84,8 @@ public struct PercentEscaping: Sendable, Hashable {
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let high = hexValue(bytes[i + 1]),
-               let low = hexValue(bytes[i + 2]) {
+            if byte == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let high = ByteClass.hexDigitValue(bytes[i + 1]),
+               let low = ByteClass.hexDigitValue(bytes[i + 2]) {
                 out.append(high << 4 | low)
                 i += 3
                 continue
@@ -94,14 +94,5 @@ public struct PercentEscaping: Sendable, Hashable {
             i += 1
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -32,13 +32,7 @@ package enum CheckedArithmetic {
         guard !digits.isEmpty else { return nil }
         var value = 0
         for byte in digits {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = ByteClass.hexDigitValue(byte) else { return nil }
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 16)
             guard !overflow else { return nil }
             value = shifted | Int(digit)
