@@ -151,8 +151,11 @@ public struct ResponsePipeline: Sendable {
         var body = stored
         var storedDecoded = false
         var undone = false
-        let limit = min(maxDecompressedBytes,
-                        report.response.headerFields[.contentType].flatMap(registry.decoder(forContentType:))?.limits.maxBodyBytes ?? .max)
+        /// The most a coding may produce: the matched format's body limit, within maxDecompressedBytes.
+        func limit() -> Int {
+            let match = report.response.headerFields[.contentType].flatMap(registry.decoder(forContentType:))
+            return min(maxDecompressedBytes, match?.limits.maxBodyBytes ?? .max)
+        }
         for token in tokens.reversed() where token != "identity" {
             guard let decoder = contentCodings.decoder(for: token) else {
                 report.stop(.unsupportedEncoding, "Content-Encoding \(token) is not one Parley decodes",
@@ -165,7 +168,7 @@ public struct ResponsePipeline: Sendable {
                 continue
             }
             do {
-                body = try decoder.decode(body, maximumBytes: limit)
+                body = try decoder.decode(body, maximumBytes: limit())
                 undone = true
             } catch {
                 if case .limitExceeded(let maximum) = error.reason {
