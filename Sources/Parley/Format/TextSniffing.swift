@@ -37,7 +37,11 @@ public enum TextSniffing {
     /// Whether the body opens like an HTML page: an HTML doctype or an `html`, `head` or `body`
     /// element, possibly after an XML declaration (XHTML).
     public static func looksLikeHTML(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let head = lowercasedHead(bytes)
+        looksLikeHTML(lowercasedHead: lowercasedHead(bytes))
+    }
+
+    /// ``looksLikeHTML(_:)`` for a head already made with ``lowercasedHead(_:)``.
+    public static func looksLikeHTML(lowercasedHead head: String) -> Bool {
         if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.hasPrefix("<head") || head.hasPrefix("<body") {
             return true
         }

@@ -7,8 +7,8 @@ extension XMLFormat {
     public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? {
         guard let start = TextSniffing.firstSignificantByte(bytes), bytes[start] == UInt8(ascii: "<"),
               start + 1 < bytes.count else { return nil }
-        if TextSniffing.looksLikeHTML(bytes) {
-            let head = TextSniffing.lowercasedHead(bytes)
+        let head = TextSniffing.lowercasedHead(bytes)
+        if TextSniffing.looksLikeHTML(lowercasedHead: head) {
             return head.hasPrefix("<?xml") || head.contains("http://www.w3.org/1999/xhtml") ? "application/xhtml+xml" : nil
         }
         return TextSniffing.bytes(bytes, startWith: "<?xml".utf8, at: start) ? "application/xml" : nil
