@@ -21,6 +21,17 @@ public protocol ContentDecoder: Sendable {
     func decode(_ bytes: [UInt8], maximumBytes: Int) throws(ContentDecodingError) -> [UInt8]
 }
 
+/// Applies one HTTP content coding (RFC 9110 §8.4.1) to a body the server side sends.
+///
+/// The core has no compression library; `ParleyCompression` provides the encoders.
+public protocol ContentEncoder: Sendable {
+    /// The `Content-Encoding` token this encoder writes, lower-case (`gzip`, `br`).
+    var token: String { get }
+
+    /// The coded body.
+    func encode(_ bytes: [UInt8]) -> [UInt8]
+}
+
 /// Why a content coding could not be undone.
 public struct ContentDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
@@ -45,7 +56,8 @@ public struct ContentDecodingError: Error, Sendable, Hashable, CustomStringConve
     }
 }
 
-/// The content codings a pipeline can undo: a set of ``ContentDecoder``s.
+/// The content codings a pipeline can undo (``ContentDecoder``s) and a server can apply
+/// (``ContentEncoder``s).
 ///
 /// ```swift
 /// let pipeline = ResponsePipeline(registry: .linked, contentCodings: .zlib)   // ParleyCompression
@@ -53,10 +65,14 @@ public struct ContentDecodingError: Error, Sendable, Hashable, CustomStringConve
 public struct ContentCodings: Sendable {
     /// The decoders, first match wins.
     public var decoders: [any ContentDecoder]
+    /// The encoders, in the server's order of preference (it breaks ties between equally
+    /// acceptable codings).
+    public var encoders: [any ContentEncoder]
 
     /// Creates a set of codings.
-    public init(_ decoders: [any ContentDecoder]) {
+    public init(_ decoders: [any ContentDecoder], encoders: [any ContentEncoder] = []) {
         self.decoders = decoders
+        self.encoders = encoders
     }
 
     /// No coding but `identity`.
@@ -66,6 +82,12 @@ public struct ContentCodings: Sendable {
     public func decoder(for token: String) -> (any ContentDecoder)? {
         let lower = token.lowercased()
         return decoders.first { $0.tokens.contains(lower) }
+    }
+
+    /// The encoder writing a `Content-Encoding` token (case-insensitive), or `nil`.
+    public func encoder(for token: String) -> (any ContentEncoder)? {
+        let lower = token.lowercased()
+        return encoders.first { $0.token == lower }
     }
 
     /// The `Content-Encoding` tokens of a response, in the order they were applied.
