@@ -27,30 +27,22 @@ public struct MediaTypeMatcher: Sendable {
         var type: MediaType
     }
 
-    /// A type and a subtype (or suffix), hashed without building a joined string.
-    struct Key: Hashable, Sendable {
-        var type: String
-        var subtype: String
-    }
-
     /// The registered types with their owners, in registration order.
     public let registeredTypes: [(type: MediaType, owner: Int)]
-    /// `type/subtype` → entries, most registered parameters first, then registration order.
-    private var exact: [Key: [Entry]] = [:]
-    /// `type` and suffix (from a registered `type/*+suffix`) → entries.
-    private var suffixRanges: [Key: [Entry]] = [:]
+    /// Subtype → entries of every type with that subtype (a short list: `application/xml`,
+    /// `text/xml`), most registered parameters first, then registration order. Keyed by the
+    /// subtype alone, a lookup hashes one string and compares the type in the list.
+    private var exact: [String: [Entry]] = [:]
+    /// Suffix (from a registered `type/*+suffix`) → entries of every type with that suffix.
+    private var suffixRanges: [String: [Entry]] = [:]
     /// `type` (from a registered `type/*`) → entries.
     private var typeRanges: [String: [Entry]] = [:]
     /// Registered `*/*`.
     private var anyType: [Entry] = []
 
     /// Base types of the structured-syntax suffixes (RFC 6839, RFC 9512, RFC 8949).
-    static let suffixBaseTypes: [String: Key] = [
-        "json": Key(type: "application", subtype: "json"),
-        "xml": Key(type: "application", subtype: "xml"),
-        "yaml": Key(type: "application", subtype: "yaml"),
-        "cbor": Key(type: "application", subtype: "cbor"),
-    ]
+    /// All four are `application/<suffix>`.
+    static let suffixesWithBaseTypes: Set<String> = ["json", "xml", "yaml", "cbor"]
 
     /// A matcher over `types`, each owned by its position.
     public init(_ types: [MediaType]) {
@@ -67,9 +59,9 @@ public struct MediaTypeMatcher: Sendable {
             } else if type.subtype == "*" {
                 typeRanges[type.type, default: []].append(entry)
             } else if type.subtype.hasPrefix("*+"), let suffix = type.suffix {
-                suffixRanges[Key(type: type.type, subtype: suffix), default: []].append(entry)
+                suffixRanges[suffix, default: []].append(entry)
             } else {
-                exact[Key(type: type.type, subtype: type.subtype), default: []].append(entry)
+                exact[type.subtype, default: []].append(entry)
             }
         }
         for key in exact.keys {
@@ -84,14 +76,14 @@ public struct MediaTypeMatcher: Sendable {
     /// `application/*+json`) matches nothing; parameters of `contentType` never prevent a match.
     public func match(_ contentType: MediaType) -> Match? {
         if Self.isWildcard(contentType) { return nil }
-        if let entry = firstExact(Key(type: contentType.type, subtype: contentType.subtype), contentType) {
+        if let entry = firstExact(contentType.type, contentType.subtype, contentType) {
             return Match(registered: entry.type, owner: entry.owner, rank: .exact)
         }
         if let suffix = contentType.suffix {
-            if let entry = suffixRanges[Key(type: contentType.type, subtype: suffix)]?.first {
+            if let entry = suffixRanges[suffix]?.first(where: { $0.type.type == contentType.type }) {
                 return Match(registered: entry.type, owner: entry.owner, rank: .suffixRange)
             }
-            if let base = Self.suffixBaseTypes[suffix], let entry = firstExact(base, nil) {
+            if Self.suffixesWithBaseTypes.contains(suffix), let entry = firstExact("application", suffix, nil) {
                 return Match(registered: entry.type, owner: entry.owner, rank: .suffixBaseType)
             }
         }
@@ -112,10 +104,10 @@ public struct MediaTypeMatcher: Sendable {
         return subtype.next() == UInt8(ascii: "*") && subtype.next() == UInt8(ascii: "+")
     }
 
-    /// The first entry for `key` whose registered parameters are all on `contentType`.
-    private func firstExact(_ key: Key, _ contentType: MediaType?) -> Entry? {
-        guard let entries = exact[key] else { return nil }
-        for entry in entries {
+    /// The first entry for `type/subtype` whose registered parameters are all on `contentType`.
+    private func firstExact(_ type: String, _ subtype: String, _ contentType: MediaType?) -> Entry? {
+        guard let entries = exact[subtype] else { return nil }
+        for entry in entries where entry.type.type == type {
             if entry.type.parameterList.isEmpty { return entry }
             guard let contentType else { continue }
             let satisfied = entry.type.parameterList.allSatisfy { registered in
