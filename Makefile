@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test tsan bench bench-gate linearity-gate fuzz docs examples clean
+.PHONY: setup build run test tsan bench bench-gate linearity-gate perf-gate valgrind fuzz docs examples clean
 
 setup:
 	@missing=0; \
@@ -62,11 +62,23 @@ bench-gate: setup
 # instructions. Counts come from the CPU's counter, or from valgrind's callgrind where the
 # machine has none (most virtual machines); see Benchmarks/Gate/LinearityGate. Deterministic
 # hashing keeps the counts the same from run to run.
-linearity-gate: setup
-	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind >/dev/null; }
+linearity-gate: setup valgrind
 	cd Benchmarks && $(SWIFT) build -c release --product LinearityGate && \
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/LinearityGate"
+
+# Gates CI on instruction counts (issue #19): each gated path (Benchmarks/Shared/PerfWorkloads:
+# negotiation, JSON decode+walk and Codable, XML string events and value tree, YAML, property
+# lists, `parley negotiate --batch`, `parley check` on a generated corpus) runs under valgrind's
+# callgrind, and the run fails when one takes more than 5% more instructions than its line in
+# Benchmarks/Gate/instruction-thresholds.txt. Counts, not times: the machine's load cannot move
+# them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the file; commit that on its own, with why.
+perf-gate: setup valgrind
+	cd Benchmarks && $(SWIFT) build -c release --product PerfGate && \
+	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/PerfGate" $(PERF_GATE_FLAGS)
+
+valgrind:
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind >/dev/null; }
 
 # Builds every libFuzzer target in Fuzz/ and runs each for FUZZ_SECONDS. A crash, an input slower
 # than FUZZ_TIMEOUT seconds, a resident size over 512 MB or one allocation over 256 MB fails the

@@ -24,11 +24,11 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        suite("NegotiationBenchmarks", [parley("Parley")]),
-        suite("JSONBenchmarks", [parley("Parley"), parley("ParleyJSON")]),
-        suite("YAMLBenchmarks", [parley("Parley"), parley("ParleyYAML"), "CBaselineYAML"]),
-        suite("PropertyListBenchmarks", [parley("Parley"), parley("ParleyPropertyList")]),
-        suite("XMLBenchmarks", [parley("Parley"), parley("ParleyXML"), "CBaselineXML"]),
+        suite("NegotiationBenchmarks", ["PerfWorkloads", parley("Parley")]),
+        suite("JSONBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyJSON")]),
+        suite("YAMLBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyYAML"), "CBaselineYAML"]),
+        suite("PropertyListBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyPropertyList")]),
+        suite("XMLBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyXML"), "CBaselineXML"]),
         suite("ImageBenchmarks", [parley("Parley"), parley("ParleyImage"), "CBaselineImage"]),
         suite("ClientBenchmarks", [parley("Parley"), parley("ParleyClient")]),
         suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
@@ -36,8 +36,12 @@ let package = Package(
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
 
         // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
-        .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "CInstructionCounter"],
+        .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "InstructionCounting"],
                           path: "Gate/LinearityGate"),
+        // The instruction gate (`make perf-gate`): each gated path's instructions against the
+        // committed counts in Thresholds/instructions.json.
+        .executableTarget(name: "PerfGate", dependencies: ["PerfWorkloads", "InstructionCounting"],
+                          path: "Gate/PerfGate"),
 
         // Deterministic inputs shared by the suites.
         .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs"),
@@ -47,7 +51,15 @@ let package = Package(
                                parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
                                parley("ParleyImage"), parley("ParleyFixtures")],
                 path: "Shared/LinearityWorkloads"),
+        // The paths the instruction gate counts, with the inputs the suites measure them on.
+        .target(name: "PerfWorkloads",
+                dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
+                               parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"), parley("ParleyCSV"),
+                               parley("ParleyMessagePack"), parley("ParleyCLI"), "CStandardStreams"],
+                path: "Shared/PerfWorkloads"),
+        .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         // Instruction counts: perf_event_open where there is a hardware counter, else callgrind.
+        .target(name: "InstructionCounting", dependencies: ["CInstructionCounter"], path: "Shared/InstructionCounting"),
         .target(name: "CInstructionCounter", path: "Shared/CInstructionCounter"),
 
         // Baselines in plain C: what a user calling the C library directly gets.

@@ -3,6 +3,7 @@ import BenchmarkInputs
 import Foundation
 import Parley
 import ParleyJSON
+import PerfWorkloads
 
 // JSON decode and encode, Parley side by side with Foundation on the same bytes in one run.
 // Inputs are generated deterministically (a fixed-seed generator), never committed:
@@ -13,80 +14,6 @@ import ParleyJSON
 // JSON.decode-* validates the whole text and returns a tree whose objects build their members on
 // demand; JSON.decodeAndWalk-* then visits every value, so it pays for building all of them, as a
 // caller reading the whole document does (JSONSerialization builds everything up front).
-
-/// A GeoJSON FeatureCollection of polygons, at least `size` bytes.
-func makeGeoJSON(size: Int, seed: UInt64) -> [UInt8] {
-    var g = SeededGenerator(seed: seed)
-    var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
-    out.reserveCapacity(size + 4096)
-    var index = 0
-    while out.count < size {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        let baseLng = Double(g.int(-179_000_000..<179_000_000)) / 1_000_000
-        let baseLat = Double(g.int(-89_000_000..<89_000_000)) / 1_000_000
-        var ring: [String] = []
-        for _ in 0..<g.int(8..<40) {
-            let lng = baseLng + Double(g.int(0..<100_000)) / 1_000_000
-            let lat = baseLat + Double(g.int(0..<100_000)) / 1_000_000
-            ring.append("[\(String(format: "%.6f", lng)),\(String(format: "%.6f", lat))]")
-        }
-        ring.append(ring[0])
-        let feature = """
-        {"type":"Feature","properties":{"name":"\(g.pick(words)) \(index)","population":\(g.int(0..<10_000_000))},\
-        "geometry":{"type":"Polygon","coordinates":[[\(ring.joined(separator: ","))]]}}
-        """
-        out.append(contentsOf: feature.utf8)
-        index += 1
-    }
-    out.append(contentsOf: "]}".utf8)
-    return out
-}
-
-struct APIRecord: Codable {
-    struct Geo: Codable { var lat: Double; var lng: Double }
-    struct Address: Codable { var street: String; var city: String; var zip: String; var geo: Geo }
-    struct Friend: Codable { var id: Int; var name: String }
-    var id: Int
-    var guid: String
-    var isActive: Bool
-    var balance: Double
-    var age: Int
-    var name: String
-    var email: String
-    var tags: [String]
-    var address: Address
-    var friends: [Friend]
-    var registered: String
-    var about: String
-}
-
-struct FeatureCollection: Codable {
-    struct Feature: Codable {
-        struct Properties: Codable { var name: String; var population: Int }
-        struct Geometry: Codable { var type: String; var coordinates: [[[Double]]] }
-        var type: String
-        var properties: Properties
-        var geometry: Geometry
-    }
-    var type: String
-    var features: [Feature]
-}
-
-/// Visits every value of `value`, reading every string: what a caller reading a whole document does.
-func walk(_ value: Value) -> Int {
-    switch value {
-    case .array(let elements):
-        var visited = 1
-        for element in elements { visited &+= walk(element) }
-        return visited
-    case .object(let object):
-        var visited = 1
-        for member in object { visited &+= walk(member.value) &+ member.key.utf8.count }
-        return visited
-    case .string(let string): return string.utf8.count
-    default: return 1
-    }
-}
 
 let api1MB = makeAPIDocument(size: 1 << 20, seed: 1)
 let api20MB = makeAPIDocument(size: 20 << 20, seed: 2)

@@ -1,32 +1,10 @@
 import Benchmark
 import Foundation
 import Parley
+import PerfWorkloads
 
 // The engine's own overhead: Accept negotiation, Content-Type parsing, registry lookup.
 // Inputs are the Accept headers real clients send, against six offers a JSON/XML/YAML API has.
-
-let offers: [MediaType] = ["application/json", "application/xml", "application/yaml", "text/html", "text/plain", "image/png"]
-let headers: [(String, String)] = [
-    ("chrome", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),
-    ("firefox", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
-    ("curl", "*/*"),
-    ("java-legacy", "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"),
-]
-let thousandElements = (0..<999).map { "application/x-type-\($0);q=0.\($0 % 10)" }.joined(separator: ", ") + ", application/yaml"
-
-struct DeclaredFormat: Format {
-    var name: String
-    var decodableMediaTypes: [MediaType]
-    func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value { .null }
-}
-
-let registry = Registry(formats: [
-    DeclaredFormat(name: "json", decodableMediaTypes: ["application/json", "application/*+json", "text/json"]),
-    DeclaredFormat(name: "xml", decodableMediaTypes: ["application/xml", "text/xml", "application/*+xml"]),
-    DeclaredFormat(name: "yaml", decodableMediaTypes: ["application/yaml", "application/x-yaml", "text/yaml"]),
-    DeclaredFormat(name: "plist", decodableMediaTypes: ["application/x-plist"]),
-    DeclaredFormat(name: "image", decodableMediaTypes: ["image/png", "image/jpeg", "image/gif"]),
-] + Registry.builtInFormats)
 
 /// With `PARLEY_BENCHMARK_GATE` set (CI), only malloc counts are measured: they are
 /// deterministic, and committed thresholds in Thresholds/ gate them. Time is reported, not gated.
@@ -37,9 +15,9 @@ let benchmarks: @Sendable () -> Void = {
     let noMallocGrowth: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
     let allocations = Benchmark.Configuration(metrics: metrics, scalingFactor: .kilo,
                                               maxDuration: .seconds(gate ? 1 : 2), thresholds: noMallocGrowth)
-    let negotiator = AcceptNegotiator(offers: offers)
+    let negotiator = AcceptNegotiator(offers: apiOffers)
 
-    for (name, header) in headers {
+    for (name, header) in clientAcceptHeaders {
         Benchmark("Accept.negotiate-\(name)-6offers", configuration: allocations) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(negotiator.preferredOfferIndex(forAccept: header))
@@ -50,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Accept.negotiate-1000elements-6offers",
               configuration: .init(metrics: metrics, maxDuration: .seconds(2), thresholds: noMallocGrowth)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(negotiator.preferredOfferIndex(forAccept: thousandElements))
+            blackHole(negotiator.preferredOfferIndex(forAccept: thousandElementAccept))
         }
     }
 
@@ -60,22 +38,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let problem = try! MediaType(parsing: "application/problem+json; charset=utf-8")
     Benchmark("Registry.decoder-suffix-match", configuration: allocations) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(registry.decoder(for: problem)?.rank)
+            blackHole(applicationRegistry.decoder(for: problemJSON)?.rank)
         }
     }
 
     Benchmark("Registry.decoder-content-type-string", configuration: allocations) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(registry.decoder(forContentType: "application/json; charset=utf-8")?.rank)
+            blackHole(applicationRegistry.decoder(forContentType: "application/json; charset=utf-8")?.rank)
         }
     }
 
     Benchmark("Registry.encoder-chrome", configuration: allocations) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(registry.encoder(forAccept: headers[0].1)?.mediaType)
+            blackHole(applicationRegistry.encoder(forAccept: clientAcceptHeaders[0].accept)?.mediaType)
         }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 import Parley
 import ParleyXML
+import PerfWorkloads
 
 // Side by side on the same generated documents (1 MB and 20 MB), in one run:
 // - ParleyXML's event reader, zero-copy views (eventsView) and string events (events), vs libxml2's
@@ -13,28 +14,6 @@ import ParleyXML
 //   and read its attributes);
 // - XMLFormat's decode to the value tree.
 // Throughput: divide the document size by the median wall-clock time.
-
-/// A deterministic catalogue document of at least `bytes` bytes: attributes, short and long
-/// text, entity and character references, nesting three levels deep.
-func catalogue(bytes target: Int) -> [UInt8] {
-    var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<catalog xmlns=\"urn:example:catalog\">\n"
-    var index = 0
-    while text.utf8.count < target {
-        text += """
-          <book id="bk\(index)" lang="\(index % 3 == 0 ? "en" : "fr")" available="\(index % 2 == 0)">
-            <author>Author \(index % 97), Name &amp; Co</author>
-            <title>Title number \(index) of the catalogue</title>
-            <price currency="EUR">\(index % 50).\(index % 100)</price>
-            <description>A deterministic description for book \(index): it runs for a line or two so that \
-        character data dominates as in real feeds &#x2014; with an entity &lt;here&gt;.</description>
-          </book>
-
-        """
-        index += 1
-    }
-    text += "</catalog>\n"
-    return Array(text.utf8)
-}
 
 final class CountingDelegate: NSObject, XMLParserDelegate {
     var elements = 0
@@ -84,16 +63,7 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("XML.events-\(label)", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations {
-                var elements = 0
-                var textBytes = 0
-                try XML.EventReader(bytes).forEach { event in
-                    switch event {
-                    case .startElement: elements += 1
-                    case .text(let text): textBytes += text.utf8.count
-                    default: break
-                    }
-                }
-                blackHole(elements + textBytes)
+                blackHole(try countStringEvents(bytes))
             }
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import InstructionCounting
 import LinearityWorkloads
 
 // The linearity gate (issue #22): every workload runs at N and 4N; the gate fails when 4× the
@@ -35,19 +36,6 @@ guard let counter = available else {
 
 let workloads = allWorkloads.filter { workload in filter.map { workload.name.contains($0) } ?? true }
 print("Instructions per call at N and \(factor)N, counted with \(reason); the gate fails above \(maxRatio)×.\n")
-func column(_ text: String, _ width: Int, right: Bool = false) -> String {
-    let pad = String(repeating: " ", count: max(0, width - text.count))
-    return right ? pad + text : text + pad
-}
-func grouped(_ count: Int) -> String {
-    let digits = Array(String(count))
-    var out = ""
-    for (index, digit) in digits.enumerated() {
-        if index > 0, (digits.count - index) % 3 == 0 { out += "," }
-        out.append(digit)
-    }
-    return out
-}
 print(column("workload", 34) + column("unit", 15) + column("N", 6, right: true) + column("instructions N", 17, right: true)
       + column("instructions 4N", 17, right: true) + column("ratio", 8, right: true) + "  result")
 

@@ -3,18 +3,19 @@ import Foundation
 
 /// Counts the instructions one call retires: with the CPU's counter (perf_event_open) where
 /// the kernel offers one, otherwise with Valgrind's callgrind (the gate then runs under it).
-enum InstructionCounter {
+/// Both gates use it: `LinearityGate` (N against 4N) and `PerfGate` (against committed counts).
+public enum InstructionCounter {
     /// The CPU's user-space instruction counter, through this file descriptor.
     case hardware(Int32)
     /// callgrind's counts: each measured call is dumped to a file named from this prefix.
     case callgrind(outputPrefix: String)
 
     /// The environment variable that tells a run under callgrind where its dumps go.
-    static let callgrindOutputVariable = "PARLEY_LINEARITY_CALLGRIND_OUT"
+    static let callgrindOutputVariable = "PARLEY_GATE_CALLGRIND_OUT"
 
     /// The counter this process can use, or `nil` with the reason when it has none (no
     /// hardware counter and not running under callgrind).
-    static func available() -> (counter: InstructionCounter?, reason: String) {
+    public static func available() -> (counter: InstructionCounter?, reason: String) {
         if instruction_counter_running_on_valgrind() == 1 {
             guard let prefix = ProcessInfo.processInfo.environment[callgrindOutputVariable] else {
                 return (nil, "running under Valgrind without \(callgrindOutputVariable)")
@@ -28,33 +29,43 @@ enum InstructionCounter {
 
     /// Replaces this process with itself under `valgrind --tool=callgrind`, with only the
     /// measured calls instrumented. Returns only if Valgrind cannot be started.
-    static func reexecUnderCallgrind() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-linearity-callgrind-\(getpid())")
+    public static func reexecUnderCallgrind() -> String {
+        let argv = callgrindInvocation(arguments: Array(CommandLine.arguments.dropFirst())).map { strdup($0) } + [nil]
+        execvp("valgrind", argv)
+        return "cannot run valgrind: \(String(cString: strerror(errno)))"
+    }
+
+    /// The command that runs this executable again under `valgrind --tool=callgrind` with
+    /// `arguments`, only the measured calls instrumented; sets the variable that tells the run
+    /// where its dumps go.
+    public static func callgrindInvocation(arguments: [String]) -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-gate-callgrind-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = folder.appendingPathComponent("callgrind.out").path
         setenv(callgrindOutputVariable, prefix, 1)
         var executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         // Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift toolchain writes: run a
         // copy without debug information (counts are the same).
-        let stripped = folder.appendingPathComponent("LinearityGate").path
-        let strip = Process()
-        strip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        strip.arguments = ["strip", "--strip-debug", "-o", stripped, executable]
-        if (try? strip.run()) != nil {
-            strip.waitUntilExit()
-            if strip.terminationStatus == 0 { executable = stripped }
-        }
-        let arguments = ["valgrind", "--quiet", "--tool=callgrind", "--instr-atstart=no",
-                         "--callgrind-out-file=\(prefix)", executable] + CommandLine.arguments.dropFirst()
-        let argv = arguments.map { strdup($0) } + [nil]
-        execvp("valgrind", argv)
-        return "cannot run valgrind: \(String(cString: strerror(errno)))"
+        let stripped = folder.appendingPathComponent(strippedName).path
+        if run(["strip", "--strip-debug", "-o", stripped, executable]) { executable = stripped }
+        return ["valgrind", "--quiet", "--tool=callgrind", "--instr-atstart=no",
+                "--callgrind-out-file=\(prefix)", executable] + arguments
+    }
+
+    /// Runs a tool to completion; whether it succeeded.
+    private static func run(_ command: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 
     /// The instructions `call` retires: the fewest over `repetitions` calls with the hardware
     /// counter (other processes and interrupts only add), one call under callgrind (which
     /// counts this process alone; only hash seeds, such as libxml2's, vary it slightly).
-    func count(_ label: String, repetitions: Int = 3, _ call: () throws -> Void) throws -> Int {
+    public func count(_ label: String, repetitions: Int = 3, _ call: () throws -> Void) throws -> Int {
         switch self {
         case .hardware(let fd):
             var fewest = Int.max
@@ -75,13 +86,16 @@ enum InstructionCounter {
 
     /// Removes the stripped copy the run under callgrind started from (callgrind itself writes
     /// a small `<prefix>` file at exit, which stays in the temporary folder).
-    func finish() {
+    public func finish() {
         guard case .callgrind(let prefix) = self else { return }
         let folder = (prefix as NSString).deletingLastPathComponent
-        try? FileManager.default.removeItem(atPath: folder + "/LinearityGate")
+        try? FileManager.default.removeItem(atPath: folder + "/" + Self.strippedName)
     }
 
-    /// Reads and removes the dump callgrind just wrote: its `summary:` (or `totals:`) line.
+    /// The name of the copy without debug information that runs under callgrind.
+    static let strippedName = "gate-without-debug-info"
+
+    /// Reads and removes the dump callgrind just wrote.
     private static func takeDump(prefix: String) throws -> Int {
         let folder = (prefix as NSString).deletingLastPathComponent
         let name = (prefix as NSString).lastPathComponent
@@ -90,6 +104,11 @@ enum InstructionCounter {
         guard dumps.count == 1 else { throw GateError("expected one callgrind dump in \(folder), found \(dumps)") }
         let path = folder + "/" + dumps[0]
         defer { try? FileManager.default.removeItem(atPath: path) }
+        return try summary(ofDump: path)
+    }
+
+    /// The `summary:` (or `totals:`) count of a callgrind dump.
+    private static func summary(ofDump path: String) throws -> Int {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for line in text.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
             if let count = Int(line.split(separator: " ").last ?? "") { return count }
@@ -98,7 +117,8 @@ enum InstructionCounter {
     }
 }
 
-struct GateError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// Why a gate could not measure.
+public struct GateError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,75 @@
+import CStandardStreams
+import Dispatch
+import Foundation
+import Parley
+import ParleyCLI
+import ParleyCSV
+import ParleyImage
+import ParleyJSON
+import ParleyMessagePack
+import ParleyPropertyList
+import ParleyXML
+import ParleyYAML
+
+// The command-line paths, run in-process through ParleyCommand (the code the `parley` executable
+// runs, with the formats it links), standard input from a file and standard output discarded.
+// In-process because Valgrind 3.19 (Debian 12) crashes when an async Swift `main` parks its main
+// thread in dispatch_main, as the `parley` executable does; the instructions counted are the
+// command's own, without process start-up.
+
+/// The formats the `parley` executable links.
+let parleyRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), ImageFormat(),
+                                        CSVFormat(), MessagePackFormat()] + Registry.builtInFormats)
+
+/// Runs `parley arguments` in this process with `input` as standard input and standard output
+/// sent to /dev/null; waits for it (async commands run on the global executor).
+func runParley(_ arguments: [String], input: String?) {
+    fflush(nil)
+    let savedOutput = dup(STDOUT_FILENO)
+    let null = open("/dev/null", O_WRONLY)
+    dup2(null, STDOUT_FILENO)
+    close(null)
+    if let input { precondition(standard_input_reopen(input) == 0, "cannot read \(input)") }
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await ParleyCommand.main(registry: parleyRegistry, arguments: arguments)
+        done.signal()
+    }
+    done.wait()
+    fflush(nil)
+    dup2(savedOutput, STDOUT_FILENO)
+    close(savedOutput)
+}
+
+/// Writes the command-line paths' inputs into `folder`: 2,000 lines of batch negotiation (the
+/// client headers against the API's offers, in turn) and a small generated corpus of recordings
+/// (HAR, VCR cassettes, raw HTTP; JSON, XML, YAML and gzip bodies; a fixed seed). PerfGate runs it
+/// before the measured process starts (Foundation's `Process` does not work under Valgrind).
+public func prepareCommandLineInputs(in folder: URL) throws {
+    let offers = apiOffers.map { "\"\($0)\"" }.joined(separator: ",")
+    let lines = (0..<2_000).map { index in
+        "{\"accept\":\"\(clientAcceptHeaders[index % clientAcceptHeaders.count].accept)\",\"offers\":[\(offers)]}\n"
+    }
+    try Data(lines.joined().utf8).write(to: folder.appendingPathComponent("negotiate-batch.jsonl"))
+
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Scripts/make-recorded-corpus.py").standardized.path
+    let generate = Process()
+    generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    generate.arguments = ["python3", script, folder.appendingPathComponent("corpus").path, "--files", "40", "--megabytes", "4"]
+    generate.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    try generate.run()
+    generate.waitUntilExit()
+    guard generate.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
+
+let commandLinePaths: [GatedPath] = [
+    GatedPath("CLI.negotiate-batch-2000-lines", iterations: 2_000) { inputs in
+        let batch = inputs.appendingPathComponent("negotiate-batch.jsonl").path
+        return { runParley(["negotiate", "--batch"], input: batch) }
+    },
+    GatedPath("CLI.check-generated-corpus-40-files") { inputs in
+        let corpus = inputs.appendingPathComponent("corpus").path
+        return { runParley(["check", corpus, "--report", "json", "--output", "/dev/null"], input: nil) }
+    },
+]

@@ -1,0 +1,90 @@
+import BenchmarkInputs
+import Foundation
+import Parley
+import ParleyJSON
+import ParleyPropertyList
+import ParleyXML
+import ParleyYAML
+
+/// One path a caller runs, as the instruction gate counts it: `iterations` runs of the same
+/// call on the same input, so fixed costs do not drown a short path.
+public struct GatedPath: Sendable {
+    /// The benchmark's name, as the suites print it.
+    public let name: String
+    /// Runs of the path in one measured call; the gate reports instructions per run.
+    public let iterations: Int
+    /// Builds the input (from the folder ``prepareCommandLineInputs(in:)`` filled, for the
+    /// command-line paths) and returns the measured call.
+    public let prepare: @Sendable (_ inputs: URL) -> @Sendable () throws -> Void
+
+    public init(_ name: String, iterations: Int = 1,
+                prepare: @escaping @Sendable (_ inputs: URL) -> @Sendable () throws -> Void) {
+        self.name = name
+        self.iterations = iterations
+        self.prepare = prepare
+    }
+}
+
+/// Keeps `value` alive and opaque to the optimizer, so a measured call is never removed.
+@inline(never)
+public func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The paths the gate counts: negotiation, JSON, XML, YAML, property lists and the command line.
+public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + commandLinePaths
+
+let negotiationPaths: [GatedPath] = {
+    let negotiator = AcceptNegotiator(offers: apiOffers)
+    let chrome = clientAcceptHeaders[0].accept
+    var paths = clientAcceptHeaders.map { client, accept in
+        GatedPath("Accept.negotiate-\(client)-6offers", iterations: 1000) { _ in
+            { for _ in 0..<1000 { consume(negotiator.preferredOfferIndex(forAccept: accept)) } }
+        }
+    }
+    paths += [
+        GatedPath("Accept.negotiate-1000elements-6offers", iterations: 10) { _ in
+            { for _ in 0..<10 { consume(negotiator.preferredOfferIndex(forAccept: thousandElementAccept)) } }
+        },
+        GatedPath("MediaType.parse-vnd-api-json-charset", iterations: 1000) { _ in
+            { for _ in 0..<1000 { consume(try? MediaType(parsing: "application/vnd.api+json; charset=utf-8")) } }
+        },
+        GatedPath("Registry.decoder-suffix-match", iterations: 1000) { _ in
+            { for _ in 0..<1000 { consume(applicationRegistry.decoder(for: problemJSON)?.rank) } }
+        },
+        GatedPath("Registry.decoder-content-type-string", iterations: 1000) { _ in
+            { for _ in 0..<1000 { consume(applicationRegistry.decoder(forContentType: "application/json; charset=utf-8")?.rank) } }
+        },
+        GatedPath("Registry.encoder-chrome", iterations: 1000) { _ in
+            { for _ in 0..<1000 { consume(applicationRegistry.encoder(forAccept: chrome)?.mediaType) } }
+        },
+    ]
+    return paths
+}()
+
+let formatPaths: [GatedPath] = [
+    GatedPath("JSON.decodeAndWalk-api-1mb") { _ in
+        let document = makeAPIDocument(size: 1 << 20, seed: 1)
+        return { consume(walk(try JSONFormat().decode(document))) }
+    },
+    GatedPath("JSON.codable-api-1mb") { _ in
+        let document = makeAPIDocument(size: 1 << 20, seed: 1)
+        return { consume(try JSONFormat().decode([APIRecord].self, from: document)) }
+    },
+    GatedPath("XML.events-1MB") { _ in
+        let document = catalogue(bytes: 1 << 20)
+        return { consume(try countStringEvents(document)) }
+    },
+    GatedPath("XML.decodeValue-1MB") { _ in
+        let document = catalogue(bytes: 1 << 20)
+        return { consume(try XMLFormat().decode(document)) }
+    },
+    GatedPath("YAML.decode-records-1MB") { _ in
+        let document = makeYAMLRecords(targetBytes: 1 << 20)
+        return { consume(try YAMLFormat().decode(document)) }
+    },
+    GatedPath("PropertyList.decode-xml-2000records") { _ in
+        let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
+        return { consume(try PropertyListFormat().decode(document)) }
+    },
+]

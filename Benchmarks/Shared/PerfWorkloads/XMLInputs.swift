@@ -1,0 +1,39 @@
+import ParleyXML
+
+// The XML document and the string-event read: XMLBenchmarks times them, PerfGate counts them.
+
+/// A deterministic catalogue document of at least `bytes` bytes: attributes, short and long
+/// text, entity and character references, nesting three levels deep.
+public func catalogue(bytes target: Int) -> [UInt8] {
+    var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<catalog xmlns=\"urn:example:catalog\">\n"
+    var index = 0
+    while text.utf8.count < target {
+        text += """
+          <book id="bk\(index)" lang="\(index % 3 == 0 ? "en" : "fr")" available="\(index % 2 == 0)">
+            <author>Author \(index % 97), Name &amp; Co</author>
+            <title>Title number \(index) of the catalogue</title>
+            <price currency="EUR">\(index % 50).\(index % 100)</price>
+            <description>A deterministic description for book \(index): it runs for a line or two so that \
+        character data dominates as in real feeds &#x2014; with an entity &lt;here&gt;.</description>
+          </book>
+
+        """
+        index += 1
+    }
+    text += "</catalog>\n"
+    return Array(text.utf8)
+}
+
+/// Reads `bytes` with the string event API most callers use: counts elements and text bytes.
+public func countStringEvents(_ bytes: [UInt8]) throws -> Int {
+    var elements = 0
+    var textBytes = 0
+    try XML.EventReader(bytes).forEach { event in
+        switch event {
+        case .startElement: elements += 1
+        case .text(let text): textBytes += text.utf8.count
+        default: break
+        }
+    }
+    return elements + textBytes
+}
