@@ -20,7 +20,7 @@
 /// - **Lookup** (RFC 4647 §3.4), for tags no range filters to: a range matches a tag that it
 ///   truncates to at a `-` (`en-GB` finds `en`; a trailing single-letter subtag is never the end
 ///   of a truncation). It ranks below a filtering match and above `*`, and never revives a tag
-///   a range excluded with q=0.
+///   a range excluded with q=0. The longest truncation wins, as lookup finds it first.
 /// - Highest q wins; on equal q, the tag matched by the range listed first in the field, then
 ///   the more specific match, then the server's order.
 /// - No field, an empty one, or nothing acceptable: `nil` from ``preferredLanguageIndex(forAcceptLanguage:)``,
@@ -80,9 +80,10 @@ public struct LanguageNegotiator: Sendable {
                         if element.typeIsWildcard {
                             specificity = 0
                         } else if Self.filters(header, element.type, bytes, tags[k]) {
-                            specificity = 2 + element.type.count
+                            specificity = Self.filteringSpecificity + element.type.count
                         } else if element.quality > 0, Self.truncates(header, element.type, bytes, tags[k]) {
-                            specificity = 1
+                            // The longest truncation is the one lookup finds first.
+                            specificity = 1 + tags[k].count
                         } else {
                             continue
                         }
@@ -101,7 +102,8 @@ public struct LanguageNegotiator: Sendable {
     }
 
     struct Score {
-        /// -1 no match, 0 `*`, 1 lookup, 2 + the range's length for filtering.
+        /// -1 no match, 0 `*`, 1 + the tag's length for lookup, ``filteringSpecificity`` + the
+        /// range's length for filtering.
         var specificity = -1
         var quality = 0.0
         /// The position in the field of the range that decided, from 1.
@@ -121,6 +123,9 @@ public struct LanguageNegotiator: Sendable {
             return specificity > other.specificity
         }
     }
+
+    /// Above every lookup match (a tag is far shorter than this).
+    static let filteringSpecificity = 1 << 30
 
     /// Basic filtering: the range equals the tag or is a prefix of it ending at a `-`.
     static func filters(_ header: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
