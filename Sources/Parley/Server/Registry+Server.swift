@@ -259,14 +259,17 @@ extension Registry {
                                          request fields: HTTPFields, options: ReplyOptions,
                                          refusing: Bool) throws(ParleyError) -> Reply {
         var reply = reply
+        // In a fixed order: Accept, Accept-Encoding, Accept-Language, Accept-Charset.
         var vary = ["Accept"]
+        let negotiatesCharset = format.isTextual && format.allowsCharsetTranscoding && !options.charsets.isEmpty
+        if format.isCompressible && !options.contentCodings.encoders.isEmpty { vary.append("Accept-Encoding") }
         if let language {
             reply.language = language
             reply.headerFields[.contentLanguage] = language
             vary.append("Accept-Language")
         }
-        if format.isTextual && format.allowsCharsetTranscoding && !options.charsets.isEmpty {
-            vary.append("Accept-Charset")
+        if negotiatesCharset { vary.append("Accept-Charset") }
+        if negotiatesCharset {
             let offered = options.offeredCharsets
             let index = CharsetNegotiator(charsets: offered).preferredCharsetIndex(
                 forAcceptCharset: Self.fieldValue(fields, Self.acceptCharset))
@@ -278,8 +281,8 @@ extension Registry {
                 reply.headerFields[.contentType] = reply.contentType.description
             }
         }
+        // Never a second coding over one applied already.
         if format.isCompressible && !options.contentCodings.encoders.isEmpty && reply.headerFields[.contentEncoding] == nil {
-            vary.append("Accept-Encoding")
             let negotiator = EncodingNegotiator(options.contentCodings)
             let acceptEncoding = Self.fieldValue(fields, .acceptEncoding)
             let choice = negotiator.choice(forAcceptEncoding: acceptEncoding,
