@@ -115,6 +115,12 @@ import Testing
         #expect(reply.body == Array("Hallo".utf8))
         #expect(reply.headerFields[.contentLanguage] == "de")
         #expect(reply.headerFields[.vary] == "Accept, Accept-Language")
+        // The README's form: an object literal built per language.
+        let greeting = try registry.reply(for: request([("Accept", "application/vnd.test.utf8"), ("Accept-Language", "de")]),
+                                          options: options) { language in
+            ["greeting": language == "de" ? "Hallo" : "Hello"]
+        }
+        #expect(String(decoding: greeting.body, as: UTF8.self).contains("Hallo"))
         let fallback = try registry.reply(with: "x", for: request([("Accept-Language", "ja")]),
                                           options: ReplyOptions(languages: ["en", "de"], defaultLanguage: "de"))
         #expect(fallback.headerFields[.contentLanguage] == "de")
