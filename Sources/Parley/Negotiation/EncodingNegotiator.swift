@@ -25,8 +25,8 @@
 ///   jshttp/negotiator, nginx and Apache answer them uncompressed too.
 /// - An empty field (or one of only empty elements): `identity` only.
 /// - Elements that break the grammar are skipped; parameters other than `q` are ignored.
-/// - Highest q wins; on equal q, the server's order of ``codings``; a coding wins a tie with
-///   `identity`.
+/// - Highest q wins; on equal q, a coding the field names beats one only `*` accepts, then the
+///   server's order of ``codings``; a coding wins a tie with `identity`.
 /// - `nil` only when nothing is acceptable, `identity` included: answer 406.
 public struct EncodingNegotiator: Sendable {
     /// What a negotiation chose.
@@ -117,13 +117,18 @@ public struct EncodingNegotiator: Sendable {
                 // Not named: `*` decides; identity is acceptable by default, below any coding.
                 let identityQuality = identity >= 0 ? identity : star >= 0 ? star : Double.leastNonzeroMagnitude
                 if preferringIdentity && identityQuality > 0 { return .identity }
+                // On equal q a coding the field names beats one only `*` accepts, as a more
+                // specific range does in `Accept`; then the server's order.
                 var best = -1
                 var bestQuality = 0.0
+                var bestIsNamed = false
                 for k in 0..<count {
-                    let q = named[k] >= 0 ? named[k] : max(star, 0)
-                    if q > bestQuality {
+                    let isNamed = named[k] >= 0
+                    let q = isNamed ? named[k] : max(star, 0)
+                    if q > bestQuality || (q > 0 && q == bestQuality && isNamed && !bestIsNamed) {
                         best = k
                         bestQuality = q
+                        bestIsNamed = isNamed
                     }
                 }
                 if best >= 0 && bestQuality >= identityQuality { return .coding(best) }
