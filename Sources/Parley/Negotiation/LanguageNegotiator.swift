@@ -21,8 +21,10 @@
 ///   truncates to at a `-` (`en-GB` finds `en`; a trailing single-letter subtag is never the end
 ///   of a truncation). It ranks below a filtering match and above `*`, and never revives a tag
 ///   a range excluded with q=0. The longest truncation wins, as lookup finds it first.
-/// - Highest q wins; on equal q, the tag matched by the range listed first in the field, then
-///   the more specific match, then the server's order.
+/// - Highest q wins; on equal q, a tag a named range matched beats one only `*` matched, then
+///   the tag matched by the range listed first in the field, then an exact match beats a prefix
+///   and a prefix beats lookup (`en` prefers an offered `en` to `en-US`), and a longer truncation
+///   beats a shorter one; then the server's order.
 /// - No field, an empty one, or nothing acceptable: `nil` from ``preferredLanguageIndex(forAcceptLanguage:)``,
 ///   the default language from ``language(forAcceptLanguage:)``.
 /// - Elements that break the grammar are skipped; parameters other than `q` are ignored.
@@ -77,17 +79,21 @@ public struct LanguageNegotiator: Sendable {
                     position += 1
                     for k in 0..<count {
                         let specificity: Int
+                        let match: Match
                         if element.typeIsWildcard {
                             specificity = 0
+                            match = .any
                         } else if Self.filters(header, element.type, bytes, tags[k]) {
                             specificity = Self.filteringSpecificity + element.type.count
+                            match = element.type.count == tags[k].count ? .exact : .prefix
                         } else if element.quality > 0, Self.truncates(header, element.type, bytes, tags[k]) {
                             // The longest truncation is the one lookup finds first.
                             specificity = 1 + tags[k].count
+                            match = .lookup
                         } else {
                             continue
                         }
-                        let score = Score(specificity: specificity, quality: element.quality, position: position)
+                        let score = Score(specificity: specificity, match: match, quality: element.quality, position: position)
                         if score.outranks(scores[k]) { scores[k] = score }
                     }
                 }
@@ -101,10 +107,17 @@ public struct LanguageNegotiator: Sendable {
         }
     }
 
+    /// How a range matched a tag, weakest first.
+    enum Match: Int, Comparable {
+        case any, lookup, prefix, exact
+        static func < (a: Match, b: Match) -> Bool { a.rawValue < b.rawValue }
+    }
+
     struct Score {
         /// -1 no match, 0 `*`, 1 + the tag's length for lookup, ``filteringSpecificity`` + the
         /// range's length for filtering.
         var specificity = -1
+        var match = Match.any
         var quality = 0.0
         /// The position in the field of the range that decided, from 1.
         var position = 0
@@ -115,12 +128,15 @@ public struct LanguageNegotiator: Sendable {
             specificity > other.specificity || (specificity == other.specificity && quality > other.quality)
         }
 
-        /// Whether a tag with this score is preferred to one with `other` (the server's order
-        /// breaks the remaining ties).
+        /// Whether a tag with this score is preferred to one with `other`: higher q; a named
+        /// range over `*`; the range listed first; an exact match over a prefix, a prefix over
+        /// lookup; the longer truncation. The server's order breaks the remaining ties.
         func isPreferred(over other: Score) -> Bool {
             if quality != other.quality { return quality > other.quality }
+            if (match == .any) != (other.match == .any) { return other.match == .any }
             if position != other.position { return position < other.position }
-            return specificity > other.specificity
+            if match != other.match { return match > other.match }
+            return specificity > other.specificity   // the longer truncation
         }
     }
 
