@@ -1,10 +1,11 @@
 import Parley
 import Testing
 
-/// Vectors written from RFC 9110 §12.5.2 (its example first).
+/// Vectors written from RFC 9110 §12.5.2 (its example first), then a cross-check against
+/// jshttp/negotiator's `charset(array)` assertions (test/charset.js), which agree on every case.
 ///
-/// Cross-check: none of the projects in `shared/corpora/real-world/negotiation` has
-/// `Accept-Charset` vectors there (all 292 cases are `Accept`). One deliberate difference from
+/// `shared/corpora/real-world/negotiation` has no `Accept-Charset` cases (all 292 are
+/// `Accept`), so the cross-check uses negotiator's test file. One deliberate difference from
 /// RFC 2616-era libraries: `iso-8859-1` gets no implicit q=1 (RFC 9110 dropped it).
 @Suite struct CharsetNegotiatorTests {
     struct Vector: CustomTestStringConvertible, Sendable {
@@ -35,6 +36,40 @@ import Testing
     ]
 
     @Test(arguments: vectors) func negotiates(_ vector: Vector) {
+        #expect(CharsetNegotiator(charsets: vector.charsets).charset(forAcceptCharset: vector.header) == vector.expected)
+    }
+
+    /// jshttp/negotiator's `negotiator.charset(offers)` assertions: header, offers, answer.
+    static let negotiatorCases: [Vector] = [
+        Vector(header: nil, charsets: ["UTF-8"], expected: "UTF-8"),
+        Vector(header: nil, charsets: ["UTF-8", "ISO-8859-1"], expected: "UTF-8"),
+        Vector(header: "*", charsets: ["UTF-8"], expected: "UTF-8"),
+        Vector(header: "*", charsets: ["UTF-8", "ISO-8859-1"], expected: "UTF-8"),
+        Vector(header: "*, UTF-8", charsets: ["UTF-8"], expected: "UTF-8"),
+        Vector(header: "*, UTF-8", charsets: ["UTF-8", "ISO-8859-1"], expected: "UTF-8"),
+        Vector(header: "*, UTF-8;q=0", charsets: ["UTF-8", "ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "*, UTF-8;q=0", charsets: ["UTF-8"], expected: nil),
+        Vector(header: "ISO-8859-1", charsets: ["ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "ISO-8859-1", charsets: ["UTF-8", "ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "ISO-8859-1", charsets: ["iso-8859-1"], expected: "iso-8859-1"),
+        Vector(header: "ISO-8859-1", charsets: ["iso-8859-1", "ISO-8859-1"], expected: "iso-8859-1"),
+        Vector(header: "ISO-8859-1", charsets: ["ISO-8859-1", "iso-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "ISO-8859-1", charsets: ["utf-8"], expected: nil),
+        Vector(header: "UTF-8;q=0", charsets: ["ISO-8859-1"], expected: nil),
+        Vector(header: "UTF-8;q=0", charsets: ["UTF-8", "KOI8-R", "ISO-8859-1"], expected: nil),
+        Vector(header: "UTF-8;q=0", charsets: ["KOI8-R"], expected: nil),
+        Vector(header: "UTF-8, ISO-8859-1", charsets: ["ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "UTF-8, ISO-8859-1", charsets: ["UTF-8", "KOI8-R", "ISO-8859-1"], expected: "UTF-8"),
+        Vector(header: "UTF-8, ISO-8859-1", charsets: ["KOI8-R"], expected: nil),
+        Vector(header: "UTF-8;q=0.8, ISO-8859-1", charsets: ["ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "UTF-8;q=0.8, ISO-8859-1", charsets: ["UTF-8", "KOI8-R", "ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "UTF-8;q=0.8, ISO-8859-1", charsets: ["UTF-8", "KOI8-R"], expected: "UTF-8"),
+        Vector(header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["ISO-8859-1"], expected: "ISO-8859-1"),
+        Vector(header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["UTF-8", "ISO-8859-1"], expected: "UTF-8"),
+        Vector(header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["ISO-8859-1", "UTF-8"], expected: "UTF-8"),
+    ]
+
+    @Test(arguments: negotiatorCases) func agreesWithNegotiator(_ vector: Vector) {
         #expect(CharsetNegotiator(charsets: vector.charsets).charset(forAcceptCharset: vector.header) == vector.expected)
     }
 }
