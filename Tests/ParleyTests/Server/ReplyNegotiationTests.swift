@@ -186,6 +186,35 @@ import Testing
         #expect(coded.headerFields[.contentEncoding] == "x-reverse")
     }
 
+    @Test func theConverterWritesCharsetsFromUTF8WithinALimit() throws {
+        let converter = SystemCharsetConverter()
+        #expect(try converter.bytes(fromUTF8: Array("é".utf8), charset: "ISO-8859-1", maximumBytes: 10) == [0xE9])
+        #expect(try converter.bytes(fromUTF8: Array("日本".utf8), charset: "EUC-JP", maximumBytes: 10) == [0xC6, 0xFC, 0xCB, 0xDC])
+        #expect(throws: CharsetConversionError.invalidBytes(charset: "iso-8859-1", offset: 2)) {
+            try converter.bytes(fromUTF8: Array("ab€".utf8), charset: "iso-8859-1", maximumBytes: 10)
+        }
+        #expect(throws: CharsetConversionError.invalidBytes(charset: "koi8-r", offset: 1)) {
+            try converter.bytes(fromUTF8: Array("aé".utf8), charset: "koi8-r", maximumBytes: 10)
+        }
+        #expect(throws: CharsetConversionError.limitExceeded(maximum: 7)) {
+            try converter.bytes(fromUTF8: Array("abcd".utf8), charset: "utf-16le", maximumBytes: 7)
+        }
+        #expect(throws: CharsetConversionError.limitExceeded(maximum: 3)) {
+            try converter.bytes(fromUTF8: Array("日本".utf8), charset: "shift_jis", maximumBytes: 3)
+        }
+        #expect(throws: CharsetConversionError.unknownCharset("x-no-such-charset")) {
+            try converter.bytes(fromUTF8: [0x61], charset: "x-no-such-charset", maximumBytes: 10)
+        }
+        // A converter written before this direction existed answers UTF-8 alone.
+        struct OldConverter: CharsetConverting {
+            func utf8(from bytes: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] { bytes }
+        }
+        #expect(try OldConverter().bytes(fromUTF8: [0x61], charset: "UTF-8", maximumBytes: 1) == [0x61])
+        #expect(throws: CharsetConversionError.unknownCharset("iso-8859-1")) {
+            try OldConverter().bytes(fromUTF8: [0x61], charset: "iso-8859-1", maximumBytes: 1)
+        }
+    }
+
     // MARK: Request bodies
 
     func upload(_ body: [UInt8], encoding: String?) -> HTTPRequest {
