@@ -238,12 +238,12 @@ extension Registry {
     }
 
     /// A request field's values joined with `, `, or `nil` when it has none.
-    static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
+    private static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
         let values = fields[values: name]
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
-    static let acceptCharset = HTTPField.Name("Accept-Charset")!
+    private static let acceptCharset = HTTPField.Name("Accept-Charset")!
 
     /// The language of ``ReplyOptions/languages`` the request's `Accept-Language` prefers, or the
     /// default; `nil` when none are offered.
@@ -268,8 +268,8 @@ extension Registry {
             reply.headerFields[.contentLanguage] = language
             vary.append("Accept-Language")
         }
-        if negotiatesCharset { vary.append("Accept-Charset") }
         if negotiatesCharset {
+            vary.append("Accept-Charset")
             let offered = options.offeredCharsets
             let index = CharsetNegotiator(charsets: offered).preferredCharsetIndex(
                 forAcceptCharset: Self.fieldValue(fields, Self.acceptCharset))
