@@ -45,6 +45,9 @@ public struct CSVFormat: Format {
     /// `true`: CSV is text.
     public var isTextual: Bool { true }
 
+    /// `true`: `text/csv` may be sent in any charset its `charset` parameter names (RFC 4180).
+    public var allowsCharsetTranscoding: Bool { true }
+
     static let formatName = "csv"
 
     /// Whether `mediaType` says the first record is a header (`header=present`, any case).

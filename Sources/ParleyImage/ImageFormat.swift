@@ -69,6 +69,9 @@ public struct ImageFormat: Format {
     /// `"image"`.
     public var name: String { "image" }
 
+    /// `false`: the types replies use (PNG, JPEG, GIF, WebP) hold compressed data already.
+    public var isCompressible: Bool { false }
+
     /// Every kind's media types, canonical first: `image/png`, `image/x-png`, `image/apng`,
     /// `image/jpeg`, `image/jpg`, `image/pjpeg`, `image/gif`, `image/webp`, `image/bmp`,
     /// `image/x-bmp`, `image/x-ms-bmp`, `image/x-win-bitmap`, `image/x-xbitmap`,

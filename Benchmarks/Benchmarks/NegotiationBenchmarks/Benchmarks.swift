@@ -32,6 +32,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Chrome's Accept-Encoding against the four codings Parley writes, in a server's order.
+    let encodingNegotiator = EncodingNegotiator(codings: ["zstd", "br", "gzip", "deflate"])
+    let chromeAcceptEncoding = "gzip, deflate, br, zstd"
+    Benchmark("AcceptEncoding.negotiate-chrome-4codings", configuration: allocations) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(encodingNegotiator.choice(forAcceptEncoding: chromeAcceptEncoding))
+        }
+    }
+
+    // A British English browser's Accept-Language against a site in four languages.
+    let languageNegotiator = LanguageNegotiator(languages: ["de", "en", "fr", "ja"])
+    let britishAcceptLanguage = "en-GB,en;q=0.9,de;q=0.8"
+    Benchmark("AcceptLanguage.negotiate-en-GB-4languages", configuration: allocations) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(languageNegotiator.preferredLanguageIndex(forAcceptLanguage: britishAcceptLanguage))
+        }
+    }
+
     Benchmark("MediaType.parse-vnd-api-json-charset", configuration: allocations) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try? MediaType(parsing: "application/vnd.api+json; charset=utf-8"))

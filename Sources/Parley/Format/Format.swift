@@ -33,6 +33,17 @@ public protocol Format: Sendable {
     /// Whether the format's bodies are text, so an encoded `Content-Type` carries a `charset`.
     var isTextual: Bool { get }
 
+    /// Whether a server compresses this format's bodies when the client accepts a content
+    /// coding (see ``ReplyOptions/compressionThreshold``). Formats whose bodies are compressed
+    /// already (PNG, JPEG, WebP, GIF) say `false`.
+    var isCompressible: Bool { get }
+
+    /// Whether a textual body of this format may be sent in another charset than the UTF-8 the
+    /// encoder writes: transcoded, with the `charset` parameter naming it, when `Accept-Charset`
+    /// prefers one (see ``ReplyOptions/charsets``). `false` for formats whose text must be
+    /// UTF-8 (JSON, RFC 8259 §8.1) or names its own encoding (an XML declaration).
+    var allowsCharsetTranscoding: Bool { get }
+
     /// Decodes a body.
     ///
     /// - Parameters:
@@ -94,6 +105,12 @@ extension Format {
 
     /// `false`.
     public var isTextual: Bool { false }
+
+    /// `true`: most bodies shrink; formats of compressed data say `false`.
+    public var isCompressible: Bool { true }
+
+    /// `false`: the format is sent in UTF-8 whatever `Accept-Charset` says.
+    public var allowsCharsetTranscoding: Bool { false }
 
     /// `nil`: the format cannot tell its content from other bytes.
     public func sniff(_ bytes: UnsafeRawBufferPointer) -> MediaType? { nil }

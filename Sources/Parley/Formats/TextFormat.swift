@@ -13,6 +13,7 @@ public struct TextFormat: Format {
     public var decodableMediaTypes: [MediaType] { [.textPlain, MediaType(lowercasedType: "text", subtype: "*", parameters: [])] }
     public var encodableMediaTypes: [MediaType] { [.textPlain] }
     public var isTextual: Bool { true }
+    public var allowsCharsetTranscoding: Bool { true }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         try context.limits.checkBodySize(bytes.count, format: name)

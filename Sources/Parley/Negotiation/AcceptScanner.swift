@@ -70,10 +70,16 @@ struct AcceptScanner {
         } else {
             return false
         }
+        return readParameters(from: &i, into: &element)
+    }
+
+    /// Reads the parameters after an element's value (its media range or token): a parameter
+    /// named `q` is the weight, the others are counted. Leaves `i` at the element's comma (or
+    /// the end); `false` when they break the grammar or the weight is bad.
+    private func readParameters(from i: inout Int, into element: inout Element) -> Bool {
         var parameters = ParameterScanner(bytes, from: i)
         var sawQuality = false
-        // Most elements end right after the subtype or their last value: `isAtEnd` says so
-        // without a call to `next()`.
+        // Most elements end right after their value: `isAtEnd` says so without a call to `next()`.
         scan: while !parameters.isAtEnd {
             switch parameters.next() {
             case .parameter(let parameter):
@@ -94,6 +100,36 @@ struct AcceptScanner {
         element.parameters = i..<parameters.position
         i = parameters.position
         return true
+    }
+
+    /// The next non-empty element of a list of tokens with weights (`Accept-Encoding`,
+    /// `Accept-Charset`, `Accept-Language`: `token [ weight ]`), or `nil` at the end.
+    ///
+    /// The token is ``Element/type``; `*` sets ``Element/typeIsWildcard``. Parameters other than
+    /// `q` are counted in ``Element/parameterCount`` and otherwise ignored. An element that
+    /// breaks the grammar (no token, a bad weight) comes back invalid and is skipped up to the
+    /// next comma outside a quoted string, as ``nextElement()`` does.
+    mutating func nextTokenElement() -> Element? {
+        let n = bytes.count
+        var i = position
+        while i < n && (bytes[i] == UInt8(ascii: ",") || ByteClass.isWhitespace(bytes[i])) { i += 1 }
+        if i >= n {
+            position = n
+            return nil
+        }
+        let start = i
+        var element = Element()
+        while i < n && ByteClass.isToken(bytes[i]) { i += 1 }
+        let tokenEnd = i
+        if tokenEnd > start && readParameters(from: &i, into: &element) {
+            element.type = start..<tokenEnd
+            element.typeIsWildcard = element.type.count == 1 && bytes[start] == UInt8(ascii: "*")
+            element.isValid = true
+            position = i < n ? i + 1 : n
+        } else {
+            position = skipToElementEnd(from: start)
+        }
+        return element
     }
 
     /// Whether `parameter` is the weight: a parameter named `q` or `Q`.

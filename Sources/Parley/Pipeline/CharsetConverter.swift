@@ -7,31 +7,51 @@ import Darwin
 #endif
 
 /// Converts a body in a named charset to UTF-8, so textual formats decode bodies in charsets
-/// they do not know themselves (`shift_jis`, `windows-1256`, `euc-kr`, …).
+/// they do not know themselves (`shift_jis`, `windows-1256`, `euc-kr`, …), and UTF-8 to a named
+/// charset, so a reply can be sent in the charset `Accept-Charset` prefers.
 ///
 /// ``ResponsePipeline`` calls its converter for every `charset` the core's ``Charset`` does not
-/// know; plug in your own to support more, or fewer.
+/// know, and ``Registry/reply(with:for:options:)-(Value,_,_)`` for the charset it negotiated;
+/// plug in your own to support more, or fewer.
 public protocol CharsetConverting: Sendable {
     /// `bytes` in `charset` as UTF-8, at most `maximumBytes` long.
     ///
     /// - Throws: ``CharsetConversionError``.
     func utf8(from bytes: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8]
+
+    /// The UTF-8 text `utf8` in `charset`, at most `maximumBytes` long.
+    ///
+    /// The default throws ``CharsetConversionError/unknownCharset(_:)`` for every charset but UTF-8.
+    ///
+    /// - Throws: ``CharsetConversionError``: ``CharsetConversionError/invalidBytes(charset:offset:)``
+    ///   gives the offset in `utf8` of the first character `charset` cannot hold.
+    func bytes(fromUTF8 utf8: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8]
+}
+
+extension CharsetConverting {
+    /// `utf8` unchanged for UTF-8; ``CharsetConversionError/unknownCharset(_:)`` otherwise.
+    public func bytes(fromUTF8 utf8: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+        guard Charset(name: charset) == .utf8 else { throw .unknownCharset(charset) }
+        guard utf8.count <= maximumBytes else { throw .limitExceeded(maximum: maximumBytes) }
+        return utf8
+    }
 }
 
 /// Why a body could not be converted to UTF-8.
 public enum CharsetConversionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The converter does not know the charset.
     case unknownCharset(String)
-    /// The bytes are not valid in the charset; the offset of the first bad byte.
+    /// The bytes are not valid in the charset; the offset of the first bad byte. Converting
+    /// from UTF-8: the offset of the first character the charset cannot hold.
     case invalidBytes(charset: String, offset: Int)
-    /// The UTF-8 text would be longer than this many bytes.
+    /// The converted text would be longer than this many bytes.
     case limitExceeded(maximum: Int)
 
     public var description: String {
         switch self {
         case .unknownCharset(let name): "charset \(name) is not one Parley or iconv converts"
         case .invalidBytes(let name, let offset): "byte \(offset) is not valid \(name)"
-        case .limitExceeded(let maximum): "the body converted to UTF-8 exceeds the limit of \(maximum) bytes"
+        case .limitExceeded(let maximum): "the converted body exceeds the limit of \(maximum) bytes"
         }
     }
 }
@@ -56,14 +76,44 @@ public struct SystemCharsetConverter: CharsetConverting {
             guard text.utf8.count <= maximumBytes else { throw .limitExceeded(maximum: maximumBytes) }
             return Array(text.utf8)
         }
-        return try Self.iconvUTF8(from: bytes, charset: charset, maximumBytes: maximumBytes)
+        return try Self.iconvConvert(bytes, from: charset.uppercased(), to: "UTF-8", charset: charset, maximumBytes: maximumBytes)
+    }
+
+    /// The core's ``Charset``s first (UTF-8 is returned as it is), then iconv.
+    public func bytes(fromUTF8 utf8: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+        if let known = Charset(name: charset) {
+            let output: [UInt8]
+            if known == .utf8 {
+                output = utf8
+            } else {
+                let text = String(decoding: utf8, as: UTF8.self)
+                do { output = try known.encode(text) } catch {
+                    throw .invalidBytes(charset: charset, offset: Self.firstUnencodableOffset(text, known))
+                }
+            }
+            guard output.count <= maximumBytes else { throw .limitExceeded(maximum: maximumBytes) }
+            return output
+        }
+        return try Self.iconvConvert(utf8, from: "UTF-8", to: charset.uppercased(), charset: charset, maximumBytes: maximumBytes)
+    }
+
+    /// The UTF-8 offset of the first character of `text` that `charset` cannot encode.
+    private static func firstUnencodableOffset(_ text: String, _ charset: Charset) -> Int {
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            if (try? charset.encode(String(scalar))) == nil { return offset }
+            offset += String(scalar).utf8.count
+        }
+        return offset
     }
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     private static let chunkSize = 64 << 10
 
-    static func iconvUTF8(from bytes: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
-        let descriptor = iconv_open("UTF-8", charset.uppercased())
+    /// Converts `bytes` between two iconv charset names; `charset` is the name errors report.
+    static func iconvConvert(_ bytes: [UInt8], from source: String, to target: String, charset: String,
+                      maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+        let descriptor = iconv_open(target, source)
         guard let descriptor, descriptor != iconv_t(bitPattern: -1) else { throw .unknownCharset(charset) }
         defer { iconv_close(descriptor) }
         var output: [UInt8] = []
@@ -113,7 +163,8 @@ public struct SystemCharsetConverter: CharsetConverting {
         return output
     }
     #else
-    static func iconvUTF8(from bytes: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+    static func iconvConvert(_ bytes: [UInt8], from source: String, to target: String, charset: String,
+                      maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
         throw .unknownCharset(charset)
     }
     #endif

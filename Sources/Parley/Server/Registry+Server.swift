@@ -23,12 +23,74 @@ extension Registry {
         return try encodeReply(value, format: choice.format, as: choice.mediaType)
     }
 
-    /// Encodes `value` for `request`, reading its `Accept` fields.
+    /// Encodes `value` for `request`, negotiating the media type from its `Accept` fields and,
+    /// as `options` offer them, the content coding, language and charset from `Accept-Encoding`,
+    /// `Accept-Language` and `Accept-Charset` (RFC 9110 §12.5).
     ///
-    /// - Throws: ``ParleyError`` as ``reply(with:accepting:)-(Value,_)`` does.
-    public func reply(with value: Value, for request: HTTPRequest) throws(ParleyError) -> Reply {
-        let accept = request.headerFields[values: .accept]
-        return try reply(with: value, accepting: accept.isEmpty ? nil : accept.joined(separator: ", "))
+    /// ```swift
+    /// let options = ReplyOptions(contentCodings: .zlib, languages: ["en", "de"], charsets: ["iso-8859-1"])
+    /// let reply = try registry.reply(with: value, for: request, options: options)
+    /// // Content-Type: text/csv; charset=iso-8859-1, Content-Encoding: gzip, Content-Language: de,
+    /// // Vary: Accept, Accept-Encoding, Accept-Language, Accept-Charset
+    /// ```
+    ///
+    /// In order:
+    /// 1. **Type**: as ``reply(with:accepting:)-(Value,_)``; none acceptable throws 406.
+    /// 2. **Language** (when ``ReplyOptions/languages`` is not empty): ``LanguageNegotiator``;
+    ///    the reply carries `Content-Language`. `value` is the same in every language: to build
+    ///    it in the negotiated one, use ``reply(for:options:localizing:)``.
+    /// 3. **Charset** (a textual format that ``Format/allowsCharsetTranscoding``, with
+    ///    ``ReplyOptions/charsets`` not empty): ``CharsetNegotiator`` over UTF-8 and the offered
+    ///    charsets; the encoded UTF-8 is transcoded and `Content-Type` labelled with the
+    ///    `charset`. When `Accept-Charset` accepts none of them, or the text holds a character
+    ///    the chosen charset cannot (or the result is over 4 bytes per UTF-8 byte), the reply is
+    ///    UTF-8: RFC 9110 §12.5.2 lets a server disregard the field.
+    /// 4. **Content coding** (a ``Format/isCompressible`` format, with
+    ///    ``ReplyOptions/contentCodings`` holding encoders): ``EncodingNegotiator``; a body larger
+    ///    than ``ReplyOptions/compressionThreshold`` is compressed with the preferred coding, a
+    ///    smaller one only when `identity` is not acceptable. When neither `identity` nor any
+    ///    offered coding is acceptable (`Accept-Encoding: br;q=0, identity;q=0`) the reply is
+    ///    refused with 406 too. A body is never coded twice.
+    /// 5. **`Vary`** lists `Accept` and every field a step above read.
+    ///
+    /// - Parameters:
+    ///   - value: The value to send.
+    ///   - request: The request; its `Accept`, `Accept-Encoding`, `Accept-Language` and
+    ///     `Accept-Charset` fields are read.
+    ///   - options: What to negotiate besides the type. The default negotiates the type alone.
+    /// - Throws: ``ParleyError`` with ``ParleyError/Code/notAcceptable`` (answer 406) or
+    ///   ``ParleyError/Code/encodingFailed``.
+    public func reply(with value: Value, for request: HTTPRequest,
+                      options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+        try reply(for: request, options: options) { _ in value }
+    }
+
+    /// Encodes the value `localizing` builds in the negotiated language, for `request`, as
+    /// ``reply(with:for:options:)-(Value,_,_)`` does.
+    ///
+    /// ```swift
+    /// let reply = try registry.reply(for: request, options: ReplyOptions(languages: ["en", "de"])) { language in
+    ///     ["greeting": language == "de" ? "Hallo" : "Hello"]
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request whose `Accept…` fields are read.
+    ///   - options: What to negotiate besides the type.
+    ///   - localizing: Builds the value in a language of ``ReplyOptions/languages`` (the
+    ///     negotiated one or the default), or `nil` when none are offered. Called once, after
+    ///     the media type was found acceptable.
+    /// - Throws: ``ParleyError`` as ``reply(with:for:options:)-(Value,_,_)`` does.
+    public func reply(for request: HTTPRequest, options: ReplyOptions = ReplyOptions(),
+                      localizing: (_ language: String?) -> Value) throws(ParleyError) -> Reply {
+        let accept = Self.fieldValue(request.headerFields, .accept)
+        guard let choice = encoder(forAccept: accept) else {
+            throw ParleyError.notAcceptable(accept, available: encodableMediaTypes)
+        }
+        let language = Self.negotiateLanguage(request.headerFields, options)
+        let reply = try encodeReply(localizing(language), format: choice.format, as: choice.mediaType)
+        return try negotiateRepresentation(reply, format: choice.format, language: language,
+                                           request: request.headerFields, options: options, refusing: true)
     }
 
     /// Encodes a problem (RFC 9457) in the format the request's `Accept` prefers, JSON when it
@@ -63,21 +125,56 @@ extension Registry {
         return try encodeReply(chosen.isXML ? problem.xmlValue : problem.value, format: formats[chosen.format], as: chosen.sent)
     }
 
-    /// Encodes a problem for `request`, reading its `Accept` fields.
+    /// Encodes a problem for `request`, negotiating its type from the `Accept` fields and, as
+    /// `options` offer them, its coding, language and charset, as
+    /// ``reply(with:for:options:)-(Value,_,_)`` does, but never refused: when no coding is
+    /// acceptable the problem is sent without one.
     ///
     /// - Throws: ``ParleyError`` as ``reply(with:accepting:)-(ProblemDetails,_)`` does.
-    public func reply(with problem: ProblemDetails, for request: HTTPRequest) throws(ParleyError) -> Reply {
-        let accept = request.headerFields[values: .accept]
-        return try reply(with: problem, accepting: accept.isEmpty ? nil : accept.joined(separator: ", "))
+    public func reply(with problem: ProblemDetails, for request: HTTPRequest,
+                      options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+        let reply = try reply(with: problem, accepting: Self.fieldValue(request.headerFields, .accept))
+        guard let format = formats.first(where: { $0.name == reply.formatName }) else { return reply }
+        let language = Self.negotiateLanguage(request.headerFields, options)
+        return try negotiateRepresentation(reply, format: format, language: language,
+                                           request: request.headerFields, options: options, refusing: false)
     }
 
-    /// Decodes a request body by its `Content-Type`.
+    /// Decodes a request body by its `Content-Type`, after undoing its `Content-Encoding`.
     ///
-    /// - Throws: ``ParleyError`` with ``ParleyError/Code/unsupportedMediaType`` (answer 415; see
-    ///   ``unsupportedMediaTypeFields``) when the type is missing, malformed or not decodable,
-    ///   or the format's failure as ``ParleyError/Code/decodingFailed`` /
-    ///   ``ParleyError/Code/limitExceeded`` (answer 400 / 413).
-    public func decodeRequestBody(_ body: [UInt8], of request: HTTPRequest) throws(ParleyError) -> Value {
+    /// The coding is undone by the response pipeline's step 1
+    /// (``ResponsePipeline/undoContentCoding(_:body:)``), with the same decoders and limit: every
+    /// coding of `contentCodings`, last applied first; a body that does not carry the coding's
+    /// signature is taken as stored decoded.
+    ///
+    /// ```swift
+    /// let input = try registry.decodeRequestBody(body, of: request, contentCodings: .zlib)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - body: The request body as received.
+    ///   - request: The request; its `Content-Type` and `Content-Encoding` are read.
+    ///   - contentCodings: The codings a request body may use. Default none: a body with a
+    ///     `Content-Encoding` other than `identity` is refused with 415.
+    ///   - maxDecompressedBytes: The most bytes a coding may decompress to (the matched
+    ///     format's body limit bounds it too). Default 256 MiB.
+    /// - Throws: ``ParleyError`` with ``ParleyError/Code/unsupportedMediaType`` or
+    ///   ``ParleyError/Code/unsupportedContentEncoding`` (answer 415; see
+    ///   ``unsupportedMediaTypeFields(contentCodings:)``) when the type is missing, malformed or
+    ///   not decodable or the coding unknown, or the failure as
+    ///   ``ParleyError/Code/decodingFailed`` / ``ParleyError/Code/limitExceeded`` (answer 400 / 413).
+    public func decodeRequestBody(_ body: [UInt8], of request: HTTPRequest, contentCodings: ContentCodings = .none,
+                                  maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes) throws(ParleyError) -> Value {
+        var body = body
+        if request.headerFields[.contentEncoding] != nil {
+            let pipeline = ResponsePipeline(registry: self, contentCodings: contentCodings,
+                                            maxDecompressedBytes: maxDecompressedBytes)
+            do {
+                (_, body) = try pipeline.undoContentCoding(HTTPResponse(status: .ok, headerFields: request.headerFields), body: body)
+            } catch {
+                throw error.with(response: nil, body: body)
+            }
+        }
         guard let received = request.headerFields[.contentType] else {
             if body.isEmpty { return .null }
             throw ParleyError(.unsupportedMediaType, "request body has no Content-Type",
@@ -107,6 +204,17 @@ extension Registry {
         return fields
     }
 
+    /// The fields of a 415 answer for a server that undoes `contentCodings`: `Accept` listing the
+    /// decodable types and `Accept-Encoding` the codings a request body may use, `identity`
+    /// when there are none (RFC 9110 §15.5.16).
+    public func unsupportedMediaTypeFields(contentCodings: ContentCodings) -> HTTPFields {
+        var fields = unsupportedMediaTypeFields
+        var tokens: [String] = []
+        for token in contentCodings.decoders.flatMap(\.tokens) where !tokens.contains(token) { tokens.append(token) }
+        fields[.acceptEncoding] = tokens.isEmpty ? "identity" : tokens.joined(separator: ", ")
+        return fields
+    }
+
     /// A problem reply's candidates, most preferred first: `application/problem+json` and
     /// `application/problem+xml` when a format encodes `application/json` or `application/xml`,
     /// then every encodable type; a type of those two formats is sent as its problem type.
@@ -127,6 +235,77 @@ extension Registry {
             }
         }
         return offers
+    }
+
+    /// A request field's values joined with `, `, or `nil` when it has none.
+    private static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
+        let values = fields[values: name]
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    private static let acceptCharset = HTTPField.Name("Accept-Charset")!
+
+    /// The language of ``ReplyOptions/languages`` the request's `Accept-Language` prefers, or the
+    /// default; `nil` when none are offered.
+    private static func negotiateLanguage(_ fields: HTTPFields, _ options: ReplyOptions) -> String? {
+        guard !options.languages.isEmpty else { return nil }
+        return LanguageNegotiator(languages: options.languages, defaultLanguage: options.defaultLanguage)
+            .language(forAcceptLanguage: fieldValue(fields, .acceptLanguage))
+    }
+
+    /// Steps 2 to 5 of ``reply(with:for:options:)-(Value,_,_)`` on an encoded reply: the language's
+    /// `Content-Language`, the charset, the content coding and `Vary`.
+    private func negotiateRepresentation(_ reply: Reply, format: any Format, language: String?,
+                                         request fields: HTTPFields, options: ReplyOptions,
+                                         refusing: Bool) throws(ParleyError) -> Reply {
+        var reply = reply
+        // In a fixed order: Accept, Accept-Encoding, Accept-Language, Accept-Charset.
+        var vary = ["Accept"]
+        let negotiatesCharset = format.isTextual && format.allowsCharsetTranscoding && !options.charsets.isEmpty
+        if format.isCompressible && !options.contentCodings.encoders.isEmpty { vary.append("Accept-Encoding") }
+        if let language {
+            reply.language = language
+            reply.headerFields[.contentLanguage] = language
+            vary.append("Accept-Language")
+        }
+        if negotiatesCharset {
+            vary.append("Accept-Charset")
+            let offered = options.offeredCharsets
+            let index = CharsetNegotiator(charsets: offered).preferredCharsetIndex(
+                forAcceptCharset: Self.fieldValue(fields, Self.acceptCharset))
+            if let index, Charset(name: offered[index]) != .utf8,
+               let transcoded = try? options.charsetConverter.bytes(
+                   fromUTF8: reply.body, charset: offered[index], maximumBytes: reply.body.count * 4 + 16) {
+                reply.body = transcoded
+                reply.contentType = reply.contentType.settingParameter("charset", to: offered[index].lowercased())
+                reply.headerFields[.contentType] = reply.contentType.description
+            }
+        }
+        // Never a second coding over one applied already.
+        if format.isCompressible && !options.contentCodings.encoders.isEmpty && reply.headerFields[.contentEncoding] == nil {
+            let negotiator = EncodingNegotiator(options.contentCodings)
+            let acceptEncoding = Self.fieldValue(fields, .acceptEncoding)
+            let choice = negotiator.choice(forAcceptEncoding: acceptEncoding,
+                                           preferringIdentity: reply.body.count <= options.compressionThreshold)
+            switch choice {
+            case .coding(let index):
+                if let encoder = options.contentCodings.encoder(for: negotiator.codings[index]) {
+                    reply.body = encoder.encode(reply.body)
+                    reply.contentEncoding = encoder.token
+                    reply.headerFields[.contentEncoding] = encoder.token
+                }
+            case .identity:
+                break
+            case nil:
+                if refusing {
+                    throw ParleyError(.notAcceptable,
+                                      "nothing acceptable for Accept-Encoding '\(acceptEncoding ?? "")'; available: \((negotiator.codings + ["identity"]).joined(separator: ", "))",
+                                      acceptableTypes: [reply.contentType])
+                }
+            }
+        }
+        reply.headerFields[.vary] = vary.joined(separator: ", ")
+        return reply
     }
 
     private static let problemJSON = MediaType(lowercasedType: "application", subtype: "problem+json", parameters: [])

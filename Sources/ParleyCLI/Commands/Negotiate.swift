@@ -1,50 +1,152 @@
 import ArgumentParser
+import Foundation
 import Parley
 
 struct Negotiate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Choose the offer an Accept field prefers.",
+        abstract: "Choose what Accept, Accept-Encoding, Accept-Language and Accept-Charset prefer.",
         discussion: """
-        Prints the chosen offer exactly as given, or exits 3 when none is acceptable.
-        Without --accept the request had no Accept field: the first offer wins.
+        With media-type offers alone, prints the chosen offer exactly as given, or
+        exits 3 when none is acceptable. Without --accept the request had no Accept
+        field: the first offer wins.
+
+        Each other dimension is negotiated when its field or its offers are given,
+        as Registry.reply does, and printed as a 'name: value' line (type,
+        encoding, language, charset):
+        - encoding: --accept-encoding among --encodings (default
+          gzip,deflate,br,zstd, the server's order of preference); 'identity' for
+          no coding, also the answer without the field; exits 3 when even
+          identity is excluded.
+        - language: --accept-language among --languages (BCP 47 tags; the first
+          is the default); RFC 4647 basic filtering, then lookup; the default
+          when none matches.
+        - charset: --accept-charset among utf-8 and --charsets; utf-8 when none
+          is acceptable.
 
         Examples:
           parley negotiate --accept 'application/yaml, application/json;q=0.9' application/json application/yaml
+          parley negotiate --accept-encoding 'gzip, deflate, br, zstd' --encodings br,gzip
+          parley negotiate --accept-language 'en-GB,en;q=0.9,de;q=0.8' --languages de,en
+          parley negotiate --accept-charset 'iso-8859-1, utf-8;q=0.5' --charsets iso-8859-1 --accept 'text/*' text/csv
           echo '{"accept": "text/*", "offers": ["application/json", "text/csv"]}' | parley negotiate --batch
+          echo '{"accept_encoding": "gzip;q=0.5, br", "encodings": ["gzip", "br"]}' | parley negotiate --batch
         """)
 
     @Option(help: "The Accept field value (omit for a request without one).")
     var accept: String?
 
-    @Flag(help: "Read {\"accept\": string|null, \"offers\": [...]} lines; write {\"choice\": string|null} lines.")
+    @Option(help: "The Accept-Encoding field value (omit for a request without one).")
+    var acceptEncoding: String?
+
+    @Option(help: "The content codings the server can apply, comma-separated, most preferred first.")
+    var encodings: String?
+
+    @Option(help: "The Accept-Language field value (omit for a request without one).")
+    var acceptLanguage: String?
+
+    @Option(help: "The languages the server has, comma-separated, most preferred (the default) first.")
+    var languages: String?
+
+    @Option(help: "The Accept-Charset field value (omit for a request without one).")
+    var acceptCharset: String?
+
+    @Option(help: "The charsets the server can write besides utf-8, comma-separated, most preferred first.")
+    var charsets: String?
+
+    @Flag(help: """
+        Read {"accept", "offers", "accept_encoding", "encodings", "accept_language", "languages", \
+        "accept_charset", "charsets"} lines; write {"choice", "encoding", "language", "charset"} lines \
+        (each dimension when its fields are given; null when nothing is acceptable).
+        """)
     var batch = false
 
-    @Argument(help: "The offers, most preferred first.")
+    @Argument(help: "The media-type offers, most preferred first.")
     var offers: [String] = []
 
+    /// The dimensions asked besides the media type.
+    var request: DimensionRequest {
+        DimensionRequest(encoding: (acceptEncoding != nil || encodings != nil)
+                            ? (acceptEncoding, Self.list(encodings) ?? Self.defaultEncodings) : nil,
+                         language: languages != nil ? (acceptLanguage, Self.list(languages) ?? []) : nil,
+                         charset: (acceptCharset != nil || charsets != nil) ? (acceptCharset, Self.list(charsets) ?? []) : nil)
+    }
+
     func validate() throws {
-        if !batch && offers.isEmpty { throw ValidationError("give at least one offer") }
+        if acceptLanguage != nil && languages == nil { throw ValidationError("--accept-language needs --languages") }
+        if languages != nil && (Self.list(languages) ?? []).isEmpty { throw ValidationError("give at least one language") }
+        if !batch && offers.isEmpty && !request.asksAny { throw ValidationError("give at least one offer") }
     }
 
     func run() throws {
         if batch {
             forEachBatchLine { line in
                 do {
-                    let object = try JSONText.object(line)
-                    let offers = try JSONText.strings(object["offers"]) ?? []
-                    let choice = try Self.choose(accept: object["accept"] as? String, offers: offers)
-                    return "{\"choice\": \(JSONText.quote(choice))}"
+                    return try Self.answer(batchLine: line)
                 } catch {
                     return "{\"error\": \(JSONText.quote("\(error)"))}"
                 }
             }
             return
         }
-        guard let choice = try Self.choose(accept: accept, offers: offers) else {
-            printError("nothing acceptable for Accept '\(accept ?? "")'")
-            throw ExitCode.notAcceptable
+        let dimensions = request
+        var lines: [String] = []
+        if !offers.isEmpty {
+            guard let choice = try Self.choose(accept: accept, offers: offers) else {
+                printError("nothing acceptable for Accept '\(accept ?? "")'")
+                throw ExitCode.notAcceptable
+            }
+            if !dimensions.asksAny {
+                print(choice)
+                return
+            }
+            lines.append("type: \(choice)")
         }
-        print(choice)
+        let answer = dimensions.answer()
+        if let encoding = dimensions.encoding {
+            guard let coding = answer.encoding else {
+                printError("nothing acceptable for Accept-Encoding '\(encoding.field ?? "")', identity included")
+                throw ExitCode.notAcceptable
+            }
+            lines.append("encoding: \(coding)")
+        }
+        if let language = answer.language { lines.append("language: \(language)") }
+        if let charset = answer.charset { lines.append("charset: \(charset)") }
+        print(lines.joined(separator: "\n"))
+    }
+
+    static let defaultEncodings = ["gzip", "deflate", "br", "zstd"]
+
+    /// A comma-separated list, trimmed, without empty items; `nil` for `nil`.
+    static func list(_ text: String?) -> [String]? {
+        text.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
+
+    /// One batch line's answer.
+    static func answer(batchLine line: String) throws -> String {
+        let object = try JSONText.object(line)
+        func field(_ key: String) throws -> String? {
+            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let text = value as? String else { throw InputError(message: "\(key) must be a string or null") }
+            return text
+        }
+        let has = { (key: String) in object[key] != nil }
+        if has("accept_language") && !has("languages") { throw InputError(message: "accept_language needs languages") }
+        let dimensions = DimensionRequest(
+            encoding: has("accept_encoding") || has("encodings")
+                ? (try field("accept_encoding"), try JSONText.strings(object["encodings"]) ?? defaultEncodings) : nil,
+            language: has("languages") ? (try field("accept_language"), try JSONText.strings(object["languages"]) ?? []) : nil,
+            charset: has("accept_charset") || has("charsets")
+                ? (try field("accept_charset"), try JSONText.strings(object["charsets"]) ?? []) : nil)
+        var members: [String] = []
+        if has("offers") || has("accept") || !dimensions.asksAny {
+            let offers = try JSONText.strings(object["offers"]) ?? []
+            members.append("\"choice\": \(JSONText.quote(try choose(accept: try field("accept"), offers: offers)))")
+        }
+        let answer = dimensions.answer()
+        if dimensions.encoding != nil { members.append("\"encoding\": \(JSONText.quote(answer.encoding))") }
+        if dimensions.language != nil { members.append("\"language\": \(JSONText.quote(answer.language))") }
+        if dimensions.charset != nil { members.append("\"charset\": \(JSONText.quote(answer.charset))") }
+        return "{" + members.joined(separator: ", ") + "}"
     }
 
     /// The offer (as given) that `accept` prefers.
@@ -57,5 +159,28 @@ struct Negotiate: ParsableCommand {
         }
         let negotiator = AcceptNegotiator(offers: parsed)
         return negotiator.preferredOfferIndex(forAccept: accept).map { offers[$0] }
+    }
+}
+
+/// The dimensions besides the media type one negotiation asks for: each a field value (`nil`
+/// for no field) and the server's offers.
+struct DimensionRequest {
+    var encoding: (field: String?, offers: [String])?
+    var language: (field: String?, offers: [String])?
+    var charset: (field: String?, offers: [String])?
+
+    var asksAny: Bool { encoding != nil || language != nil || charset != nil }
+
+    /// What the server answers: the coding (`identity` for none, `nil` when even identity is
+    /// excluded), the language (the default when none matches), the charset (UTF-8 when none is
+    /// acceptable), each `nil` when not asked.
+    func answer() -> (encoding: String?, language: String?, charset: String?) {
+        let coding = encoding.flatMap { EncodingNegotiator(codings: $0.offers).preferredCoding(forAcceptEncoding: $0.field) }
+        let chosenLanguage = language.flatMap { LanguageNegotiator(languages: $0.offers).language(forAcceptLanguage: $0.field) }
+        let chosenCharset = charset.map { charset -> String in
+            let offered = ReplyOptions(charsets: charset.offers).offeredCharsets
+            return CharsetNegotiator(charsets: offered).charset(forAcceptCharset: charset.field) ?? "utf-8"
+        }
+        return (coding, chosenLanguage, chosenCharset)
     }
 }
