@@ -1,6 +1,6 @@
 /// Undoes a content coding — gzip and deflate with zlib, br with libbrotli, zstd with libzstd —
 /// never producing more bytes than a limit allows: a decompression bomb fails with
-/// ``DecompressionError/Reason/limitExceeded(maximum:)`` as soon as its output would pass
+/// `limitExceeded(maximum:)` as soon as its output would pass
 /// `maximumBytes`. Corrupt data and data that ends early fail with different reasons.
 ///
 /// Memory: the input, the output (at most `maximumBytes`), a 64 KiB buffer and the coding's

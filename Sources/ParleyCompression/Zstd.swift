@@ -2,7 +2,7 @@ internal import CParleyZstd
 
 /// Zstandard (RFC 8878) on libzstd, streaming through one bounded scratch buffer.
 enum Zstd {
-    /// The largest window a `zstd` content coding may need, 8 MiB as a power of two: RFC 9659 §3
+    /// The largest window a `zstd` content coding may need, 8 MiB as a power of two: RFC 9659
     /// has encoders stay within it and lets decoders refuse more, which bounds decoder memory.
     static let maximumWindowLog: Int32 = 23
 
