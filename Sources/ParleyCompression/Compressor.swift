@@ -1,6 +1,7 @@
 /// Applies a content coding: gzip and deflate with zlib, br with libbrotli, zstd with libzstd
-/// (for replies, tests and fixtures). Each call streams the input through a 64 KiB buffer; it
-/// holds the input and the growing output, nothing else the size of the body.
+/// (for replies, tests and fixtures). Each call streams the input through a 64 KiB buffer into
+/// the output, an array reserved at a quarter of the input that grows as arrays do; nothing
+/// else it holds is the size of the body (the codec's own state aside).
 ///
 /// ```swift
 /// let coded = Compressor().compress(Array(json.utf8), coding: .zstd)

@@ -1,11 +1,12 @@
 /// Undoes a content coding — gzip and deflate with zlib, br with libbrotli, zstd with libzstd —
 /// never producing more bytes than a limit allows: a decompression bomb fails with
-/// `limitExceeded(maximum:)` as soon as its output would pass
-/// `maximumBytes`. Corrupt data and data that ends early fail with different reasons.
+/// `limitExceeded(maximum:)` as soon as its output would pass `maximumBytes`. Corrupt data and
+/// data that ends early fail with different reasons.
 ///
-/// Memory: the input, the output (at most `maximumBytes`), a 64 KiB buffer and the coding's
-/// window: 32 KiB for zlib, at most 16 MiB for Brotli (RFC 7932's largest), at most 8 MiB for
-/// Zstandard (frames asking more are refused, as RFC 9659 allows).
+/// Memory: the input, the output (at most `maximumBytes`; an array reserved from an estimate
+/// that grows as arrays do), a 64 KiB buffer and the coding's window: 32 KiB for zlib, at most
+/// 16 MiB for Brotli (RFC 7932's largest), at most 8 MiB for Zstandard (frames asking more are
+/// refused, as RFC 9659 allows).
 ///
 /// ```swift
 /// let body = try Decompressor(maximumBytes: 16 << 20).decompress(compressed, coding: .gzip)
