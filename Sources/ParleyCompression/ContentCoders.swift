@@ -65,7 +65,7 @@ extension ContentCodings {
     ///
     /// The encoders' order is the server's preference between codings a request accepts
     /// equally (Chrome sends `gzip, deflate, br, zstd`, all at q=1):
-    /// 1. `zstd` at level 3: on the 1 MB API JSON as small as gzip's level 6 in about a fifth of
+    /// 1. `zstd` at level 3: on the 1 MB API JSON as small as gzip's level 6 in a sixth of
     ///    the time, and the fastest to decode;
     /// 2. `br` at quality 4: the smallest output, for clients without zstd;
     /// 3. `gzip`: what every client decodes;
