@@ -1,10 +1,11 @@
 # Parley: `make run` checks the bundled Fixtures/recorded with the parley tool; `make test` runs the tests.
-# Both first install the system -dev packages the C-backed formats need, when they are missing.
+# Both first install the system -dev packages the C-backed formats and codings need, and the brotli
+# and zstd tools the compression interop tests run, when they are missing.
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libpng-dev libjpeg-dev libgif-dev libwebp-dev libtiff-dev
-PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libpng libjpeg libwebp libwebpdemux libtiff-4
+APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libbrotli-dev libzstd-dev libpng-dev libjpeg-dev libgif-dev libwebp-dev libtiff-dev brotli zstd
+PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libbrotlidec libbrotlienc libzstd libpng libjpeg libwebp libwebpdemux libtiff-4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
@@ -16,6 +17,7 @@ setup:
 	command -v pkg-config >/dev/null 2>&1 || missing=1; \
 	for m in $(PKG_CONFIG_MODULES); do pkg-config --exists $$m 2>/dev/null || missing=1; done; \
 	[ -f /usr/include/gif_lib.h ] || missing=1; \
+	for t in brotli zstd; do command -v $$t >/dev/null 2>&1 || missing=1; done; \
 	if [ $$missing = 1 ]; then \
 	  echo "Installing system packages: $(APT_PACKAGES)"; \
 	  $(SUDO) apt-get update -qq && \
@@ -53,9 +55,10 @@ tsan: setup
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 
-# Gates CI on allocation counts of the engine's hot paths against Benchmarks/Thresholds.
+# Gates CI on allocation counts of the engine's hot paths and the content codings against
+# Benchmarks/Thresholds.
 bench-gate: setup
-	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --no-progress
+	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --no-progress
 
 # Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
 # hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the

@@ -9,6 +9,10 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
     .systemLibrary(name: "CParleyZlib", pkgConfig: "zlib",
                    providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CParleyBrotli", pkgConfig: "libbrotlidec",  // libbrotlienc sits beside it; the module map links both
+                   providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+    .systemLibrary(name: "CParleyZstd", pkgConfig: "libzstd",
+                   providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     .systemLibrary(name: "CParleyPNG", pkgConfig: "libpng",
                    providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     .systemLibrary(name: "CParleyJPEG", pkgConfig: "libjpeg",
@@ -71,7 +75,7 @@ let package = Package(
         // scaffold:targets
 
         // Recorded exchanges, compression, the client side.
-        .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib"]),
+        .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
         .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression", "ParleyClient", httpTypes]),
         .target(name: "ParleyClient", dependencies: ["Parley", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
@@ -105,7 +109,8 @@ let package = Package(
                     exclude: ["Pillow"]),
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
-        .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression"]),
+        .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "CParleyZstd", httpTypes],
+                    exclude: ["Resources"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
                                                               "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
                                                               "ParleyMessagePack", "ParleyTestKit", httpTypes]),

@@ -34,6 +34,7 @@ let package = Package(
         suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
+        suite("CompressionBenchmarks", [parley("ParleyCompression")]),
 
         // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
         .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "InstructionCounting"],

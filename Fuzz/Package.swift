@@ -32,6 +32,8 @@ let package = Package(
             .product(name: "ParleyImage", package: "parley"), .product(name: "ParleyCSV", package: "parley"),
             .product(name: "ParleyMessagePack", package: "parley"),
         ]),
+        .executableTarget(name: "FuzzBrotli", dependencies: [.product(name: "ParleyCompression", package: "parley")]),
+        .executableTarget(name: "FuzzZstd", dependencies: [.product(name: "ParleyCompression", package: "parley")]),
         .executableTarget(name: "FuzzMultipart", dependencies: [.product(name: "Parley", package: "parley")]),
         .executableTarget(name: "FuzzImagePNG", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzImageJPEG", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),

@@ -40,13 +40,16 @@ public struct Client: Sendable {
     ///   - registry: Formats for responses; default ``defaultRegistry`` (JSON and the core's
     ///     text, form and raw formats, as AFNetworking's default serializer decoded JSON).
     ///   - requestSerializer: Any `RequestSerializer`. Default: a `ParameterRequestSerializer`
-    ///     with JSON bodies through `registry` and an `Accept` field listing what `registry` decodes.
+    ///     with JSON bodies through `registry`, an `Accept` field listing what `registry` decodes
+    ///     and an `Accept-Encoding` field listing every coding the client undoes
+    ///     (`ContentCoding.acceptEncodingValue`: `gzip, deflate, br, zstd`).
     public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), registry: Registry = Client.defaultRegistry,
                 requestSerializer: (any RequestSerializer)? = nil) {
         self.baseURL = baseURL
         self.transport = transport
         self.registry = registry
-        self.requestSerializer = requestSerializer ?? ParameterRequestSerializer(registry: registry)
+        self.requestSerializer = requestSerializer ?? ParameterRequestSerializer(
+            registry: registry, defaultHeaders: DefaultHeaders(registry: registry, acceptEncoding: ContentCoding.acceptEncodingValue))
     }
 
     /// The registry a client uses unless given one: JSON, then the core's built-in formats.
@@ -100,8 +103,8 @@ public struct Client: Sendable {
 
     /// Sends a built request and decodes the response.
     ///
-    /// A body still carrying `Content-Encoding: gzip` or `deflate` (transports that do not
-    /// decompress) is decompressed by the response pipeline's first step, within the matched
+    /// A body still carrying `Content-Encoding` gzip, deflate, br or zstd (transports that do
+    /// not decompress) is decompressed by the response pipeline's first step, within the matched
     /// format's body limit; the response serializer then runs the rest of the pipeline.
     public func send<S: ResponseSerializer>(_ serialized: SerializedRequest, responseSerializer: S)
         async throws(ParleyError) -> ClientResponse<S.Output>
@@ -116,7 +119,7 @@ public struct Client: Sendable {
             throw ParleyError(.transportFailed, "\(serialized.request.method.rawValue) \(Self.describe(serialized.request)) failed: \(error)",
                               underlying: [error])
         }
-        (response, body) = try ResponsePipeline(registry: registry, contentCodings: .zlib).undoContentCoding(response, body: body)
+        (response, body) = try ResponsePipeline(registry: registry, contentCodings: .standard).undoContentCoding(response, body: body)
         do {
             let value = try responseSerializer.serialize(response, body: body, request: serialized.request)
             return ClientResponse(value: value, response: response, body: body, request: serialized.request)

@@ -9,7 +9,7 @@ public struct DecompressionError: Error, Sendable, Hashable, CustomStringConvert
     public var reason: Reason
     /// The coding that was being undone.
     public var coding: ContentCoding
-    /// zlib's message, when it gave one.
+    /// The C library's message (zlib, libbrotli, libzstd), when it gave one.
     public var detail: String?
 
     /// Creates an error.

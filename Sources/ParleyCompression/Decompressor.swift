@@ -1,8 +1,12 @@
-internal import CParleyZlib
-
-/// Undoes `Content-Encoding: gzip` and `deflate` with zlib, never producing more bytes than a
-/// limit allows (a decompression bomb fails with ``DecompressionError/Reason/limitExceeded(maximum:)``
-/// after at most `maximumBytes` of output).
+/// Undoes a content coding — gzip and deflate with zlib, br with libbrotli, zstd with libzstd —
+/// never producing more bytes than a limit allows: a decompression bomb fails with
+/// `limitExceeded(maximum:)` as soon as its output would pass `maximumBytes`. Corrupt data and
+/// data that ends early fail with different reasons.
+///
+/// Memory: the input, the output (at most `maximumBytes`; an array reserved from an estimate
+/// that grows as arrays do), a 64 KiB buffer and the coding's window: 32 KiB for zlib, at most
+/// 16 MiB for Brotli (RFC 7932's largest), at most 8 MiB for Zstandard (frames asking more are
+/// refused, as RFC 9659 allows).
 ///
 /// ```swift
 /// let body = try Decompressor(maximumBytes: 16 << 20).decompress(compressed, coding: .gzip)
@@ -18,21 +22,38 @@ public struct Decompressor: Sendable {
 
     /// Decompresses `data` coded with `coding`.
     ///
-    /// Concatenated gzip members are all decompressed (RFC 1952 §2.2). `deflate` accepts the
-    /// zlib format and, failing that, raw deflate data.
+    /// Concatenated gzip members are all decompressed (RFC 1952 §2.2), and so are
+    /// concatenated Zstandard frames (RFC 8878 §3). `deflate` accepts the zlib format and,
+    /// failing that, raw deflate data. A Brotli stream must end where the body ends.
     public func decompress(_ data: [UInt8], coding: ContentCoding) throws(DecompressionError) -> [UInt8] {
         switch coding {
         case .identity:
             guard data.count <= maximumBytes else { throw DecompressionError(.limitExceeded(maximum: maximumBytes), coding: coding) }
             return data
         case .gzip:
-            return try inflate(data, windowBits: 16 + 15, coding: coding, multipleMembers: true)
+            return try Zlib.decompress(data, windowBits: 16 + 15, coding: coding, maximumBytes: maximumBytes, multipleMembers: true)
         case .deflate:
             do {
-                return try inflate(data, windowBits: 15, coding: coding, multipleMembers: false)
+                return try Zlib.decompress(data, windowBits: 15, coding: coding, maximumBytes: maximumBytes, multipleMembers: false)
             } catch where error.reason == .corrupt {
-                return try inflate(data, windowBits: -15, coding: coding, multipleMembers: false)
+                return try Zlib.decompress(data, windowBits: -15, coding: coding, maximumBytes: maximumBytes, multipleMembers: false)
             }
+        case .brotli:
+            return try Brotli.decompress(data, maximumBytes: maximumBytes)
+        case .zstd:
+            return try Zstd.decompress(data, maximumBytes: maximumBytes)
+        }
+    }
+
+    /// Whether `data` carries `coding`'s signature (see the `looksLike…` functions); `false`
+    /// for `identity`.
+    public static func looksEncoded(_ data: some Collection<UInt8>, coding: ContentCoding) -> Bool {
+        switch coding {
+        case .gzip: looksLikeGzip(data)
+        case .deflate: looksLikeZlib(data)
+        case .brotli: looksLikeBrotli(data)
+        case .zstd: looksLikeZstd(data)
+        case .identity: false
         }
     }
 
@@ -49,56 +70,21 @@ public struct Decompressor: Sendable {
         return cmf & 0x0F == 8 && cmf >> 4 <= 7 && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0
     }
 
-    private func inflate(_ data: [UInt8], windowBits: Int32, coding: ContentCoding,
-                         multipleMembers: Bool) throws(DecompressionError) -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw DecompressionError(.corrupt, coding: coding, detail: "zlib could not start")
-        }
-        defer { inflateEnd(&stream) }
+    /// Whether `data` looks like a Brotli stream. Brotli has no magic number, so: a body whose
+    /// first 4 KiB are not text (UTF-8 without control characters but tab and line breaks) is
+    /// taken for Brotli, as any real stream but the tiniest is; a body that reads as text is
+    /// Brotli only if the whole of it decodes as one valid stream (output discarded).
+    ///
+    /// So a JSON, HTML, YAML or plain-text body stored decoded is told apart, while a damaged
+    /// Brotli stream still fails as corrupt or truncated; a binary body stored decoded under
+    /// `br` fails as corrupt rather than being misread.
+    public static func looksLikeBrotli(_ data: some Collection<UInt8>) -> Bool {
+        Brotli.looksEncoded(data)
+    }
 
-        var output: [UInt8] = []
-        output.reserveCapacity(min(maximumBytes, max(data.count * 4, 4096)))
-        let chunkSize = 64 << 10
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        var failure: DecompressionError?
-
-        data.withUnsafeBufferPointer { input in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
-            while true {
-                let status: Int32 = chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = UInt32(chunkSize)
-                    return CParleyZlib.inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunkSize - Int(stream.avail_out)
-                if output.count + produced > maximumBytes {
-                    failure = DecompressionError(.limitExceeded(maximum: maximumBytes), coding: coding)
-                    return
-                }
-                output.append(contentsOf: chunk[0..<produced])
-                switch status {
-                case Z_OK:
-                    continue
-                case Z_STREAM_END:
-                    // Another gzip member may follow (RFC 1952 §2.2).
-                    if multipleMembers, stream.avail_in > 0, Self.looksLikeGzip(UnsafeBufferPointer(start: stream.next_in, count: Int(stream.avail_in))) {
-                        inflateReset(&stream)
-                        continue
-                    }
-                    return
-                case Z_BUF_ERROR where stream.avail_in == 0:
-                    failure = DecompressionError(.truncated, coding: coding)
-                    return
-                default:
-                    let message = stream.msg.map { String(cString: $0) }
-                    failure = DecompressionError(.corrupt, coding: coding, detail: message)
-                    return
-                }
-            }
-        }
-        if let failure { throw failure }
-        return output
+    /// Whether `data` starts with a Zstandard frame's magic number (`28 b5 2f fd`) or a
+    /// skippable frame's (`5? 2a 4d 18`).
+    public static func looksLikeZstd(_ data: some Collection<UInt8>) -> Bool {
+        Zstd.looksEncoded(data)
     }
 }

@@ -236,7 +236,7 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
 
     @Test func codedBodiesFromTransportsThatDoNotDecompressAreDecompressed() async throws {
         let json = Array(#"{"id":7,"name":"Ada"}"#.utf8)
-        for coding in [ContentCoding.gzip, .deflate] {
+        for coding in [ContentCoding.gzip, .deflate, .brotli, .zstd] {
             let coded = Compressor().compress(json, coding: coding)
             let client = makeClient { _, _ in
                 (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .contentEncoding: coding.rawValue,
@@ -252,5 +252,15 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
              [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF])
         }
         await #expect { _ = try await corrupt.get("users/7") } throws: { ($0 as? ParleyError)?.code == .decodingFailed }
+    }
+
+    @Test func theDefaultSerializerAcceptsEveryCodingTheClientUndoes() throws {
+        let client = Client(transport: InMemoryTransport(routes: [:]), registry: jsonRegistry)
+        let built = try client.requestSerializer.makeRequest(method: .get, url: URL(string: "https://example.com/")!, parameters: nil,
+                                                             headerFields: [:])
+        #expect(built.request.headerFields[.acceptEncoding] == "gzip, deflate, br, zstd")
+        for token in ContentCoding.acceptEncodingValue.split(separator: ", ") {
+            #expect(ContentCodings.standard.decoder(for: String(token)) != nil)
+        }
     }
 }

@@ -53,6 +53,9 @@ struct CompressionTests {
     func tokens() {
         #expect(ContentCoding(token: "GZIP") == .gzip)
         #expect(ContentCoding(token: "x-gzip") == .gzip)
-        #expect(ContentCoding(token: "br") == nil)
+        #expect(ContentCoding(token: "BR") == .brotli)
+        #expect(ContentCoding(token: "zstd") == .zstd)
+        #expect(ContentCoding(token: "compress") == nil)
+        #expect(ContentCoding.allCases.map(\.rawValue) == ["gzip", "deflate", "br", "zstd", "identity"])
     }
 }

@@ -2,8 +2,9 @@ public import HTTPTypes
 
 /// Undoes one HTTP content coding (RFC 9110 §8.4.1) for the response pipeline.
 ///
-/// The core has no compression library; `ParleyCompression` provides gzip and deflate
-/// (`ContentCodings.zlib`). Write your own to add a coding.
+/// The core has no compression library; `ParleyCompression` provides gzip, deflate, br and zstd
+/// (`ContentCodings.standard`; `ContentCodings.zlib` for gzip and deflate only). Write your own
+/// to add a coding.
 public protocol ContentDecoder: Sendable {
     /// The `Content-Encoding` tokens this decoder undoes, lower-case (`gzip`, `x-gzip`).
     var tokens: [String] { get }
@@ -23,7 +24,8 @@ public protocol ContentDecoder: Sendable {
 
 /// Applies one HTTP content coding (RFC 9110 §8.4.1) to a body the server side sends.
 ///
-/// The core has no compression library; `ParleyCompression` provides the encoders.
+/// The core has no compression library; `ParleyCompression` provides the encoders
+/// (`ContentCodings.standard`: zstd, br, gzip, deflate, in that order of preference).
 public protocol ContentEncoder: Sendable {
     /// The `Content-Encoding` token this encoder writes, lower-case (`gzip`, `br`).
     var token: String { get }
@@ -60,7 +62,7 @@ public struct ContentDecodingError: Error, Sendable, Hashable, CustomStringConve
 /// (``ContentEncoder``s).
 ///
 /// ```swift
-/// let pipeline = ResponsePipeline(registry: .linked, contentCodings: .zlib)   // ParleyCompression
+/// let pipeline = ResponsePipeline(registry: .linked, contentCodings: .standard)   // ParleyCompression
 /// ```
 public struct ContentCodings: Sendable {
     /// The decoders, first match wins.
