@@ -114,7 +114,7 @@ let package = Package(
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures"]),
         .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
         // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
         .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"]),
