@@ -68,7 +68,6 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        // scaffold:targets
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib"]),
@@ -81,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
-                           "ParleyImage", "ParleyCSV", "ParleyMessagePack" /* scaffold:parley */],
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack"],
             plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
