@@ -19,9 +19,9 @@ struct Decode: ParsableCommand {
 
         Examples:
           parley decode response.json
+          parley decode config.yaml --to application/json
           parley decode response.bin --content-type application/json
           curl -s https://example.org/feed | parley decode - --content-type application/atom+xml
-          parley decode config.yaml --content-type application/yaml --to application/json
         """)
 
     @Argument(help: "The body file, or - for standard input.")
