@@ -152,10 +152,11 @@ struct FormatScaffold {
     /// Edits the manifest through `swift package` at `swift` (with its build folder at
     /// `scratchPath`, away from a running SwiftPM's lock), then writes the files in place of
     /// SwiftPM's placeholder sources. On any failure the manifest is restored and the new
-    /// folders removed. Returns the commands run and the paths written.
+    /// folders removed. Logs each command before it runs; returns the paths written.
     func apply(swift: URL, scratchPath: String, log: (String) -> Void) throws -> [String] {
         let original = try Self.readManifest(at: manifestURL)
-        let sourcesExisted = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Sources").path)
+        let topFolders = ["Sources", "Tests"].map { packageDirectory.appendingPathComponent($0) }
+            .filter { !FileManager.default.fileExists(atPath: $0.path) }
         do {
             try FileManager.default.createDirectory(at: packageDirectory.appendingPathComponent("Sources"),
                                                     withIntermediateDirectories: true)
@@ -182,7 +183,7 @@ struct FormatScaffold {
             try? original.write(to: manifestURL, atomically: true, encoding: .utf8)
             try? FileManager.default.removeItem(at: sourceFolder)
             try? FileManager.default.removeItem(at: testFolder)
-            if !sourcesExisted { try? FileManager.default.removeItem(at: packageDirectory.appendingPathComponent("Sources")) }
+            for folder in topFolders { try? FileManager.default.removeItem(at: folder) }
             throw error
         }
     }

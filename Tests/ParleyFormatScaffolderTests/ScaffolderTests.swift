@@ -109,7 +109,7 @@ import Testing
         #expect(result.stderr.contains("Package.swift is unchanged"))
         #expect(package.read("Package.swift") == before)
         #expect(!package.exists("Sources/Kv"))
-        #expect(!package.exists("Tests/KvTests"))
+        #expect(!package.exists("Tests"), "the Tests folder SwiftPM made is gone too")
     }
 
     /// Each refusal: the arguments, how the package is prepared, and words the message must hold.
