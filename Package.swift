@@ -72,7 +72,6 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        // scaffold:targets
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -85,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
-                           "ParleyImage", "ParleyCSV", "ParleyMessagePack" /* scaffold:parley */],
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack"],
             plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
@@ -119,7 +118,7 @@ let package = Package(
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures"]),
         .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
         // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
         .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"]),

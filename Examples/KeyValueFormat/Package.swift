@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(name: "kv-parley",
                           dependencies: [.product(name: "ParleyCLI", package: "parley"),
                                          .product(name: "ParleyJSON", package: "parley"),
-                                         "KeyValue" /* scaffold:parley */],
+                                         "KeyValue"],
                           plugins: [registration]),
         // Links KeyValue and ParleyJSON, so `Registry.linked` holds exactly those two.
         .testTarget(name: "KeyValueTests",
@@ -36,7 +36,6 @@ let package = Package(
                     plugins: [registration]),
         // Runs the built kv-parley: `formats`, `decode --to application/json`, `negotiate`.
         .testTarget(name: "KvParleyTests", dependencies: ["kv-parley"]),
-        // scaffold:targets
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,11 +3,12 @@ import Parley
 
 /// Everything `new-format` creates for one format, checked before anything is written.
 ///
-/// The module is `<Name>`, its format type `<Name>Format`, its tests `<Name>Tests`. The package's
-/// `Package.swift` must hold the marker comment `// scaffold:targets` inside its `targets:`
-/// array; `/* scaffold:parley */` inside an executable's dependency list (Parley's own `parley`
-/// tool, or a consumer's own tool) makes the scaffold link the new module there too. In Parley's
-/// own package that second marker is required.
+/// The module is `<Name>`, its format type `<Name>Format`, its tests `<Name>Tests`. The manifest
+/// is edited only through SwiftPM's own commands (`swift package add-target`,
+/// `add-target-dependency`, `add-product`; see ``commands``), so any package that depends on
+/// Parley can be scaffolded, with no marker comments. The one edit SwiftPM has no command for,
+/// `exclude: ["parley-format.json"]` on the new target, replaces the exact call
+/// `.target(name: "<Name>")` that `add-target` has just written.
 struct FormatScaffold {
     /// How the package reaches the Parley libraries.
     enum ParleyReference: Equatable {
@@ -27,15 +28,16 @@ struct FormatScaffold {
     let mediaType: MediaType
     let encodes: Bool
     let parley: ParleyReference
+    /// Targets that link the new module, so the registration plugin registers it there.
+    let linkInto: [String]
+    /// Whether a library product of the same name is added.
+    let addsProduct: Bool
 
     var formatType: String { name + "Format" }
     var formatName: String { name.lowercased() }
     var sourceFolder: URL { packageDirectory.appendingPathComponent("Sources/\(name)") }
     var testFolder: URL { packageDirectory.appendingPathComponent("Tests/\(name)Tests") }
     var manifestURL: URL { packageDirectory.appendingPathComponent("Package.swift") }
-
-    static let targetsMarker = "// scaffold:targets"
-    static let parleyMarker = "/* scaffold:parley */"
 
     /// Checks the request against the package and returns the scaffold, or a refusal saying why.
     ///
@@ -44,7 +46,8 @@ struct FormatScaffold {
     ///     existing `.product(name: "Parley", package: "…")`, or local when the package has a
     ///     `Parley` target), then falls back to `hint` (what the plugin saw in the package graph).
     init(packageDirectory: URL, name: String, mediaType text: String, encodes: Bool,
-         parley: ParleyReference?, hint: ParleyReference? = nil) throws(Refusal) {
+         parley: ParleyReference?, hint: ParleyReference? = nil, linkInto: [String] = [],
+         addsProduct: Bool = true) throws(Refusal) {
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first),
               name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
         else {
@@ -64,6 +67,8 @@ struct FormatScaffold {
         self.name = name
         self.mediaType = parsed
         self.encodes = encodes
+        self.linkInto = linkInto
+        self.addsProduct = addsProduct
         let manifest = try Self.readManifest(at: packageDirectory.appendingPathComponent("Package.swift"))
         if let reference = parley ?? Self.findParley(in: manifest) ?? hint {
             self.parley = reference
@@ -71,11 +76,8 @@ struct FormatScaffold {
             throw Refusal("Package.swift does not use Parley yet: add .product(name: \"Parley\", package: \"parley\") to a target, or pass --parley-package NAME")
         }
         try checkNameIsFree(manifest: manifest)
-        guard manifest.contains(Self.targetsMarker) else {
-            throw Refusal("Package.swift has no '\(Self.targetsMarker)' marker: add that comment line inside the targets: array where new targets should go")
-        }
-        if self.parley == .local && !manifest.contains(Self.parleyMarker) {
-            throw Refusal("Package.swift has no '\(Self.parleyMarker)' marker in the parley executable's dependencies")
+        for target in linkInto where !manifest.contains("name: \"\(target)\"") {
+            throw Refusal("--link-into \(target): Package.swift declares no target named \"\(target)\"")
         }
     }
 
@@ -111,47 +113,92 @@ struct FormatScaffold {
         let templates = FormatTemplates(scaffold: self)
         return [
             ("Sources/\(name)/\(formatType).swift", templates.format),
-            ("Sources/\(name)/parley-format.json", #"{"formats": ["\#(formatType)"], "priority": 100}"# + "\n"),
+            ("Sources/\(name)/\(Self.registrationMarker)", #"{"formats": ["\#(formatType)"], "priority": 100}"# + "\n"),
             ("Tests/\(name)Tests/\(formatType)Tests.swift", templates.tests),
         ]
     }
 
-    /// `Package.swift` with the new targets added at the markers.
-    func patchedManifest() throws(Refusal) -> String {
-        var manifest = try Self.readManifest(at: manifestURL)
-        ManifestPatch.insertLines(targetLines, before: Self.targetsMarker, in: &manifest)
-        ManifestPatch.insertElement("\"\(name)\"", before: Self.parleyMarker, in: &manifest)
-        return manifest
-    }
+    /// The file the `ParleyFormatRegistration` plugin looks for in a module's folder.
+    static let registrationMarker = "parley-format.json"
 
-    var targetLines: [String] {
-        let core: String, kit: String
-        switch parley {
-        case .local:
-            core = "\"Parley\""
-            kit = "\"ParleyTestKit\""
-        case .package(let package):
-            core = ".product(name: \"Parley\", package: \"\(package)\")"
-            kit = ".product(name: \"ParleyTestKit\", package: \"\(package)\")"
+    /// The `swift package` subcommands that add the targets, in order: the module (depending on
+    /// Parley), its tests (on the module, Parley and `ParleyTestKit`), its library product, then
+    /// the links into ``linkInto`` (last: SwiftPM finds a target by the first `.target(name:)`
+    /// call it meets, and a link writes one into another target's dependencies).
+    var commands: [[String]] {
+        func parleyDependency(_ product: String, of target: String) -> [String] {
+            switch parley {
+            case .local: ["add-target-dependency", product, target]
+            case .package(let package): ["add-target-dependency", product, target, "--package", package]
+            }
         }
-        return [
-            ".target(name: \"\(name)\", dependencies: [\(core)], exclude: [\"parley-format.json\"]),",
-            ".testTarget(name: \"\(name)Tests\", dependencies: [\"\(name)\", \(core), \(kit)]),",
+        var commands: [[String]] = [
+            ["add-target", name, "--type", "library"],
+            parleyDependency("Parley", of: name),
+            ["add-target", name + "Tests", "--type", "test", "--dependencies", name],
+            parleyDependency("Parley", of: name + "Tests"),
+            parleyDependency("ParleyTestKit", of: name + "Tests"),
         ]
+        if addsProduct { commands.append(["add-product", name, "--type", "library", "--targets", name]) }
+        for target in linkInto { commands.append(["add-target-dependency", name, target]) }
+        return commands
     }
 
-    /// Writes the files and the patched manifest; returns the paths written.
-    func apply() throws -> [String] {
-        let manifest = try patchedManifest()
-        var written: [String] = []
-        for file in files {
-            let url = packageDirectory.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try file.contents.write(to: url, atomically: true, encoding: .utf8)
-            written.append(file.path)
+    /// What `add-target` writes for a target without dependencies, and what it becomes.
+    var excludeEdit: (find: String, replace: String) {
+        (".target(name: \"\(name)\")", ".target(name: \"\(name)\", exclude: [\"\(Self.registrationMarker)\"])")
+    }
+
+    /// Edits the manifest through `swift package` at `swift` (with its build folder at
+    /// `scratchPath`, away from a running SwiftPM's lock), then writes the files in place of
+    /// SwiftPM's placeholder sources. On any failure the manifest is restored and the new
+    /// folders removed. Logs each command before it runs; returns the paths written.
+    func apply(swift: URL, scratchPath: String, log: (String) -> Void) throws -> [String] {
+        let original = try Self.readManifest(at: manifestURL)
+        let topFolders = ["Sources", "Tests"].map { packageDirectory.appendingPathComponent($0) }
+            .filter { !FileManager.default.fileExists(atPath: $0.path) }
+        do {
+            try FileManager.default.createDirectory(at: packageDirectory.appendingPathComponent("Sources"),
+                                                    withIntermediateDirectories: true)
+            for (index, arguments) in commands.enumerated() {
+                log("swift package " + arguments.joined(separator: " "))
+                try SwiftPackage.run(swift, arguments, scratchPath: scratchPath, in: packageDirectory)
+                if index == 0 { try addExclude() }
+            }
+            // SwiftPM's placeholders (Sources/<Name>/<Name>.swift, Tests/<Name>Tests/<Name>Tests.swift) give way.
+            for folder in [sourceFolder, testFolder] {
+                for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                    try FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+                }
+            }
+            var written: [String] = []
+            for file in files {
+                let url = packageDirectory.appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.contents.write(to: url, atomically: true, encoding: .utf8)
+                written.append(file.path)
+            }
+            return written
+        } catch {
+            try? original.write(to: manifestURL, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(at: sourceFolder)
+            try? FileManager.default.removeItem(at: testFolder)
+            for folder in topFolders { try? FileManager.default.removeItem(at: folder) }
+            throw error
         }
-        try manifest.write(to: manifestURL, atomically: true, encoding: .utf8)
-        written.append("Package.swift")
-        return written
+    }
+
+    private func addExclude() throws(Refusal) {
+        let manifest = try Self.readManifest(at: manifestURL)
+        let edit = excludeEdit
+        let parts = manifest.components(separatedBy: edit.find)
+        guard parts.count == 2 else {
+            throw Refusal("swift package add-target did not write '\(edit.find)' once as expected; nothing was changed")
+        }
+        do {
+            try parts.joined(separator: edit.replace).write(to: manifestURL, atomically: true, encoding: .utf8)
+        } catch {
+            throw Refusal("cannot write Package.swift: \(error)")
+        }
     }
 }

@@ -21,6 +21,10 @@ public struct ParleyCommand: AsyncParsableCommand {
         discussion: """
         Exit codes: 0 success; 1 the input was checked and failed (a decode error, a failing \
         fixture); 2 usage error or unreadable input; 3 nothing acceptable or no decoder (406/415).
+
+        Shell completions (`make install` installs them):
+          parley --generate-completion-script bash > ~/.local/share/bash-completion/completions/parley
+          parley --generate-completion-script zsh  # or fish
         """,
         subcommands: [Formats.self, Negotiate.self, MediaTypeCommand.self, Match.self, Decode.self, Check.self])
 

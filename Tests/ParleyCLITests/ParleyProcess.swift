@@ -20,12 +20,19 @@ struct ParleyProcess {
         return folder.appendingPathComponent(".build/debug/parley")
     }
 
-    /// Runs `parley arguments…` with `input` on standard input, in `directory` when given.
-    static func run(_ arguments: [String], input: String? = nil, directory: URL? = nil) throws -> Result {
+    /// Runs `parley arguments…` with `input` on standard input, in `directory` when given, with
+    /// `environment` added to this process's environment (a `nil` value removes a variable).
+    static func run(_ arguments: [String], input: String? = nil, directory: URL? = nil,
+                    environment: [String: String?] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err

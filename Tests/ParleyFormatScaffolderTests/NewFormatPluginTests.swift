@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 
-/// The whole loop through SwiftPM, on a temporary package that depends on this checkout:
-/// `swift package new-format` creates the module, `swift build` links and registers it,
-/// `swift test` runs the generated conformance tests, and bad requests are refused.
+/// The whole loop through SwiftPM, on a temporary package that depends on this checkout the way a
+/// new user's does (no marker comments): `swift package new-format` creates the module and edits
+/// the manifest through SwiftPM's own commands, `swift build` links and registers it with no
+/// warning about the registration marker, `swift test` runs the generated conformance tests, and
+/// bad requests are refused.
 ///
 /// It builds Parley's core in a scratch folder kept under `.build/scaffold-e2e` (so a rerun only
 /// compiles the new module). Locally, `PARLEY_SKIP_SCAFFOLD_E2E=1` skips it, and if the steps
@@ -48,6 +50,7 @@ import Testing
         try #require(created.status == 0, "\(created.stdout)\(created.stderr)")
         #expect(package.exists("Sources/Kv/KvFormat.swift"))
         #expect(package.exists("Tests/KvTests/KvFormatTests.swift"))
+        #expect(created.stdout.contains("Linked into ShowFormats"), "the plugin links executables that use Parley")
 
         // Refused: the name is now taken.
         let taken = try swiftPM(newFormat + ["--name", "Kv", "--media-type", "application/vnd.example.kv"])
@@ -57,6 +60,7 @@ import Testing
         // Builds, registers, passes the kit.
         let built = try swiftPM(["build", "--scratch-path", scratch, "--build-tests"])
         try #require(built.status == 0, "\(built.stdout.suffix(3000))\(built.stderr.suffix(3000))")
+        #expect(!(built.stdout + built.stderr).contains("unhandled"), "parley-format.json is excluded from the target")
         let shown = try ScaffolderProcess.run(URL(fileURLWithPath: scratch + "/debug/ShowFormats"), [])
         #expect(shown.stdout == "kv application/vnd.example.kv\n")
         let tested = try swiftPM(["test", "--scratch-path", scratch, "--skip-build", "--filter", "KvTests"])

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs programs for the scaffold tests: the built `ParleyFormatScaffolder`, and `swift` itself.
 enum ScaffolderProcess {
@@ -73,9 +74,18 @@ enum ScaffolderProcess {
                       timedOut: timedOut)
     }
 
-    /// Runs the scaffolder on `package` with `arguments`.
+    /// Runs the scaffolder on `package` with `arguments` (it runs `swift package` from `PATH`).
     static func scaffold(_ package: URL, _ arguments: [String]) throws -> Result {
-        try run(scaffolder, ["--package-dir", package.path] + arguments)
+        try run(scaffolder, ["--package-dir", package.path] + arguments, seconds: 300)
+    }
+
+    /// The package's manifest as `swift package dump-package` reads it: what SwiftPM will build,
+    /// whatever the text looks like.
+    static func dumpPackage(_ package: URL) throws -> DumpedPackage {
+        let swift = try #require(swift, "no swift on PATH")
+        let result = try run(swift, ["package", "dump-package"], directory: package)
+        try #require(result.status == 0, "\(result.stderr)")
+        return try DumpedPackage(json: Data(result.stdout.utf8))
     }
 }
 
@@ -83,6 +93,8 @@ enum ScaffolderProcess {
 struct TemporaryPackage {
     let directory: URL
 
+    /// A consumer as a new user writes it: no marker comments, Parley by path, one executable
+    /// registering the formats it links through the plugin.
     static let consumerManifest = """
     // swift-tools-version: 6.1
     import PackageDescription
@@ -93,9 +105,8 @@ struct TemporaryPackage {
         dependencies: [.package(name: "parley", path: "PARLEY_PATH")],
         targets: [
             .executableTarget(name: "ShowFormats",
-                              dependencies: [.product(name: "Parley", package: "parley") /* scaffold:parley */],
+                              dependencies: [.product(name: "Parley", package: "parley")],
                               plugins: [.plugin(name: "ParleyFormatRegistration", package: "parley")]),
-            // scaffold:targets
         ],
         swiftLanguageModes: [.v6]
     )
@@ -130,5 +141,36 @@ struct TemporaryPackage {
 
     func remove() {
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// The parts of `swift package dump-package` the tests read.
+struct DumpedPackage {
+    struct Target: Equatable {
+        var name: String
+        var type: String
+        /// `product:NAME@PACKAGE`, `target:NAME` or `byName:NAME`.
+        var dependencies: [String]
+        var exclude: [String]
+    }
+
+    var targets: [String: Target] = [:]
+    var products: [String: [String]] = [:]
+
+    init(json: Data) throws {
+        let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        for target in root["targets"] as? [[String: Any]] ?? [] {
+            let name = target["name"] as? String ?? ""
+            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency -> String? in
+                guard let (kind, value) = dependency.first, let parts = value as? [Any] else { return nil }
+                let first = parts.first as? String ?? ""
+                return kind == "product" ? "product:\(first)@\(parts.count > 1 ? parts[1] as? String ?? "" : "")" : "\(kind):\(first)"
+            }
+            targets[name] = Target(name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
+                                   exclude: target["exclude"] as? [String] ?? [])
+        }
+        for product in root["products"] as? [[String: Any]] ?? [] {
+            products[product["name"] as? String ?? ""] = product["targets"] as? [String] ?? []
+        }
     }
 }

@@ -30,6 +30,7 @@ struct Check: AsyncParsableCommand {
           parley check recordings/ --status 2xx,304 --strict
           parley check recordings/ --report junit --output check.xml
           parley check huge-corpus/ --shard 2/8 --stats
+          parley check recordings/ --color always | less -R
         """)
 
     @Argument(help: "Files or folders of recordings.")
@@ -69,6 +70,8 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Also list notes and skipped files.")
     var verbose = false
 
+    @OptionGroup var colors: ColorOptions
+
     func run() async throws {
         guard let format = ReportFormat(rawValue: report) else {
             throw ValidationError("--report must be text, json or junit, not '\(report)'")
@@ -99,8 +102,9 @@ struct Check: AsyncParsableCommand {
         }
 
         let sink = try ReportSink(path: output)
-        let progress = ProgressLine(total: files.count, enabled: isatty(2) == 1)
-        var reporter = format.reporter(strict: strict, verbose: verbose) { line in
+        let progress = ProgressLine(total: files.count, enabled: isatty(2) == 1, style: colors.style(forDescriptor: 2))
+        var reporter = format.reporter(strict: strict, verbose: verbose,
+                                       style: output == nil ? colors.style(forDescriptor: 1) : .plain) { line in
             progress.clear()
             sink.write(line)
         }
@@ -110,8 +114,8 @@ struct Check: AsyncParsableCommand {
         var done = 0
         await checker.run(files, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { check in
             done += 1
-            progress.update(done, path: check.path)
             summary.add(check)
+            progress.update(done, summary: summary, path: check.path)
             reporter.record(check)
         }
         progress.clear()
@@ -145,29 +149,5 @@ private final class ReportSink: @unchecked Sendable {
 
     func close() {
         if handle !== FileHandle.standardOutput { try? handle.close() }
-    }
-}
-
-/// A progress line on standard error, redrawn at most ten times a second, only on a terminal.
-private final class ProgressLine: @unchecked Sendable {
-    let total: Int
-    let enabled: Bool
-    private var lastDraw = Date.distantPast
-
-    init(total: Int, enabled: Bool) {
-        self.total = total
-        self.enabled = enabled && total > 1
-    }
-
-    func update(_ done: Int, path: String) {
-        guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
-        lastDraw = Date()
-        let shown = TerminalText.escaped(path)
-        let name = shown.count > 60 ? "…" + shown.suffix(59) : shown
-        FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(total)] \(name)".utf8))
-    }
-
-    func clear() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

@@ -11,20 +11,25 @@ struct Decode: ParsableCommand {
         arrays and objects as themselves. --to transcodes to another registered type instead.
         The body runs through the response pipeline a client runs (charset conversion, sniffing, \
         the format with its limits); a mislabelled body is reported on standard error. \
-        Exits 1 with the typed error on bad input, 2 when the file cannot be read, 3 when no \
-        format decodes the type or encodes the --to type.
+        Without --content-type the type comes from the file's extension (.json, .yaml, .png, …) \
+        when a linked format decodes it, otherwise from what the bytes look like (the formats' \
+        sniffers); the choice and its reason go to standard error.
+        Exits 1 with the typed error on bad input, 2 when the file cannot be read or its type \
+        cannot be told, 3 when no format decodes the type or encodes the --to type.
 
         Examples:
-          parley decode response.json --content-type application/json
+          parley decode response.json
+          parley decode config.yaml --to application/json
+          parley decode response.bin --content-type application/json
           curl -s https://example.org/feed | parley decode - --content-type application/atom+xml
-          parley decode config.yaml --content-type application/yaml --to application/json
         """)
 
     @Argument(help: "The body file, or - for standard input.")
     var file: String = "-"
 
-    @Option(name: .customLong("content-type"), help: "The body's Content-Type.")
-    var contentType: String
+    @Option(name: .customLong("content-type"),
+            help: "The body's Content-Type (default: from the file extension, else from the content).")
+    var contentType: String?
 
     @Option(help: "Transcode to this media type.")
     var to: String?
@@ -38,11 +43,20 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         let registry = CommandEnvironment.registry
-        let type: MediaType
-        do { type = try MediaType(parsing: contentType) } catch {
-            throw ValidationError("invalid --content-type '\(contentType)': \(error)")
+        let label = try contentType.map { text in
+            do { return try MediaType(parsing: text) } catch {
+                throw ValidationError("invalid --content-type '\(text)': \(error)")
+            }
         }
         let body = try readInput(file)
+        let type: MediaType
+        if let label {
+            type = label
+        } else {
+            let choice = try BodyTypeGuess.choose(path: file == "-" ? nil : file, body: body, registry: registry)
+            printError("parley: decoding as \(choice.mediaType) (\(choice.reason))")
+            type = choice.mediaType
+        }
         let response = HTTPResponse(status: .ok, headerFields: [.contentType: type.description])
         let outcome = ResponsePipeline(registry: registry).run(response, body: body, request: nil)
         for finding in outcome.findings where finding.severity == .warning { printError("warning: \(finding.message)") }
