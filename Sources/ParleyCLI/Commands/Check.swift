@@ -29,13 +29,14 @@ struct Check: AsyncParsableCommand {
           parley check Fixtures/recorded
           parley check recordings/ --status 2xx,304 --strict
           parley check recordings/ --report junit --output check.xml
+          parley check recordings/ --report html --output report.html
           parley check huge-corpus/ --shard 2/8 --stats
         """)
 
     @Argument(help: "Files or folders of recordings.")
     var paths: [String] = ["Fixtures"]
 
-    @Option(help: "Report format: text, json (JSON Lines) or junit.")
+    @Option(help: "Report format: text, json (JSON Lines), junit or html (one self-contained page; use with --output).")
     var report: String = "text"
 
     @Option(help: "Write the report to this file instead of standard output.")
@@ -71,10 +72,11 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         guard let format = ReportFormat(rawValue: report) else {
-            throw ValidationError("--report must be text, json or junit, not '\(report)'")
+            throw ValidationError("--report must be text, json, junit or html, not '\(report)'")
         }
         var options = CheckOptions(registry: CommandEnvironment.registry, isStrict: strict,
                                    acceptsMislabelledBodies: acceptMislabelled)
+        options.keepsDetails = format.needsDetails
         if let status {
             guard let filter = StatusFilter(status) else { throw ValidationError("invalid --status '\(status)'") }
             options.acceptableStatuses = filter
@@ -100,7 +102,8 @@ struct Check: AsyncParsableCommand {
 
         let sink = try ReportSink(path: output)
         let progress = ProgressLine(total: files.count, enabled: isatty(2) == 1)
-        var reporter = format.reporter(strict: strict, verbose: verbose) { line in
+        let run = ReportRun(commandLine: ["parley"] + CommandLine.arguments.dropFirst())
+        var reporter = format.reporter(strict: strict, verbose: verbose, run: run) { line in
             progress.clear()
             sink.write(line)
         }
