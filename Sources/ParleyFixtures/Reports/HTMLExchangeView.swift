@@ -12,7 +12,7 @@ struct HTMLExchangeView {
     func row(_ result: ExchangeResult) -> String {
         let findings = result.findings.map { finding in
             let message = finding.message.count > 240 ? String(finding.message.prefix(240)) + "…" : finding.message
-            return "<li class=\"sev-\(finding.severity)\"><b>\(finding.kind.rawValue)</b> \(e(message))</li>"
+            return "<li class=\"sev-\(finding.severity)\"><b>\(finding.kind.rawValue)</b> \(HTMLText.escaped(message, keepingLines: true))</li>"
         }.joined()
         return "<tr class=\"main\"><th scope=\"row\"><span class=\"file\">\(e(result.path))</span>#\(result.index)</th>"
             + "<td>\(e(result.method))</td><td class=\"url\">\(e(result.url))</td><td>\(result.status)</td>"
@@ -24,8 +24,7 @@ struct HTMLExchangeView {
     /// The expandable row under the main row; `content` is its body (empty when a script fills it later).
     func detailsRow(_ result: ExchangeResult, content: String) -> String {
         let size = result.detail.map { HTMLText.byteCount($0.bodyByteCount) } ?? HTMLText.byteCount(result.bodyBytes)
-        return "<tr class=\"more\"><td colspan=\"8\"><details><summary>Headers and body of \(e(result.path))#\(result.index)"
-            + " <span class=\"dim\">(\(size))</span></summary>\(content)</details></td></tr>"
+        return "<tr class=\"more\"><td colspan=\"8\"><details><summary>Headers and body <span class=\"dim\">(\(size))</span></summary>\(content)</details></td></tr>"
     }
 
     /// What expanding the row shows; `previewAllowed` is false once the page's preview budget is spent.

@@ -25,7 +25,7 @@ enum HTMLPage {
         <section class="exchanges" aria-labelledby="exchanges-title">
         <h2 id="exchanges-title">Exchanges</h2>
         <form id="filters" class="filters" hidden>
-        <label for="f-outcome">Outcome <select id="f-outcome"><option value="">any</option><option>ok</option><option>warning</option><option>error</option></select></label>
+        <label for="f-outcome">Outcome <select id="f-outcome"><option value="">any</option><option value="ok">ok</option><option value="warning">warning</option><option value="error">error</option></select></label>
         <label for="f-kind">Finding <select id="f-kind"><option value="">any</option></select></label>
         <label for="f-format">Format <select id="f-format"><option value="">any</option></select></label>
         <label for="f-status">Status <select id="f-status"><option value="">any</option><option value="1">1xx</option><option value="2">2xx</option><option value="3">3xx</option><option value="4">4xx</option><option value="5">5xx</option><option value="other">other</option></select></label>
@@ -46,7 +46,7 @@ enum HTMLPage {
 
     static let style = """
         :root{--fg:#1f2328;--dim:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
-        *{box-sizing:border-box}
+        *{box-sizing:border-box}[hidden]{display:none!important}
         body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
         main{display:flex;flex-direction:column;padding:16px 24px;gap:12px}
         .top{order:-2}.summary{order:-1}

@@ -18,9 +18,9 @@ public struct HTMLReportLimits: Sendable, Hashable {
     public var maxFields = 100
     /// The most characters of one header field value. Default 2 Ki.
     public var maxFieldCharacters = 2 * 1024
-    /// The most characters of previews in the whole page; exchanges past it show their header
-    /// fields and findings only. Default 24 Mi.
-    public var maxPreviewCharactersInReport = 24 * 1024 * 1024
+    /// The most characters of previews (header fields and bodies, as written into the page) in
+    /// the whole page; exchanges past it show their findings and header fields only. Default 8 Mi.
+    public var maxPreviewCharactersInReport = 8 * 1024 * 1024
     /// Rows rendered per page, and in plain HTML for readers without JavaScript. Default 100.
     public var rowsPerPage = 100
 

@@ -95,16 +95,18 @@ struct HTMLReporter: CheckReporter {
         let index = rows
         rows += 1
         let details = view.details(result, previewAllowed: previewCharacters < limits.maxPreviewCharactersInReport)
-        previewCharacters += details.utf8.count
         let kinds = result.findings.map { HTMLText.scriptJSONString($0.kind.rawValue) }.joined(separator: ",")
         var json = "{\"i\":\(index),\"p\":\(q(result.path)),\"x\":\(result.index),\"m\":\(q(result.method)),\"u\":\(q(result.url)),"
             + "\"s\":\(result.status),\"f\":\(q(result.format ?? "")),\"o\":\(q(result.outcome)),\"k\":[\(kinds)]"
         let body = view.row(result) + view.detailsRow(result, content: index < limits.rowsPerPage ? details : "")
         if index < limits.rowsPerPage {
+            previewCharacters += details.utf8.count
             write("<tbody data-row=\"\(index)\" class=\"o-\(result.outcome)\">\(body)</tbody>")
         } else {
             closeTable()
-            json += ",\"h\":\(q(body)),\"d\":\(q(details))"
+            let quoted = q(details)
+            previewCharacters += quoted.utf8.count
+            json += ",\"h\":\(q(body)),\"d\":\(quoted)"
         }
         json += "}"
         pending.append(json)
