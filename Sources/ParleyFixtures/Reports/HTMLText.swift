@@ -2,9 +2,9 @@
 /// before it reaches the page.
 ///
 /// - ``escaped(_:keepingLines:)`` makes text safe in HTML text and in quoted attribute values
-///   (`&`, `<`, `>`, `"` and `'` become references) and shows control characters and
-///   bidirectional overrides as visible `\u{…}` escapes (the ``TerminalText`` set), so they
-///   cannot reorder or hide what a reader sees.
+///   (`&`, `<`, `>`, `"` and `'` become references) and shows control characters,
+///   bidirectional overrides and invisible separators as visible `\u{…}` escapes (the
+///   ``TerminalText`` set and ``isInvisible(_:)``), so they cannot reorder or hide what a reader sees.
 /// - ``scriptJSONString(_:)`` quotes text as a JSON string that is safe inside a
 ///   `<script type="application/json">` element: `<`, `>`, `&`, U+2028 and U+2029 are written
 ///   as `\u` escapes, so no `</script>` or `<!--` can appear in it.
@@ -23,7 +23,7 @@ package enum HTMLText {
             case "\n" where keepingLines, "\t" where keepingLines: result.unicodeScalars.append(scalar)
             case "\r" where keepingLines: continue
             default:
-                if TerminalText.needsEscape(scalar) || isNoncharacter(scalar) {
+                if TerminalText.needsEscape(scalar) || isInvisible(scalar) {
                     result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -59,10 +59,15 @@ package enum HTMLText {
         return out + "\""
     }
 
-    /// Noncharacters (U+FFFE, U+FFFF and the like) and the byte order mark, shown escaped.
-    static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+    /// Characters shown escaped besides the ``TerminalText`` set: the line and paragraph
+    /// separators, the zero-width space and direction marks, the byte order mark, and
+    /// noncharacters (U+FFFE, U+FFFF and the like). The zero-width joiner stays: emoji need it.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return value == 0xFEFF || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+        switch value {
+        case 0x2028, 0x2029, 0x200B, 0x200E, 0x200F, 0xFEFF: return true
+        default: return (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+        }
     }
 
     /// A byte count for people: `512 B`, `1.2 kB`, `3.4 MB`.
