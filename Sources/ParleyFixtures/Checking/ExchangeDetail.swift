@@ -23,7 +23,7 @@ public struct ExchangeDetail: Sendable {
     /// The decoded value, when the body decoded (also for an unacceptable status).
     public var value: Value?
     /// What the bytes really look like when the pipeline found the body mislabelled:
-    /// ``Registry/mislabelling(of:labelledAs:)``, the function the pipeline's sniffing step asks.
+    /// `Registry.mislabelling(of:labelledAs:)`, the function the pipeline's sniffing step asks.
     public var sniffedType: MediaType?
     /// The snapshot the value was compared with, when it differed.
     public var snapshot: SnapshotDifference?
