@@ -147,9 +147,12 @@ def test_snapshot_mismatch_shows_expected_and_actual_side_by_side(browser, repor
     row.find_element(By.CSS_SELECTOR, "tr.more summary").click()
     sides = row.find_elements(By.CSS_SELECTOR, ".side section")
     assert [s.find_element(By.TAG_NAME, "h5").text for s in sides] == ["Expected (subset snapshot)", "Actual"]
+    # The differing paths are marked on both sides and shown open: $.<payload key> (another value),
+    # $.nested.deeper.deepest (another length) and its element [1].
     for side in sides:
-        assert side.find_elements(By.CSS_SELECTOR, "li.diff"), side.text
-    assert "deepest" in sides[0].find_element(By.CSS_SELECTOR, "li.diff").text or sides[0].find_elements(By.CSS_SELECTOR, "li.diff")
+        marked = side.find_elements(By.CSS_SELECTOR, "li.diff")
+        assert len(marked) == 3 and all(m.is_displayed() for m in marked), side.text
+        assert "alert('x')" in marked[0].text and "deepest" in marked[1].text and marked[2].text.startswith("[1]")
 
 
 def test_inline_images_load(browser, reports):

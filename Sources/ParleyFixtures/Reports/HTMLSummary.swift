@@ -31,14 +31,13 @@ struct HTMLSummary {
                 + chart(kinds.map { ($0.key.rawValue, $0.value, "bar-\($0.key.defaultSeverity)") }, label: "Findings by kind")
         }
         html += "</div>"
-        let megabytes = Double(summary.bytes) / 1_000_000
         let time = max(seconds, 1e-9)
         var facts: [(String, String)] = [
             ("Command", "<code>\(HTMLText.escaped(run.shellText))</code>"),
             ("Parley", HTMLText.escaped(run.version)),
             ("Started", started.formatted(.iso8601)),
             ("Time", "\(String(format: "%.2f", seconds)) s"),
-            ("Throughput", "\(String(format: "%.1f", megabytes / time)) MB/s, \(HTMLText.grouped(Int(Double(summary.exchanges) / time))) exchanges/s"),
+            ("Throughput", "\(HTMLText.byteCount(Int(Double(summary.bytes) / time)))/s, \(HTMLText.grouped(Int(Double(summary.exchanges) / time))) exchanges/s"),
             ("Recordings", "<span data-count=\"recordings\">\(summary.recordings)</span> (\(HTMLText.byteCount(summary.bytes)))"),
             ("Exchanges", "<span data-count=\"exchanges\">\(summary.exchanges)</span>"),
             ("Unreadable files", "<span data-count=\"unreadable_files\">\(summary.unreadableFiles)</span>"),
