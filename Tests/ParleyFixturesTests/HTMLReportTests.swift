@@ -69,6 +69,11 @@ struct HTMLReportTests {
         #expect(HTMLText.escaped("one\ntwo\tthree\r\n") == "one\\u{A}two\\u{9}three\\u{D}\\u{A}")
         #expect(HTMLText.escaped("one\ntwo\tthree\r\n", keepingLines: true) == "one\ntwo\tthree\n")
         #expect(HTMLText.escaped("Zürich ✓ 𝄞") == "Zürich ✓ 𝄞")
+        // ASCII text takes a byte-wise path; the same text with one non-ASCII letter, the scalar path.
+        let ascii = "<b a='1'>\u{7F}\u{0}&</b>\r\n"
+        #expect(HTMLText.escaped(ascii) == "&lt;b a=&#39;1&#39;&gt;\\u{7F}\\u{0}&amp;&lt;/b&gt;\\u{D}\\u{A}")
+        #expect(HTMLText.escaped(ascii + "é") == HTMLText.escaped(ascii) + "é")
+        #expect(HTMLText.escaped(ascii + "é", keepingLines: true) == HTMLText.escaped(ascii, keepingLines: true) + "é")
     }
 
     @Test("JSON inside a script element escapes <, >, &, U+2028 and U+2029, and parses back to the same text")

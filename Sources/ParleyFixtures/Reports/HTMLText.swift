@@ -11,6 +11,9 @@
 package enum HTMLText {
     /// `text` escaped for HTML text or a quoted attribute value.
     package static func escaped(_ text: String, keepingLines: Bool = false) -> String {
+        // Most recorded text is printable ASCII: it is escaped byte by byte.
+        var copy = text
+        if let ascii = copy.withUTF8({ escapedASCII($0, keepingLines: keepingLines) }) { return ascii }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
@@ -33,30 +36,59 @@ package enum HTMLText {
         return result
     }
 
-    /// `text` as a JSON string literal safe inside a `<script>` element.
-    package static func scriptJSONString(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
+    /// `bytes` escaped when they are all ASCII; `nil` otherwise.
+    private static func escapedASCII(_ bytes: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            case UInt8(ascii: "\n") where keepingLines, UInt8(ascii: "\t") where keepingLines: out.append(byte)
+            case UInt8(ascii: "\r") where keepingLines: continue
+            case 0x20..<0x7F: out.append(byte)
+            case 0x80...: return nil
+            default: out.append(contentsOf: "\\u{\(String(byte, radix: 16, uppercase: true))}".utf8)
             }
         }
-        return out + "\""
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` as a JSON string literal safe inside a `<script>` element.
+    package static func scriptJSONString(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { scriptJSONString(utf8: $0) }
+    }
+
+    /// The UTF-8 bytes of a string as a JSON string literal safe inside a `<script>` element.
+    private static func scriptJSONString(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(bytes.count + bytes.count / 4 + 2)
+        let hex = Array("0123456789abcdef".utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0x00..<0x20:
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && (bytes[index + 1] == 0xA8 || bytes[index + 1] == 0xA9):
+                // U+2028 and U+2029.
+                out.append(contentsOf: (bytes[index + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                index += 2
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Characters shown escaped besides the ``TerminalText`` set: the line and paragraph
