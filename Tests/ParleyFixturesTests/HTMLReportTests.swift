@@ -46,13 +46,14 @@ struct HTMLReportTests {
     }
 
     /// The JSON arrays of the page's row blocks, parsed.
-    static func rowBlocks(_ page: String) throws -> [[String: Any]] {
-        var rows: [[String: Any]] = []
+    static func rowBlocks(_ page: String, class name: String = "parley-rows") throws -> [Any] {
+        var rows: [Any] = []
         var rest = page[...]
-        let open = "<script type=\"application/json\" class=\"parley-rows\">"
-        while let start = rest.range(of: open), let end = rest[start.upperBound...].range(of: "</script>") {
-            let json = Data(rest[start.upperBound..<end.lowerBound].utf8)
-            rows += try #require(try JSONSerialization.jsonObject(with: json) as? [[String: Any]])
+        while let start = rest.range(of: "<script type=\"application/json\" class=\"\(name)\""),
+              let close = rest[start.upperBound...].range(of: ">"),
+              let end = rest[close.upperBound...].range(of: "</script>") {
+            let json = Data(rest[close.upperBound..<end.lowerBound].utf8)
+            rows += try #require(try JSONSerialization.jsonObject(with: json) as? [Any])
             rest = rest[end.upperBound...]
         }
         return rows
@@ -123,10 +124,14 @@ struct HTMLReportTests {
         #expect(page.contains("content=\"default-src 'none'; img-src data:; style-src 'nonce-"))
         #expect(Self.occurrences(of: "<th scope=\"col\">", in: page) == 8 + 2)  // the table and the outcome counts
         #expect(Self.occurrences(of: "<tbody data-row=", in: page) == 100)      // the first page, readable without script
-        let rows = try Self.rowBlocks(page)
+        let rows = try #require(try Self.rowBlocks(page) as? [[String: Any]])
         #expect(rows.count == 250)
         #expect(rows.map { $0["x"] as? Int } == Array(0..<250))
-        #expect(rows[0]["h"] == nil && rows[100]["h"] is String && rows[100]["d"] is String)
+        // Rows past the first page: their row and details HTML, in blocks that name their first row.
+        let html = try #require(try Self.rowBlocks(page, class: "parley-html") as? [[String]])
+        #expect(html.count == 150 && html.allSatisfy { $0.count == 2 })
+        #expect(html[0][0].contains("<th scope=\"row\"><span class=\"file\">memory</span>#100</th>"))
+        #expect(page.contains("class=\"parley-html\" data-first=\"100\">"))
         #expect(page.contains("<td data-outcome=\"ok\">250</td>"))
         #expect(page.contains("https://example.org/x") && !page.contains("src=\"http") && !page.contains("href=\"http"))
     }

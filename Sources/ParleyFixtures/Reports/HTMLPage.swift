@@ -99,8 +99,9 @@ enum HTMLPage {
         :focus-visible{outline:2px solid #0b6e99;outline-offset:2px}
         """
 
-    /// Reads the rows' JSON, fills the filters, pages and filters the rows, and fills a row's
-    /// details from its JSON when it is first opened. Rows are HTML the reporter rendered; the
+    /// Reads the rows' filter fields, fills the filters, pages and filters the rows (parsing a
+    /// block of rows' HTML when a page first needs one), and fills a row's details when it is
+    /// first opened. Rows are HTML the reporter rendered; the
     /// script sets no recorded text itself except through `textContent` and `option.text`.
     static func script(rowsPerPage: Int) -> String {
         """
@@ -110,6 +111,9 @@ enum HTMLPage {
         var table=document.getElementById("exchanges"),shown=document.getElementById("shown"),pager=document.getElementById("pager");
         var prev=document.getElementById("prev"),next=document.getElementById("next"),pageText=document.getElementById("page");
         var f={outcome:document.getElementById("f-outcome"),kind:document.getElementById("f-kind"),format:document.getElementById("f-format"),status:document.getElementById("f-status"),text:document.getElementById("f-text")};
+        var blocks=[];document.querySelectorAll("script.parley-html").forEach(function(s){blocks.push({first:+s.getAttribute("data-first"),el:s,rows:null});});
+        function content(i){var lo=0,hi=blocks.length-1,b=null;while(lo<=hi){var m=(lo+hi)>>1;if(blocks[m].first<=i){b=blocks[m];lo=m+1;}else hi=m-1;}
+        if(!b.rows)b.rows=JSON.parse(b.el.textContent);return b.rows[i-b.first];}
         var perPage=\(rowsPerPage),page=0,matched=rows,cache={};
         table.querySelectorAll("tbody[data-row]").forEach(function(b){cache[b.getAttribute("data-row")]=b;});
         var kinds={},formats={};
@@ -125,8 +129,8 @@ enum HTMLPage {
         if(c.text&&r.q.indexOf(c.text)<0)return false;
         return true;}
         function node(r){var b=cache[r.i];if(b)return b;
-        b=document.createElement("tbody");b.setAttribute("data-row",r.i);b.className="o-"+r.o;b.innerHTML=r.h;cache[r.i]=b;
-        var d=b.querySelector("details");if(d){d.addEventListener("toggle",function(){if(d.open&&!d.hasAttribute("data-filled")){d.setAttribute("data-filled","");d.insertAdjacentHTML("beforeend",r.d);}});}
+        b=document.createElement("tbody");b.setAttribute("data-row",r.i);b.className="o-"+r.o;var c=content(r.i);b.innerHTML=c[0];cache[r.i]=b;
+        var d=b.querySelector("details");if(d){d.addEventListener("toggle",function(){if(d.open&&!d.hasAttribute("data-filled")){d.setAttribute("data-filled","");d.insertAdjacentHTML("beforeend",c[1]);}});}
         return b;}
         function render(){var s=performance.now();
         table.querySelectorAll("tbody[data-row]").forEach(function(b){b.remove();});

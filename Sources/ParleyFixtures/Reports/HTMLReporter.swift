@@ -32,8 +32,9 @@ public struct ReportRun: Sendable, Hashable {
 /// It is written as results arrive, so memory stays bounded however many exchanges there are:
 /// the first ``HTMLReportLimits/rowsPerPage`` rows as plain HTML (readable without
 /// JavaScript), every row's filter fields and the other rows' HTML as JSON in
-/// `<script type="application/json">` blocks, which the page's script pages through and
-/// filters, and the summary last (shown first by CSS). Each exchange's HTML is rendered here,
+/// `<script type="application/json">` blocks (the fields parsed when the page loads, the HTML a
+/// block at a time when a page first shows one of its rows), which the page's script pages
+/// through and filters, and the summary last (shown first by CSS). Each exchange's HTML is rendered here,
 /// once, by ``HTMLExchangeView``; the script only chooses which rows to show.
 struct HTMLReporter: CheckReporter {
     let strict: Bool
@@ -46,7 +47,9 @@ struct HTMLReporter: CheckReporter {
     private var begun = false
     private var tableClosed = false
     private var rows = 0
-    private var pending: [String] = []
+    private var pendingRows: [String] = []
+    private var pendingHTML: [String] = []
+    private var firstPendingHTML = 0
     private var pendingCharacters = 0
     private var previewCharacters = 0
     private var unreadable: [(path: String, message: String)] = []
@@ -96,22 +99,23 @@ struct HTMLReporter: CheckReporter {
         rows += 1
         let details = view.details(result, previewAllowed: previewCharacters < limits.maxPreviewCharactersInReport)
         let kinds = result.findings.map { HTMLText.scriptJSONString($0.kind.rawValue) }.joined(separator: ",")
-        var json = "{\"i\":\(index),\"p\":\(q(result.path)),\"x\":\(result.index),\"m\":\(q(result.method)),\"u\":\(q(result.url)),"
-            + "\"s\":\(result.status),\"f\":\(q(result.format ?? "")),\"o\":\(q(result.outcome)),\"k\":[\(kinds)]"
+        let json = "{\"i\":\(index),\"p\":\(q(result.path)),\"x\":\(result.index),\"m\":\(q(result.method)),\"u\":\(q(result.url)),"
+            + "\"s\":\(result.status),\"f\":\(q(result.format ?? "")),\"o\":\(q(result.outcome)),\"k\":[\(kinds)]}"
+        pendingRows.append(json)
         let body = view.row(result) + view.detailsRow(result, content: index < limits.rowsPerPage ? details : "")
         if index < limits.rowsPerPage {
             previewCharacters += details.utf8.count
             write("<tbody data-row=\"\(index)\" class=\"o-\(result.outcome)\">\(body)</tbody>")
-        } else {
-            closeTable()
-            let quoted = q(details)
-            previewCharacters += quoted.utf8.count
-            json += ",\"h\":\(q(body)),\"d\":\(quoted)"
+            return
         }
-        json += "}"
-        pending.append(json)
-        pendingCharacters += json.utf8.count
-        if tableClosed, pendingCharacters >= Self.blockCharacters { flush() }
+        closeTable()
+        let quoted = q(details)
+        previewCharacters += quoted.utf8.count
+        if pendingHTML.isEmpty { firstPendingHTML = index }
+        let pair = "[\(q(body)),\(quoted)]"
+        pendingHTML.append(pair)
+        pendingCharacters += pair.utf8.count
+        if pendingCharacters >= Self.blockCharacters { flush() }
     }
 
     private mutating func closeTable() {
@@ -120,11 +124,19 @@ struct HTMLReporter: CheckReporter {
         write(HTMLPage.tableEnd)
     }
 
+    /// Writes the rows' filter fields so far (parsed when the page loads), then their HTML (parsed
+    /// a block at a time when a page of rows first needs it).
     private mutating func flush() {
-        guard !pending.isEmpty else { return }
-        write("<script type=\"application/json\" class=\"parley-rows\">[" + pending.joined(separator: ",") + "]</script>")
-        pending.removeAll(keepingCapacity: true)
-        pendingCharacters = 0
+        if !pendingRows.isEmpty {
+            write("<script type=\"application/json\" class=\"parley-rows\">[" + pendingRows.joined(separator: ",") + "]</script>")
+            pendingRows.removeAll(keepingCapacity: true)
+        }
+        if !pendingHTML.isEmpty {
+            write("<script type=\"application/json\" class=\"parley-html\" data-first=\"\(firstPendingHTML)\">["
+                  + pendingHTML.joined(separator: ",") + "]</script>")
+            pendingHTML.removeAll(keepingCapacity: true)
+            pendingCharacters = 0
+        }
     }
 
     private func q(_ text: String) -> String { HTMLText.scriptJSONString(text) }
