@@ -87,7 +87,7 @@ struct HTMLExchangeView {
             if case .string(let text) = value { return textPreview(text, note: "text, \(charset(result)), \(size)") }
             var budget = TreeBudget(nodes: limits.maxTreeNodes)
             let tree = tree(value, highlighting: [], budget: &budget)
-            let cut = budget.cut > 0 ? "<p class=\"cut\">… cut: \(budget.cut) more values not shown (the preview shows \(limits.maxTreeNodes))</p>" : ""
+            let cut = budget.cut > 0 ? "<p class=\"cut\">… cut: \(budget.cut) more members not shown, with what they hold (the preview shows \(limits.maxTreeNodes) values)</p>" : ""
             return "<p class=\"dim\">Decoded by \(e(result.format ?? "?")) from \(size)</p>" + tree + cut
         }
         // Not decoded: an image whose bytes are another kind still shows; otherwise the bytes as text.
@@ -177,23 +177,29 @@ struct HTMLExchangeView {
         budget.nodes -= 1
         let marked = highlighting.contains(path)
         let label = key.map { "<span class=\"key\">\(e($0))</span>: " } ?? ""
-        let children: [(String, String, Value)]
+        // Children are reached by position, so a container with a million members costs only
+        // the members shown.
+        let count: Int
+        let child: (Int) -> (key: String, path: String, value: Value)
         let kind: String
         switch value {
         case .array(let items):
-            children = items.enumerated().map { ("[\($0.offset)]", "\(path)[\($0.offset)]", $0.element) }
+            count = items.count
+            child = { ("[\($0)]", "\(path)[\($0)]", items[$0]) }
             kind = "array of \(items.count)"
         case .object(let object):
-            children = object.map { ($0.key, "\(path).\($0.key)", $0.value) }
+            count = object.count
+            child = { let member = object[$0]; return (member.key, "\(path).\(member.key)", member.value) }
             kind = "object of \(object.count)"
         case .tagged(let tag, let inner):
-            children = [("value", "\(path)", inner)]
+            count = 1
+            child = { _ in ("value", path, inner) }
             kind = "!\(e(tag))"
         default:
             html += "<li\(marked ? " class=\"diff\"" : "")>\(label)\(scalar(value))</li>"
             return
         }
-        if children.isEmpty {
+        if count == 0 {
             html += "<li\(marked ? " class=\"diff\"" : "")>\(label)<span class=\"dim\">\(kind)</span></li>"
             return
         }
@@ -204,8 +210,13 @@ struct HTMLExchangeView {
         let holdsDifference = !highlighting.isEmpty && highlighting.contains { $0.hasPrefix(path) }
         let open = depth < limits.openDepth || holdsDifference
         html += "<li\(marked ? " class=\"diff\"" : "")><details\(open ? " open" : "")><summary>\(label)<span class=\"dim\">\(kind)</span></summary><ul>"
-        for (childKey, childPath, child) in children {
-            node(childKey, child, path: childPath, depth: depth + 1, highlighting: highlighting, budget: &budget, into: &html)
+        for position in 0..<count {
+            guard budget.nodes > 0 else {
+                budget.cut += count - position
+                break
+            }
+            let (childKey, childPath, childValue) = child(position)
+            node(childKey, childValue, path: childPath, depth: depth + 1, highlighting: highlighting, budget: &budget, into: &html)
         }
         html += "</ul></details></li>"
     }
