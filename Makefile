@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test tsan bench bench-gate linearity-gate perf-gate valgrind fuzz docs examples install clean
+.PHONY: setup build run test tsan bench bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test clean
 
 setup:
 	@missing=0; \
@@ -138,6 +138,22 @@ docs:
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
 examples: setup
 	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# Renders `parley check --report html` reports of Fixtures/recorded, Fixtures/failing, the hostile
+# recordings in Tests/Browser/hostile and a generated 10,000-exchange corpus, and tests them in
+# headless Chromium driven by Selenium (Tests/Browser): counts against the JSON Lines report,
+# filters, expansion, images, no script from a recording, load time, accessibility basics.
+# Installs Debian's chromium and chromium-driver and Selenium from PyPI when missing. Artifacts
+# (reports, screenshots/, timings.json) go to .build-browser/.
+SELENIUM_VERSION ?= 4.40.0
+browser-test: build
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@python3 -c 'import selenium, pytest' 2>/dev/null || python3 -m pip install --quiet selenium==$(SELENIUM_VERSION) pytest \
+	  || python3 -m pip install --quiet --break-system-packages selenium==$(SELENIUM_VERSION) pytest
+	@mkdir -p .build-browser
+	cd Tests/Browser && PARLEY_BIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/parley" \
+	  python3 -m pytest -p no:cacheprovider -v -s test_report.py
 
 clean:
 	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz Examples/*/.build

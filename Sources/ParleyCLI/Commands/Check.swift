@@ -29,6 +29,7 @@ struct Check: AsyncParsableCommand {
           parley check Fixtures/recorded
           parley check recordings/ --status 2xx,304 --strict
           parley check recordings/ --report junit --output check.xml
+          parley check recordings/ --report html --output report.html
           parley check huge-corpus/ --shard 2/8 --stats
           parley check recordings/ --color always | less -R
         """)
@@ -36,7 +37,7 @@ struct Check: AsyncParsableCommand {
     @Argument(help: "Files or folders of recordings.")
     var paths: [String] = ["Fixtures"]
 
-    @Option(help: "Report format: text, json (JSON Lines) or junit.")
+    @Option(help: "Report format: text, json (JSON Lines), junit or html (one self-contained page; use with --output).")
     var report: String = "text"
 
     @Option(help: "Write the report to this file instead of standard output.")
@@ -74,10 +75,11 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         guard let format = ReportFormat(rawValue: report) else {
-            throw ValidationError("--report must be text, json or junit, not '\(report)'")
+            throw ValidationError("--report must be text, json, junit or html, not '\(report)'")
         }
         var options = CheckOptions(registry: CommandEnvironment.registry, isStrict: strict,
                                    acceptsMislabelledBodies: acceptMislabelled)
+        options.keepsDetails = format.needsDetails
         if let status {
             guard let filter = StatusFilter(status) else { throw ValidationError("invalid --status '\(status)'") }
             options.acceptableStatuses = filter
@@ -103,8 +105,9 @@ struct Check: AsyncParsableCommand {
 
         let sink = try ReportSink(path: output)
         let progress = ProgressLine(total: files.count, enabled: isatty(2) == 1, style: colors.style(forDescriptor: 2))
+        let run = ReportRun(commandLine: ["parley"] + CommandLine.arguments.dropFirst())
         var reporter = format.reporter(strict: strict, verbose: verbose,
-                                       style: output == nil ? colors.style(forDescriptor: 1) : .plain) { line in
+                                       style: output == nil ? colors.style(forDescriptor: 1) : .plain, run: run) { line in
             progress.clear()
             sink.write(line)
         }

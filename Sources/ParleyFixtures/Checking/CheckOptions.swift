@@ -21,6 +21,11 @@ public struct CheckOptions: Sendable {
     public var acceptsMislabelledBodies: Bool
     /// Converts charsets the core does not know. Default `SystemCharsetConverter` (iconv).
     public var charsetConverter: any CharsetConverting
+    /// Whether each result keeps an ``ExchangeDetail`` (header fields, body, decoded value) for
+    /// a report that shows them, such as the HTML report. Default `false`.
+    public var keepsDetails = false
+    /// The most body bytes an ``ExchangeDetail`` keeps. Default 256 KiB.
+    public var maxDetailBodyBytes = 256 * 1024
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,

@@ -22,6 +22,11 @@ public struct ExchangeChecker: Sendable {
         for note in response.readingNotes {
             result.findings.append(Finding(note.kind, note.message, severity: options.severities[note.kind] ?? note.severity))
         }
+        if options.keepsDetails {
+            result.detail = ExchangeDetail(requestFields: exchange.request.headers, responseFields: response.headers,
+                                           reason: response.reason, body: Array((response.body ?? []).prefix(options.maxDetailBodyBytes)),
+                                           bodyByteCount: response.body?.count ?? 0)
+        }
         if exchange.isMissingItsBody {
             result.findings.append(Finding(.noBody, "no body was recorded; not checked", severity: options.severity(of: .noBody)))
             return result
@@ -34,6 +39,15 @@ public struct ExchangeChecker: Sendable {
         result.format = outcome.formatName
         // An unacceptable status still has its body decoded (kept for snapshots).
         result.value = outcome.output ?? outcome.error?.decodedBody
+        if options.keepsDetails {
+            result.detail?.body = Array(outcome.body.prefix(options.maxDetailBodyBytes))
+            result.detail?.bodyByteCount = outcome.body.count
+            result.detail?.value = result.value
+            if outcome.findings.contains(where: { $0.kind == .mislabelledBody }),
+               let label = response.headers["Content-Type"].flatMap(MediaType.init) {
+                result.detail?.sniffedType = options.registry.mislabelling(of: outcome.body, labelledAs: label)?.mediaType
+            }
+        }
         return result
     }
 }

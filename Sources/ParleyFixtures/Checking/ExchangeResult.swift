@@ -22,6 +22,8 @@ public struct ExchangeResult: Sendable {
     public var findings: [Finding]
     /// The decoded value, when decoding succeeded (kept for snapshot comparison).
     public var value: Value?
+    /// What a report shows beyond the findings; only with ``CheckOptions/keepsDetails``.
+    public var detail: ExchangeDetail? = nil
 
     /// The most severe finding, or `nil` when nothing was found.
     public var severity: Severity? { findings.map(\.severity).max() }

@@ -56,7 +56,8 @@ public struct FixtureChecker: Sendable {
         case .update:
             check.wroteSnapshot = updateSnapshot(results, path: file.path)
         }
-        // Decoded values are not kept past this point: memory stays bounded on large runs.
+        // Decoded values are not kept past this point (only in details, which a reporter renders
+        // and drops): memory stays bounded on large runs.
         for index in results.indices { results[index].value = nil }
         check.exchanges = results
         return check
@@ -108,8 +109,12 @@ public struct FixtureChecker: Sendable {
                                                           severity: options.severity(of: .snapshotMismatch)))
                 continue
             }
-            let differences = SnapshotComparison.differences(expected: entry.value, actual: value, match: entry.match)
+            let walk = SnapshotComparison.walk(expected: entry.value, actual: value, match: entry.match)
+            let differences = walk.found
             if !differences.isEmpty {
+                if options.keepsDetails {
+                    results[position].detail?.snapshot = SnapshotDifference(expected: entry.value, match: entry.match, paths: walk.paths)
+                }
                 results[position].findings.append(Finding(.snapshotMismatch,
                                                           "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    "),
                                                           severity: options.severity(of: .snapshotMismatch)))

@@ -14,14 +14,23 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     case json
     /// JUnit XML: a test suite per recording, a test case per exchange.
     case junit
+    /// One self-contained HTML page: a summary with charts, and a table of every exchange that
+    /// pages, filters and expands to header fields and a body preview (see ``HTMLReportLimits``).
+    case html
 
-    /// A reporter of this format writing through `write`.
-    public func reporter(strict: Bool, verbose: Bool = false,
+    /// Whether the reporter shows more than findings, so the checker must keep
+    /// ``ExchangeResult/detail`` (set ``CheckOptions/keepsDetails`` to this).
+    public var needsDetails: Bool { self == .html }
+
+    /// A reporter of this format writing through `write`; `run` tells the HTML report the
+    /// command line and version it shows.
+    public func reporter(strict: Bool, verbose: Bool = false, run: ReportRun = ReportRun(),
                          write: @escaping (String) -> Void) -> any CheckReporter {
         switch self {
         case .text: TextReporter(strict: strict, verbose: verbose, write: write)
         case .json: JSONLinesReporter(write: write)
         case .junit: JUnitReporter(strict: strict, write: write)
+        case .html: HTMLReporter(strict: strict, run: run, write: write)
         }
     }
 }

@@ -57,9 +57,9 @@ struct TextReporter: CheckReporter {
 extension ReportFormat {
     /// A reporter as ``reporter(strict:verbose:write:)`` makes, whose text report colours its
     /// outcomes with `style` (the other formats have no colour).
-    package func reporter(strict: Bool, verbose: Bool = false, style: TerminalStyle,
+    package func reporter(strict: Bool, verbose: Bool = false, style: TerminalStyle, run: ReportRun = ReportRun(),
                           write: @escaping (String) -> Void) -> any CheckReporter {
         self == .text ? TextReporter(strict: strict, verbose: verbose, style: style, write: write)
-            : reporter(strict: strict, verbose: verbose, write: write)
+            : reporter(strict: strict, verbose: verbose, run: run, write: write)
     }
 }

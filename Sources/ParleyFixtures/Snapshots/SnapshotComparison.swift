@@ -12,9 +12,14 @@ enum SnapshotComparison {
 
     /// The differences between `expected` and `actual` (empty when they match), at most `limit`.
     static func differences(expected: Value, actual: Value, match: Snapshot.Match, limit: Int = 8) -> [String] {
+        walk(expected: expected, actual: actual, match: match, limit: limit).found
+    }
+
+    /// The finished comparison: the differences described, and their paths.
+    static func walk(expected: Value, actual: Value, match: Snapshot.Match, limit: Int = 8) -> Walk {
         var comparison = Walk(subset: match == .subset, limit: limit)
         comparison.compare(expected, actual)
-        return comparison.found
+        return comparison
     }
 
     /// One step of a path: a member key or an array index.
@@ -29,6 +34,8 @@ enum SnapshotComparison {
         let limit: Int
         var path: [PathStep] = []
         var found: [String] = []
+        /// The path of each difference in ``found``, not escaped.
+        var paths: [String] = []
 
         /// Records a difference at the current path (followed by `step`, if given), one line with
         /// any control characters from the values escaped (reports join differences with line feeds).
@@ -40,6 +47,7 @@ enum SnapshotComparison {
                 case .index(let index): text += "[\(index)]"
                 }
             }
+            paths.append(text)
             found.append(TerminalText.escaped("\(text)\(message)"))
         }
 

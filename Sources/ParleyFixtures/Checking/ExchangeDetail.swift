@@ -1,0 +1,44 @@
+import Parley
+
+/// What a report shows of one exchange beyond its findings: the header fields, the body the
+/// format saw, what it decoded to, what a mislabelled body really is, and the snapshot a
+/// mismatch was found against.
+///
+/// ``ExchangeChecker`` fills ``ExchangeResult/detail`` only when
+/// ``CheckOptions/keepsDetails`` is set (the HTML report sets it); it keeps at most
+/// ``CheckOptions/maxDetailBodyBytes`` of the body, so memory stays bounded by that and the
+/// decoded value while a reporter renders the file.
+public struct ExchangeDetail: Sendable {
+    /// The request's header fields as recorded.
+    public var requestFields: RecordedFields
+    /// The response's header fields as recorded.
+    public var responseFields: RecordedFields
+    /// The response's reason phrase as recorded, possibly empty.
+    public var reason: String
+    /// The body after any `Content-Encoding` was undone (what the format saw), cut to
+    /// ``CheckOptions/maxDetailBodyBytes``.
+    public var body: [UInt8]
+    /// The size of that body before it was cut, in bytes.
+    public var bodyByteCount: Int
+    /// The decoded value, when the body decoded (also for an unacceptable status).
+    public var value: Value?
+    /// What the bytes really look like when the pipeline found the body mislabelled:
+    /// `Registry.mislabelling(of:labelledAs:)`, the function the pipeline's sniffing step asks.
+    public var sniffedType: MediaType?
+    /// The snapshot the value was compared with, when it differed.
+    public var snapshot: SnapshotDifference?
+
+    /// Whether ``body`` holds the whole body.
+    public var hasWholeBody: Bool { body.count == bodyByteCount }
+}
+
+/// A decoded value's differences from its pinned snapshot, for a report to show side by side.
+public struct SnapshotDifference: Sendable {
+    /// The pinned value.
+    public var expected: Value
+    /// How it was compared.
+    public var match: Snapshot.Match
+    /// The paths that differ (`$.user.id`, `$.tags[1]`), as in the finding's message but not
+    /// escaped for a terminal.
+    public var paths: [String]
+}
