@@ -49,7 +49,22 @@ public struct URLSessionTransport: HTTPTransport {
             try form.write(toFileAt: file.path)
             (data, urlResponse) = try await session.upload(for: urlRequest, fromFile: file)
         }
-        guard let response = (urlResponse as? HTTPURLResponse)?.httpResponse else { throw Failure.notHTTPResponse }
+        guard var response = (urlResponse as? HTTPURLResponse)?.httpResponse else { throw Failure.notHTTPResponse }
+        Self.removeUndoneCoding(from: &response, bodyCount: data.count)
         return (response, [UInt8](data))
+    }
+
+    /// URLSession undoes the content codings it knows (curl's on Linux: gzip, deflate, br, zstd)
+    /// but leaves `Content-Encoding` and the coded `Content-Length` in place. When the body no
+    /// longer has the length the server sent, the coding was undone: drop both fields, so the
+    /// client does not undo it again (brotli has no signature to tell decoded bytes apart).
+    /// Without a `Content-Length` (chunked), the fields stay and the pipeline's signature check
+    /// tells a decoded body apart for the codings that have one.
+    static func removeUndoneCoding(from response: inout HTTPResponse, bodyCount: Int) {
+        guard response.headerFields[.contentEncoding] != nil,
+              let length = response.headerFields[.contentLength].flatMap({ Int($0) }), length != bodyCount
+        else { return }
+        response.headerFields[.contentEncoding] = nil
+        response.headerFields[.contentLength] = nil
     }
 }

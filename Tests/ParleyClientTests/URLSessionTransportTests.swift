@@ -88,4 +88,17 @@ struct URLSessionTransportTests {
 
         await #expect { _ = try await client.get("status/503") } throws: { ($0 as? ParleyError)?.response?.status.code == 503 }
     }
+
+    /// URLSession (curl on Linux) undoes the codings it knows itself and leaves the fields: the
+    /// transport must say so, or a binary body already decoded would be taken for brotli (which
+    /// has no signature) and fail as corrupt. Every coding the client asks for, binary bytes.
+    @Test(arguments: ["gzip", "deflate", "br", "zstd"])
+    func codedBinaryBodiesComeBackAsSent(coding: String) async throws {
+        let server = try LoopbackServer()
+        let client = Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(),
+                            registry: jsonRegistry)
+        let reply = try await client.get("coded/\(coding)")
+        #expect(reply.value == .bytes(Array(0...255)))
+        #expect(reply.response.headerFields[.contentEncoding] == nil)
+    }
 }

@@ -33,7 +33,7 @@ public struct ResponsePipeline: Sendable {
     /// Acceptable statuses and content types, and the empty-body policy.
     public var validator: ResponseValidator
     /// The content codings undone in step 1. Default none (the core has no compression);
-    /// `ParleyCompression` adds gzip and deflate as `.zlib`.
+    /// `ParleyCompression` adds gzip, deflate, br and zstd as `.standard`.
     public var contentCodings: ContentCodings
     /// Converts charsets the core does not know. Default ``SystemCharsetConverter``.
     public var charsetConverter: any CharsetConverting

@@ -45,14 +45,14 @@ public struct CheckOptions: Sendable {
         severities[kind] ?? kind.defaultSeverity
     }
 
-    /// The response pipeline a check runs: the client's, with these options, gzip and deflate,
+    /// The response pipeline a check runs: the client's, with these options, gzip, deflate, br and zstd,
     /// and any status accepted unless a filter is set. `Content-Length` is compared with the
     /// stored body unless the recording is raw HTTP (its reader frames the body by that field).
     public func pipeline(for kind: RecordingKind) -> ResponsePipeline {
         let statuses = acceptableStatuses.map { filter in ResponseValidator.allStatusCodes.filter(filter.accepts) }
         return ResponsePipeline(registry: registry,
                                 validator: ResponseValidator(acceptableStatusCodes: statuses ?? ResponseValidator.allStatusCodes),
-                                contentCodings: .zlib, charsetConverter: charsetConverter,
+                                contentCodings: .standard, charsetConverter: charsetConverter,
                                 maxDecompressedBytes: maxDecompressedBytes, acceptsMislabelledBodies: acceptsMislabelledBodies,
                                 checksContentLength: kind != .rawHTTP)
     }

@@ -55,7 +55,7 @@ public struct ReplayTransport: HTTPTransport {
     /// The recorded response as a decompressing transport delivers it: step 1 of the response
     /// pipeline (the client's own) undoes gzip or deflate and drops the coding fields.
     private func response(for recorded: RecordedResponse) throws -> (HTTPResponse, [UInt8]) {
-        let pipeline = ResponsePipeline(registry: .builtIn, contentCodings: .zlib, maxDecompressedBytes: maxDecompressedBytes)
+        let pipeline = ResponsePipeline(registry: .builtIn, contentCodings: .standard, maxDecompressedBytes: maxDecompressedBytes)
         return try pipeline.undoContentCoding(recorded.httpResponse, body: recorded.body ?? [])
     }
 }

@@ -5,11 +5,16 @@ Routes match the last path segments, so any prefix works (/api/raw is /raw):
          and the body as text when it is UTF-8
   /raw   the request body back as application/octet-stream
   /status/<code>  an empty reply with that status
+  /coded/<coding>  256 binary bytes (0...255) as application/octet-stream with that
+         Content-Encoding (gzip, deflate, br, zstd; br and zstd through the command-line tools)
 Binds 127.0.0.1 on a free port chosen by the kernel; never touches the network otherwise.
 """
+import gzip
 import json
 import signal
+import subprocess
 import threading
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -23,8 +28,19 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         segments = self.path.split("?")[0].split("/")
+        coding = None
         if segments[-1] == "raw":
             reply, content_type = body, "application/octet-stream"
+        elif len(segments) > 1 and segments[-2] == "coded":
+            coding, content_type = segments[-1], "application/octet-stream"
+            plain = bytes(range(256))
+            if coding == "gzip":
+                reply = gzip.compress(plain)
+            elif coding == "deflate":
+                reply = zlib.compress(plain)
+            else:
+                tool = {"br": "brotli", "zstd": "zstd"}[coding]
+                reply = subprocess.run([tool, "-c"], input=plain, capture_output=True, check=True).stdout
         elif len(segments) > 1 and segments[-2] == "status":
             self.send_response(int(segments[-1]))
             self.send_header("Content-Length", "0")
@@ -45,6 +61,8 @@ class Handler(BaseHTTPRequestHandler):
             content_type = "application/json"
         self.send_response(200)
         self.send_header("Content-Type", content_type)
+        if coding:
+            self.send_header("Content-Encoding", coding)
         self.send_header("Content-Length", str(len(reply)))
         self.end_headers()
         if self.command != "HEAD":
