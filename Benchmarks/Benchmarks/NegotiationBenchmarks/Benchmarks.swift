@@ -33,8 +33,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Chrome's Accept-Encoding against the four codings Parley writes, in a server's order.
-    let encodingNegotiator = EncodingNegotiator(codings: ["zstd", "br", "gzip", "deflate"])
-    let chromeAcceptEncoding = "gzip, deflate, br, zstd"
+    let encodingNegotiator = EncodingNegotiator(codings: serverCodings)
     Benchmark("AcceptEncoding.negotiate-chrome-4codings", configuration: allocations) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(encodingNegotiator.choice(forAcceptEncoding: chromeAcceptEncoding))
@@ -42,8 +41,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // A British English browser's Accept-Language against a site in four languages.
-    let languageNegotiator = LanguageNegotiator(languages: ["de", "en", "fr", "ja"])
-    let britishAcceptLanguage = "en-GB,en;q=0.9,de;q=0.8"
+    let languageNegotiator = LanguageNegotiator(languages: siteLanguages)
     Benchmark("AcceptLanguage.negotiate-en-GB-4languages", configuration: allocations) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(languageNegotiator.preferredLanguageIndex(forAcceptLanguage: britishAcceptLanguage))

@@ -58,6 +58,14 @@ let negotiationPaths: [GatedPath] = {
         GatedPath("Registry.encoder-chrome", iterations: 1000) { _ in
             { for _ in 0..<1000 { consume(applicationRegistry.encoder(forAccept: chrome)?.mediaType) } }
         },
+        GatedPath("AcceptEncoding.negotiate-chrome-4codings", iterations: 1000) { _ in
+            let negotiator = EncodingNegotiator(codings: serverCodings)
+            return { for _ in 0..<1000 { consume(negotiator.choice(forAcceptEncoding: chromeAcceptEncoding)) } }
+        },
+        GatedPath("AcceptLanguage.negotiate-en-GB-4languages", iterations: 1000) { _ in
+            let negotiator = LanguageNegotiator(languages: siteLanguages)
+            return { for _ in 0..<1000 { consume(negotiator.preferredLanguageIndex(forAcceptLanguage: britishAcceptLanguage)) } }
+        },
     ]
     return paths
 }()

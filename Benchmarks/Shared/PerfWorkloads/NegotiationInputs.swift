@@ -37,3 +37,12 @@ public let applicationRegistry = Registry(formats: [
 
 /// An RFC 9457 problem type, matched through the `+json` suffix range.
 public let problemJSON = try! MediaType(parsing: "application/problem+json; charset=utf-8")
+
+/// The four codings Parley writes, in a server's order of preference.
+public let serverCodings = ["zstd", "br", "gzip", "deflate"]
+/// Chrome's `Accept-Encoding`.
+public let chromeAcceptEncoding = "gzip, deflate, br, zstd"
+/// A site in four languages.
+public let siteLanguages = ["de", "en", "fr", "ja"]
+/// A British English browser's `Accept-Language`.
+public let britishAcceptLanguage = "en-GB,en;q=0.9,de;q=0.8"
