@@ -55,6 +55,25 @@ import Testing
         #expect(lines[4].hasPrefix(#"{"error": "#))
     }
 
+    /// Input and output cross the 64 KiB buffers: 3,000 CRLF lines alternating three offer lists
+    /// (each parsed once, answered per line) and one line of a 100 KB Accept.
+    @Test func negotiateBatchStreamsThroughItsBuffers() throws {
+        let lists = [#"["application/json", "text/plain"]"#, #"["text/plain", "application/json"]"#, #"["image/png"]"#]
+        let expected = [#"{"choice": "text/plain"}"#, #"{"choice": "text/plain"}"#, #"{"choice": null}"#]
+        var input = ""
+        var answers: [String] = []
+        for index in 0..<3_000 {
+            input += "{\"accept\": \"text/*\", \"offers\": \(lists[index % 3])}\r\n"
+            answers.append(expected[index % 3])
+        }
+        let longAccept = Array(repeating: "application/x-long", count: 5_000).joined(separator: ", ") + ", image/*"
+        input += "{\"accept\": \"\(longAccept)\", \"offers\": [\"image/png\"]}"
+        answers.append(#"{"choice": "image/png"}"#)
+        let result = try ParleyProcess.run(["negotiate", "--batch"], input: input)
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").map(String.init) == answers)
+    }
+
     @Test func mediaTypePrintsTheParsedValueAsJSON() throws {
         let result = try ParleyProcess.run(["media-type", "Application/Vnd.API+JSON; Charset=\"utf-8\"; b=2"])
         #expect(result.status == 0)

@@ -38,14 +38,28 @@ struct ParleyProcess {
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try inPipe.fileHandleForWriting.close()
-        // Read both pipes before waiting so a large output cannot block the child.
+        // Write the input and drain standard error on threads of their own while this one reads
+        // standard output: a child that answers as it reads fills one pipe while the test would
+        // still be writing another, and both would wait forever.
+        let writer = Thread { [inPipe] in
+            if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+            try? inPipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errorOutput = ErrorOutput()
+        let errorReader = Thread { [err] in errorOutput.data = err.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        while !writer.isFinished || !errorReader.isFinished { usleep(1_000) }
+        let errData = errorOutput.data
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// Standard error as a reader thread collected it (read only after that thread finished).
+private final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
 }

@@ -3,6 +3,10 @@
 package enum JSONStringLiteral {
     /// `text` as a JSON string literal, quotes included.
     package static func quoted(_ text: String) -> String {
+        // Most text needs no escape: quote it whole rather than scalar by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

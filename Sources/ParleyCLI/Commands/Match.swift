@@ -35,16 +35,10 @@ struct Match: ParsableCommand {
     func run() throws {
         if batch {
             forEachBatchLine { line in
-                do {
-                    let object = try JSONText.object(line)
-                    guard let contentType = object["content_type"] as? String else {
-                        return "{\"error\": \"expected {\\\"content_type\\\": string}\"}"
-                    }
-                    let match = try Self.match(contentType, registered: try JSONText.strings(object["registered"]))
-                    return "{\"match\": \(JSONText.quote(match))}"
-                } catch {
-                    return "{\"error\": \(JSONText.quote("\(error)"))}"
+                guard let contentType = try line.string("content_type") else {
+                    throw InputError(message: "expected {\"content_type\": string}")
                 }
+                return "{\"match\": \(JSONText.quote(try Self.match(contentType, registered: try line.strings("registered"))))}"
             }
             return
         }

@@ -27,14 +27,8 @@ struct MediaTypeCommand: ParsableCommand {
     func run() throws {
         if batch {
             forEachBatchLine { line in
-                do {
-                    guard let value = try JSONText.object(line)["value"] as? String else {
-                        return "{\"error\": \"expected {\\\"value\\\": string}\"}"
-                    }
-                    return Self.json(try MediaType(parsing: value))
-                } catch {
-                    return "{\"error\": \(JSONText.quote("\(error)"))}"
-                }
+                guard let value = try line.string("value") else { throw InputError(message: "expected {\"value\": string}") }
+                return Self.json(try MediaType(parsing: value))
             }
             return
         }

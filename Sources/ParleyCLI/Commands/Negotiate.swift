@@ -79,13 +79,9 @@ struct Negotiate: ParsableCommand {
 
     func run() throws {
         if batch {
-            forEachBatchLine { line in
-                do {
-                    return try Self.answer(batchLine: line)
-                } catch {
-                    return "{\"error\": \(JSONText.quote("\(error)"))}"
-                }
-            }
+            // Offers are parsed once per distinct list: batch lines usually repeat a few lists.
+            var negotiators = NegotiatorCache()
+            forEachBatchLine { line in try Self.answer(batchLine: line, negotiators: &negotiators) }
             return
         }
         let dimensions = request
@@ -122,25 +118,19 @@ struct Negotiate: ParsableCommand {
     }
 
     /// One batch line's answer.
-    static func answer(batchLine line: String) throws -> String {
-        let object = try JSONText.object(line)
-        func field(_ key: String) throws -> String? {
-            guard let value = object[key], !(value is NSNull) else { return nil }
-            guard let text = value as? String else { throw InputError(message: "\(key) must be a string or null") }
-            return text
-        }
-        let has = { (key: String) in object[key] != nil }
-        if has("accept_language") && !has("languages") { throw InputError(message: "accept_language needs languages") }
+    static func answer(batchLine line: BatchLine, negotiators: inout NegotiatorCache) throws -> String {
+        if line.has("accept_language") && !line.has("languages") { throw InputError(message: "accept_language needs languages") }
         let dimensions = DimensionRequest(
-            encoding: has("accept_encoding") || has("encodings")
-                ? (try field("accept_encoding"), try JSONText.strings(object["encodings"]) ?? defaultEncodings) : nil,
-            language: has("languages") ? (try field("accept_language"), try JSONText.strings(object["languages"]) ?? []) : nil,
-            charset: has("accept_charset") || has("charsets")
-                ? (try field("accept_charset"), try JSONText.strings(object["charsets"]) ?? []) : nil)
+            encoding: line.has("accept_encoding") || line.has("encodings")
+                ? (try line.string("accept_encoding"), try line.strings("encodings") ?? defaultEncodings) : nil,
+            language: line.has("languages") ? (try line.string("accept_language"), try line.strings("languages") ?? []) : nil,
+            charset: line.has("accept_charset") || line.has("charsets")
+                ? (try line.string("accept_charset"), try line.strings("charsets") ?? []) : nil)
         var members: [String] = []
-        if has("offers") || has("accept") || !dimensions.asksAny {
-            let offers = try JSONText.strings(object["offers"]) ?? []
-            members.append("\"choice\": \(JSONText.quote(try choose(accept: try field("accept"), offers: offers)))")
+        if line.has("offers") || line.has("accept") || !dimensions.asksAny {
+            let offers = try line.strings("offers") ?? []
+            let choice = try negotiators.negotiator(for: offers).preferredOfferIndex(forAccept: try line.string("accept"))
+            members.append("\"choice\": \(JSONText.quote(choice.map { offers[$0] }))")
         }
         let answer = dimensions.answer()
         if dimensions.encoding != nil { members.append("\"encoding\": \(JSONText.quote(answer.encoding))") }
@@ -151,14 +141,33 @@ struct Negotiate: ParsableCommand {
 
     /// The offer (as given) that `accept` prefers.
     static func choose(accept: String?, offers: [String]) throws -> String? {
+        try negotiator(for: offers).preferredOfferIndex(forAccept: accept).map { offers[$0] }
+    }
+
+    /// A negotiator over `offers`, parsed.
+    /// - Throws: `ValidationError` naming an offer that is not a media type.
+    static func negotiator(for offers: [String]) throws -> AcceptNegotiator {
         var parsed: [MediaType] = []
         for offer in offers {
             do { parsed.append(try MediaType(parsing: offer)) } catch {
                 throw ValidationError("invalid offer '\(offer)': \(error)")
             }
         }
-        let negotiator = AcceptNegotiator(offers: parsed)
-        return negotiator.preferredOfferIndex(forAccept: accept).map { offers[$0] }
+        return AcceptNegotiator(offers: parsed)
+    }
+}
+
+/// The negotiators of the offer lists a batch has seen, so each list is parsed once. Bounded:
+/// past 1,024 distinct lists it starts afresh.
+struct NegotiatorCache {
+    private var negotiators: [[String]: AcceptNegotiator] = [:]
+
+    mutating func negotiator(for offers: [String]) throws -> AcceptNegotiator {
+        if let negotiator = negotiators[offers] { return negotiator }
+        let negotiator = try Negotiate.negotiator(for: offers)
+        if negotiators.count >= 1_024 { negotiators.removeAll(keepingCapacity: true) }
+        negotiators[offers] = negotiator
+        return negotiator
     }
 }
 

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Parley
+import ParleyJSON
+
+/// One line of a `--batch` run: a JSON object, read with Parley's own JSON format.
+package struct BatchLine {
+    /// The object's members, read once (a line has a handful: a linear search beats hashing).
+    private let members: [(key: String, value: Value)]
+
+    /// The members of `object` (the last of a repeated key wins, as for `Value`'s subscript).
+    init(object: Value.Object) {
+        members = object.reversed().map { ($0.key, $0.value) }
+    }
+
+    private func value(_ key: String) -> Value? {
+        members.first { $0.key == key }?.value
+    }
+
+    /// Whether the line has `key` (even as `null`).
+    package func has(_ key: String) -> Bool {
+        value(key) != nil
+    }
+
+    /// The string at `key`, or `nil` when absent or `null`.
+    /// - Throws: ``InputError`` when the value is not a string.
+    package func string(_ key: String) throws -> String? {
+        switch value(key) {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw InputError(message: "\(key) must be a string or null")
+        }
+    }
+
+    /// The strings of the array at `key`, or `nil` when absent or `null`.
+    /// - Throws: ``InputError`` when the value is not an array of strings.
+    package func strings(_ key: String) throws -> [String]? {
+        switch value(key) {
+        case nil, .null?: return nil
+        case .array(let elements)?:
+            return try elements.map { element in
+                guard case .string(let text) = element else { throw InputError(message: "\(key) must be an array of strings") }
+                return text
+            }
+        default: throw InputError(message: "\(key) must be an array of strings")
+        }
+    }
+}
+
+/// Runs a `--batch` command: reads standard input in 64 KiB chunks, one JSON object per line
+/// (blank lines skipped), and writes one answer line per object through a 64 KiB output buffer.
+/// A line that is not a JSON object, or whose answer throws, gets `{"error": "…"}`.
+package func forEachBatchLine(_ answer: (BatchLine) throws -> String) {
+    let json = JSONFormat()
+    var output = BatchOutput()
+    var pending: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    func answerLine(_ line: ArraySlice<UInt8>) {
+        var line = line
+        while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            line.removeLast()
+        }
+        guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+        let text: String
+        do {
+            guard case .object(let object) = try json.decode(line) else {
+                throw InputError(message: "expected a JSON object per line")
+            }
+            text = try answer(BatchLine(object: object))
+        } catch {
+            text = "{\"error\": \(JSONText.quote("\(error)"))}"
+        }
+        output.append(text)
+    }
+
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        if count <= 0 { break }
+        pending.append(contentsOf: chunk[..<count])
+        var start = pending.startIndex
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            answerLine(pending[start..<newline])
+            start = newline + 1
+        }
+        pending.removeFirst(start - pending.startIndex)
+    }
+    answerLine(pending[...])
+    output.flush()
+}
+
+/// Standard output through a buffer: one `write` per 64 KiB rather than one per line.
+struct BatchOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func append(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        var written = 0
+        while written < buffer.count {
+            let count = buffer[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            written += count
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
