@@ -12,18 +12,21 @@ enum TapeMemory {
     private static let hugePageBytes = 2 << 20
 
     /// `bytes` of uninitialised memory, to be given back through ``release(_:)``.
+    ///
+    /// The huge-page path is an optimisation only: when the aligned allocation fails the buffer
+    /// comes from plain `malloc`, and `madvise`'s answer is ignored. Only when `malloc` itself
+    /// fails (the process is out of memory, as for any Swift array) does this trap.
     static func allocate(bytes: Int) -> UnsafeMutableRawPointer {
-        var memory: UnsafeMutableRawPointer?
         if bytes >= 8 * hugePageBytes {
-            if posix_memalign(&memory, hugePageBytes, bytes) == 0, let memory {
+            var aligned: UnsafeMutableRawPointer?
+            if posix_memalign(&aligned, hugePageBytes, bytes) == 0, let aligned {
                 #if os(Linux)
-                _ = madvise(memory, bytes, MADV_HUGEPAGE) // advice only: a refusal changes nothing
+                _ = madvise(aligned, bytes, MADV_HUGEPAGE) // advice only: a refusal changes nothing
                 #endif
+                return aligned
             }
-        } else {
-            memory = malloc(max(bytes, 1))
         }
-        guard let memory else { fatalError("JSON tape: out of memory for \(bytes) bytes") }
+        guard let memory = malloc(max(bytes, 1)) else { fatalError("JSON tape: out of memory for \(bytes) bytes") }
         return memory
     }
 
