@@ -113,7 +113,10 @@ extension JSONParser {
             } else {
                 value *= Self.powersOfTen[decimalExponent]
             }
+        } else if let fast = EiselLemire.double(significand: mantissa, exponent: decimalExponent) {
+            value = fast
         } else {
+            // Halfway cases, subnormals and overflow: the standard library's exact conversion.
             guard let parsed = Double(text(from: start, to: i)) else { return .number(text(from: start, to: i)) }
             value = parsed.magnitude
         }
