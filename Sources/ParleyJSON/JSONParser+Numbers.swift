@@ -13,7 +13,6 @@ extension JSONParser {
     ///   `Value/float(_:)` for a literal with a fraction or exponent, at most 15 significant
     ///   digits, whose value is a finite normal `Double` (or zero); `Value/number(_:)` with
     ///   the exact text otherwise.
-    @inline(__always)
     mutating func parseNumber() throws(FormatError) -> Value {
         let start = position
         var i = position
@@ -126,7 +125,6 @@ extension JSONParser {
         return .float(isNegative ? -value : value)
     }
 
-    @inline(__always)
     func text(from start: Int, to end: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
     }

@@ -6,7 +6,6 @@ extension JSONParser {
     /// or returns `nil` with `position` at the first escape or control character, for
     /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way (eight bytes at
     /// a time while they are plain ASCII); raw control characters are malformed.
-    @inline(__always)
     mutating func scanPlainString() throws(FormatError) -> Int? {
         var i = position
         // Fast scan: eight bytes at a time, stop at anything but printable ASCII without '"' or '\'.

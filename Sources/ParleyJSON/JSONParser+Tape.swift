@@ -83,7 +83,6 @@ extension JSONParser {
     }
 
     /// Appends the string whose opening quote was consumed; a key gets its hash too.
-    @inline(__always)
     mutating func appendString(to tape: inout TapeParts, isKey: Bool = false) throws(FormatError) {
         let start = position
         let end = try scanPlainString()
@@ -106,7 +105,6 @@ extension JSONParser {
     }
 
     /// Appends a member's key and consumes the `:` after it.
-    @inline(__always)
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
         try expectKeyQuote()
         try appendString(to: &tape, isKey: true)

@@ -57,7 +57,6 @@ struct JSONParser {
 
     // MARK: Document
 
-    @inline(__always)
     mutating func skipWhitespace() {
         while position < count {
             let b = bytes[position]
@@ -89,7 +88,6 @@ struct JSONParser {
         }
     }
 
-    @inline(__always)
     mutating func countNode() throws(FormatError) {
         nodes += 1
         if nodes > maxNodes {
@@ -100,7 +98,6 @@ struct JSONParser {
 
     /// After a container's child: consumes `,` (and the whitespace after it) and returns
     /// `true` when another child follows, or consumes the closing `}` or `]` and returns `false`.
-    @inline(__always)
     mutating func nextMember(inObject isObject: Bool) throws(FormatError) -> Bool {
         skipWhitespace()
         guard position < count else {
@@ -120,7 +117,6 @@ struct JSONParser {
     }
 
     /// Throws when opening one more container would exceed `DecodingLimits/maxDepth`.
-    @inline(__always)
     func checkDepth(_ open: Int) throws(FormatError) {
         if open >= maxDepth {
             throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
@@ -129,14 +125,12 @@ struct JSONParser {
     }
 
     /// Consumes the opening quote of a key at `position`.
-    @inline(__always)
     mutating func expectKeyQuote() throws(FormatError) {
         guard position < count, bytes[position] == 0x22 else { throw unexpected("a string key", at: position) }
         position += 1
     }
 
     /// Consumes the `:` after a key, with whitespace on both sides.
-    @inline(__always)
     mutating func expectColon() throws(FormatError) {
         skipWhitespace()
         guard position < count, bytes[position] == 0x3A else { throw unexpected("':'", at: position) }
@@ -144,7 +138,6 @@ struct JSONParser {
         skipWhitespace()
     }
 
-    @inline(__always)
     mutating func expectLiteral(_ literal: StaticString) throws(FormatError) {
         let length = literal.utf8CodeUnitCount
         let text = literal.utf8Start
