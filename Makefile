@@ -7,10 +7,12 @@ SWIFT ?= swift
 APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libbrotli-dev libzstd-dev libpng-dev libjpeg-dev libgif-dev libwebp-dev libtiff-dev brotli zstd
 PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libbrotlidec libbrotlienc libzstd libpng libjpeg libwebp libwebpdemux libtiff-4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# The Benchmarks package also needs these (the simdjson C++ baseline of JSONBenchmarks).
+BENCH_APT_PACKAGES := libsimdjson-dev
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test tsan bench bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test clean
+.PHONY: setup bench-setup build run test tsan bench bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test clean
 
 setup:
 	@missing=0; \
@@ -23,6 +25,11 @@ setup:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
 	fi
+
+bench-setup: setup
+	@[ -f /usr/include/simdjson.h ] || { echo "Installing system packages: $(BENCH_APT_PACKAGES)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BENCH_APT_PACKAGES) >/dev/null; }
 
 build: setup
 	$(SWIFT) build --product parley
@@ -68,12 +75,12 @@ tsan: setup
 	if grep -q "No matching test cases" .build-tsan/tsan.log; then echo "tsan: the filter matched no test"; exit 1; fi; \
 	if grep -q "ThreadSanitizer" .build-tsan/tsan.log; then echo "tsan: ThreadSanitizer reported a race"; exit 1; fi
 
-bench: setup
+bench: bench-setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.
-bench-gate: setup
+bench-gate: bench-setup
 	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --no-progress
 
 # Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
@@ -81,7 +88,7 @@ bench-gate: setup
 # instructions. Counts come from the CPU's counter, or from valgrind's callgrind where the
 # machine has none (most virtual machines); see Benchmarks/Gate/LinearityGate. Deterministic
 # hashing keeps the counts the same from run to run.
-linearity-gate: setup valgrind
+linearity-gate: bench-setup valgrind
 	cd Benchmarks && $(SWIFT) build -c release --product LinearityGate && \
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/LinearityGate"
 
@@ -91,7 +98,7 @@ linearity-gate: setup valgrind
 # callgrind, and the run fails when one takes more than 5% more instructions than its line in
 # Benchmarks/Gate/instruction-thresholds.txt. Counts, not times: the machine's load cannot move
 # them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the file; commit that on its own, with why.
-perf-gate: setup valgrind
+perf-gate: bench-setup valgrind
 	cd Benchmarks && $(SWIFT) build -c release --product PerfGate && \
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/PerfGate" $(PERF_GATE_FLAGS)
 

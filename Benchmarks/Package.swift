@@ -25,7 +25,7 @@ let package = Package(
     ],
     targets: [
         suite("NegotiationBenchmarks", ["PerfWorkloads", parley("Parley")]),
-        suite("JSONBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyJSON")]),
+        suite("JSONBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyJSON"), "CBaselineSimdjson"]),
         suite("YAMLBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyYAML"), "CBaselineYAML"]),
         suite("PropertyListBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyPropertyList")]),
         suite("XMLBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyXML"), "CBaselineXML"]),
@@ -69,6 +69,8 @@ let package = Package(
                 cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
         .target(name: "CBaselineImage", path: "Baselines/CBaselineImage",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+        // C++: simdjson's DOM API (Debian's libsimdjson-dev) behind one C function.
+        .target(name: "CBaselineSimdjson", path: "Baselines/CBaselineSimdjson", linkerSettings: [.linkedLibrary("simdjson")]),
     ],
     swiftLanguageModes: [.v6]
 )

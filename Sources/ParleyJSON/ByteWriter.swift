@@ -12,7 +12,6 @@ final class ByteWriter {
 
     deinit { base.deallocate() }
 
-    @inline(__always)
     func reserve(_ extra: Int) {
         if count &+ extra > capacity { grow(to: count + extra) }
     }
@@ -27,7 +26,6 @@ final class ByteWriter {
         capacity = newCapacity
     }
 
-    @inline(__always)
     func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
@@ -35,7 +33,6 @@ final class ByteWriter {
     }
 
     /// Appends bytes; the caller reserved room or this reserves it.
-    @inline(__always)
     func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
@@ -43,7 +40,6 @@ final class ByteWriter {
         count &+= bytes.count
     }
 
-    @inline(__always)
     func append(literal text: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }

@@ -95,11 +95,9 @@ public struct JSONFormat: Format {
     /// The typed-throws form of ``decode(_:context:)``.
     func decodeValue(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws(FormatError) -> Value {
         try withUTF8Text(bytes, context: context) { (text, offsetBase) throws(FormatError) -> Value in
-            if options.removesNullValues {
-                var parser = JSONParser(bytes: text, options: options, limits: context.limits, offsetBase: offsetBase)
-                return try parser.parseDocument()
-            }
             switch try JSONTape.parse(text, options: options, limits: context.limits, offsetBase: offsetBase) {
+            case .tape(let tape) where options.removesNullValues:
+                return tape.valueRemovingNulls(at: 0, arrayElementsToo: options.removesNullArrayElements)
             case .tape(let tape): return tape.value(at: 0)
             case .blank(let value): return value
             }

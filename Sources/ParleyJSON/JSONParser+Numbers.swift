@@ -13,7 +13,6 @@ extension JSONParser {
     ///   `Value/float(_:)` for a literal with a fraction or exponent, at most 15 significant
     ///   digits, whose value is a finite normal `Double` (or zero); `Value/number(_:)` with
     ///   the exact text otherwise.
-    @inline(__always)
     mutating func parseNumber() throws(FormatError) -> Value {
         let start = position
         var i = position
@@ -113,7 +112,10 @@ extension JSONParser {
             } else {
                 value *= Self.powersOfTen[decimalExponent]
             }
+        } else if let fast = EiselLemire.double(significand: mantissa, exponent: decimalExponent) {
+            value = fast
         } else {
+            // Halfway cases, subnormals and overflow: the standard library's exact conversion.
             guard let parsed = Double(text(from: start, to: i)) else { return .number(text(from: start, to: i)) }
             value = parsed.magnitude
         }
@@ -123,7 +125,6 @@ extension JSONParser {
         return .float(isNegative ? -value : value)
     }
 
-    @inline(__always)
     func text(from start: Int, to end: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
     }

@@ -1,25 +1,11 @@
 import Parley
 
 extension JSONParser {
-    /// Parses a string whose opening quote was consumed; leaves `position` after the closing quote.
-    ///
-    /// Scans eight bytes at a time while they are plain ASCII; a string without escapes is
-    /// created straight from the input. UTF-8 is validated; raw control characters are
-    /// malformed; a `\u` escape of a lone surrogate is `FormatError/Code/invalidText`.
-    @inline(__always)
-    mutating func parseString() throws(FormatError) -> String {
-        let start = position
-        if let end = try scanPlainString() {
-            return String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
-        }
-        return try parseEscapedString(from: start)
-    }
-
     /// Scans a string whose opening quote was consumed, as far as its bytes need no
     /// decoding: returns where its text ends and leaves `position` after the closing quote,
     /// or returns `nil` with `position` at the first escape or control character, for
-    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way.
-    @inline(__always)
+    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way (eight bytes at
+    /// a time while they are plain ASCII); raw control characters are malformed.
     mutating func scanPlainString() throws(FormatError) -> Int? {
         var i = position
         // Fast scan: eight bytes at a time, stop at anything but printable ASCII without '"' or '\'.

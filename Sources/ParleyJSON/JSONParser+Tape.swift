@@ -7,11 +7,11 @@ extension JSONParser {
         var strings: [String] = []
     }
 
-    /// Parses one value (with everything nested in it) at `position` into tape entries, by the
-    /// grammar, limits and errors of ``parseValue()``.
+    /// Parses one value (with everything nested in it) at `position` into tape entries, by
+    /// RFC 8259's grammar and the decoding limits.
     ///
-    /// `JSONFormat/Options/removesNullValues` is not applied: callers with that option decode
-    /// through the tree.
+    /// `JSONFormat/Options/removesNullValues` is not applied here: its callers build their tree
+    /// from the tape (`JSONTape/valueRemovingNulls(at:arrayElementsToo:)`).
     mutating func parseTape() throws(FormatError) -> TapeParts {
         // API-like documents take about one entry per 10 bytes, number arrays one per 8.
         var tape = TapeParts(entries: JSONTapeEntryBuffer(capacity: count / 8))
@@ -83,7 +83,6 @@ extension JSONParser {
     }
 
     /// Appends the string whose opening quote was consumed; a key gets its hash too.
-    @inline(__always)
     mutating func appendString(to tape: inout TapeParts, isKey: Bool = false) throws(FormatError) {
         let start = position
         let end = try scanPlainString()
@@ -106,7 +105,6 @@ extension JSONParser {
     }
 
     /// Appends a member's key and consumes the `:` after it.
-    @inline(__always)
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
         try expectKeyQuote()
         try appendString(to: &tape, isKey: true)

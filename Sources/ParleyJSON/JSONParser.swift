@@ -1,12 +1,9 @@
 import Parley
 
-/// A single-pass RFC 8259 parser over UTF-8 bytes.
-///
-/// It parses into a flat tape (``parseTape()``, what decoding uses) or, for
-/// `JSONFormat/Options/removesNullValues`, straight into a value tree that holds every member
-/// (``parseDocument()``); both share the routines for strings, numbers, literals and limits.
-/// Containers are tracked on an explicit stack (never the machine stack); the tree's children
-/// are collected on move-only stacks and moved into their arrays when the container closes.
+/// A single-pass RFC 8259 parser over UTF-8 bytes into a flat tape (``parseTape()``): the one
+/// JSON parser, behind decoding to a value, Codable decoding and `JSONFormat/Options/removesNullValues`
+/// (which builds its tree from the tape).
+/// Containers are tracked on an explicit stack (never the machine stack).
 /// Every error is a `FormatError` with the byte offset, line and column of the offending byte.
 struct JSONParser {
     static let formatName = "json"
@@ -21,13 +18,6 @@ struct JSONParser {
     var position = 0
     var nodes = 0
     var scratch: [UInt8] = []
-
-    /// One open container.
-    struct Frame {
-        var isObject: Bool
-        /// Where this container's children start on the member stack.
-        var start: Int
-    }
 
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits, offsetBase: Int = 0) {
         // A zero-length buffer may have no base address; with `count` 0 nothing is ever read
@@ -67,20 +57,11 @@ struct JSONParser {
 
     // MARK: Document
 
-    @inline(__always)
     mutating func skipWhitespace() {
         while position < count {
             let b = bytes[position]
             if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { position += 1 } else { return }
         }
-    }
-
-    /// Parses the whole input as one JSON text.
-    mutating func parseDocument() throws(FormatError) -> Value {
-        if let blank = try beginDocument() { return blank }
-        let value = try parseValue()
-        try endDocument()
-        return value
     }
 
     /// Skips leading whitespace and checks what the document starts with. Returns the value
@@ -107,7 +88,6 @@ struct JSONParser {
         }
     }
 
-    @inline(__always)
     mutating func countNode() throws(FormatError) {
         nodes += 1
         if nodes > maxNodes {
@@ -116,92 +96,8 @@ struct JSONParser {
         }
     }
 
-    /// Parses one value (with everything nested in it) starting at `position`, whitespace skipped.
-    mutating func parseValue() throws(FormatError) -> Value {
-        let stack = MemberStack(capacity: 64)
-        var frames: [Frame] = []
-        frames.reserveCapacity(16)
-        var isObject = false  // whether the innermost open container is an object
-
-        parsing: while true {
-            // A value is expected at `position` (whitespace already skipped).
-            guard position < count else { throw unexpected("a value", at: position) }
-            try countNode()
-            var value: Value
-            switch bytes[position] {
-            case 0x7B: // {
-                try checkDepth(frames.count)
-                position += 1
-                skipWhitespace()
-                if position < count && bytes[position] == 0x7D {
-                    position += 1
-                    value = .object(Value.Object())
-                } else {
-                    frames.append(Frame(isObject: true, start: stack.count))
-                    isObject = true
-                    stack.push(key: try parseKey(), value: .null)
-                    continue parsing
-                }
-            case 0x5B: // [
-                try checkDepth(frames.count)
-                position += 1
-                skipWhitespace()
-                if position < count && bytes[position] == 0x5D {
-                    position += 1
-                    value = .array([])
-                } else {
-                    frames.append(Frame(isObject: false, start: stack.count))
-                    isObject = false
-                    continue parsing
-                }
-            case 0x22: // "
-                position += 1
-                value = .string(try parseString())
-            case 0x74: // t
-                try expectLiteral("true")
-                value = .bool(true)
-            case 0x66: // f
-                try expectLiteral("false")
-                value = .bool(false)
-            case 0x6E: // n
-                try expectLiteral("null")
-                value = .null
-            case 0x2D, 0x30...0x39:
-                value = try parseNumber()
-            default:
-                throw unexpected("a value", at: position)
-            }
-
-            // Deliver the value to its container; close containers; move to the next child.
-            while true {
-                guard let frame = frames.last else { return value }
-                if isObject {
-                    stack.setTopValue(value)
-                } else {
-                    stack.push(key: "", value: value)
-                }
-                if try nextMember(inObject: isObject) {
-                    if isObject { stack.push(key: try parseKey(), value: .null) }
-                    continue parsing
-                }
-                if isObject {
-                    var members = stack.popMembers(from: frame.start)
-                    if options.removesNullValues { members.removeAll { $0.value.isNull } }
-                    value = .object(Value.Object(members))
-                } else {
-                    var elements = stack.popValues(from: frame.start)
-                    if options.removesNullValues && options.removesNullArrayElements { elements.removeAll { $0.isNull } }
-                    value = .array(elements)
-                }
-                frames.removeLast()
-                isObject = frames.last?.isObject ?? false
-            }
-        }
-    }
-
     /// After a container's child: consumes `,` (and the whitespace after it) and returns
     /// `true` when another child follows, or consumes the closing `}` or `]` and returns `false`.
-    @inline(__always)
     mutating func nextMember(inObject isObject: Bool) throws(FormatError) -> Bool {
         skipWhitespace()
         guard position < count else {
@@ -221,7 +117,6 @@ struct JSONParser {
     }
 
     /// Throws when opening one more container would exceed `DecodingLimits/maxDepth`.
-    @inline(__always)
     func checkDepth(_ open: Int) throws(FormatError) {
         if open >= maxDepth {
             throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
@@ -229,24 +124,13 @@ struct JSONParser {
         }
     }
 
-    /// Parses `"key"` `:` and the whitespace after it, at `position` (whitespace skipped).
-    @inline(__always)
-    mutating func parseKey() throws(FormatError) -> String {
-        try expectKeyQuote()
-        let key = try parseString()
-        try expectColon()
-        return key
-    }
-
     /// Consumes the opening quote of a key at `position`.
-    @inline(__always)
     mutating func expectKeyQuote() throws(FormatError) {
         guard position < count, bytes[position] == 0x22 else { throw unexpected("a string key", at: position) }
         position += 1
     }
 
     /// Consumes the `:` after a key, with whitespace on both sides.
-    @inline(__always)
     mutating func expectColon() throws(FormatError) {
         skipWhitespace()
         guard position < count, bytes[position] == 0x3A else { throw unexpected("':'", at: position) }
@@ -254,7 +138,6 @@ struct JSONParser {
         skipWhitespace()
     }
 
-    @inline(__always)
     mutating func expectLiteral(_ literal: StaticString) throws(FormatError) {
         let length = literal.utf8CodeUnitCount
         let text = literal.utf8Start

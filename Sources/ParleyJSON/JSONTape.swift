@@ -89,7 +89,6 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The index of the entry after the value at `index` and everything nested in it.
-    @inline(__always)
     func next(after index: Int) -> Int {
         let entry = entries[index]
         switch entry.kind {
@@ -99,7 +98,6 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// Calls `body` with the position and entry of each element of the array at `array`.
-    @inline(__always)
     func forEachElement(of array: Int, _ body: (_ position: Int, _ element: Int) throws -> Void) rethrows {
         var element = array &+ 1
         for position in 0..<Int(entries[array].length) {
@@ -109,7 +107,6 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// Calls `body` with the key entry and value entry of each member of the object at `object`.
-    @inline(__always)
     func forEachMember(of object: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows {
         var key = object &+ 1
         for _ in 0..<Int(entries[object].length) {
@@ -119,7 +116,6 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The string of a string entry.
-    @inline(__always)
     func string(at index: Int) -> String {
         let entry = entries[index]
         if entry.kind == .plainString {
@@ -130,7 +126,6 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The string of the entry at `index`, or `nil` when it is not a string.
-    @inline(__always)
     func stringIfString(at index: Int) -> String? {
         switch entries[index].kind {
         case .plainString, .escapedString: string(at: index)
@@ -139,7 +134,6 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// Whether the key entry at `index` spells `name` (given as its UTF-8 bytes).
-    @inline(__always)
     func key(at index: Int, equals name: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = entries[index]
         if entry.kind == .plainString {
@@ -172,7 +166,6 @@ final class JSONTape: @unchecked Sendable {
 
     /// A 6-bit hash of a key's bytes (its length and first, middle and last bytes), for the
     /// keyed container's membership masks.
-    @inline(__always)
     static func keyHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var h = UInt64(key.count) &* 0x9E37_79B9_7F4A_7C15
         if let first = key.first, let last = key.last {
@@ -184,7 +177,6 @@ final class JSONTape: @unchecked Sendable {
 
     /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time (against
     /// `elementsEqual`, this keeps about 1 ms of 13 off Codable decoding of the 1 MB API document).
-    @inline(__always)
     static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         var i = 0
         while i &+ 8 <= count {
@@ -202,7 +194,6 @@ final class JSONTape: @unchecked Sendable {
 
     /// The entry at `index` as a value: scalars exactly, arrays and objects as empty ones (for
     /// their kind only; Codable decoders read containers from the tape itself).
-    @inline(__always)
     func scalar(at index: Int) -> Value {
         let entry = entries[index]
         switch entry.kind {

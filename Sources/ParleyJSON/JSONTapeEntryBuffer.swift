@@ -16,7 +16,6 @@ struct JSONTapeEntryBuffer: ~Copyable {
         TapeMemory.release(base)
     }
 
-    @inline(__always)
     mutating func append(_ entry: JSONTape.Entry) {
         if count == capacity { grow() }
         (base + count).initialize(to: entry)
@@ -24,7 +23,6 @@ struct JSONTapeEntryBuffer: ~Copyable {
     }
 
     /// The entry at `index` (`0..<count`).
-    @inline(__always)
     subscript(index: Int) -> JSONTape.Entry {
         get { base[index] }
         set { base[index] = newValue }

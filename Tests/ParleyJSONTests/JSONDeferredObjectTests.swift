@@ -35,8 +35,8 @@ import Testing
         }
     }
 
-    /// The tree parser (which `removesNullValues` still uses) builds every member while it
-    /// parses; the deferred tree must hold the same values.
+    /// `removesNullValues` builds every member from the tape at once; the deferred tree must
+    /// hold the same values.
     func expectSameAsTheTreeParser(_ bytes: [UInt8], _ comment: Comment? = nil) throws {
         let deferred = try json.decode(bytes)
         let built = try JSONFormat(options: .init(removesNullValues: true)).decode(bytes)

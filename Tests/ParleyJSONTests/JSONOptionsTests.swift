@@ -35,6 +35,41 @@ import Testing
         #expect(try decode("[null]", .init(removesNullArrayElements: true)) == [nil])
     }
 
+    @Test func removingNullsKeepsKeysOrderAndDuplicatesAndBuildsEveryMember() throws {
+        // Escaped keys, a repeated key (both kept, in order), numbers as text, an object emptied
+        // by the removal (it stays), and every member built: nothing deferred in the result.
+        let text = #"{"k\u00e9y": "v\n", "a": 1, "a": null, "a": 2, "big": 1e400, "empty": {"x": null}, "z": [{"y": null}]}"#
+        let value = try decode(text, .init(removesNullValues: true))
+        let object = try #require(value.objectValue)
+        #expect(object.map(\.key) == ["kéy", "a", "a", "big", "empty", "z"])
+        #expect(object.map(\.value) == ["v\n", 1, 2, .number("1e400"), .object(Value.Object()), [.object(Value.Object())]])
+        #expect(!object.isDeferred)
+        #expect(object.allSatisfy { !($0.value.objectValue?.isDeferred ?? false) })
+    }
+
+    @Test func removingNullsBuildsDeepDocumentsWithoutTheMachineStack() throws {
+        // 3,000 levels of alternating arrays and objects (past the default maxDepth of 512): built
+        // on an explicit stack. (Deeper would test Swift's recursive release of the tree, not this.)
+        let depth = 3_000
+        var text = ""
+        for level in 0..<depth { text += level.isMultiple(of: 2) ? "[" : #"{"k":"# }
+        text += "null"
+        for level in (0..<depth).reversed() { text += level.isMultiple(of: 2) ? "]" : "}" }
+        let limits = DecodingLimits(maxDepth: depth + 1)
+        let value = try JSONFormat(options: .init(removesNullValues: true)).decode(Array(text.utf8), limits: limits)
+        var innermost = value
+        var levels = 0
+        while true {
+            if case .array(let elements) = innermost, let first = elements.first { innermost = first }
+            else if case .object(let object) = innermost, let first = object.first { innermost = first.value }
+            else { break }
+            levels += 1
+        }
+        // The innermost object lost its null member; every container above it stays.
+        #expect(levels == depth - 1)
+        #expect(innermost == .object(Value.Object()))
+    }
+
     @Test(arguments: ["", " ", "\n", " \t\r\n "])
     func blankBodiesFollowThePolicy(_ text: String) throws {
         let error = try #require(throws: FormatError.self) { try decode(text, .init()) }

@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkInputs
+import CBaselineSimdjson
 import Foundation
 import Parley
 import ParleyJSON
@@ -14,6 +15,8 @@ import PerfWorkloads
 // JSON.decode-* validates the whole text and returns a tree whose objects build their members on
 // demand; JSON.decodeAndWalk-* then visits every value, so it pays for building all of them, as a
 // caller reading the whole document does (JSONSerialization builds everything up front).
+// JSON.decodeAndWalk-*-simdjson is simdjson's DOM parse plus the same walk in C++, and
+// JSON.decodeAndWalk-*-JSONSerialization is JSONSerialization plus the same walk over its objects.
 
 let api1MB = makeAPIDocument(size: 1 << 20, seed: 1)
 let api20MB = makeAPIDocument(size: 20 << 20, seed: 2)
@@ -41,9 +44,27 @@ let benchmarks: @Sendable () -> Void = {
 
     // Decoding and then reading every value, the whole cost for a caller who uses all of it.
     for (name, input) in [("api-1mb", api1MB), ("api-20mb", api20MB), ("geojson-2mb", geoJSON)] {
-        Benchmark("JSON.decodeAndWalk-\(name)", configuration: configuration(name == "api-20mb" ? 12 : 4)) { benchmark in
+        let seconds = name == "api-20mb" ? 12 : 4
+        let data = Data(input)
+        // The three walks see the same document: same count, or the comparison is not like for like.
+        let expected = walk(try! json.decode(input))
+        let simdjsonCount = input.withUnsafeBufferPointer { simdjson_parse_and_walk($0.baseAddress, $0.count) }
+        let foundationCount = walkFoundation(try! JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+        precondition(simdjsonCount == expected && foundationCount == expected,
+                     "\(name): walks differ: Parley \(expected), simdjson \(simdjsonCount), JSONSerialization \(foundationCount)")
+        Benchmark("JSON.decodeAndWalk-\(name)", configuration: configuration(seconds)) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(walk(try json.decode(input)))
+            }
+        }
+        Benchmark("JSON.decodeAndWalk-\(name)-simdjson", configuration: configuration(seconds)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(input.withUnsafeBufferPointer { simdjson_parse_and_walk($0.baseAddress, $0.count) })
+            }
+        }
+        Benchmark("JSON.decodeAndWalk-\(name)-JSONSerialization", configuration: configuration(seconds)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(walkFoundation(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])))
             }
         }
     }
@@ -106,4 +127,20 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+}
+
+/// ``walk(_:)`` over JSONSerialization's objects: the same count, so the comparison is like for like.
+func walkFoundation(_ value: Any) -> Int {
+    if let elements = value as? [Any] {
+        var visited = 1
+        for element in elements { visited &+= walkFoundation(element) }
+        return visited
+    }
+    if let object = value as? [String: Any] {
+        var visited = 1
+        for (key, member) in object { visited &+= walkFoundation(member) &+ key.utf8.count }
+        return visited
+    }
+    if let string = value as? String { return string.utf8.count }
+    return 1
 }
