@@ -33,9 +33,9 @@ func contractRouter() -> Router<ContractContext> {
 
 /// Runs `router`'s application on 127.0.0.1 at an ephemeral port for the length of `body`,
 /// which gets the base URL; then shuts it down gracefully.
-func withLiveServer<Result: Sendable>(
-    _ router: Router<ContractContext>, _ body: @Sendable (String) async throws -> Result
-) async throws -> Result {
+func withLiveServer<Context: RequestContext, Result: Sendable>(
+    _ router: Router<Context>, _ body: @Sendable (String) async throws -> Result
+) async throws -> Result where Context.Source == ApplicationRequestContextSource {
     var logger = Logger(label: "parley-hummingbird-tests")
     logger.logLevel = .critical
     let (ports, continuation) = AsyncStream<Int>.makeStream()
