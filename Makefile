@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup build run test tsan bench bench-gate linearity-gate fuzz docs examples clean
+.PHONY: setup build run test integration-test tsan bench bench-gate linearity-gate fuzz docs examples server-bench clean
 
 setup:
 	@missing=0; \
@@ -34,6 +34,18 @@ run: build
 
 test: setup
 	$(SWIFT) test
+	$(MAKE) integration-test
+
+# The framework integrations (Integrations/<Name>, each its own package so a consumer of Parley
+# alone never fetches a server framework): every one with tests starts its real server on
+# 127.0.0.1 and runs the shared live table (Integrations/ParleyServerTesting) against it.
+INTEGRATIONS := $(patsubst %/Tests,%,$(wildcard Integrations/*/Tests))
+integration-test: setup
+	@set -e; for package in $(INTEGRATIONS); do \
+	  echo "==> $$package"; \
+	  $(SWIFT) build --build-tests --package-path $$package; \
+	  $(SWIFT) test --skip-build --package-path $$package; \
+	done
 
 # ThreadSanitizer over the tests that share values across tasks and threads: one registry read
 # from many tasks (RegistryTests), one parsed XML tree from 8 tasks (XMLParsedTreeTests), one JSON
@@ -105,8 +117,22 @@ docs:
 
 # Builds and tests the consumer example: a package that depends on Parley by path and adds its own
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
+# KeyValueFormat links Parley and ParleyJSON only: its build must neither fetch nor compile NIO,
+# Hummingbird or Vapor (the packaging check of Integrations/). HummingbirdService builds in the
+# scratch folder of Integrations/ParleyHummingbird, so CI compiles NIO and Hummingbird once.
 examples: setup
 	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
+	  echo "examples: KeyValueFormat fetched a server package"; exit 1; fi
+	@if find Examples/KeyValueFormat/.build -name '*.swiftmodule' | grep -iE '/(NIO[A-Za-z]*|Hummingbird[A-Za-z]*|Vapor)\.swiftmodule'; then \
+	  echo "examples: KeyValueFormat compiled a server module"; exit 1; fi
+	$(SWIFT) build --build-tests --package-path Examples/HummingbirdService --scratch-path Integrations/ParleyHummingbird/.build
+	$(SWIFT) test --skip-build --package-path Examples/HummingbirdService --scratch-path Integrations/ParleyHummingbird/.build
+
+# wrk on loopback against the examples in release (not in CI): SECONDS per case, default 30.
+SECONDS ?= 30
+server-bench: setup
+	Benchmarks/Scripts/server-bench.sh --seconds $(SECONDS)
 
 clean:
-	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz Examples/*/.build
+	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz Examples/*/.build Integrations/*/.build
