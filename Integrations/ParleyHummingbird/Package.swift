@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Parley inside Hummingbird 2: a package of its own so that a consumer linking only `Parley` and
+// a format never fetches or builds Hummingbird or NIO.
+//
+// The tests start the real server on 127.0.0.1 (ephemeral port) and run the shared live table
+// of `ParleyServerTesting` against it with AsyncHTTPClient.
+//
+// `name: "parley"` is required for a path dependency: without it the identity would be the
+// checkout folder's name.
+let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", package: "parley")
+
+let package = Package(
+    name: "parley-hummingbird",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ParleyHummingbird", targets: ["ParleyHummingbird"]),
+    ],
+    dependencies: [
+        .package(name: "parley", path: "../.."),
+        .package(name: "parley-server-testing", path: "../ParleyServerTesting"),
+        // No default traits: swift-configuration support and full Foundation are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Tests only: a quiet logger and a graceful shutdown of the server under test.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .target(name: "ParleyHummingbird",
+                dependencies: [.product(name: "Parley", package: "parley"),
+                               .product(name: "ParleyCompression", package: "parley"),
+                               .product(name: "ParleyServerSupport", package: "parley-server-testing"),
+                               .product(name: "Hummingbird", package: "hummingbird")]),
+        // Links every built-in format, so `Registry.linked` holds all six (and the core's own).
+        .testTarget(name: "ParleyHummingbirdTests",
+                    dependencies: ["ParleyHummingbird",
+                                   .product(name: "ParleyServerTesting", package: "parley-server-testing"),
+                                   .product(name: "Parley", package: "parley"),
+                                   .product(name: "ParleyJSON", package: "parley"),
+                                   .product(name: "ParleyYAML", package: "parley"),
+                                   .product(name: "ParleyXML", package: "parley"),
+                                   .product(name: "ParleyPropertyList", package: "parley"),
+                                   .product(name: "ParleyMessagePack", package: "parley"),
+                                   .product(name: "ParleyCSV", package: "parley"),
+                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                    plugins: [registration]),
+    ],
+    swiftLanguageModes: [.v6]
+)
