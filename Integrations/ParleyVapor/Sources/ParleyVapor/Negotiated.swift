@@ -1,12 +1,14 @@
+import HTTPTypes
 public import Parley
 public import Vapor
 
 /// A response in the format the request's `Accept` prefers, among the application's registry.
 ///
-/// Return it from a route: the body is encoded by ``Parley/Registry/reply(with:for:)``, with
-/// `Content-Type` (`charset=utf-8` for textual formats) and `Vary: Accept`. When nothing
-/// acceptable is available it throws a 406 ``Parley/ParleyError`` listing the available types,
-/// which ``ParleyMiddleware`` answers as a problem document.
+/// Return it from a route: the body is encoded by ``ParleyServer/reply(with:for:)`` (the core's
+/// ``Parley/Registry/reply(with:for:)-(Value,_)``), with `Content-Type` (`charset=utf-8` for
+/// textual formats) and `Vary: Accept`. When nothing acceptable is available it throws a 406
+/// ``Parley/ParleyError`` listing the available types, and an `Accept` with no valid element a
+/// 400 one; ``ParleyMiddleware`` answers both as problem documents.
 ///
 /// ```swift
 /// app.get("users", ":id") { req in Negotiated(encoding: User(id: 7, name: "Ada")) }
@@ -15,7 +17,7 @@ public import Vapor
 public struct Negotiated: AsyncResponseEncodable, Sendable {
     enum Body: Sendable {
         case value(Value)
-        case encodable(any Encodable & Sendable, ValueEncoder)
+        case encodable(any Encodable & Sendable)
     }
 
     let body: Body
@@ -31,30 +33,26 @@ public struct Negotiated: AsyncResponseEncodable, Sendable {
         self.headers = headers
     }
 
-    /// A negotiated response holding an `Encodable`, turned into a value tree by `encoder`.
-    public init(encoding value: some Encodable & Sendable, encoder: ValueEncoder = ValueEncoder(),
-                status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) {
-        self.body = .encodable(value, encoder)
+    /// A negotiated response holding an `Encodable`, turned into a value tree by the server's
+    /// ``ParleyServer/valueEncoder``.
+    public init(encoding value: some Encodable & Sendable, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) {
+        self.body = .encodable(value)
         self.status = status
         self.headers = headers
     }
 
     /// Encodes the body for `request`.
     ///
-    /// - Throws: ``Parley/ParleyError`` with ``Parley/ParleyError/Code/notAcceptable`` (406) or
-    ///   ``Parley/ParleyError/Code/encodingFailed``; ``ParleyVaporError/noRegistry``.
+    /// - Throws: ``Parley/ParleyError`` with ``Parley/ParleyError/Code/notAcceptable`` (406),
+    ///   ``Parley/ParleyError/Code/invalidRequest`` (400, malformed `Accept`) or
+    ///   ``Parley/ParleyError/Code/encodingFailed``; ``ParleyVaporError/noServer``.
     public func encodeResponse(for request: Request) async throws -> Response {
-        let registry = try request.parley.registry()
-        let value: Value
-        switch body {
-        case .value(let tree):
-            value = tree
-        case .encodable(let encodable, let encoder):
-            do { value = try encoder.encode(encodable) } catch {
-                throw ParleyError(.encodingFailed, "cannot encode \(type(of: encodable)): \(error)", underlying: [error])
-            }
+        let server = try request.parley.server()
+        let head = request.parley.httpRequest
+        let reply = switch body {
+        case .value(let value): try server.reply(with: value, for: head)
+        case .encodable(let encodable): try server.reply(encoding: encodable, for: head)
         }
-        let reply = try registry.reply(with: value, for: request.parley.httpRequest)
         return Response(status: status, reply: reply, extraHeaders: headers, allocator: request.byteBufferAllocator)
     }
 }
@@ -63,11 +61,16 @@ extension Response {
     /// A response carrying a ``Parley/Reply``: its body and fields, then `extraHeaders`.
     convenience init(status: HTTPResponseStatus, reply: Reply, extraHeaders: HTTPHeaders = [:],
                      allocator: ByteBufferAllocator) {
-        var headers = HTTPHeaders()
-        for field in reply.headerFields { headers.add(name: field.name.rawName, value: field.value) }
+        self.init(status: status, fields: reply.headerFields, body: reply.body, allocator: allocator)
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        var buffer = allocator.buffer(capacity: reply.body.count)
-        buffer.writeBytes(reply.body)
+    }
+
+    /// A response with swift-http-types fields and a body of bytes.
+    convenience init(status: HTTPResponseStatus, fields: HTTPFields, body: [UInt8], allocator: ByteBufferAllocator) {
+        var headers = HTTPHeaders()
+        for field in fields { headers.add(name: field.name.rawName, value: field.value) }
+        var buffer = allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
         self.init(status: status, headers: headers, body: .init(buffer: buffer, byteBufferAllocator: allocator))
     }
 }

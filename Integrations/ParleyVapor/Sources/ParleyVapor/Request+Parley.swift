@@ -1,21 +1,23 @@
 public import HTTPTypes
 public import Parley
+public import ParleyServerSupport
 public import Vapor
 
 extension Request {
-    /// Parley for this request: decoding its body through the registry, its head as swift-http-types.
+    /// Parley for this request: its body decoded through the application's ``ParleyServer``, its
+    /// head as swift-http-types.
     public var parley: Parley { Parley(request: self) }
 
     /// Parley's view of a request.
     public struct Parley: Sendable {
         let request: Request
 
-        /// The application's registry (``Vapor/Application/Parley/use(_:contentCodings:maxBodySize:)``).
+        /// The application's server side (``Vapor/Application/Parley/use(_:)-(ParleyServer)``).
         ///
-        /// - Throws: ``ParleyVaporError`` when no registry was installed.
-        public func registry() throws -> Registry {
-            guard let registry = request.application.parley.registry else { throw ParleyVaporError.noRegistry }
-            return registry
+        /// - Throws: ``ParleyVaporError/noServer`` when Parley was not installed.
+        public func server() throws -> ParleyServer {
+            guard let server = request.application.parley.server else { throw ParleyVaporError.noServer }
+            return server
         }
 
         /// The request's method, path and header fields as a swift-http-types request, the form
@@ -29,31 +31,27 @@ extension Request {
                                authority: nil, path: request.url.path, headerFields: fields)
         }
 
-        /// Decodes the (collected) body by its `Content-Type` into a value tree, with the
-        /// core's ``Parley/Registry/decodeRequestBody(_:of:)``: suffix types such as
-        /// `application/vnd.api+json` included, an empty body without `Content-Type` is `.null`.
+        /// Decodes the collected body by its `Content-Type` into a value tree
+        /// (``ParleyServer/decodeValue(_:of:)``): suffix types such as `application/vnd.api+json`
+        /// included; an empty body without `Content-Type` is `.null`.
         ///
-        /// - Throws: ``Parley/ParleyError`` (415, 400, 413), or ``ParleyVaporError``.
+        /// - Throws: ``Parley/ParleyError``: 415, 400 (malformed, or a malformed `Content-Type`),
+        ///   413; ``ParleyVaporError``.
         public func decode() throws -> Value {
-            let body = request.body.data.map { Array($0.readableBytesView) } ?? []
-            return try registry().decodeRequestBody(body, of: httpRequest)
+            try server().decodeValue(body, of: httpRequest)
         }
 
-        /// Decodes the (collected) body by its `Content-Type` into `type`.
+        /// Decodes the collected body by its `Content-Type` into `type`
+        /// (``ParleyServer/decode(_:from:of:)``, JSON without building a value tree).
         ///
-        /// - Throws: as ``decode()``, and ``Parley/ParleyError/Code/decodingFailed`` naming the
-        ///   coding path when the value does not fit `type`.
-        public func decode<T: Decodable>(_ type: T.Type, decoder: ValueDecoder = ValueDecoder()) throws -> T {
-            let registry = try registry()
-            let body = request.body.data ?? ByteBuffer()
-            guard let contentType = request.headers.first(name: .contentType).flatMap({ MediaType($0) }) else {
-                // No usable Content-Type: the core's path answers (415, or `.null` for an empty body).
-                let value = try registry.decodeRequestBody(Array(body.readableBytesView), of: httpRequest)
-                return try decoder.decode(T.self, from: value)
-            }
-            return try body.withUnsafeReadableBytes { bytes in
-                try registry.decodeContent(T.self, from: bytes, contentType: contentType, decoder: decoder)
-            }
+        /// - Throws: as ``decode()``, and ``Parley/ParleyError/Code/decodingFailed`` (400) naming
+        ///   the coding path when the body does not fit `type`.
+        public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try server().decode(T.self, from: body, of: httpRequest)
+        }
+
+        private var body: [UInt8] {
+            request.body.data.map { Array($0.readableBytesView) } ?? []
         }
     }
 }
@@ -67,6 +65,6 @@ public struct ParleyVaporError: AbortError, Sendable, CustomStringConvertible {
     /// ``description``.
     public var reason: String { description }
 
-    /// No registry was installed with `app.parley.use(_:)`.
-    public static let noRegistry = ParleyVaporError(description: "no Parley registry: call app.parley.use(registry) first")
+    /// Parley was not installed with `app.parley.use(_:)`.
+    public static let noServer = ParleyVaporError(description: "Parley is not installed: call app.parley.use(registry) first")
 }

@@ -10,14 +10,15 @@ import Vapor
 let testRegistry = Registry.linked
 
 /// Runs `body` against a real Vapor server on 127.0.0.1 (an ephemeral port) with Parley installed
-/// and `routes` added, and a real HTTP client; shuts both down afterwards.
-func withLiveServer(maxBodySize: Int = 16 << 10,
+/// (`app.parley.use(testRegistry)` within a `maxBodySize` limit, unless `routes` installs it) and
+/// `routes` added, and a real HTTP client; shuts the server down afterwards.
+func withLiveServer(maxBodySize: Int = 16 << 10, installingParley: Bool = true,
                     routes: (Application) throws -> Void = addTestRoutes,
                     _ body: (LiveClient) async throws -> Void) async throws {
     let app = try await Application.make(.testing)
-    app.logger.logLevel = .error
+    app.logger.logLevel = .critical
     app.routes.defaultMaxBodySize = ByteCount(value: maxBodySize)
-    app.parley.use(testRegistry)
+    if installingParley { app.parley.use(testRegistry) }
     var failure: (any Error)?
     do {
         try routes(app)

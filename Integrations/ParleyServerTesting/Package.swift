@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The shared live test table for Parley's server integrations, and the framework-independent
+// server glue they share. A package of its own, under `Integrations/`, so that a consumer linking
+// only `Parley` and a format never fetches or builds AsyncHTTPClient, NIO or a server framework.
+//
+// - `ParleyServerSupport`: what every integration needs and the core does not have yet (problem
+//   answers for Parley's errors, request-body content codings, malformed-field checks). Depends
+//   on Parley only; meant to move into the core.
+// - `ParleyServerTesting`: `LiveTable` (the cases), `LiveRunner` (drives a base URL with
+//   AsyncHTTPClient) and `RouteContract` (the routes a server under test exposes).
+//
+// `name: "parley"` is required for a path dependency: without it the identity would be the
+// checkout folder's name.
+let package = Package(
+    name: "parley-server-testing",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ParleyServerSupport", targets: ["ParleyServerSupport"]),
+        .library(name: "ParleyServerTesting", targets: ["ParleyServerTesting"]),
+    ],
+    dependencies: [
+        .package(name: "parley", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .target(name: "ParleyServerSupport",
+                dependencies: [.product(name: "Parley", package: "parley"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "ParleyServerTesting",
+                dependencies: [.product(name: "Parley", package: "parley"),
+                               .product(name: "ParleyJSON", package: "parley"),
+                               .product(name: "ParleyYAML", package: "parley"),
+                               .product(name: "ParleyXML", package: "parley"),
+                               .product(name: "ParleyPropertyList", package: "parley"),
+                               .product(name: "ParleyMessagePack", package: "parley"),
+                               .product(name: "ParleyCSV", package: "parley"),
+                               .product(name: "ParleyCompression", package: "parley"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
