@@ -35,6 +35,14 @@ run: build
 test: setup
 	$(SWIFT) test
 
+# The Vapor integration (its own package, so Parley alone never fetches Vapor): the real server on
+# 127.0.0.1 runs the shared live table (Integrations/ParleyServerTesting) and Vapor's own cases.
+.PHONY: test-vapor
+test: test-vapor
+test-vapor: setup
+	$(SWIFT) build --build-tests --package-path Integrations/ParleyVapor
+	$(SWIFT) test --skip-build --package-path Integrations/ParleyVapor
+
 # ThreadSanitizer over the tests that share values across tasks and threads: one registry read
 # from many tasks (RegistryTests), one parsed XML tree from 8 tasks (XMLParsedTreeTests), one JSON
 # tape from many tasks (JSONDeferredObjectTests), FixtureChecker.run's task group
@@ -107,6 +115,13 @@ docs:
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
 examples: setup
 	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# VaporService builds in the scratch folder of Integrations/ParleyVapor, so CI compiles Vapor once.
+.PHONY: examples-vapor
+examples: examples-vapor
+examples-vapor: setup
+	$(SWIFT) build --build-tests --package-path Examples/VaporService --scratch-path Integrations/ParleyVapor/.build
+	$(SWIFT) test --skip-build --package-path Examples/VaporService --scratch-path Integrations/ParleyVapor/.build
 
 clean:
 	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz Examples/*/.build
