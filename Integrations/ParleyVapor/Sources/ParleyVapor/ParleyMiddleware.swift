@@ -39,7 +39,9 @@ public struct ParleyMiddleware: AsyncMiddleware {
     /// Checks the request, undoes its content codings, runs the route, and answers failures as problems.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         do {
-            try server.checkContentType(of: request.parley.httpRequest)
+            if request.headers.contains(name: .contentType) {
+                try server.checkContentType(of: request.parley.httpRequest)
+            }
             try await undoContentCodings(of: request)
             return try await next.respond(to: request)
         } catch {
