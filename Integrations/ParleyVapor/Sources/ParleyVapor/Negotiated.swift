@@ -14,7 +14,7 @@ public import Vapor
 /// app.get("users", ":id") { req in Negotiated(encoding: User(id: 7, name: "Ada")) }
 /// app.get("tree") { _ in Negotiated(["id": 7, "tags": ["a", "b"]]) }
 /// ```
-public struct Negotiated: AsyncResponseEncodable, Sendable {
+public struct Negotiated: ResponseEncodable, AsyncResponseEncodable, Sendable {
     enum Body: Sendable {
         case value(Value)
         case encodable(any Encodable & Sendable)
@@ -47,6 +47,16 @@ public struct Negotiated: AsyncResponseEncodable, Sendable {
     ///   ``Parley/ParleyError/Code/invalidRequest`` (400, malformed `Accept`) or
     ///   ``Parley/ParleyError/Code/encodingFailed``; ``ParleyVaporError/noServer``.
     public func encodeResponse(for request: Request) async throws -> Response {
+        try response(for: request)
+    }
+
+    /// Encodes the body for `request` on its event loop: a route whose closure is not `async`
+    /// answers without a hop into Swift concurrency.
+    public func encodeResponse(for request: Request) -> EventLoopFuture<Response> {
+        request.eventLoop.makeCompletedFuture { try response(for: request) }
+    }
+
+    private func response(for request: Request) throws -> Response {
         let server = try request.parley.server()
         let head = request.parley.httpRequest
         let reply = switch body {
