@@ -52,7 +52,8 @@ wait_ready() {
 
 start_hummingbird() {
   local package=Examples/HummingbirdService
-  swift build -c release --package-path "$package" --product hummingbird-service >&2
+  swift build -c release --package-path "$package" --product hummingbird-service >"$WORK/build.log" 2>&1 \
+    || { cat "$WORK/build.log" >&2; return 1; }
   local port; port=$(free_port)
   LOG_LEVEL=error "$(swift build -c release --package-path "$package" --show-bin-path)/hummingbird-service" "$port" >/dev/null 2>&1 &
   SERVER_PID=$!
