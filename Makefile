@@ -157,7 +157,8 @@ docs:
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
 # KeyValueFormat links Parley and ParleyJSON only: its build must neither fetch nor compile NIO,
 # Hummingbird or Vapor (the packaging check of Integrations/). HummingbirdService builds in the
-# scratch folder of Integrations/ParleyHummingbird, so CI compiles NIO and Hummingbird once.
+# scratch folder of Integrations/ParleyHummingbird and VaporService in that of Integrations/ParleyVapor,
+# so CI compiles NIO, Hummingbird and Vapor once each.
 examples: setup
 	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
@@ -166,6 +167,8 @@ examples: setup
 	  echo "examples: KeyValueFormat compiled a server module"; exit 1; fi
 	$(SWIFT) build --build-tests --package-path Examples/HummingbirdService --scratch-path Integrations/ParleyHummingbird/.build
 	$(SWIFT) test --skip-build --package-path Examples/HummingbirdService --scratch-path Integrations/ParleyHummingbird/.build
+	$(SWIFT) build --build-tests --package-path Examples/VaporService --scratch-path Integrations/ParleyVapor/.build
+	$(SWIFT) test --skip-build --package-path Examples/VaporService --scratch-path Integrations/ParleyVapor/.build
 
 # wrk on loopback against the examples in release (not in CI): SECONDS per case, default 30.
 SECONDS ?= 30

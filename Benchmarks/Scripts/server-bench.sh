@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) SERVERS+=("$1"); shift;;
   esac
 done
-[ ${#SERVERS[@]} -gt 0 ] || SERVERS=(hummingbird)
+[ ${#SERVERS[@]} -gt 0 ] || SERVERS=(hummingbird vapor)
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 command -v wrk >/dev/null 2>&1 || { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wrk >/dev/null; }
 
@@ -79,6 +79,40 @@ msgpack-100k parley|GET|/bench/large|application/msgpack||json-100k parley
 csv-100k parley|GET|/bench/large|text/csv||json-100k parley
 decode-1k hummingbird JSONDecoder|POST|/bench/baseline/decode||$WORK/small.json|
 decode-1k parley|POST|/bench/decode||$WORK/small.json|decode-1k hummingbird JSONDecoder
+CASES
+}
+
+# --- Vapor: Examples/VaporService (built in the scratch folder of Integrations/ParleyVapor) -------
+
+start_vapor() {
+  local package=Examples/VaporService scratch=Integrations/ParleyVapor/.build
+  swift build -c release --package-path "$package" --scratch-path "$scratch" --product VaporService >&2
+  local port; port=$(free_port)
+  "$(swift build -c release --package-path "$package" --scratch-path "$scratch" --show-bin-path)/VaporService" \
+    serve --env production --log error --hostname 127.0.0.1 --port "$port" >/dev/null 2>&1 &
+  SERVER_PID=$!
+  BASE_URL="http://127.0.0.1:$port"
+  wait_ready /books
+}
+
+cases_vapor() {
+  # The decoding routes' body: the small payload as JSON (about 1 KB), as the baseline writes it.
+  curl -s -o "$WORK/small.json" "$BASE_URL/bench/baseline/small"
+  cat <<CASES
+json-1k vapor JSONEncoder|GET|/bench/baseline/small|application/json||
+json-1k parley|GET|/bench/small|application/json||json-1k vapor JSONEncoder
+json-100k vapor JSONEncoder|GET|/bench/baseline/large|application/json||
+json-100k parley|GET|/bench/large|application/json||json-100k vapor JSONEncoder
+yaml-1k parley|GET|/bench/small|application/yaml||json-1k parley
+xml-1k parley|GET|/bench/small|application/xml||json-1k parley
+msgpack-1k parley|GET|/bench/small|application/msgpack||json-1k parley
+csv-1k parley|GET|/bench/small|text/csv||json-1k parley
+yaml-100k parley|GET|/bench/large|application/yaml||json-100k parley
+xml-100k parley|GET|/bench/large|application/xml||json-100k parley
+msgpack-100k parley|GET|/bench/large|application/msgpack||json-100k parley
+csv-100k parley|GET|/bench/large|text/csv||json-100k parley
+decode-1k vapor JSONDecoder|POST|/bench/baseline/decode||$WORK/small.json|
+decode-1k parley|POST|/bench/decode||$WORK/small.json|decode-1k vapor JSONDecoder
 CASES
 }
 
