@@ -75,7 +75,7 @@ let package = Package(
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
-        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression", "ParleyClient", httpTypes]),
+        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
         .target(name: "ParleyClient", dependencies: ["Parley", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
 

@@ -5,7 +5,7 @@ import ParleyCompression
 import ParleyJSON
 
 /// A small async HTTP client: builds requests with a `RequestSerializer`, sends them through
-/// an ``HTTPTransport`` and decodes responses with a `ResponseSerializer`, all chosen per
+/// an `HTTPTransport` (the core's protocol) and decodes responses with a `ResponseSerializer`, all chosen per
 /// request. An immutable, `Sendable` value: copy it to change a setting.
 ///
 /// ```swift

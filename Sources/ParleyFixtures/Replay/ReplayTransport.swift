@@ -1,7 +1,6 @@
 import Foundation
 public import HTTPTypes
-import Parley
-public import ParleyClient
+public import Parley
 import ParleyCompression
 
 /// A client transport that answers from recordings, offline: plug it into a
@@ -16,7 +15,8 @@ import ParleyCompression
 /// let (user, _) = try await client.get("users/4213", as: User.self)
 /// ```
 ///
-/// Responses come back as a live transport delivers them: a gzip- or deflate-coded body is
+/// Responses come back as a live transport delivers them: a body in any content coding of
+/// `ContentCodings.standard` (gzip, deflate, br, zstd) is
 /// decompressed (within ``maxDecompressedBytes``) and its `Content-Encoding` and
 /// `Content-Length` fields dropped; fields `HTTPFields` cannot hold (HTTP/2 pseudo-headers) and
 /// hop-by-hop framing (`Transfer-Encoding`) are left out.

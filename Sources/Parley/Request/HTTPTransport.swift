@@ -1,12 +1,12 @@
 public import HTTPTypes
-public import Parley
 
-/// Sends a request and returns the response with its whole body: the one seam between the
-/// ``Client`` and the network.
+/// Sends a request and returns the response with its whole body: the one seam between
+/// `ParleyClient`'s `Client` and the network.
 ///
-/// Parley ships ``URLSessionTransport`` (the live network) and ``InMemoryTransport`` (canned
-/// or computed responses); the replay transport of `ParleyFixtures` answers from recorded
-/// exchanges. A transport does not validate statuses or decode bodies — the client's
+/// `ParleyClient` ships `URLSessionTransport` (the live network) and `InMemoryTransport` (canned
+/// or computed responses); `ParleyFixtures`' `ReplayTransport` answers from recorded exchanges.
+/// The protocol lives in the core so a transport can be written, and recordings replayed,
+/// without linking the client's networking (FoundationNetworking and curl). A transport does not validate statuses or decode bodies — the client's
 /// response serializers do — and returns the body after any `Content-Encoding` it removed.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` with `body` (`nil` for none).
