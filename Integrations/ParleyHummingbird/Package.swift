@@ -30,7 +30,6 @@ let package = Package(
         .target(name: "ParleyHummingbird",
                 dependencies: [.product(name: "Parley", package: "parley"),
                                .product(name: "ParleyCompression", package: "parley"),
-                               .product(name: "ParleyServerSupport", package: "parley-server-testing"),
                                .product(name: "Hummingbird", package: "hummingbird")]),
         // Links every built-in format, so `Registry.linked` holds all six (and the core's own).
         .testTarget(name: "ParleyHummingbirdTests",

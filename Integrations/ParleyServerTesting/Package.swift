@@ -1,15 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The shared live test table for Parley's server integrations, and the framework-independent
-// server glue they share. A package of its own, under `Integrations/`, so that a consumer linking
-// only `Parley` and a format never fetches or builds AsyncHTTPClient, NIO or a server framework.
-//
-// - `ParleyServerSupport`: what every integration needs and the core does not have yet (problem
-//   answers for Parley's errors, request-body content codings, malformed-field checks). Depends
-//   on Parley only; meant to move into the core.
-// - `ParleyServerTesting`: `LiveTable` (the cases), `LiveRunner` (drives a base URL with
-//   AsyncHTTPClient) and `RouteContract` (the routes a server under test exposes).
+// The shared live test table for Parley's server integrations: `LiveTable` (the cases),
+// `LiveRunner` (drives a base URL with AsyncHTTPClient) and `RouteContract` (the routes a server
+// under test exposes). A package of its own, under `Integrations/`, used by the integrations'
+// tests only, so that neither a consumer of `Parley` nor one of an integration fetches
+// AsyncHTTPClient. The glue the integrations share, `ParleyServer`, is in the core.
 //
 // `name: "parley"` is required for a path dependency: without it the identity would be the
 // checkout folder's name.
@@ -17,7 +13,6 @@ let package = Package(
     name: "parley-server-testing",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ParleyServerSupport", targets: ["ParleyServerSupport"]),
         .library(name: "ParleyServerTesting", targets: ["ParleyServerTesting"]),
     ],
     dependencies: [
@@ -27,9 +22,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .target(name: "ParleyServerSupport",
-                dependencies: [.product(name: "Parley", package: "parley"),
-                               .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "ParleyServerTesting",
                 dependencies: [.product(name: "Parley", package: "parley"),
                                .product(name: "ParleyJSON", package: "parley"),

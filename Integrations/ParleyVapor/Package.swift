@@ -19,8 +19,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "parley", path: "../.."),
-        // The server glue shared with the Hummingbird integration (ParleyServerSupport) and the
-        // shared live test table (ParleyServerTesting).
+        // Tests only: the shared live test table (ParleyServerTesting).
         .package(name: "parley-server-testing", path: "../ParleyServerTesting"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
@@ -31,7 +30,6 @@ let package = Package(
         // problem-details errors. Formats come from the application's registry.
         .target(name: "ParleyVapor",
                 dependencies: [parley("Parley"), parley("ParleyCompression"),
-                               .product(name: "ParleyServerSupport", package: "parley-server-testing"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "Vapor", package: "vapor")]),
         .testTarget(name: "ParleyVaporTests",

@@ -1,7 +1,6 @@
 public import HTTPTypes
 public import Hummingbird
 public import Parley
-public import ParleyServerSupport
 
 /// A response generator that answers a value tree or an `Encodable` in the format the request's
 /// `Accept` prefers, with `Content-Type` and `Vary: Accept`.

@@ -1,8 +1,7 @@
 import HTTPTypes
 public import Hummingbird
 import NIOCore
-import Parley
-public import ParleyServerSupport
+public import Parley
 
 /// Router middleware that puts Parley around every route added after it:
 ///

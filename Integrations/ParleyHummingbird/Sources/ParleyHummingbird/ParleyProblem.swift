@@ -1,7 +1,6 @@
 public import HTTPTypes
 public import Hummingbird
 public import Parley
-public import ParleyServerSupport
 
 /// A ``ParleyError`` as a Hummingbird `HTTPResponseError`: its answer is the problem document
 /// ``ParleyServer/problemAnswer(for:to:)`` makes, with the status the error implies (406, 415,

@@ -1,5 +1,5 @@
 public import Hummingbird
-public import ParleyServerSupport
+public import Parley
 
 /// A request context whose `request.decode(as:context:)` and `Encodable` answers go through
 /// Parley: adopt it in your own context and say which ``ParleyServer`` to use.

@@ -2,7 +2,6 @@ public import Hummingbird
 import HTTPTypes
 public import Parley
 import NIOCore
-public import ParleyServerSupport
 
 /// A Hummingbird `RequestDecoder` that picks the format by the request's `Content-Type`.
 ///

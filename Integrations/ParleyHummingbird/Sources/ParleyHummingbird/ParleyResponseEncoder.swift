@@ -1,5 +1,5 @@
 public import Hummingbird
-public import ParleyServerSupport
+public import Parley
 
 /// A Hummingbird `ResponseEncoder` that answers an `Encodable` in the format the request's
 /// `Accept` prefers, with `Content-Type` and `Vary: Accept`; nothing acceptable is a 406

@@ -1,6 +1,6 @@
-import ParleyServerSupport
+public import Parley
 
 /// Parley's server side: the registry, request content codings and limits a
-/// ``ParleyRequestContext`` uses (from `ParleyServerSupport`, shared with the other framework
+/// ``ParleyRequestContext`` uses (the core's, shared with the other framework
 /// integrations), so importing `ParleyHummingbird` is enough to configure it.
-public typealias ParleyServer = ParleyServerSupport.ParleyServer
+public typealias ParleyServer = Parley.ParleyServer

@@ -1,6 +1,5 @@
 public import Parley
 import ParleyCompression
-public import ParleyServerSupport
 public import Vapor
 
 extension Application {

@@ -1,6 +1,5 @@
 import HTTPTypes
-import Parley
-public import ParleyServerSupport
+public import Parley
 public import Vapor
 
 /// Puts Parley around every route (``ParleyServer`` does the work, as in the Hummingbird

@@ -1,5 +1,5 @@
-import ParleyServerSupport
+public import Parley
 
 /// Parley's server side: the registry, request content codings and limits the Vapor glue uses
-/// (from `ParleyServerSupport`, shared with the Hummingbird integration, so both answer alike).
-public typealias ParleyServer = ParleyServerSupport.ParleyServer
+/// (the core's, shared with the Hummingbird integration, so both answer alike).
+public typealias ParleyServer = Parley.ParleyServer

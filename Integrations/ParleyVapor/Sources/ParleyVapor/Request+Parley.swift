@@ -1,6 +1,5 @@
 public import HTTPTypes
 public import Parley
-public import ParleyServerSupport
 public import Vapor
 
 extension Request {

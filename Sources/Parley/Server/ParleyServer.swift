@@ -1,18 +1,15 @@
 public import HTTPTypes
-public import Parley
 
 /// Parley's server side, independent of any framework: what the Hummingbird and Vapor
 /// integrations both run, so they answer alike.
 ///
-/// It adds to the core's ``Registry/reply(with:for:)-(Value,_)``, ``Registry/decodeRequestBody(_:of:)``
-/// and ``Registry/reply(with:for:)-(ProblemDetails,_)`` the pieces a server needs around them:
+/// It adds to the core's ``Registry/reply(with:for:options:)-(Value,_,_)``, ``Registry/decodeRequestBody(_:of:contentCodings:maxDecompressedBytes:)``
+/// and ``Registry/reply(with:for:options:)-(ProblemDetails,_,_)`` the pieces a server needs around them:
 /// a request's `Content-Encoding` undone (with the response pipeline's
 /// ``ResponsePipeline/undoContentCoding(_:body:)``, within ``maxDecompressedBytes``), a malformed
 /// `Content-Type` or `Accept` answered 400 rather than 415 or 406, `Decodable` bodies decoded by the
 /// format directly, and every ``ParleyError`` turned into a problem answer (RFC 9457) with the
 /// fields its status calls for.
-///
-/// This file is meant to move into the core (`Sources/Parley/Server`); it depends on `Parley` only.
 ///
 /// ```swift
 /// let server = ParleyServer(registry: .linked, contentCodings: .zlib)
@@ -79,7 +76,7 @@ public struct ParleyServer: Sendable {
     ///
     /// - Throws: ``ParleyError``: 400 (``ParleyError/Code/invalidRequest``) for a malformed
     ///   `Content-Type`, then what ``undoContentCoding(of:body:)`` and
-    ///   ``Registry/decodeRequestBody(_:of:)`` throw (415, 413, 400).
+    ///   ``Registry/decodeRequestBody(_:of:contentCodings:maxDecompressedBytes:)`` throw (415, 413, 400).
     public func decodeValue(_ body: [UInt8], of request: HTTPRequest) throws(ParleyError) -> Value {
         try checkContentType(of: request)
         let (request, body) = try undoContentCoding(of: request, body: body)
@@ -197,7 +194,7 @@ public struct ParleyServer: Sendable {
     /// §12.5.1), so it cannot mean anything. An empty value, or one with a single valid element,
     /// is not malformed (the negotiator skips invalid elements).
     public static func isMalformedAccept(_ accept: String) -> Bool {
-        let elements = accept.split(separator: ",").map { $0.trimmingSpacesAndTabs() }.filter { !$0.isEmpty }
+        let elements = accept.split(separator: ",").map { $0.trimmingCharacters(inSpacesAndTabs: ()) }.filter { !$0.isEmpty }
         guard !elements.isEmpty else { return false }
         return !elements.contains { element in
             element == "*" || element.hasPrefix("*;") || (try? MediaType(parsing: element)) != nil
@@ -212,14 +209,5 @@ public struct ParleyServer: Sendable {
 
     private var structuredDecodableTypes: [MediaType] {
         registry.formats.filter { !($0 is TextFormat || $0 is RawFormat) }.flatMap(\.decodableMediaTypes)
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs (HTTP's OWS).
-    func trimmingSpacesAndTabs() -> String {
-        let isWhitespace = { (character: Character) in character == " " || character == "\t" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }
