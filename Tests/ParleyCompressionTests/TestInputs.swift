@@ -1,21 +1,10 @@
 import Foundation
-
-/// SplitMix64: deterministic inputs, the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import ParleyTestKit
 
 enum TestInputs {
     /// An API-like JSON array of records, `size` bytes or a little more.
     static func jsonLike(size: Int, seed: UInt64 = 1) -> [UInt8] {
-        var g = SeededGenerator(state: seed)
+        var g = SplitMix64(seed: seed)
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "Zürich", "São Paulo"]
         var out: [UInt8] = Array("[".utf8)
         var id = 0
@@ -32,7 +21,7 @@ enum TestInputs {
 
     /// `count` bytes no coding can shrink.
     static func random(count: Int, seed: UInt64 = 2) -> [UInt8] {
-        var g = SeededGenerator(state: seed)
+        var g = SplitMix64(seed: seed)
         return (0..<count).map { _ in UInt8(truncatingIfNeeded: g.next()) }
     }
 

@@ -1,4 +1,5 @@
 @testable import ParleyJSON
+import ParleyTestKit
 import Testing
 
 /// The fast conversion on its own: it decides almost every case itself (so the decoder rarely
@@ -6,7 +7,7 @@ import Testing
 /// results to the exact path.
 @Suite struct EiselLemireTests {
     @Test func decidesAlmostEveryCaseAndAgreesWithStrtod() throws {
-        var generator = SplitMix(state: 0xE15E_1E41)
+        var generator = SplitMix64(seed: 0xE15E_1E41)
         var decided = 0
         let cases = 50_000
         for _ in 0..<cases {

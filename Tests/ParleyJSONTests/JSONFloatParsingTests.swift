@@ -1,5 +1,6 @@
 import Parley
 import ParleyJSON
+import ParleyTestKit
 import Testing
 
 /// Decimal literals of up to 15 significant digits become correctly rounded `Double`s (Clinger's
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func randomLiteralsRoundLikeStrtod() throws {
-        var generator = SplitMix(state: 0x5EED_F10A7)
+        var generator = SplitMix64(seed: 0x5EED_F10A7)
         for _ in 0..<20_000 {
             let digits = Int(generator.next() % 15) + 1
             var significand = generator.next() % 1_000_000_000_000_000
@@ -112,18 +113,5 @@ import Testing
         }
         // Leading zeros are not significant: 15 digits after them still make a float.
         #expect(try decoded("0.000000000000000000000123456789012345e-30") == .float(0.000000000000000000000123456789012345e-30))
-    }
-}
-
-/// A small fixed-seed generator, so the random cases are the same on every run.
-struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
