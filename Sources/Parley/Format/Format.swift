@@ -159,7 +159,7 @@ extension Format {
 extension Format {
     /// Whether the format's values have structure a `Decodable` type can be read from: every
     /// format but the core's plain text and raw bytes, whose value is one string or byte string.
-    var carriesStructuredValues: Bool { !(self is TextFormat || self is RawFormat) }
+    public var carriesStructuredValues: Bool { !(self is TextFormat || self is RawFormat) }
 }
 
 /// Calls `body` with the bytes of `bytes` as one contiguous buffer, copying only when the

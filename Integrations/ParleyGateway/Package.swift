@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// parley-gateway: a transcoding reverse proxy on Hummingbird 2 and AsyncHTTPClient. A package of
+// its own so that neither the `parley` tool nor a consumer of the core builds NIO.
+//
+// `ParleyGateway` is the proxy as a library (tests start it in-process on ephemeral ports);
+// `parley-gateway` is the executable: flags, the YAML configuration, signals.
+let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", package: "parley")
+let parley = { (name: String) in Target.Dependency.product(name: name, package: "parley") }
+let formats = ["ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyMessagePack", "ParleyCSV"].map(parley)
+
+let package = Package(
+    name: "parley-gateway",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ParleyGateway", targets: ["ParleyGateway"]),
+        .executable(name: "parley-gateway", targets: ["parley-gateway"]),
+    ],
+    dependencies: [
+        .package(name: "parley", path: "../.."),
+        // No default traits: swift-configuration support and full Foundation are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "ParleyGateway",
+                dependencies: [parley("Parley"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "Metrics", package: "swift-metrics"),
+                               .product(name: "Prometheus", package: "swift-prometheus"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // Links every built-in format but images: `Registry.linked` is what the gateway transcodes.
+        .executableTarget(name: "parley-gateway",
+                          dependencies: ["ParleyGateway", .product(name: "ArgumentParser", package: "swift-argument-parser")] + formats,
+                          plugins: [registration]),
+        .testTarget(name: "ParleyGatewayTests",
+                    dependencies: ["ParleyGateway", .product(name: "NIOPosix", package: "swift-nio")] + formats,
+                    plugins: [registration]),
+    ],
+    swiftLanguageModes: [.v6]
+)

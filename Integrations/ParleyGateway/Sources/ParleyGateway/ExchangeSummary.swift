@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// What happened to one request, reported when its response has been sent (or the client went
+/// away): the access log, the metrics and the recorder read it.
+struct ExchangeSummary: Sendable {
+    /// The client's request head.
+    var request: HTTPRequest
+    /// The client's request body, up to the capture limit.
+    var requestBody: [UInt8] = []
+    /// Bytes of request body received from the client.
+    var bytesIn = 0
+    /// The response head the client got.
+    var response: HTTPResponse
+    /// The response body the client got, up to the capture limit.
+    var responseBody: [UInt8] = []
+    /// Bytes of response body sent to the client.
+    var bytesOut = 0
+    /// When the request arrived.
+    var started: Date
+    /// Time from arrival to the last body byte sent.
+    var duration: Duration = .zero
+    /// Time from sending upstream to the upstream's response head, when it was asked.
+    var upstreamLatency: Duration?
+    /// `from → to` when the body was transcoded.
+    var transcoded: (from: String, to: String)?
+    /// Whether the body was cut short (client or upstream went away mid-body).
+    var incomplete = false
+}
+
+/// Counts the bytes of a body as it streams and keeps its first `limit` bytes.
+final class BodyTap: Sendable {
+    private struct State {
+        var count = 0
+        var captured: [UInt8] = []
+    }
+    private let state = Mutex(State())
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func take(_ bytes: some Collection<UInt8>) {
+        state.withLock { state in
+            state.count += bytes.count
+            let room = limit - state.captured.count
+            if room > 0 { state.captured.append(contentsOf: bytes.prefix(room)) }
+        }
+    }
+
+    var count: Int { state.withLock(\.count) }
+    var captured: [UInt8] { state.withLock(\.captured) }
+}

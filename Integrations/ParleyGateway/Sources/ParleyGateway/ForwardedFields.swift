@@ -1,0 +1,43 @@
+import HTTPTypes
+
+/// The header rules of a proxy (RFC 9110 §7.6): what crosses, what is dropped, what is added.
+enum ForwardedFields {
+    /// What the gateway adds to `Via` on requests and responses it forwards (§7.6.3).
+    static let via = "1.1 parley-gateway"
+
+    /// Fields that belong to one connection and never cross a proxy (RFC 9110 §7.6.1, with
+    /// the older `Keep-Alive` and `Proxy-Connection`).
+    static let hopByHop: Set<HTTPField.Name> = [
+        .connection, HTTPField.Name("Keep-Alive")!, HTTPField.Name("Proxy-Connection")!, .te, .trailer,
+        .transferEncoding, .upgrade, .proxyAuthenticate, .proxyAuthorization,
+    ]
+
+    /// `fields` without the hop-by-hop fields and those `Connection` names, with the gateway
+    /// appended to `Via`.
+    static func endToEnd(_ fields: HTTPFields) -> HTTPFields {
+        var named = hopByHop
+        for value in fields[values: .connection] {
+            for token in value.split(separator: ",") {
+                if let name = HTTPField.Name(String(token.trimmingCharacters(inSpacesAndTabs: ()))) { named.insert(name) }
+            }
+        }
+        var kept = HTTPFields()
+        for field in fields where !named.contains(field.name) { kept.append(field) }
+        kept.append(HTTPField(name: .via, value: via))
+        return kept
+    }
+
+    /// The size of a head's fields as they travel: `name: value\r\n` each.
+    static func byteCount(of fields: HTTPFields) -> Int {
+        fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(inSpacesAndTabs: ()) -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}

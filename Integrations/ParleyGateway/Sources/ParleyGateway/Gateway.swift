@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import Parley
+import ServiceLifecycle
+
+/// The transcoding reverse proxy, as a service: run it in a `ServiceGroup` (as `parley-gateway`
+/// does) and it stops on graceful shutdown once the requests in flight are answered.
+///
+/// ```swift
+/// let gateway = Gateway(configuration: GatewayConfiguration(upstream: upstreamURL), registry: .linked) { addresses in
+///     print("listening on http://\(addresses.main)")
+/// }
+/// try await ServiceGroup(services: [gateway], gracefulShutdownSignals: [.sigterm], logger: logger).run()
+/// ```
+///
+/// What it does to each request is in the package's documentation; in short: forwarded with
+/// hop-by-hop fields dropped and `Via` added, the response streamed through when the client
+/// accepts its type, transcoded when a registered format decodes it and the client accepts one
+/// the registry encodes, 406 otherwise; upstream failures are 502 and 504 problem documents.
+public struct Gateway: Service {
+    /// The addresses the gateway listens on once it runs (the ports the system chose for 0).
+    public struct Addresses: Sendable, Equatable {
+        /// The proxy's address.
+        public var main: HostAndPort
+        /// The admin address (`/health`, `/metrics`), when configured.
+        public var admin: HostAndPort?
+    }
+
+    /// The configuration it runs with.
+    public let configuration: GatewayConfiguration
+    /// The formats it transcodes between.
+    public let registry: Registry
+    private let logger: Logger
+    private let onListening: @Sendable (Addresses) async -> Void
+
+    /// Creates a gateway.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where to listen and forward, limits, routes, recording.
+    ///   - registry: The formats to transcode between (`Registry.linked` in the executable).
+    ///   - logger: Receives the access log (one `info` line per request) and lifecycle events.
+    ///   - onListening: Called once every listener is bound, with the bound addresses.
+    public init(configuration: GatewayConfiguration, registry: Registry, logger: Logger = Logger(label: "parley-gateway"),
+                onListening: @escaping @Sendable (Addresses) async -> Void = { _ in }) {
+        self.configuration = configuration
+        self.registry = registry
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// Serves until graceful shutdown, then finishes the requests in flight and returns.
+    public func run() async throws {
+        var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
+        clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let metrics = GatewayMetrics()
+        let observer = ExchangeObserver(logger: logger, metrics: metrics, captureLimit: 0)
+        let responder = ProxyResponder(configuration: configuration, transcoder: Transcoder(registry: registry),
+                                       upstream: UpstreamClient(client: client), observer: observer)
+        let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
+        let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)
+        let maxHeaderBytes = configuration.maxHeaderBytes
+        let channel = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestHeadGuard(timeout: headerTimeout)],
+            idleTimeout: nil,
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes))
+        let proxy = Application(responder: responder, server: .http1(configuration: channel),
+                                configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
+                                                     serverName: nil),
+                                onServerRunning: { channel in await bound.add(main: channel.localAddress?.port) },
+                                logger: logger)
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await proxy.run() }
+                if let admin = configuration.admin {
+                    let adminServer = Application(responder: AdminResponder(metrics: metrics),
+                                                  configuration: .init(address: .hostname(admin.host, port: admin.port), serverName: nil),
+                                                  onServerRunning: { channel in await bound.add(admin: channel.localAddress?.port) },
+                                                  logger: logger)
+                    group.addTask { try await adminServer.run() }
+                }
+                group.addTask {
+                    guard let (main, admin) = await bound.ports() else { return }
+                    var addresses = Addresses(main: HostAndPort(host: configuration.listen.host, port: main))
+                    if let admin, let host = configuration.admin?.host { addresses.admin = HostAndPort(host: host, port: admin) }
+                    await onListening(addresses)
+                }
+            }
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+}
+
+/// Collects the ports the listeners bound, and hands them over once all are known.
+private actor BoundAddresses {
+    private let expected: Int
+    private var main: Int?
+    private var admin: Int?
+    private var waiters: [CheckedContinuation<(Int, Int?)?, Never>] = []
+
+    init(expected: Int) { self.expected = expected }
+
+    func add(main port: Int?) { main = port ?? 0; resume() }
+    func add(admin port: Int?) { admin = port ?? 0; resume() }
+
+    func ports() async -> (Int, Int?)? {
+        if let ready = ready { return ready }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private var ready: (Int, Int?)? {
+        guard let main, (main == 0 ? 0 : 1) + (admin == nil ? 0 : 1) >= 0 else { return nil }
+        guard expected == 1 || admin != nil else { return nil }
+        return (main, admin)
+    }
+
+    private func resume() {
+        guard let ready else { return }
+        for waiter in waiters { waiter.resume(returning: ready) }
+        waiters.removeAll()
+    }
+}

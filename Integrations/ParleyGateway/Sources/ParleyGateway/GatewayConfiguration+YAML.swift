@@ -1,0 +1,173 @@
+import Foundation
+import Parley
+import ParleyYAML
+
+extension GatewayConfiguration {
+    /// Reads a configuration file, YAML read with Parley's own YAML format:
+    ///
+    /// ```yaml
+    /// listen: 127.0.0.1:8080
+    /// upstream: http://127.0.0.1:9000
+    /// upstream_timeout: 30          # seconds to the upstream's response head (504 after)
+    /// header_timeout: 10            # seconds a client may take to send its head
+    /// max_header_bytes: 16384       # 431 over this
+    /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
+    /// admin: 127.0.0.1:9090         # /health and /metrics
+    /// routes:
+    ///   - prefix: /legacy
+    ///     upstream: http://127.0.0.1:9001
+    ///     request_types: [application/xml]
+    ///     upstream_timeout: 5
+    ///     max_transcode_bytes: 1048576
+    /// record:
+    ///   directory: recordings
+    ///   max_exchanges_per_file: 500
+    ///   redact_headers: [x-api-key]
+    ///   redact_paths: [password, user.token]
+    /// ```
+    ///
+    /// Every key is optional but `upstream`, which a flag may give instead (pass it as
+    /// `upstream`). An unknown key is an error, so a typo does not go unnoticed.
+    ///
+    /// - Parameters:
+    ///   - yaml: The file's bytes.
+    ///   - upstream: The upstream to use when the file names none.
+    /// - Throws: ``GatewayConfigurationError`` naming the key and what is wrong.
+    public init(yaml: [UInt8], upstream: URL? = nil) throws(GatewayConfigurationError) {
+        let value: Value
+        do {
+            value = try Registry(formats: [YAMLFormat()]).decode(yaml, contentType: MediaType.yaml)
+        } catch {
+            throw GatewayConfigurationError("the configuration is not valid YAML: \(error.message)")
+        }
+        let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
+        try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "max_header_bytes",
+                            "max_transcode_bytes", "admin", "routes", "record"])
+        guard let upstream = try file.url("upstream") ?? upstream else {
+            throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
+        }
+        self.init(upstream: upstream)
+        if let listen = try file.string("listen") { self.listen = try HostAndPort(parsing: listen) }
+        if let admin = try file.string("admin") { self.admin = try HostAndPort(parsing: admin) }
+        if let seconds = try file.seconds("upstream_timeout") { upstreamTimeout = seconds }
+        if let seconds = try file.seconds("header_timeout") { headerTimeout = seconds }
+        if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
+        if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
+        routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
+            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes"])
+            guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
+                throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
+            }
+            return Route(pathPrefix: prefix, upstream: try route.url("upstream"),
+                         requestTypes: try route.strings("request_types").map { text throws(GatewayConfigurationError) in
+                             do { return try MediaType(parsing: text) } catch {
+                                 throw GatewayConfigurationError("\(route.path).request_types: '\(text)' is not a media type: \(error)")
+                             }
+                         },
+                         upstreamTimeout: try route.seconds("upstream_timeout"),
+                         maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
+        }
+        if let record = try file.object("record") {
+            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths"])
+            guard let directory = try record.string("directory") else {
+                throw GatewayConfigurationError("record.directory: required when record is given")
+            }
+            recording = Recording(directory: URL(fileURLWithPath: directory),
+                                  maxExchangesPerFile: try record.positiveInteger("max_exchanges_per_file") ?? 500,
+                                  redactedHeaders: try record.strings("redact_headers"),
+                                  redactedPaths: try record.strings("redact_paths"))
+        }
+    }
+}
+
+extension MediaType {
+    static let yaml = try! MediaType(parsing: "application/yaml")
+}
+
+/// Reads typed fields from one mapping of the configuration file, naming the key path in errors.
+private struct ConfigurationReader {
+    let object: Value.Object
+    let path: String
+
+    init(_ value: Value, path: String) throws(GatewayConfigurationError) {
+        guard let object = value.objectValue else {
+            throw GatewayConfigurationError("\(path.isEmpty ? "the file" : path): a mapping is required, found \(value.kindName)")
+        }
+        self.object = object
+        self.path = path
+    }
+
+    private func key(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+
+    func allowOnly(_ names: Set<String>) throws(GatewayConfigurationError) {
+        for name in object.keys where !names.contains(name) {
+            throw GatewayConfigurationError("\(key(name)): unknown key (known: \(names.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    func string(_ name: String) throws(GatewayConfigurationError) -> String? {
+        guard let value = object[name], !value.isNull else { return nil }
+        guard let text = value.stringValue else {
+            throw GatewayConfigurationError("\(key(name)): a string is required, found \(value.kindName)")
+        }
+        return text
+    }
+
+    func url(_ name: String) throws(GatewayConfigurationError) -> URL? {
+        guard let text = try string(name) else { return nil }
+        return try GatewayConfiguration.upstreamURL(text, what: key(name))
+    }
+
+    func positiveInteger(_ name: String) throws(GatewayConfigurationError) -> Int? {
+        guard let value = object[name], !value.isNull else { return nil }
+        guard let number = value.integerValue, number > 0, number <= Int64(Int.max) else {
+            throw GatewayConfigurationError("\(key(name)): a positive integer is required")
+        }
+        return Int(number)
+    }
+
+    func seconds(_ name: String) throws(GatewayConfigurationError) -> Duration? {
+        guard let value = object[name], !value.isNull else { return nil }
+        guard let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 else {
+            throw GatewayConfigurationError("\(key(name)): seconds from 0 to 86400 are required")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    func strings(_ name: String) throws(GatewayConfigurationError) -> [String] {
+        guard let value = object[name], !value.isNull else { return [] }
+        if let single = value.stringValue { return [single] }
+        guard let items = value.arrayValue, let texts = Optional(items.compactMap(\.stringValue)), texts.count == items.count else {
+            throw GatewayConfigurationError("\(key(name)): a list of strings is required")
+        }
+        return texts
+    }
+
+    func object(_ name: String) throws(GatewayConfigurationError) -> ConfigurationReader? {
+        guard let value = object[name], !value.isNull else { return nil }
+        return try ConfigurationReader(value, path: key(name))
+    }
+
+    func list(_ name: String) throws(GatewayConfigurationError) -> [ConfigurationReader] {
+        guard let value = object[name], !value.isNull else { return [] }
+        guard let items = value.arrayValue else {
+            throw GatewayConfigurationError("\(key(name)): a list is required, found \(value.kindName)")
+        }
+        var readers: [ConfigurationReader] = []
+        for (index, item) in items.enumerated() { readers.append(try ConfigurationReader(item, path: "\(key(name))[\(index)]")) }
+        return readers
+    }
+}
+
+extension GatewayConfiguration {
+    /// Checks an upstream address: `http` or `https` with a host.
+    ///
+    /// - Throws: ``GatewayConfigurationError`` naming `what`.
+    public static func upstreamURL(_ text: String, what: String) throws(GatewayConfigurationError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else {
+            throw GatewayConfigurationError("\(what): '\(text)' is not an http or https URL with a host")
+        }
+        return url
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Parley
+
+/// Everything a gateway needs to run: where it listens, where it forwards, its limits and
+/// timeouts, its routes, and what it records.
+///
+/// Build one in code, or read the YAML file `parley-gateway --config FILE` takes with
+/// ``init(yaml:registry:)``; flags then override single fields.
+///
+/// ```swift
+/// var configuration = GatewayConfiguration(upstream: URL(string: "http://127.0.0.1:9000")!)
+/// configuration.routes = [.init(pathPrefix: "/legacy", requestTypes: [MediaType("application/xml")])]
+/// let gateway = try Gateway(configuration: configuration, registry: .linked)
+/// ```
+public struct GatewayConfiguration: Sendable {
+    /// Host and port the proxy listens on. Default `127.0.0.1:8080`.
+    public var listen: HostAndPort
+    /// Where requests go unless a route says otherwise.
+    public var upstream: URL
+    /// The longest wait for an upstream's response head; longer is 504. Default 30 s.
+    public var upstreamTimeout: Duration
+    /// The longest a client may take to send a request head; longer closes the connection
+    /// (after a 408). Default 10 s.
+    public var headerTimeout: Duration
+    /// The most bytes of request header fields a client may send; more is 431. Default 16 KiB.
+    public var maxHeaderBytes: Int
+    /// The most bytes of a body the gateway buffers to transcode it (response or request),
+    /// after undoing its content coding; more is 502 (response) or 413 (request). Bodies
+    /// streamed through untouched have no limit. Default 16 MiB.
+    public var maxTranscodeBytes: Int
+    /// Routes by path prefix; the longest matching prefix wins.
+    public var routes: [Route]
+    /// Where and how exchanges are recorded, or `nil` for no recording.
+    public var recording: Recording?
+    /// Host and port of the admin listener (`/health`, `/metrics`), or `nil` for none.
+    public var admin: HostAndPort?
+
+    /// Creates a configuration with the defaults above.
+    public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,
+                upstreamTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
+                maxHeaderBytes: Int = 16 * 1024, maxTranscodeBytes: Int = 16 * 1024 * 1024,
+                routes: [Route] = [], recording: Recording? = nil, admin: HostAndPort? = nil) {
+        self.listen = listen
+        self.upstream = upstream
+        self.upstreamTimeout = upstreamTimeout
+        self.headerTimeout = headerTimeout
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxTranscodeBytes = maxTranscodeBytes
+        self.routes = routes
+        self.recording = recording
+        self.admin = admin
+    }
+
+    /// A path prefix with its own upstream, accepted request types, limit and timeout.
+    public struct Route: Sendable, Equatable {
+        /// The prefix a request path must start with, at a segment boundary (`/api` matches
+        /// `/api` and `/api/users`, not `/apis`).
+        public var pathPrefix: String
+        /// The upstream for this route; `nil` uses the gateway's.
+        public var upstream: URL?
+        /// The body types the upstream accepts, in preference order. A request body in another
+        /// type the registry decodes is transcoded to the first; one it cannot decode is 415.
+        /// Empty: bodies go through untouched.
+        public var requestTypes: [MediaType]
+        /// Overrides ``GatewayConfiguration/upstreamTimeout`` for this route.
+        public var upstreamTimeout: Duration?
+        /// Overrides ``GatewayConfiguration/maxTranscodeBytes`` for this route.
+        public var maxTranscodeBytes: Int?
+
+        /// Creates a route.
+        public init(pathPrefix: String, upstream: URL? = nil, requestTypes: [MediaType] = [],
+                    upstreamTimeout: Duration? = nil, maxTranscodeBytes: Int? = nil) {
+            self.pathPrefix = pathPrefix
+            self.upstream = upstream
+            self.requestTypes = requestTypes
+            self.upstreamTimeout = upstreamTimeout
+            self.maxTranscodeBytes = maxTranscodeBytes
+        }
+
+        /// Whether `path` (without its query) falls under ``pathPrefix``.
+        public func matches(_ path: Substring) -> Bool {
+            let prefix = pathPrefix.hasSuffix("/") ? pathPrefix.dropLast() : Substring(pathPrefix)
+            guard path.hasPrefix(prefix) else { return false }
+            let rest = path.dropFirst(prefix.count)
+            return rest.isEmpty || rest.first == "/"
+        }
+    }
+
+    /// What `--record DIR` writes (see `HARRecorder` in ParleyFixtures).
+    public struct Recording: Sendable, Equatable {
+        /// The folder HAR files go to; created when missing.
+        public var directory: URL
+        /// A file is closed after this many exchanges. Default 500.
+        public var maxExchangesPerFile: Int
+        /// Header fields redacted besides `Authorization`, `Proxy-Authorization`, `Cookie` and
+        /// `Set-Cookie`, which always are.
+        public var redactedHeaders: [String]
+        /// Body paths redacted (`password`, `user.token`, `items[*].secret`) in bodies a
+        /// registered format decodes.
+        public var redactedPaths: [String]
+
+        /// Creates recording settings.
+        public init(directory: URL, maxExchangesPerFile: Int = 500, redactedHeaders: [String] = [],
+                    redactedPaths: [String] = []) {
+            self.directory = directory
+            self.maxExchangesPerFile = maxExchangesPerFile
+            self.redactedHeaders = redactedHeaders
+            self.redactedPaths = redactedPaths
+        }
+    }
+
+    /// The route for `path` (its query ignored): the longest matching prefix, or `nil`.
+    public func route(for path: String) -> Route? {
+        let pathOnly = path.prefix { $0 != "?" }
+        return routes.filter { $0.matches(pathOnly) }.max { $0.pathPrefix.count < $1.pathPrefix.count }
+    }
+}
+
+/// A `HOST:PORT` pair, as the `--listen` and `--admin` flags take it.
+public struct HostAndPort: Sendable, Equatable, CustomStringConvertible {
+    /// The host name or address (`127.0.0.1`, `::1`, `localhost`).
+    public var host: String
+    /// The port; 0 asks the system for a free one.
+    public var port: Int
+
+    /// Creates a pair.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT` (`[::1]:8080` for IPv6).
+    ///
+    /// - Throws: ``GatewayConfigurationError`` when there is no port or it is not 0…65535.
+    public init(parsing text: String) throws(GatewayConfigurationError) {
+        guard let colon = text.lastIndex(of: ":") else {
+            throw GatewayConfigurationError("'\(text)' is not HOST:PORT")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw GatewayConfigurationError("'\(text)' is not HOST:PORT with a port from 0 to 65535")
+        }
+        self.init(host: host, port: port)
+    }
+
+    /// `HOST:PORT`, the host bracketed when it is an IPv6 address.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// A configuration that cannot be used: a bad flag value or a bad YAML file, with where and why.
+public struct GatewayConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the key or flag.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

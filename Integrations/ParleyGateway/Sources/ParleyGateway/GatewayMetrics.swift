@@ -1,0 +1,64 @@
+import CoreMetrics
+import Metrics
+import Prometheus
+
+/// The gateway's metrics, through swift-metrics into its own Prometheus registry (so several
+/// gateways in one process, as in the tests, never share or bootstrap a global system):
+///
+/// | name | kind | labels |
+/// |---|---|---|
+/// | `parley_gateway_requests_total` | counter | `status` |
+/// | `parley_gateway_transcodes_total` | counter | `from`, `to` |
+/// | `parley_gateway_upstream_latency_seconds` | histogram | |
+/// | `parley_gateway_bytes_in_total` | counter | |
+/// | `parley_gateway_bytes_out_total` | counter | |
+struct GatewayMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let bytesIn: CoreMetrics.Counter
+    private let bytesOut: CoreMetrics.Counter
+    private let upstreamLatency: CoreMetrics.Timer
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                                   .milliseconds(50), .milliseconds(100), .milliseconds(250),
+                                                   .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10)]
+        self.factory = factory
+        bytesIn = CoreMetrics.Counter(label: "parley_gateway_bytes_in_total", factory: factory)
+        bytesOut = CoreMetrics.Counter(label: "parley_gateway_bytes_out_total", factory: factory)
+        upstreamLatency = CoreMetrics.Timer(label: "parley_gateway_upstream_latency_seconds", preferredDisplayUnit: .seconds, factory: factory)
+    }
+
+    /// Counts one finished exchange.
+    func record(_ summary: ExchangeSummary) {
+        CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", String(summary.response.status.code))],
+                factory: factory).increment()
+        if let transcoded = summary.transcoded {
+            CoreMetrics.Counter(label: "parley_gateway_transcodes_total", dimensions: [("from", transcoded.from), ("to", transcoded.to)],
+                    factory: factory).increment()
+        }
+        if let latency = summary.upstreamLatency { upstreamLatency.recordNanoseconds(latency.nanoseconds) }
+        bytesIn.increment(by: summary.bytesIn)
+        bytesOut.increment(by: summary.bytesOut)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func exposition() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product + attoseconds / 1_000_000_000
+    }
+
+    /// The duration in milliseconds, for logs.
+    var milliseconds: Double { Double(nanoseconds) / 1e6 }
+}

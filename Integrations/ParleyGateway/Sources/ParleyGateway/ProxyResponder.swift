@@ -1,0 +1,185 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Parley
+
+/// Answers every request of the main port: forwards it upstream and streams, transcodes or
+/// refuses the response (the rules are in ``Transcoder``). The main port reserves no paths.
+struct ProxyResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let configuration: GatewayConfiguration
+    let transcoder: Transcoder
+    let upstream: UpstreamClient
+    let observer: ExchangeObserver
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        var summary = ExchangeSummary(request: request.head, response: HTTPResponse(status: .ok), started: Date())
+        let requestTap = BodyTap(limit: observer.captureLimit)
+        let answer: Answer
+        do {
+            answer = try await proxy(request, requestTap: requestTap, summary: &summary)
+        } catch {
+            answer = .buffered(problem(for: error, request: request.head))
+        }
+        summary.requestBody = requestTap.captured
+        summary.bytesIn = requestTap.count
+        switch answer {
+        case .buffered(let head, let body):
+            summary.response = head
+            summary.responseBody = Array(body.prefix(observer.captureLimit))
+            summary.bytesOut = body.count
+            summary.duration = ContinuousClock.now - started
+            observer.finished(summary)
+            return Response(status: head.status, headers: head.headerFields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        case .streamed(let head, let body):
+            summary.response = head
+            let finished = summary
+            let observer = observer
+            return Response(status: head.status, headers: head.headerFields, body: ResponseBody { writer in
+                let tap = BodyTap(limit: observer.captureLimit)
+                var complete = false
+                defer {
+                    var summary = finished
+                    summary.responseBody = tap.captured
+                    summary.bytesOut = tap.count
+                    summary.duration = ContinuousClock.now - started
+                    summary.incomplete = !complete
+                    observer.finished(summary)
+                }
+                for try await buffer in body {
+                    tap.take(buffer.readableBytesView)
+                    try await writer.write(buffer)
+                }
+                try await writer.finish(nil)
+                complete = true
+            })
+        }
+    }
+
+    /// A response: whole, or a head with the upstream's body still to stream.
+    enum Answer {
+        case buffered(HTTPResponse, [UInt8])
+        case streamed(HTTPResponse, HTTPClientResponse.Body)
+
+        static func buffered(_ pair: (response: HTTPResponse, body: [UInt8])) -> Answer { .buffered(pair.response, pair.body) }
+    }
+
+    // MARK: Forwarding
+
+    private func proxy(_ request: Request, requestTap: BodyTap, summary: inout ExchangeSummary) async throws -> Answer {
+        let head = request.head
+        if ForwardedFields.byteCount(of: head.headerFields) > configuration.maxHeaderBytes {
+            return .buffered(transcoder.server.problemAnswer(
+                ProblemDetails(.requestHeaderFieldsTooLarge,
+                               detail: "the request's header fields are over \(configuration.maxHeaderBytes) bytes"),
+                status: .requestHeaderFieldsTooLarge, to: head))
+        }
+        let route = configuration.route(for: head.path ?? "/")
+        let limit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
+        let acceptFields = head.headerFields[values: .accept]
+        let accept = acceptFields.isEmpty ? nil : acceptFields.joined(separator: ", ")
+
+        var fields = ForwardedFields.endToEnd(head.headerFields)
+        fields[.contentLength] = nil
+        fields[.accept] = transcoder.upstreamAccept(forClient: accept)
+        var body: HTTPClientRequest.Body?
+        if transcoder.needsRequestTranscoding(label: head.headerFields[.contentType], types: route?.requestTypes ?? []) {
+            let bytes = try await collect(request.body, limit: limit, tap: requestTap) {
+                ParleyError(.limitExceeded, "the request body is over the gateway's transcoding limit of \(limit) bytes")
+            }
+            let (type, transcoded) = try transcoder.transcodeRequestBody(bytes, of: head, to: route?.requestTypes ?? [])
+            fields[.contentType] = type.description
+            fields[.contentEncoding] = nil
+            body = .bytes(transcoded)
+        } else if let length = head.headerFields[.contentLength].flatMap(Int64.init), length >= 0 {
+            body = length == 0 ? nil : .stream(tapped(request.body, requestTap), length: .known(length))
+        } else if head.headerFields[.transferEncoding] != nil {
+            body = .stream(tapped(request.body, requestTap), length: .unknown)
+        }
+
+        var outgoing = HTTPClientRequest(url: upstreamURL(route: route, path: head.path ?? "/"), method: head.method, fields: fields)
+        outgoing.body = body
+        let sent = ContinuousClock.now
+        let response = try await upstream.send(outgoing, timeout: route?.upstreamTimeout ?? configuration.upstreamTimeout)
+        summary.upstreamLatency = ContinuousClock.now - sent
+        var upstreamHead = response.head
+        upstreamHead.headerFields = ForwardedFields.endToEnd(upstreamHead.headerFields)
+
+        switch transcoder.plan(for: upstreamHead, method: head.method, accept: accept) {
+        case .passThrough:
+            return .streamed(upstreamHead, response.body)
+        case .notAcceptable(let upstreamType, let producible):
+            var error = ParleyError.notAcceptable(accept, available: producible)
+            error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into anything '\(accept ?? "")' accepts"
+            return .buffered(transcoder.server.problemAnswer(for: error, to: head))
+        case .transcode(let from, let to):
+            let bytes = try await collect(response.body, limit: limit, tap: nil) {
+                UpstreamFailure.unusableBody("the upstream's \(from.essence) body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+            }
+            do {
+                let (transcodedHead, transcoded) = try transcoder.transcode(upstreamHead, body: bytes, for: head, limit: limit)
+                summary.transcoded = (from.essence, to.essence)
+                return .buffered(transcodedHead, transcoded)
+            } catch where upstreamHead.status.kind != .successful && error.code != .limitExceeded {
+                return .buffered(upstreamHead, bytes)   // an error answer the formats cannot read: as it came
+            } catch where error.code == .notAcceptable || error.code == .encodingFailed {
+                throw error
+            } catch {
+                throw UpstreamFailure.unusableBody("the upstream's \(from.essence) body cannot be transcoded: \(error.message)")
+            }
+        }
+    }
+
+    private func upstreamURL(route: GatewayConfiguration.Route?, path: String) -> String {
+        var base = (route?.upstream ?? configuration.upstream).absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    private func tapped(_ body: RequestBody, _ tap: BodyTap) -> some AsyncSequence<ByteBuffer, any Error> & Sendable {
+        body.map { buffer in
+            tap.take(buffer.readableBytesView)
+            return buffer
+        }
+    }
+
+    /// Reads a whole body, failing with `overLimit()` as soon as it passes `limit` bytes.
+    private func collect<Body: AsyncSequence>(_ body: Body, limit: Int, tap: BodyTap?,
+                                              overLimit: () -> any Error) async throws -> [UInt8] where Body.Element == ByteBuffer {
+        var bytes: [UInt8] = []
+        for try await buffer in body {
+            tap?.take(buffer.readableBytesView)
+            guard bytes.count + buffer.readableBytes <= limit else { throw overLimit() }
+            bytes.append(contentsOf: buffer.readableBytesView)
+        }
+        return bytes
+    }
+
+    // MARK: Failures
+
+    /// The problem answer (RFC 9457) for a failure: 504 for an upstream that did not answer in
+    /// time, 502 for one that could not be reached or sent what the gateway could not use, and the
+    /// status a ``ParleyError`` implies for the client's own mistakes.
+    private func problem(for error: any Error, request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
+        let server = transcoder.server
+        switch error {
+        case UpstreamFailure.timedOut(let timeout):
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream sent no response head within \(timeout)"),
+                                        status: .gatewayTimeout, to: request)
+        case UpstreamFailure.unreachable(let reason):
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream could not be reached: \(reason)"),
+                                        status: .badGateway, to: request)
+        case UpstreamFailure.unusableBody(let reason):
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request)
+        case let error as ParleyError:
+            return server.problemAnswer(for: error, to: request)
+        default:
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(error)"),
+                                        status: .badGateway, to: request)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Guards a connection's request heads, in the channel pipeline before Hummingbird reads them:
+/// - a client that has not sent a whole head within `timeout` of connecting, or of its previous
+///   response, gets 408 and the connection is closed (slow heads, "slowloris", cannot hold it);
+/// - a head over the decoder's field limit gets 431 and the connection is closed, where the
+///   framework would answer 400.
+///
+/// Both answers carry a small problem document (RFC 9457) in JSON: no head was read, so there
+/// is no `Accept` to negotiate with.
+final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let timeout: TimeAmount
+    private var timer: Scheduled<Void>?
+    /// Requests whose head arrived and whose response has not ended.
+    private var open = 0
+    private var answered = false
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) {
+            open += 1
+            timer?.cancel()
+            timer = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            open = max(0, open - 1)
+            if open == 0 { arm(context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let parserError = error as? HTTPParserError, parserError == .headerOverflow, open == 0 {
+            answer(context, .requestHeaderFieldsTooLarge, "the request's header fields are over the gateway's limit")
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+            guard open == 0 else { return }
+            answer(context, .requestTimeout, "no complete request head within \(seconds) s")
+        }
+    }
+
+    /// Writes a problem answer and closes the connection, once.
+    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status, _ detail: String) {
+        guard !answered else { return }
+        answered = true
+        timer?.cancel()
+        let body = #"{"type":"about:blank","title":"\#(status.reasonPhrase)","status":\#(status.code),"detail":"\#(detail)"}"#
+        var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
+        buffer.writeString(body)
+        let head = HTTPResponse(status: status, headerFields: [.contentType: "application/problem+json",
+                                                                .contentLength: String(buffer.readableBytes),
+                                                                .connection: "close"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import HTTPTypes
+import Parley
+import ParleyCompression
+
+/// What the gateway does with an upstream response, decided from its head and the client's
+/// `Accept` before any body byte is read.
+enum ResponsePlan: Equatable {
+    /// The client accepts the upstream's type (or the answer has no content): stream it through.
+    case passThrough
+    /// A registered format decodes the upstream's type and the client accepts one the registry
+    /// encodes: buffer, decode, re-encode.
+    case transcode(from: MediaType, to: MediaType)
+    /// Neither: 406 listing what the gateway could produce (a 2xx), or the answer passed
+    /// through (an error status: the client gets the upstream's own words).
+    case notAcceptable(upstreamType: MediaType, producible: [MediaType])
+}
+
+/// The gateway's format decisions: which responses stream through, which are transcoded, what
+/// the upstream is asked for, and the transcoding itself through the one response pipeline.
+struct Transcoder: Sendable {
+    let registry: Registry
+    let server: ParleyServer
+    /// The structured types the registry decodes: what the gateway can transcode from.
+    let decodableTypes: [MediaType]
+
+    init(registry: Registry) {
+        self.registry = registry
+        self.server = ParleyServer(registry: registry, contentCodings: .standard)
+        self.decodableTypes = registry.formats.filter(\.carriesStructuredValues).flatMap(\.decodableMediaTypes)
+            .filter { !$0.isRange }
+    }
+
+    // MARK: The upstream's Accept
+
+    /// The client's `Accept` with, at a lower q than any of its own, each type the gateway can
+    /// transcode from that the client does not accept already, so an upstream that can serve the
+    /// client directly does, and one that cannot sends something the gateway can convert.
+    /// `nil` (no field) and a field accepting everything pass unchanged.
+    func upstreamAccept(forClient accept: String?) -> String? {
+        guard let accept, !accept.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "," }) else { return accept }
+        guard registry.encoder(forAccept: accept) != nil else { return accept }   // nothing to transcode into
+        let added = decodableTypes.filter { AcceptNegotiator(offers: [$0]).preferredOffer(forAccept: accept) == nil }
+        guard !added.isEmpty else { return accept }
+        let lowest = AcceptNegotiator.lowestQuality(inAccept: accept) ?? 1
+        let quality = max(0.001, (lowest * 500).rounded(.down) / 1000)   // half, three decimals
+        let q = quality == 1 ? "" : ";q=\(Self.format(quality))"
+        return ([accept] + added.map { "\($0.essence)\(q)" }).joined(separator: ", ")
+    }
+
+    private static func format(_ quality: Double) -> String {
+        var text = String(quality)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
+    // MARK: Responses
+
+    /// Decides what to do with `head` for a client that sent `accept` with `method`.
+    func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: String?) -> ResponsePlan {
+        guard let accept, method != .head, head.status.kind != .informational,
+              head.status != .noContent, head.status != .notModified, head.status != .partialContent,
+              let label = head.headerFields[.contentType], let upstreamType = try? MediaType(parsing: label)
+        else { return .passThrough }
+        if AcceptNegotiator(offers: [upstreamType]).preferredOffer(forAccept: accept) != nil { return .passThrough }
+        guard let match = registry.decoder(for: upstreamType), match.format.carriesStructuredValues else {
+            return head.status.kind == .successful ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
+                                                    : .passThrough
+        }
+        guard let choice = registry.encoder(forAccept: accept) else {
+            return head.status.kind == .successful
+                ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
+                : .passThrough
+        }
+        return .transcode(from: upstreamType, to: choice.mediaType)
+    }
+
+    /// What an upstream body of `type` can be turned into: itself, then every structured type
+    /// the registry encodes, each once.
+    func producible(from type: MediaType) -> [MediaType] {
+        var seen: Set<String> = [type.essence]
+        return [type] + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
+            .filter { seen.insert($0.essence).inserted }
+    }
+
+    /// Decodes an upstream body (its `Content-Encoding` undone, within `limit`) with the response
+    /// pipeline and encodes it for the client.
+    ///
+    /// - Returns: The new head (type, length, `Vary`, weak `ETag`, no coding) and body.
+    /// - Throws: ``ParleyError`` from the pipeline (the body does not decode, or is over a limit)
+    ///   or from encoding.
+    func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest,
+                   limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
+        let limited = registry.formats.reduce(registry) { registry, format in
+            var limits = registry.limits(for: format)
+            limits.maxBodyBytes = min(limits.maxBodyBytes, limit)
+            return registry.settingLimits(limits, forFormat: format.name)
+        }
+        let pipeline = ResponsePipeline(registry: limited, validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+                                        contentCodings: .standard, maxDecompressedBytes: limit)
+        let value = try pipeline.run(head, body: body, request: request).get()
+        let reply = try registry.reply(with: value, for: request)
+        var fields = HTTPFields()
+        for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
+            fields.append(field)
+        }
+        if let etag = head.headerFields[.eTag], !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
+        fields[.contentType] = reply.contentType.description
+        fields[.contentLength] = String(reply.body.count)
+        let vary = head.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
+            .map { String($0.trimmingCharacters(inSpacesAndTabs: ())) }
+        if !vary.contains(where: { $0 == "*" || $0.lowercased() == "accept" }) {
+            fields[.vary] = (vary + ["Accept"]).joined(separator: ", ")
+        }
+        return (HTTPResponse(status: head.status, headerFields: fields), reply.body)
+    }
+
+    /// Fields a re-encoded body no longer matches.
+    private static let replacedByTranscoding: Set<HTTPField.Name> = [
+        .contentType, .contentLength, .contentEncoding, .acceptRanges, .contentRange, .vary,
+        HTTPField.Name("Content-MD5")!, HTTPField.Name("Digest")!, HTTPField.Name("Content-Digest")!,
+        HTTPField.Name("Repr-Digest")!,
+    ]
+
+    // MARK: Request bodies
+
+    /// Whether a request body labelled `label` must be transcoded for an upstream accepting
+    /// `types` (empty: anything goes).
+    func needsRequestTranscoding(label: String?, types: [MediaType]) -> Bool {
+        guard !types.isEmpty, let label, let type = try? MediaType(parsing: label) else { return false }
+        return MediaTypeMatcher(types).match(type) == nil
+    }
+
+    /// Decodes a request body by its `Content-Type` (its coding undone) and encodes it as the
+    /// first of `types` the registry encodes.
+    ///
+    /// - Returns: The new `Content-Type` and body.
+    /// - Throws: ``ParleyError``: 415 when the body's type does not decode or no type of `types`
+    ///   encodes, 400 when the body does not decode.
+    func transcodeRequestBody(_ body: [UInt8], of request: HTTPRequest, to types: [MediaType]) throws(ParleyError) -> (MediaType, [UInt8]) {
+        guard let target = types.first(where: { registry.encoder(forAccept: $0.description) != nil }) else {
+            throw ParleyError.unsupportedMediaType(request.headerFields[.contentType] ?? "", acceptable: types)
+        }
+        if let label = request.headerFields[.contentType], let type = try? MediaType(parsing: label),
+           let match = registry.decoder(for: type), !match.format.carriesStructuredValues {
+            throw ParleyError.unsupportedMediaType(label, acceptable: types + decodableTypes)
+        }
+        let value = try server.decodeValue(body, of: request)
+        let reply = try registry.reply(with: value, accepting: target.description)
+        return (reply.contentType, reply.body)
+    }
+}
