@@ -82,10 +82,10 @@ decode-1k parley|POST|/bench/decode||$WORK/small.json|decode-1k hummingbird JSON
 CASES
 }
 
-# --- Vapor: Examples/VaporService (built in the scratch folder of Integrations/ParleyVapor) -------
+# --- Vapor: Examples/VaporService (built in the integrations' shared scratch folder) ------------
 
 start_vapor() {
-  local package=Examples/VaporService scratch=Integrations/ParleyVapor/.build
+  local package=Examples/VaporService scratch=.build-integrations
   swift build -c release --package-path "$package" --scratch-path "$scratch" --product VaporService >&2
   local port; port=$(free_port)
   "$(swift build -c release --package-path "$package" --scratch-path "$scratch" --show-bin-path)/VaporService" \

@@ -126,8 +126,11 @@ struct ProxyResponder: HTTPResponder {
                 return .buffered(transcodedHead, transcoded)
             } catch where upstreamHead.status.kind != .successful && error.code != .limitExceeded {
                 return .buffered(upstreamHead, bytes)   // an error answer the formats cannot read: as it came
-            } catch where error.code == .notAcceptable || error.code == .encodingFailed {
-                throw error
+            } catch where error.code == .encodingFailed {
+                // The value does not fit the type the client prefers (an XML document as CSV rows).
+                var refusal = ParleyError.notAcceptable(accept, available: transcoder.producible(from: from))
+                refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.essence): \(error.message)"
+                throw refusal
             } catch {
                 throw UpstreamFailure.unusableBody("the upstream's \(from.essence) body cannot be transcoded: \(error.message)")
             }

@@ -78,7 +78,7 @@ struct Transcoder: Sendable {
     /// the registry encodes, each once.
     func producible(from type: MediaType) -> [MediaType] {
         var seen: Set<String> = [type.essence]
-        return [type] + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
+        return [(try? MediaType(parsing: type.essence)) ?? type] + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
             .filter { seen.insert($0.essence).inserted }
     }
 

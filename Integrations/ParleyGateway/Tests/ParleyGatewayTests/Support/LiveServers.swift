@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import Parley
+import ParleyGateway
+import ServiceLifecycle
+
+/// A quiet logger for the servers under test.
+let quietLogger: Logger = {
+    var logger = Logger(label: "parley-gateway-tests")
+    logger.logLevel = .critical
+    return logger
+}()
+
+/// Runs `router`'s application on 127.0.0.1 at an ephemeral port for the length of `body`, which
+/// gets its base URL; then shuts it down gracefully.
+func withUpstream<Result: Sendable>(_ router: Router<BasicRequestContext>,
+                                    _ body: @Sendable (URL) async throws -> Result) async throws -> Result {
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                          onServerRunning: { channel in
+                              continuation.yield(channel.localAddress?.port ?? 0)
+                              continuation.finish()
+                          },
+                          logger: quietLogger)
+    return try await running(app, ports: ports) { port in try await body(URL(string: "http://127.0.0.1:\(port)")!) }
+}
+
+/// Runs a gateway in front of `upstream` (configured further by `configure`) on 127.0.0.1 at an
+/// ephemeral port for the length of `body`, which gets the gateway's addresses.
+func withGateway<Result: Sendable>(upstream: URL, logger: Logger = quietLogger,
+                                   configure: (inout GatewayConfiguration) -> Void = { _ in },
+                                   _ body: @Sendable (Gateway.Addresses) async throws -> Result) async throws -> Result {
+    var configuration = GatewayConfiguration(listen: HostAndPort(host: "127.0.0.1", port: 0), upstream: upstream)
+    configure(&configuration)
+    let (bound, continuation) = AsyncStream<Gateway.Addresses>.makeStream()
+    let gateway = Gateway(configuration: configuration, registry: .linked, logger: logger) { addresses in
+        continuation.yield(addresses)
+        continuation.finish()
+    }
+    let services = ServiceGroup(configuration: .init(services: [gateway], gracefulShutdownSignals: [], logger: logger))
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await services.run() }
+        var iterator = bound.makeAsyncIterator()
+        let result: Swift.Result<Result, any Error>
+        if let addresses = await iterator.next() {
+            do { result = .success(try await body(addresses)) } catch { result = .failure(error) }
+        } else {
+            result = .failure(GatewayConfigurationError("the gateway did not start"))
+        }
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+        return try result.get()
+    }
+}
+
+private func running<Result: Sendable>(_ app: some Service, ports: AsyncStream<Int>,
+                                       _ body: @Sendable (Int) async throws -> Result) async throws -> Result {
+    let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quietLogger))
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await services.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        let result: Swift.Result<Result, any Error>
+        if port > 0 {
+            do { result = .success(try await body(port)) } catch { result = .failure(error) }
+        } else {
+            result = .failure(GatewayConfigurationError("the server did not start"))
+        }
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+        return try result.get()
+    }
+}
+
+/// A response as a test reads it: status, fields, whole body.
+struct Answer: Sendable {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func header(_ name: String) -> String? { headers[name].isEmpty ? nil : headers[name].joined(separator: ", ") }
+}
+
+/// Sends one request through AsyncHTTPClient and reads the whole answer (at most 256 MiB).
+func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil,
+          client: HTTPClient = .shared, timeout: TimeAmount = .seconds(30)) async throws -> Answer {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
+    if let body { request.body = .bytes(body) }
+    let response = try await client.execute(request, timeout: timeout)
+    let bytes = try await response.body.collect(upTo: 256 * 1024 * 1024)
+    return Answer(status: Int(response.status.code), headers: response.headers, body: Array(bytes.readableBytesView))
+}

@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import Foundation
+import Parley
+import Testing
+
+/// The gateway's answer to each combination of upstream type and client `Accept`.
+@Suite struct TranscodingTests {
+    /// The value formats whose types the gateway transcodes between, by their main media type.
+    static let types = ["application/json", "application/yaml", "application/xml", "application/x-plist",
+                        "application/msgpack", "text/csv"]
+    /// Formats that keep the value's types (XML and CSV turn scalars into text).
+    static let lossless: Set<String> = ["application/json", "application/yaml", "application/x-plist", "application/msgpack"]
+
+    @Test func aBodyTheClientAcceptsStreamsThroughUntouched() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            let direct = try await fetch(upstream.absoluteString + "/value")
+            try await withGateway(upstream: upstream) { gateway in
+                let answer = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "application/json")])
+                #expect(answer.status == 200)
+                #expect(answer.body == direct.body)
+                #expect(answer.header("Content-Type") == direct.header("Content-Type"))
+                #expect(answer.header("ETag") == TestUpstream.etag)   // not transcoded: still strong
+                #expect(answer.header("Via") == "1.1 parley-gateway")
+                #expect(answer.header("Vary") == nil)
+            }
+        }
+    }
+
+    @Test(arguments: types)
+    func everyPairOfValueFormatsTranscodes(from upstreamType: String) async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let original = try await fetch(upstream.absoluteString + "/value?type=\(upstreamType)")
+                let upstreamValue = try Registry.linked.decode(original.body, contentType: MediaType(parsing: upstreamType))
+                for clientType in Self.types where clientType != upstreamType {
+                    let answer = try await fetch("http://\(gateway.main)/value?type=\(upstreamType)", headers: [("Accept", clientType)])
+                    guard (try? Registry.linked.reply(with: upstreamValue, accepting: clientType)) != nil else {
+                        // The value does not fit (an XML document is one element, not CSV's rows): 406.
+                        #expect(answer.status == 406, "\(upstreamType) -> \(clientType): \(answer.text)")
+                        #expect(answer.text.contains("cannot be written as \(clientType)"))
+                        continue
+                    }
+                    #expect(answer.status == 200, "\(upstreamType) -> \(clientType): \(answer.text)")
+                    let expected = try Registry.linked.reply(with: upstreamValue, accepting: clientType)
+                    #expect(answer.header("Content-Type") == expected.contentType.description, "\(upstreamType) -> \(clientType)")
+                    #expect(answer.body == expected.body, "\(upstreamType) -> \(clientType)")
+                    #expect(answer.header("Content-Length") == String(answer.body.count))
+                    #expect(answer.header("Vary") == "Accept")
+                    #expect(answer.header("ETag") == "W/" + TestUpstream.etag)
+                    #expect(answer.header("Cache-Control") == "max-age=60")
+                    if Self.lossless.contains(upstreamType), Self.lossless.contains(clientType) {
+                        let decoded = try Registry.linked.decode(answer.body, contentType: MediaType(parsing: clientType))
+                        #expect(decoded == TestUpstream.value, "\(upstreamType) -> \(clientType) changed the value")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func nothingTheClientAcceptsIs406ListingWhatTheGatewayCouldProduce() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let answer = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "image/png")])
+                #expect(answer.status == 406)
+                #expect(answer.header("Content-Type")?.hasPrefix("application/problem+json") == true)
+                let problem = try #require(ProblemDetails(value: Registry.linked.decode(answer.body, contentType: MediaType(parsing: "application/json"))))
+                let acceptable = problem.extensions["acceptable"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                #expect(acceptable.first == "application/json")
+                #expect(Set(Self.types).isSubset(of: Set(acceptable)), "\(acceptable)")
+                #expect(Set(acceptable).count == acceptable.count)
+            }
+        }
+    }
+
+    @Test func errorAnswersAreTranscodedWhenTheyCanBeAndPassedThroughOtherwise() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let yaml = try await fetch("http://\(gateway.main)/conflict", headers: [("Accept", "application/yaml")])
+                #expect(yaml.status == 409)
+                #expect(yaml.header("Content-Type") == "application/yaml; charset=utf-8")
+                let value = try Registry.linked.decode(yaml.body, contentType: MediaType(parsing: "application/yaml"))
+                #expect(value["detail"] == .string("taken"))
+                let png = try await fetch("http://\(gateway.main)/conflict", headers: [("Accept", "image/png")])
+                #expect(png.status == 409)
+                #expect(png.header("Content-Type") == "application/problem+json")
+                #expect(png.text.contains(#""detail":"taken""#))
+            }
+        }
+    }
+}
