@@ -55,6 +55,10 @@ public struct Gateway: Service {
     public func run() async throws {
         var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
+        // A refused connection is 502 at once; AsyncHTTPClient would otherwise retry it until its
+        // connect timeout, and the client would wait for nothing.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        clientConfiguration.timeout.connect = .seconds(10)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics()
         let observer = ExchangeObserver(logger: logger, metrics: metrics, captureLimit: 0)
