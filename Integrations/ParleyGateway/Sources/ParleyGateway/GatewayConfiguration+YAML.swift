@@ -47,8 +47,8 @@ extension GatewayConfiguration {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
         self.init(upstream: upstream)
-        if let listen = try file.string("listen") { self.listen = try HostAndPort(parsing: listen) }
-        if let admin = try file.string("admin") { self.admin = try HostAndPort(parsing: admin) }
+        if let listen = try file.address("listen") { self.listen = listen }
+        if let admin = try file.address("admin") { self.admin = admin }
         if let seconds = try file.seconds("upstream_timeout") { upstreamTimeout = seconds }
         if let seconds = try file.seconds("header_timeout") { headerTimeout = seconds }
         if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
@@ -111,6 +111,11 @@ private struct ConfigurationReader {
             throw GatewayConfigurationError("\(key(name)): a string is required, found \(value.kindName)")
         }
         return text
+    }
+
+    func address(_ name: String) throws(GatewayConfigurationError) -> HostAndPort? {
+        guard let text = try string(name) else { return nil }
+        do { return try HostAndPort(parsing: text) } catch { throw GatewayConfigurationError("\(key(name)): \(error.message)") }
     }
 
     func url(_ name: String) throws(GatewayConfigurationError) -> URL? {
