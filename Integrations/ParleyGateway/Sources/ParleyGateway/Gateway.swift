@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Parley
+import ParleyFixtures
 import ServiceLifecycle
 
 /// The transcoding reverse proxy, as a service: run it in a `ServiceGroup` (as `parley-gateway`
@@ -63,7 +64,7 @@ public struct Gateway: Service {
         let metrics = GatewayMetrics()
         let observer = ExchangeObserver(logger: logger, metrics: metrics, captureLimit: 0)
         let responder = ProxyResponder(configuration: configuration, transcoder: Transcoder(registry: registry),
-                                       upstream: UpstreamClient(client: client), observer: observer)
+                                       upstream: try upstream(client), observer: observer)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)
         let maxHeaderBytes = configuration.maxHeaderBytes
@@ -98,6 +99,17 @@ public struct Gateway: Service {
             throw error
         }
         try await client.shutdown()
+    }
+}
+
+extension Gateway {
+    /// The live upstream, or the replayer of ``GatewayConfiguration/replayDirectory``.
+    private func upstream(_ client: HTTPClient) throws -> Upstream {
+        guard let directory = configuration.replayDirectory else { return .live(client) }
+        let recordings = try FixtureFiles.discover([directory.path]).map { file in
+            try RecordingReader().read(path: file.path)
+        }
+        return .replay(ReplayTransport(replayer: Replayer(recordings: recordings)))
     }
 }
 

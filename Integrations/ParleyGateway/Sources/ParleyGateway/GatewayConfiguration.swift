@@ -32,6 +32,10 @@ public struct GatewayConfiguration: Sendable {
     public var routes: [Route]
     /// Where and how exchanges are recorded, or `nil` for no recording.
     public var recording: Recording?
+    /// A folder of recordings (HAR, cassettes, raw HTTP) to answer from instead of the upstream,
+    /// offline (`--replay DIR`): requests match recorded ones by method and upstream URL, and the
+    /// answers are negotiated and transcoded as live ones are. `nil` for a live upstream.
+    public var replayDirectory: URL?
     /// Host and port of the admin listener (`/health`, `/metrics`), or `nil` for none.
     public var admin: HostAndPort?
 

@@ -12,7 +12,7 @@ struct ProxyResponder: HTTPResponder {
 
     let configuration: GatewayConfiguration
     let transcoder: Transcoder
-    let upstream: UpstreamClient
+    let upstream: Upstream
     let observer: ExchangeObserver
 
     func respond(to request: Request, context: Context) async throws -> Response {

@@ -22,6 +22,7 @@ struct GatewayCommand: AsyncParsableCommand {
         Examples:
           parley-gateway --listen 127.0.0.1:8080 --upstream http://127.0.0.1:9000
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --record recordings
+          parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --replay recordings
           parley-gateway --config gateway.yaml --admin 127.0.0.1:9090
           curl -H 'Accept: application/yaml' http://127.0.0.1:8080/users/7
         """)
@@ -40,6 +41,9 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Record every exchange as HAR 1.2 files in this folder (`parley check DIR` reads them).", valueName: "DIR"))
     var record: String?
+
+    @Option(help: ArgumentHelp("Answer from the recordings in this folder instead of the upstream, offline (what --record wrote; --upstream names the URL they were made against).", valueName: "DIR"))
+    var replay: String?
 
     @Option(help: ArgumentHelp("Serve /health and /metrics (Prometheus) on this address.", valueName: "HOST:PORT"))
     var admin: String?
@@ -75,6 +79,13 @@ struct GatewayCommand: AsyncParsableCommand {
         if let listen { configuration.listen = try HostAndPort(parsing: listen) }
         if let admin { configuration.admin = try HostAndPort(parsing: admin) }
         if let upstreamTimeout { configuration.upstreamTimeout = .milliseconds(Int64((upstreamTimeout * 1000).rounded())) }
+        if let replay {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: replay, isDirectory: &isFolder) else {
+                throw GatewayConfigurationError("--replay: no folder or file '\(replay)'")
+            }
+            configuration.replayDirectory = URL(fileURLWithPath: replay)
+        }
         if let record {
             var recording = configuration.recording ?? GatewayConfiguration.Recording(directory: URL(fileURLWithPath: record))
             recording.directory = URL(fileURLWithPath: record)
