@@ -117,14 +117,8 @@ public struct ParleyServer: Sendable {
     /// - Throws: ``ParleyError``: ``ParleyError/Code/unsupportedContentEncoding`` (415),
     ///   ``ParleyError/Code/limitExceeded`` (413), ``ParleyError/Code/decodingFailed`` (400, corrupt).
     public func undoContentCoding(of request: HTTPRequest, body: [UInt8]) throws(ParleyError) -> (HTTPRequest, [UInt8]) {
-        guard request.headerFields[.contentEncoding] != nil else { return (request, body) }
-        let pipeline = ResponsePipeline(registry: registry, contentCodings: contentCodings,
-                                        maxDecompressedBytes: maxDecompressedBytes)
-        let (head, decoded) = try pipeline.undoContentCoding(HTTPResponse(status: .ok, headerFields: request.headerFields),
-                                                             body: body)
-        var request = request
-        request.headerFields = head.headerFields
-        return (request, decoded)
+        try registry.undoContentCoding(of: request, body: body, contentCodings: contentCodings,
+                                       maxDecompressedBytes: maxDecompressedBytes)
     }
 
     /// Throws 400 when the request's `Content-Type` is present but malformed.
@@ -138,9 +132,9 @@ public struct ParleyServer: Sendable {
 
     /// The answer to a failure: a problem document (RFC 9457) in a format the request accepts
     /// (JSON when it accepts none, never refused), with the error's status and the fields it
-    /// calls for: `Accept` on a 415 for a media type, `Accept-Encoding` on a 415 for a content
-    /// coding, `Vary: Accept` always. 406 and 415 problems list the types in an `acceptable`
-    /// member too.
+    /// calls for: `Accept` and `Accept-Encoding` on a 415
+    /// (``Registry/unsupportedMediaTypeFields(contentCodings:)``), `Vary: Accept` always. 406 and
+    /// 415 problems list the types in an `acceptable` member too.
     ///
     /// - Parameters:
     ///   - error: The failure.
@@ -152,12 +146,7 @@ public struct ParleyServer: Sendable {
         if !error.acceptableTypes.isEmpty, status == .notAcceptable || status == .unsupportedMediaType {
             extensions["acceptable"] = .array(error.acceptableTypes.map { .string($0.description) })
         }
-        var extra = HTTPFields()
-        if error.code == .unsupportedContentEncoding {
-            extra[.acceptEncoding] = contentCodings.decoders.flatMap(\.tokens).joined(separator: ", ")
-        } else if status == .unsupportedMediaType {
-            extra = registry.unsupportedMediaTypeFields
-        }
+        let extra = status == .unsupportedMediaType ? registry.unsupportedMediaTypeFields(contentCodings: contentCodings) : HTTPFields()
         return problemAnswer(ProblemDetails(status, detail: error.message, extensions: extensions),
                              status: status, fields: extra, to: request)
     }

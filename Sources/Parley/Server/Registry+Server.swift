@@ -165,16 +165,8 @@ extension Registry {
     ///   ``ParleyError/Code/decodingFailed`` / ``ParleyError/Code/limitExceeded`` (answer 400 / 413).
     public func decodeRequestBody(_ body: [UInt8], of request: HTTPRequest, contentCodings: ContentCodings = .none,
                                   maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes) throws(ParleyError) -> Value {
-        var body = body
-        if request.headerFields[.contentEncoding] != nil {
-            let pipeline = ResponsePipeline(registry: self, contentCodings: contentCodings,
-                                            maxDecompressedBytes: maxDecompressedBytes)
-            do {
-                (_, body) = try pipeline.undoContentCoding(HTTPResponse(status: .ok, headerFields: request.headerFields), body: body)
-            } catch {
-                throw error.with(response: nil, body: body)
-            }
-        }
+        let (_, body) = try undoContentCoding(of: request, body: body, contentCodings: contentCodings,
+                                              maxDecompressedBytes: maxDecompressedBytes)
         guard let received = request.headerFields[.contentType] else {
             if body.isEmpty { return .null }
             throw ParleyError(.unsupportedMediaType, "request body has no Content-Type",
@@ -192,6 +184,30 @@ extension Registry {
         }
         do {
             return try match.decode(body, contentType: type)
+        } catch {
+            throw error.with(response: nil, body: body)
+        }
+    }
+
+    /// Undoes a request body's `Content-Encoding` with `contentCodings`: step 1 of the response
+    /// pipeline (``ResponsePipeline/undoContentCoding(_:body:)``), within `maxDecompressedBytes`
+    /// and the matched format's body limit. The request comes back without `Content-Encoding` and
+    /// `Content-Length` once a coding was undone; one without a coding comes back as it is.
+    ///
+    /// - Throws: ``ParleyError``: ``ParleyError/Code/unsupportedContentEncoding`` (415),
+    ///   ``ParleyError/Code/limitExceeded`` (413), ``ParleyError/Code/decodingFailed`` (400,
+    ///   corrupt), carrying the body as received.
+    public func undoContentCoding(of request: HTTPRequest, body: [UInt8], contentCodings: ContentCodings,
+                                  maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes)
+        throws(ParleyError) -> (HTTPRequest, [UInt8]) {
+        guard request.headerFields[.contentEncoding] != nil else { return (request, body) }
+        let pipeline = ResponsePipeline(registry: self, contentCodings: contentCodings, maxDecompressedBytes: maxDecompressedBytes)
+        do {
+            let (head, decoded) = try pipeline.undoContentCoding(HTTPResponse(status: .ok, headerFields: request.headerFields),
+                                                                 body: body)
+            var request = request
+            request.headerFields = head.headerFields
+            return (request, decoded)
         } catch {
             throw error.with(response: nil, body: body)
         }
