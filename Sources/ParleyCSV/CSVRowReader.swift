@@ -171,7 +171,6 @@ public struct CSVRowReader: Sendable {
     }
 
     /// Non-zero when one of the eight bytes of `word` equals `byte`.
-    @inline(__always)
     private static func holds(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let x = word ^ (ones &* UInt64(byte))

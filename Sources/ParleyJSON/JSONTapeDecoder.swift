@@ -10,8 +10,8 @@ import Parley
 final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     let tape: JSONTape
     /// The entry of the value being decoded.
-    @exclusivity(unchecked) var index: Int
-    @exclusivity(unchecked) var codingPath: [any CodingKey]
+    var index: Int
+    var codingPath: [any CodingKey]
     let options: ValueDecoder
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 

@@ -1,7 +1,6 @@
 /// The tape's entries while the parser writes them: a growable buffer whose memory the finished
 /// ``JSONTape`` takes over, so the entries are never copied into an array of their own (and
 /// appending needs no uniqueness check).
-/// Its memory comes from ``TapeMemory``.
 struct JSONTapeEntryBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<JSONTape.Entry>
     private var capacity: Int
@@ -13,7 +12,7 @@ struct JSONTapeEntryBuffer: ~Copyable {
     }
 
     deinit {
-        TapeMemory.release(base)
+        base.deallocate()
     }
 
     mutating func append(_ entry: JSONTape.Entry) {
@@ -28,7 +27,7 @@ struct JSONTapeEntryBuffer: ~Copyable {
         set { base[index] = newValue }
     }
 
-    /// Hands the written entries over; the caller frees them with `TapeMemory/release(_:)`.
+    /// Hands the written entries over; the caller deallocates them.
     consuming func take() -> UnsafeMutableBufferPointer<JSONTape.Entry> {
         let entries = UnsafeMutableBufferPointer(start: base, count: count)
         discard self
@@ -38,13 +37,12 @@ struct JSONTapeEntryBuffer: ~Copyable {
     private mutating func grow() {
         let larger = Self.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
-        TapeMemory.release(base)
+        base.deallocate()
         base = larger
         capacity *= 2
     }
 
     private static func allocate(capacity: Int) -> UnsafeMutablePointer<JSONTape.Entry> {
-        TapeMemory.allocate(bytes: capacity * MemoryLayout<JSONTape.Entry>.stride)
-            .bindMemory(to: JSONTape.Entry.self, capacity: capacity)
+        .allocate(capacity: capacity)
     }
 }

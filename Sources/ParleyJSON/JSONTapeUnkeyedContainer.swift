@@ -7,9 +7,9 @@ final class JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     let elementCount: Int
     let pathCount: Int
     let nestedKeys: [any CodingKey]
-    @exclusivity(unchecked) private(set) var currentIndex = 0
+    private(set) var currentIndex = 0
     /// The entry of the element at `currentIndex`.
-    @exclusivity(unchecked) private var entry: Int
+    private var entry: Int
 
     init(decoder: JSONTapeDecoder, array: Int, pathCount: Int, nestedKeys: [any CodingKey]) {
         self.decoder = decoder

@@ -25,7 +25,6 @@ final class MessagePackMemberStack {
         base.deallocate()
     }
 
-    @inline(__always)
     func push(key: String, value: Value) {
         if count == capacity { grow() }
         (base + count).initialize(to: Member(key: key, value: value))
@@ -33,7 +32,6 @@ final class MessagePackMemberStack {
     }
 
     /// Sets the value of the top member (pushed with its key and a placeholder value).
-    @inline(__always)
     func setTopValue(_ value: Value) {
         (base + count - 1).pointee.value = value
     }

@@ -47,47 +47,42 @@ extension ValueDecoder {
     /// Foundation types whose `Codable` form differs from what a value tree holds, and arrays of
     /// numbers, strings and Booleans (the standard library's generic `Array.init(from:)` looks
     /// up type metadata for every array it decodes). `nil` for any other type.
-    ///
-    /// Each branch has established that `T` is exactly the type it produces, so the result is
-    /// reinterpreted with `unsafeBitCast` instead of a dynamic cast.
     @inlinable @inline(__always)
     package func decodePrimitive<T: Decodable, Node: CodableNode>(
         _ node: Node, as type: T.Type, path: () -> [any CodingKey]
     ) throws -> T? {
         let requested = ObjectIdentifier(T.self)
-        if requested == ObjectIdentifier(String.self) { return unsafeBitCast(try string(node.scalar, path: path()), to: T.self) }
-        if requested == ObjectIdentifier(Int.self) { return unsafeBitCast(try integer(node.scalar, as: Int.self, path: path), to: T.self) }
-        if requested == ObjectIdentifier(Double.self) { return unsafeBitCast(try double(node.scalar, path: path), to: T.self) }
-        if requested == ObjectIdentifier(Bool.self) { return unsafeBitCast(try bool(node.scalar, path: path()), to: T.self) }
+        if requested == ObjectIdentifier(String.self) { return (try string(node.scalar, path: path()) as! T) }
+        if requested == ObjectIdentifier(Int.self) { return (try integer(node.scalar, as: Int.self, path: path) as! T) }
+        if requested == ObjectIdentifier(Double.self) { return (try double(node.scalar, path: path) as! T) }
+        if requested == ObjectIdentifier(Bool.self) { return (try bool(node.scalar, path: path()) as! T) }
         if requested == ObjectIdentifier(Date.self) {
-            return unsafeBitCast(try date(node.scalar, path: path, deferred: node.decodeDeferredDate), to: T.self)
+            return (try date(node.scalar, path: path, deferred: node.decodeDeferredDate) as! T)
         }
-        if requested == ObjectIdentifier(Data.self) { return try bytes(node.scalar, path: path).map { unsafeBitCast(Data($0), to: T.self) } }
-        if requested == ObjectIdentifier(URL.self) { return unsafeBitCast(try url(node.scalar, path: path()), to: T.self) }
-        if requested == ObjectIdentifier(Int64.self) { return unsafeBitCast(try integer(node.scalar, as: Int64.self, path: path), to: T.self) }
+        if requested == ObjectIdentifier(Data.self) { return try bytes(node.scalar, path: path).map { (Data($0) as! T) } }
+        if requested == ObjectIdentifier(URL.self) { return (try url(node.scalar, path: path()) as! T) }
+        if requested == ObjectIdentifier(Int64.self) { return (try integer(node.scalar, as: Int64.self, path: path) as! T) }
         // Only arrays remain, and every array is one reference wide: other types (most often
         // the caller's own structs) skip the comparisons below.
         guard MemoryLayout<T>.size == MemoryLayout<[Int]>.size else { return nil }
-        if requested == Self.byteArrayType { return try bytes(node.scalar, path: path).map { unsafeBitCast($0, to: T.self) } }
+        if requested == Self.byteArrayType { return try bytes(node.scalar, path: path).map { ($0 as! T) } }
         if requested == Self.doubleArrayType {
-            return unsafeBitCast(try node.mapElements(path: path) { element, path in try double(element, path: path) }, to: T.self)
+            return (try node.mapElements(path: path) { element, path in try double(element, path: path) } as! T)
         }
         if requested == Self.stringArrayType {
-            return unsafeBitCast(try node.mapElements(path: path) { element, path in try string(element, path: path()) }, to: T.self)
+            return (try node.mapElements(path: path) { element, path in try string(element, path: path()) } as! T)
         }
         if requested == Self.intArrayType {
-            return unsafeBitCast(try node.mapElements(path: path) { element, path in try integer(element, as: Int.self, path: path) },
-                                 to: T.self)
+            return (try node.mapElements(path: path) { element, path in try integer(element, as: Int.self, path: path) } as! T)
         }
         if requested == Self.int64ArrayType {
-            return unsafeBitCast(try node.mapElements(path: path) { element, path in try integer(element, as: Int64.self, path: path) },
-                                 to: T.self)
+            return (try node.mapElements(path: path) { element, path in try integer(element, as: Int64.self, path: path) } as! T)
         }
         if requested == Self.floatArrayType {
-            return unsafeBitCast(try node.mapElements(path: path) { element, path in try float(element, path: path) }, to: T.self)
+            return (try node.mapElements(path: path) { element, path in try float(element, path: path) } as! T)
         }
         if requested == Self.boolArrayType {
-            return unsafeBitCast(try node.mapElements(path: path) { element, path in try bool(element, path: path()) }, to: T.self)
+            return (try node.mapElements(path: path) { element, path in try bool(element, path: path()) } as! T)
         }
         return nil
     }

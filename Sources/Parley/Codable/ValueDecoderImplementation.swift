@@ -36,7 +36,6 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
     // MARK: Nested values
 
     /// Decodes `value` as `T` at `codingPath[..<pathCount] + nestedKeys + [key]`.
-    @inline(__always)
     func unwrap<T: Decodable>(_ value: Value, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
                               key: any CodingKey) throws -> T {
         if ValueDecoder.mayDecodePrimitive(T.self),
@@ -71,7 +70,6 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
 
     /// The primitive types and arrays of them, decoded without an `init(from:)` call (see
     /// `ValueDecoder/decodePrimitive(_:as:path:)`).
-    @inline(__always)
     func decodePrimitive<T: Decodable>(_ value: Value, as type: T.Type, path: () -> [any CodingKey]) throws -> T? {
         try options.decodePrimitive(Node(value: value, decoder: self), as: T.self, path: path)
     }

@@ -62,7 +62,6 @@ final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
     }
 
     /// The value of types written without an `encode(to:)` call.
-    @inline(__always)
     func primitive<T: Encodable>(_ value: T) throws -> Value? {
         if let string = value as? String { return .string(string) }
         if let int = value as? Int { return .integer(Int64(int)) }

@@ -35,25 +35,14 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
     }
 
     /// The value of the last member named `key`.
-    @inline(__always)
     func find(_ key: Key) -> Value? {
         let name = key.stringValue
         if let index {
             return index[name].map { members[$0].value }
         }
-        let length = name.utf8.count
-        return members.withUnsafeBufferPointer { buffer -> Value? in
-            var i = buffer.count
-            while i > 0 {
-                i &-= 1
-                // Comparing lengths first keeps unequal keys off String's slower comparison path.
-                if buffer[i].key.utf8.count == length && buffer[i].key == name { return buffer[i].value }
-            }
-            return nil
-        }
+        return members.last { $0.key == name }?.value
     }
 
-    @inline(__always)
     func require(_ key: Key) throws -> Value {
         if let value = find(key) { return value }
         throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
@@ -81,7 +70,6 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
-    @inline(__always)
     func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
         try decoder.options.integer(try require(key), as: T.self, path: { self.path(key) })
     }

@@ -22,7 +22,6 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     private var currentKey: CodingIndexKey { CodingIndexKey(intValue: currentIndex) }
 
-    @inline(__always)
     private func next(_ type: Any.Type) throws -> Value {
         guard currentIndex < elements.count else {
             throw DecodingError.valueNotFound(type, .init(codingPath: decoder.path(pathCount, nestedKeys, currentKey),
@@ -61,7 +60,6 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
-    @inline(__always)
     private func integer<T: FixedWidthInteger>() throws -> T {
         let v = try next(T.self)
         let path = { self.currentPath }

@@ -49,30 +49,16 @@ class SAXHandler {
         var handler: Unmanaged<SAXHandler>?
         /// The name cache: `cacheSize` slots.
         var names: UnsafeMutablePointer<NameSlot>?
-        /// The short-string cache: `stringCacheSize` slots.
-        var strings: UnsafeMutablePointer<StringSlot>?
         /// Every name the cache made, in order, when a handler keeps them (the tree builder
         /// refers to names by their position here); `nil` otherwise.
         var nameTable: [XML.Name]?
-        /// Every short string the cache made, in order, when a handler keeps them; `nil` otherwise.
-        var stringTable: [String]?
     }
-
-    /// A direct-mapped cache slot: a string of at most 15 bytes (Swift stores it inline, so a
-    /// copy costs no allocation), keyed by its length and two words that cover all its bytes.
-    struct StringSlot {
-        var count = 0
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        var string = ""
-        /// The string's position in `State.stringTable`, when kept.
-        var ordinal = -1
-    }
-
-    /// The number of short-string cache slots: 2^6, as the hash in `string` assumes.
-    static let stringCacheSize = 64
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
+    ///
+    /// Kept by issue #19's rule (a trick stays where it buys 10% on a gated path): a
+    /// `Dictionary` keyed by the same pointers in its place took `make perf-gate`'s XML.events-1MB
+    /// from 78,976,920 to 91,519,006 instructions (+15.9%), XML.decodeValue-1MB +7.3%.
     struct NameSlot {
         var localName: UnsafeRawPointer?
         var prefix: UnsafeRawPointer?
@@ -88,7 +74,6 @@ class SAXHandler {
     let limits: DecodingLimits
     let state: UnsafeMutablePointer<State>
     private let names: UnsafeMutablePointer<NameSlot>
-    private let strings: UnsafeMutablePointer<StringSlot>
     /// The event reader's closure, called for every event instead of `emit(_:)` when `hasSink`.
     private let sink: (borrowing XML.EventView) throws -> Void
     private let hasSink: Bool
@@ -108,19 +93,14 @@ class SAXHandler {
         state.initialize(to: State())
         names = .allocate(capacity: Self.cacheSize)
         names.initialize(repeating: NameSlot(name: XML.Name("")), count: Self.cacheSize)
-        strings = .allocate(capacity: Self.stringCacheSize)
-        strings.initialize(repeating: StringSlot(), count: Self.stringCacheSize)
         state.pointee.handler = Unmanaged.passUnretained(self)
         state.pointee.names = names
-        state.pointee.strings = strings
     }
 
     deinit {
         state.pointee.text?.deallocate()
         names.deinitialize(count: Self.cacheSize)
         names.deallocate()
-        strings.deinitialize(count: Self.stringCacheSize)
-        strings.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -184,10 +164,9 @@ class SAXHandler {
         if let context { xmlStopParser(context) }
     }
 
-    @inline(__always)
     private func deliver(_ count: Int) -> Bool {
         state.pointee.deliveredBytes &+= count
-        if _slowPath(state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes) {
+        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
             failExpansion()
             return false
         }
@@ -195,10 +174,9 @@ class SAXHandler {
     }
 
     /// Adds `count` nodes; fails the parse and returns `false` once that passes `maxNodes`.
-    @inline(__always)
     private func countNodes(_ count: Int) -> Bool {
         state.pointee.nodeCount &+= count
-        if _slowPath(state.pointee.nodeCount > limits.maxNodes) {
+        if state.pointee.nodeCount > limits.maxNodes {
             failNodes()
             return false
         }
@@ -207,7 +185,6 @@ class SAXHandler {
 
     /// Delivers an event to the sink, or to `emit(_:)` without one; an error the sink throws
     /// stops the parse.
-    @inline(__always)
     private func dispatch(_ event: borrowing XML.EventView) {
         if hasSink {
             do { try sink(event) } catch { fail(error) }
@@ -239,99 +216,37 @@ class SAXHandler {
     // MARK: Called from the C callbacks
 
     /// The name for libxml2's interned pointers, from the cache when seen before.
-    @inline(__always)
     final func name(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
                     _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
         Self.name(state, localName, prefix, uri)
     }
 
     /// The name for libxml2's interned pointers, from the state's cache when seen before.
-    @inline(__always)
     static func name(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
                      _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
         nameSlot(state, localName, prefix, uri).pointee.name
     }
 
     /// The position in `State.nameTable` of the name for libxml2's interned pointers.
-    @inline(__always)
     static func nameOrdinal(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
                             _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> Int {
         nameSlot(state, localName, prefix, uri).pointee.ordinal
     }
 
     /// The cache slot holding the name for libxml2's interned pointers, filled if it held another.
-    @inline(__always)
     private static func nameSlot(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
                                  _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> UnsafeMutablePointer<NameSlot> {
         let key = UnsafeRawPointer(localName)
         // libxml2 packs interned names next to each other: a multiplicative hash of every bit
         // of the address spreads neighbours over the slots (512 = 2^9 slots: the top 9 bits).
         let hash = UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
-        let slot = state.pointee.names.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> (UInt.bitWidth - 9))
+        let slot = state.pointee.names! + Int(truncatingIfNeeded: hash &>> (UInt.bitWidth - 9))
         if slot.pointee.localName == key, slot.pointee.prefix == UnsafeRawPointer(prefix),
            slot.pointee.uri == UnsafeRawPointer(uri) {
             return slot
         }
         cacheName(state, slot, localName, prefix, uri)
         return slot
-    }
-
-    /// The string of `count` UTF-8 bytes at `bytes`. Short strings come from a cache: the
-    /// indentation between elements and the small values documents repeat are made once.
-    static func string(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>?, count: Int) -> String {
-        guard let bytes, isShort(count) else {
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        }
-        return stringSlot(state, bytes, count: count).pointee.string
-    }
-
-    /// The position in `State.stringTable` of the string of `bytes` when it is short enough for
-    /// the cache; `nil` otherwise.
-    @inline(__always)
-    static func shortStringOrdinal(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = bytes.baseAddress, isShort(bytes.count) else { return nil }
-        return stringSlot(state, base, count: bytes.count).pointee.ordinal
-    }
-
-    /// Whether a string of `count` bytes goes through the short-string cache: 1 to 15 bytes,
-    /// which Swift stores inline.
-    @inline(__always)
-    private static func isShort(_ count: Int) -> Bool { count > 0 && count < 16 }
-
-    /// The cache slot holding the string of `count` (1 to 15) UTF-8 bytes at `bytes`, filled if
-    /// it held another.
-    @inline(__always)
-    private static func stringSlot(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<UInt8>,
-                                   count: Int) -> UnsafeMutablePointer<StringSlot> {
-        // The first and last words (of 8, 4 or 1 bytes) overlap and cover every byte, all loads
-        // in bounds; with the length they identify the string.
-        let raw = UnsafeRawPointer(bytes)
-        let low: UInt64
-        let high: UInt64
-        if count >= 8 {
-            low = raw.loadUnaligned(as: UInt64.self)
-            high = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        } else if count >= 4 {
-            low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-        } else {
-            low = UInt64(bytes[0]) | UInt64(bytes[count &>> 1]) &<< 8
-            high = UInt64(bytes[count &- 1])
-        }
-        let hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)) &* 0xBF58_476D_1CE4_E5B9
-        let slot = state.pointee.strings.unsafelyUnwrapped + Int(truncatingIfNeeded: hash &>> 58)
-        if slot.pointee.count != count || slot.pointee.low != low || slot.pointee.high != high {
-            cacheString(state, slot, bytes, count: count, low: low, high: high)
-        }
-        return slot
-    }
-
-    @inline(never)
-    private static func cacheString(_ state: UnsafeMutablePointer<State>, _ slot: UnsafeMutablePointer<StringSlot>,
-                                    _ bytes: UnsafePointer<UInt8>, count: Int, low: UInt64, high: UInt64) {
-        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        slot.pointee = StringSlot(count: count, low: low, high: high, string: string,
-                                  ordinal: keep(string, in: &state.pointee.stringTable))
     }
 
     /// Appends `value` to `table` when the handler keeps one.
@@ -356,7 +271,6 @@ class SAXHandler {
     /// Delivers the pending text, if any, as one event.
     ///
     /// - Returns: Whether the parse goes on (the text's receiver may have stopped it).
-    @inline(__always)
     final func flushText() -> Bool {
         let count = state.pointee.textCount
         guard count > 0 else { return true }
@@ -374,7 +288,7 @@ class SAXHandler {
         guard !state.pointee.stopped, let localName else { return }
         guard flushText() else { return }
         state.pointee.depth += 1
-        if _slowPath(state.pointee.depth > limits.maxDepth) { return failDepth() }
+        if state.pointee.depth > limits.maxDepth { return failDepth() }
         // The element, each attribute and each namespace declaration.
         guard countNodes(1 &+ max(Int(attributeCount), 0) &+ max(Int(namespaceCount), 0)) else { return }
         var attributeCount = Int(attributeCount)
@@ -412,7 +326,7 @@ class SAXHandler {
         let decodedCount = strlen(decoded)
         state.pointee.deliveredBytes &+= decodedCount - count
         if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
-            state.pointee.handler?._withUnsafeGuaranteedRef { $0.failExpansion() }
+            state.pointee.handler?.takeUnretainedValue().failExpansion()
             return try body(UnsafeBufferPointer(start: nil, count: 0))
         }
         return try body(UnsafeBufferPointer(start: decoded, count: decodedCount))
@@ -427,60 +341,19 @@ class SAXHandler {
     }
 
     /// Appends character data to the pending text; the one callback that needs only the state.
-    ///
-    /// The fast path (a chunk of at most 32 bytes that fits, within the expansion limit) calls
-    /// nothing, so it needs no stack frame; everything else goes to `appendText`.
-    @inline(__always)
     static func characters(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr,
                            _ bytes: UnsafePointer<xmlChar>?, count: Int32) {
         let count = Int(count)
-        let delivered = state.pointee.deliveredBytes &+ count
-        let textCount = state.pointee.textCount
-        if let bytes, count > 0, count <= 32, !state.pointee.stopped,
-           delivered <= state.pointee.maxDeliveredBytes, textCount &+ 32 <= state.pointee.textCapacity {
-            state.pointee.deliveredBytes = delivered
-            // Two overlapping loads and stores cover any length; the text buffer keeps 32 bytes
-            // of slack past the text.
-            let target = UnsafeMutableRawPointer(state.pointee.text.unsafelyUnwrapped + textCount)
-            let source = UnsafeRawPointer(bytes)
-            if count >= 16 {
-                target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-                (target + (count &- 16)).storeBytes(
-                    of: source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-            } else if count >= 8 {
-                target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                (target + (count &- 8)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
-                                                   as: UInt64.self)
-            } else if count >= 4 {
-                target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-                (target + (count &- 4)).storeBytes(of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self),
-                                                   as: UInt32.self)
-            } else {
-                // 1 to 3 bytes: first, middle and last cover them all.
-                target.storeBytes(of: bytes[0], as: UInt8.self)
-                target.storeBytes(of: bytes[count &>> 1], toByteOffset: count &>> 1, as: UInt8.self)
-                target.storeBytes(of: bytes[count &- 1], toByteOffset: count &- 1, as: UInt8.self)
-            }
-            state.pointee.textCount = textCount &+ count
-            return
-        }
-        appendText(state, context, bytes, count: count)
-    }
-
-    /// `characters` for the rest: long chunks, a full buffer, the expansion limit, a stopped parse.
-    @inline(never)
-    static func appendText(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr,
-                           _ bytes: UnsafePointer<xmlChar>?, count: Int) {
         guard !state.pointee.stopped, let bytes, count > 0 else { return }
         state.pointee.deliveredBytes &+= count
         if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
             state.pointee.activeContext = context
-            state.pointee.handler?._withUnsafeGuaranteedRef { $0.failExpansion() }
+            state.pointee.handler?.takeUnretainedValue().failExpansion()
             return
         }
         let needed = state.pointee.textCount &+ count
-        if needed &+ 32 > state.pointee.textCapacity { growText(state, to: needed &+ 32) }
-        (state.pointee.text.unsafelyUnwrapped + state.pointee.textCount).update(from: bytes, count: count)
+        if needed > state.pointee.textCapacity { growText(state, to: needed) }
+        (state.pointee.text! + state.pointee.textCount).update(from: bytes, count: count)
         state.pointee.textCount = needed
     }
 

@@ -168,16 +168,15 @@ extension String {
 
 /// Calls `body` with the handler of the context `ctx` (whose `_private` is the handler's state),
 /// without retaining it: the parser owner keeps it alive for the whole parse.
-@inline(__always)
 private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -> Void) {
     guard let ctx else { return }
     let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let state = context.pointee._private?.assumingMemoryBound(to: SAXHandler.State.self) else { return }
     state.pointee.activeContext = context
-    state.pointee.handler.unsafelyUnwrapped._withUnsafeGuaranteedRef { handler in body(handler) }
+    guard let handler = state.pointee.handler?.takeUnretainedValue() else { return }
+    body(handler)
 }
 
-@inline(__always)
 private func saxStartElement(
     ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
     uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
@@ -190,13 +189,11 @@ private func saxStartElement(
     }
 }
 
-@inline(__always)
 private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
                            prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
     withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
 }
 
-@inline(__always)
 private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
     guard let ctx else { return }
     let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)

@@ -15,9 +15,7 @@ final class ParsedTree: @unchecked Sendable {
     }
 
     /// A child node: an element's index, or where a leaf's text is (for a processing
-    /// instruction, its target's `targetCount` bytes followed by its data). Texts and values
-    /// follow one rule: `start` and `count` locate bytes, or with a negative `count`, `start` is
-    /// the index of a short string in `strings`.
+    /// instruction, its target's `targetCount` bytes followed by its data).
     struct NodeRecord {
         var start: Int
         var count: Int
@@ -46,9 +44,6 @@ final class ParsedTree: @unchecked Sendable {
 
     /// The element and attribute names, each made once per parse (see `SAXHandler.State.nameTable`).
     private let names: [XML.Name]
-    /// The short texts and values (up to 15 bytes), each made once per parse
-    /// (see `SAXHandler.State.stringTable`).
-    private let strings: [String]
     private let namespaces: [XML.Namespace]
     /// The elements in document order: the root is element 0.
     private let elements: UnsafeMutableBufferPointer<ElementRecord>
@@ -57,11 +52,10 @@ final class ParsedTree: @unchecked Sendable {
     private let nodes: UnsafeMutableBufferPointer<NodeRecord>
     private let bytes: UnsafeMutableBufferPointer<UInt8>
 
-    fileprivate init(names: [XML.Name], strings: [String], namespaces: [XML.Namespace], elements: UnsafeMutableBufferPointer<ElementRecord>,
+    fileprivate init(names: [XML.Name], namespaces: [XML.Namespace], elements: UnsafeMutableBufferPointer<ElementRecord>,
                      attributes: UnsafeMutableBufferPointer<AttributeRecord>, nodes: UnsafeMutableBufferPointer<NodeRecord>,
                      bytes: UnsafeMutableBufferPointer<UInt8>) {
         self.names = names
-        self.strings = strings
         self.namespaces = namespaces
         self.elements = elements
         self.attributes = attributes
@@ -122,10 +116,8 @@ final class ParsedTree: @unchecked Sendable {
         }
     }
 
-    /// The text at `start` and `count` of a record: bytes, or a short string's index when
-    /// `count` is negative.
+    /// The text at `start` and `count` of a record's bytes.
     private func string(_ start: Int, _ count: Int) -> String {
-        if count < 0 { return strings[start] }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start &+ count]), as: UTF8.self)
     }
 }
@@ -168,15 +160,10 @@ extension ParsedTree {
             open.append((index, pending.count))
         }
 
-        /// Adds an attribute to the element just opened: its value is `shortString` (an index
-        /// in the string table) when there is one, else `value`'s bytes.
-        mutating func addAttribute(name: Int, value: UnsafeBufferPointer<UInt8>, shortString: Int?) {
-            if let shortString {
-                attributes.append(AttributeRecord(name: name, valueStart: shortString, valueCount: -1))
-            } else {
-                attributes.append(AttributeRecord(name: name, valueStart: bytes.count, valueCount: value.count))
-                bytes.append(contentsOf: value)
-            }
+        /// Adds an attribute to the element just opened.
+        mutating func addAttribute(name: Int, value: UnsafeBufferPointer<UInt8>) {
+            attributes.append(AttributeRecord(name: name, valueStart: bytes.count, valueCount: value.count))
+            bytes.append(contentsOf: value)
             elements[elements.count - 1].attributeCount += 1
         }
 
@@ -186,15 +173,10 @@ extension ParsedTree {
             elements[elements.count - 1].namespaceCount += 1
         }
 
-        /// Adds a text, CDATA section or comment to the innermost open element: `shortString`
-        /// (an index in the string table) when there is one, else `text`'s bytes.
-        mutating func addLeaf(_ kind: NodeKind, _ text: UnsafeBufferPointer<UInt8>, shortString: Int?) {
-            if let shortString {
-                pending.append(NodeRecord(start: shortString, count: -1, kind: kind))
-            } else {
-                pending.append(NodeRecord(start: bytes.count, count: text.count, kind: kind))
-                bytes.append(contentsOf: text)
-            }
+        /// Adds a text, CDATA section or comment to the innermost open element.
+        mutating func addLeaf(_ kind: NodeKind, _ text: UnsafeBufferPointer<UInt8>) {
+            pending.append(NodeRecord(start: bytes.count, count: text.count, kind: kind))
+            bytes.append(contentsOf: text)
         }
 
         /// Adds a processing instruction to the innermost open element.
@@ -215,9 +197,9 @@ extension ParsedTree {
             nodes.moveTail(of: &pending, from: firstChild)
         }
 
-        /// The finished tree, whose name and string tables are `names` and `strings`.
-        consuming func finish(names: [XML.Name], strings: [String]) -> ParsedTree {
-            ParsedTree(names: names, strings: strings, namespaces: namespaces, elements: elements.take(), attributes: attributes.take(),
+        /// The finished tree, whose name table is `names`.
+        consuming func finish(names: [XML.Name]) -> ParsedTree {
+            ParsedTree(names: names, namespaces: namespaces, elements: elements.take(), attributes: attributes.take(),
                        nodes: nodes.take(), bytes: bytes.take())
         }
     }
@@ -225,5 +207,5 @@ extension ParsedTree {
 
 extension ParsedTree {
     /// A tree with nothing in it, to hold a place.
-    static let empty = Builder().finish(names: [], strings: [])
+    static let empty = Builder().finish(names: [])
 }

@@ -14,7 +14,6 @@ struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
         base.deallocate()
     }
 
-    @inline(__always)
     mutating func append(_ record: Record) {
         if count == capacity { grow(toAtLeast: count + 1) }
         (base + count).initialize(to: record)
@@ -22,7 +21,6 @@ struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
     }
 
     /// Appends the records of `source`, which must not point into this buffer.
-    @inline(__always)
     mutating func append(contentsOf source: UnsafeBufferPointer<Record>) {
         guard let start = source.baseAddress, source.count > 0 else { return }
         if count &+ source.count > capacity { grow(toAtLeast: count &+ source.count) }
@@ -37,7 +35,6 @@ struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
     }
 
     /// The record at `index` (`0..<count`).
-    @inline(__always)
     subscript(index: Int) -> Record {
         get { base[index] }
         set { base[index] = newValue }

@@ -15,7 +15,6 @@ final class TreeBuilder: SAXHandler {
         tree.initialize(to: ParsedTree.Builder(reservingFor: inputBytes))
         super.init(limits: limits)
         state.pointee.nameTable = []
-        state.pointee.stringTable = []
     }
 
     deinit {
@@ -26,7 +25,7 @@ final class TreeBuilder: SAXHandler {
     /// The document, once the parse has succeeded; call it once.
     func document() -> XML.Document? {
         guard tree.pointee.hasRoot else { return nil }
-        let parsed = tree.move().finish(names: state.pointee.nameTable ?? [], strings: state.pointee.stringTable ?? [])
+        let parsed = tree.move().finish(names: state.pointee.nameTable ?? [])
         tree.initialize(to: ParsedTree.Builder())
         return XML.Document(root: XML.Element(tree: parsed, index: 0), prolog: prolog, epilog: epilog)
     }
@@ -37,19 +36,19 @@ final class TreeBuilder: SAXHandler {
             tree.pointee.openElement(name: event.nameOrdinal)
             event.attributes.forEach { attribute in
                 let name = attribute.nameOrdinal
-                attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0, shortString: shortString($0)) }
+                attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0) }
             }
             for namespace in event.namespaces.copied() { tree.pointee.addNamespace(namespace) }
         case .endElement:
             tree.pointee.closeElement()
         case .text:
             // Outside the root only whitespace can occur; it is not kept.
-            if tree.pointee.isInsideRoot { event.withUTF8 { tree.pointee.addLeaf(.text, $0, shortString: shortString($0)) } }
+            if tree.pointee.isInsideRoot { event.withUTF8 { tree.pointee.addLeaf(.text, $0) } }
         case .cdata:
-            event.withUTF8 { tree.pointee.addLeaf(.cdata, $0, shortString: shortString($0)) }
+            event.withUTF8 { tree.pointee.addLeaf(.cdata, $0) }
         case .comment:
             if tree.pointee.isInsideRoot {
-                event.withUTF8 { tree.pointee.addLeaf(.comment, $0, shortString: shortString($0)) }
+                event.withUTF8 { tree.pointee.addLeaf(.comment, $0) }
             } else {
                 addOutsideRoot(.comment(event.text))
             }
@@ -63,13 +62,6 @@ final class TreeBuilder: SAXHandler {
                 addOutsideRoot(.processingInstruction(target: event.target, data: event.text))
             }
         }
-    }
-
-    /// The index in the string table of `bytes` when they are short: the indentation and small
-    /// values documents repeat are kept once, and read without decoding.
-    @inline(__always)
-    private func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        SAXHandler.shortStringOrdinal(state, bytes)
     }
 
     private func addOutsideRoot(_ node: XML.Node) {

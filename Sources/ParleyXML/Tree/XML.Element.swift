@@ -86,7 +86,6 @@ extension XML {
         }
 
         /// A field: held, or made from the parsed tree.
-        @inline(__always)
         private func read<Field>(_ held: (Fields) -> Field, parsed: (ParsedTree, Int) -> Field) -> Field {
             switch storage {
             case .built(let fields): held(fields)
