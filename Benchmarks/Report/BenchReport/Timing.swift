@@ -1,0 +1,43 @@
+import Foundation
+
+/// Wall-clock times of one measured call over several runs, in seconds.
+struct Timing {
+    var runs: [Double]
+
+    /// The median run: the figure every ratio uses.
+    var p50: Double {
+        let sorted = runs.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The fastest run.
+    var best: Double { runs.min() ?? .nan }
+}
+
+/// Times each call `runs` times after one warm-up call each, interleaving them (run 1 of every
+/// call, then run 2 of every call, …), so a change in the machine's load falls on all of them alike.
+func timeInterleaved(runs: Int, _ calls: [() throws -> Void]) throws -> [Timing] {
+    for call in calls { try call() }
+    var timings = calls.map { _ in Timing(runs: []) }
+    for _ in 0..<runs {
+        for (index, call) in calls.enumerated() {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try call()
+            timings[index].runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+    }
+    return timings
+}
+
+/// A time at a readable scale: `6.62 ms`, `2.44 µs`, `1.53 s`.
+func formatTime(_ seconds: Double) -> String {
+    if seconds >= 1 { return String(format: "%.2f s", seconds) }
+    if seconds >= 1e-3 { return String(format: seconds >= 0.1 ? "%.0f ms" : seconds >= 0.01 ? "%.1f ms" : "%.2f ms", seconds * 1e3) }
+    return String(format: seconds >= 1e-4 ? "%.0f µs" : "%.2f µs", seconds * 1e6)
+}
+
+/// `p50 (best)`.
+func formatTiming(_ timing: Timing, scale: Double = 1) -> String {
+    "\(formatTime(timing.p50 * scale)) (\(formatTime(timing.best * scale)))"
+}
