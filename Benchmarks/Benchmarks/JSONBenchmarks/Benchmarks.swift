@@ -71,7 +71,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // Resident-memory peak while decoding the 20 MB document. The delta undercounts: pages freed
     // earlier in the process (input generation) are reused. The figure quoted in reports comes
-    // from a standalone process reading the file and comparing VmHWM with VmRSS before decoding.
+    // from BenchReport (`make bench-report`): a child process per measurement reads the document
+    // from a file and compares VmHWM with VmRSS before decoding.
     Benchmark("JSON.decode-api-20mb-peakMemory",
               configuration: .init(metrics: [.peakMemoryResidentDelta, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 3)) { benchmark in
         for _ in benchmark.scaledIterations {

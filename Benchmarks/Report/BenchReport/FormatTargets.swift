@@ -14,7 +14,7 @@ import PerfWorkloads
 
 /// JSON: the full read (decode + visit every value) against JSONSerialization + the same walk and
 /// simdjson's DOM parse + the same walk; Codable against JSONDecoder; on the three documents.
-func jsonTargets(runs: (Int) -> Int) throws -> [TargetRow] {
+func jsonTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
     let json = JSONFormat()
     var rows: [TargetRow] = []
     let documents: [(String, [UInt8])] = [
@@ -33,7 +33,7 @@ func jsonTargets(runs: (Int) -> Int) throws -> [TargetRow] {
             throw ReportError("\(name): walks differ: Parley \(expected), simdjson \(simdjsonCount), JSONSerialization \(foundationCount)")
         }
         let n = runs(bytes.count)
-        let full = try timeInterleaved(runs: n, [
+        let full = try timeInterleaved(runs: n, clock: clock, [
             { consume(walk(try json.decode(bytes))) },
             { consume(bytes.withUnsafeBufferPointer { simdjson_parse_and_walk($0.baseAddress, $0.count) }) },
             { consume(walkFoundation(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))) },
@@ -44,12 +44,12 @@ func jsonTargets(runs: (Int) -> Int) throws -> [TargetRow] {
                              anchor: full[1], anchorName: "simdjson", goal: .speedAtLeast(1.0 / 3)))
         let codable: [Timing]
         if kind == "GeoJSON" {
-            codable = try timeInterleaved(runs: n, [
+            codable = try timeInterleaved(runs: n, clock: clock, [
                 { consume(try json.decode(FeatureCollection.self, from: bytes)) },
                 { consume(try JSONDecoder().decode(FeatureCollection.self, from: data)) },
             ])
         } else {
-            codable = try timeInterleaved(runs: n, [
+            codable = try timeInterleaved(runs: n, clock: clock, [
                 { consume(try json.decode([APIRecord].self, from: bytes)) },
                 { consume(try JSONDecoder().decode([APIRecord].self, from: data)) },
             ])
@@ -62,7 +62,7 @@ func jsonTargets(runs: (Int) -> Int) throws -> [TargetRow] {
 
 /// XML on the 1 MB catalogue: string events against libxml2's SAX2 making the same strings in C,
 /// the value tree against the raw SAX2 loop, the document tree + walk against XMLDocument.
-func xmlTargets(runs: (Int) -> Int) throws -> [TargetRow] {
+func xmlTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
     let bytes = catalogue(bytes: 1 << 20)
     let data = Data(bytes)
     func sax2(_ parse: (UnsafePointer<CChar>?, Int) -> baseline_xml_counts) -> baseline_xml_counts {
@@ -88,7 +88,7 @@ func xmlTargets(runs: (Int) -> Int) throws -> [TargetRow] {
     guard treeCount == foundationCount else { throw ReportError("XML: tree walks differ: \(treeCount) against \(foundationCount)") }
 
     let n = runs(bytes.count)
-    let t = try timeInterleaved(runs: n, [
+    let t = try timeInterleaved(runs: n, clock: clock, [
         { consume(try countStringEvents(bytes)) },
         { consume(sax2(baseline_xml_sax2_strings)) },
         { consume(try XMLFormat().decode(bytes)) },
@@ -120,9 +120,9 @@ func xmlTargets(runs: (Int) -> Int) throws -> [TargetRow] {
 }
 
 /// YAML on the 3 MB records document: decode to the value tree against libyaml's raw event loop.
-func yamlTargets(runs: (Int) -> Int) throws -> [TargetRow] {
+func yamlTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
     let bytes = makeYAMLRecords(targetBytes: 3 << 20)
-    let t = try timeInterleaved(runs: runs(bytes.count), [
+    let t = try timeInterleaved(runs: runs(bytes.count), clock: clock, [
         { consume(try YAMLFormat().decode(bytes)) },
         {
             let events = bytes.withUnsafeBufferPointer { baseline_yaml_event_loop($0.baseAddress, $0.count, nil) }

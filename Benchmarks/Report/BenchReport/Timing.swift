@@ -15,16 +15,31 @@ struct Timing {
     var best: Double { runs.min() ?? .nan }
 }
 
-/// Times each call `runs` times after one warm-up call each, interleaving them (run 1 of every
-/// call, then run 2 of every call, …), so a change in the machine's load falls on all of them alike.
-func timeInterleaved(runs: Int, _ calls: [() throws -> Void]) throws -> [Timing] {
+/// What the in-process timings read.
+enum Clock: Sendable {
+    /// The measuring thread's CPU time (CLOCK_THREAD_CPUTIME_ID): every measured call runs on
+    /// this one thread, and time the machine's other load takes from it is not counted.
+    case threadCPU
+    /// Wall-clock time (CLOCK_MONOTONIC).
+    case wall
+
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(self == .threadCPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// Times each call `runs` times on `clock` after one warm-up call each, interleaving them (run 1
+/// of every call, then run 2 of every call, …), so a change in the machine's load falls on all alike.
+func timeInterleaved(runs: Int, clock: Clock, _ calls: [() throws -> Void]) throws -> [Timing] {
     for call in calls { try call() }
     var timings = calls.map { _ in Timing(runs: []) }
     for _ in 0..<runs {
         for (index, call) in calls.enumerated() {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = clock.now()
             try call()
-            timings[index].runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            timings[index].runs.append(clock.now() - start)
         }
     }
     return timings
