@@ -12,7 +12,7 @@ BENCH_APT_PACKAGES := libsimdjson-dev
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup bench-setup build run test integration-test tsan bench bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test server-bench clean
+.PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test server-bench clean
 
 setup:
 	@missing=0; \
@@ -90,8 +90,19 @@ tsan: setup
 	if grep -q "No matching test cases" .build-tsan/tsan.log; then echo "tsan: the filter matched no test"; exit 1; fi; \
 	if grep -q "ThreadSanitizer" .build-tsan/tsan.log; then echo "tsan: ThreadSanitizer reported a race"; exit 1; fi
 
+# Every suite (package-benchmark's tables), then the summary of issue #19's targets
+# (Benchmarks/Report/BenchReport): each target's ratio timed pair by pair in one process, peak
+# memory per decoded byte and what a kept value holds. `make bench-report` prints the summary alone.
 bench: bench-setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
+	@$(MAKE) --no-print-directory bench-report
+
+# The batch rows compare with werkzeug (Python): pip installs it when python3 lacks it.
+bench-report: bench-setup
+	@python3 -c 'import werkzeug' 2>/dev/null || python3 -m pip install --quiet werkzeug || \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-werkzeug >/dev/null
+	cd Benchmarks && $(SWIFT) build -c release --product parley && $(SWIFT) build -c release --product BenchReport && \
+	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" $(BENCH_REPORT_FLAGS)
 
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.

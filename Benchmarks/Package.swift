@@ -44,6 +44,14 @@ let package = Package(
         .executableTarget(name: "PerfGate", dependencies: ["PerfWorkloads", "InstructionCounting"],
                           path: "Gate/PerfGate"),
 
+        // `make bench`'s summary: every target of issue #19 with its ratio, timed pair by pair in
+        // one process, and memory per decoded byte from child processes.
+        .executableTarget(name: "BenchReport",
+                          dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
+                                         parley("ParleyXML"), parley("ParleyYAML"),
+                                         "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
+                          path: "Report/BenchReport"),
+
         // Deterministic inputs shared by the suites.
         .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs"),
         // Hostile inputs at a given size for every parser and decoder (issue #22).
@@ -59,6 +67,7 @@ let package = Package(
                                parley("ParleyMessagePack"), parley("ParleyCLI"), "CStandardStreams"],
                 path: "Shared/PerfWorkloads"),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
+        .target(name: "CProcessMemory", path: "Shared/CProcessMemory"),
         // Instruction counts: perf_event_open where there is a hardware counter, else callgrind.
         .target(name: "InstructionCounting", dependencies: ["CInstructionCounter"], path: "Shared/InstructionCounting"),
         .target(name: "CInstructionCounter", path: "Shared/CInstructionCounter"),

@@ -71,7 +71,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // Resident-memory peak while decoding the 20 MB document. The delta undercounts: pages freed
     // earlier in the process (input generation) are reused. The figure quoted in reports comes
-    // from a standalone process reading the file and comparing VmHWM with VmRSS before decoding.
+    // from BenchReport (`make bench-report`): a child process per measurement reads the document
+    // from a file and compares VmHWM with VmRSS before decoding.
     Benchmark("JSON.decode-api-20mb-peakMemory",
               configuration: .init(metrics: [.peakMemoryResidentDelta, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 3)) { benchmark in
         for _ in benchmark.scaledIterations {
@@ -127,20 +128,4 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
-}
-
-/// ``walk(_:)`` over JSONSerialization's objects: the same count, so the comparison is like for like.
-func walkFoundation(_ value: Any) -> Int {
-    if let elements = value as? [Any] {
-        var visited = 1
-        for element in elements { visited &+= walkFoundation(element) }
-        return visited
-    }
-    if let object = value as? [String: Any] {
-        var visited = 1
-        for (key, member) in object { visited &+= walkFoundation(member) &+ key.utf8.count }
-        return visited
-    }
-    if let string = value as? String { return string.utf8.count }
-    return 1
 }

@@ -9,7 +9,8 @@ import PerfWorkloads
 // Side by side on the same generated documents (1 MB and 20 MB), in one run:
 // - ParleyXML's event reader, zero-copy views (eventsView) and string events (events), vs libxml2's
 //   own SAX2 parser called from C (CBaselineXML) and Foundation's XMLParser, all counting
-//   elements and text bytes;
+//   elements and text bytes: libxml2SAX2 copies nothing (the raw speed), libxml2SAX2Strings
+//   makes the strings the string events hold (malloc'ed copies), like for like with events;
 // - ParleyXML's document tree vs FoundationXML's XMLDocument (parse, then visit every element
 //   and read its attributes);
 // - XMLFormat's decode to the value tree.
@@ -25,30 +26,6 @@ final class CountingDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         textBytes += string.utf8.count
     }
-}
-
-/// Visits every element of a FoundationXML tree without recursion.
-func walk(_ document: FoundationXML.XMLDocument) -> Int {
-    var count = 0
-    var stack: [FoundationXML.XMLNode] = document.rootElement().map { [$0] } ?? []
-    while let node = stack.popLast() {
-        if let element = node as? FoundationXML.XMLElement {
-            count += 1 + (element.attributes?.count ?? 0)
-            stack.append(contentsOf: element.children ?? [])
-        }
-    }
-    return count
-}
-
-/// Visits every element of a ParleyXML tree without recursion.
-func walk(_ document: XML.Document) -> Int {
-    var count = 0
-    var stack: [XML.Element] = [document.root]
-    while let element = stack.popLast() {
-        count += 1 + element.attributes.count
-        for child in element.children { if case .element(let e) = child { stack.append(e) } }
-    }
-    return count
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -86,6 +63,16 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 let counts = bytes.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: CChar.self) { baseline_xml_sax2_count($0.baseAddress, $0.count) }
+                }
+                blackHole(counts.elements + counts.textBytes)
+            }
+        }
+
+        // The like-for-like baseline of XML.events: the same parse building the same strings.
+        Benchmark("XML.libxml2SAX2Strings-\(label)", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let counts = bytes.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { baseline_xml_sax2_strings($0.baseAddress, $0.count) }
                 }
                 blackHole(counts.elements + counts.textBytes)
             }

@@ -80,3 +80,19 @@ public func walk(_ value: Value) -> Int {
     default: return 1
     }
 }
+
+/// ``walk(_:)`` over JSONSerialization's objects: the same count, so the comparison is like for like.
+public func walkFoundation(_ value: Any) -> Int {
+    if let elements = value as? [Any] {
+        var visited = 1
+        for element in elements { visited &+= walkFoundation(element) }
+        return visited
+    }
+    if let object = value as? [String: Any] {
+        var visited = 1
+        for (key, member) in object { visited &+= walkFoundation(member) &+ key.utf8.count }
+        return visited
+    }
+    if let string = value as? String { return string.utf8.count }
+    return 1
+}

@@ -1,3 +1,4 @@
+import FoundationXML
 import ParleyXML
 
 // The XML document and the string-event read: XMLBenchmarks times them, PerfGate counts them.
@@ -36,4 +37,28 @@ public func countStringEvents(_ bytes: [UInt8]) throws -> Int {
         }
     }
     return elements + textBytes
+}
+
+/// Visits every element of a ParleyXML tree without recursion, counting elements and attributes.
+public func walk(_ document: XML.Document) -> Int {
+    var count = 0
+    var stack: [XML.Element] = [document.root]
+    while let element = stack.popLast() {
+        count += 1 + element.attributes.count
+        for child in element.children { if case .element(let e) = child { stack.append(e) } }
+    }
+    return count
+}
+
+/// ``walk(_:)-(XML.Document)`` over a FoundationXML tree: the same count, so the comparison is like for like.
+public func walk(_ document: FoundationXML.XMLDocument) -> Int {
+    var count = 0
+    var stack: [FoundationXML.XMLNode] = document.rootElement().map { [$0] } ?? []
+    while let node = stack.popLast() {
+        if let element = node as? FoundationXML.XMLElement {
+            count += 1 + (element.attributes?.count ?? 0)
+            stack.append(contentsOf: element.children ?? [])
+        }
+    }
+    return count
 }
