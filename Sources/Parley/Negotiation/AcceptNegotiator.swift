@@ -152,7 +152,9 @@ public struct AcceptNegotiator: Sendable {
         guard range.count == expected.count else { return false }
         var j = expected.lowerBound
         for i in range {
-            if ByteClass.lowercased(header[i]) != bytes[j] { return false }
+            // Headers are nearly always lower-case already: fold only a byte that differs.
+            let byte = header[i]
+            if byte != bytes[j] && ByteClass.lowercased(byte) != bytes[j] { return false }
             j += 1
         }
         return true
