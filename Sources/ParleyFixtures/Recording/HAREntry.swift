@@ -13,14 +13,15 @@ struct HAREntry {
     let replacement: String
 
     var value: Value {
+        let time = Value.float(exchange.totalMilliseconds.isFinite ? max(0, exchange.totalMilliseconds) : 0)
         var entry: Value.Object = [
             "startedDateTime": .string(exchange.startedAt.formatted(Self.dateStyle)),
-            "time": .float(max(0, exchange.totalMilliseconds)),
+            "time": time,
             "request": request,
             "response": response,
             "cache": .object([:]),
             // Only the total is known; HAR requires these three, -1 marks the others unknown.
-            "timings": ["blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": .float(max(0, exchange.totalMilliseconds)),
+            "timings": ["blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": time,
                         "receive": 0, "ssl": -1],
         ]
         let notes = requestBody.notes + responseBody.notes

@@ -61,7 +61,9 @@ public final class HARRecorder: Sendable {
     /// Creates a recorder writing into `directory`, created (with its parents) if missing.
     ///
     /// - Parameters:
+    ///   - directory: The folder the files go in.
     ///   - registry: The formats that decode and re-encode bodies for path redaction.
+    ///   - options: Rotation, redaction and body limits.
     ///   - now: The clock used for file names and ages; tests pass their own.
     /// - Throws: ``RecordingError`` with ``RecordingError/Reason/unwritable`` when the folder
     ///   cannot be created or is not writable, ``RecordingError/Reason/invalidOptions`` for an
