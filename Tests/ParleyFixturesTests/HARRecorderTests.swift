@@ -324,6 +324,45 @@ struct HARRecorderTests {
         #expect(try onlyLog(in: quiet)["log"]?["entries"]?[0]?["comment"] == nil)
     }
 
+    @Test("The path syntax: dots, $, [*], [n], *, quoted keys; paths name existing values only")
+    func pathSyntax() throws {
+        func parse(_ text: String) throws -> [RedactionPath.Step] { try RedactionPath(parsing: text).steps }
+        #expect(try parse("user.password") == [.key("user"), .key("password")])
+        #expect(try parse("$.items[*].token") == [.key("items"), .any, .key("token")])
+        #expect(try parse("$items[12]") == [.key("items"), .index(12)])
+        #expect(try parse("*.pin") == [.any, .key("pin")])
+        #expect(try parse(#"a["x.y"]['q\'s'].b"#) == [.key("a"), .key("x.y"), .key("q's"), .key("b")])
+        #expect(try parse("[0][*]") == [.index(0), .any])
+
+        var value: Value = ["a": [["k": 1], ["k": 2], "text"], "b": ["k": 3], "c": .tagged("x", ["k": 4])]
+        value = .object(Value.Object(value.objectValue!.members + [Value.Object.Member(key: "b", value: ["k": 5])]))
+        #expect(try RedactionPath(parsing: "a[*].k").apply(to: &value, replacement: "R") == 2)
+        #expect(try RedactionPath(parsing: "a[7].k").apply(to: &value, replacement: "R") == 0)
+        #expect(try RedactionPath(parsing: "a.k").apply(to: &value, replacement: "R") == 0)
+        #expect(try RedactionPath(parsing: "b.k").apply(to: &value, replacement: "R") == 2)   // both members named b
+        #expect(try RedactionPath(parsing: "c.k").apply(to: &value, replacement: "R") == 1)   // through a tag
+        #expect(try RedactionPath(parsing: "missing.k").apply(to: &value, replacement: "R") == 0)
+        #expect(value == .object(Value.Object([.init(key: "a", value: [["k": "R"], ["k": "R"], "text"]), .init(key: "b", value: ["k": "R"]),
+                                               .init(key: "c", value: .tagged("x", ["k": "R"])), .init(key: "b", value: ["k": "R"])])))
+    }
+
+    @Test("A file that cannot be created while recording is a typed error; the next record starts afresh")
+    func writeFailures() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorder = try HARRecorder(directory: folder.path, registry: testRegistry)
+        try FileManager.default.removeItem(at: folder)
+        #expect {
+            try recorder.record(capture(.get, "/a"))
+        } throws: { error in
+            (error as? RecordingError)?.reason == .unwritable
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try recorder.record(capture(.get, "/b"))
+        try recorder.close()
+        #expect(try recordings(in: folder).map { $0.exchanges.map(\.request.url) } == [["https://api.example.org/b"]])
+    }
+
     static let badOptions: [String: RecordingOptions] = [
         "a..b": RecordingOptions(redactedPaths: ["a..b"]), "items[x]": RecordingOptions(redactedPaths: ["items[x]"]),
         "a['b": RecordingOptions(redactedPaths: ["a['b"]), "$": RecordingOptions(redactedPaths: ["$"]),
