@@ -1,7 +1,6 @@
 public import Foundation
 public import Parley
 import ParleyJSON
-import Synchronization
 
 /// Writes HTTP exchanges as HAR 1.2 files that `parley check` reads and ``Replayer`` replays:
 /// what `parley-gateway --record DIR` writes.
@@ -40,7 +39,9 @@ import Synchronization
 ///
 /// A recorder is `Sendable`: call it from any number of tasks. Bodies are prepared and entries
 /// encoded outside its lock; only the write to the open file is serialized.
-public final class HARRecorder: Sendable {
+// The state is behind an `NSLock` (a pthread mutex, which ThreadSanitizer sees) rather than
+// `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer on Linux reports as races.
+public final class HARRecorder: @unchecked Sendable {
     /// The folder written to.
     public let directory: String
     /// The options in force.
@@ -55,7 +56,8 @@ public final class HARRecorder: Sendable {
     private let bodies: BodyRecorder
     private let redactedHeaders: Set<String>
     private let now: @Sendable () -> Date
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var unsafeState = State()
     private let json = JSONFormat()
 
     /// Creates a recorder writing into `directory`, created (with its parents) if missing.
@@ -114,7 +116,7 @@ public final class HARRecorder: Sendable {
             // Every value in an entry is a string, a finite number or a container of them.
             throw RecordingError(.unwritable, path: directory, "cannot encode an entry (\(error))")
         }
-        try state.withLock { state throws(RecordingError) in
+        try withState { state throws(RecordingError) in
             let time = now()
             try closeIfDue(&state, at: time)
             if state.file == nil {
@@ -137,17 +139,24 @@ public final class HARRecorder: Sendable {
     /// Call it now and then (every second or so), so a quiet recorder's file does not stay
     /// `.partial`.
     public func flush() throws(RecordingError) {
-        try state.withLock { state throws(RecordingError) in try closeIfDue(&state, at: now()) }
+        try withState { state throws(RecordingError) in try closeIfDue(&state, at: now()) }
     }
 
     /// Closes the open file now, if any. Recording afterwards starts a new file.
     public func close() throws(RecordingError) {
-        try state.withLock { state throws(RecordingError) in try finish(&state) }
+        try withState { state throws(RecordingError) in try finish(&state) }
     }
 
     /// How many exchanges were written.
     public var recordedCount: Int {
-        state.withLock { $0.recordedCount }
+        withState { $0.recordedCount }
+    }
+
+    /// Runs `body` on the state under the lock.
+    private func withState<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&unsafeState)
     }
 
     private func closeIfDue(_ state: inout State, at time: Date) throws(RecordingError) {
