@@ -39,8 +39,6 @@ import ParleyJSON
 ///
 /// A recorder is `Sendable`: call it from any number of tasks. Bodies are prepared and entries
 /// encoded outside its lock; only the write to the open file is serialized.
-// The state is behind an `NSLock` (a pthread mutex, which ThreadSanitizer sees) rather than
-// `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer on Linux reports as races.
 public final class HARRecorder: @unchecked Sendable {
     /// The folder written to.
     public let directory: String
@@ -56,6 +54,8 @@ public final class HARRecorder: @unchecked Sendable {
     private let bodies: BodyRecorder
     private let redactedHeaders: Set<String>
     private let now: @Sendable () -> Date
+    // An `NSLock` (a pthread mutex, which ThreadSanitizer sees) rather than
+    // `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer on Linux reports as races.
     private let lock = NSLock()
     private var unsafeState = State()
     private let json = JSONFormat()
