@@ -83,7 +83,7 @@ install: setup
 # Its own scratch path, so the normal build is untouched. A race, or a filter that matches no
 # test, fails the run (the runner still prints "passed" after a TSan report: the exit code and
 # the log decide).
-TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms
+TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms|HARRecorderTests
 tsan: setup
 	@mkdir -p .build-tsan; set -o pipefail; \
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)' 2>&1 | tee .build-tsan/tsan.log; \

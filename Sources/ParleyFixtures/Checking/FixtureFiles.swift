@@ -12,7 +12,8 @@ public struct FixtureFile: Sendable, Hashable {
 /// Finding recordings in files and folders, and splitting them into shards.
 public enum FixtureFiles {
     /// The files under `paths` in a deterministic order (each argument's files sorted by path),
-    /// skipping hidden entries, snapshot sidecars and documentation (`README`, `LICENSE`, `.md`).
+    /// skipping hidden entries, snapshot sidecars, documentation (`README`, `LICENSE`, `.md`) and
+    /// files still being written (`.partial`, as ``HARRecorder`` names them until they are complete).
     public static func discover(_ paths: [String]) throws(RecordingError) -> [FixtureFile] {
         var files: [FixtureFile] = []
         var seen = Set<String>()
@@ -45,7 +46,7 @@ public enum FixtureFiles {
     static func isCandidate(_ relativePath: String) -> Bool {
         let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
         let upper = name.uppercased()
-        if Snapshot.isSidecar(name) { return false }
+        if Snapshot.isSidecar(name) || upper.hasSuffix(".PARTIAL") { return false }
         if upper.hasPrefix("README") || upper.hasPrefix("LICENSE") || upper.hasPrefix("COPYING") || upper.hasSuffix(".MD") { return false }
         return true
     }

@@ -1,4 +1,4 @@
-/// Why a file could not be read as a recording.
+/// Why a file could not be read as a recording, or a recording could not be written.
 public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of failure.
     public enum Reason: String, Sendable, Hashable {
@@ -8,6 +8,12 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
         case notARecording = "not-a-recording"
         /// The file is of a known kind but broken (invalid JSON, a cassette without interactions).
         case malformed
+        /// A recording could not be written: its folder cannot be created or written, or a
+        /// file in it cannot be created, written or renamed (``HARRecorder``).
+        case unwritable
+        /// A ``RecordingOptions`` value is invalid (a redaction path that does not parse, a
+        /// limit below 1).
+        case invalidOptions = "invalid-options"
     }
 
     /// The kind of failure.
