@@ -27,6 +27,17 @@ struct ExchangeSummary: Sendable {
     var transcoded: (from: String, to: String)?
     /// Whether the body was cut short (client or upstream went away mid-body).
     var incomplete = false
+
+    /// The request as sent upstream (upstream URL, forwarded fields), once it was sent.
+    var upstreamRequest: HTTPRequest?
+    /// The request body as sent upstream, up to the capture limit.
+    var upstreamRequestBody: [UInt8] = []
+    /// The upstream's response head as received, when the upstream answered and its body was read.
+    var upstreamResponse: HTTPResponse?
+    /// The upstream's response body as received (still content-coded), up to the capture limit.
+    var upstreamResponseBody: [UInt8] = []
+    /// Bytes of the upstream's response body in all.
+    var upstreamResponseByteCount = 0
 }
 
 /// Counts the bytes of a body as it streams and keeps its first `limit` bytes.

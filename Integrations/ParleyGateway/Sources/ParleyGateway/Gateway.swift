@@ -62,7 +62,13 @@ public struct Gateway: Service {
         clientConfiguration.timeout.connect = .seconds(10)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics()
-        let observer = ExchangeObserver(logger: logger, metrics: metrics, captureLimit: 0)
+        let recorder = try configuration.recording.map { recording in
+            try HARRecorder(directory: recording.directory.path, registry: registry,
+                            options: RecordingOptions(maxExchangesPerFile: recording.maxExchangesPerFile,
+                                                      redactedHeaders: recording.redactedHeaders,
+                                                      redactedPaths: recording.redactedPaths))
+        }
+        let observer = ExchangeObserver(logger: logger, metrics: metrics, recorder: recorder)
         let responder = ProxyResponder(configuration: configuration, transcoder: Transcoder(registry: registry),
                                        upstream: try upstream(client), observer: observer)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
@@ -87,6 +93,17 @@ public struct Gateway: Service {
                                                   logger: logger)
                     group.addTask { try await adminServer.run() }
                 }
+                if let recorder {
+                    // Files close after a minute even when traffic stops (the recorder rotates by age on flush).
+                    group.addTask {
+                        try? await cancelWhenGracefulShutdown {
+                            while true {
+                                try await Task.sleep(for: .seconds(5))
+                                try? recorder.flush()
+                            }
+                        }
+                    }
+                }
                 group.addTask {
                     guard let (main, admin) = await bound.ports() else { return }
                     var addresses = Addresses(main: HostAndPort(host: configuration.listen.host, port: main))
@@ -95,9 +112,11 @@ public struct Gateway: Service {
                 }
             }
         } catch {
+            try? recorder?.close()
             try? await client.shutdown()
             throw error
         }
+        try recorder?.close()
         try await client.shutdown()
     }
 }

@@ -27,6 +27,7 @@ struct ProxyResponder: HTTPResponder {
         }
         summary.requestBody = requestTap.captured
         summary.bytesIn = requestTap.count
+        if summary.upstreamRequestBody.isEmpty { summary.upstreamRequestBody = requestTap.captured }
         switch answer {
         case .buffered(let head, let body):
             summary.response = head
@@ -46,6 +47,10 @@ struct ProxyResponder: HTTPResponder {
                     var summary = finished
                     summary.responseBody = tap.captured
                     summary.bytesOut = tap.count
+                    if summary.upstreamResponse != nil {   // passed through: what the upstream sent is what the client got
+                        summary.upstreamResponseBody = tap.captured
+                        summary.upstreamResponseByteCount = tap.count
+                    }
                     summary.duration = ContinuousClock.now - started
                     summary.incomplete = !complete
                     observer.finished(summary)
@@ -95,14 +100,21 @@ struct ProxyResponder: HTTPResponder {
             fields[.contentType] = type.description
             fields[.contentEncoding] = nil
             body = .bytes(transcoded)
+            summary.upstreamRequestBody = Array(transcoded.prefix(observer.captureLimit))
         } else if let length = head.headerFields[.contentLength].flatMap(Int64.init), length >= 0 {
             body = length == 0 ? nil : .stream(tapped(request.body, requestTap), length: .known(length))
         } else if head.headerFields[.transferEncoding] != nil {
             body = .stream(tapped(request.body, requestTap), length: .unknown)
         }
 
-        var outgoing = HTTPClientRequest(url: upstreamURL(route: route, path: head.path ?? "/"), method: head.method, fields: fields)
+        let url = upstreamURL(route: route, path: head.path ?? "/")
+        var outgoing = HTTPClientRequest(url: url, method: head.method, fields: fields)
         outgoing.body = body
+        if let parsed = URL(string: url), let scheme = parsed.scheme, let host = parsed.host {
+            let authority = parsed.port.map { "\(host):\($0)" } ?? host
+            summary.upstreamRequest = HTTPRequest(method: head.method, scheme: scheme, authority: authority,
+                                                  path: String(url.dropFirst("\(scheme)://\(authority)".count)), headerFields: fields)
+        }
         let sent = ContinuousClock.now
         let response = try await upstream.send(outgoing, timeout: route?.upstreamTimeout ?? configuration.upstreamTimeout)
         summary.upstreamLatency = ContinuousClock.now - sent
@@ -111,6 +123,7 @@ struct ProxyResponder: HTTPResponder {
 
         switch transcoder.plan(for: upstreamHead, method: head.method, accept: accept) {
         case .passThrough:
+            summary.upstreamResponse = response.head
             return .streamed(upstreamHead, response.body)
         case .notAcceptable(let upstreamType, let producible):
             var error = ParleyError.notAcceptable(accept, available: producible)
@@ -120,6 +133,9 @@ struct ProxyResponder: HTTPResponder {
             let bytes = try await collect(response.body, limit: limit, tap: nil) {
                 UpstreamFailure.unusableBody("the upstream's \(from.essence) body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
             }
+            summary.upstreamResponse = response.head
+            summary.upstreamResponseBody = Array(bytes.prefix(observer.captureLimit))
+            summary.upstreamResponseByteCount = bytes.count
             do {
                 let (transcodedHead, transcoded) = try transcoder.transcode(upstreamHead, body: bytes, for: head, limit: limit)
                 summary.transcoded = (from.essence, to.essence)

@@ -87,6 +87,12 @@ struct GatewayCommand: AsyncParsableCommand {
             configuration.replayDirectory = URL(fileURLWithPath: replay)
         }
         if let record {
+            do { try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true) } catch {
+                throw GatewayConfigurationError("--record: cannot create the folder '\(record)': \(error.localizedDescription)")
+            }
+            guard FileManager.default.isWritableFile(atPath: record) else {
+                throw GatewayConfigurationError("--record: the folder '\(record)' is not writable")
+            }
             var recording = configuration.recording ?? GatewayConfiguration.Recording(directory: URL(fileURLWithPath: record))
             recording.directory = URL(fileURLWithPath: record)
             configuration.recording = recording

@@ -65,6 +65,8 @@ import Testing
         (["--upstream", "http://127.0.0.1:9", "--upstream-timeout", "0"], "--upstream-timeout"),
         (["--upstream", "http://127.0.0.1:9", "--no-such-flag"], "no-such-flag"),
         (["--config", "/nonexistent/gateway.yaml"], "cannot read"),
+        (["--upstream", "http://127.0.0.1:9", "--record", "/proc/parley-recordings"], "--record: cannot create the folder"),
+        (["--upstream", "http://127.0.0.1:9", "--replay", "/nonexistent/recordings"], "--replay: no folder or file"),
     ])
     func badFlagsExit2SayingWhy(arguments: [String], message: String) throws {
         let result = try run(arguments)

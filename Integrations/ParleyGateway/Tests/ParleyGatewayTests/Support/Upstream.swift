@@ -58,6 +58,12 @@ enum TestUpstream {
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
+        // Takes a body and says only that it did (nothing of the request comes back).
+        router.post("/login") { request, _ -> Response in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            return Response(status: .created, headers: [.contentType: "application/json"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"ok":true}"#)))
+        }
         // No head for `seconds`.
         router.get("/stall/{seconds}") { _, context -> Response in
             let seconds = Double(context.parameters.get("seconds") ?? "0") ?? 0
