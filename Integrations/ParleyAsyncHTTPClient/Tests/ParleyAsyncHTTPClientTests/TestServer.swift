@@ -39,15 +39,49 @@ struct TestServer {
                         wrappingChannelSynchronously: channel)
                 }
             }
-        guard let port = server.channel.localAddress?.port else { throw Expired() }
+        return try await serving(server, lifetime: lifetime, connection: { try await serve($0, handler: handler) }, body)
+    }
 
+    /// A raw connection: the bytes of the request head are read, then `reply` writes whatever it
+    /// likes (malformed responses) on the channel and the connection closes.
+    typealias RawReply = @Sendable (NIOAsyncChannelOutboundWriter<ByteBuffer>, any Channel) async throws -> Void
+
+    /// Runs `body` with the port of a server answering every request with `reply`, below HTTP.
+    static func runRaw<T: Sendable>(lifetime: Duration = .seconds(120), reply: @escaping RawReply,
+                                    _ body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await serving(server, lifetime: lifetime, connection: { connection in
+            try await connection.executeThenClose { inbound, outbound in
+                var head: [UInt8] = []
+                for try await buffer in inbound {
+                    head.append(contentsOf: buffer.readableBytesView)
+                    if head.count > maxRequestBodyBytes { return }
+                    if head.suffix(4).elementsEqual("\r\n\r\n".utf8) { break }
+                }
+                try await reply(outbound, connection.channel)
+            }
+        }, body)
+    }
+
+    private static func serving<Connection: Sendable, T: Sendable>(
+        _ server: NIOAsyncChannel<Connection, Never>, lifetime: Duration,
+        connection serve: @escaping @Sendable (Connection) async throws -> Void,
+        _ body: @escaping @Sendable (Int) async throws -> T
+    ) async throws -> T {
+        guard let port = server.channel.localAddress?.port else { throw Expired() }
         return try await withThrowingTaskGroup(of: Outcome<T>?.self) { group in
             group.addTask {
                 try await server.executeThenClose { connections in
                     await withDiscardingTaskGroup { connectionGroup in
                         do {
                             for try await connection in connections {
-                                connectionGroup.addTask { try? await serve(connection, handler: handler) }
+                                connectionGroup.addTask { try? await serve(connection) }
                             }
                         } catch {}
                     }
