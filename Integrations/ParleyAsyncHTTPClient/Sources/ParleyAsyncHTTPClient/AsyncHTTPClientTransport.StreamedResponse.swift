@@ -21,14 +21,24 @@ extension AsyncHTTPClientTransport {
         /// The body, as the bytes arrive (any `Content-Encoding` kept).
         public var body: Body
 
-        /// Creates a response from a head and a body.
-        public init(response: HTTPResponse, body: Body) {
+        /// The body length the head announces: its `Content-Length`, except for an answer to
+        /// `HEAD` and a 1xx, 204 or 304 status, which have no body whatever it says.
+        public let declaredBodyLength: Int?
+
+        /// Creates a response from a head, a body and the method of the request it answers.
+        public init(response: HTTPResponse, body: Body, requestMethod: HTTPRequest.Method) {
             self.response = response
             self.body = body
+            let status = response.status.code
+            if requestMethod == .head || status < 200 || status == 204 || status == 304 {
+                declaredBodyLength = 0
+            } else {
+                declaredBodyLength = response.headerFields[.contentLength].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            }
         }
 
-        /// Reads the whole body, stopping as soon as it passes `maxBytes`: a declared
-        /// `Content-Length` over it stops before any byte is read, so at most `maxBytes` and one
+        /// Reads the whole body, stopping as soon as it passes `maxBytes`: a
+        /// ``declaredBodyLength`` over it stops before any byte is read, so at most `maxBytes` and one
         /// chunk are ever held.
         ///
         /// - Parameter maxBytes: The largest body accepted, in bytes.
@@ -38,10 +48,9 @@ extension AsyncHTTPClientTransport {
         ///   ``Failure`` with ``Failure/Code/responseIncomplete`` when the connection ends or
         ///   fails before the body does; `CancellationError`.
         public func collect(upTo maxBytes: Int) async throws -> [UInt8] {
-            let declared = response.headerFields[.contentLength].flatMap { Int($0) }
-            if let declared, declared > maxBytes { throw bodyTooLarge(maxBytes, declared, "declares") }
+            if let declared = declaredBodyLength, declared > maxBytes { throw bodyTooLarge(maxBytes, declared, "declares") }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(min(max(declared ?? 0, 0), maxBytes))
+            bytes.reserveCapacity(min(declaredBodyLength ?? 0, maxBytes))
             for try await chunk in body {
                 guard chunk.readableBytes <= maxBytes - bytes.count else {
                     throw bodyTooLarge(maxBytes, bytes.count + chunk.readableBytes, "reached")

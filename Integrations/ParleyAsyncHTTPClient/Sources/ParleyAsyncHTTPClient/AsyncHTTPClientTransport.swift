@@ -95,6 +95,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw Failure.classifying(error, readingBody: false, headTimeout: responseHeadTimeout)
         }
-        return StreamedResponse(response: try HTTPResponse(response), body: StreamedResponse.Body(response.body))
+        return StreamedResponse(response: try HTTPResponse(response), body: StreamedResponse.Body(response.body),
+                                requestMethod: request.method)
     }
 }

@@ -86,3 +86,19 @@ import Testing
         #expect(received == body)
     }
 }
+
+extension BodyLimitTests {
+    /// An answer to HEAD (and a 204 or 304) has no body, whatever its `Content-Length` says.
+    @Test(arguments: [(HTTPRequest.Method.head, HTTPResponseStatus.ok), (.get, .notModified), (.get, .noContent)])
+    func bodilessAnswersAreNotRefusedByTheirLength(method: HTTPRequest.Method, status: HTTPResponseStatus) async throws {
+        let (response, body) = try await TestServer.run(handler: { _, writer in
+            try await writer.writeHead(status, headers: [("Content-Length", String(Self.replyBytes))])
+            try await writer.write(.end(nil))
+        }) { port in
+            let request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(port)", path: "/")
+            return try await AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit).send(request, body: nil)
+        }
+        #expect(response.status.code == Int(status.code))
+        #expect(body.isEmpty)
+    }
+}
