@@ -17,9 +17,9 @@ extension AsyncHTTPClientTransport {
     /// traps on). Dropping it unread closes the connection.
     public struct StreamedResponse: Sendable {
         /// The response head: status and header fields as received, in order, repeats kept.
-        public var response: HTTPResponse
+        public let response: HTTPResponse
         /// The body, as the bytes arrive (any `Content-Encoding` kept).
-        public var body: Body
+        public let body: Body
 
         /// The body length the head announces: its `Content-Length`, except for an answer to
         /// `HEAD` and a 1xx, 204 or 304 status, which have no body whatever it says.
@@ -38,8 +38,8 @@ extension AsyncHTTPClientTransport {
         }
 
         /// Reads the whole body, stopping as soon as it passes `maxBytes`: a
-        /// ``declaredBodyLength`` over it stops before any byte is read, so at most `maxBytes` and one
-        /// chunk are ever held.
+        /// ``declaredBodyLength`` over it stops before any byte is read, so no more than `maxBytes`
+        /// and one chunk are ever read.
         ///
         /// - Parameter maxBytes: The largest body accepted, in bytes.
         /// - Returns: The body bytes.

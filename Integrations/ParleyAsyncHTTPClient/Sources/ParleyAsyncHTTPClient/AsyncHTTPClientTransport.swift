@@ -17,7 +17,7 @@ public import Parley
 ///
 /// ``send(_:body:)`` reads the body chunk by chunk and stops as soon as it passes
 /// ``maxResponseBodyBytes`` (a declared `Content-Length` over it stops before reading any byte),
-/// so it never holds more than the limit and one chunk. Bodies keep their `Content-Encoding`:
+/// so it never reads more than the limit and one chunk. Bodies keep their `Content-Encoding`:
 /// the client's response pipeline undoes it within the matched format's limits.
 ///
 /// Failures are ``Failure`` values with a ``Failure/Code`` (``Failure/Code/connectionFailed``,
