@@ -47,12 +47,13 @@ import Testing
         let body = try await TestServer.run(handler: { _, writer in
             try await writer.writeHead(headers: [("Content-Length", "10")])
             try await writer.writeBody(Array("hello".utf8))
-            try await Task.sleep(for: .milliseconds(1500))
+            try await Task.sleep(for: .seconds(3))   // past the head timeout
             try await writer.writeBody(Array("world".utf8))
             try await writer.write(.end(nil))
         }) { port in
             let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/slow")
-            let transport = AsyncHTTPClientTransport(responseHeadTimeout: .milliseconds(500))
+            // Generous for the head on a loaded machine, shorter than the stall in the body.
+            let transport = AsyncHTTPClientTransport(responseHeadTimeout: .seconds(2))
             return try await transport.stream(request).collect(upTo: 100)
         }
         #expect(body == Array("helloworld".utf8))
