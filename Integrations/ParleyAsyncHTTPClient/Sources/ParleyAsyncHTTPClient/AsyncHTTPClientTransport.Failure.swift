@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+public import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -6,8 +7,9 @@ extension AsyncHTTPClientTransport {
     /// Why a request through the transport failed, by ``code``; AsyncHTTPClient's or NIO's own
     /// error is in ``underlying``.
     ///
-    /// A proxy maps the codes to its answer: ``Code/connectionFailed`` and
-    /// ``Code/invalidResponse`` to 502 Bad Gateway, ``Code/timedOut`` to 504 Gateway Timeout.
+    /// A proxy answers ``impliedStatus``: 502 Bad Gateway for ``Code/connectionFailed``,
+    /// ``Code/invalidResponse`` and ``Code/responseIncomplete``, 504 Gateway Timeout for
+    /// ``Code/timedOut``.
     ///
     /// ```swift
     /// do { upstream = try await transport.stream(request) }
@@ -51,6 +53,16 @@ extension AsyncHTTPClientTransport {
             self.code = code
             self.message = message
             self.underlying = underlying
+        }
+
+        /// The status a gateway answers with: 504 for ``Code/timedOut``, 500 for
+        /// ``Code/invalidRequest`` (the gateway built a request it cannot send), 502 otherwise.
+        public var impliedStatus: HTTPResponse.Status {
+            switch code {
+            case .timedOut: .gatewayTimeout
+            case .invalidRequest: .internalServerError
+            default: .badGateway
+            }
         }
 
         public var description: String {

@@ -23,6 +23,7 @@ import Testing
             try await AsyncHTTPClientTransport(responseHeadTimeout: .seconds(30)).stream(Self.request(port))
         }
         #expect(failure?.code == .connectionFailed)
+        #expect(failure?.impliedStatus == .badGateway)
         #expect(clock.now - start < .seconds(5), "a refused connection is not retried until a timeout")
 
         // Through the client: a transport failure carrying the same failure.
@@ -45,6 +46,7 @@ import Testing
             return (failure, clock.now - start)
         }
         #expect(failure?.code == .timedOut)
+        #expect(failure?.impliedStatus == .gatewayTimeout)
         #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "timed out after \(elapsed)")
     }
 
@@ -103,6 +105,7 @@ import Testing
         await #expect(throws: Failure.self) { try await AsyncHTTPClientTransport().stream(noScheme) }
         let failure = #expect(throws: Failure.self) { try HTTPClientRequest(noScheme) }
         #expect(failure?.code == .invalidRequest)
+        #expect(failure?.impliedStatus == .internalServerError)
         let noAuthority = HTTPRequest(method: .get, scheme: "http", authority: nil, path: "/")
         #expect(throws: Failure.self) { try HTTPClientRequest(noAuthority) }
         let asterisk = HTTPRequest(method: .options, scheme: "http", authority: "example.org", path: "*")
