@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import Parley
+import ParleyAsyncHTTPClient
+import ParleyClient
+import Testing
+
+/// A reply far over `maxResponseBodyBytes` fails with the typed error, and the transport stops
+/// reading: the server, writing with backpressure, gets only a bounded part of it out.
+@Suite struct BodyLimitTests {
+    static let replyBytes = 64 << 20
+    static let limit = 1 << 20
+    static let chunkSize = 64 << 10
+
+    /// A handler streaming 64 MiB (chunked, or with a `Content-Length`), counting what it wrote.
+    static func hugeReply(declaringLength: Bool, written: Shared<Int>, finished: Shared<Bool>) -> TestServer.Handler {
+        { _, writer in
+            defer { finished.value = true }
+            var headers = [("Content-Type", "application/json")]
+            headers.append(declaringLength ? ("Content-Length", String(replyBytes)) : ("Transfer-Encoding", "chunked"))
+            try await writer.writeHead(headers: headers)
+            let chunk = [UInt8](repeating: 0x20, count: chunkSize)
+            for _ in 0..<(replyBytes / chunkSize) {
+                try await writer.writeBody(chunk)
+                written.update { $0 += chunkSize }
+            }
+            try await writer.write(.end(nil))
+        }
+    }
+
+    /// Waits (at most 10 s) for the handler to stop, then returns how much it wrote.
+    static func settled(_ written: Shared<Int>, _ finished: Shared<Bool>) async throws -> Int {
+        for _ in 0..<200 where !finished.value { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(finished.value, "the server kept writing: the connection was not closed")
+        return written.value
+    }
+
+    @Test(arguments: [false, true])
+    func sendStopsAtTheLimit(declaringLength: Bool) async throws {
+        let written = Shared(0), finished = Shared(false)
+        let error = try await TestServer.run(handler: Self.hugeReply(declaringLength: declaringLength, written: written,
+                                                                     finished: finished)) { port in
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/huge")
+            let transport = AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit)
+            return await #expect(throws: ParleyError.self) { _ = try await transport.send(request, body: nil) }
+        }
+        let failure = try #require(error)
+        #expect(failure.code == .limitExceeded)
+        #expect(failure.limit?.name == "maxResponseBodyBytes")
+        #expect(failure.limit?.maximum == Self.limit)
+        #expect(failure.response?.status == .ok)
+        let actual = try #require(failure.limit?.actual)
+        if declaringLength {
+            #expect(actual == Self.replyBytes)   // refused from the Content-Length, before reading
+        } else {
+            #expect(actual > Self.limit && actual <= Self.limit + (1 << 20))   // the limit and one chunk
+        }
+        // What left the server: the bytes read plus what the socket buffers and AsyncHTTPClient's
+        // read-ahead held (5-11 MB measured here), far from 64 MiB.
+        let sent = try await Self.settled(written, finished)
+        #expect(sent < 32 << 20, "the server wrote \(sent) bytes")
+    }
+
+    @Test func clientReportsTheLimitNotATransportFailure() async throws {
+        let written = Shared(0), finished = Shared(false)
+        let error = try await TestServer.run(handler: Self.hugeReply(declaringLength: false, written: written,
+                                                                     finished: finished)) { port in
+            let client = Client(baseURL: URL(string: "http://127.0.0.1:\(port)/"),
+                                transport: AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit), registry: .linked)
+            return await #expect(throws: ParleyError.self) { _ = try await client.get("huge") }
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(try await Self.settled(written, finished) < 32 << 20)
+    }
+
+    @Test func bodyAtTheLimitIsAccepted() async throws {
+        let body = [UInt8](repeating: 0x41, count: 4096)
+        let received = try await TestServer.run(handler: { _, writer in
+            try await writer.respond(headers: [("Content-Type", "text/plain")], body: body)
+        }) { port in
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/")
+            return try await AsyncHTTPClientTransport(maxResponseBodyBytes: 4096).send(request, body: nil).1
+        }
+        #expect(received == body)
+    }
+}
+
+extension BodyLimitTests {
+    /// An answer to HEAD (and a 204 or 304) has no body, whatever its `Content-Length` says.
+    @Test(arguments: [(HTTPRequest.Method.head, HTTPResponseStatus.ok), (.get, .notModified), (.get, .noContent)])
+    func bodilessAnswersAreNotRefusedByTheirLength(method: HTTPRequest.Method, status: HTTPResponseStatus) async throws {
+        let (response, body) = try await TestServer.run(handler: { _, writer in
+            try await writer.writeHead(status, headers: [("Content-Length", String(Self.replyBytes))])
+            try await writer.write(.end(nil))
+        }) { port in
+            let request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(port)", path: "/")
+            return try await AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit).send(request, body: nil)
+        }
+        #expect(response.status.code == Int(status.code))
+        #expect(body.isEmpty)
+    }
+}
