@@ -19,6 +19,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "parley", path: "../.."),
+        .package(name: "parley-async-http-client", path: "../ParleyAsyncHTTPClient"),
         // No default traits: swift-configuration support and full Foundation are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -33,6 +34,7 @@ let package = Package(
     targets: [
         .target(name: "ParleyGateway",
                 dependencies: [parley("Parley"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
+                               .product(name: "ParleyAsyncHTTPClient", package: "parley-async-http-client"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Parley
+import ParleyAsyncHTTPClient
 import ParleyFixtures
 import ServiceLifecycle
 
@@ -54,12 +55,10 @@ public struct Gateway: Service {
 
     /// Serves until graceful shutdown, then finishes the requests in flight and returns.
     public func run() async throws {
-        var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
+        // The transport's configuration: no redirects followed, bodies byte for byte, a refused
+        // connection failing at once (502) rather than retried; more pooled connections a host.
+        var clientConfiguration = AsyncHTTPClientTransport.defaultConfiguration
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
-        // A refused connection is 502 at once; AsyncHTTPClient would otherwise retry it until its
-        // connect timeout, and the client would wait for nothing.
-        clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        clientConfiguration.timeout.connect = .seconds(10)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics()
         let recorder = try configuration.recording.map { recording in

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Parley
+import ParleyAsyncHTTPClient
 
 /// Answers every request of the main port: forwards it upstream and streams, transcodes or
 /// refuses the response (the rules are in ``Transcoder``). The main port reserves no paths.
@@ -68,7 +69,7 @@ struct ProxyResponder: HTTPResponder {
     /// A response: whole, or a head with the upstream's body still to stream.
     enum Answer {
         case buffered(HTTPResponse, [UInt8])
-        case streamed(HTTPResponse, HTTPClientResponse.Body)
+        case streamed(HTTPResponse, AsyncHTTPClientTransport.StreamedResponse.Body)
 
         static func buffered(_ pair: (response: HTTPResponse, body: [UInt8])) -> Answer { .buffered(pair.response, pair.body) }
     }
@@ -107,16 +108,10 @@ struct ProxyResponder: HTTPResponder {
             body = .stream(tapped(request.body, requestTap), length: .unknown)
         }
 
-        let url = upstreamURL(route: route, path: head.path ?? "/")
-        var outgoing = HTTPClientRequest(url: url, method: head.method, fields: fields)
-        outgoing.body = body
-        if let parsed = URL(string: url), let scheme = parsed.scheme, let host = parsed.host {
-            let authority = parsed.port.map { "\(host):\($0)" } ?? host
-            summary.upstreamRequest = HTTPRequest(method: head.method, scheme: scheme, authority: authority,
-                                                  path: String(url.dropFirst("\(scheme)://\(authority)".count)), headerFields: fields)
-        }
+        let upstreamRequest = try upstreamRequest(route: route, head: head, fields: fields)
+        summary.upstreamRequest = upstreamRequest
         let sent = ContinuousClock.now
-        let response = try await upstream.send(outgoing, timeout: route?.upstreamTimeout ?? configuration.upstreamTimeout)
+        let response = try await upstream.send(upstreamRequest, body: body, timeout: route?.upstreamTimeout ?? configuration.upstreamTimeout)
         summary.upstreamLatency = ContinuousClock.now - sent
         var upstreamHead = response.head
         upstreamHead.headerFields = ForwardedFields.endToEnd(upstreamHead.headerFields)
@@ -153,10 +148,18 @@ struct ProxyResponder: HTTPResponder {
         }
     }
 
-    private func upstreamURL(route: GatewayConfiguration.Route?, path: String) -> String {
-        var base = (route?.upstream ?? configuration.upstream).absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + (path.hasPrefix("/") ? path : "/" + path)
+    /// The request for the upstream: the route's (or the gateway's) upstream, its path followed
+    /// by the client's path and query, with `fields`.
+    private func upstreamRequest(route: GatewayConfiguration.Route?, head: HTTPRequest,
+                                 fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
+        let base = route?.upstream ?? configuration.upstream
+        guard let scheme = base.scheme, let host = base.host else { throw .unreachable("'\(base)' has no host") }
+        var prefix = base.path
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        let path = head.path ?? "/"
+        let authority = base.port.map { "\(host.contains(":") ? "[\(host)]" : host):\($0)" } ?? host
+        return HTTPRequest(method: head.method, scheme: scheme, authority: authority,
+                           path: prefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
     }
 
     private func tapped(_ body: RequestBody, _ tap: BodyTap) -> some AsyncSequence<ByteBuffer, any Error> & Sendable {
