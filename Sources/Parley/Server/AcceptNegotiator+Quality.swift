@@ -16,4 +16,20 @@ extension AcceptNegotiator {
             return lowest
         }
     }
+
+    /// Whether `accept` has elements and not one of them is a valid media range, read by the
+    /// scanner negotiation uses (RFC 9110 §12.5.1): such a field cannot mean anything, where an
+    /// empty field means "anything" and one valid element among invalid ones is still heard.
+    public static func hasOnlyInvalidElements(_ accept: String) -> Bool {
+        var accept = accept
+        return accept.withUTF8 { bytes in
+            var scanner = AcceptScanner(bytes)
+            var sawElement = false
+            while let element = scanner.nextElement() {
+                if element.isValid { return false }
+                sawElement = true
+            }
+            return sawElement
+        }
+    }
 }

@@ -183,11 +183,7 @@ public struct ParleyServer: Sendable {
     /// §12.5.1), so it cannot mean anything. An empty value, or one with a single valid element,
     /// is not malformed (the negotiator skips invalid elements).
     public static func isMalformedAccept(_ accept: String) -> Bool {
-        let elements = accept.split(separator: ",").map { $0.trimmingCharacters(inSpacesAndTabs: ()) }.filter { !$0.isEmpty }
-        guard !elements.isEmpty else { return false }
-        return !elements.contains { element in
-            element == "*" || element.hasPrefix("*;") || (try? MediaType(parsing: element)) != nil
-        }
+        AcceptNegotiator.hasOnlyInvalidElements(accept)
     }
 
     private func parsedContentType(_ received: String) throws(ParleyError) -> MediaType {
