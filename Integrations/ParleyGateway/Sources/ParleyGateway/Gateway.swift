@@ -55,6 +55,9 @@ public struct Gateway: Service {
     public func run() async throws {
         var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
+        // An upstream that refuses is 502 at once: retrying would hold each request for the
+        // client's 10 s connect timeout before failing.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics()
         let observer = ExchangeObserver(logger: logger, metrics: metrics, captureLimit: 0)
