@@ -58,6 +58,11 @@ public struct Gateway: Service {
         // An upstream that refuses is 502 at once: retrying would hold each request for the
         // client's 10 s connect timeout before failing.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        // Once the request is sent, an upstream silent for longer than the longest upstream timeout
+        // fails the exchange, so a body that stalls after its head holds no request (and no graceful
+        // shutdown) for ever. The wait for the head is the route's own timeout (UpstreamClient).
+        let longest = ([configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)).max() ?? .seconds(30)
+        clientConfiguration.timeout.read = .nanoseconds(longest.nanoseconds)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics()
         let observer = ExchangeObserver(logger: logger, metrics: metrics, captureLimit: 0)

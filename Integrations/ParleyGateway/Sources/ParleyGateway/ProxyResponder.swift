@@ -180,6 +180,9 @@ struct ProxyResponder: HTTPResponder {
             return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request)
         case let error as ParleyError:
             return server.problemAnswer(for: error, to: request)
+        case let error as HTTPClientError where error == .readTimeout:
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream's body stalled for longer than the upstream timeout"),
+                                        status: .gatewayTimeout, to: request)
         default:
             return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(error)"),
                                         status: .badGateway, to: request)

@@ -29,7 +29,9 @@ struct UpstreamClient: Sendable {
     func send(_ request: HTTPClientRequest, timeout: Duration) async throws(UpstreamFailure) -> UpstreamResponse {
         let outcome: Result<HTTPClientResponse, UpstreamFailure> = await withTaskGroup(of: Result<HTTPClientResponse, UpstreamFailure>?.self) { group in
             group.addTask {
-                do { return .success(try await client.execute(request, deadline: .distantFuture)) } catch {
+                do { return .success(try await client.execute(request, deadline: .distantFuture)) } catch let error as HTTPClientError where error == .readTimeout {
+                    return .failure(.timedOut(timeout))   // the client's idle read timeout can win the race by a hair
+                } catch {
                     return .failure(.unreachable(String(describing: error)))
                 }
             }

@@ -62,6 +62,25 @@ struct FaultTests {
         }
     }
 
+    @Test func anUpstreamThatStallsMidBodyIsCutOffInTime() async throws {
+        try await ScriptedUpstream.with(Self.scripts) { upstream in
+            try await withGateway(upstream: upstream.url, configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions).run("upstream stalls mid-body") { client in
+                    let started = ContinuousClock.now
+                    let answer = try await fetch("http://\(gateway.main)/stall-mid-body", headers: [("Accept", "application/yaml")], client: client)
+                    #expect(answer.status == 504)
+                    #expect(problemDetail(answer) == "the upstream's body stalled for longer than the upstream timeout", "\(answer.text)")
+                    #expect(ContinuousClock.now - started < .seconds(3))
+                    // Streamed through: the client's connection ends, the body short.
+                    let cut = try await Self.rawGet("/stall-mid-body", accept: "application/json", gateway: gateway)
+                    #expect(cut.closed)
+                    #expect(cut.response?.status == 200)
+                    #expect(RawResponse.parse(cut.received).isEmpty, "a whole response arrived")
+                }
+            }
+        }
+    }
+
     /// Heads AsyncHTTPClient's parser refuses.
     static let malformedHeads = [
         "HTTP/1.1 200 OK\r\nContent-Type application/json\r\nContent-Length: 2\r\n\r\n{}",        // a field without a colon
@@ -285,6 +304,7 @@ struct FaultTests {
         "/close-before-head": [.close],
         "/reset-before-head": [.reset],
         "/stall": [.hold],
+        "/stall-mid-body": [.send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[1,"), .hold],
         "/reset-mid-body": [
             .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[" + String(repeating: " ", count: 5000)),
             .pause(.milliseconds(20)), .reset,
