@@ -211,26 +211,34 @@ struct FaultTests {
         }
     }
 
-    /// 20 KiB of header fields: many small ones, or one large one.
-    static let oversizeHeads = [
-        (0..<20).map { "X-Pad-\($0): " + String(repeating: "a", count: 1024) + "\r\n" }.joined(),
-        "X-Large: " + String(repeating: "b", count: 20 * 1024) + "\r\n",
+    /// Heads the gateway refuses with 431, and who refuses them: over the decoder's limits (16 KiB
+    /// of names and values, one field over 16 KiB, more than 1000 fields), the channel handler,
+    /// which closes the connection; over 16 KiB on the wire but not by the decoder's count (it
+    /// leaves out `: ` and CRLF), the proxy itself, which keeps it open.
+    static let oversizeHeads: [(fields: String, detail: String, closes: Bool)] = [
+        ((0..<20).map { "X-Pad-\($0): " + String(repeating: "a", count: 1024) + "\r\n" }.joined(),
+         "the request's header fields are over the gateway's limit", true),
+        ("X-Large: " + String(repeating: "b", count: 20 * 1024) + "\r\n", "the request's header fields are over the gateway's limit", true),
+        (String(repeating: "A: b\r\n", count: 1001), "the request's header fields are over the gateway's limit", true),
+        ((10..<26).map { "X-Pad-\($0): " + String(repeating: "c", count: 1015) + "\r\n" }.joined(),
+         "the request's header fields are over 16384 bytes", false),
     ]
 
     @Test(arguments: oversizeHeads.indices)
     func headerFieldsOver16KiBAre431(index: Int) async throws {
+        let (fields, detail, closes) = Self.oversizeHeads[index]
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url).run("oversize head \(index)") { client in
                     let connection = try await RawConnection.open(port: gateway.main.port)
-                    try await connection.send("GET /ok HTTP/1.1\r\nHost: gateway\r\n" + Self.oversizeHeads[index] + "\r\n")
+                    try await connection.send("GET /ok HTTP/1.1\r\nHost: gateway\r\n" + fields + "\r\n")
                     let answer = await connection.responses(1, within: .seconds(3)).first
-                    let closed = await connection.waitForClose(within: .seconds(3))
+                    let closed = await connection.waitForClose(within: closes ? .seconds(3) : .milliseconds(100))
                     await connection.close()
                     #expect(answer?.status == 431, "\(String(decoding: connection.received.prefix(200), as: UTF8.self))")
-                    #expect(answer?.field("Content-Type") == "application/problem+json")
-                    #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) } == "the request's header fields are over the gateway's limit")
-                    #expect(closed)
+                    #expect(answer?.field("Content-Type")?.hasPrefix("application/problem+json") == true)
+                    #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) } == detail)
+                    #expect(closed == closes)
                     try await Self.expectServes(gateway, client: client)
                 }
             }
