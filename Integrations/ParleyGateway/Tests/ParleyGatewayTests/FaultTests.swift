@@ -7,13 +7,16 @@ import ParleyCompression
 import ParleyGateway
 import Testing
 
-/// Faults at both ends of the gateway, each repeated ``repetitions`` times: the status the client
-/// gets (or a closed connection, where no answer is possible any more), the problem's detail, that
-/// the gateway still serves a normal request afterwards, and that the sockets on the gateway's and
-/// the upstream's ports and the process's resident memory come back (``FaultLoop``).
+/// Faults at both ends of the gateway, each repeated ``FaultLoop/repetitions`` times: the status
+/// the client gets (or a closed connection, where no answer is possible any more), the problem's
+/// detail, that the gateway still serves a normal request afterwards, and that the sockets on the
+/// gateway's and the upstream's ports and the process's resident memory come back (``FaultLoop``).
 ///
 /// Upstream faults are played by ``ScriptedUpstream`` (raw bytes on a socket); client faults are
 /// sent with ``RawConnection``. Serialized: each test measures the process's memory.
+///
+/// The fault table (sockets, descriptors, memory per fault), and a longer run:
+/// `PARLEY_FAULT_TABLE=1 PARLEY_FAULT_REPETITIONS=100 swift test --filter FaultTests ...`
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct FaultTests {
     // MARK: Upstream faults
