@@ -50,7 +50,7 @@ let package = Package(
                           dependencies: ["ParleyGateway", .product(name: "ArgumentParser", package: "swift-argument-parser")] + formats,
                           plugins: [registration]),
         .testTarget(name: "ParleyGatewayTests",
-                    dependencies: ["ParleyGateway",
+                    dependencies: ["ParleyGateway", parley("ParleyCompression"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOCore", package: "swift-nio"),

@@ -59,6 +59,11 @@ public struct Gateway: Service {
         // connection failing at once (502) rather than retried; more pooled connections a host.
         var clientConfiguration = AsyncHTTPClientTransport.defaultConfiguration
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
+        // Once the request is sent, an upstream silent for longer than the longest upstream timeout
+        // fails the exchange, so a body that stalls after its head holds no request (and no graceful
+        // shutdown) for ever. The wait for the head is the route's own timeout (Upstream.send).
+        let longest = ([configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)).max() ?? .seconds(30)
+        clientConfiguration.timeout.read = .nanoseconds(longest.nanoseconds)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics()
         let recorder = try configuration.recording.map { recording in

@@ -17,7 +17,9 @@ public struct GatewayConfiguration: Sendable {
     public var listen: HostAndPort
     /// Where requests go unless a route says otherwise.
     public var upstream: URL
-    /// The longest wait for an upstream's response head; longer is 504. Default 30 s.
+    /// The longest wait for an upstream's response head; longer is 504. Once the head is in, the
+    /// longest silence of its body (the longest of these timeouts over the routes): a body that
+    /// stalls is cut off (504 when it was being transcoded). Default 30 s.
     public var upstreamTimeout: Duration
     /// The longest a client may take to send a request head; longer closes the connection
     /// (after a 408). Default 10 s.

@@ -199,6 +199,12 @@ struct ProxyResponder: HTTPResponder {
             return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request)
         case let error as ParleyError:
             return server.problemAnswer(for: error, to: request)
+        case let failure as AsyncHTTPClientTransport.Failure where (failure.underlying as? HTTPClientError) == .readTimeout:
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream's body stalled for longer than the upstream timeout"),
+                                        status: .gatewayTimeout, to: request)
+        case let failure as AsyncHTTPClientTransport.Failure:
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(failure.message)"),
+                                        status: .badGateway, to: request)
         default:
             return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(error)"),
                                         status: .badGateway, to: request)
