@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     --quick) DURATION=3; ROUNDS=1; shift;;
     --debug) CONFIGURATION=debug; shift;;
     --fail-on-goals) FAIL_ON_GOALS=1; shift;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
     *) echo "gateway-bench: unknown argument '$1' (see --help)" >&2; exit 2;;
   esac
 done

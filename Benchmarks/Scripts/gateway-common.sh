@@ -137,7 +137,7 @@ gw_start_gateway() {
   GATEWAY_PID=$!
   local line=
   for _ in $(seq 1 600); do
-    line=$(grep -m1 '^listening on ' "$WORK/gateway.out" || true)
+    line=$(grep -m1 '^listening on ' "$WORK/gateway.out" 2>/dev/null || true)
     [ -n "$line" ] && break
     kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/gateway.err" >&2; return 1; }
     sleep 0.1

@@ -12,17 +12,22 @@
 # after the load. The load is wrk (Debian's; wrk2 is not packaged) with 4 connections, each waiting
 # 4000/R ms after every answer (wrk's Lua `delay()`), so the rate is at most R requests/s (default
 # 200) and below it only when answers take longer than that wait; the table prints the rate reached.
-# The requests cycle through a fixed mix of 20: 1 KB passthrough, JSON->YAML and JSON->MessagePack,
-# the same with `Connection: close` (new client connections all along), 100 KB passthrough and both
-# transcodings, one 1 MB passthrough and one 1 MB JSON->MessagePack. Each is checked once before.
+# wrk's requests cycle through a fixed mix of 20 on its keepalive connections: 1 KB passthrough,
+# JSON->YAML and JSON->MessagePack (4 of each), 100 KB the same (2 of each), one 1 MB passthrough and
+# one 1 MB JSON->MessagePack. Alongside, a Python client opens a new connection for each of 10
+# requests a second (1 KB, the three kinds in turn), so connections open and close all along; it
+# counts answers that are not 200. Each kind of request is checked once before the load.
 #
 # The gateway's VmRSS (/proc/PID/status) and open descriptors (/proc/PID/fd) are sampled every 2 s
-# (every second in runs under a minute). Warm-up: the first 30 s (a quarter of runs under 2 minutes).
+# (every second in runs under a minute). Warm-up: the first 30 s (the first half of runs under 2 minutes).
+# The starting descriptor count is taken after the checks, once their upstream connections closed:
+# the first request creates one descriptor for good (a timerfd), which is not a leak.
 # RSS growth compares the highest of the last 5 samples at the end of the load with the highest of the
 # last 5 samples of the warm-up (the high-water marks: a sample can land while a 1 MB body is in
-# flight). Descriptors: the count before any request, and after the load once it is back there (at
-# most 30 s). Exit 1 when RSS grew >= 10%, descriptors did not return, wrk saw a non-2xx answer or a
-# socket error, or the gateway did not exit 0 on SIGTERM afterwards.
+# flight). Descriptors: the starting count, and after the load once it is back there (at most 30 s).
+# Exit 1 when RSS grew >= 10%, descriptors did not return, wrk saw a non-2xx answer or a socket
+# error, a new-connection request was not answered 200, /health did not answer 200 after the load,
+# or the gateway did not exit 0 on SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -34,7 +39,7 @@ while [ $# -gt 0 ]; do
     --seconds) DURATION="$2"; shift 2;;
     --rate) RATE="$2"; shift 2;;
     --debug) CONFIGURATION=debug; shift;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
     *) echo "gateway-soak: unknown argument '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -53,35 +58,33 @@ gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT" admin
 CONNECTIONS=4
 DELAY_MS=$(( CONNECTIONS * 1000 / RATE ))
 INTERVAL=$([ "$DURATION" -lt 60 ] && echo 1 || echo 2)
-WARMUP=$([ "$DURATION" -lt 120 ] && echo $(( DURATION / 4 )) || echo 30)
+WARMUP=$([ "$DURATION" -lt 120 ] && echo $(( DURATION / 2 )) || echo 30)
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$GATEWAY_PID/status"; }
 fds() { ls "/proc/$GATEWAY_PID/fd" | wc -l; }
-START_RSS=$(rss_kb)
-START_FDS=$(fds)
+BOOT_RSS=$(rss_kb)
+BOOT_FDS=$(fds)
 
 # The mix: path|Accept|close (1: send Connection: close).
-MIX=(1k.json\|application/json\|0 1k.json\|application/yaml\|0 1k.json\|application/msgpack\|0
-     1k.json\|application/json\|1 1k.json\|application/yaml\|1 1k.json\|application/msgpack\|1
-     1k.json\|application/json\|0 1k.json\|application/yaml\|0 1k.json\|application/msgpack\|0
-     1k.json\|application/json\|0 1k.json\|application/yaml\|0 1k.json\|application/msgpack\|0
-     100k.json\|application/json\|0 100k.json\|application/yaml\|0 100k.json\|application/msgpack\|0
-     100k.json\|application/json\|1 100k.json\|application/yaml\|0 100k.json\|application/msgpack\|0
-     1m.json\|application/json\|0 1m.json\|application/msgpack\|0)
+MIX=(1k.json\|application/json 1k.json\|application/yaml 1k.json\|application/msgpack
+     1k.json\|application/json 1k.json\|application/yaml 1k.json\|application/msgpack
+     100k.json\|application/json 100k.json\|application/yaml 100k.json\|application/msgpack
+     1k.json\|application/json 1k.json\|application/yaml 1k.json\|application/msgpack
+     1k.json\|application/json 1k.json\|application/yaml 1k.json\|application/msgpack
+     100k.json\|application/json 100k.json\|application/yaml 100k.json\|application/msgpack
+     1m.json\|application/json 1m.json\|application/msgpack)
 {
   echo "local mix = {"
   for entry in "${MIX[@]}"; do
-    IFS='|' read -r path accept close <<<"$entry"
-    echo "  {\"/$path\", \"$accept\", $([ "$close" = 1 ] && echo true || echo false)},"
+    IFS='|' read -r path accept <<<"$entry"
+    echo "  {\"/$path\", \"$accept\"},"
   done
   cat <<LUA
 }
 local requests, i = {}, 0
 function init(args)
   for k, m in ipairs(mix) do
-    local headers = { ["Accept"] = m[2] }
-    if m[3] then headers["Connection"] = "close" end
-    requests[k] = wrk.format("GET", m[1], headers)
+    requests[k] = wrk.format("GET", m[1], { ["Accept"] = m[2] })
   end
 end
 function request()
@@ -94,13 +97,37 @@ LUA
 
 # Every kind of request once, before the load (the checks close their connections).
 for entry in "${MIX[@]}"; do
-  IFS='|' read -r path accept _ <<<"$entry"
-  want=${accept#application/}
-  gw_check "$GATEWAY_URL/$path" "$accept" "$want" >/dev/null
+  IFS='|' read -r path accept <<<"$entry"
+  gw_check "$GATEWAY_URL/$path" "$accept" "${accept#application/}" >/dev/null
 done
+sleep 3   # the upstream closes the checks' idle connections after 2 s
+START_RSS=$(rss_kb)
+START_FDS=$(fds)
 
 wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$WORK/soak.lua" "$GATEWAY_URL" > "$WORK/wrk.out" 2>&1 &
 WRK_PID=$!
+# The connection churner: a new connection for every request, 10 a second, for as long as wrk runs.
+python3 - "$GATEWAY_URL" "$DURATION" > "$WORK/churn.out" 2>&1 <<'PY' &
+import http.client, sys, time, urllib.parse
+url, seconds = urllib.parse.urlsplit(sys.argv[1]), float(sys.argv[2])
+kinds = ["application/json", "application/yaml", "application/msgpack"]
+ok = bad = 0
+start = time.monotonic()
+while time.monotonic() - start < seconds:
+    try:
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+        connection.request("GET", "/1k.json", headers={"Accept": kinds[(ok + bad) % 3]})
+        response = connection.getresponse()
+        response.read()
+        ok, bad = (ok + 1, bad) if response.status == 200 else (ok, bad + 1)
+        connection.close()
+    except Exception as error:
+        bad += 1
+        print(error, file=sys.stderr)
+    time.sleep(max(0.0, start + (ok + bad) * 0.1 - time.monotonic()))
+print(ok, bad)
+PY
+CHURN_PID=$!
 started=$(date +%s.%N)
 while kill -0 "$WRK_PID" 2>/dev/null; do
   elapsed=$(awk -v s="$started" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')
@@ -108,6 +135,8 @@ while kill -0 "$WRK_PID" 2>/dev/null; do
   sleep "$INTERVAL"
 done
 wrk_status=0; wait "$WRK_PID" || wrk_status=$?
+churn_status=0; wait "$CHURN_PID" || churn_status=$?
+read -r churn_ok churn_bad < <(tail -n1 "$WORK/churn.out") || true
 LOAD_RSS=$(rss_kb)
 
 # After the load: wait (at most 30 s) for the descriptors to come back to where they started.
@@ -123,7 +152,7 @@ warm_rss=$(awk -v w="$WARMUP" '$1 <= w { last[++n] = $2 } END { m = 0; for (k = 
 end_rss=$(awk '{ last[++n] = $2 } END { m = 0; for (k = (n > 5 ? n - 4 : 1); k <= n; k++) if (last[k] > m) m = last[k]; print m }' "$WORK/samples")
 peak_rss=$(awk '$2 > m { m = $2 } END { print m }' "$WORK/samples")
 peak_fds=$(awk '$3 > m { m = $3 } END { print m }' "$WORK/samples")
-growth=$(awk -v a="$end_rss" -v b="$warm_rss" 'BEGIN { printf "%.1f", b > 0 ? (a - b) * 100 / b : 999 }')
+growth=$(awk -v a="$end_rss" -v b="$warm_rss" 'BEGIN { printf "%.1f", (b > 0 ? (a - b) * 100 / b : 999) }')
 requests=$(awk '/requests in/ { print $1 }' "$WORK/wrk.out")
 rate=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$WORK/wrk.out")
 errors=$(awk '/Non-2xx or 3xx responses:/ { bad += $5 }
@@ -133,10 +162,11 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
 printf 'gateway-soak: %s s at <= %s requests/s (wrk -t1 -c%s, %s ms after each answer), mix of %s requests, parley-gateway (%s build)\n' \
   "$DURATION" "$RATE" "$CONNECTIONS" "$DELAY_MS" "${#MIX[@]}" "$CONFIGURATION"
-printf 'load average %s; %s requests, %s requests/s reached, %s errors (non-2xx or socket)\n\n' \
-  "$(cut -d' ' -f1-3 /proc/loadavg)" "${requests:-0}" "${rate:-0}" "$errors"
+printf 'load average %s; wrk: %s requests, %s requests/s reached, %s errors (non-2xx or socket); new-connection client: %s answered 200, %s not\n\n' \
+  "$(cut -d' ' -f1-3 /proc/loadavg)" "${requests:-0}" "${rate:-0}" "$errors" "${churn_ok:-0}" "${churn_bad:-?}"
 printf '| moment | RSS (MiB) | open descriptors |\n|---|---:|---:|\n'
-printf '| started, before any request | %s | %s |\n' "$(mib "$START_RSS")" "$START_FDS"
+printf '| started, before any request | %s | %s |\n' "$(mib "$BOOT_RSS")" "$BOOT_FDS"
+printf '| start: after one request of each kind, idle | %s | %s |\n' "$(mib "$START_RSS")" "$START_FDS"
 printf '| end of warm-up (%s s, highest of last 5 samples) | %s | - |\n' "$WARMUP" "$(mib "$warm_rss")"
 printf '| end of load (highest of last 5 samples) | %s | - |\n' "$(mib "$end_rss")"
 printf '| peak under load | %s | %s |\n' "$(mib "$peak_rss")" "$peak_fds"
@@ -150,6 +180,7 @@ echo
 check "$(awk -v g="$growth" 'BEGIN { print (g < 10) }')" "RSS after warm-up grew $growth% (< 10%)"
 check "$([ "$END_FDS" -le "$START_FDS" ] && echo 1 || echo 0)" "open descriptors back to $START_FDS after the load ($END_FDS)"
 check "$([ "$errors" = 0 ] && [ "$wrk_status" = 0 ] && [ -n "$requests" ] && echo 1 || echo 0)" "no non-2xx answer or socket error in ${requests:-0} requests (wrk exit $wrk_status)"
+check "$([ "${churn_bad:-1}" = 0 ] && [ "$churn_status" = 0 ] && [ "${churn_ok:-0}" -gt 0 ] && echo 1 || echo 0)" "every one of ${churn_ok:-0} new-connection requests answered 200 (${churn_bad:-?} not)"
 check "$([ "$health" = 200 ] && echo 1 || echo 0)" "/health answered 200 after the load ($health)"
 check "$([ "$exit_status" = 0 ] && echo 1 || echo 0)" "exit status 0 on SIGTERM ($exit_status)"
 exit $failed
