@@ -3,7 +3,7 @@
 # resident memory after warm-up grows < 10%, and open descriptors return to their starting count
 # once the load stops and the connections close.
 #
-#   Benchmarks/Scripts/gateway-soak.sh [--seconds N] [--rate R] [--debug]
+#   Benchmarks/Scripts/gateway-soak.sh [--seconds N] [--rate R] [--debug] [--samples FILE]
 #   make gateway-soak [SOAK_SECONDS=N]     (default 300: 5 minutes)
 #   make gateway-load-check                (CI: 20 seconds against the debug build)
 #
@@ -19,7 +19,8 @@
 # counts answers that are not 200. Each kind of request is checked once before the load.
 #
 # The gateway's VmRSS (/proc/PID/status) and open descriptors (/proc/PID/fd) are sampled every 2 s
-# (every second in runs under a minute). Warm-up: the first 30 s (the first half of runs under 2 minutes).
+# (every second in runs under a minute; --samples FILE keeps them: seconds, VmRSS kB, descriptors).
+# Warm-up: the first 30 s (the first half of runs under 2 minutes).
 # The starting descriptor count is taken after the checks, once their upstream connections closed:
 # the first request creates one descriptor for good (a timerfd), which is not a leak.
 # RSS growth compares the highest of the last 5 samples at the end of the load with the highest of the
@@ -34,11 +35,13 @@ cd "$(dirname "$0")/../.."
 DURATION=300
 RATE=200
 CONFIGURATION=release
+SAMPLES_FILE=
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) DURATION="$2"; shift 2;;
     --rate) RATE="$2"; shift 2;;
     --debug) CONFIGURATION=debug; shift;;
+    --samples) SAMPLES_FILE="$2"; shift 2;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
     *) echo "gateway-soak: unknown argument '$1' (see --help)" >&2; exit 2;;
   esac
@@ -137,7 +140,7 @@ done
 wrk_status=0; wait "$WRK_PID" || wrk_status=$?
 churn_status=0; wait "$CHURN_PID" || churn_status=$?
 read -r churn_ok churn_bad < <(tail -n1 "$WORK/churn.out") || true
-LOAD_RSS=$(rss_kb)
+[ -z "$SAMPLES_FILE" ] || cp "$WORK/samples" "$SAMPLES_FILE"
 
 # After the load: wait (at most 30 s) for the descriptors to come back to where they started.
 waited=0
