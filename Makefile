@@ -12,7 +12,7 @@ BENCH_APT_PACKAGES := libsimdjson-dev
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test server-bench clean
+.PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test server-bench gateway-bench gateway-soak gateway-load-check clean
 
 setup:
 	@missing=0; \
@@ -187,6 +187,23 @@ examples: setup
 SECONDS ?= 30
 server-bench: setup
 	Benchmarks/Scripts/server-bench.sh --seconds $(SECONDS)
+
+# parley-gateway under wrk on loopback (not in CI), release build: against nginx's plain proxy_pass
+# to the same upstream, then transcoding JSON -> YAML and MessagePack; SECONDS per case, default 30.
+# gateway-soak: SOAK_SECONDS (default 300) at a fixed rate; fails when RSS after warm-up grows 10% or
+# more, or descriptors do not return. gateway-load-check (CI): the soak for 20 seconds against the
+# debug build `make integration-test` leaves in .build-integrations (no release build in CI), RSS
+# growth under 25% (its 10-second warm-up leaves the allocator's swings in the figure).
+# The scripts install nginx and wrk with apt-get when missing.
+SOAK_SECONDS ?= 300
+gateway-bench: setup
+	Benchmarks/Scripts/gateway-bench.sh --seconds $(SECONDS)
+
+gateway-soak: setup
+	Benchmarks/Scripts/gateway-soak.sh --seconds $(SOAK_SECONDS)
+
+gateway-load-check: setup
+	Benchmarks/Scripts/gateway-soak.sh --seconds 20 --debug --max-growth 25
 
 # Renders `parley check --report html` reports of Fixtures/recorded, Fixtures/failing, the hostile
 # recordings in Tests/Browser/hostile and a generated 10,000-exchange corpus, and tests them in

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Load-tests parley-gateway with wrk on loopback against nginx as the anchor, in the same run, and
+# prints one table: requests/s, p50 and p99 latency, and ratios, then the issue's two goals.
+#
+#   Benchmarks/Scripts/gateway-bench.sh [--seconds N] [--rounds R] [--quick] [--debug] [--fail-on-goals]
+#   make gateway-bench [SECONDS=N]
+#
+# The upstream is nginx serving three fixed JSON files (exactly 1 KB, 100 KB and 1 MB of the same
+# generated records) as static files: the fastest upstream at hand, and C, so it is not what limits
+# a case. The same nginx, in a second server block, is the anchor: a plain `proxy_pass` to that
+# upstream with keepalive connections (an `upstream` block with `keepalive 32`, HTTP/1.1, no
+# Connection field) and no temporary files. parley-gateway (release build) forwards to the same
+# upstream. Cases, for each size in turn (nginx and the gateway interleave, so a change in the
+# machine's load hits both): nginx passthrough, gateway passthrough (both `Accept: application/json`),
+# gateway JSON->YAML (`Accept: application/yaml`) and JSON->MessagePack (`Accept: application/msgpack`).
+# Each answer is checked once before it is timed (status, type; passthrough bodies byte for byte).
+#
+# wrk runs one thread with 2 connections per core for N seconds per case (default 30); wrk, nginx and
+# the gateway share the machine's cores, so compare ratios within one run, never absolute figures.
+# --rounds R runs every case R times (interleaved) and reports the run with the median requests/s.
+# --quick: 3 seconds per case, one round. --debug uses the debug build (`make integration-test`
+# leaves it in .build-integrations) instead of building in release: figures are then not the product's.
+# Goals: gateway passthrough >= 50% of nginx's requests/s (each size); transcoding a 1 KB body >= 50%
+# of the gateway's own 1 KB passthrough. Exit 1 when a request failed (non-2xx, socket error, a
+# failed check); with --fail-on-goals also exit 2 when a goal is not met.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+DURATION=30
+ROUNDS=1
+CONFIGURATION=release
+FAIL_ON_GOALS=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) DURATION="$2"; shift 2;;
+    --rounds) ROUNDS="$2"; shift 2;;
+    --quick) DURATION=3; ROUNDS=1; shift;;
+    --debug) CONFIGURATION=debug; shift;;
+    --fail-on-goals) FAIL_ON_GOALS=1; shift;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
+    *) echo "gateway-bench: unknown argument '$1' (see --help)" >&2; exit 2;;
+  esac
+done
+
+WORK=$(mktemp -d)
+source Benchmarks/Scripts/gateway-common.sh
+trap gw_cleanup EXIT
+
+gw_install_tools
+gw_make_bodies
+gw_build_gateway "$CONFIGURATION"
+UPSTREAM_PORT=$(free_port)
+ANCHOR_PORT=$(free_port)
+gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
+NGINX_URL="http://127.0.0.1:$ANCHOR_PORT"
+gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+
+CORES=$(nproc)
+CONNECTIONS=$((2 * CORES))
+SIZES=(1k 100k 1m)
+declare -A LABEL=([1k]="1 KB" [100k]="100 KB" [1m]="1 MB")
+# name|base URL|Accept|Content-Type the answer must have
+CASES=("nginx passthrough|$NGINX_URL|application/json|application/json"
+       "gateway passthrough|$GATEWAY_URL|application/json|application/json"
+       "gateway JSON->YAML|$GATEWAY_URL|application/yaml|yaml"
+       "gateway JSON->MessagePack|$GATEWAY_URL|application/msgpack|msgpack")
+
+# Every answer once, before any timing.
+declare -A BYTES=()
+failed=0
+for size in "${SIZES[@]}"; do
+  for spec in "${CASES[@]}"; do
+    IFS='|' read -r name url accept want <<<"$spec"
+    BYTES[$size/$name]=$(gw_check "$url/$size.json" "$accept" "$want") || { failed=1; continue; }
+    if [ "$accept" = application/json ] && ! cmp -s "$WORK/check.body" "$WORK/www/$size.json"; then
+      echo "gateway-bench: $name of $size.json is not the upstream's body byte for byte" >&2; failed=1
+    fi
+  done
+done
+[ $failed = 0 ] || exit 1
+
+# Runs one case; prints "requests/s|p50|p99|errors" (errors: non-2xx answers and socket errors).
+run_case() {
+  local url=$1 accept=$2 out
+  out=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -H "Accept: $accept" "$url")
+  awk '/^Requests\/sec:/ { rps = $2 }
+       $1 == "50%" { p50 = $2 }
+       $1 == "99%" { p99 = $2 }
+       /Non-2xx or 3xx responses:/ { bad += $5 }
+       /Socket errors:/ { gsub(",", ""); bad += $4 + $6 + $8 + $10 }
+       END { printf "%s|%s|%s|%d\n", rps ? rps : 0, p50 ? p50 : "?", p99 ? p99 : "?", bad }' <<<"$out"
+}
+
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+for round in $(seq 1 "$ROUNDS"); do
+  for size in "${SIZES[@]}"; do
+    for spec in "${CASES[@]}"; do
+      IFS='|' read -r name url accept _ <<<"$spec"
+      echo "$size|$name|$(run_case "$url/$size.json" "$accept")" >> "$WORK/runs"
+      printf '.' >&2
+    done
+  done
+done
+echo >&2
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# The run with the median requests/s of each case; errors summed over its rounds.
+declare -A RPS=() P50=() P99=() ERRORS=()
+for size in "${SIZES[@]}"; do
+  for spec in "${CASES[@]}"; do
+    IFS='|' read -r name _ <<<"$spec"
+    runs=$(awk -F'|' -v s="$size" -v n="$name" '$1 == s && $2 == n' "$WORK/runs" | sort -t'|' -k3,3g)
+    count=$(wc -l <<<"$runs")
+    IFS='|' read -r _ _ rps p50 p99 _ <<<"$(sed -n "$(( (count + 1) / 2 ))p" <<<"$runs")"
+    RPS[$size/$name]=$rps; P50[$size/$name]=$p50; P99[$size/$name]=$p99
+    ERRORS[$size/$name]=$(awk -F'|' '{ n += $6 } END { print n + 0 }' <<<"$runs")
+  done
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+
+printf 'gateway-bench: %s s per case, %s round(s) (median), wrk -t1 -c%s (2 connections per core, %s cores), loopback\n' \
+  "$DURATION" "$ROUNDS" "$CONNECTIONS" "$CORES"
+printf 'parley-gateway (%s build) and %s, both in front of nginx serving static JSON; load average %s before, %s after\n\n' \
+  "$CONFIGURATION" "$(nginx -v 2>&1 | sed 's/^nginx version: //')" "$LOAD_BEFORE" "$LOAD_AFTER"
+printf '| body | case | bytes out | requests/s | p50 | p99 | vs nginx | vs gateway passthrough |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|\n'
+for size in "${SIZES[@]}"; do
+  for spec in "${CASES[@]}"; do
+    IFS='|' read -r name _ <<<"$spec"
+    key=$size/$name
+    note=
+    if [ "${ERRORS[$key]}" != 0 ]; then note=" (${ERRORS[$key]} errors!)"; failed=1; fi
+    vs_nginx=$(ratio "${RPS[$key]}" "${RPS[$size/nginx passthrough]}")
+    vs_gateway=-
+    case "$name" in *JSON-\>*) vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");; esac
+    printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \
+      "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" "$vs_nginx" "$vs_gateway"
+  done
+done
+
+# met when every ratio given is >= 0.50
+verdict() { awk 'BEGIN { ok = 1 } { for (i = 1; i <= NF; i++) if ($i + 0 < 0.5) ok = 0 } END { print ok ? "met" : "NOT met" }' <<<"$*"; }
+pass=(); for size in "${SIZES[@]}"; do pass+=("$(ratio "${RPS[$size/gateway passthrough]}" "${RPS[$size/nginx passthrough]}")"); done
+yaml=$(ratio "${RPS[1k/gateway JSON->YAML]}" "${RPS[1k/gateway passthrough]}")
+msgpack=$(ratio "${RPS[1k/gateway JSON->MessagePack]}" "${RPS[1k/gateway passthrough]}")
+goal1=$(verdict "${pass[@]}")
+goal2=$(verdict "$yaml" "$msgpack")
+printf '\ngoal 1, gateway passthrough >= 0.50 of nginx'"'"'s requests/s: 1 KB %s, 100 KB %s, 1 MB %s: %s\n' "${pass[@]}" "$goal1"
+printf 'goal 2, transcoding a 1 KB body >= 0.50 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' "$yaml" "$msgpack" "$goal2"
+
+[ $failed = 0 ] || exit 1
+[ $FAIL_ON_GOALS = 1 ] && [ "$goal1 $goal2" != "met met" ] && exit 2
+exit 0

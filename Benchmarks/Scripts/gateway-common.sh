@@ -1,0 +1,178 @@
+# Shared by gateway-bench.sh and gateway-soak.sh (sourced, not run): the tools, the fixed JSON
+# bodies, the nginx upstream (and anchor) and the gateway, each started on 127.0.0.1 at a free port
+# and stopped by the PID the script started, nothing else. Needs WORK (a scratch folder) set.
+
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+NGINX_PID=
+GATEWAY_PID=
+
+# Installs Debian's nginx and wrk when missing.
+gw_install_tools() {
+  local missing=()
+  command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  [ ${#missing[@]} = 0 ] && return 0
+  echo "installing ${missing[*]} (apt-get)" >&2
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+
+# Writes $WORK/www/1k.json, 100k.json and 1m.json: exactly 1,024, 102,400 and 1,048,576 bytes of
+# the same deterministic records (numbers, floats, booleans, strings, nested objects and arrays),
+# so transcoding does real work; a final "note" string pads each to its size.
+gw_make_bodies() {
+  mkdir -p "$WORK/www"
+  chmod 755 "$WORK" "$WORK/www"   # nginx's workers run as nobody when started by root
+  python3 - "$WORK/www" <<'PY'
+import json, sys
+def record(i):
+    return {"id": i, "name": f"user {i}", "email": f"user{i}@example.com", "active": i % 3 != 0,
+            "score": round(i * 1.25 + 0.5, 2), "tags": ["alpha", "beta", "gamma"][: i % 3 + 1],
+            "address": {"city": f"City {i % 97}", "zip": f"{i * 7919 % 100000:05d}"}}
+def body(size):
+    dump = lambda doc: json.dumps(doc, separators=(",", ":"))
+    items, length = [], len(dump({"items": [], "note": ""}))
+    while True:   # each record adds its own length and a comma (but the first)
+        more = len(dump(record(len(items)))) + (1 if items else 0)
+        if length + more > size: break
+        items.append(record(len(items))); length += more
+    text = dump({"items": items, "note": "x" * (size - length)})
+    assert len(text) == size
+    return text
+for name, size in (("1k", 1024), ("100k", 100 * 1024), ("1m", 1024 * 1024)):
+    with open(f"{sys.argv[1]}/{name}.json", "w") as f:
+        f.write(body(size))
+PY
+}
+
+# Starts one nginx (Debian's package, `daemon off`, every path in $WORK) with two servers on
+# 127.0.0.1: the upstream at $1, serving $WORK/www as application/json from memory-cached static
+# files, and, when $2 is not empty, the anchor at $2, a plain `proxy_pass` to the upstream as a tuned
+# proxy runs it: keepalive connections to the upstream (HTTP/1.1, no Connection field) and no
+# temporary files (responses larger than its buffers stream, as the gateway's do).
+# $3: the upstream's keepalive_timeout (default 75s, nginx's own).
+gw_start_nginx() {
+  local upstream_port=$1 anchor_port=$2 keepalive=${3:-75s} dir="$WORK/nginx"
+  mkdir -p "$dir"
+  {
+    cat <<CONF
+worker_processes auto;
+pid $dir/nginx.pid;
+error_log $dir/error.log error;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $dir/client_body;
+  proxy_temp_path $dir/proxy;
+  fastcgi_temp_path $dir/fastcgi;
+  uwsgi_temp_path $dir/uwsgi;
+  scgi_temp_path $dir/scgi;
+  types { application/json json; }
+  default_type application/json;
+  sendfile on;
+  tcp_nopush on;
+  open_file_cache max=16;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$upstream_port;
+    keepalive_timeout $keepalive;
+    root $WORK/www;
+  }
+CONF
+    if [ -n "$anchor_port" ]; then
+      cat <<CONF
+  upstream origin {
+    server 127.0.0.1:$upstream_port;
+    keepalive 32;
+    keepalive_requests 1000000;
+  }
+  server {
+    listen 127.0.0.1:$anchor_port;
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_max_temp_file_size 0;
+    }
+  }
+CONF
+    fi
+    echo "}"
+  } > "$dir/nginx.conf"
+  local nginx; nginx=$(command -v nginx || echo /usr/sbin/nginx)
+  "$nginx" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;' &
+  NGINX_PID=$!
+  gw_wait_for "http://127.0.0.1:$upstream_port/1k.json" || { cat "$dir/error.log" >&2; return 1; }
+  [ -z "$anchor_port" ] || gw_wait_for "http://127.0.0.1:$anchor_port/1k.json"
+}
+
+# Waits (at most 30 s) until URL answers.
+gw_wait_for() {
+  for _ in $(seq 1 300); do
+    curl -s -o /dev/null "$1" && return 0
+    sleep 0.1
+  done
+  echo "gateway: nothing answered $1" >&2; return 1
+}
+
+# Builds parley-gateway ($1: release or debug) in the integrations' scratch folder (.build-integrations,
+# where `make integration-test` builds it in debug) and sets GATEWAY_BIN. PARLEY_GATEWAY_BIN=PATH
+# in the environment runs that executable instead, unbuilt.
+gw_build_gateway() {
+  local configuration=$1 args=(--package-path Integrations/ParleyGateway --scratch-path .build-integrations)
+  if [ -n "${PARLEY_GATEWAY_BIN:-}" ]; then GATEWAY_BIN=$PARLEY_GATEWAY_BIN; return 0; fi
+  [ "$configuration" = release ] && args+=(-c release)
+  echo "building parley-gateway ($configuration)" >&2
+  swift build "${args[@]}" --product parley-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; return 1; }
+  GATEWAY_BIN="$(swift build "${args[@]}" --show-bin-path)/parley-gateway"
+}
+
+# Starts the gateway in front of upstream URL $1 on a port the system picks (and an admin port when
+# $2 is "admin"); waits for its "listening on" line and sets GATEWAY_PID, GATEWAY_URL (and ADMIN_URL).
+gw_start_gateway() {
+  local args=(--listen 127.0.0.1:0 --upstream "$1" --log-level error)
+  [ "${2:-}" = admin ] && args+=(--admin 127.0.0.1:0)
+  "$GATEWAY_BIN" "${args[@]}" >"$WORK/gateway.out" 2>"$WORK/gateway.err" &
+  GATEWAY_PID=$!
+  local line=
+  for _ in $(seq 1 600); do
+    line=$(grep -m1 '^listening on ' "$WORK/gateway.out" 2>/dev/null || true)
+    [ -n "$line" ] && break
+    kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/gateway.err" >&2; return 1; }
+    sleep 0.1
+  done
+  [ -n "$line" ] || { echo "gateway: no 'listening on' line within 60 s" >&2; return 1; }
+  GATEWAY_URL=$(sed -E 's/^listening on (http:\/\/[^ ]+).*/\1/' <<<"$line")
+  ADMIN_URL=$(sed -nE 's/.*\(admin on (http:\/\/[^)]+)\).*/\1/p' <<<"$line")
+}
+
+# Stops a process this script started, by its PID ($1), with SIGTERM and waits for it (at most
+# 30 s, then SIGKILL); sets STOP_STATUS to its exit status. Not in $(...): wait needs the parent shell.
+gw_stop() {
+  local pid=$1
+  STOP_STATUS=0
+  [ -n "$pid" ] || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && { echo "gateway: PID $pid still running 30 s after SIGTERM" >&2; kill -KILL "$pid"; }
+  wait "$pid" 2>/dev/null || STOP_STATUS=$?
+}
+
+gw_cleanup() {
+  [ -n "$GATEWAY_PID" ] && kill "$GATEWAY_PID" 2>/dev/null
+  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$WORK"
+}
+
+# Checks one request before it is timed: status 200 and a Content-Type containing $3, for Accept $2
+# on URL $1; prints the body's size.
+gw_check() {
+  local url=$1 accept=$2 want=$3 out
+  out=$(curl -s -o "$WORK/check.body" -w '%{http_code} %{content_type}' -H "Accept: $accept" "$url")
+  case "$out" in
+    "200 "*"$want"*) stat -c %s "$WORK/check.body";;
+    *) echo "gateway: $url with Accept: $accept answered '$out' (wanted 200 $want)" >&2; return 1;;
+  esac
+}
