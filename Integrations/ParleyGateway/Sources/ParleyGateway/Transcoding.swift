@@ -22,12 +22,16 @@ struct Transcoder: Sendable {
     let server: ParleyServer
     /// The structured types the registry decodes: what the gateway can transcode from.
     let decodableTypes: [MediaType]
+    /// A negotiator over each of ``decodableTypes`` alone, built once: whether a client's
+    /// `Accept` takes that type.
+    private let decodableTypeNegotiators: [AcceptNegotiator]
 
     init(registry: Registry) {
         self.registry = registry
         self.server = ParleyServer(registry: registry, contentCodings: .standard)
         self.decodableTypes = registry.formats.filter(\.carriesStructuredValues).flatMap(\.decodableMediaTypes)
             .filter { !$0.isRange }
+        self.decodableTypeNegotiators = decodableTypes.map { AcceptNegotiator(offers: [$0]) }
     }
 
     // MARK: The upstream's Accept
@@ -39,7 +43,8 @@ struct Transcoder: Sendable {
     func upstreamAccept(forClient accept: String?) -> String? {
         guard let accept, !accept.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "," }) else { return accept }
         guard registry.encoder(forAccept: accept) != nil else { return accept }   // nothing to transcode into
-        let added = decodableTypes.filter { AcceptNegotiator(offers: [$0]).preferredOffer(forAccept: accept) == nil }
+        let added = zip(decodableTypes, decodableTypeNegotiators)
+            .filter { $1.preferredOfferIndex(forAccept: accept) == nil }.map(\.0)
         guard !added.isEmpty else { return accept }
         let lowest = AcceptNegotiator.lowestQuality(inAccept: accept) ?? 1
         let quality = max(0.001, (lowest * 500).rounded(.down) / 1000)   // half, three decimals
