@@ -15,6 +15,7 @@ struct ExchangeObserver: Sendable {
     func finished(_ summary: ExchangeSummary) {
         metrics.record(summary)
         record(summary)
+        guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "method": "\(summary.request.method.rawValue)",
             "path": "\(summary.request.path ?? "")",
