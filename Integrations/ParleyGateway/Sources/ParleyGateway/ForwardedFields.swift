@@ -26,11 +26,6 @@ enum ForwardedFields {
         kept.append(HTTPField(name: .via, value: via))
         return kept
     }
-
-    /// The size of a head's fields as they travel: `name: value\r\n` each.
-    static func byteCount(of fields: HTTPFields) -> Int {
-        fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
-    }
 }
 
 extension Substring {

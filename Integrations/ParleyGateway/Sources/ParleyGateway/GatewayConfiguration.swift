@@ -24,7 +24,9 @@ public struct GatewayConfiguration: Sendable {
     /// The longest a client may take to send a request head; longer closes the connection
     /// (after a 408). Default 10 s.
     public var headerTimeout: Duration
-    /// The most bytes of request header fields a client may send; more is 431. Default 16 KiB.
+    /// The most bytes of request header field names and values a client may send (also the
+    /// most for one field); more, or more than 1000 fields, is 431 and the connection closed.
+    /// Default 16 KiB.
     public var maxHeaderBytes: Int
     /// The most bytes of a body the gateway buffers to transcode it (response or request),
     /// after undoing its content coding; more is 502 (response) or 413 (request). Bodies

@@ -78,12 +78,6 @@ struct ProxyResponder: HTTPResponder {
 
     private func proxy(_ request: Request, requestTap: BodyTap, summary: inout ExchangeSummary) async throws -> Answer {
         let head = request.head
-        if ForwardedFields.byteCount(of: head.headerFields) > configuration.maxHeaderBytes {
-            return .buffered(transcoder.server.problemAnswer(
-                ProblemDetails(.requestHeaderFieldsTooLarge,
-                               detail: "the request's header fields are over \(configuration.maxHeaderBytes) bytes"),
-                status: .requestHeaderFieldsTooLarge, to: head))
-        }
         let route = configuration.route(for: head.path ?? "/")
         let limit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
         let acceptFields = head.headerFields[values: .accept]
