@@ -36,7 +36,7 @@ struct ExchangeObserver: Sendable {
     private func record(_ summary: ExchangeSummary) {
         guard let recorder, let request = summary.upstreamRequest, let response = summary.upstreamResponse else { return }
         let exchange = CapturedExchange(request: request, requestBody: summary.upstreamRequestBody,
-                                        requestBodyByteCount: summary.bytesIn, response: response,
+                                        requestBodyByteCount: summary.upstreamRequestByteCount ?? summary.bytesIn, response: response,
                                         responseBody: summary.upstreamResponseBody,
                                         responseBodyByteCount: summary.upstreamResponseByteCount,
                                         startedAt: summary.started, totalMilliseconds: summary.duration.milliseconds)

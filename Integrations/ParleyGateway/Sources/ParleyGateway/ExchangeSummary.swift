@@ -32,6 +32,8 @@ struct ExchangeSummary: Sendable {
     var upstreamRequest: HTTPRequest?
     /// The request body as sent upstream, up to the capture limit.
     var upstreamRequestBody: [UInt8] = []
+    /// Bytes of the request body sent upstream, when the gateway transcoded it (otherwise ``bytesIn``).
+    var upstreamRequestByteCount: Int?
     /// The upstream's response head as received, when the upstream answered and its body was read.
     var upstreamResponse: HTTPResponse?
     /// The upstream's response body as received (still content-coded), up to the capture limit.

@@ -96,6 +96,7 @@ struct ProxyResponder: HTTPResponder {
             fields[.contentEncoding] = nil
             body = .bytes(transcoded)
             summary.upstreamRequestBody = Array(transcoded.prefix(observer.captureLimit))
+            summary.upstreamRequestByteCount = transcoded.count
         } else if let length = head.headerFields[.contentLength].flatMap(Int64.init), length >= 0 {
             body = length == 0 ? nil : .stream(tapped(request.body, requestTap), length: .known(length))
         } else if head.headerFields[.transferEncoding] != nil {
