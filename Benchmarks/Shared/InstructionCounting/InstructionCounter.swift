@@ -95,7 +95,8 @@ public enum InstructionCounter {
     /// The name of the copy without debug information that runs under callgrind.
     static let strippedName = "gate-without-debug-info"
 
-    /// Reads and removes the dump callgrind just wrote.
+    /// Reads and removes the dump callgrind just wrote (kept, for `callgrind_annotate`, when
+    /// `PARLEY_GATE_KEEP_DUMPS` is set; PerfGate then prints where it is).
     private static func takeDump(prefix: String) throws -> Int {
         let folder = (prefix as NSString).deletingLastPathComponent
         let name = (prefix as NSString).lastPathComponent
@@ -103,6 +104,12 @@ public enum InstructionCounter {
         let dumps = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name + ".") }
         guard dumps.count == 1 else { throw GateError("expected one callgrind dump in \(folder), found \(dumps)") }
         let path = folder + "/" + dumps[0]
+        if let keep = ProcessInfo.processInfo.environment["PARLEY_GATE_KEEP_DUMPS"], !keep.isEmpty {
+            let kept = folder + "/kept-" + dumps[0]
+            try? FileManager.default.moveItem(atPath: path, toPath: kept)
+            FileHandle.standardError.write(Data("callgrind dump kept: \(kept)\n".utf8))
+            return try summary(ofDump: kept)
+        }
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try summary(ofDump: path)
     }
