@@ -116,6 +116,36 @@ import Testing
         #expect(batch.stdout == "{\"match\": \"application/*+json\"}\n{\"match\": null}\n")
     }
 
+    /// The batch modes build a negotiator or registry once per distinct list: alternating and
+    /// repeated lists (and a bad one between them) still answer each line with its own list.
+    @Test func batchLinesAreAnsweredWithTheirOwnLists() throws {
+        let match = try ParleyProcess.run(["match", "--batch"], input: """
+            {"content_type": "image/png", "registered": ["image/*"]}
+            {"content_type": "image/png", "registered": ["application/xml"]}
+            {"content_type": "image/png", "registered": ["image/*"]}
+            {"content_type": "image/png", "registered": ["not a type"]}
+            {"content_type": "image/png", "registered": ["image/*"]}
+            """)
+        let matches = match.stdout.split(separator: "\n")
+        #expect(matches.count == 5)
+        #expect(matches.enumerated().filter { $0.offset != 3 }.map(\.element)
+            == [#"{"match": "image/*"}"#, #"{"match": null}"#, #"{"match": "image/*"}"#, #"{"match": "image/*"}"#])
+        #expect(matches.dropFirst(3).first?.hasPrefix(#"{"error": "invalid registered type 'not a type'"#) == true)
+
+        let negotiate = try ParleyProcess.run(["negotiate", "--batch"], input: """
+            {"accept": "text/csv", "offers": ["text/csv", "application/json"]}
+            {"accept": "text/csv", "offers": ["application/json"]}
+            {"accept": "text/csv", "offers": ["text/csv", "application/json"]}
+            {"accept": "text/csv", "offers": ["not a type"]}
+            {"accept": "application/*", "offers": ["text/csv", "application/json"]}
+            """)
+        let choices = negotiate.stdout.split(separator: "\n")
+        #expect(choices.count == 5)
+        #expect(choices.enumerated().filter { $0.offset != 3 }.map(\.element)
+            == [#"{"choice": "text/csv"}"#, #"{"choice": null}"#, #"{"choice": "text/csv"}"#, #"{"choice": "application/json"}"#])
+        #expect(choices.dropFirst(3).first?.hasPrefix(#"{"error": "invalid offer 'not a type'"#) == true)
+    }
+
     @Test func matchDefaultsToTheLinkedFormats() throws {
         let result = try ParleyProcess.run(["match", "--content-type", "text/markdown; charset=utf-8"])
         #expect(result.stdout == "text/*\n")

@@ -34,38 +34,42 @@ struct Match: ParsableCommand {
 
     func run() throws {
         if batch {
+            // Each distinct registered list becomes a registry once.
+            var registries = BatchListCache<Registry>()
             forEachBatchLine { line in
                 guard let contentType = try line.string("content_type") else {
                     throw InputError(message: "expected {\"content_type\": string}")
                 }
-                return "{\"match\": \(JSONText.quote(try Self.match(contentType, registered: try line.strings("registered"))))}"
+                let registry = try line.strings("registered").map { try registries.value(for: $0, build: Self.registry(registering:)) }
+                return "{\"match\": \(JSONText.quote(Self.match(contentType, in: registry)))}"
             }
             return
         }
-        guard let match = try Self.match(contentType!, registered: registered.isEmpty ? nil : registered) else {
+        let registry = try registered.isEmpty ? nil : Self.registry(registering: registered)
+        guard let match = Self.match(contentType!, in: registry) else {
             printError("no registered type decodes '\(contentType!)'")
             throw ExitCode.notAcceptable
         }
         print(match)
     }
 
-    /// The registered type that would decode `contentType`: among `registered`, in order, or
-    /// among the linked formats when `registered` is `nil`. An empty list registers nothing.
-    static func match(_ contentType: String, registered: [String]?) throws -> String? {
-        let registry: Registry
-        if let registered {
-            var types: [MediaType] = []
-            for text in registered {
-                do { types.append(try MediaType(parsing: text)) } catch {
-                    throw ValidationError("invalid registered type '\(text)': \(error)")
-                }
+    /// The registered type that would decode `contentType`: in `registry`, or among the linked
+    /// formats when `registry` is `nil`.
+    static func match(_ contentType: String, in registry: Registry?) -> String? {
+        (registry ?? CommandEnvironment.registry).decoder(forContentType: contentType)?.registeredType.description
+    }
+
+    /// A registry of `registered` types, in order (an empty list registers nothing).
+    /// - Throws: `ValidationError` naming a type that is not a media type.
+    static func registry(registering registered: [String]) throws -> Registry {
+        var types: [MediaType] = []
+        for text in registered {
+            do { types.append(try MediaType(parsing: text)) } catch {
+                throw ValidationError("invalid registered type '\(text)': \(error)")
             }
-            // One format per registered type keeps registration order as the tie-break.
-            registry = Registry(formats: types.map { MatchOnlyFormat(type: $0) })
-        } else {
-            registry = CommandEnvironment.registry
         }
-        return registry.decoder(forContentType: contentType)?.registeredType.description
+        // One format per registered type keeps registration order as the tie-break.
+        return Registry(formats: types.map { MatchOnlyFormat(type: $0) })
     }
 }
 

@@ -80,7 +80,7 @@ struct Negotiate: ParsableCommand {
     func run() throws {
         if batch {
             // Offers are parsed once per distinct list: batch lines usually repeat a few lists.
-            var negotiators = NegotiatorCache()
+            var negotiators = BatchListCache<AcceptNegotiator>()
             forEachBatchLine { line in try Self.answer(batchLine: line, negotiators: &negotiators) }
             return
         }
@@ -118,7 +118,7 @@ struct Negotiate: ParsableCommand {
     }
 
     /// One batch line's answer.
-    static func answer(batchLine line: BatchLine, negotiators: inout NegotiatorCache) throws -> String {
+    static func answer(batchLine line: BatchLine, negotiators: inout BatchListCache<AcceptNegotiator>) throws -> String {
         if line.has("accept_language") && !line.has("languages") { throw InputError(message: "accept_language needs languages") }
         let dimensions = DimensionRequest(
             encoding: line.has("accept_encoding") || line.has("encodings")
@@ -126,17 +126,24 @@ struct Negotiate: ParsableCommand {
             language: line.has("languages") ? (try line.string("accept_language"), try line.strings("languages") ?? []) : nil,
             charset: line.has("accept_charset") || line.has("charsets")
                 ? (try line.string("accept_charset"), try line.strings("charsets") ?? []) : nil)
-        var members: [String] = []
-        if line.has("offers") || line.has("accept") || !dimensions.asksAny {
-            let offers = try line.strings("offers") ?? []
-            let choice = try negotiators.negotiator(for: offers).preferredOfferIndex(forAccept: try line.string("accept"))
-            members.append("\"choice\": \(JSONText.quote(choice.map { offers[$0] }))")
+        var members = ""
+        func append(_ name: String, _ value: String?) {
+            if !members.isEmpty { members += ", " }
+            members += "\"" + name + "\": " + JSONText.quote(value)
         }
-        let answer = dimensions.answer()
-        if dimensions.encoding != nil { members.append("\"encoding\": \(JSONText.quote(answer.encoding))") }
-        if dimensions.language != nil { members.append("\"language\": \(JSONText.quote(answer.language))") }
-        if dimensions.charset != nil { members.append("\"charset\": \(JSONText.quote(answer.charset))") }
-        return "{" + members.joined(separator: ", ") + "}"
+        // Each member is read once; `has` only decides when both are absent or null.
+        let offers = try line.strings("offers")
+        let accept = try line.string("accept")
+        if offers != nil || accept != nil || line.has("offers") || line.has("accept") || !dimensions.asksAny {
+            let offers = offers ?? []
+            let choice = try negotiators.value(for: offers, build: negotiator(for:)).preferredOfferIndex(forAccept: accept)
+            append("choice", choice.map { offers[$0] })
+        }
+        let chosen = dimensions.answer()
+        if dimensions.encoding != nil { append("encoding", chosen.encoding) }
+        if dimensions.language != nil { append("language", chosen.language) }
+        if dimensions.charset != nil { append("charset", chosen.charset) }
+        return "{" + members + "}"
     }
 
     /// The offer (as given) that `accept` prefers.
@@ -154,20 +161,6 @@ struct Negotiate: ParsableCommand {
             }
         }
         return AcceptNegotiator(offers: parsed)
-    }
-}
-
-/// The negotiators of the offer lists a batch has seen, so each list is parsed once. Bounded:
-/// past 1,024 distinct lists it starts afresh.
-struct NegotiatorCache {
-    private var negotiators: [[String]: AcceptNegotiator] = [:]
-
-    mutating func negotiator(for offers: [String]) throws -> AcceptNegotiator {
-        if let negotiator = negotiators[offers] { return negotiator }
-        let negotiator = try Negotiate.negotiator(for: offers)
-        if negotiators.count >= 1_024 { negotiators.removeAll(keepingCapacity: true) }
-        negotiators[offers] = negotiator
-        return negotiator
     }
 }
 

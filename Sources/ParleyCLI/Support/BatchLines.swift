@@ -6,18 +6,18 @@ import Darwin
 import Parley
 import ParleyJSON
 
-/// One line of a `--batch` run: a JSON object, read with Parley's own JSON format.
+/// One line of a `--batch` run: a JSON object, read with Parley's own JSON format. Members are
+/// looked up in the decoded object itself (the last of a repeated key wins, as for `Value`'s
+/// subscript), so only the members a command reads are built.
 package struct BatchLine {
-    /// The object's members, read once (a line has a handful: a linear search beats hashing).
-    private let members: [(key: String, value: Value)]
+    private let object: Value.Object
 
-    /// The members of `object` (the last of a repeated key wins, as for `Value`'s subscript).
     init(object: Value.Object) {
-        members = object.reversed().map { ($0.key, $0.value) }
+        self.object = object
     }
 
     private func value(_ key: String) -> Value? {
-        members.first { $0.key == key }?.value
+        object[key]
     }
 
     /// Whether the line has `key` (even as `null`).
@@ -47,6 +47,30 @@ package struct BatchLine {
             }
         default: throw InputError(message: "\(key) must be an array of strings")
         }
+    }
+}
+
+/// What a batch builds from a list of strings (a negotiator from offers, a registry from
+/// registered types), built once per distinct list: batch lines usually repeat a few lists.
+/// Bounded: past 1,024 distinct lists it starts afresh.
+struct BatchListCache<Built> {
+    private var built: [[String]: Built] = [:]
+    /// The list the last line had: consecutive lines usually repeat it, and comparing is cheaper
+    /// than hashing.
+    private var last: (list: [String], built: Built)?
+
+    mutating func value(for list: [String], build: ([String]) throws -> Built) rethrows -> Built {
+        if let last, last.list == list { return last.built }
+        let value: Built
+        if let known = built[list] {
+            value = known
+        } else {
+            value = try build(list)
+            if built.count >= 1_024 { built.removeAll(keepingCapacity: true) }
+            built[list] = value
+        }
+        last = (list, value)
+        return value
     }
 }
 
