@@ -1,37 +1,20 @@
 import Foundation
 import PerfWorkloads
 
-// The command-line batch modes, whole process: the `parley` executable built next to this one
-// reads 20,000 lines from a file and writes its answers to /dev/null; werkzeug (Python) does the
+// The command-line batch modes, whole process: the `parley` executable (`make bench-report` passes
+// the one `make install` builds; by default the one built next to this one) reads 20,000 lines from a file and writes its answers to /dev/null; werkzeug (Python) does the
 // same work for the modes it has a counterpart for (Scripts/werkzeug-batch.py).
 
 let batchLines = 20_000
 
-/// The batch inputs, one file per mode, each `batchLines` lines.
+/// The batch inputs, one file per mode, each `batchLines` lines (PerfWorkloads' `batchInput`,
+/// which the instruction gate runs too).
 func writeBatchInputs(in folder: URL) throws -> [(mode: String, file: URL)] {
-    let offers = apiOffers.map { "\"\($0)\"" }.joined(separator: ",")
-    let negotiate = (0..<batchLines).map { index in
-        "{\"accept\":\"\(clientAcceptHeaders[index % clientAcceptHeaders.count].accept)\",\"offers\":[\(offers)]}\n"
-    }
-    let mediaTypes = ["application/vnd.api+json; charset=utf-8", "text/html;charset=\\\"utf-8\\\"", "application/json",
-                      "multipart/form-data; boundary=----form%d", "text/plain; format=flowed; delsp=yes",
-                      "application/problem+json", "image/svg+xml", "application/x-www-form-urlencoded; charset=UTF-8"]
-    let mediaType = (0..<batchLines).map { index in
-        "{\"value\":\"\(mediaTypes[index % mediaTypes.count].replacingOccurrences(of: "%d", with: String(index)))\"}\n"
-    }
-    let contentTypes = ["application/json; charset=utf-8", "application/problem+json", "text/csv", "application/xml",
-                        "image/png", "application/yaml"]
-    let match = (0..<batchLines).map { index in
-        "{\"content_type\":\"\(contentTypes[index % contentTypes.count])\","
-            + "\"registered\":[\"application/json\",\"application/*+json\",\"application/xml\",\"text/*\"]}\n"
-    }
-    var files: [(String, URL)] = []
-    for (mode, lines) in [("negotiate", negotiate), ("media-type", mediaType), ("match", match)] {
+    try batchModes.map { mode in
         let file = folder.appendingPathComponent("\(mode)-batch.jsonl")
-        try Data(lines.joined().utf8).write(to: file)
-        files.append((mode, file))
+        try Data(batchInput(mode, lines: batchLines).utf8).write(to: file)
+        return (mode, file)
     }
-    return files
 }
 
 /// What one run of a process cost: wall-clock time from spawn to exit, and its CPU time (user + system).
@@ -75,7 +58,7 @@ func werkzeugAvailable(python: String) -> Bool {
 
 func commandLineTargets(parley: String, python: String, runs: Int, clock: Clock, folder: URL) throws -> [TargetRow] {
     guard FileManager.default.isExecutableFile(atPath: parley) else {
-        throw ReportError("no parley executable at \(parley) (build it: swift build -c release --product parley)")
+        throw ReportError("no parley executable at \(parley) (build it: swift build -c release --static-swift-stdlib --product parley, as make install does)")
     }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Scripts/werkzeug-batch.py").standardized.path

@@ -41,16 +41,46 @@ func runParley(_ arguments: [String], input: String?) {
     close(savedOutput)
 }
 
-/// Writes the command-line paths' inputs into `folder`: 2,000 lines of batch negotiation (the
-/// client headers against the API's offers, in turn) and a small generated corpus of recordings
-/// (HAR, VCR cassettes, raw HTTP; JSON, XML, YAML and gzip bodies; a fixed seed). PerfGate runs it
-/// before the measured process starts (Foundation's `Process` does not work under Valgrind).
-public func prepareCommandLineInputs(in folder: URL) throws {
-    let offers = apiOffers.map { "\"\($0)\"" }.joined(separator: ",")
-    let lines = (0..<2_000).map { index in
-        "{\"accept\":\"\(clientAcceptHeaders[index % clientAcceptHeaders.count].accept)\",\"offers\":[\(offers)]}\n"
+/// The batch modes' input: `count` JSON lines for `mode` (`negotiate`: the client headers against
+/// the API's offers, in turn; `media-type`: eight media types; `match`: six content types against
+/// four registered types). PerfGate and `make bench`'s report run the same lines.
+public func batchInput(_ mode: String, lines count: Int) -> String {
+    switch mode {
+    case "negotiate":
+        let offers = apiOffers.map { "\"\($0)\"" }.joined(separator: ",")
+        return (0..<count).map { index in
+            "{\"accept\":\"\(clientAcceptHeaders[index % clientAcceptHeaders.count].accept)\",\"offers\":[\(offers)]}\n"
+        }.joined()
+    case "media-type":
+        let mediaTypes = ["application/vnd.api+json; charset=utf-8", "text/html;charset=\\\"utf-8\\\"", "application/json",
+                          "multipart/form-data; boundary=----form%d", "text/plain; format=flowed; delsp=yes",
+                          "application/problem+json", "image/svg+xml", "application/x-www-form-urlencoded; charset=UTF-8"]
+        return (0..<count).map { index in
+            "{\"value\":\"\(mediaTypes[index % mediaTypes.count].replacingOccurrences(of: "%d", with: String(index)))\"}\n"
+        }.joined()
+    case "match":
+        let contentTypes = ["application/json; charset=utf-8", "application/problem+json", "text/csv", "application/xml",
+                            "image/png", "application/yaml"]
+        return (0..<count).map { index in
+            "{\"content_type\":\"\(contentTypes[index % contentTypes.count])\","
+                + "\"registered\":[\"application/json\",\"application/*+json\",\"application/xml\",\"text/*\"]}\n"
+        }.joined()
+    default:
+        preconditionFailure("no batch mode \(mode)")
     }
-    try Data(lines.joined().utf8).write(to: folder.appendingPathComponent("negotiate-batch.jsonl"))
+}
+
+/// The batch modes `batchInput` writes lines for.
+public let batchModes = ["negotiate", "media-type", "match"]
+
+/// Writes the command-line paths' inputs into `folder`: 2,000 lines for each batch mode and a
+/// small generated corpus of recordings (HAR, VCR cassettes, raw HTTP; JSON, XML, YAML and gzip
+/// bodies; a fixed seed). PerfGate runs it before the measured process starts (Foundation's
+/// `Process` does not work under Valgrind).
+public func prepareCommandLineInputs(in folder: URL) throws {
+    for mode in batchModes {
+        try Data(batchInput(mode, lines: 2_000).utf8).write(to: folder.appendingPathComponent("\(mode)-batch.jsonl"))
+    }
 
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Scripts/make-recorded-corpus.py").standardized.path
@@ -72,5 +102,14 @@ let commandLinePaths: [GatedPath] = [
     GatedPath("CLI.check-generated-corpus-40-files") { inputs in
         let corpus = inputs.appendingPathComponent("corpus").path
         return { runParley(["check", corpus, "--report", "json", "--output", "/dev/null", "--jobs", "1"], input: nil) }
+    },
+    // After the check path, whose count depends on the heap the paths before it leave.
+    GatedPath("CLI.media-type-batch-2000-lines", iterations: 2_000) { inputs in
+        let batch = inputs.appendingPathComponent("media-type-batch.jsonl").path
+        return { runParley(["media-type", "--batch"], input: batch) }
+    },
+    GatedPath("CLI.match-batch-2000-lines", iterations: 2_000) { inputs in
+        let batch = inputs.appendingPathComponent("match-batch.jsonl").path
+        return { runParley(["match", "--batch"], input: batch) }
     },
 ]
