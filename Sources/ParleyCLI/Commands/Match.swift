@@ -36,12 +36,12 @@ struct Match: ParsableCommand {
         if batch {
             // Each distinct registered list becomes a registry once.
             var registries = BatchListCache<Registry>()
-            forEachBatchLine { line in
+            forEachBatchLine { line, answer in
                 guard let contentType = try line.string("content_type") else {
                     throw InputError(message: "expected {\"content_type\": string}")
                 }
                 let registry = try line.strings("registered").map { try registries.value(for: $0, build: Self.registry(registering:)) }
-                return "{\"match\": \(JSONText.quote(Self.match(contentType, in: registry)))}"
+                answer.member("match", Self.match(contentType, in: registry))
             }
             return
         }

@@ -26,23 +26,27 @@ struct MediaTypeCommand: ParsableCommand {
 
     func run() throws {
         if batch {
-            forEachBatchLine { line in
+            forEachBatchLine { line, answer in
                 guard let value = try line.string("value") else { throw InputError(message: "expected {\"value\": string}") }
-                return Self.json(try MediaType(parsing: value))
+                Self.write(try MediaType(parsing: value), to: &answer)
             }
             return
         }
         do {
-            print(Self.json(try MediaType(parsing: value!)))
+            var answer = BatchAnswer()
+            Self.write(try MediaType(parsing: value!), to: &answer)
+            print(answer.text)
         } catch {
             printError("error: \(error)")
             throw ExitCode.checkFailed
         }
     }
 
-    static func json(_ type: MediaType) -> String {
-        let parameters = type.parameters.map { "\(JSONText.quote($0.name)): \(JSONText.quote($0.value))" }
-        return "{\"type\": \(JSONText.quote(type.type)), \"subtype\": \(JSONText.quote(type.subtype)), "
-            + "\"suffix\": \(JSONText.quote(type.suffix)), \"parameters\": {\(parameters.joined(separator: ", "))}}"
+    /// `type` as `{"type", "subtype", "suffix", "parameters"}`.
+    static func write(_ type: MediaType, to answer: inout BatchAnswer) {
+        answer.member("type", type.type)
+        answer.member("subtype", type.subtype)
+        answer.member("suffix", type.suffix)
+        answer.member("parameters", pairs: type.parameters.lazy.map { ($0.name, $0.value) })
     }
 }

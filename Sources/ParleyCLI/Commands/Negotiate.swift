@@ -81,7 +81,7 @@ struct Negotiate: ParsableCommand {
         if batch {
             // Offers are parsed once per distinct list: batch lines usually repeat a few lists.
             var negotiators = BatchListCache<AcceptNegotiator>()
-            forEachBatchLine { line in try Self.answer(batchLine: line, negotiators: &negotiators) }
+            forEachBatchLine { line, answer in try Self.answer(batchLine: line, negotiators: &negotiators, to: &answer) }
             return
         }
         let dimensions = request
@@ -118,7 +118,8 @@ struct Negotiate: ParsableCommand {
     }
 
     /// One batch line's answer.
-    static func answer(batchLine line: BatchLine, negotiators: inout BatchListCache<AcceptNegotiator>) throws -> String {
+    static func answer(batchLine line: BatchLine, negotiators: inout BatchListCache<AcceptNegotiator>,
+                       to answer: inout BatchAnswer) throws {
         if line.has("accept_language") && !line.has("languages") { throw InputError(message: "accept_language needs languages") }
         let dimensions = DimensionRequest(
             encoding: line.has("accept_encoding") || line.has("encodings")
@@ -126,24 +127,18 @@ struct Negotiate: ParsableCommand {
             language: line.has("languages") ? (try line.string("accept_language"), try line.strings("languages") ?? []) : nil,
             charset: line.has("accept_charset") || line.has("charsets")
                 ? (try line.string("accept_charset"), try line.strings("charsets") ?? []) : nil)
-        var members = ""
-        func append(_ name: String, _ value: String?) {
-            if !members.isEmpty { members += ", " }
-            members += "\"" + name + "\": " + JSONText.quote(value)
-        }
         // Each member is read once; `has` only decides when both are absent or null.
         let offers = try line.strings("offers")
         let accept = try line.string("accept")
         if offers != nil || accept != nil || line.has("offers") || line.has("accept") || !dimensions.asksAny {
             let offers = offers ?? []
             let choice = try negotiators.value(for: offers, build: negotiator(for:)).preferredOfferIndex(forAccept: accept)
-            append("choice", choice.map { offers[$0] })
+            answer.member("choice", choice.map { offers[$0] })
         }
         let chosen = dimensions.answer()
-        if dimensions.encoding != nil { append("encoding", chosen.encoding) }
-        if dimensions.language != nil { append("language", chosen.language) }
-        if dimensions.charset != nil { append("charset", chosen.charset) }
-        return "{" + members + "}"
+        if dimensions.encoding != nil { answer.member("encoding", chosen.encoding) }
+        if dimensions.language != nil { answer.member("language", chosen.language) }
+        if dimensions.charset != nil { answer.member("charset", chosen.charset) }
     }
 
     /// The offer (as given) that `accept` prefers.

@@ -55,12 +55,13 @@ package struct BatchLine {
 /// Bounded: past 1,024 distinct lists it starts afresh.
 struct BatchListCache<Built> {
     private var built: [[String]: Built] = [:]
-    /// The list the last line had: consecutive lines usually repeat it, and comparing is cheaper
-    /// than hashing.
-    private var last: (list: [String], built: Built)?
+    /// The list the last line had and what was built from it: consecutive lines usually repeat
+    /// it, and comparing is cheaper than hashing.
+    private var lastList: [String]?
+    private var lastBuilt: Built?
 
     mutating func value(for list: [String], build: ([String]) throws -> Built) rethrows -> Built {
-        if let last, last.list == list { return last.built }
+        if lastList == list, let lastBuilt { return lastBuilt }
         let value: Built
         if let known = built[list] {
             value = known
@@ -69,17 +70,67 @@ struct BatchListCache<Built> {
             if built.count >= 1_024 { built.removeAll(keepingCapacity: true) }
             built[list] = value
         }
-        last = (list, value)
+        lastList = list
+        lastBuilt = value
         return value
+    }
+}
+
+/// One answer line of the batch modes: a JSON object written member by member as bytes, with
+/// no intermediate strings.
+package struct BatchAnswer {
+    fileprivate var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var memberCount = 0
+
+    /// The object written so far, closed, as text (an answer outside a batch).
+    package var text: String {
+        String(decoding: bytes, as: UTF8.self) + "}"
+    }
+
+    fileprivate mutating func start() {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(UInt8(ascii: "{"))
+        memberCount = 0
+    }
+
+    fileprivate mutating func finish() {
+        bytes.append(contentsOf: "}\n".utf8)
+    }
+
+    private mutating func key(_ name: String) {
+        if memberCount > 0 { bytes.append(contentsOf: ", ".utf8) }
+        memberCount += 1
+        JSONStringLiteral.append(name, to: &bytes)
+        bytes.append(contentsOf: ": ".utf8)
+    }
+
+    /// Writes `"name": "value"`, or `"name": null` for `nil`.
+    package mutating func member(_ name: String, _ value: String?) {
+        key(name)
+        if let value { JSONStringLiteral.append(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+    }
+
+    /// Writes `"name": {…}` with `pairs` as string members, in order.
+    package mutating func member(_ name: String, pairs: some Sequence<(String, String)>) {
+        key(name)
+        bytes.append(UInt8(ascii: "{"))
+        for (index, (pairName, value)) in pairs.enumerated() {
+            if index > 0 { bytes.append(contentsOf: ", ".utf8) }
+            JSONStringLiteral.append(pairName, to: &bytes)
+            bytes.append(contentsOf: ": ".utf8)
+            JSONStringLiteral.append(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 }
 
 /// Runs a `--batch` command: reads standard input in 64 KiB chunks, one JSON object per line
 /// (blank lines skipped), and writes one answer line per object through a 64 KiB output buffer.
 /// A line that is not a JSON object, or whose answer throws, gets `{"error": "…"}`.
-package func forEachBatchLine(_ answer: (BatchLine) throws -> String) {
+package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws -> Void) {
     let json = JSONFormat()
     var output = BatchOutput()
+    var written = BatchAnswer()
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -89,16 +140,19 @@ package func forEachBatchLine(_ answer: (BatchLine) throws -> String) {
             line.removeLast()
         }
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
-        let text: String
+        written.start()
         do {
             guard case .object(let object) = try json.decode(line) else {
                 throw InputError(message: "expected a JSON object per line")
             }
-            text = try answer(BatchLine(object: object))
+            try answer(BatchLine(object: object), &written)
         } catch {
-            text = "{\"error\": \(JSONText.quote("\(error)"))}"
+            // What the answer wrote before it threw is dropped.
+            written.start()
+            written.member("error", "\(error)")
         }
-        output.append(text)
+        written.finish()
+        output.append(written.bytes)
     }
 
     while true {
@@ -121,12 +175,10 @@ package func forEachBatchLine(_ answer: (BatchLine) throws -> String) {
 struct BatchOutput {
     private var buffer: [UInt8] = []
 
-    mutating func append(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
+    mutating func append(_ line: [UInt8]) {
+        buffer.append(contentsOf: line)
         if buffer.count >= 1 << 16 { flush() }
     }
-
     mutating func flush() {
         var written = 0
         while written < buffer.count {
