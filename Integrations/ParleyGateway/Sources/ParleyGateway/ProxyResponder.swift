@@ -29,7 +29,7 @@ struct ProxyResponder: HTTPResponder {
         summary.requestBody = requestTap.captured
         summary.bytesIn = requestTap.count
         if summary.upstreamRequestBody.isEmpty { summary.upstreamRequestBody = requestTap.captured }
-        switch answer {
+        switch answer.announcingClose(to: request.head) {
         case .buffered(let head, let body):
             summary.response = head
             summary.responseBody = Array(body.prefix(observer.captureLimit))
@@ -72,6 +72,23 @@ struct ProxyResponder: HTTPResponder {
         case streamed(HTTPResponse, AsyncHTTPClientTransport.StreamedResponse.Body)
 
         static func buffered(_ pair: (response: HTTPResponse, body: [UInt8])) -> Answer { .buffered(pair.response, pair.body) }
+
+        /// This answer, saying `Connection: close` when the client's request did: the server
+        /// closes the connection after it, and RFC 9112 §9.6 has the response say so.
+        func announcingClose(to request: HTTPRequest) -> Answer {
+            let closes = request.headerFields[values: .connection].contains { value in
+                value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "close" }
+            }
+            guard closes else { return self }
+            switch self {
+            case .buffered(var head, let body):
+                head.headerFields[.connection] = "close"
+                return .buffered(head, body)
+            case .streamed(var head, let body):
+                head.headerFields[.connection] = "close"
+                return .streamed(head, body)
+            }
+        }
     }
 
     // MARK: Forwarding

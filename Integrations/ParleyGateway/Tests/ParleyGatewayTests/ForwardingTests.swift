@@ -55,6 +55,29 @@ import Testing
         }
     }
 
+    @Test func aClientThatSaysConnectionCloseIsToldTheConnectionCloses() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                for (path, accept) in [("/hop", "*/*"), ("/value", "application/yaml"), ("/value", "image/png"), ("/missing-route", "*/*")] {
+                    let connection = try await RawConnection.open(port: gateway.main.port)
+                    try await connection.send("GET \(path) HTTP/1.1\r\nHost: gateway\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n")
+                    let closed = await connection.waitForClose(within: .seconds(5))
+                    let answer = RawResponse.parse(connection.received).first
+                    #expect(closed, "\(path): the connection stayed open")
+                    #expect(answer?.field("Connection") == "close", "\(path): \(answer?.fields ?? [])")
+                }
+                // A keep-alive request is not told to close.
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /hop HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                let answer = await connection.responses(1, within: .seconds(5)).first
+                #expect(answer?.status == 200)
+                #expect(answer?.field("Connection") == nil)
+                #expect(!connection.isClosed)
+                await connection.close()
+            }
+        }
+    }
+
     @Test func theUpstreamIsAskedForTheClientsTypesFirstThenWhatTheGatewayCanTranscode() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
