@@ -257,6 +257,40 @@ struct HARRecorderTests {
         #expect(header("cookie", in: headers) == "REDACTED")
     }
 
+    @Test("access_token and configured query parameters are redacted in the URL, queryString, Location and redirectURL")
+    func queryRedaction() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = RecordingOptions()
+        options.redactedQueryParameters += ["api_key"]
+        let recorder = try HARRecorder(directory: folder.path, registry: testRegistry, options: options)
+        try recorder.record(capture(.get, "/items?page=2&access_token=t0k3n&API%5Fkey=k3y&empty=&access_token=again#top",
+                                    status: 302, fields: [.location: "https://api.example.org/next?api_key=k3y&x=1"]))
+        try recorder.close()
+        let entry = try #require(try onlyLog(in: folder)["log"]?["entries"]?[0])
+        #expect(entry["request"]?["url"]
+            == "https://api.example.org/items?page=2&access_token=REDACTED&API%5Fkey=REDACTED&empty=&access_token=REDACTED#top")
+        #expect(entry["request"]?["queryString"] == [["name": "page", "value": "2"], ["name": "access_token", "value": "REDACTED"],
+                                                     ["name": "API_key", "value": "REDACTED"], ["name": "empty", "value": ""],
+                                                     ["name": "access_token", "value": "REDACTED"]])
+        #expect(entry["response"]?["redirectURL"] == "https://api.example.org/next?api_key=REDACTED&x=1")
+        #expect(header("location", in: entry["response"]?["headers"]) == "https://api.example.org/next?api_key=REDACTED&x=1")
+        let text = try String(contentsOf: folder.appendingPathComponent(try files(in: folder)[0]), encoding: .utf8)
+        for secret in ["t0k3n", "k3y", "again"] { #expect(!text.contains(secret)) }
+        // The recording still passes the strict check.
+        let checks = try await strictCheck(folder)
+        #expect(checks.count == 1 && checks.allSatisfy { !$0.fails(strict: true) && $0.readError == nil })
+
+        // An empty list records the query as it was.
+        let plain = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: plain) }
+        let unredacted = try HARRecorder(directory: plain.path, registry: testRegistry,
+                                         options: RecordingOptions(redactedQueryParameters: []))
+        try unredacted.record(capture(.get, "/items?access_token=t0k3n"))
+        try unredacted.close()
+        #expect(try onlyLog(in: plain)["log"]?["entries"]?[0]?["request"]?["url"] == "https://api.example.org/items?access_token=t0k3n")
+    }
+
     @Test("Body paths are redacted through the formats (JSON, YAML, forms), nested and with [*]; Content-Length follows")
     func pathRedaction() async throws {
         let folder = try temporaryFolder()

@@ -10,6 +10,7 @@ struct HAREntry {
     let responseBody: PreparedBody
     /// Lower-cased names of the header fields whose values are replaced.
     let redactedHeaders: Set<String>
+    let redactedQuery: QueryRedaction
     let replacement: String
 
     var value: Value {
@@ -33,7 +34,7 @@ struct HAREntry {
 
     private var request: Value {
         let request = exchange.request
-        let path = request.path ?? "/"
+        let path = redactedQuery.apply(to: request.path ?? "/")
         let authority = request.authority ?? request.headerFields[HTTPField.Name("Host")!] ?? "localhost"
         var object: Value.Object = [
             "method": .string(request.method.rawValue),
@@ -70,7 +71,7 @@ struct HAREntry {
             "cookies": [],
             "headers": headers(response.headerFields, contentLength: responseBody.contentLength),
             "content": .object(content),
-            "redirectURL": .string(response.headerFields[.location] ?? ""),
+            "redirectURL": .string(redactedQuery.apply(to: response.headerFields[.location] ?? "")),
             "headersSize": -1,
             "bodySize": .integer(Int64(responseBody.wireSize)),
         ]
@@ -82,6 +83,8 @@ struct HAREntry {
             var value = field.value
             if redactedHeaders.contains(field.name.canonicalName) {
                 value = replacement
+            } else if field.name == .location {
+                value = redactedQuery.apply(to: value)
             } else if field.name == .contentLength, let contentLength {
                 value = String(contentLength)
             }
@@ -108,5 +111,31 @@ struct HAREntry {
             func decoded(_ part: Substring) -> String { String(part).removingPercentEncoding ?? String(part) }
             return ["name": .string(decoded(parts[0])), "value": .string(parts.count > 1 ? decoded(parts[1]) : "")]
         }
+    }
+}
+
+/// Replaces the values of named query parameters in a URL or request target.
+struct QueryRedaction {
+    /// Lower-cased, percent-decoded names.
+    private let names: Set<String>
+    private let replacement: String
+
+    init(parameters: [String], replacement: String) {
+        names = Set(parameters.map { $0.lowercased() })
+        self.replacement = replacement.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? "REDACTED"
+    }
+
+    /// `target` with the value of every named parameter of its query replaced; the rest,
+    /// order and spelling included, as it was.
+    func apply(to target: String) -> String {
+        guard !names.isEmpty, let mark = target.firstIndex(of: "?") else { return target }
+        let queryStart = target.index(after: mark)
+        let queryEnd = target[queryStart...].firstIndex(of: "#") ?? target.endIndex
+        let pairs = target[queryStart..<queryEnd].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let name = pair.prefix { $0 != "=" }
+            let decoded = (String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)).lowercased()
+            return names.contains(decoded) ? "\(name)=\(replacement)" : String(pair)
+        }
+        return String(target[..<queryStart]) + pairs.joined(separator: "&") + String(target[queryEnd...])
     }
 }

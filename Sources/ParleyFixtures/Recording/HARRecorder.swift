@@ -108,7 +108,9 @@ public final class HARRecorder: @unchecked Sendable {
         let responseBody = bodies.prepare(exchange.responseBody, totalCount: exchange.responseBodyByteCount,
                                           fields: exchange.response.headerFields, label: "response body")
         let entry = HAREntry(exchange: exchange, requestBody: requestBody, responseBody: responseBody,
-                             redactedHeaders: redactedHeaders, replacement: options.replacement)
+                             redactedHeaders: redactedHeaders,
+                             redactedQuery: QueryRedaction(parameters: options.redactedQueryParameters, replacement: options.replacement),
+                             replacement: options.replacement)
         let bytes: [UInt8]
         do {
             bytes = try json.encode(entry.value)

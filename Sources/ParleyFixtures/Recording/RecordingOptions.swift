@@ -8,6 +8,7 @@ import ParleyCompression
 /// var options = RecordingOptions()
 /// options.redactedHeaders = ["x-api-key"]                     // added to the defaults
 /// options.redactedPaths = ["user.password", "items[*].token"]
+/// options.redactedQueryParameters += ["api_key"]              // access_token is the default
 /// let recorder = try HARRecorder(directory: "recordings", registry: .linked, options: options)
 /// ```
 public struct RecordingOptions: Sendable {
@@ -34,6 +35,11 @@ public struct RecordingOptions: Sendable {
     /// `["odd.key"]` or `['odd.key']` for a key with dots, brackets or quotes (`\"` and `\\`
     /// escape inside the quotes). A path names existing values only: nothing is added.
     public var redactedPaths: [String]
+    /// Query parameters whose values are redacted wherever a URL is recorded (the request's
+    /// `url` and `queryString`, a response's `Location` and `redirectURL`); names compare after
+    /// percent-decoding, case-insensitively. Default `["access_token"]`, the parameter RFC 6750
+    /// §2.3 carries bearer tokens in.
+    public var redactedQueryParameters: [String]
     /// The most body bytes recorded per message; a longer body is recorded cut to this many,
     /// with an entry comment saying so. Default 1 MiB.
     public var maxRecordedBodyBytes: Int
@@ -47,13 +53,15 @@ public struct RecordingOptions: Sendable {
 
     /// Creates options; every argument defaults to the value documented on its property.
     public init(maxExchangesPerFile: Int = 500, maxFileAge: Duration = .seconds(60), redactedHeaders: [String] = [],
-                redactsDefaultHeaders: Bool = true, redactedPaths: [String] = [], maxRecordedBodyBytes: Int = 1 << 20,
+                redactsDefaultHeaders: Bool = true, redactedPaths: [String] = [],
+                redactedQueryParameters: [String] = ["access_token"], maxRecordedBodyBytes: Int = 1 << 20,
                 replacement: String = "REDACTED", contentCodings: ContentCodings = .standard, fileNamePrefix: String = "parley") {
         self.maxExchangesPerFile = maxExchangesPerFile
         self.maxFileAge = maxFileAge
         self.redactedHeaders = redactedHeaders
         self.redactsDefaultHeaders = redactsDefaultHeaders
         self.redactedPaths = redactedPaths
+        self.redactedQueryParameters = redactedQueryParameters
         self.maxRecordedBodyBytes = maxRecordedBodyBytes
         self.replacement = replacement
         self.contentCodings = contentCodings

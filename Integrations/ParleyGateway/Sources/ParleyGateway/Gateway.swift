@@ -70,7 +70,8 @@ public struct Gateway: Service {
             try HARRecorder(directory: recording.directory.path, registry: registry,
                             options: RecordingOptions(maxExchangesPerFile: recording.maxExchangesPerFile,
                                                       redactedHeaders: recording.redactedHeaders,
-                                                      redactedPaths: recording.redactedPaths))
+                                                      redactedPaths: recording.redactedPaths,
+                                                      redactedQueryParameters: ["access_token"] + recording.redactedQueryParameters))
         }
         let observer = ExchangeObserver(logger: logger, metrics: metrics, recorder: recorder)
         let responder = ProxyResponder(configuration: configuration, transcoder: Transcoder(registry: registry),

@@ -24,6 +24,7 @@ extension GatewayConfiguration {
     ///   max_exchanges_per_file: 500
     ///   redact_headers: [x-api-key]
     ///   redact_paths: [password, user.token]
+    ///   redact_query: [api_key]       # besides access_token
     /// ```
     ///
     /// Every key is optional but `upstream`, which a flag may give instead (pass it as
@@ -68,14 +69,15 @@ extension GatewayConfiguration {
                          maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
         }
         if let record = try file.object("record") {
-            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths"])
+            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths", "redact_query"])
             guard let directory = try record.string("directory") else {
                 throw GatewayConfigurationError("record.directory: required when record is given")
             }
             recording = Recording(directory: URL(fileURLWithPath: directory),
                                   maxExchangesPerFile: try record.positiveInteger("max_exchanges_per_file") ?? 500,
                                   redactedHeaders: try record.strings("redact_headers"),
-                                  redactedPaths: try record.strings("redact_paths"))
+                                  redactedPaths: try record.strings("redact_paths"),
+                                  redactedQueryParameters: try record.strings("redact_query"))
         }
     }
 }

@@ -106,14 +106,18 @@ public struct GatewayConfiguration: Sendable {
         /// Body paths redacted (`password`, `user.token`, `items[*].secret`) in bodies a
         /// registered format decodes.
         public var redactedPaths: [String]
+        /// Query parameters whose values are redacted in recorded URLs and `Location` fields,
+        /// besides `access_token` (RFC 6750 §2.3), which always is.
+        public var redactedQueryParameters: [String]
 
         /// Creates recording settings.
         public init(directory: URL, maxExchangesPerFile: Int = 500, redactedHeaders: [String] = [],
-                    redactedPaths: [String] = []) {
+                    redactedPaths: [String] = [], redactedQueryParameters: [String] = []) {
             self.directory = directory
             self.maxExchangesPerFile = maxExchangesPerFile
             self.redactedHeaders = redactedHeaders
             self.redactedPaths = redactedPaths
+            self.redactedQueryParameters = redactedQueryParameters
         }
     }
 

@@ -26,6 +26,7 @@ import Testing
           max_exchanges_per_file: 50
           redact_headers: [x-api-key]
           redact_paths: [password, user.token]
+          redact_query: [api_key]
         """
         let configuration = try GatewayConfiguration(yaml: Array(yaml.utf8))
         #expect(configuration.listen == HostAndPort(host: "127.0.0.1", port: 8080))
@@ -46,6 +47,7 @@ import Testing
         #expect(configuration.recording?.maxExchangesPerFile == 50)
         #expect(configuration.recording?.redactedHeaders == ["x-api-key"])
         #expect(configuration.recording?.redactedPaths == ["password", "user.token"])
+        #expect(configuration.recording?.redactedQueryParameters == ["api_key"])
     }
 
     @Test func theLongestPrefixAtASegmentBoundaryChoosesTheRoute() throws {

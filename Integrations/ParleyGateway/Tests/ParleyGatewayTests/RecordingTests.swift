@@ -18,13 +18,13 @@ import Testing
         let (upstreamURL, live) = try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream, configure: {
                 $0.recording = .init(directory: folder, maxExchangesPerFile: 2, redactedHeaders: ["X-Api-Key"],
-                                     redactedPaths: ["password", "items[*].token"])
+                                     redactedPaths: ["password", "items[*].token"], redactedQueryParameters: ["api_key"])
             }) { gateway in
                 var answers: [Answer] = []
                 for request in requests {
                     answers.append(try await fetch("http://\(gateway.main)\(request.path)", headers: [("Accept", request.accept)]))
                 }
-                let posted = try await fetch("http://\(gateway.main)/login", method: .POST,
+                let posted = try await fetch("http://\(gateway.main)/login?access_token=qt0k&api_key=qk3y&lang=en", method: .POST,
                                              headers: [("Content-Type", "application/json"), ("Authorization", "Bearer s3cr3t"),
                                                        ("X-Api-Key", "k3y"), ("Accept", "application/json")],
                                              body: Array(secretBody.utf8))
@@ -47,7 +47,8 @@ import Testing
         }
         #expect(checked == 4)
         let recorded = try files.map { try String(contentsOfFile: $0.path, encoding: .utf8) }.joined()
-        for secret in ["s3cr3t", "k3y", "hunter2", "t1\\\""] { #expect(!recorded.contains(secret), "\(secret) was recorded") }
+        for secret in ["s3cr3t", "k3y", "hunter2", "t1\\\"", "qt0k", "qk3y"] { #expect(!recorded.contains(secret), "\(secret) was recorded") }
+        #expect(recorded.contains("/login?access_token=REDACTED&api_key=REDACTED&lang=en"))
         #expect(recorded.contains("REDACTED"))
         #expect(recorded.contains("\(upstreamURL.absoluteString)/value"))   // the upstream's URL, as the upstream was asked
 
