@@ -78,9 +78,10 @@ public struct Gateway: Service {
                                        upstream: try upstream(client), observer: observer)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)
+        let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
         let maxHeaderBytes = configuration.maxHeaderBytes
         let channel = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestHeadGuard(timeout: headerTimeout)],
+            additionalChannelHandlers: [RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout)],
             idleTimeout: nil,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes))
         let proxy = Application(responder: responder, server: .http1(configuration: channel),

@@ -10,6 +10,7 @@ extension GatewayConfiguration {
     /// upstream: http://127.0.0.1:9000
     /// upstream_timeout: 30          # seconds to the upstream's response head (504 after)
     /// header_timeout: 10            # seconds a client may take to send its head
+    /// body_timeout: 60              # seconds a request body may go without a byte
     /// max_header_bytes: 16384       # 431 over this
     /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
     /// admin: 127.0.0.1:9090         # /health and /metrics
@@ -42,7 +43,7 @@ extension GatewayConfiguration {
             throw GatewayConfigurationError("the configuration is not valid YAML: \(error.message)")
         }
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
-        try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "max_header_bytes",
+        try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
                             "max_transcode_bytes", "admin", "routes", "record"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
@@ -52,6 +53,7 @@ extension GatewayConfiguration {
         if let admin = try file.address("admin") { self.admin = admin }
         if let seconds = try file.seconds("upstream_timeout") { upstreamTimeout = seconds }
         if let seconds = try file.seconds("header_timeout") { headerTimeout = seconds }
+        if let seconds = try file.seconds("body_timeout") { bodyTimeout = seconds }
         if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
         if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in

@@ -24,6 +24,10 @@ public struct GatewayConfiguration: Sendable {
     /// The longest a client may take to send a request head; longer closes the connection
     /// (after a 408). Default 10 s.
     public var headerTimeout: Duration
+    /// The longest a request body may go without a byte once its head is in; longer closes the
+    /// connection (after a 408 when no answer has started). Bodies that keep arriving, however
+    /// slowly, are not cut. Default 60 s (nginx's `client_body_timeout`).
+    public var bodyTimeout: Duration
     /// The most bytes of request header field names and values a client may send (also the
     /// most for one field); more, or more than 1000 fields, is 431 and the connection closed.
     /// Default 16 KiB.
@@ -46,12 +50,13 @@ public struct GatewayConfiguration: Sendable {
     /// Creates a configuration with the defaults above.
     public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,
                 upstreamTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-                maxHeaderBytes: Int = 16 * 1024, maxTranscodeBytes: Int = 16 * 1024 * 1024,
+                bodyTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 * 1024, maxTranscodeBytes: Int = 16 * 1024 * 1024,
                 routes: [Route] = [], recording: Recording? = nil, admin: HostAndPort? = nil) {
         self.listen = listen
         self.upstream = upstream
         self.upstreamTimeout = upstreamTimeout
         self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
         self.maxHeaderBytes = maxHeaderBytes
         self.maxTranscodeBytes = maxTranscodeBytes
         self.routes = routes

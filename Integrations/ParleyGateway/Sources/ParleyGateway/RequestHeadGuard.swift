@@ -3,9 +3,11 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// Guards a connection's request heads, in the channel pipeline before Hummingbird reads them:
+/// Guards a connection's requests, in the channel pipeline before Hummingbird reads them:
 /// - a client that has not sent a whole head within `timeout` of connecting, or of its previous
 ///   response, gets 408 and the connection is closed (slow heads, "slowloris", cannot hold it);
+/// - a request body that goes `bodyTimeout` without a byte closes the connection, after a 408
+///   when no answer has started (a stalled upload cannot hold it either);
 /// - a head over the decoder's field limit gets 431 and the connection is closed, where the
 ///   framework would answer 400.
 ///
@@ -18,12 +20,20 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let timeout: TimeAmount
+    private let bodyTimeout: TimeAmount
     private var timer: Scheduled<Void>?
     /// Requests whose head arrived and whose response has not ended.
     private var open = 0
     private var answered = false
+    /// Fires when the body being received goes silent; set from a head to the body's end.
+    private var bodyTimer: Scheduled<Void>?
+    /// Whether a response head has been written since the last response ended.
+    private var responding = false
 
-    init(timeout: TimeAmount) { self.timeout = timeout }
+    init(timeout: TimeAmount, bodyTimeout: TimeAmount) {
+        self.timeout = timeout
+        self.bodyTimeout = bodyTimeout
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { arm(context) }
@@ -36,26 +46,41 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
+        bodyTimer?.cancel()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
+        bodyTimer?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
+        switch unwrapInboundIn(data) {
+        case .head:
             open += 1
             timer?.cancel()
             timer = nil
+            armBody(context)
+        case .body:
+            armBody(context)
+        case .end:
+            bodyTimer?.cancel()
+            bodyTimer = nil
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.status.kind != .informational:
+            responding = true
+        case .end:
+            responding = false
             open = max(0, open - 1)
             if open == 0 { arm(context) }
+        default:
+            break
         }
         context.write(data, promise: promise)
     }
@@ -77,11 +102,26 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// (Re)starts the wait for the next byte of the request body.
+    private func armBody(_ context: ChannelHandlerContext) {
+        bodyTimer?.cancel()
+        let seconds = Double(bodyTimeout.nanoseconds) / 1e9
+        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [self] in
+            if responding {
+                // An answer is under way: it cannot become a 408 any more.
+                context.close(promise: nil)
+            } else {
+                answer(context, .requestTimeout, "the request body sent nothing for \(seconds) s")
+            }
+        }
+    }
+
     /// Writes a problem answer and closes the connection, once.
     private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status, _ detail: String) {
         guard !answered else { return }
         answered = true
         timer?.cancel()
+        bodyTimer?.cancel()
         let body = #"{"type":"about:blank","title":"\#(status.reasonPhrase)","status":\#(status.code),"detail":"\#(detail)"}"#
         var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
         buffer.writeString(body)

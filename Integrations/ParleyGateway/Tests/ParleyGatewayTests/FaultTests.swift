@@ -214,6 +214,43 @@ struct FaultTests {
         }
     }
 
+    @Test func aRequestBodyThatStallsIsCutOffAfterTheBodyTimeoutAndASteadyOneIsServed() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.bodyTimeout = .milliseconds(500) }) { gateway in
+                try await FaultLoop(gateway: gateway, upstream: upstream, concurrency: FaultLoop.repetitions, healthyPath: "/value")
+                    .run("request body stalls") { _ in
+                        let connection = try await RawConnection.open(port: gateway.main.port)
+                        let started = ContinuousClock.now
+                        try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/plain\r\n"
+                                                  + "Content-Length: 100\r\n\r\n0123456789")
+                        let closed = await connection.waitForClose(within: .seconds(3))
+                        let lasted = ContinuousClock.now - started
+                        let answer = RawResponse.parse(connection.received).first
+                        await connection.close()
+                        #expect(closed)
+                        #expect(lasted >= .milliseconds(450) && lasted < .seconds(2), "cut off after \(lasted)")
+                        #expect(answer?.status == 408)
+                        #expect(answer?.field("Connection") == "close")
+                        #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) }
+                                == "the request body sent nothing for 0.5 s")
+                    }
+                // 100 bytes, 10 every 150 ms: three times the timeout in all, never silent for it.
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/plain\r\n"
+                                          + "Accept: application/json\r\nContent-Length: 100\r\n\r\n")
+                for chunk in 0..<10 {
+                    try await Task.sleep(for: .milliseconds(150))
+                    try await connection.send(String(repeating: String(chunk), count: 10))
+                }
+                let answer = await connection.responses(1, within: .seconds(5)).first
+                await connection.close()
+                #expect(answer?.status == 200)
+                let echoed = try answer.map { try Registry.linked.decode($0.body, contentType: MediaType(parsing: "application/json")) }
+                #expect(echoed?["body"] == .string((0..<10).map { String(repeating: String($0), count: 10) }.joined()))
+            }
+        }
+    }
+
     /// Heads the gateway refuses with 431: over 16 KiB of field names and values, one field over
     /// 16 KiB, more than 1000 fields. One place decides, the HTTP decoder's limits, and the channel
     /// handler answers and closes the connection.
