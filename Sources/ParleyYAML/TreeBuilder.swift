@@ -15,6 +15,11 @@ struct TreeBuilder {
     let expansionBudget: Int
     let format: String
     var stack: [Frame] = []
+    /// The members of every open mapping and the elements of every open sequence, outermost
+    /// first: a closing collection copies its own run into an array of exactly its size, so
+    /// no collection grows by reallocation.
+    var memberScratch: [Value.Object.Member] = []
+    var elementScratch: [Value] = []
     /// Each anchor name's node in `anchored` (the dictionary holds small values, so its spare
     /// slots cost 8 bytes each instead of a whole `Anchored`).
     var anchors: [String: Int] = [:]
@@ -24,6 +29,11 @@ struct TreeBuilder {
     var documentCount = 0
     var nodes = 0
     var expansion = 0
+    /// Nodes and units delivered so far (what each frame counts from its marks): one node and
+    /// 1 + its length in units per scalar, one node and unit per collection, an anchored node's
+    /// counts per alias.
+    var producedNodes = 0
+    var producedUnits = 0
 
     init(options: YAMLFormat, limits: DecodingLimits, inputLength: Int, parser: EventParser) {
         self.options = options
@@ -83,18 +93,20 @@ struct TreeBuilder {
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
+        producedNodes += 1
+        producedUnits += 1 + bytes.count
         if isExpectingKey {
             let text = String(decoding: bytes, as: UTF8.self)
             if let tag { try checkTag(tag) }
-            let isMerge = (isPlain && tag == nil && text == "<<") || tag == Self.mergeTag
+            let isMerge = tag == nil ? isPlain && bytes.count == 2 && bytes[0] == UInt8(ascii: "<")
+                                           && bytes[1] == UInt8(ascii: "<")
+                                     : tag == Self.mergeTag
             if let anchor = data.anchor {
                 let value = try resolve(bytes, tag: tag, isPlain: isPlain)
                 define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
                                                          height: 0, keyText: text))
             }
             try setKey(text, isMerge: isMerge)
-            stack[stack.count - 1].units += 1 + bytes.count
-            stack[stack.count - 1].nodeCount += 1
             return
         }
         let value = try resolve(bytes, tag: tag, isPlain: isPlain)
@@ -102,7 +114,7 @@ struct TreeBuilder {
             define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
                                                      keyText: String(decoding: bytes, as: UTF8.self)))
         }
-        try deliver(value, nodeCount: 1, units: 1 + bytes.count, height: 0)
+        try deliver(value)
     }
 
     private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
@@ -127,32 +139,40 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
-        stack.append(Frame(isMapping: isMapping, anchor: name, wrappingTag: wrappingTag))
+        stack.append(Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
+                           nodeMark: producedNodes, unitMark: producedUnits, anchor: name, wrappingTag: wrappingTag))
+        producedNodes += 1
+        producedUnits += 1
     }
 
     private mutating func close() throws(FormatError) {
-        guard var frame = stack.popLast() else { return }
+        guard let frame = stack.popLast() else { return }
         if let name = frame.anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
-            if !frame.merges.isEmpty { applyMerges(&frame) }
-            value = .object(Value.Object(frame.members))
+            var members = Array(memberScratch[frame.start...])
+            memberScratch.removeSubrange(frame.start...)
+            if !frame.merges.isEmpty { applyMerges(frame.merges, to: &members) }
+            value = .object(Value.Object(members))
         } else {
-            value = .array(frame.elements)
+            let elements = Array(elementScratch[frame.start...])
+            elementScratch.removeSubrange(frame.start...)
+            value = .array(elements)
         }
         if let tag = frame.wrappingTag { value = .tagged(tag, value) }
+        let nodeCount = producedNodes - frame.nodeMark
+        let units = producedUnits - frame.unitMark
         if let name = frame.anchor {
-            define(name, Anchored(value: value, nodeCount: frame.nodeCount, units: frame.units,
-                                  height: frame.height, keyText: nil))
+            define(name, Anchored(value: value, nodeCount: nodeCount, units: units, height: frame.height, keyText: nil))
         }
+        raiseTopHeight(above: frame.height)
         if isExpectingKey {
             try setKey(try keyText(rendering: value), isMerge: false, isComplex: true)
-            addToTop(nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
             return
         }
-        try deliver(value, nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
+        try deliver(value)
     }
 
     private mutating func alias(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
@@ -171,16 +191,18 @@ struct TreeBuilder {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: stack.count + anchored.height, location: parser.eventLocation)
         }
+        producedNodes += anchored.nodeCount
+        producedUnits += anchored.units
+        raiseTopHeight(above: anchored.height)
         if isExpectingKey {
             if let text = anchored.keyText {
                 try setKey(text, isMerge: false)
             } else {
                 try setKey(try keyText(rendering: anchored.value), isMerge: false, isComplex: true)
             }
-            addToTop(nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
             return
         }
-        try deliver(anchored.value, nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
+        try deliver(anchored.value)
     }
 
     // MARK: Building
@@ -196,7 +218,7 @@ struct TreeBuilder {
     /// without copying the frame).
     private var isExpectingKey: Bool {
         guard let top = stack.indices.last else { return false }
-        return stack[top].isMapping && stack[top].pendingKey == nil
+        return stack[top].isMapping && !stack[top].hasPendingKey
     }
 
     /// The flow-style text of a collection used as a mapping key. The text counts against the
@@ -227,56 +249,61 @@ struct TreeBuilder {
         }
     }
 
-    private mutating func addToTop(nodeCount: Int, units: Int, height: Int) {
-        let top = stack.count - 1
-        stack[top].nodeCount += nodeCount
-        stack[top].units += units
+    /// Makes the innermost open collection at least one higher than a child of `height`.
+    private mutating func raiseTopHeight(above height: Int) {
+        guard let top = stack.indices.last else { return }
         if height + 1 > stack[top].height { stack[top].height = height + 1 }
     }
 
     /// Hands a finished node to the open collection, or to the document list.
-    private mutating func deliver(_ value: Value, nodeCount: Int, units: Int, height: Int) throws(FormatError) {
-        guard !stack.isEmpty else {
+    private mutating func deliver(_ value: consuming Value) throws(FormatError) {
+        guard let top = stack.indices.last else {
             if options.documents == .all || documents.isEmpty { documents.append(value) }
             return
         }
-        addToTop(nodeCount: nodeCount, units: units, height: height)
-        let top = stack.count - 1
         if !stack[top].isMapping {
-            stack[top].elements.append(value)
+            elementScratch.append(value)
             return
         }
-        let key = stack[top].pendingKey ?? ""
-        stack[top].pendingKey = nil
+        stack[top].hasPendingKey = false
         if stack[top].pendingKeyIsMerge {
             stack[top].pendingKeyIsMerge = false
             try addMerge(value, at: top)
         } else {
-            stack[top].members.append(Value.Object.Member(key: key, value: value))
+            memberScratch[memberScratch.count - 1].value = value
         }
     }
 
     /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
     /// Collection keys are not compared: their flow text only approximates node equality.
+    /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
+    /// Collection keys are not compared: their flow text only approximates node equality.
+    ///
+    /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
+    /// merge key adds no member.
     private mutating func setKey(_ key: String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
         let top = stack.count - 1
-        stack[top].pendingKey = key
+        stack[top].hasPendingKey = true
         stack[top].pendingKeyIsMerge = isMerge
-        guard !isMerge, !isComplex, options.duplicateKeys == .reject else { return }
-        let isDuplicate: Bool
-        if let _ = stack[top].keySet {
-            isDuplicate = !stack[top].keySet!.insert(key).inserted
-        } else if stack[top].members.count < Self.linearKeyScanLimit {
-            isDuplicate = stack[top].members.contains { $0.key == key }
-        } else {
-            var keys = Set(stack[top].members.map(\.key))
-            isDuplicate = !keys.insert(key).inserted
-            stack[top].keySet = keys
+        if isMerge { return }
+        if !isComplex && options.duplicateKeys == .reject {
+            let start = stack[top].start
+            let isDuplicate: Bool
+            if let _ = stack[top].keySet {
+                isDuplicate = !stack[top].keySet!.insert(key).inserted
+            } else if memberScratch.count - start < Self.linearKeyScanLimit {
+                isDuplicate = memberScratch[start...].contains { $0.key == key }
+            } else {
+                var keys = Set(memberScratch[start...].map(\.key))
+                isDuplicate = !keys.insert(key).inserted
+                stack[top].keySet = keys
+            }
+            if isDuplicate {
+                throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
+                                  location: parser.eventLocation)
+            }
         }
-        if isDuplicate {
-            throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
-                              location: parser.eventLocation)
-        }
+        memberScratch.append(Value.Object.Member(key: key, value: .null))
     }
 
     private mutating func addMerge(_ value: Value, at top: Int) throws(FormatError) {
@@ -296,17 +323,17 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
                               location: parser.eventLocation)
         }
-        stack[top].merges.append((position: stack[top].members.count, sources: sources))
+        stack[top].merges.append((position: memberScratch.count - stack[top].start, sources: sources))
     }
 
     /// Inserts merged members where their `<<` appeared; explicit keys win, then earlier sources.
-    private func applyMerges(_ frame: inout Frame) {
-        var seen = Set(frame.members.map(\.key))
+    private func applyMerges(_ merges: [(position: Int, sources: [Value.Object])], to members: inout [Value.Object.Member]) {
+        var seen = Set(members.map(\.key))
         var merged: [Value.Object.Member] = []
-        merged.reserveCapacity(frame.members.count)
+        merged.reserveCapacity(members.count)
         var cursor = 0
-        for merge in frame.merges {
-            merged.append(contentsOf: frame.members[cursor..<merge.position])
+        for merge in merges {
+            merged.append(contentsOf: members[cursor..<merge.position])
             cursor = merge.position
             for source in merge.sources {
                 for member in source.members where seen.insert(member.key).inserted {
@@ -314,8 +341,8 @@ struct TreeBuilder {
                 }
             }
         }
-        merged.append(contentsOf: frame.members[cursor...])
-        frame.members = merged
+        merged.append(contentsOf: members[cursor...])
+        members = merged
     }
 
     // MARK: Tags and scalars
