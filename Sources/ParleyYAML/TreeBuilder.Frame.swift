@@ -3,6 +3,9 @@ import Parley
 extension TreeBuilder {
     /// A collection being built. Its elements or members sit in the builder's scratch arrays
     /// from ``start`` on until it closes.
+    ///
+    /// What most collections lack (an anchor, a tag, merges, a key set) lives in ``extras``, so
+    /// the frames the stack copies in and out hold no references in the common case.
     struct Frame {
         var isMapping: Bool
         /// Whether a mapping has read a key and waits for its value.
@@ -17,19 +20,28 @@ extension TreeBuilder {
         let unitMark: Int
         /// 1 + the height of the highest child collection.
         var height = 1
+        var extras: Extras?
+
+        init(isMapping: Bool, start: Int, nodeMark: Int, unitMark: Int, extras: Extras?) {
+            self.isMapping = isMapping
+            self.start = start
+            self.nodeMark = nodeMark
+            self.unitMark = unitMark
+            self.extras = extras
+        }
+    }
+
+    /// The parts of a ``Frame`` few collections have, created when the first one appears.
+    final class Extras {
         var anchor: String?
         /// A tag to wrap the finished value in (`.tagged`), for unknown tags under `.keep`.
         var wrappingTag: String?
         /// Keys seen so far, built once a mapping grows past a few members.
         var keySet: Set<String>?
-        /// Merge sources (`<<`) and the member index (from ``start``) where each appeared.
+        /// Merge sources (`<<`) and the member index (from the frame's start) where each appeared.
         var merges: [(position: Int, sources: [Value.Object])] = []
 
-        init(isMapping: Bool, start: Int, nodeMark: Int, unitMark: Int, anchor: String?, wrappingTag: String?) {
-            self.isMapping = isMapping
-            self.start = start
-            self.nodeMark = nodeMark
-            self.unitMark = unitMark
+        init(anchor: String?, wrappingTag: String?) {
             self.anchor = anchor
             self.wrappingTag = wrappingTag
         }

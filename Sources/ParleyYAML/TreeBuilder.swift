@@ -139,32 +139,34 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
+        let extras = name == nil && wrappingTag == nil ? nil : Extras(anchor: name, wrappingTag: wrappingTag)
         stack.append(Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
-                           nodeMark: producedNodes, unitMark: producedUnits, anchor: name, wrappingTag: wrappingTag))
+                           nodeMark: producedNodes, unitMark: producedUnits, extras: extras))
         producedNodes += 1
         producedUnits += 1
     }
 
     private mutating func close() throws(FormatError) {
         guard let frame = stack.popLast() else { return }
-        if let name = frame.anchor {
+        let anchor = frame.extras?.anchor
+        if let name = anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
             var members = Array(memberScratch[frame.start...])
             memberScratch.removeSubrange(frame.start...)
-            if !frame.merges.isEmpty { applyMerges(frame.merges, to: &members) }
+            if let merges = frame.extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
             let elements = Array(elementScratch[frame.start...])
             elementScratch.removeSubrange(frame.start...)
             value = .array(elements)
         }
-        if let tag = frame.wrappingTag { value = .tagged(tag, value) }
+        if let tag = frame.extras?.wrappingTag { value = .tagged(tag, value) }
         let nodeCount = producedNodes - frame.nodeMark
         let units = producedUnits - frame.unitMark
-        if let name = frame.anchor {
+        if let name = anchor {
             define(name, Anchored(value: value, nodeCount: nodeCount, units: units, height: frame.height, keyText: nil))
         }
         raiseTopHeight(above: frame.height)
@@ -243,10 +245,13 @@ struct TreeBuilder {
 
     private mutating func countNodes(_ count: Int) throws(FormatError) {
         nodes += count
-        if nodes > limits.maxNodes {
-            throw FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
-                                            location: parser.eventLocation)
-        }
+        if nodes > limits.maxNodes { throw nodeLimitError() }
+    }
+
+    /// The error for a document past `maxNodes`, built apart so the count above stays small.
+    private func nodeLimitError() -> FormatError {
+        FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
+                                  location: parser.eventLocation)
     }
 
     /// Makes the innermost open collection at least one higher than a child of `height`.
@@ -281,7 +286,7 @@ struct TreeBuilder {
     ///
     /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
     /// merge key adds no member.
-    private mutating func setKey(_ key: String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
+    private mutating func setKey(_ key: consuming String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
         let top = stack.count - 1
         stack[top].hasPendingKey = true
         stack[top].pendingKeyIsMerge = isMerge
@@ -289,14 +294,25 @@ struct TreeBuilder {
         if !isComplex && options.duplicateKeys == .reject {
             let start = stack[top].start
             let isDuplicate: Bool
-            if let _ = stack[top].keySet {
-                isDuplicate = !stack[top].keySet!.insert(key).inserted
+            if let extras = stack[top].extras, extras.keySet != nil {
+                isDuplicate = !extras.keySet!.insert(copy key).inserted
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
-                isDuplicate = memberScratch[start...].contains { $0.key == key }
+                // Keys of another length differ: only those of the same length are compared.
+                let length = key.utf8.count
+                var found = false
+                for index in start..<memberScratch.count where memberScratch[index].key.utf8.count == length {
+                    if memberScratch[index].key == key {
+                        found = true
+                        break
+                    }
+                }
+                isDuplicate = found
             } else {
                 var keys = Set(memberScratch[start...].map(\.key))
-                isDuplicate = !keys.insert(key).inserted
-                stack[top].keySet = keys
+                isDuplicate = !keys.insert(copy key).inserted
+                let extras = stack[top].extras ?? Extras(anchor: nil, wrappingTag: nil)
+                extras.keySet = keys
+                stack[top].extras = extras
             }
             if isDuplicate {
                 throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
@@ -323,7 +339,9 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
                               location: parser.eventLocation)
         }
-        stack[top].merges.append((position: memberScratch.count - stack[top].start, sources: sources))
+        let extras = stack[top].extras ?? Extras(anchor: nil, wrappingTag: nil)
+        extras.merges.append((position: memberScratch.count - stack[top].start, sources: sources))
+        stack[top].extras = extras
     }
 
     /// Inserts merged members where their `<<` appeared; explicit keys win, then earlier sources.
