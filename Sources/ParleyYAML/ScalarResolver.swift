@@ -77,13 +77,22 @@ enum ScalarResolver {
         guard index < count else { return nil }
         var magnitude: UInt64 = 0
         var overflow = false
-        for i in index..<count {
-            let digit = bytes[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            if !overflow {
-                let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (plus, o2) = times.addingReportingOverflow(UInt64(digit))
-                if o1 || o2 { overflow = true } else { magnitude = plus }
+        if count - index <= 19 {
+            // 19 digits are below 2^64: no step can overflow.
+            for i in index..<count {
+                let digit = bytes[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+            }
+        } else {
+            for i in index..<count {
+                let digit = bytes[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if !overflow {
+                    let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (plus, o2) = times.addingReportingOverflow(UInt64(digit))
+                    if o1 || o2 { overflow = true } else { magnitude = plus }
+                }
             }
         }
         if !overflow {
