@@ -77,13 +77,22 @@ enum ScalarResolver {
         guard index < count else { return nil }
         var magnitude: UInt64 = 0
         var overflow = false
-        for i in index..<count {
-            let digit = bytes[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            if !overflow {
-                let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (plus, o2) = times.addingReportingOverflow(UInt64(digit))
-                if o1 || o2 { overflow = true } else { magnitude = plus }
+        if count - index <= 19 {
+            // 19 digits are below 2^64: no step can overflow.
+            for i in index..<count {
+                let digit = bytes[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+            }
+        } else {
+            for i in index..<count {
+                let digit = bytes[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if !overflow {
+                    let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (plus, o2) = times.addingReportingOverflow(UInt64(digit))
+                    if o1 || o2 { overflow = true } else { magnitude = plus }
+                }
             }
         }
         if !overflow {
@@ -223,6 +232,9 @@ enum ScalarResolver {
             exponent = UnsafeBufferPointer(rebasing: bytes[exponentStart..<index])
         }
         guard index == count else { return nil }
+        if let magnitude = exactDouble(integerDigits: integerDigits, fractionDigits: fractionDigits, exponent: exponent) {
+            return .float(negative ? -magnitude : magnitude)
+        }
 
         var text = negative ? "-" : ""
         text += integerDigits.isEmpty ? "0" : String(decoding: withoutLeadingZeros(integerDigits), as: UTF8.self)
@@ -230,6 +242,55 @@ enum ScalarResolver {
         if let exponent { text += String(decoding: exponent, as: UTF8.self) }
         guard let double = Double(text) else { return nil }
         return representsExactly(double, text) ? .float(double) : .number(text)
+    }
+
+    /// Powers of ten a `Double` holds exactly.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The magnitude of a decimal with at most 15 digits (leading zeros aside) and a decimal
+    /// exponent within ±22, or `nil` for any other (those go through the text). Such a number is
+    /// one exact integer multiplied or divided by one exact power of ten: one correctly rounded
+    /// operation (Clinger's fast path) gives the same `Double` as parsing the text, and with 15
+    /// digits or fewer it represents the text exactly (``representsExactly(_:_:)``).
+    ///
+    /// - Parameters:
+    ///   - integerDigits: The digits before the point.
+    ///   - fractionDigits: The digits after it.
+    ///   - exponent: `e`, an optional sign and digits, when present.
+    static func exactDouble(integerDigits: UnsafeBufferPointer<UInt8>, fractionDigits: UnsafeBufferPointer<UInt8>,
+                            exponent: UnsafeBufferPointer<UInt8>?) -> Double? {
+        var mantissa: UInt64 = 0
+        var digits = 0
+        func accumulate(_ buffer: UnsafeBufferPointer<UInt8>) {
+            for byte in buffer where digits > 0 || byte != UInt8(ascii: "0") {
+                if digits < 16 { mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0")) }
+                digits += 1
+            }
+        }
+        accumulate(integerDigits)
+        accumulate(fractionDigits)
+        guard digits <= 15 else { return nil }
+        if mantissa == 0 { return 0 }
+        var decimalExponent = -fractionDigits.count
+        if let exponent {
+            // `e`, then an optional sign, then at least one digit.
+            var index = 1
+            let isNegative = exponent[index] == UInt8(ascii: "-")
+            if isNegative || exponent[index] == UInt8(ascii: "+") { index += 1 }
+            guard exponent.count - index <= 4 else { return nil }
+            var value = 0
+            while index < exponent.count {
+                value = value * 10 + Int(exponent[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            decimalExponent += isNegative ? -value : value
+        }
+        guard decimalExponent >= -22 && decimalExponent <= 22 else { return nil }
+        return decimalExponent < 0 ? Double(mantissa) / exactPowersOfTen[-decimalExponent]
+                                   : Double(mantissa) * exactPowersOfTen[decimalExponent]
     }
 
     /// Whether `double` stands for `text` without loss: finite, not an underflow, and either 15

@@ -1,32 +1,49 @@
 import Parley
 
 extension TreeBuilder {
-    /// A collection being built.
+    /// A collection being built. Its elements or members sit in the builder's scratch arrays
+    /// from ``start`` on until it closes.
+    ///
+    /// What most collections lack (an anchor, a tag, merges, a key set) lives in ``extras``, so
+    /// the frames the stack copies in and out hold no references in the common case.
     struct Frame {
         var isMapping: Bool
+        /// Whether a mapping has read a key and waits for its value.
+        var hasPendingKey = false
+        /// Whether the pending key is a merge key (`<<`), whose value is merged, not a member.
+        var pendingKeyIsMerge = false
+        /// Where this collection's first element or member is in the builder's scratch.
+        let start: Int
+        /// The builder's produced nodes and units when the collection opened (itself excluded):
+        /// the collection's own counts are the growth since.
+        let nodeMark: Int
+        let unitMark: Int
+        /// 1 + the height of the highest child collection.
+        var height = 1
+        var extras: Extras?
+
+        init(isMapping: Bool, start: Int, nodeMark: Int, unitMark: Int, extras: Extras?) {
+            self.isMapping = isMapping
+            self.start = start
+            self.nodeMark = nodeMark
+            self.unitMark = unitMark
+            self.extras = extras
+        }
+    }
+
+    /// The parts of a ``Frame`` few collections have, created when the first one appears.
+    final class Extras {
         var anchor: String?
         /// A tag to wrap the finished value in (`.tagged`), for unknown tags under `.keep`.
         var wrappingTag: String?
-        var elements: [Value] = []
-        var members: [Value.Object.Member] = []
-        /// The key read and waiting for its value (mappings).
-        var pendingKey: String?
-        var pendingKeyIsMerge = false
         /// Keys seen so far, built once a mapping grows past a few members.
         var keySet: Set<String>?
-        /// Merge sources (`<<`) and the member index where each appeared.
+        /// Merge sources (`<<`) and the member index (from the frame's start) where each appeared.
         var merges: [(position: Int, sources: [Value.Object])] = []
-        var nodeCount = 1
-        var units = 1
-        /// 1 + the height of the highest child collection.
-        var height = 1
 
-        init(isMapping: Bool, anchor: String?, wrappingTag: String?) {
-            self.isMapping = isMapping
+        init(anchor: String?, wrappingTag: String?) {
             self.anchor = anchor
             self.wrappingTag = wrappingTag
         }
-
-        var isExpectingKey: Bool { isMapping && pendingKey == nil }
     }
 }

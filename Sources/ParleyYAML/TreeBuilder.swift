@@ -15,6 +15,11 @@ struct TreeBuilder {
     let expansionBudget: Int
     let format: String
     var stack: [Frame] = []
+    /// The members of every open mapping and the elements of every open sequence, outermost
+    /// first: a closing collection copies its own run into an array of exactly its size, so
+    /// no collection grows by reallocation.
+    var memberScratch: [Value.Object.Member] = []
+    var elementScratch: [Value] = []
     /// Each anchor name's node in `anchored` (the dictionary holds small values, so its spare
     /// slots cost 8 bytes each instead of a whole `Anchored`).
     var anchors: [String: Int] = [:]
@@ -24,6 +29,11 @@ struct TreeBuilder {
     var documentCount = 0
     var nodes = 0
     var expansion = 0
+    /// Nodes and units delivered so far (what each frame counts from its marks): one node and
+    /// 1 + its length in units per scalar, one node and unit per collection, an anchored node's
+    /// counts per alias.
+    var producedNodes = 0
+    var producedUnits = 0
 
     init(options: YAMLFormat, limits: DecodingLimits, inputLength: Int, parser: EventParser) {
         self.options = options
@@ -77,24 +87,30 @@ struct TreeBuilder {
 
     private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
+        guard data.tag != nil || data.anchor != nil else {
+            return try untaggedScalar(UnsafeBufferPointer(start: data.value, count: data.length),
+                                      isPlain: data.style == YAML_PLAIN_SCALAR_STYLE)
+        }
         // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
         // 30 for a node): it counts as a node of its own.
         try countNodes(data.anchor == nil ? 1 : 2)
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
+        producedNodes += 1
+        producedUnits += 1 + bytes.count
         if isExpectingKey {
             let text = String(decoding: bytes, as: UTF8.self)
             if let tag { try checkTag(tag) }
-            let isMerge = (isPlain && tag == nil && text == "<<") || tag == Self.mergeTag
+            let isMerge = tag == nil ? isPlain && bytes.count == 2 && bytes[0] == UInt8(ascii: "<")
+                                           && bytes[1] == UInt8(ascii: "<")
+                                     : tag == Self.mergeTag
             if let anchor = data.anchor {
                 let value = try resolve(bytes, tag: tag, isPlain: isPlain)
                 define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
                                                          height: 0, keyText: text))
             }
             try setKey(text, isMerge: isMerge)
-            stack[stack.count - 1].units += 1 + bytes.count
-            stack[stack.count - 1].nodeCount += 1
             return
         }
         let value = try resolve(bytes, tag: tag, isPlain: isPlain)
@@ -102,7 +118,27 @@ struct TreeBuilder {
             define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
                                                      keyText: String(decoding: bytes, as: UTF8.self)))
         }
-        try deliver(value, nodeCount: 1, units: 1 + bytes.count, height: 0)
+        try deliver(value)
+    }
+
+    /// The common case of ``scalar(_:)``: no tag, no anchor.
+    private mutating func untaggedScalar(_ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool) throws(FormatError) {
+        nodes += 1
+        if nodes > limits.maxNodes { throw nodeLimitError() }
+        producedNodes += 1
+        producedUnits += 1 + bytes.count
+        if isExpectingKey {
+            let isMerge = isPlain && bytes.count == 2 && bytes[0] == UInt8(ascii: "<") && bytes[1] == UInt8(ascii: "<")
+            try setKey(String(decoding: bytes, as: UTF8.self), isMerge: isMerge)
+            return
+        }
+        if !isPlain {
+            try deliver(.string(String(decoding: bytes, as: UTF8.self)))
+        } else if let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw radixLimitError(digits)
+        } else {
+            try deliver(ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps))
+        }
     }
 
     private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
@@ -127,32 +163,42 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
-        stack.append(Frame(isMapping: isMapping, anchor: name, wrappingTag: wrappingTag))
+        let extras = name == nil && wrappingTag == nil ? nil : Extras(anchor: name, wrappingTag: wrappingTag)
+        stack.append(Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
+                           nodeMark: producedNodes, unitMark: producedUnits, extras: extras))
+        producedNodes += 1
+        producedUnits += 1
     }
 
     private mutating func close() throws(FormatError) {
-        guard var frame = stack.popLast() else { return }
-        if let name = frame.anchor {
+        guard let frame = stack.popLast() else { return }
+        let anchor = frame.extras?.anchor
+        if let name = anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
-            if !frame.merges.isEmpty { applyMerges(&frame) }
-            value = .object(Value.Object(frame.members))
+            var members = Array(memberScratch[frame.start...])
+            memberScratch.removeSubrange(frame.start...)
+            if let merges = frame.extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
+            value = .object(Value.Object(members))
         } else {
-            value = .array(frame.elements)
+            let elements = Array(elementScratch[frame.start...])
+            elementScratch.removeSubrange(frame.start...)
+            value = .array(elements)
         }
-        if let tag = frame.wrappingTag { value = .tagged(tag, value) }
-        if let name = frame.anchor {
-            define(name, Anchored(value: value, nodeCount: frame.nodeCount, units: frame.units,
-                                  height: frame.height, keyText: nil))
+        if let tag = frame.extras?.wrappingTag { value = .tagged(tag, value) }
+        let nodeCount = producedNodes - frame.nodeMark
+        let units = producedUnits - frame.unitMark
+        if let name = anchor {
+            define(name, Anchored(value: value, nodeCount: nodeCount, units: units, height: frame.height, keyText: nil))
         }
+        raiseTopHeight(above: frame.height)
         if isExpectingKey {
             try setKey(try keyText(rendering: value), isMerge: false, isComplex: true)
-            addToTop(nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
             return
         }
-        try deliver(value, nodeCount: frame.nodeCount, units: frame.units, height: frame.height)
+        try deliver(value)
     }
 
     private mutating func alias(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
@@ -171,16 +217,18 @@ struct TreeBuilder {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: stack.count + anchored.height, location: parser.eventLocation)
         }
+        producedNodes += anchored.nodeCount
+        producedUnits += anchored.units
+        raiseTopHeight(above: anchored.height)
         if isExpectingKey {
             if let text = anchored.keyText {
                 try setKey(text, isMerge: false)
             } else {
                 try setKey(try keyText(rendering: anchored.value), isMerge: false, isComplex: true)
             }
-            addToTop(nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
             return
         }
-        try deliver(anchored.value, nodeCount: anchored.nodeCount, units: anchored.units, height: anchored.height)
+        try deliver(anchored.value)
     }
 
     // MARK: Building
@@ -196,7 +244,7 @@ struct TreeBuilder {
     /// without copying the frame).
     private var isExpectingKey: Bool {
         guard let top = stack.indices.last else { return false }
-        return stack[top].isMapping && stack[top].pendingKey == nil
+        return stack[top].isMapping && !stack[top].hasPendingKey
     }
 
     /// The flow-style text of a collection used as a mapping key. The text counts against the
@@ -221,62 +269,81 @@ struct TreeBuilder {
 
     private mutating func countNodes(_ count: Int) throws(FormatError) {
         nodes += count
-        if nodes > limits.maxNodes {
-            throw FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
-                                            location: parser.eventLocation)
-        }
+        if nodes > limits.maxNodes { throw nodeLimitError() }
     }
 
-    private mutating func addToTop(nodeCount: Int, units: Int, height: Int) {
-        let top = stack.count - 1
-        stack[top].nodeCount += nodeCount
-        stack[top].units += units
+    /// The error for a document past `maxNodes`, built apart so the count above stays small.
+    private func nodeLimitError() -> FormatError {
+        FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
+                                  location: parser.eventLocation)
+    }
+
+    /// Makes the innermost open collection at least one higher than a child of `height`.
+    private mutating func raiseTopHeight(above height: Int) {
+        guard let top = stack.indices.last else { return }
         if height + 1 > stack[top].height { stack[top].height = height + 1 }
     }
 
     /// Hands a finished node to the open collection, or to the document list.
-    private mutating func deliver(_ value: Value, nodeCount: Int, units: Int, height: Int) throws(FormatError) {
-        guard !stack.isEmpty else {
+    private mutating func deliver(_ value: consuming Value) throws(FormatError) {
+        guard let top = stack.indices.last else {
             if options.documents == .all || documents.isEmpty { documents.append(value) }
             return
         }
-        addToTop(nodeCount: nodeCount, units: units, height: height)
-        let top = stack.count - 1
         if !stack[top].isMapping {
-            stack[top].elements.append(value)
+            elementScratch.append(value)
             return
         }
-        let key = stack[top].pendingKey ?? ""
-        stack[top].pendingKey = nil
+        stack[top].hasPendingKey = false
         if stack[top].pendingKeyIsMerge {
             stack[top].pendingKeyIsMerge = false
             try addMerge(value, at: top)
         } else {
-            stack[top].members.append(Value.Object.Member(key: key, value: value))
+            memberScratch[memberScratch.count - 1].value = value
         }
     }
 
     /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
     /// Collection keys are not compared: their flow text only approximates node equality.
-    private mutating func setKey(_ key: String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
+    /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
+    /// Collection keys are not compared: their flow text only approximates node equality.
+    ///
+    /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
+    /// merge key adds no member.
+    private mutating func setKey(_ key: consuming String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
         let top = stack.count - 1
-        stack[top].pendingKey = key
+        stack[top].hasPendingKey = true
         stack[top].pendingKeyIsMerge = isMerge
-        guard !isMerge, !isComplex, options.duplicateKeys == .reject else { return }
-        let isDuplicate: Bool
-        if let _ = stack[top].keySet {
-            isDuplicate = !stack[top].keySet!.insert(key).inserted
-        } else if stack[top].members.count < Self.linearKeyScanLimit {
-            isDuplicate = stack[top].members.contains { $0.key == key }
-        } else {
-            var keys = Set(stack[top].members.map(\.key))
-            isDuplicate = !keys.insert(key).inserted
-            stack[top].keySet = keys
+        if isMerge { return }
+        if !isComplex && options.duplicateKeys == .reject {
+            let start = stack[top].start
+            let isDuplicate: Bool
+            if let extras = stack[top].extras, extras.keySet != nil {
+                isDuplicate = !extras.keySet!.insert(copy key).inserted
+            } else if memberScratch.count - start < Self.linearKeyScanLimit {
+                // Keys of another length differ: only those of the same length are compared.
+                let length = key.utf8.count
+                var found = false
+                for index in start..<memberScratch.count where memberScratch[index].key.utf8.count == length {
+                    if memberScratch[index].key == key {
+                        found = true
+                        break
+                    }
+                }
+                isDuplicate = found
+            } else {
+                var keys = Set(memberScratch[start...].map(\.key))
+                isDuplicate = !keys.insert(copy key).inserted
+                let extras = stack[top].extras ?? Extras(anchor: nil, wrappingTag: nil)
+                extras.keySet = keys
+                stack[top].extras = extras
+            }
+            if isDuplicate {
+                throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
+                                  location: parser.eventLocation)
+            }
         }
-        if isDuplicate {
-            throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
-                              location: parser.eventLocation)
-        }
+        memberScratch.append(Value.Object.Member(key: key, value: .null))
     }
 
     private mutating func addMerge(_ value: Value, at top: Int) throws(FormatError) {
@@ -296,17 +363,19 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
                               location: parser.eventLocation)
         }
-        stack[top].merges.append((position: stack[top].members.count, sources: sources))
+        let extras = stack[top].extras ?? Extras(anchor: nil, wrappingTag: nil)
+        extras.merges.append((position: memberScratch.count - stack[top].start, sources: sources))
+        stack[top].extras = extras
     }
 
     /// Inserts merged members where their `<<` appeared; explicit keys win, then earlier sources.
-    private func applyMerges(_ frame: inout Frame) {
-        var seen = Set(frame.members.map(\.key))
+    private func applyMerges(_ merges: [(position: Int, sources: [Value.Object])], to members: inout [Value.Object.Member]) {
+        var seen = Set(members.map(\.key))
         var merged: [Value.Object.Member] = []
-        merged.reserveCapacity(frame.members.count)
+        merged.reserveCapacity(members.count)
         var cursor = 0
-        for merge in frame.merges {
-            merged.append(contentsOf: frame.members[cursor..<merge.position])
+        for merge in merges {
+            merged.append(contentsOf: members[cursor..<merge.position])
             cursor = merge.position
             for source in merge.sources {
                 for member in source.members where seen.insert(member.key).inserted {
@@ -314,8 +383,8 @@ struct TreeBuilder {
                 }
             }
         }
-        merged.append(contentsOf: frame.members[cursor...])
-        frame.members = merged
+        merged.append(contentsOf: members[cursor...])
+        members = merged
     }
 
     // MARK: Tags and scalars
@@ -326,12 +395,15 @@ struct TreeBuilder {
         throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
     }
 
+    private func radixLimitError(_ digits: Int) -> FormatError {
+        FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
+                                  maximum: ScalarResolver.maxRadixDigits, actual: digits, location: parser.eventLocation)
+    }
+
     private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(FormatError) -> Value {
         if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
            let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
-            throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
-                                            maximum: ScalarResolver.maxRadixDigits, actual: digits,
-                                            location: parser.eventLocation)
+            throw radixLimitError(digits)
         }
         guard let tag else {
             return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
