@@ -11,6 +11,7 @@ import Testing
         upstream: http://127.0.0.1:9000
         upstream_timeout: 2.5
         header_timeout: 4
+        body_timeout: 30
         max_header_bytes: 8192
         max_transcode_bytes: 1048576
         admin: "[::1]:9090"
@@ -33,6 +34,7 @@ import Testing
         #expect(configuration.upstream.absoluteString == "http://127.0.0.1:9000")
         #expect(configuration.upstreamTimeout == .milliseconds(2500))
         #expect(configuration.headerTimeout == .seconds(4))
+        #expect(configuration.bodyTimeout == .seconds(30))
         #expect(configuration.maxHeaderBytes == 8192)
         #expect(configuration.maxTranscodeBytes == 1_048_576)
         #expect(configuration.admin == HostAndPort(host: "::1", port: 9090))
