@@ -11,8 +11,7 @@ internal import Darwin
 /// Receives libxml2's SAX2 callbacks for one parse: tracks depth, node count and expansion,
 /// coalesces character data, and records the first error. Each event is described by an
 /// `XML.EventView` over libxml2's own buffers and goes to the sink closure the event reader
-/// passes, or else to `emit(_:)`, whose default copies it into strings and arrays for the
-/// `handle…` methods that the tree and value builders override.
+/// passes, or else to `emit(_:)`, which the tree and value builders override.
 ///
 /// Callbacks never throw: a subclass stores its failure with `fail(_:)`, which stops the
 /// parser; `SAXParser` throws it once libxml2 returns.
@@ -127,30 +126,9 @@ class SAXHandler {
 
     // MARK: Overridable events
 
-    /// Receives every event as a view valid only during the call. The default copies it into
-    /// strings and arrays and calls the matching `handle…` method; a subclass that reads views
-    /// directly overrides this instead.
-    func emit(_ event: borrowing XML.EventView) {
-        switch event.kind {
-        case .startElement:
-            let attributes = event.attributes.copied()
-            // Reading the values may have stopped the parse (maxExpansionRatio).
-            guard !state.pointee.stopped else { return }
-            handleStartElement(event.name, attributes: attributes, namespaces: event.namespaces.copied())
-        case .endElement: handleEndElement(event.name)
-        case .text: handleText(event.text)
-        case .cdata: handleCDATA(event.text)
-        case .comment: handleComment(event.text)
-        case .processingInstruction: handleProcessingInstruction(target: event.target, data: event.text)
-        }
-    }
-
-    func handleStartElement(_ name: XML.Name, attributes: [XML.Attribute], namespaces: [XML.Namespace]) {}
-    func handleEndElement(_ name: XML.Name) {}
-    func handleText(_ text: String) {}
-    func handleCDATA(_ text: String) {}
-    func handleComment(_ text: String) {}
-    func handleProcessingInstruction(target: String, data: String) {}
+    /// Receives every event as a view valid only during the call, when there is no sink: the
+    /// tree and value builders override it to read the views directly.
+    func emit(_ event: borrowing XML.EventView) {}
 
     // MARK: Failure
 
