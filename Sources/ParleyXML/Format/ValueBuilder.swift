@@ -5,28 +5,38 @@ import Parley
 ///
 /// It reads the event views directly: attribute values and text become strings once, straight
 /// from the parser's buffers, and whitespace between child elements (indentation) is dropped
-/// before it is ever made a string.
+/// before it is ever made a string. The members of all open elements share one stack, so each
+/// object's members are copied once, into an array of their exact size, when it ends.
 final class ValueBuilder: SAXHandler {
+    /// An open element: plain numbers, so pushing and popping one costs no reference counting.
     fileprivate struct Frame {
-        /// The element's qualified name: its member's key in the parent.
-        var name: String
-        var members: [Value.Object.Member] = []
-        /// Where each child element name's member is, once there are more than
-        /// `Frame.linearSearchLimit` members (below that a scan of `members` is cheaper).
-        var memberIndex: [String: Int]?
+        /// Where the element's members start in `Stack.members`.
+        var memberStart: Int
         /// The members that come from attributes and namespace declarations, before the children.
-        var attributeCount = 0
+        var attributeCount: Int
         var hasChildElements = false
-        /// The segments of mixed content that are not only whitespace, joined.
-        var significantText = ""
+        /// Whether `Stack.mixedText` holds text for this element.
+        var hasMixedText = false
+        /// Whether `Stack.memberIndexes` holds an index of this element's members.
+        var hasMemberIndex = false
     }
 
-    /// The open elements and the text of the innermost one since it started or since its last
-    /// child element: behind a pointer so appending pays no dynamic exclusivity check.
+    /// The open elements, their members and the text of the innermost one since it started or
+    /// since its last child element: behind a pointer so appending pays no dynamic exclusivity
+    /// check.
     fileprivate struct Stack: ~Copyable {
         var frames: [Frame] = []
+        /// The members of the open elements, each element's after its parent's.
+        var members: [Value.Object.Member] = []
         /// Character data and CDATA in UTF-8, joined (comments between them do not split it).
         var segment = RecordBuffer<UInt8>(capacity: 256)
+        /// By depth (position in `frames`): the segments of mixed content that are not only
+        /// whitespace, joined.
+        var mixedText: [Int: String] = [:]
+        /// By depth: where each child element name's member is (from the element's
+        /// `memberStart`), once it has more than `linearSearchLimit` members (below that a scan
+        /// of them is cheaper).
+        var memberIndexes: [Int: [String: Int]] = [:]
     }
 
     private let stack: UnsafeMutablePointer<Stack>
@@ -46,7 +56,7 @@ final class ValueBuilder: SAXHandler {
     override func emit(_ event: borrowing XML.EventView) {
         switch event.kind {
         case .startElement: startElement(event)
-        case .endElement: endElement()
+        case .endElement: endElement(event)
         case .text, .cdata:
             // Outside the root only whitespace can occur; it is not kept.
             guard !stack.pointee.frames.isEmpty else { return }
@@ -57,74 +67,80 @@ final class ValueBuilder: SAXHandler {
     }
 
     private func startElement(_ event: borrowing XML.EventView) {
-        if !stack.pointee.frames.isEmpty {
-            let parent = stack.pointee.frames.count - 1
-            stack.pointee.frames[parent].hasChildElements = true
-            flushSegment(into: parent)
+        if !stack.pointee.frames.isEmpty { stack.pointee.endSegmentBeforeChild() }
+        let memberStart = stack.pointee.members.count
+        for index in 0..<event.namespaces.count {
+            let namespace = event.namespaces[index]
+            stack.pointee.members.append(.init(key: "@" + namespace.attributeName, value: .string(namespace.uri)))
         }
-        var frame = Frame(name: event.name.qualifiedName)
-        let memberCount = event.namespaces.count + event.attributes.count
-        if memberCount > 0 {
-            frame.members.reserveCapacity(memberCount)
-            for index in 0..<event.namespaces.count {
-                let namespace = event.namespaces[index]
-                frame.members.append(.init(key: "@" + namespace.attributeName, value: .string(namespace.uri)))
-            }
-            event.attributes.forEach { attribute in
-                frame.members.append(.init(key: "@" + attribute.name.qualifiedName, value: .string(attribute.value)))
-            }
-            // Reading the values may have stopped the parse (maxExpansionRatio).
-            guard !state.pointee.stopped else { return }
-            frame.attributeCount = memberCount
+        event.attributes.forEach { attribute in
+            stack.pointee.members.append(.init(key: "@" + attribute.name.qualifiedName, value: .string(attribute.value)))
         }
-        stack.pointee.frames.append(frame)
+        // Reading the values may have stopped the parse (maxExpansionRatio).
+        guard !state.pointee.stopped else { return }
+        stack.pointee.frames.append(Frame(memberStart: memberStart, attributeCount: stack.pointee.members.count - memberStart))
     }
 
-    private func endElement() {
-        guard var frame = stack.pointee.frames.popLast() else { return }
+    private func endElement(_ event: borrowing XML.EventView) {
+        guard !stack.pointee.frames.isEmpty else { return }
+        let depth = stack.pointee.frames.count - 1
         let text: String
-        if frame.hasChildElements {
-            frame.appendSegment(stack.pointee.segment.records)
-            text = frame.significantText
+        if stack.pointee.frames[depth].hasChildElements {
+            stack.pointee.endSegment()
+            text = stack.pointee.frames[depth].hasMixedText ? stack.pointee.mixedText.removeValue(forKey: depth)! : ""
         } else {
             text = String(decoding: stack.pointee.segment.records, as: UTF8.self)
+            stack.pointee.segment.truncate(to: 0)
         }
-        stack.pointee.segment.truncate(to: 0)
+        let frame = stack.pointee.frames.removeLast()
+        if frame.hasMemberIndex { stack.pointee.memberIndexes[depth] = nil }
         let value: Value
         if frame.attributeCount == 0 && !frame.hasChildElements {
             value = .string(text)
         } else {
-            if !text.isEmpty { frame.members.append(.init(key: "#text", value: .string(text))) }
-            value = .object(Value.Object(frame.members))
+            if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(text))) }
+            let members = Array(stack.pointee.members[frame.memberStart...])
+            stack.pointee.members.removeSubrange(frame.memberStart...)
+            value = .object(Value.Object(members))
         }
+        let name = event.name.qualifiedName
         if stack.pointee.frames.isEmpty {
-            result = .object(Value.Object([.init(key: frame.name, value: value)]))
+            result = .object(Value.Object([.init(key: name, value: value)]))
         } else {
-            stack.pointee.frames[stack.pointee.frames.count - 1].add(child: frame.name, value: value)
+            stack.pointee.add(child: name, value: value)
         }
-    }
-
-    /// Ends the text segment of the frame at `index`, which a child element follows.
-    private func flushSegment(into index: Int) {
-        guard stack.pointee.segment.count > 0 else { return }
-        stack.pointee.frames[index].appendSegment(stack.pointee.segment.records)
-        stack.pointee.segment.truncate(to: 0)
     }
 }
 
-extension ValueBuilder.Frame {
+extension ValueBuilder.Stack {
     /// Members up to which a child's name is looked up by scanning them.
     static let linearSearchLimit = 16
 
-    /// Adds a segment of mixed content (the text between two child elements) to
-    /// `significantText`, unless it is only whitespace (indentation).
-    mutating func appendSegment(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard !isWhitespace(utf8) else { return }
-        significantText += String(decoding: utf8, as: UTF8.self)
+    /// Ends the innermost element's text segment, as a child element starts in it.
+    mutating func endSegmentBeforeChild() {
+        frames[frames.count - 1].hasChildElements = true
+        endSegment()
     }
 
+    /// Ends the innermost element's text segment (the text between two of its child elements,
+    /// or before the first, or after the last): adds it to the element's mixed text unless it
+    /// is only whitespace (indentation).
+    mutating func endSegment() {
+        guard segment.count > 0 else { return }
+        if !isWhitespace(segment.records) {
+            let depth = frames.count - 1
+            frames[depth].hasMixedText = true
+            mixedText[depth, default: ""] += String(decoding: segment.records, as: UTF8.self)
+        }
+        segment.truncate(to: 0)
+    }
+
+    /// Adds a child element's value to the innermost element: as a member, or to the array
+    /// of the member that holds the children of the same name.
     mutating func add(child name: String, value: Value) {
-        if let index = memberPosition(forChild: name) {
+        let depth = frames.count - 1
+        let frame = frames[depth]
+        if let index = memberPosition(forChild: name, of: frame) {
             if case .array(var values) = members[index].value {
                 members[index].value = .null
                 values.append(value)
@@ -135,21 +151,25 @@ extension ValueBuilder.Frame {
             return
         }
         members.append(.init(key: name, value: value))
-        if memberIndex != nil {
-            memberIndex![name] = members.count - 1
-        } else if members.count > Self.linearSearchLimit {
+        if frame.hasMemberIndex {
+            memberIndexes[depth]![name] = members.count - 1 - frame.memberStart
+        } else if members.count - frame.memberStart > Self.linearSearchLimit {
             // Keys are unique: a child element's name cannot start with `@`, as attributes' do.
             var index: [String: Int] = [:]
-            for (position, member) in members.enumerated() { index[member.key] = position }
-            memberIndex = index
+            for position in frame.memberStart..<members.count { index[members[position].key] = position - frame.memberStart }
+            memberIndexes[depth] = index
+            frames[depth].hasMemberIndex = true
         }
     }
 
-    /// The position of the member holding the children named `name`, if one came before.
-    private func memberPosition(forChild name: String) -> Int? {
-        if let memberIndex { return memberIndex[name] }
+    /// The position in `members` of the member holding the children named `name` of the
+    /// element at the top of the stack (`frame`), if one came before.
+    private func memberPosition(forChild name: String, of frame: ValueBuilder.Frame) -> Int? {
+        if frame.hasMemberIndex {
+            return memberIndexes[frames.count - 1]![name].map { frame.memberStart + $0 }
+        }
         var position = members.count
-        while position > attributeCount {
+        while position > frame.memberStart + frame.attributeCount {
             position -= 1
             if members[position].key == name { return position }
         }
