@@ -74,7 +74,7 @@ final class ValueBuilder: SAXHandler {
             stack.pointee.members.append(.init(key: "@" + namespace.attributeName, value: .string(namespace.uri)))
         }
         event.attributes.forEach { attribute in
-            stack.pointee.members.append(.init(key: "@" + attribute.name.qualifiedName, value: .string(attribute.value)))
+            stack.pointee.members.append(.init(key: attribute.memberKey, value: .string(attribute.value)))
         }
         // Reading the values may have stopped the parse (maxExpansionRatio).
         guard !state.pointee.stopped else { return }
@@ -103,7 +103,7 @@ final class ValueBuilder: SAXHandler {
             stack.pointee.members.removeSubrange(frame.memberStart...)
             value = .object(Value.Object(members))
         }
-        let name = event.name.qualifiedName
+        let name = event.qualifiedName
         if stack.pointee.frames.isEmpty {
             result = .object(Value.Object([.init(key: name, value: value)]))
         } else {
