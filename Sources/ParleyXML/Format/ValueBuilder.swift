@@ -179,7 +179,7 @@ extension ValueBuilder.Stack {
 
 /// Whether UTF-8 text holds only whitespace characters (`Character.isWhitespace`): ASCII is
 /// checked byte by byte, text with other characters as characters.
-func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     for byte in utf8 {
         switch byte {
         case 0x09...0x0D, 0x20: continue
