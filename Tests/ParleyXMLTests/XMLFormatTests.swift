@@ -45,6 +45,28 @@ import Testing
         #expect(indented == ["r": ["a": "1"]])
     }
 
+    @Test func dropsOnlyTextThatIsWhitespaceByCharacter() throws {
+        // No-break and ideographic spaces are whitespace; a combining mark on a space leaves it one.
+        let unicode = try decode("<r>\u{A0}\u{3000}\n<a>1</a> \u{301}<b/>\u{2028}</r>")
+        #expect(unicode == ["r": ["a": "1", "b": ""]])
+        let significant = try decode("<r>\u{A0}x<a>1</a>\u{3000}</r>")
+        #expect(significant == ["r": ["a": "1", "#text": "\u{A0}x"]])
+        // A segment is judged whole: whitespace text with a CDATA section after it is kept.
+        let joined = try decode("<r> <![CDATA[y]]><!-- c --> z<a/>\n </r>")
+        #expect(joined == ["r": ["a": "", "#text": " y z"]])
+    }
+
+    @Test func groupsRepeatedChildrenAmongManyNames() throws {
+        let names = (0..<40).map { "c\($0)" }
+        let body = names.map { "<\($0)>\($0)</\($0)>" }.joined() + "<c3>again</c3><c39>last</c39><c3>third</c3>"
+        let value = try decode(#"<r id="1">"# + body + "</r>")
+        let object = try #require(value["r"]?.objectValue)
+        #expect(object.keys == ["@id"] + names)
+        #expect(object["c3"] == ["c3", "again", "third"])
+        #expect(object["c39"] == ["c39", "last"])
+        #expect(object["c4"] == "c4")
+    }
+
     @Test func readsCDATAAsTextAndDropsCommentsAndInstructions() throws {
         let value = try decode("<?pi data?><r><!-- c --><![CDATA[<x> & y]]> z<?p q?></r><!-- after -->")
         #expect(value == ["r": "<x> & y z"])

@@ -96,6 +96,12 @@ extension XML {
             return SAXHandler.nameOrdinal(state, first, prefix, uri)
         }
 
+        /// `name.qualifiedName` of a start or end tag, from the name cache.
+        var qualifiedName: String {
+            guard let first else { return "" }
+            return SAXHandler.qualifiedName(state, first, prefix, uri)
+        }
+
         /// Whether this is a start or end tag of an element with local name `localName` in
         /// namespace `namespaceURI`, compared without making a string.
         ///
@@ -268,6 +274,12 @@ extension XML.EventView {
         var nameOrdinal: Int {
             guard let local = fields[0] else { return -1 }
             return SAXHandler.nameOrdinal(state, local, fields[1], fields[2])
+        }
+
+        /// `@` and `name.qualifiedName`: the attribute's key in the value mapping, from the name cache.
+        var memberKey: String {
+            guard let local = fields[0] else { return "@" }
+            return SAXHandler.attributeKey(state, local, fields[1], fields[2])
         }
 
         /// The attribute's value, normalised, with references resolved. Made as a string when

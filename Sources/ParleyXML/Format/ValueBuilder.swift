@@ -1,91 +1,146 @@
 import Parley
 
 /// Maps SAX events to a `Value` by the documented mapping (see `ValueMapping.md`), with an
-/// explicit frames.pointee of open elements (no recursion).
+/// explicit stack of open elements (no recursion).
+///
+/// It reads the event views directly: attribute values and text become strings once, straight
+/// from the parser's buffers, and whitespace between child elements (indentation) is dropped
+/// before it is ever made a string. The members of all open elements share one stack, so each
+/// object's members are copied once, into an array of their exact size, when it ends.
 final class ValueBuilder: SAXHandler {
+    /// An open element: plain numbers, so pushing and popping one costs no reference counting.
     fileprivate struct Frame {
-        var name: String
-        var members: [Value.Object.Member] = []
-        /// Where each child element name's member is, to group repeated names into an array.
-        var memberIndex: [String: Int] = [:]
-        var text = ""
-        var hasAttributes = false
+        /// Where the element's members start in `Stack.members`.
+        var memberStart: Int
+        /// The members that come from attributes and namespace declarations, before the children.
+        var attributeCount: Int
         var hasChildElements = false
-        /// Text segments of mixed content that are not only whitespace.
-        var significantText: [String] = []
+        /// Whether `Stack.mixedText` holds text for this element.
+        var hasMixedText = false
+        /// Whether `Stack.memberIndexes` holds an index of this element's members.
+        var hasMemberIndex = false
     }
 
-    /// Open elements, behind a pointer so appending pays no dynamic exclusivity check.
-    private let frames: UnsafeMutablePointer<[Frame]>
+    /// The open elements, their members and the text of the innermost one since it started or
+    /// since its last child element: behind a pointer so appending pays no dynamic exclusivity
+    /// check.
+    fileprivate struct Stack: ~Copyable {
+        var frames: [Frame] = []
+        /// The members of the open elements, each element's after its parent's.
+        var members: [Value.Object.Member] = []
+        /// Character data and CDATA in UTF-8, joined (comments between them do not split it).
+        var segment = RecordBuffer<UInt8>(capacity: 256)
+        /// By depth (position in `frames`): the segments of mixed content that are not only
+        /// whitespace, joined.
+        var mixedText: [Int: String] = [:]
+        /// By depth: where each child element name's member is (from the element's
+        /// `memberStart`), once it has more than `linearSearchLimit` members (below that a scan
+        /// of them is cheaper).
+        var memberIndexes: [Int: [String: Int]] = [:]
+    }
+
+    private let stack: UnsafeMutablePointer<Stack>
     private(set) var result: Value?
 
     init(limits: DecodingLimits) {
-        frames = .allocate(capacity: 1)
-        frames.initialize(to: [])
+        stack = .allocate(capacity: 1)
+        stack.initialize(to: Stack())
         super.init(limits: limits)
     }
 
     deinit {
-        frames.deinitialize(count: 1)
-        frames.deallocate()
+        stack.deinitialize(count: 1)
+        stack.deallocate()
     }
 
-    override func handleStartElement(_ name: XML.Name, attributes: [XML.Attribute], namespaces: [XML.Namespace]) {
-        if !frames.pointee.isEmpty {
-            frames.pointee[frames.pointee.count - 1].hasChildElements = true
+    override func emit(_ event: borrowing XML.EventView) {
+        switch event.kind {
+        case .startElement: startElement(event)
+        case .endElement: endElement(event)
+        case .text, .cdata:
+            // Outside the root only whitespace can occur; it is not kept.
+            guard !stack.pointee.frames.isEmpty else { return }
+            event.withUTF8 { stack.pointee.segment.append(contentsOf: $0) }
+        case .comment, .processingInstruction:
+            break
         }
-        var frame = Frame(name: name.qualifiedName)
-        for namespace in namespaces {
-            frame.members.append(.init(key: "@" + namespace.attributeName, value: .string(namespace.uri)))
-        }
-        for attribute in attributes {
-            frame.members.append(.init(key: "@" + attribute.name.qualifiedName, value: .string(attribute.value)))
-        }
-        frame.hasAttributes = !frame.members.isEmpty
-        frames.pointee.append(frame)
     }
 
-    override func handleEndElement(_ name: XML.Name) {
-        guard var frame = frames.pointee.popLast() else { return }
-        if frame.hasChildElements { frame.flushSegment() }
+    private func startElement(_ event: borrowing XML.EventView) {
+        if !stack.pointee.frames.isEmpty { stack.pointee.endSegmentBeforeChild() }
+        let memberStart = stack.pointee.members.count
+        for index in 0..<event.namespaces.count {
+            let namespace = event.namespaces[index]
+            stack.pointee.members.append(.init(key: "@" + namespace.attributeName, value: .string(namespace.uri)))
+        }
+        event.attributes.forEach { attribute in
+            stack.pointee.members.append(.init(key: attribute.memberKey, value: .string(attribute.value)))
+        }
+        // Reading the values may have stopped the parse (maxExpansionRatio).
+        guard !state.pointee.stopped else { return }
+        stack.pointee.frames.append(Frame(memberStart: memberStart, attributeCount: stack.pointee.members.count - memberStart))
+    }
+
+    private func endElement(_ event: borrowing XML.EventView) {
+        guard !stack.pointee.frames.isEmpty else { return }
+        let depth = stack.pointee.frames.count - 1
+        let text: String
+        if stack.pointee.frames[depth].hasChildElements {
+            stack.pointee.endSegment()
+            text = stack.pointee.frames[depth].hasMixedText ? stack.pointee.mixedText.removeValue(forKey: depth)! : ""
+        } else {
+            text = String(decoding: stack.pointee.segment.records, as: UTF8.self)
+            stack.pointee.segment.truncate(to: 0)
+        }
+        let frame = stack.pointee.frames.removeLast()
+        if frame.hasMemberIndex { stack.pointee.memberIndexes[depth] = nil }
         let value: Value
-        if !frame.hasAttributes && !frame.hasChildElements {
-            value = .string(frame.text)
+        if frame.attributeCount == 0 && !frame.hasChildElements {
+            value = .string(text)
         } else {
-            let text = frame.hasChildElements ? frame.significantText.joined() : frame.text
-            if !text.isEmpty { frame.members.append(.init(key: "#text", value: .string(text))) }
-            value = .object(Value.Object(frame.members))
+            if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(text))) }
+            let members = Array(stack.pointee.members[frame.memberStart...])
+            stack.pointee.members.removeSubrange(frame.memberStart...)
+            value = .object(Value.Object(members))
         }
-        if frames.pointee.isEmpty {
-            result = .object(Value.Object([.init(key: frame.name, value: value)]))
+        let name = event.qualifiedName
+        if stack.pointee.frames.isEmpty {
+            result = .object(Value.Object([.init(key: name, value: value)]))
         } else {
-            frames.pointee[frames.pointee.count - 1].add(child: frame.name, value: value)
+            stack.pointee.add(child: name, value: value)
         }
-    }
-
-    override func handleText(_ text: String) {
-        guard !frames.pointee.isEmpty else { return }
-        frames.pointee[frames.pointee.count - 1].text += text
-    }
-
-    override func handleCDATA(_ text: String) {
-        handleText(text)
     }
 }
 
-extension ValueBuilder.Frame {
-    /// Moves the text gathered since the last child element into the mixed-content segments,
-    /// unless it is only whitespace (indentation).
-    mutating func flushSegment() {
-        if !text.isEmpty {
-            if text.contains(where: { !$0.isWhitespace }) { significantText.append(text) }
-            text = ""
-        }
+extension ValueBuilder.Stack {
+    /// Members up to which a child's name is looked up by scanning them.
+    static let linearSearchLimit = 16
+
+    /// Ends the innermost element's text segment, as a child element starts in it.
+    mutating func endSegmentBeforeChild() {
+        frames[frames.count - 1].hasChildElements = true
+        endSegment()
     }
 
+    /// Ends the innermost element's text segment (the text between two of its child elements,
+    /// or before the first, or after the last): adds it to the element's mixed text unless it
+    /// is only whitespace (indentation).
+    mutating func endSegment() {
+        guard segment.count > 0 else { return }
+        if !isWhitespace(segment.records) {
+            let depth = frames.count - 1
+            frames[depth].hasMixedText = true
+            mixedText[depth, default: ""] += String(decoding: segment.records, as: UTF8.self)
+        }
+        segment.truncate(to: 0)
+    }
+
+    /// Adds a child element's value to the innermost element: as a member, or to the array
+    /// of the member that holds the children of the same name.
     mutating func add(child name: String, value: Value) {
-        flushSegment()
-        if let index = memberIndex[name] {
+        let depth = frames.count - 1
+        let frame = frames[depth]
+        if let index = memberPosition(forChild: name, of: frame) {
             if case .array(var values) = members[index].value {
                 members[index].value = .null
                 values.append(value)
@@ -93,9 +148,44 @@ extension ValueBuilder.Frame {
             } else {
                 members[index].value = .array([members[index].value, value])
             }
-        } else {
-            memberIndex[name] = members.count
-            members.append(.init(key: name, value: value))
+            return
+        }
+        members.append(.init(key: name, value: value))
+        if frame.hasMemberIndex {
+            memberIndexes[depth]![name] = members.count - 1 - frame.memberStart
+        } else if members.count - frame.memberStart > Self.linearSearchLimit {
+            // Keys are unique: a child element's name cannot start with `@`, as attributes' do.
+            var index: [String: Int] = [:]
+            for position in frame.memberStart..<members.count { index[members[position].key] = position - frame.memberStart }
+            memberIndexes[depth] = index
+            frames[depth].hasMemberIndex = true
         }
     }
+
+    /// The position in `members` of the member holding the children named `name` of the
+    /// element at the top of the stack (`frame`), if one came before.
+    private func memberPosition(forChild name: String, of frame: ValueBuilder.Frame) -> Int? {
+        if frame.hasMemberIndex {
+            return memberIndexes[frames.count - 1]![name].map { frame.memberStart + $0 }
+        }
+        var position = members.count
+        while position > frame.memberStart + frame.attributeCount {
+            position -= 1
+            if members[position].key == name { return position }
+        }
+        return nil
+    }
+}
+
+/// Whether UTF-8 text holds only whitespace characters (`Character.isWhitespace`): ASCII is
+/// checked byte by byte, text with other characters as characters.
+private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in utf8 {
+        switch byte {
+        case 0x09...0x0D, 0x20: continue
+        case 0x80...: return String(decoding: utf8, as: UTF8.self).allSatisfy(\.isWhitespace)
+        default: return false
+        }
+    }
+    return true
 }

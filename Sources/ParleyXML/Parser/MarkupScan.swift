@@ -122,11 +122,13 @@ enum MarkupScan {
             try check(last, next: k)
             guard k < n else { return }
             // Comments, CDATA sections and instructions are skipped whole: no tag is in them.
-            if starts(b, at: k + 1, with: "!--") {
+            // (The byte after '<' is read first: most '<' start a tag, and need no comparison.)
+            let next = k + 1 < n ? b[k + 1] : 0
+            if next == UInt8(ascii: "!") && starts(b, at: k + 1, with: "!--") {
                 i = end(of: "-->", in: b, from: k + 4)
-            } else if starts(b, at: k + 1, with: "![CDATA[") {
+            } else if next == UInt8(ascii: "!") && starts(b, at: k + 1, with: "![CDATA[") {
                 i = end(of: "]]>", in: b, from: k + 9)
-            } else if starts(b, at: k + 1, with: "?") {
+            } else if next == UInt8(ascii: "?") {
                 i = end(of: "?>", in: b, from: k + 2)
             } else {
                 last = k

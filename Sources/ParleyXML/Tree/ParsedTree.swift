@@ -77,14 +77,13 @@ final class ParsedTree: @unchecked Sendable {
     func attributes(of element: Int) -> [XML.Attribute] {
         let record = elements[element]
         guard record.attributeCount > 0 else { return [] }
-        return [XML.Attribute](unsafeUninitializedCapacity: record.attributeCount) { buffer, initialized in
-            for offset in 0..<record.attributeCount {
-                let attribute = attributes[record.attributeStart &+ offset]
-                buffer.initializeElement(at: offset, to: XML.Attribute(
-                    names[attribute.name], value: string(attribute.valueStart, attribute.valueCount)))
-            }
-            initialized = record.attributeCount
+        var result: [XML.Attribute] = []
+        result.reserveCapacity(record.attributeCount)
+        for offset in 0..<record.attributeCount {
+            let attribute = attributes[record.attributeStart &+ offset]
+            result.append(XML.Attribute(names[attribute.name], value: string(attribute.valueStart, attribute.valueCount)))
         }
+        return result
     }
 
     func namespaces(of element: Int) -> [XML.Namespace] {
@@ -96,12 +95,12 @@ final class ParsedTree: @unchecked Sendable {
     func children(of element: Int) -> [XML.Node] {
         let record = elements[element]
         guard record.childCount > 0 else { return [] }
-        return [XML.Node](unsafeUninitializedCapacity: record.childCount) { buffer, initialized in
-            for offset in 0..<record.childCount {
-                buffer.initializeElement(at: offset, to: node(nodes[record.childStart &+ offset]))
-            }
-            initialized = record.childCount
+        var result: [XML.Node] = []
+        result.reserveCapacity(record.childCount)
+        for offset in 0..<record.childCount {
+            result.append(node(nodes[record.childStart &+ offset]))
         }
+        return result
     }
 
     private func node(_ record: NodeRecord) -> XML.Node {

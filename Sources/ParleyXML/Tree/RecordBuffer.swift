@@ -34,6 +34,11 @@ struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
         other.count = start
     }
 
+    /// The records written, valid until the buffer next changes.
+    var records: UnsafeBufferPointer<Record> {
+        UnsafeBufferPointer(start: base, count: count)
+    }
+
     /// The record at `index` (`0..<count`).
     subscript(index: Int) -> Record {
         get { base[index] }
