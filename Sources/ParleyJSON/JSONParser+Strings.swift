@@ -4,35 +4,46 @@ extension JSONParser {
     /// Scans a string whose opening quote was consumed, as far as its bytes need no
     /// decoding: returns where its text ends and leaves `position` after the closing quote,
     /// or returns `nil` with `position` at the first escape or control character, for
-    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way (eight bytes at
-    /// a time while they are plain ASCII); raw control characters are malformed.
+    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way; raw control
+    /// characters are malformed.
+    ///
+    /// Eight bytes are checked at a time: the lowest byte that is not printable ASCII other
+    /// than `"` and `\` is found from the word's flags, so a short string (most keys) takes one
+    /// step to its closing quote.
     mutating func scanPlainString() throws(FormatError) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
         var i = position
-        // Fast scan: eight bytes at a time, stop at anything but printable ASCII without '"' or '\'.
-        while i &+ 8 <= count {
-            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let high: UInt64 = 0x8080_8080_8080_8080
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote)
-                | ((backslash &- ones) & ~backslash)
-                | ((word &- ones &* 0x20) & ~word)
-                | word
-            if special & high != 0 { break }
-            i &+= 8
-        }
-        while i < count {
+        while true {
+            if i &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                // Each term flags the bytes it looks for exactly up to its first one (borrows
+                // only run upwards), so the lowest flag of all is a byte to look at.
+                let special = (((quote &- ones) & ~quote)
+                    | ((backslash &- ones) & ~backslash)
+                    | ((word &- ones &* 0x20) & ~word)
+                    | word) & high
+                if special == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= special.trailingZeroBitCount &>> 3
+            } else if i == count {
+                break
+            }
             let byte = bytes[i]
             if byte == 0x22 {
-                position = i + 1
+                position = i &+ 1
                 return i
             }
-            if byte == 0x5C || byte < 0x20 { break }
             if byte >= 0x80 {
                 i += try utf8SequenceLength(at: i)
+            } else if byte == 0x5C || byte < 0x20 {
+                break
             } else {
-                i += 1
+                i &+= 1  // a plain byte of the last few, fewer than eight
             }
         }
         position = i
