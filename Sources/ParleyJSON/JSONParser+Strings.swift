@@ -76,11 +76,10 @@ extension JSONParser {
         return length
     }
 
-    /// Finishes a string with escapes: `position` is at the first byte the fast scan stopped
-    /// at; the bytes from `start` up to it are plain.
-    mutating func parseEscapedString(from start: Int) throws(FormatError) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: position - start))
+    /// Finishes a string with escapes, appending its decoded text to `text`: `position` is at
+    /// the first byte the fast scan stopped at; the bytes from `start` up to it are plain.
+    mutating func parseEscapedString(from start: Int, into text: inout [UInt8]) throws(FormatError) {
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: position - start))
         var i = position
         while true {
             guard i < count else { throw error(.truncated, "unterminated string", at: i) }
@@ -88,20 +87,20 @@ extension JSONParser {
             switch byte {
             case 0x22:
                 position = i + 1
-                return String(decoding: scratch, as: UTF8.self)
+                return
             case 0x5C:
                 guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
                 let escaped = bytes[i + 1]
                 switch escaped {
-                case 0x22, 0x5C, 0x2F: scratch.append(escaped)
-                case 0x62: scratch.append(0x08)
-                case 0x66: scratch.append(0x0C)
-                case 0x6E: scratch.append(0x0A)
-                case 0x72: scratch.append(0x0D)
-                case 0x74: scratch.append(0x09)
+                case 0x22, 0x5C, 0x2F: text.append(escaped)
+                case 0x62: text.append(0x08)
+                case 0x66: text.append(0x0C)
+                case 0x6E: text.append(0x0A)
+                case 0x72: text.append(0x0D)
+                case 0x74: text.append(0x09)
                 case 0x75:
                     let (scalar, length) = try parseUnicodeEscape(at: i)
-                    appendUTF8(scalar)
+                    Self.appendUTF8(scalar, to: &text)
                     i += length
                     continue
                 default:
@@ -112,7 +111,7 @@ extension JSONParser {
                 throw error(.malformed, "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) in a string", at: i)
             case 0x80...:
                 let length = try utf8SequenceLength(at: i)
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: length))
+                text.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: length))
                 i += length
             default:
                 // A run of plain ASCII is copied in one piece.
@@ -122,7 +121,7 @@ extension JSONParser {
                     if next == 0x22 || next == 0x5C || next < 0x20 || next >= 0x80 { break }
                     end += 1
                 }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: end - i))
+                text.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: end - i))
                 i = end
             }
         }
@@ -168,23 +167,23 @@ extension JSONParser {
         }
     }
 
-    mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    static func appendUTF8(_ scalar: Unicode.Scalar, to text: inout [UInt8]) {
         let v = scalar.value
         switch v {
         case 0..<0x80:
-            scratch.append(UInt8(v))
+            text.append(UInt8(v))
         case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | (v >> 6)))
-            scratch.append(UInt8(0x80 | (v & 0x3F)))
+            text.append(UInt8(0xC0 | (v >> 6)))
+            text.append(UInt8(0x80 | (v & 0x3F)))
         case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | (v >> 12)))
-            scratch.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (v & 0x3F)))
+            text.append(UInt8(0xE0 | (v >> 12)))
+            text.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            text.append(UInt8(0x80 | (v & 0x3F)))
         default:
-            scratch.append(UInt8(0xF0 | (v >> 18)))
-            scratch.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            scratch.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (v & 0x3F)))
+            text.append(UInt8(0xF0 | (v >> 18)))
+            text.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            text.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            text.append(UInt8(0x80 | (v & 0x3F)))
         }
     }
 }

@@ -5,6 +5,8 @@ extension JSONParser {
     struct TapeParts: ~Copyable {
         var entries: JSONTapeEntryBuffer
         var strings: [String] = []
+        /// The text of strings with escapes, decoded, one after another.
+        var unescaped: [UInt8] = []
     }
 
     /// Parses one value (with everything nested in it) at `position` into tape entries, by
@@ -92,16 +94,27 @@ extension JSONParser {
                                                payload: UInt64(start)))
             return
         }
-        // Strings with escapes (and any too long for an entry's length field) are decoded now.
-        var text: String
         if let end {
-            text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
-        } else {
-            text = try parseEscapedString(from: start)
+            // Too long for an entry's length field: kept as a string of its own.
+            let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+            let hash = isKey ? JSONTape.keyHash(UnsafeBufferPointer(start: bytes + start, count: end - start)) : 0
+            tape.entries.append(JSONTape.Entry(kind: .decodedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
+            tape.strings.append(text)
+            return
         }
-        let hash = isKey ? text.withUTF8 { JSONTape.keyHash($0) } : 0
-        tape.entries.append(JSONTape.Entry(kind: .escapedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
-        tape.strings.append(text)
+        // Strings with escapes are decoded now, into the tape's buffer of decoded text.
+        let offset = tape.unescaped.count
+        try parseEscapedString(from: start, into: &tape.unescaped)
+        let length = tape.unescaped.count - offset
+        let hash = isKey ? tape.unescaped.withUnsafeBufferPointer { JSONTape.keyHash(UnsafeBufferPointer(rebasing: $0[offset...])) } : 0
+        if length > Int(UInt32.max) {
+            tape.entries.append(JSONTape.Entry(kind: .decodedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
+            tape.strings.append(String(decoding: tape.unescaped[offset...], as: UTF8.self))
+            tape.unescaped.removeSubrange(offset...)
+            return
+        }
+        tape.entries.append(JSONTape.Entry(kind: .escapedString, keyHash: hash, length: UInt32(truncatingIfNeeded: length),
+                                           payload: UInt64(offset)))
     }
 
     /// Appends a member's key and consumes the `:` after it.

@@ -17,7 +17,6 @@ struct JSONParser {
     let offsetBase: Int
     var position = 0
     var nodes = 0
-    var scratch: [UInt8] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits, offsetBase: Int = 0) {
         // A zero-length buffer may have no base address; with `count` 0 nothing is ever read
