@@ -184,11 +184,16 @@ extension Array: JSONTapeDecodableArray where Element: Decodable {
     static func decodeElements(from decoder: JSONTapeDecoder, array: Int) throws -> [Element] {
         try decoder.expect(.array, at: array, path: decoder.codingPath)
         let pathCount = decoder.codingPath.count
+        let count = Int(decoder.tape.entries[array].length)
         var result: [Element] = []
-        result.reserveCapacity(Int(decoder.tape.entries[array].length))
-        try decoder.tape.forEachElement(of: array) { position, element in
+        result.reserveCapacity(count)
+        // A loop rather than `JSONTape/forEachElement(of:_:)`: a closure capturing `result`
+        // looks up `[Element]`'s metadata on every element.
+        var element = array &+ 1
+        for position in 0..<count {
             result.append(try decoder.unwrap(element, as: Element.self, pathCount: pathCount, nestedKeys: [],
                                              key: CodingIndexKey(intValue: position)))
+            element = decoder.tape.next(after: element)
         }
         return result
     }
