@@ -121,6 +121,11 @@ extension JSONParser {
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
         try expectKeyQuote()
         try appendString(to: &tape, isKey: true)
-        try expectColon()
+        if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
+            position &+= 1
+            skipWhitespace()
+        } else {
+            try expectColon()
+        }
     }
 }

@@ -56,7 +56,14 @@ struct JSONParser {
 
     // MARK: Document
 
+    /// Skips whitespace at `position`. Most tokens have none before them: that test is kept
+    /// small, so it is inlined, and the loop is only called when a byte may be whitespace.
     mutating func skipWhitespace() {
+        guard position < count, bytes[position] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    mutating func skipWhitespaceRun() {
         while position < count {
             let b = bytes[position]
             if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { position += 1 } else { return }
