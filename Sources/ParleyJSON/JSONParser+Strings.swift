@@ -4,7 +4,7 @@ extension JSONParser {
     /// Scans a string whose opening quote was consumed, as far as its bytes need no
     /// decoding: returns where its text ends and leaves `position` after the closing quote,
     /// or returns `nil` with `position` at the first escape or control character, for
-    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way; raw control
+    /// ``parseEscapedString(from:into:)`` to finish. UTF-8 is validated on the way; raw control
     /// characters are malformed.
     ///
     /// Eight bytes are checked at a time: the lowest byte that is not printable ASCII other
@@ -78,51 +78,41 @@ extension JSONParser {
 
     /// Finishes a string with escapes, appending its decoded text to `text`: `position` is at
     /// the first byte the fast scan stopped at; the bytes from `start` up to it are plain.
+    /// Between escapes, ``scanPlainString()`` finds the next one, and each plain run is copied
+    /// in one piece.
     mutating func parseEscapedString(from start: Int, into text: inout [UInt8]) throws(FormatError) {
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: position - start))
-        var i = position
+        var runStart = start  // the first byte not yet copied to `text`
         while true {
+            // `position` is where the scan stopped: an escape, a control character or the end.
+            let i = position
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart))
             guard i < count else { throw error(.truncated, "unterminated string", at: i) }
             let byte = bytes[i]
-            switch byte {
-            case 0x22:
-                position = i + 1
-                return
-            case 0x5C:
-                guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
-                let escaped = bytes[i + 1]
-                switch escaped {
-                case 0x22, 0x5C, 0x2F: text.append(escaped)
-                case 0x62: text.append(0x08)
-                case 0x66: text.append(0x0C)
-                case 0x6E: text.append(0x0A)
-                case 0x72: text.append(0x0D)
-                case 0x74: text.append(0x09)
-                case 0x75:
-                    let (scalar, length) = try parseUnicodeEscape(at: i)
-                    Self.appendUTF8(scalar, to: &text)
-                    i += length
-                    continue
-                default:
-                    throw error(.malformed, "invalid escape '\\\(Character(Unicode.Scalar(escaped)))'", at: i)
-                }
-                i += 2
-            case 0x00..<0x20:
+            guard byte == 0x5C else {
                 throw error(.malformed, "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) in a string", at: i)
-            case 0x80...:
-                let length = try utf8SequenceLength(at: i)
-                text.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: length))
-                i += length
+            }
+            guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
+            let escaped = bytes[i + 1]
+            var length = 2
+            switch escaped {
+            case 0x22, 0x5C, 0x2F: text.append(escaped)
+            case 0x62: text.append(0x08)
+            case 0x66: text.append(0x0C)
+            case 0x6E: text.append(0x0A)
+            case 0x72: text.append(0x0D)
+            case 0x74: text.append(0x09)
+            case 0x75:
+                let scalar: Unicode.Scalar
+                (scalar, length) = try parseUnicodeEscape(at: i)
+                Self.appendUTF8(scalar, to: &text)
             default:
-                // A run of plain ASCII is copied in one piece.
-                var end = i + 1
-                while end < count {
-                    let next = bytes[end]
-                    if next == 0x22 || next == 0x5C || next < 0x20 || next >= 0x80 { break }
-                    end += 1
-                }
-                text.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: end - i))
-                i = end
+                throw error(.malformed, "invalid escape '\\\(Character(Unicode.Scalar(escaped)))'", at: i)
+            }
+            position = i + length
+            runStart = position
+            if let end = try scanPlainString() {
+                text.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart))
+                return
             }
         }
     }
