@@ -84,21 +84,19 @@ extension JSONParser {
         }
     }
 
-    /// Appends the string whose opening quote was consumed; a key gets its hash too.
-    mutating func appendString(to tape: inout TapeParts, isKey: Bool = false) throws(FormatError) {
+    /// Appends the string whose opening quote was consumed.
+    mutating func appendString(to tape: inout TapeParts) throws(FormatError) {
         let start = position
         let end = try scanPlainString()
         if let end, end - start <= Int(UInt32.max) {
-            let hash = isKey ? JSONTape.keyHash(UnsafeBufferPointer(start: bytes + start, count: end - start)) : 0
-            tape.entries.append(JSONTape.Entry(kind: .plainString, keyHash: hash, length: UInt32(truncatingIfNeeded: end - start),
+            tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: end - start),
                                                payload: UInt64(start)))
             return
         }
         if let end {
             // Too long for an entry's length field: kept as a string of its own.
             let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
-            let hash = isKey ? JSONTape.keyHash(UnsafeBufferPointer(start: bytes + start, count: end - start)) : 0
-            tape.entries.append(JSONTape.Entry(kind: .decodedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
+            tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
             tape.strings.append(text)
             return
         }
@@ -106,21 +104,20 @@ extension JSONParser {
         let offset = tape.unescaped.count
         try parseEscapedString(from: start, into: &tape.unescaped)
         let length = tape.unescaped.count - offset
-        let hash = isKey ? tape.unescaped.withUnsafeBufferPointer { JSONTape.keyHash(UnsafeBufferPointer(rebasing: $0[offset...])) } : 0
         if length > Int(UInt32.max) {
-            tape.entries.append(JSONTape.Entry(kind: .decodedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
+            tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
             tape.strings.append(String(decoding: tape.unescaped[offset...], as: UTF8.self))
             tape.unescaped.removeSubrange(offset...)
             return
         }
-        tape.entries.append(JSONTape.Entry(kind: .escapedString, keyHash: hash, length: UInt32(truncatingIfNeeded: length),
+        tape.entries.append(JSONTape.Entry(kind: .escapedString, length: UInt32(truncatingIfNeeded: length),
                                            payload: UInt64(offset)))
     }
 
     /// Appends a member's key and consumes the `:` after it.
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
         try expectKeyQuote()
-        try appendString(to: &tape, isKey: true)
+        try appendString(to: &tape)
         if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
             position &+= 1
             skipWhitespace()

@@ -43,8 +43,6 @@ final class JSONTape: @unchecked Sendable {
     /// One value, or one object key.
     struct Entry {
         var kind: Kind
-        /// For a key: ``JSONTape/keyHash(_:)`` of its text (filling what would be padding).
-        var keyHash: UInt8 = 0
         var length: UInt32
         var payload: UInt64
     }
@@ -171,13 +169,12 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The value entry of the last member of the object at `object` whose key spells `name`
-    /// (given as its UTF-8 bytes), by a linear search; keys with another hash are passed over
+    /// (given as its UTF-8 bytes), by a linear search; keys of another length are passed over
     /// without comparing their bytes.
     func lastMember(of object: Int, named name: UnsafeBufferPointer<UInt8>) -> Int? {
-        let hash = Self.keyHash(name)
         var found: Int?
         forEachMember(of: object) { key, value in
-            if entries[key].keyHash == hash && self.key(at: key, equals: name) { found = value }
+            if self.key(at: key, equals: name) { found = value }
         }
         return found
     }
@@ -186,6 +183,31 @@ final class JSONTape: @unchecked Sendable {
     func lastMember(of object: Int, named name: String) -> Int? {
         var name = name
         return name.withUTF8 { lastMember(of: object, named: $0) }
+    }
+
+    /// ``keyHash(_:)`` of the key (string) entry at `index`.
+    func keyHash(at index: Int) -> UInt8 {
+        let entry = entries[index]
+        if entry.kind == .plainString {
+            return Self.keyHash(UnsafeBufferPointer(start: bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload),
+                                                    count: Int(entry.length)))
+        }
+        return decodedKeyHash(at: index)
+    }
+
+    /// ``keyHash(at:)`` of a key with escapes (or a very long one).
+    private func decodedKeyHash(at index: Int) -> UInt8 {
+        let entry = entries[index]
+        switch entry.kind {
+        case .escapedString:
+            return unescaped.withUnsafeBufferPointer { text in
+                Self.keyHash(UnsafeBufferPointer(start: text.baseAddress! + Int(truncatingIfNeeded: entry.payload),
+                                                 count: Int(entry.length)))
+            }
+        default:
+            var key = strings[Int(truncatingIfNeeded: entry.payload)]
+            return key.withUTF8 { Self.keyHash($0) }
+        }
     }
 
     /// A 6-bit hash of a key's bytes (its length and first, middle and last bytes), for the
