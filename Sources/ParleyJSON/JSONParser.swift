@@ -63,6 +63,7 @@ struct JSONParser {
         skipWhitespaceRun()
     }
 
+    /// Skips the whitespace at `position`, byte by byte.
     mutating func skipWhitespaceRun() {
         while position < count {
             let b = bytes[position]
