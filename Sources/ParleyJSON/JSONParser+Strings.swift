@@ -4,35 +4,46 @@ extension JSONParser {
     /// Scans a string whose opening quote was consumed, as far as its bytes need no
     /// decoding: returns where its text ends and leaves `position` after the closing quote,
     /// or returns `nil` with `position` at the first escape or control character, for
-    /// ``parseEscapedString(from:)`` to finish. UTF-8 is validated on the way (eight bytes at
-    /// a time while they are plain ASCII); raw control characters are malformed.
+    /// ``parseEscapedString(from:into:)`` to finish. UTF-8 is validated on the way; raw control
+    /// characters are malformed.
+    ///
+    /// Eight bytes are checked at a time: the lowest byte that is not printable ASCII other
+    /// than `"` and `\` is found from the word's flags, so a short string (most keys) takes one
+    /// step to its closing quote.
     mutating func scanPlainString() throws(FormatError) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
         var i = position
-        // Fast scan: eight bytes at a time, stop at anything but printable ASCII without '"' or '\'.
-        while i &+ 8 <= count {
-            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let high: UInt64 = 0x8080_8080_8080_8080
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote)
-                | ((backslash &- ones) & ~backslash)
-                | ((word &- ones &* 0x20) & ~word)
-                | word
-            if special & high != 0 { break }
-            i &+= 8
-        }
-        while i < count {
+        while true {
+            if i &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                // Each term flags the bytes it looks for exactly up to its first one (borrows
+                // only run upwards), so the lowest flag of all is a byte to look at.
+                let special = (((quote &- ones) & ~quote)
+                    | ((backslash &- ones) & ~backslash)
+                    | ((word &- ones &* 0x20) & ~word)
+                    | word) & high
+                if special == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= special.trailingZeroBitCount &>> 3
+            } else if i == count {
+                break
+            }
             let byte = bytes[i]
             if byte == 0x22 {
-                position = i + 1
+                position = i &+ 1
                 return i
             }
-            if byte == 0x5C || byte < 0x20 { break }
             if byte >= 0x80 {
                 i += try utf8SequenceLength(at: i)
+            } else if byte == 0x5C || byte < 0x20 {
+                break
             } else {
-                i += 1
+                i &+= 1  // a plain byte of the last few, fewer than eight
             }
         }
         position = i
@@ -65,54 +76,43 @@ extension JSONParser {
         return length
     }
 
-    /// Finishes a string with escapes: `position` is at the first byte the fast scan stopped
-    /// at; the bytes from `start` up to it are plain.
-    mutating func parseEscapedString(from start: Int) throws(FormatError) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: position - start))
-        var i = position
+    /// Finishes a string with escapes, appending its decoded text to `text`: `position` is at
+    /// the first byte the fast scan stopped at; the bytes from `start` up to it are plain.
+    /// Between escapes, ``scanPlainString()`` finds the next one, and each plain run is copied
+    /// in one piece.
+    mutating func parseEscapedString(from start: Int, into text: inout [UInt8]) throws(FormatError) {
+        var runStart = start  // the first byte not yet copied to `text`
         while true {
+            // `position` is where the scan stopped: an escape, a control character or the end.
+            let i = position
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart))
             guard i < count else { throw error(.truncated, "unterminated string", at: i) }
             let byte = bytes[i]
-            switch byte {
-            case 0x22:
-                position = i + 1
-                return String(decoding: scratch, as: UTF8.self)
-            case 0x5C:
-                guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
-                let escaped = bytes[i + 1]
-                switch escaped {
-                case 0x22, 0x5C, 0x2F: scratch.append(escaped)
-                case 0x62: scratch.append(0x08)
-                case 0x66: scratch.append(0x0C)
-                case 0x6E: scratch.append(0x0A)
-                case 0x72: scratch.append(0x0D)
-                case 0x74: scratch.append(0x09)
-                case 0x75:
-                    let (scalar, length) = try parseUnicodeEscape(at: i)
-                    appendUTF8(scalar)
-                    i += length
-                    continue
-                default:
-                    throw error(.malformed, "invalid escape '\\\(Character(Unicode.Scalar(escaped)))'", at: i)
-                }
-                i += 2
-            case 0x00..<0x20:
+            guard byte == 0x5C else {
                 throw error(.malformed, "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) in a string", at: i)
-            case 0x80...:
-                let length = try utf8SequenceLength(at: i)
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: length))
-                i += length
+            }
+            guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
+            let escaped = bytes[i + 1]
+            var length = 2
+            switch escaped {
+            case 0x22, 0x5C, 0x2F: text.append(escaped)
+            case 0x62: text.append(0x08)
+            case 0x66: text.append(0x0C)
+            case 0x6E: text.append(0x0A)
+            case 0x72: text.append(0x0D)
+            case 0x74: text.append(0x09)
+            case 0x75:
+                let scalar: Unicode.Scalar
+                (scalar, length) = try parseUnicodeEscape(at: i)
+                Self.appendUTF8(scalar, to: &text)
             default:
-                // A run of plain ASCII is copied in one piece.
-                var end = i + 1
-                while end < count {
-                    let next = bytes[end]
-                    if next == 0x22 || next == 0x5C || next < 0x20 || next >= 0x80 { break }
-                    end += 1
-                }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: end - i))
-                i = end
+                throw error(.malformed, "invalid escape '\\\(Character(Unicode.Scalar(escaped)))'", at: i)
+            }
+            position = i + length
+            runStart = position
+            if let end = try scanPlainString() {
+                text.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart))
+                return
             }
         }
     }
@@ -157,23 +157,23 @@ extension JSONParser {
         }
     }
 
-    mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    static func appendUTF8(_ scalar: Unicode.Scalar, to text: inout [UInt8]) {
         let v = scalar.value
         switch v {
         case 0..<0x80:
-            scratch.append(UInt8(v))
+            text.append(UInt8(v))
         case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | (v >> 6)))
-            scratch.append(UInt8(0x80 | (v & 0x3F)))
+            text.append(UInt8(0xC0 | (v >> 6)))
+            text.append(UInt8(0x80 | (v & 0x3F)))
         case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | (v >> 12)))
-            scratch.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (v & 0x3F)))
+            text.append(UInt8(0xE0 | (v >> 12)))
+            text.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            text.append(UInt8(0x80 | (v & 0x3F)))
         default:
-            scratch.append(UInt8(0xF0 | (v >> 18)))
-            scratch.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            scratch.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (v & 0x3F)))
+            text.append(UInt8(0xF0 | (v >> 18)))
+            text.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            text.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            text.append(UInt8(0x80 | (v & 0x3F)))
         }
     }
 }

@@ -5,6 +5,8 @@ extension JSONParser {
     struct TapeParts: ~Copyable {
         var entries: JSONTapeEntryBuffer
         var strings: [String] = []
+        /// The text of strings with escapes, decoded, one after another.
+        var unescaped: [UInt8] = []
     }
 
     /// Parses one value (with everything nested in it) at `position` into tape entries, by
@@ -82,32 +84,45 @@ extension JSONParser {
         }
     }
 
-    /// Appends the string whose opening quote was consumed; a key gets its hash too.
-    mutating func appendString(to tape: inout TapeParts, isKey: Bool = false) throws(FormatError) {
+    /// Appends the string whose opening quote was consumed.
+    mutating func appendString(to tape: inout TapeParts) throws(FormatError) {
         let start = position
         let end = try scanPlainString()
         if let end, end - start <= Int(UInt32.max) {
-            let hash = isKey ? JSONTape.keyHash(UnsafeBufferPointer(start: bytes + start, count: end - start)) : 0
-            tape.entries.append(JSONTape.Entry(kind: .plainString, keyHash: hash, length: UInt32(truncatingIfNeeded: end - start),
+            tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: end - start),
                                                payload: UInt64(start)))
             return
         }
-        // Strings with escapes (and any too long for an entry's length field) are decoded now.
-        var text: String
         if let end {
-            text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
-        } else {
-            text = try parseEscapedString(from: start)
+            // Too long for an entry's length field: kept as a string of its own.
+            let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+            tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
+            tape.strings.append(text)
+            return
         }
-        let hash = isKey ? text.withUTF8 { JSONTape.keyHash($0) } : 0
-        tape.entries.append(JSONTape.Entry(kind: .escapedString, keyHash: hash, length: 0, payload: UInt64(tape.strings.count)))
-        tape.strings.append(text)
+        // Strings with escapes are decoded now, into the tape's buffer of decoded text.
+        let offset = tape.unescaped.count
+        try parseEscapedString(from: start, into: &tape.unescaped)
+        let length = tape.unescaped.count - offset
+        if length > Int(UInt32.max) {
+            tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
+            tape.strings.append(String(decoding: tape.unescaped[offset...], as: UTF8.self))
+            tape.unescaped.removeSubrange(offset...)
+            return
+        }
+        tape.entries.append(JSONTape.Entry(kind: .escapedString, length: UInt32(truncatingIfNeeded: length),
+                                           payload: UInt64(offset)))
     }
 
     /// Appends a member's key and consumes the `:` after it.
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
         try expectKeyQuote()
-        try appendString(to: &tape, isKey: true)
-        try expectColon()
+        try appendString(to: &tape)
+        if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
+            position &+= 1
+            skipWhitespace()
+        } else {
+            try expectColon()
+        }
     }
 }

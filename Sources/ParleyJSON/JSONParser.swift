@@ -17,7 +17,6 @@ struct JSONParser {
     let offsetBase: Int
     var position = 0
     var nodes = 0
-    var scratch: [UInt8] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits, offsetBase: Int = 0) {
         // A zero-length buffer may have no base address; with `count` 0 nothing is ever read
@@ -57,7 +56,15 @@ struct JSONParser {
 
     // MARK: Document
 
+    /// Skips whitespace at `position`. Most tokens have none before them: that test is kept
+    /// small, so it is inlined, and the loop is only called when a byte may be whitespace.
     mutating func skipWhitespace() {
+        guard position < count, bytes[position] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    /// Skips the whitespace at `position`, byte by byte.
+    mutating func skipWhitespaceRun() {
         while position < count {
             let b = bytes[position]
             if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { position += 1 } else { return }

@@ -11,9 +11,9 @@ import Darwin
 /// Every value is one entry, in document order; an object's members are its key (a string
 /// entry) followed by its value. A container's entry records how many elements or members it
 /// has and where the entry after its last descendant is, so a reader skips a whole subtree in
-/// one step. Strings without escapes stay in the input bytes and become `String`s only when a
-/// decoder asks for them; strings with escapes, and number text that fits no binary type, are
-/// decoded once while the tape is built.
+/// one step. Strings stay bytes until a decoder asks for them: strings without escapes in the
+/// input, strings with escapes decoded once while the tape is built into a buffer of their own;
+/// number text that fits no binary type is kept as a `String`.
 ///
 /// `@unchecked Sendable`: every property is a `let`, and the unsafe parts, the tape's own copy
 /// of the input and its entries, are written before `init` and only read after it, until
@@ -30,8 +30,10 @@ final class JSONTape: @unchecked Sendable {
         case numberText
         /// `payload` is the byte offset of the text in the input, `length` its byte count.
         case plainString
-        /// `payload` indexes ``strings``.
+        /// `payload` is the byte offset of the decoded text in ``unescaped``, `length` its byte count.
         case escapedString
+        /// `payload` indexes ``strings`` (a string too long for `length`).
+        case decodedString
         /// `length` is the element count, `payload` the index of the entry after the array.
         case array
         /// `length` is the member count, `payload` the index of the entry after the object.
@@ -41,8 +43,6 @@ final class JSONTape: @unchecked Sendable {
     /// One value, or one object key.
     struct Entry {
         var kind: Kind
-        /// For a key: ``JSONTape/keyHash(_:)`` of its text (filling what would be padding).
-        var keyHash: UInt8 = 0
         var length: UInt32
         var payload: UInt64
     }
@@ -50,13 +50,17 @@ final class JSONTape: @unchecked Sendable {
     /// The input's UTF-8 bytes (owned: decoders made from this tape may outlive the caller's buffer).
     let bytes: UnsafeMutableBufferPointer<UInt8>
     let entries: UnsafeBufferPointer<Entry>
-    /// Decoded strings with escapes and exact number text.
+    /// Exact number text, and strings too long for an entry's `length`.
     let strings: [String]
+    /// The decoded text of the strings with escapes, one after another.
+    let unescaped: [UInt8]
 
-    init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>, strings: [String]) {
+    init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>, strings: [String],
+         unescaped: [UInt8]) {
         self.bytes = bytes
         self.entries = UnsafeBufferPointer(entries)
         self.strings = strings
+        self.unescaped = unescaped
     }
 
     deinit {
@@ -85,7 +89,7 @@ final class JSONTape: @unchecked Sendable {
             }
             let parts = try parser.parseTape()
             try parser.endDocument()
-            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings))
+            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings, unescaped: parts.unescaped))
         } catch {
             bytes.deallocate()
             throw error
@@ -122,17 +126,24 @@ final class JSONTape: @unchecked Sendable {
     /// The string of a string entry.
     func string(at index: Int) -> String {
         let entry = entries[index]
-        if entry.kind == .plainString {
+        switch entry.kind {
+        case .plainString:
             let start = bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)
             return String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self)
+        case .escapedString:
+            return unescaped.withUnsafeBufferPointer { text in
+                let start = text.baseAddress! + Int(truncatingIfNeeded: entry.payload)
+                return String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self)
+            }
+        default:
+            return strings[Int(truncatingIfNeeded: entry.payload)]
         }
-        return strings[Int(truncatingIfNeeded: entry.payload)]
     }
 
     /// The string of the entry at `index`, or `nil` when it is not a string.
     func stringIfString(at index: Int) -> String? {
         switch entries[index].kind {
-        case .plainString, .escapedString: string(at: index)
+        case .plainString, .escapedString, .decodedString: string(at: index)
         default: nil
         }
     }
@@ -140,23 +151,30 @@ final class JSONTape: @unchecked Sendable {
     /// Whether the key entry at `index` spells `name` (given as its UTF-8 bytes).
     func key(at index: Int, equals name: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = entries[index]
-        if entry.kind == .plainString {
+        switch entry.kind {
+        case .plainString:
             guard Int(entry.length) == name.count else { return false }
             if name.isEmpty { return true }
             return memcmp(bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count) == 0
+        case .escapedString:
+            guard Int(entry.length) == name.count else { return false }
+            if name.isEmpty { return true }
+            return unescaped.withUnsafeBufferPointer { text in
+                memcmp(text.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count) == 0
+            }
+        default: break
         }
         var key = strings[Int(truncatingIfNeeded: entry.payload)]
         return key.withUTF8 { $0.elementsEqual(name) }
     }
 
     /// The value entry of the last member of the object at `object` whose key spells `name`
-    /// (given as its UTF-8 bytes), by a linear search; keys with another hash are passed over
+    /// (given as its UTF-8 bytes), by a linear search; keys of another length are passed over
     /// without comparing their bytes.
     func lastMember(of object: Int, named name: UnsafeBufferPointer<UInt8>) -> Int? {
-        let hash = Self.keyHash(name)
         var found: Int?
         forEachMember(of: object) { key, value in
-            if entries[key].keyHash == hash && self.key(at: key, equals: name) { found = value }
+            if self.key(at: key, equals: name) { found = value }
         }
         return found
     }
@@ -165,6 +183,31 @@ final class JSONTape: @unchecked Sendable {
     func lastMember(of object: Int, named name: String) -> Int? {
         var name = name
         return name.withUTF8 { lastMember(of: object, named: $0) }
+    }
+
+    /// ``keyHash(_:)`` of the key (string) entry at `index`.
+    func keyHash(at index: Int) -> UInt8 {
+        let entry = entries[index]
+        if entry.kind == .plainString {
+            return Self.keyHash(UnsafeBufferPointer(start: bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload),
+                                                    count: Int(entry.length)))
+        }
+        return decodedKeyHash(at: index)
+    }
+
+    /// ``keyHash(at:)`` of a key with escapes (or a very long one).
+    private func decodedKeyHash(at index: Int) -> UInt8 {
+        let entry = entries[index]
+        switch entry.kind {
+        case .escapedString:
+            return unescaped.withUnsafeBufferPointer { text in
+                Self.keyHash(UnsafeBufferPointer(start: text.baseAddress! + Int(truncatingIfNeeded: entry.payload),
+                                                 count: Int(entry.length)))
+            }
+        default:
+            var key = strings[Int(truncatingIfNeeded: entry.payload)]
+            return key.withUTF8 { Self.keyHash($0) }
+        }
     }
 
     /// A 6-bit hash of a key's bytes (its length and first, middle and last bytes), for the
@@ -189,7 +232,7 @@ final class JSONTape: @unchecked Sendable {
         case .integer: return .integer(Int64(bitPattern: entry.payload))
         case .float: return .float(Double(bitPattern: entry.payload))
         case .numberText: return .number(strings[Int(truncatingIfNeeded: entry.payload)])
-        case .plainString, .escapedString: return .string(string(at: index))
+        case .plainString, .escapedString, .decodedString: return .string(string(at: index))
         case .array: return .array([])
         case .object: return .object(Value.Object())
         }

@@ -11,7 +11,10 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     let tape: JSONTape
     /// The entry of the value being decoded.
     var index: Int
-    var codingPath: [any CodingKey]
+    private(set) var codingPath: [any CodingKey]
+    /// `codingPath.count`, kept beside it: reading this plain integer needs no run-time
+    /// exclusivity check, where reading the array does.
+    private(set) var depth: Int
     let options: ValueDecoder
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
@@ -19,6 +22,7 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
         self.tape = tape
         self.index = index
         self.codingPath = codingPath
+        self.depth = codingPath.count
         self.options = options
     }
 
@@ -27,12 +31,12 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try expect(.object, at: index, path: codingPath)
         return KeyedDecodingContainer(JSONTapeKeyedContainer<Key>(
-            decoder: self, object: index, pathCount: codingPath.count, nestedKeys: []))
+            decoder: self, object: index, pathCount: depth, nestedKeys: []))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try expect(.array, at: index, path: codingPath)
-        return JSONTapeUnkeyedContainer(decoder: self, array: index, pathCount: codingPath.count, nestedKeys: [])
+        return JSONTapeUnkeyedContainer(decoder: self, array: index, pathCount: depth, nestedKeys: [])
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -65,10 +69,14 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
         if let primitive = try decodePrimitive(index, as: T.self, path: { self.path(pathCount, nestedKeys, key) }) {
             return primitive
         }
-        if let array = T.self as? any JSONTapeDecodableArray.Type, codingPath.count == pathCount {
+        if let array = T.self as? any JSONTapeDecodableArray.Type, depth == pathCount {
             codingPath.append(contentsOf: nestedKeys)
             codingPath.append(key)
-            defer { codingPath.removeLast(nestedKeys.count + 1) }
+            depth += nestedKeys.count + 1
+            defer {
+                codingPath.removeLast(nestedKeys.count + 1)
+                depth = pathCount
+            }
             return try array.decodeElements(from: self, array: index) as! T
         }
         return try unwrapNested(index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
@@ -78,7 +86,7 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     @inline(__always)
     func unwrapNested<T: Decodable>(_ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
                                     key: any CodingKey) throws -> T {
-        guard codingPath.count == pathCount else {
+        guard depth == pathCount else {
             // A container used outside its parent's scope: decode with a decoder of its own.
             let child = JSONTapeDecoder(tape: tape, index: index, codingPath: path(pathCount, nestedKeys, key), options: options)
             return try T(from: child)
@@ -87,9 +95,11 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
         self.index = index
         if !nestedKeys.isEmpty { codingPath.append(contentsOf: nestedKeys) }
         codingPath.append(key)
+        depth += nestedKeys.count + 1
         defer {
             self.index = savedIndex
             if nestedKeys.isEmpty { codingPath.removeLast() } else { codingPath.removeLast(nestedKeys.count + 1) }
+            depth = pathCount
         }
         return try T(from: self)
     }
@@ -183,12 +193,17 @@ protocol JSONTapeDecodableArray {
 extension Array: JSONTapeDecodableArray where Element: Decodable {
     static func decodeElements(from decoder: JSONTapeDecoder, array: Int) throws -> [Element] {
         try decoder.expect(.array, at: array, path: decoder.codingPath)
-        let pathCount = decoder.codingPath.count
+        let pathCount = decoder.depth
+        let count = Int(decoder.tape.entries[array].length)
         var result: [Element] = []
-        result.reserveCapacity(Int(decoder.tape.entries[array].length))
-        try decoder.tape.forEachElement(of: array) { position, element in
+        result.reserveCapacity(count)
+        // A loop rather than `JSONTape/forEachElement(of:_:)`: a closure capturing `result`
+        // looks up `[Element]`'s metadata on every element.
+        var element = array &+ 1
+        for position in 0..<count {
             result.append(try decoder.unwrap(element, as: Element.self, pathCount: pathCount, nestedKeys: [],
                                              key: CodingIndexKey(intValue: position)))
+            element = decoder.tape.next(after: element)
         }
         return result
     }

@@ -6,7 +6,7 @@ import Parley
 /// string. When keys repeat, the last member wins, as with `ValueDecoder`.
 ///
 /// Objects up to 16 members are searched without an index. The first lookup gathers every
-/// key's hash (computed while the tape was built) into two 64-bit masks (hashes seen once, hashes seen more than once). A name whose hash no
+/// key's hash (computed from its bytes) into two 64-bit masks (hashes seen once, hashes seen more than once). A name whose hash no
 /// key has is absent at once; a name whose hash exactly one key has matches at most one member,
 /// so the search stops at the first match and starts where the last one ended (types decode
 /// their keys in the order servers write them); only names sharing a hash with several keys
@@ -83,15 +83,21 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     private func buildHashes() {
-        forEachMember { key, _ in
-            let bit: UInt64 = 1 << tape.entries[key].keyHash
-            if (hashedOnce | hashedMore) & bit != 0 {
-                hashedMore |= bit
-                hashedOnce &= ~bit
+        var once: UInt64 = 0
+        var more: UInt64 = 0
+        var key = object &+ 1
+        for _ in 0..<memberCount {
+            let bit: UInt64 = 1 << tape.keyHash(at: key)
+            if (once | more) & bit != 0 {
+                more |= bit
+                once &= ~bit
             } else {
-                hashedOnce |= bit
+                once |= bit
             }
+            key = tape.next(after: key &+ 1)
         }
+        hashedOnce = once
+        hashedMore = more
         hashesBuilt = true
     }
 

@@ -65,6 +65,23 @@ extension JSONTape {
         .object(Value.Object(deferred: JSONTapeObject(tape: self, object: index)))
     }
 
+    /// The array at `index` when each of its elements takes one entry (scalars and empty
+    /// containers: a coordinate pair, a list of tags), built without a stack; `nil` otherwise.
+    private func flatArray(at index: Int) -> Value? {
+        let count = Int(entries[index].length)
+        guard Int(truncatingIfNeeded: entries[index].payload) == index &+ 1 &+ count else { return nil }
+        var elements: [Value] = []
+        elements.reserveCapacity(count)
+        for element in index &+ 1 ..< index &+ 1 &+ count {
+            switch entries[element].kind {
+            case .array: elements.append(.array([]))
+            case .object: elements.append(deferredObject(at: element))
+            default: elements.append(scalar(at: element))
+            }
+        }
+        return .array(elements)
+    }
+
     /// The array at `index`. Arrays nested in it are built on an explicit stack, so no depth
     /// the limits allow can exhaust the machine stack.
     private func array(at index: Int) -> Value {
@@ -79,6 +96,7 @@ extension JSONTape {
             elements.reserveCapacity(count)
             return Frame(elements: elements, next: array &+ 1, remaining: count)
         }
+        if let flat = flatArray(at: index) { return flat }
         var stack: [Frame] = []
         var current = frame(index)
         while true {
@@ -94,8 +112,12 @@ extension JSONTape {
             current.remaining &-= 1
             switch entries[element].kind {
             case .array:
-                stack.append(current)
-                current = frame(element)
+                if let flat = flatArray(at: element) {
+                    current.elements.append(flat)
+                } else {
+                    stack.append(current)
+                    current = frame(element)
+                }
             case .object:
                 current.elements.append(deferredObject(at: element))
             default:

@@ -109,25 +109,35 @@ extension Value {
         /// Iterates the members in order; for an object that builds its members on demand, each
         /// step continues from where the last one ended.
         public struct Iterator: IteratorProtocol {
-            let object: Object
+            /// The storage, taken apart once rather than at every step.
+            let members: [Member]
+            let source: (any DeferredObjectMembers)?
+            let count: Int
             var position = 0
             var cursor = 0
 
-            public mutating func next() -> Member? {
-                switch object.storage {
+            init(_ storage: Storage) {
+                switch storage {
                 case .built(let members):
-                    guard position < members.count else { return nil }
-                    defer { position += 1 }
-                    return members[position]
+                    self.members = members
+                    self.source = nil
+                    self.count = members.count
                 case .deferred(let source):
-                    guard position < source.count else { return nil }
-                    defer { position += 1 }
-                    return source.member(at: position, cursor: &cursor)
+                    self.members = []
+                    self.source = source
+                    self.count = source.count
                 }
+            }
+
+            public mutating func next() -> Member? {
+                guard position < count else { return nil }
+                defer { position += 1 }
+                if let source { return source.member(at: position, cursor: &cursor) }
+                return members[position]
             }
         }
 
-        public func makeIterator() -> Iterator { Iterator(object: self) }
+        public func makeIterator() -> Iterator { Iterator(storage) }
 
         /// The value of the last member named `key`, or `nil`.
         ///
