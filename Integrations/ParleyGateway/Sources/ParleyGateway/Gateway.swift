@@ -74,7 +74,9 @@ public struct Gateway: Service {
                                                       redactedQueryParameters: ["access_token"] + recording.redactedQueryParameters))
         }
         let observer = ExchangeObserver(logger: logger, metrics: metrics, recorder: recorder)
-        let responder = ProxyResponder(configuration: configuration, transcoder: Transcoder(registry: registry),
+        let transcodeLimits = [configuration.maxTranscodeBytes] + configuration.routes.compactMap(\.maxTranscodeBytes)
+        let responder = ProxyResponder(configuration: configuration,
+                                       transcoder: Transcoder(registry: registry, transcodeLimits: transcodeLimits),
                                        upstream: try upstream(client), observer: observer)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)

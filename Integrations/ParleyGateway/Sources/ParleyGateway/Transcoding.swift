@@ -25,13 +25,36 @@ struct Transcoder: Sendable {
     /// A negotiator over each of ``decodableTypes`` alone, built once: whether a client's
     /// `Accept` takes that type.
     private let decodableTypeNegotiators: [AcceptNegotiator]
+    /// The response pipeline for each transcoding limit the configuration names, built once
+    /// (a pipeline holds a registry with the limit applied to every format; building one per
+    /// request doubled a small transcoded answer's cost).
+    private let pipelines: [Int: ResponsePipeline]
 
-    init(registry: Registry) {
+    /// Creates the transcoder of `registry`, with pipelines ready for `transcodeLimits` (the
+    /// gateway's and its routes' `max_transcode_bytes`).
+    init(registry: Registry, transcodeLimits: [Int] = []) {
         self.registry = registry
         self.server = ParleyServer(registry: registry, contentCodings: .standard)
         self.decodableTypes = registry.formats.filter(\.carriesStructuredValues).flatMap(\.decodableMediaTypes)
             .filter { !$0.isRange }
         self.decodableTypeNegotiators = decodableTypes.map { AcceptNegotiator(offers: [$0]) }
+        var pipelines: [Int: ResponsePipeline] = [:]
+        for limit in transcodeLimits where pipelines[limit] == nil {
+            pipelines[limit] = Self.pipeline(registry: registry, limit: limit)
+        }
+        self.pipelines = pipelines
+    }
+
+    /// A response pipeline that decodes any status with `registry`, every format's body limit
+    /// and the decompressed size capped at `limit`.
+    private static func pipeline(registry: Registry, limit: Int) -> ResponsePipeline {
+        let limited = registry.formats.reduce(registry) { registry, format in
+            var limits = registry.limits(for: format)
+            limits.maxBodyBytes = min(limits.maxBodyBytes, limit)
+            return registry.settingLimits(limits, forFormat: format.name)
+        }
+        return ResponsePipeline(registry: limited, validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+                                contentCodings: .standard, maxDecompressedBytes: limit)
     }
 
     // MARK: The upstream's Accept
@@ -95,13 +118,7 @@ struct Transcoder: Sendable {
     ///   or from encoding.
     func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest,
                    limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
-        let limited = registry.formats.reduce(registry) { registry, format in
-            var limits = registry.limits(for: format)
-            limits.maxBodyBytes = min(limits.maxBodyBytes, limit)
-            return registry.settingLimits(limits, forFormat: format.name)
-        }
-        let pipeline = ResponsePipeline(registry: limited, validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
-                                        contentCodings: .standard, maxDecompressedBytes: limit)
+        let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
         let value = try pipeline.run(head, body: body, request: request).get()
         let reply = try registry.reply(with: value, for: request)
         var fields = HTTPFields()
