@@ -200,15 +200,8 @@ struct FaultTests {
                         do { try await connection.send([byte]) } catch { break }
                         try await Task.sleep(for: .milliseconds(50))
                     }
-                    let closed = await connection.waitForClose(within: .seconds(1))
-                    let lasted = ContinuousClock.now - started
-                    let answer = RawResponse.parse(connection.received).first
-                    await connection.close()
-                    #expect(closed)
-                    #expect(lasted >= .milliseconds(450) && lasted < .seconds(2), "cut off after \(lasted)")
-                    #expect(answer?.status == 408)
-                    #expect(answer?.field("Connection") == "close")
-                    #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) } == "no complete request head within 0.5 s")
+                    await Self.expectTimedOut(connection, started: started, waiting: .seconds(1),
+                                              detail: "no complete request head within 0.5 s")
                 }
             }
         }
@@ -223,16 +216,8 @@ struct FaultTests {
                         let started = ContinuousClock.now
                         try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/plain\r\n"
                                                   + "Content-Length: 100\r\n\r\n0123456789")
-                        let closed = await connection.waitForClose(within: .seconds(3))
-                        let lasted = ContinuousClock.now - started
-                        let answer = RawResponse.parse(connection.received).first
-                        await connection.close()
-                        #expect(closed)
-                        #expect(lasted >= .milliseconds(450) && lasted < .seconds(2), "cut off after \(lasted)")
-                        #expect(answer?.status == 408)
-                        #expect(answer?.field("Connection") == "close")
-                        #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) }
-                                == "the request body sent nothing for 0.5 s")
+                        await Self.expectTimedOut(connection, started: started, waiting: .seconds(3),
+                                                  detail: "the request body sent nothing for 0.5 s")
                     }
                 // 100 bytes, 10 every 150 ms: three times the timeout in all, never silent for it.
                 let connection = try await RawConnection.open(port: gateway.main.port)
@@ -249,6 +234,21 @@ struct FaultTests {
                 #expect(echoed?["body"] == .string((0..<10).map { String(repeating: String($0), count: 10) }.joined()))
             }
         }
+    }
+
+    /// Waits for the gateway to close `connection` and checks that it did so about 0.5 s (the
+    /// tests' timeout) after `started`, with a 408 problem saying `detail` and `Connection: close`.
+    private static func expectTimedOut(_ connection: RawConnection, started: ContinuousClock.Instant, waiting limit: Duration,
+                                       detail: String) async {
+        let closed = await connection.waitForClose(within: limit)
+        let lasted = ContinuousClock.now - started
+        let answer = RawResponse.parse(connection.received).first
+        await connection.close()
+        #expect(closed)
+        #expect(lasted >= .milliseconds(450) && lasted < .seconds(2), "cut off after \(lasted)")
+        #expect(answer?.status == 408)
+        #expect(answer?.field("Connection") == "close")
+        #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) } == detail)
     }
 
     /// Heads the gateway refuses with 431: over 16 KiB of field names and values, one field over
