@@ -1,4 +1,4 @@
-public import Parley
+import Parley
 public import ParleyImage
 
 /// Small image limits for fuzzing: a megapixel, 16 MiB of decoder memory.
