@@ -30,15 +30,19 @@ package enum JSONStringLiteral {
                 case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
                 case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
                 default:
-                    let hexDigits = Array("0123456789abcdef".utf8)
                     bytes.append(contentsOf: #"\u00"#.utf8)
-                    bytes.append(hexDigits[Int(byte >> 4)])
-                    bytes.append(hexDigits[Int(byte & 0xF)])
+                    bytes.append(hexDigit(byte >> 4))
+                    bytes.append(hexDigit(byte & 0xF))
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The lower-case hexadecimal digit of `value` (0–15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {

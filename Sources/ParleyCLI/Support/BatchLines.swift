@@ -80,7 +80,6 @@ struct BatchListCache<Built> {
 /// no intermediate strings.
 package struct BatchAnswer {
     fileprivate var bytes: [UInt8] = [UInt8(ascii: "{")]
-    private var memberCount = 0
 
     /// The object written so far, closed, as text (an answer outside a batch).
     package var text: String {
@@ -90,16 +89,16 @@ package struct BatchAnswer {
     fileprivate mutating func start() {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(UInt8(ascii: "{"))
-        memberCount = 0
     }
 
     fileprivate mutating func finish() {
         bytes.append(contentsOf: "}\n".utf8)
     }
 
+    /// Writes `"name": `, after a comma unless it is the first member of the object just opened
+    /// (a written value never ends with `{`).
     private mutating func key(_ name: String) {
-        if memberCount > 0 { bytes.append(contentsOf: ", ".utf8) }
-        memberCount += 1
+        if bytes.last != UInt8(ascii: "{") { bytes.append(contentsOf: ", ".utf8) }
         JSONStringLiteral.append(name, to: &bytes)
         bytes.append(contentsOf: ": ".utf8)
     }
@@ -114,10 +113,8 @@ package struct BatchAnswer {
     package mutating func member(_ name: String, pairs: some Sequence<(String, String)>) {
         key(name)
         bytes.append(UInt8(ascii: "{"))
-        for (index, (pairName, value)) in pairs.enumerated() {
-            if index > 0 { bytes.append(contentsOf: ", ".utf8) }
-            JSONStringLiteral.append(pairName, to: &bytes)
-            bytes.append(contentsOf: ": ".utf8)
+        for (pairName, value) in pairs {
+            key(pairName)
             JSONStringLiteral.append(value, to: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
