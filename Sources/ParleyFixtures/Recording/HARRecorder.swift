@@ -53,6 +53,7 @@ public final class HARRecorder: @unchecked Sendable {
 
     private let bodies: BodyRecorder
     private let redactedHeaders: Set<String>
+    private let redactedQuery: QueryRedaction
     private let now: @Sendable () -> Date
     // An `NSLock` (a pthread mutex, which ThreadSanitizer sees) rather than
     // `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer on Linux reports as races.
@@ -89,6 +90,7 @@ public final class HARRecorder: @unchecked Sendable {
         self.options = options
         self.bodies = BodyRecorder(registry: registry, paths: paths, options: options)
         self.redactedHeaders = options.allRedactedHeaders
+        self.redactedQuery = QueryRedaction(parameters: options.redactedQueryParameters, replacement: options.replacement)
         self.now = now
     }
 
@@ -109,7 +111,7 @@ public final class HARRecorder: @unchecked Sendable {
                                           fields: exchange.response.headerFields, label: "response body")
         let entry = HAREntry(exchange: exchange, requestBody: requestBody, responseBody: responseBody,
                              redactedHeaders: redactedHeaders,
-                             redactedQuery: QueryRedaction(parameters: options.redactedQueryParameters, replacement: options.replacement),
+                             redactedQuery: redactedQuery,
                              replacement: options.replacement)
         let bytes: [UInt8]
         do {
