@@ -25,8 +25,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests whose head arrived and whose response has not ended.
     private var open = 0
     private var answered = false
-    /// Fires when the body being received goes silent; set from a head to the body's end.
+    /// Fires when the body being received may have gone silent; set from a head to the body's
+    /// end. Body parts only move ``lastBodyRead``: the timer, when it fires early, waits again
+    /// for the rest, so a streamed upload costs no timer per part.
     private var bodyTimer: Scheduled<Void>?
+    private var lastBodyRead = NIODeadline.now()
     /// Whether a response head has been written since the last response ended.
     private var responding = false
 
@@ -61,9 +64,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             open += 1
             timer?.cancel()
             timer = nil
-            armBody(context)
+            lastBodyRead = .now()
+            armBody(context, in: bodyTimeout)
         case .body:
-            armBody(context)
+            lastBodyRead = .now()
         case .end:
             bodyTimer?.cancel()
             bodyTimer = nil
@@ -102,11 +106,16 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// (Re)starts the wait for the next byte of the request body.
-    private func armBody(_ context: ChannelHandlerContext) {
+    /// Waits `delay` for the request body, then checks how long it has been silent.
+    private func armBody(_ context: ChannelHandlerContext, in delay: TimeAmount) {
         bodyTimer?.cancel()
-        let seconds = Double(bodyTimeout.nanoseconds) / 1e9
-        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [self] in
+        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            let silent = NIODeadline.now() - lastBodyRead
+            if silent < bodyTimeout {
+                armBody(context, in: bodyTimeout - silent)
+                return
+            }
+            let seconds = Double(bodyTimeout.nanoseconds) / 1e9
             if responding {
                 // An answer is under way: it cannot become a 408 any more.
                 context.close(promise: nil)

@@ -32,7 +32,7 @@ struct Transcoder: Sendable {
 
     /// Creates the transcoder of `registry`, with pipelines ready for `transcodeLimits` (the
     /// gateway's and its routes' `max_transcode_bytes`).
-    init(registry: Registry, transcodeLimits: [Int] = []) {
+    init(registry: Registry, transcodeLimits: [Int]) {
         self.registry = registry
         self.server = ParleyServer(registry: registry, contentCodings: .standard)
         self.decodableTypes = registry.formats.filter(\.carriesStructuredValues).flatMap(\.decodableMediaTypes)
