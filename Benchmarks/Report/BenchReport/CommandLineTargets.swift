@@ -2,8 +2,9 @@ import Foundation
 import PerfWorkloads
 
 // The command-line batch modes, whole process: the `parley` executable (`make bench-report` passes
-// the one `make install` builds; by default the one built next to this one) reads 20,000 lines from a file and writes its answers to /dev/null; werkzeug (Python) does the
-// same work for the modes it has a counterpart for (Scripts/werkzeug-batch.py).
+// the one `make install` builds; by default the one built next to this one) reads 20,000 lines
+// from a file and writes its answers to /dev/null; werkzeug (Python) does the same work for the
+// modes it has a counterpart for (Scripts/werkzeug-batch.py).
 
 let batchLines = 20_000
 

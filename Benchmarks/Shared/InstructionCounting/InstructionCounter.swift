@@ -108,10 +108,10 @@ public enum InstructionCounter {
             let kept = folder + "/kept-" + dumps[0]
             try? FileManager.default.moveItem(atPath: path, toPath: kept)
             FileHandle.standardError.write(Data("callgrind dump kept: \(kept)\n".utf8))
-            return try summary(ofDump: kept)
+            return try instructions(inDump: kept)
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try summary(ofDump: path)
+        return try instructions(inDump: path)
     }
 
     /// The instructions a callgrind dump holds: the sum of its functions' own (self) costs.
@@ -121,7 +121,7 @@ public enum InstructionCounter {
     /// run as tasks): the same `parley check` call summed to 269.9 M instructions alone and
     /// 270.0 M after the negotiation path, where the second dump's summary said 224.7 M (and
     /// the next dump's wrapped below zero).
-    static func summary(ofDump path: String) throws -> Int {
+    private static func instructions(inDump path: String) throws -> Int {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var total = 0
         var sawCosts = false

@@ -93,23 +93,15 @@ public func prepareCommandLineInputs(in folder: URL) throws {
     guard generate.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
 }
 
-let commandLinePaths: [GatedPath] = [
-    GatedPath("CLI.negotiate-batch-2000-lines", iterations: 2_000) { inputs in
-        let batch = inputs.appendingPathComponent("negotiate-batch.jsonl").path
-        return { runParley(["negotiate", "--batch"], input: batch) }
-    },
+let commandLinePaths: [GatedPath] = batchModes.map { mode in
+    GatedPath("CLI.\(mode)-batch-2000-lines", iterations: 2_000) { inputs in
+        let batch = inputs.appendingPathComponent("\(mode)-batch.jsonl").path
+        return { runParley([mode, "--batch"], input: batch) }
+    }
+} + [
     // One job: the count is the work, whatever the scheduling (with a task group it varied by 8%).
     GatedPath("CLI.check-generated-corpus-40-files") { inputs in
         let corpus = inputs.appendingPathComponent("corpus").path
         return { runParley(["check", corpus, "--report", "json", "--output", "/dev/null", "--jobs", "1"], input: nil) }
-    },
-    // After the check path, whose count depends on the heap the paths before it leave.
-    GatedPath("CLI.media-type-batch-2000-lines", iterations: 2_000) { inputs in
-        let batch = inputs.appendingPathComponent("media-type-batch.jsonl").path
-        return { runParley(["media-type", "--batch"], input: batch) }
-    },
-    GatedPath("CLI.match-batch-2000-lines", iterations: 2_000) { inputs in
-        let batch = inputs.appendingPathComponent("match-batch.jsonl").path
-        return { runParley(["match", "--batch"], input: batch) }
     },
 ]
