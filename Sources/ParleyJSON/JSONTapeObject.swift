@@ -73,11 +73,8 @@ extension JSONTape {
         var elements: [Value] = []
         elements.reserveCapacity(count)
         for element in index &+ 1 ..< index &+ 1 &+ count {
-            switch entries[element].kind {
-            case .array: elements.append(.array([]))
-            case .object: elements.append(deferredObject(at: element))
-            default: elements.append(scalar(at: element))
-            }
+            // An empty array is a scalar here; an empty object is deferred, as elsewhere.
+            elements.append(entries[element].kind == .object ? deferredObject(at: element) : scalar(at: element))
         }
         return .array(elements)
     }

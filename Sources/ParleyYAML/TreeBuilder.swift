@@ -87,10 +87,6 @@ struct TreeBuilder {
 
     private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
-        guard data.tag != nil || data.anchor != nil else {
-            return try untaggedScalar(UnsafeBufferPointer(start: data.value, count: data.length),
-                                      isPlain: data.style == YAML_PLAIN_SCALAR_STYLE)
-        }
         // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
         // 30 for a node): it counts as a node of its own.
         try countNodes(data.anchor == nil ? 1 : 2)
@@ -119,26 +115,6 @@ struct TreeBuilder {
                                                      keyText: String(decoding: bytes, as: UTF8.self)))
         }
         try deliver(value)
-    }
-
-    /// The common case of ``scalar(_:)``: no tag, no anchor.
-    private mutating func untaggedScalar(_ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool) throws(FormatError) {
-        nodes += 1
-        if nodes > limits.maxNodes { throw nodeLimitError() }
-        producedNodes += 1
-        producedUnits += 1 + bytes.count
-        if isExpectingKey {
-            let isMerge = isPlain && bytes.count == 2 && bytes[0] == UInt8(ascii: "<") && bytes[1] == UInt8(ascii: "<")
-            try setKey(String(decoding: bytes, as: UTF8.self), isMerge: isMerge)
-            return
-        }
-        if !isPlain {
-            try deliver(.string(String(decoding: bytes, as: UTF8.self)))
-        } else if let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
-            throw radixLimitError(digits)
-        } else {
-            try deliver(ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps))
-        }
     }
 
     private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
@@ -305,8 +281,6 @@ struct TreeBuilder {
 
     /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
     /// Collection keys are not compared: their flow text only approximates node equality.
-    /// Records the key of the next member, rejecting a repeated scalar key under `.reject`.
-    /// Collection keys are not compared: their flow text only approximates node equality.
     ///
     /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
     /// merge key adds no member.
@@ -334,9 +308,7 @@ struct TreeBuilder {
             } else {
                 var keys = Set(memberScratch[start...].map(\.key))
                 isDuplicate = !keys.insert(copy key).inserted
-                let extras = stack[top].extras ?? Extras(anchor: nil, wrappingTag: nil)
-                extras.keySet = keys
-                stack[top].extras = extras
+                extras(ofFrame: top).keySet = keys
             }
             if isDuplicate {
                 throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
@@ -363,9 +335,15 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
                               location: parser.eventLocation)
         }
-        let extras = stack[top].extras ?? Extras(anchor: nil, wrappingTag: nil)
-        extras.merges.append((position: memberScratch.count - stack[top].start, sources: sources))
-        stack[top].extras = extras
+        extras(ofFrame: top).merges.append((position: memberScratch.count - stack[top].start, sources: sources))
+    }
+
+    /// The extras of the frame at `index`, created on first use.
+    private mutating func extras(ofFrame index: Int) -> Extras {
+        if let extras = stack[index].extras { return extras }
+        let extras = Extras(anchor: nil, wrappingTag: nil)
+        stack[index].extras = extras
+        return extras
     }
 
     /// Inserts merged members where their `<<` appeared; explicit keys win, then earlier sources.
@@ -395,15 +373,12 @@ struct TreeBuilder {
         throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
     }
 
-    private func radixLimitError(_ digits: Int) -> FormatError {
-        FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
-                                  maximum: ScalarResolver.maxRadixDigits, actual: digits, location: parser.eventLocation)
-    }
-
     private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(FormatError) -> Value {
         if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
            let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
-            throw radixLimitError(digits)
+            throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
+                                            maximum: ScalarResolver.maxRadixDigits, actual: digits,
+                                            location: parser.eventLocation)
         }
         guard let tag else {
             return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
