@@ -84,11 +84,13 @@ install: setup
 # from many tasks (RegistryTests), one parsed XML tree from 8 tasks (XMLParsedTreeTests), one JSON
 # tape from many tasks (JSONDeferredObjectTests), FixtureChecker.run's task group
 # (RecordedCorpusTests, SnapshotAndReportTests), and every format's conformance check, which
-# decodes on 8 threads at once. ParleyTestKitTests' broken formats race on purpose and stay out.
+# decodes on 8 threads at once; the broken format of ParleyTestKitTests that shares one scratch
+# buffer races in logic only, each access locked (unlocked, it freed an array twice and aborted a
+# CI run); the CLI tests' process runner hands standard error between threads (DecodeTypeChoiceTests).
 # Its own scratch path, so the normal build is untouched. A race, or a filter that matches no
 # test, fails the run (the runner still prints "passed" after a TSan report: the exit code and
 # the log decide).
-TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms|HARRecorderTests
+TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms|HARRecorderTests|FormatConformanceTests/sharedMutableState|DecodeTypeChoiceTests
 tsan: setup
 	@mkdir -p .build-tsan; set -o pipefail; \
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)' 2>&1 | tee .build-tsan/tsan.log; \

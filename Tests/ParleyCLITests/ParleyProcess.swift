@@ -41,25 +41,43 @@ struct ParleyProcess {
         // Write the input and drain standard error on threads of their own while this one reads
         // standard output: a child that answers as it reads fills one pipe while the test would
         // still be writing another, and both would wait forever.
-        let writer = Thread { [inPipe] in
+        let helpers = HelperThreads()
+        Thread { [inPipe] in
             if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
             try? inPipe.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errorOutput = ErrorOutput()
-        let errorReader = Thread { [err] in errorOutput.data = err.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
+            helpers.finish()
+        }.start()
+        Thread { [err] in helpers.finish(errorOutput: err.fileHandleForReading.readDataToEndOfFile()) }.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !writer.isFinished || !errorReader.isFinished { usleep(1_000) }
-        let errData = errorOutput.data
+        let errData = helpers.waitForBoth()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }
 
-/// Standard error as a reader thread collected it (read only after that thread finished).
-private final class ErrorOutput: @unchecked Sendable {
-    var data = Data()
+/// The input writer and the standard error reader of one run: each says when it is done (the
+/// reader with what it read), and the caller waits for both under the same lock, so standard
+/// error is read only after its thread wrote it.
+private final class HelperThreads: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var finished = 0
+    private var errorOutput = Data()
+
+    func finish(errorOutput output: Data? = nil) {
+        condition.withLock {
+            if let output { errorOutput = output }
+            finished += 1
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until both threads are done; returns standard error.
+    func waitForBoth() -> Data {
+        condition.withLock {
+            while finished < 2 { condition.wait() }
+            return errorOutput
+        }
+    }
 }

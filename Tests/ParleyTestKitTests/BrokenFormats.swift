@@ -57,17 +57,24 @@ struct LimitIgnoringFormat: Format {
     }
 }
 
-/// A scratch buffer shared by every decode, with no lock: the promise `@unchecked Sendable`
-/// makes is false.
-final class UnsynchronisedScratch: @unchecked Sendable {
-    var body: [UInt8] = []
+/// A scratch buffer shared by every decode. Each read and each write holds the lock, so memory
+/// stays safe (an unlocked array written from two threads frees its storage twice and aborts the
+/// test process); a decode's write-then-read does not, so the promise `@unchecked Sendable` makes
+/// is still false: two overlapping decodes read each other's bodies.
+final class SharedScratch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [UInt8] = []
+    var body: [UInt8] {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }
 
 /// Copies each body into a shared scratch buffer and decodes from there: right on one thread,
 /// wrong when two decodes overlap (one decodes the other's body).
 struct SharedScratchFormat: Format {
     let json = JSONFormat()
-    let scratch = UnsynchronisedScratch()
+    let scratch = SharedScratch()
     var name: String { "scratch" }
     var decodableMediaTypes: [MediaType] { ["application/x-scratch"] }
     var encodableMediaTypes: [MediaType] { ["application/x-scratch"] }
