@@ -45,6 +45,30 @@ import Testing
         #expect(result.stdout.contains("unacceptable-status: status 404 is not acceptable (acceptable: 200-299)"))
     }
 
+    @Test func theReportIsWrittenThroughASymbolicLinkAsAShellRedirectionWritesIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("report.jsonl"), link = folder.appendingPathComponent("latest")
+        try Data("an older, longer report that must not survive\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+
+        let result = try check(["Fixtures/recorded/go-vcr-v2.yaml", "--report", "json", "--output", link.path])
+        #expect(result.status == 0)
+        // The link is still a link (a file renamed over it would replace it, as it replaced
+        // /dev/null when run as root), and the report truncated its target.
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        let report = try String(contentsOf: target, encoding: .utf8)
+        #expect(report.hasPrefix("{"))
+        #expect(!report.contains("must not survive"))
+    }
+
+    @Test func anUnwritableOutputPathIsAnInputError() throws {
+        let result = try check(["Fixtures/recorded/go-vcr-v2.yaml", "--output", "/nonexistent-folder/report.txt"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot write '/nonexistent-folder/report.txt': No such file or directory"))
+    }
+
     @Test func junitReportGoesToAFile() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: output) }

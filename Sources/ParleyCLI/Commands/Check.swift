@@ -140,12 +140,16 @@ struct Check: AsyncParsableCommand {
 private final class ReportSink: @unchecked Sendable {
     private let handle: FileHandle
 
+    /// Opens `path` as a shell's `>` does: created or truncated in place, through a symbolic link,
+    /// and a device such as `/dev/null` stays a device. (`FileManager.createFile` writes a new
+    /// file and renames it over the path: run as root, it replaced `/dev/null` with a file.)
     init(path: String?) throws {
         guard let path else { handle = .standardOutput; return }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw InputError(message: "cannot write '\(path)'")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw InputError(message: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
-        self.handle = handle
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     func write(_ line: String) { handle.write(Data((line + "\n").utf8)) }
