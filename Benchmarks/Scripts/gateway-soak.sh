@@ -150,6 +150,11 @@ waited=0
 while [ "$(fds)" -gt "$START_FDS" ] && [ "$waited" -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
 END_FDS=$(fds)
 END_RSS=$(rss_kb)
+# When descriptors stayed open, what they are (sockets with their peers), printed with the checks.
+LEFT_OPEN=
+if [ "$END_FDS" -gt "$START_FDS" ]; then
+  LEFT_OPEN=$( { ls -l "/proc/$GATEWAY_PID/fd"; ss -tanp 2>/dev/null | grep "pid=$GATEWAY_PID," || true; } 2>&1)
+fi
 health=$(curl -s -o /dev/null -w '%{http_code}' "$ADMIN_URL/health" || true)
 gw_stop "$GATEWAY_PID"; exit_status=$STOP_STATUS; GATEWAY_PID=
 
@@ -185,6 +190,7 @@ check() { if [ "$1" = 1 ]; then printf 'ok:     %s\n' "$2"; else printf 'FAILED:
 echo
 check "$(awk -v g="$growth" -v m="$MAX_GROWTH" 'BEGIN { print (g < m) }')" "RSS after warm-up grew $growth% (< $MAX_GROWTH%)"
 check "$([ "$END_FDS" -le "$START_FDS" ] && echo 1 || echo 0)" "open descriptors back to $START_FDS after the load ($END_FDS)"
+[ -z "$LEFT_OPEN" ] || printf 'descriptors still open after the load:\n%s\n' "$LEFT_OPEN"
 check "$([ "$errors" = 0 ] && [ "$wrk_status" = 0 ] && [ -n "$requests" ] && echo 1 || echo 0)" "no non-2xx answer or socket error in ${requests:-0} requests (wrk exit $wrk_status)"
 check "$([ "${churn_bad:-1}" = 0 ] && [ "$churn_status" = 0 ] && [ "${churn_ok:-0}" -gt 0 ] && echo 1 || echo 0)" "every one of ${churn_ok:-0} new-connection requests answered 200 (${churn_bad:-?} not)"
 check "$([ "$health" = 200 ] && echo 1 || echo 0)" "/health answered 200 after the load ($health)"
