@@ -92,21 +92,26 @@ package struct BatchAnswer {
     }
 
     fileprivate mutating func finish() {
-        bytes.append(contentsOf: "}\n".utf8)
+        write("}\n")
+    }
+
+    /// Appends punctuation or a keyword, copied as one block of bytes.
+    private mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Writes `"name": `, after a comma unless it is the first member of the object just opened
     /// (a written value never ends with `{`).
     private mutating func key(_ name: String) {
-        if bytes.last != UInt8(ascii: "{") { bytes.append(contentsOf: ", ".utf8) }
+        if bytes.last != UInt8(ascii: "{") { write(", ") }
         JSONStringLiteral.append(name, to: &bytes)
-        bytes.append(contentsOf: ": ".utf8)
+        write(": ")
     }
 
     /// Writes `"name": "value"`, or `"name": null` for `nil`.
     package mutating func member(_ name: String, _ value: String?) {
         key(name)
-        if let value { JSONStringLiteral.append(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        if let value { JSONStringLiteral.append(value, to: &bytes) } else { write("null") }
     }
 
     /// Writes `"name": {…}` with `pairs` as string members, in order.
