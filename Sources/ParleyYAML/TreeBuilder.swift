@@ -20,6 +20,10 @@ struct TreeBuilder {
     /// no collection grows by reallocation.
     var memberScratch: [Value.Object.Member] = []
     var elementScratch: [Value] = []
+    /// Where a closing collection's run passes on its way out of the scratch (see
+    /// ``takeTail(of:from:reversal:)``); empty between closes.
+    var memberReversal: [Value.Object.Member] = []
+    var elementReversal: [Value] = []
     /// Each anchor name's node in `anchored` (the dictionary holds small values, so its spare
     /// slots cost 8 bytes each instead of a whole `Anchored`).
     var anchors: [String: Int] = [:]
@@ -154,14 +158,11 @@ struct TreeBuilder {
         }
         var value: Value
         if frame.isMapping {
-            var members = Array(memberScratch[frame.start...])
-            memberScratch.removeSubrange(frame.start...)
+            var members = Self.takeTail(of: &memberScratch, from: frame.start, reversal: &memberReversal)
             if let merges = frame.extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
-            let elements = Array(elementScratch[frame.start...])
-            elementScratch.removeSubrange(frame.start...)
-            value = .array(elements)
+            value = .array(Self.takeTail(of: &elementScratch, from: frame.start, reversal: &elementReversal))
         }
         if let tag = frame.extras?.wrappingTag { value = .tagged(tag, value) }
         let nodeCount = producedNodes - frame.nodeMark
@@ -208,6 +209,21 @@ struct TreeBuilder {
     }
 
     // MARK: Building
+
+    /// Moves the elements of `scratch` from `start` on into an array of exactly their count, in
+    /// order, and leaves `scratch` that much shorter.
+    ///
+    /// The run moves twice, last element first: into `reversal` (empty before and after), then
+    /// from there into the result. Copying it out and removing it from the scratch would
+    /// retain every element once and release it again; moves touch no reference count.
+    private static func takeTail<Element>(of scratch: inout [Element], from start: Int,
+                                          reversal: inout [Element]) -> [Element] {
+        while scratch.count > start { reversal.append(scratch.removeLast()) }
+        var tail: [Element] = []
+        tail.reserveCapacity(reversal.count)
+        while let element = reversal.popLast() { tail.append(element) }
+        return tail
+    }
 
     /// Records the node an anchor names; a later anchor of the same name replaces it (its
     /// entry stays in `anchored` until the document ends: each anchor counted as a node).
