@@ -29,6 +29,9 @@ extension TreeBuilder {
             self.unitMark = unitMark
             self.extras = extras
         }
+
+        /// The frame under every open collection: what is delivered to it is a document.
+        static var documentLevel: Frame { Frame(isMapping: false, start: 0, nodeMark: 0, unitMark: 0, extras: nil) }
     }
 
     /// The parts of a ``Frame`` few collections have, created when the first one appears.
