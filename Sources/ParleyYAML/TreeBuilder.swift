@@ -21,6 +21,10 @@ struct TreeBuilder {
     /// The frames enclosing ``top``, outermost (the document level) first: one per open
     /// collection, so its count is the nesting depth.
     var enclosing: [Frame] = []
+    /// The extras of the open collections that have them (``Frame/hasExtras``), outermost
+    /// first. Only the innermost collection gains extras and collections close innermost
+    /// first, so the innermost collection's extras, when it has them, are the last.
+    var openExtras: [Extras] = []
     /// The members of every open mapping and the elements of every open sequence, outermost
     /// first: a closing collection copies its own run into an array of exactly its size, so
     /// no collection grows by reallocation.
@@ -149,9 +153,10 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
-        let extras = name == nil && wrappingTag == nil ? nil : Extras(anchor: name, wrappingTag: wrappingTag)
+        let hasExtras = name != nil || wrappingTag != nil
+        if hasExtras { openExtras.append(Extras(anchor: name, wrappingTag: wrappingTag)) }
         var frame = Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
-                          nodeMark: producedNodes, unitMark: producedUnits, extras: extras)
+                          nodeMark: producedNodes, unitMark: producedUnits, hasExtras: hasExtras)
         swap(&frame, &top)  // `top` is the new collection, `frame` the one around it
         enclosing.append(frame)
         producedNodes += 1
@@ -161,19 +166,20 @@ struct TreeBuilder {
     private mutating func close() throws(FormatError) {
         guard var frame = enclosing.popLast() else { return }
         swap(&frame, &top)  // `frame` is the closing collection, `top` the one around it
-        let anchor = frame.extras?.anchor
+        let extras = frame.hasExtras ? openExtras.popLast() : nil
+        let anchor = extras?.anchor
         if let name = anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
             var members = Self.takeTail(of: &memberScratch, from: frame.start, reversal: &memberReversal)
-            if let merges = frame.extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
+            if let merges = extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
             value = .array(Self.takeTail(of: &elementScratch, from: frame.start, reversal: &elementReversal))
         }
-        if let tag = frame.extras?.wrappingTag { value = .tagged(tag, value) }
+        if let tag = extras?.wrappingTag { value = .tagged(tag, value) }
         let nodeCount = producedNodes - frame.nodeMark
         let units = producedUnits - frame.unitMark
         if let name = anchor {
@@ -313,7 +319,7 @@ struct TreeBuilder {
         if !isComplex && options.duplicateKeys == .reject {
             let start = top.start
             let isDuplicate: Bool
-            if let extras = top.extras, extras.keySet != nil {
+            if top.hasExtras, let extras = openExtras.last, extras.keySet != nil {
                 isDuplicate = !extras.keySet!.insert(copy key).inserted
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
                 // Keys of another length differ: only those of the same length are compared.
@@ -361,9 +367,10 @@ struct TreeBuilder {
 
     /// The extras of the innermost open collection, created on first use.
     private mutating func topExtras() -> Extras {
-        if let extras = top.extras { return extras }
+        if top.hasExtras, let extras = openExtras.last { return extras }
         let extras = Extras(anchor: nil, wrappingTag: nil)
-        top.extras = extras
+        openExtras.append(extras)
+        top.hasExtras = true
         return extras
     }
 
