@@ -30,10 +30,6 @@ struct TreeBuilder {
     /// no collection grows by reallocation.
     var memberScratch: [Value.Object.Member] = []
     var elementScratch: [Value] = []
-    /// Where a closing collection's run passes on its way out of the scratch (see
-    /// ``takeTail(of:from:reversal:)``); empty between closes.
-    var memberReversal: [Value.Object.Member] = []
-    var elementReversal: [Value] = []
     /// Each anchor name's node in `anchored` (the dictionary holds small values, so its spare
     /// slots cost 8 bytes each instead of a whole `Anchored`).
     var anchors: [String: Int] = [:]
@@ -173,11 +169,11 @@ struct TreeBuilder {
         }
         var value: Value
         if frame.isMapping {
-            var members = Self.takeTail(of: &memberScratch, from: frame.start, reversal: &memberReversal)
+            var members = Self.takeTail(of: &memberScratch, from: frame.start)
             if let merges = extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
-            value = .array(Self.takeTail(of: &elementScratch, from: frame.start, reversal: &elementReversal))
+            value = .array(Self.takeTail(of: &elementScratch, from: frame.start))
         }
         if let tag = extras?.wrappingTag { value = .tagged(tag, value) }
         let nodeCount = producedNodes - frame.nodeMark
@@ -228,15 +224,21 @@ struct TreeBuilder {
     /// Moves the elements of `scratch` from `start` on into an array of exactly their count, in
     /// order, and leaves `scratch` that much shorter.
     ///
-    /// The run moves twice, last element first: into `reversal` (empty before and after), then
-    /// from there into the result. Copying it out and removing it from the scratch would
-    /// retain every element once and release it again; moves touch no reference count.
-    private static func takeTail<Element>(of scratch: inout [Element], from start: Int,
-                                          reversal: inout [Element]) -> [Element] {
-        while scratch.count > start { reversal.append(scratch.removeLast()) }
+    /// The run moves out last element first, then the result is put back in order by swaps
+    /// through its span. Copying the run out and removing it from the scratch would retain every
+    /// element once and release it again; moves and swaps touch no reference count.
+    private static func takeTail<Element>(of scratch: inout [Element], from start: Int) -> [Element] {
         var tail: [Element] = []
-        tail.reserveCapacity(reversal.count)
-        while let element = reversal.popLast() { tail.append(element) }
+        tail.reserveCapacity(scratch.count - start)
+        while scratch.count > start { tail.append(scratch.removeLast()) }
+        var span = tail.mutableSpan
+        var low = 0
+        var high = span.count - 1
+        while low < high {
+            span.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
         return tail
     }
 
