@@ -326,9 +326,10 @@ struct TreeBuilder {
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
                 // Keys of another length differ: only those of the same length are compared.
                 let length = key.utf8.count
+                let members = memberScratch.span
                 var found = false
-                for index in start..<memberScratch.count where memberScratch[index].key.utf8.count == length {
-                    if memberScratch[index].key == key {
+                for index in start..<members.count where members[index].key.utf8.count == length {
+                    if members[index].key == key {
                         found = true
                         break
                     }
