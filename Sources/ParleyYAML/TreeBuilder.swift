@@ -99,7 +99,7 @@ struct TreeBuilder {
         let data = event.pointee.data.scalar
         // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
         // 30 for a node): it counts as a node of its own.
-        try countNodes(data.anchor == nil ? 1 : 2)
+        guard countNodes(data.anchor == nil ? 1 : 2) else { throw nodeLimitError() }
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
@@ -133,7 +133,8 @@ struct TreeBuilder {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: enclosing.count + 1, location: parser.eventLocation)
         }
-        try countNodes(anchor == nil ? 1 : 2)  // an anchor counts as a node (see `scalar`)
+        // An anchor counts as a node (see `scalar`).
+        guard countNodes(anchor == nil ? 1 : 2) else { throw nodeLimitError() }
         var wrappingTag: String?
         if let tag {
             let text = String(cString: tag)
@@ -200,7 +201,7 @@ struct TreeBuilder {
                               location: parser.eventLocation)
         }
         try spendExpansion(anchored.units)
-        try countNodes(anchored.nodeCount)
+        guard countNodes(anchored.nodeCount) else { throw nodeLimitError() }
         if enclosing.count + anchored.height > limits.maxDepth {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
                                             actual: enclosing.count + anchored.height, location: parser.eventLocation)
@@ -274,9 +275,11 @@ struct TreeBuilder {
         }
     }
 
-    private mutating func countNodes(_ count: Int) throws(FormatError) {
+    /// Adds `count` to the nodes produced; whether they are still within `maxNodes` (the caller
+    /// throws ``nodeLimitError()`` otherwise, so this stays small enough to inline).
+    private mutating func countNodes(_ count: Int) -> Bool {
         nodes += count
-        if nodes > limits.maxNodes { throw nodeLimitError() }
+        return nodes <= limits.maxNodes
     }
 
     /// The error for a document past `maxNodes`, built apart so the count above stays small.
