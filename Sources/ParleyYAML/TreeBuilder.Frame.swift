@@ -4,8 +4,9 @@ extension TreeBuilder {
     /// A collection being built. Its elements or members sit in the builder's scratch arrays
     /// from ``start`` on until it closes.
     ///
-    /// What most collections lack (an anchor, a tag, merges, a key set) lives in ``extras``, so
-    /// the frames the stack copies in and out hold no references in the common case.
+    /// What most collections lack (an anchor, a tag, merges, a key set) lives in an ``Extras``
+    /// the builder keeps apart (``TreeBuilder/openExtras``), so frames hold no references and
+    /// copy as plain bytes.
     struct Frame {
         var isMapping: Bool
         /// Whether a mapping has read a key and waits for its value.
@@ -20,15 +21,20 @@ extension TreeBuilder {
         let unitMark: Int
         /// 1 + the height of the highest child collection.
         var height = 1
-        var extras: Extras?
+        /// Whether the collection has an ``Extras`` (the last of ``TreeBuilder/openExtras`` while
+        /// it is the innermost open collection).
+        var hasExtras: Bool
 
-        init(isMapping: Bool, start: Int, nodeMark: Int, unitMark: Int, extras: Extras?) {
+        init(isMapping: Bool, start: Int, nodeMark: Int, unitMark: Int, hasExtras: Bool) {
             self.isMapping = isMapping
             self.start = start
             self.nodeMark = nodeMark
             self.unitMark = unitMark
-            self.extras = extras
+            self.hasExtras = hasExtras
         }
+
+        /// The frame under every open collection: what is delivered to it is a document.
+        static var documentLevel: Frame { Frame(isMapping: false, start: 0, nodeMark: 0, unitMark: 0, hasExtras: false) }
     }
 
     /// The parts of a ``Frame`` few collections have, created when the first one appears.

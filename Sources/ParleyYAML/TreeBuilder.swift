@@ -14,7 +14,17 @@ struct TreeBuilder {
     let parser: EventParser
     let expansionBudget: Int
     let format: String
-    var stack: [Frame] = []
+    /// The innermost open collection, or the document level (``Frame/documentLevel``) when
+    /// none is open. It lives apart from the frames enclosing it, which every event but a
+    /// collection's start or end leaves alone, so the events read and set it in place.
+    var top = Frame.documentLevel
+    /// The frames enclosing ``top``, outermost (the document level) first: one per open
+    /// collection, so its count is the nesting depth.
+    var enclosing: [Frame] = []
+    /// The extras of the open collections that have them (``Frame/hasExtras``), outermost
+    /// first. Only the innermost collection gains extras and collections close innermost
+    /// first, so the innermost collection's extras, when it has them, are the last.
+    var openExtras: [Extras] = []
     /// The members of every open mapping and the elements of every open sequence, outermost
     /// first: a closing collection copies its own run into an array of exactly its size, so
     /// no collection grows by reallocation.
@@ -89,7 +99,7 @@ struct TreeBuilder {
         let data = event.pointee.data.scalar
         // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
         // 30 for a node): it counts as a node of its own.
-        try countNodes(data.anchor == nil ? 1 : 2)
+        guard countNodes(data.anchor == nil ? 1 : 2) else { throw nodeLimitError() }
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
         let tag = data.tag.map { String(cString: $0) }
@@ -102,14 +112,14 @@ struct TreeBuilder {
                                            && bytes[1] == UInt8(ascii: "<")
                                      : tag == Self.mergeTag
             if let anchor = data.anchor {
-                let value = try resolve(bytes, tag: tag, isPlain: isPlain)
+                let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
                 define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
                                                          height: 0, keyText: text))
             }
             try setKey(text, isMerge: isMerge)
             return
         }
-        let value = try resolve(bytes, tag: tag, isPlain: isPlain)
+        let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
         if let anchor = data.anchor {
             define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
                                                      keyText: String(decoding: bytes, as: UTF8.self)))
@@ -119,11 +129,12 @@ struct TreeBuilder {
 
     private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
                                tag: UnsafeMutablePointer<UInt8>?) throws(FormatError) {
-        if stack.count >= limits.maxDepth {
+        if enclosing.count >= limits.maxDepth {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
-                                            actual: stack.count + 1, location: parser.eventLocation)
+                                            actual: enclosing.count + 1, location: parser.eventLocation)
         }
-        try countNodes(anchor == nil ? 1 : 2)  // an anchor counts as a node (see `scalar`)
+        // An anchor counts as a node (see `scalar`).
+        guard countNodes(anchor == nil ? 1 : 2) else { throw nodeLimitError() }
         var wrappingTag: String?
         if let tag {
             let text = String(cString: tag)
@@ -139,31 +150,33 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
-        let extras = name == nil && wrappingTag == nil ? nil : Extras(anchor: name, wrappingTag: wrappingTag)
-        stack.append(Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
-                           nodeMark: producedNodes, unitMark: producedUnits, extras: extras))
+        let hasExtras = name != nil || wrappingTag != nil
+        if hasExtras { openExtras.append(Extras(anchor: name, wrappingTag: wrappingTag)) }
+        var frame = Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
+                          nodeMark: producedNodes, unitMark: producedUnits, hasExtras: hasExtras)
+        swap(&frame, &top)  // `top` is the new collection, `frame` the one around it
+        enclosing.append(frame)
         producedNodes += 1
         producedUnits += 1
     }
 
     private mutating func close() throws(FormatError) {
-        guard let frame = stack.popLast() else { return }
-        let anchor = frame.extras?.anchor
+        guard var frame = enclosing.popLast() else { return }
+        swap(&frame, &top)  // `frame` is the closing collection, `top` the one around it
+        let extras = frame.hasExtras ? openExtras.popLast() : nil
+        let anchor = extras?.anchor
         if let name = anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
-            var members = Array(memberScratch[frame.start...])
-            memberScratch.removeSubrange(frame.start...)
-            if let merges = frame.extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
+            var members = Self.takeTail(of: &memberScratch, from: frame.start)
+            if let merges = extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
-            let elements = Array(elementScratch[frame.start...])
-            elementScratch.removeSubrange(frame.start...)
-            value = .array(elements)
+            value = .array(Self.takeTail(of: &elementScratch, from: frame.start))
         }
-        if let tag = frame.extras?.wrappingTag { value = .tagged(tag, value) }
+        if let tag = extras?.wrappingTag { value = .tagged(tag, value) }
         let nodeCount = producedNodes - frame.nodeMark
         let units = producedUnits - frame.unitMark
         if let name = anchor {
@@ -188,10 +201,10 @@ struct TreeBuilder {
                               location: parser.eventLocation)
         }
         try spendExpansion(anchored.units)
-        try countNodes(anchored.nodeCount)
-        if stack.count + anchored.height > limits.maxDepth {
+        guard countNodes(anchored.nodeCount) else { throw nodeLimitError() }
+        if enclosing.count + anchored.height > limits.maxDepth {
             throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
-                                            actual: stack.count + anchored.height, location: parser.eventLocation)
+                                            actual: enclosing.count + anchored.height, location: parser.eventLocation)
         }
         producedNodes += anchored.nodeCount
         producedUnits += anchored.units
@@ -209,6 +222,27 @@ struct TreeBuilder {
 
     // MARK: Building
 
+    /// Moves the elements of `scratch` from `start` on into an array of exactly their count, in
+    /// order, and leaves `scratch` that much shorter.
+    ///
+    /// The run moves out last element first, then the result is put back in order by swaps
+    /// through its span. Copying the run out and removing it from the scratch would retain every
+    /// element once and release it again; moves and swaps touch no reference count.
+    private static func takeTail<Element>(of scratch: inout [Element], from start: Int) -> [Element] {
+        var tail: [Element] = []
+        tail.reserveCapacity(scratch.count - start)
+        while scratch.count > start { tail.append(scratch.removeLast()) }
+        var span = tail.mutableSpan
+        var low = 0
+        var high = span.count - 1
+        while low < high {
+            span.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+        return tail
+    }
+
     /// Records the node an anchor names; a later anchor of the same name replaces it (its
     /// entry stays in `anchored` until the document ends: each anchor counted as a node).
     private mutating func define(_ name: String, _ node: Anchored) {
@@ -216,11 +250,9 @@ struct TreeBuilder {
         anchored.append(node)
     }
 
-    /// Whether the innermost open collection is a mapping waiting for a key (read in place,
-    /// without copying the frame).
+    /// Whether the innermost open collection is a mapping waiting for a key.
     private var isExpectingKey: Bool {
-        guard let top = stack.indices.last else { return false }
-        return stack[top].isMapping && !stack[top].hasPendingKey
+        top.isMapping && !top.hasPendingKey
     }
 
     /// The flow-style text of a collection used as a mapping key. The text counts against the
@@ -243,9 +275,11 @@ struct TreeBuilder {
         }
     }
 
-    private mutating func countNodes(_ count: Int) throws(FormatError) {
+    /// Adds `count` to the nodes produced; whether they are still within `maxNodes` (the caller
+    /// throws ``nodeLimitError()`` otherwise, so this stays small enough to inline).
+    private mutating func countNodes(_ count: Int) -> Bool {
         nodes += count
-        if nodes > limits.maxNodes { throw nodeLimitError() }
+        return nodes <= limits.maxNodes
     }
 
     /// The error for a document past `maxNodes`, built apart so the count above stays small.
@@ -256,24 +290,23 @@ struct TreeBuilder {
 
     /// Makes the innermost open collection at least one higher than a child of `height`.
     private mutating func raiseTopHeight(above height: Int) {
-        guard let top = stack.indices.last else { return }
-        if height + 1 > stack[top].height { stack[top].height = height + 1 }
+        if height + 1 > top.height { top.height = height + 1 }
     }
 
     /// Hands a finished node to the open collection, or to the document list.
     private mutating func deliver(_ value: consuming Value) throws(FormatError) {
-        guard let top = stack.indices.last else {
-            if options.documents == .all || documents.isEmpty { documents.append(value) }
+        if !top.isMapping {
+            if !enclosing.isEmpty {
+                elementScratch.append(value)
+            } else if options.documents == .all || documents.isEmpty {
+                documents.append(value)
+            }
             return
         }
-        if !stack[top].isMapping {
-            elementScratch.append(value)
-            return
-        }
-        stack[top].hasPendingKey = false
-        if stack[top].pendingKeyIsMerge {
-            stack[top].pendingKeyIsMerge = false
-            try addMerge(value, at: top)
+        top.hasPendingKey = false
+        if top.pendingKeyIsMerge {
+            top.pendingKeyIsMerge = false
+            try addMerge(value)
         } else {
             memberScratch[memberScratch.count - 1].value = value
         }
@@ -285,21 +318,21 @@ struct TreeBuilder {
     /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
     /// merge key adds no member.
     private mutating func setKey(_ key: consuming String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
-        let top = stack.count - 1
-        stack[top].hasPendingKey = true
-        stack[top].pendingKeyIsMerge = isMerge
+        top.hasPendingKey = true
+        top.pendingKeyIsMerge = isMerge
         if isMerge { return }
         if !isComplex && options.duplicateKeys == .reject {
-            let start = stack[top].start
+            let start = top.start
             let isDuplicate: Bool
-            if let extras = stack[top].extras, extras.keySet != nil {
+            if top.hasExtras, let extras = openExtras.last, extras.keySet != nil {
                 isDuplicate = !extras.keySet!.insert(copy key).inserted
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
                 // Keys of another length differ: only those of the same length are compared.
                 let length = key.utf8.count
+                let members = memberScratch.span
                 var found = false
-                for index in start..<memberScratch.count where memberScratch[index].key.utf8.count == length {
-                    if memberScratch[index].key == key {
+                for index in start..<members.count where members[index].key.utf8.count == length {
+                    if members[index].key == key {
                         found = true
                         break
                     }
@@ -308,7 +341,7 @@ struct TreeBuilder {
             } else {
                 var keys = Set(memberScratch[start...].map(\.key))
                 isDuplicate = !keys.insert(copy key).inserted
-                extras(ofFrame: top).keySet = keys
+                topExtras().keySet = keys
             }
             if isDuplicate {
                 throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
@@ -318,7 +351,7 @@ struct TreeBuilder {
         memberScratch.append(Value.Object.Member(key: key, value: .null))
     }
 
-    private mutating func addMerge(_ value: Value, at top: Int) throws(FormatError) {
+    private mutating func addMerge(_ value: Value) throws(FormatError) {
         var sources: [Value.Object] = []
         switch value {
         case .object(let object):
@@ -335,14 +368,15 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
                               location: parser.eventLocation)
         }
-        extras(ofFrame: top).merges.append((position: memberScratch.count - stack[top].start, sources: sources))
+        topExtras().merges.append((position: memberScratch.count - top.start, sources: sources))
     }
 
-    /// The extras of the frame at `index`, created on first use.
-    private mutating func extras(ofFrame index: Int) -> Extras {
-        if let extras = stack[index].extras { return extras }
+    /// The extras of the innermost open collection, created on first use.
+    private mutating func topExtras() -> Extras {
+        if top.hasExtras, let extras = openExtras.last { return extras }
         let extras = Extras(anchor: nil, wrappingTag: nil)
-        stack[index].extras = extras
+        openExtras.append(extras)
+        top.hasExtras = true
         return extras
     }
 
@@ -373,7 +407,11 @@ struct TreeBuilder {
         throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
     }
 
-    private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool) throws(FormatError) -> Value {
+    /// The scalar's value. Static, with what it reads passed in: a method would take a copy of
+    /// the whole builder for every scalar its mutating caller resolves.
+    private static func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool,
+                                options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
+        let format = options.name
         if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
            let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
             throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
