@@ -145,7 +145,8 @@ extension ValueBuilder.Stack {
             swap(&member, &members[index])
             removed.append(member)
         }
-        members.removeSubrange(start...)
+        // One at a time: `removeSubrange(start...)` goes through the generic range replacement.
+        while members.count > start { members.removeLast() }
         return removed
     }
 
