@@ -14,8 +14,6 @@ final class SAXParser {
     static let libxml2MaxDepth = 256
 
     private let context: xmlParserCtxtPtr
-    /// The unread part of the body, which `readInput` hands libxml2.
-    private let reader: UnsafeMutablePointer<InputReader>
     private let handler: SAXHandler
     private let inputBytes: Int
     let usesHugeOption: Bool
@@ -39,15 +37,9 @@ final class SAXParser {
         }
         try MarkupScan.check(bytes, charset: charset)
         xmlInitParser()
-        let reader = UnsafeMutablePointer<InputReader>.allocate(capacity: 1)
-        reader.initialize(to: InputReader(next: base.assumingMemoryBound(to: UInt8.self), remaining: bytes.count))
-        // libxml2 reads the body through `readInput` as it goes, into one small buffer it reuses,
-        // where a memory context would first copy all of it.
-        guard let context = xmlCreateIOParserCtxt(nil, nil, readInput, nil, reader, XML_CHAR_ENCODING_NONE) else {
-            reader.deallocate()
+        guard let context = xmlCreateMemoryParserCtxt(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
             throw FormatError(.malformed, format: "xml", "libxml2 could not create a parser context")
         }
-        self.reader = reader
         self.context = context
         self.handler = handler
         self.inputBytes = bytes.count
@@ -79,7 +71,6 @@ final class SAXParser {
         handler.context = nil
         handler.activeContext = nil
         xmlFreeParserCtxt(context)
-        reader.deallocate()
     }
 
     /// Parses the whole buffer, delivering events to the handler.
@@ -171,22 +162,6 @@ extension String {
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         return String(scalars)
     }
-}
-
-/// The part of the body libxml2 has not read yet.
-struct InputReader {
-    var next: UnsafePointer<UInt8>
-    var remaining: Int
-}
-
-/// libxml2's read callback: copies up to `length` bytes of the body into `buffer`.
-private func readInput(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
-    guard let reader = context?.assumingMemoryBound(to: InputReader.self), let buffer, length > 0 else { return -1 }
-    let count = min(Int(length), reader.pointee.remaining)
-    UnsafeMutableRawPointer(buffer).copyMemory(from: reader.pointee.next, byteCount: count)
-    reader.pointee.next += count
-    reader.pointee.remaining -= count
-    return Int32(count)
 }
 
 // MARK: - C callbacks: look up the handler and forward; never throw.
