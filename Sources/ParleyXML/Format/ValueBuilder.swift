@@ -96,12 +96,10 @@ final class ValueBuilder: SAXHandler {
         if frame.hasMemberIndex { stack.pointee.memberIndexes[depth] = nil }
         let value: Value
         if frame.attributeCount == 0 && !frame.hasChildElements {
-            value = .string(text)
+            value = .string(consume text)
         } else {
-            if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(text))) }
-            let members = Array(stack.pointee.members[frame.memberStart...])
-            stack.pointee.members.removeSubrange(frame.memberStart...)
-            value = .object(Value.Object(members))
+            if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(consume text))) }
+            value = .object(Value.Object(stack.pointee.removeMembers(from: frame.memberStart)))
         }
         let name = event.qualifiedName
         if stack.pointee.frames.isEmpty {
@@ -135,9 +133,26 @@ extension ValueBuilder.Stack {
         segment.truncate(to: 0)
     }
 
+    /// Removes the members from `start` on and returns them in order.
+    ///
+    /// They are moved, not copied: each is swapped with an empty member, so no key or value is
+    /// retained and released on the way.
+    mutating func removeMembers(from start: Int) -> [Value.Object.Member] {
+        var removed: [Value.Object.Member] = []
+        removed.reserveCapacity(members.count - start)
+        for index in start..<members.count {
+            var member = Value.Object.Member(key: "", value: .null)
+            swap(&member, &members[index])
+            removed.append(member)
+        }
+        // One at a time: `removeSubrange(start...)` goes through the generic range replacement.
+        while members.count > start { members.removeLast() }
+        return removed
+    }
+
     /// Adds a child element's value to the innermost element: as a member, or to the array
     /// of the member that holds the children of the same name.
-    mutating func add(child name: String, value: Value) {
+    mutating func add(child name: String, value: consuming Value) {
         let depth = frames.count - 1
         let frame = frames[depth]
         if let index = memberPosition(forChild: name, of: frame) {

@@ -111,11 +111,17 @@ enum MarkupScan {
         let ones: UInt64 = 0x0101_0101_0101_0101
         var i = 0
         while i < n {
-            // The next '<': eight bytes at a time, then the byte.
+            // The next '<': eight bytes at a time (the lowest flagged byte of a word is its first
+            // '<'), then byte by byte in the last few.
             var k = i
             while k &+ 8 <= n {
-                let x = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self) ^ (ones &* UInt64(UInt8(ascii: "<")))
-                if (x &- ones) & ~x & (ones &* 0x80) != 0 { break }
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
+                let x = word ^ (ones &* UInt64(UInt8(ascii: "<")))
+                let found = (x &- ones) & ~x & (ones &* 0x80)
+                if found != 0 {
+                    k &+= found.trailingZeroBitCount &>> 3
+                    break
+                }
                 k &+= 8
             }
             while k < n && b[k] != UInt8(ascii: "<") { k += 1 }
