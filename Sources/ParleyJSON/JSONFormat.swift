@@ -58,8 +58,7 @@ public struct JSONFormat: Format {
     /// `application/json`, `application/*+json`, `text/json`; `text/javascript` too when
     /// ``Options/decodesJavaScriptLabels`` is set.
     public var decodableMediaTypes: [MediaType] {
-        let types = [Self.applicationJSON, Self.anyJSONSuffix, Self.textJSON]
-        return options.decodesJavaScriptLabels ? types + [Self.textJavaScript] : types
+        options.decodesJavaScriptLabels ? Self.jsonAndJavaScriptTypes : Self.jsonTypes
     }
 
     /// `application/json`.
@@ -72,6 +71,9 @@ public struct JSONFormat: Format {
     static let anyJSONSuffix: MediaType = "application/*+json"
     static let textJSON: MediaType = "text/json"
     static let textJavaScript: MediaType = "text/javascript"
+    /// The decodable types, built once: `decode(_:)` without a type reads the first of them.
+    static let jsonTypes = [applicationJSON, anyJSONSuffix, textJSON]
+    static let jsonAndJavaScriptTypes = jsonTypes + [textJavaScript]
 
     /// Decodes a JSON body.
     ///
