@@ -22,6 +22,8 @@
 # The gateway's VmRSS (/proc/PID/status) and open descriptors (/proc/PID/fd) are sampled every 2 s
 # (every second in runs under a minute; --samples FILE keeps them: seconds, VmRSS kB, descriptors).
 # Warm-up: the first 30 s (the first half of runs under 2 minutes).
+# With gdb installed, the heap in use (glibc's malloc_stats, live allocations only) is printed at
+# the start and after the load, idle both times: informational, not checked.
 # The starting descriptor count is taken after the checks, once their upstream connections closed:
 # the first request creates one descriptor for good (a timerfd), which is not a leak.
 # RSS growth compares the highest of the last 5 samples at the end of the load with the highest of the
@@ -68,6 +70,17 @@ WARMUP=$([ "$DURATION" -lt 120 ] && echo $(( DURATION / 2 )) || echo 30)
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$GATEWAY_PID/status"; }
 fds() { ls "/proc/$GATEWAY_PID/fd" | wc -l; }
+# The bytes glibc's allocator holds for live allocations (malloc_stats' total "in use bytes", which
+# malloc_stats prints to the gateway's standard error when gdb calls it), or "-" without gdb. Unlike
+# RSS it does not count memory the allocator keeps after frees, so a leak shows in it as a growth
+# in step with the requests, where RSS also swings with how many large bodies were in flight.
+heap_in_use() {
+  command -v gdb >/dev/null 2>&1 || { echo -; return; }
+  local before; before=$(wc -l < "$WORK/gateway.err")
+  timeout 30 gdb -p "$GATEWAY_PID" -batch -ex 'call (void)malloc_stats()' >/dev/null 2>&1 || true
+  tail -n +$((before + 1)) "$WORK/gateway.err" \
+    | awk '/^Total \(incl\. mmap\):/ { total = 1 } total && /in use bytes/ { print $NF; found = 1; exit } END { if (!found) print "-" }'
+}
 BOOT_RSS=$(rss_kb)
 BOOT_FDS=$(fds)
 
@@ -108,6 +121,7 @@ for entry in "${MIX[@]}"; do
 done
 sleep 3   # the upstream closes the checks' idle connections after 2 s
 START_RSS=$(rss_kb)
+START_HEAP=$(heap_in_use)
 START_FDS=$(fds)
 
 wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$WORK/soak.lua" "$GATEWAY_URL" > "$WORK/wrk.out" 2>&1 &
@@ -150,6 +164,7 @@ waited=0
 while [ "$(fds)" -gt "$START_FDS" ] && [ "$waited" -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
 END_FDS=$(fds)
 END_RSS=$(rss_kb)
+END_HEAP=$(heap_in_use)
 # When descriptors stayed open, what they are (sockets with their peers), printed with the checks.
 LEFT_OPEN=
 if [ "$END_FDS" -gt "$START_FDS" ]; then
@@ -170,6 +185,7 @@ errors=$(awk '/Non-2xx or 3xx responses:/ { bad += $5 }
               /Socket errors:/ { gsub(",", ""); bad += $4 + $6 + $8 + $10 }
               END { print bad + 0 }' "$WORK/wrk.out")
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+mib_bytes() { [ "$1" = - ] && echo "- (no gdb)" || awk -v b="$1" 'BEGIN { printf "%.2f MiB", b / 1048576 }'; }
 
 printf 'gateway-soak: %s s at <= %s requests/s (wrk -t1 -c%s, %s ms after each answer), mix of %s requests, parley-gateway (%s build)\n' \
   "$DURATION" "$RATE" "$CONNECTIONS" "$DELAY_MS" "${#MIX[@]}" "$CONFIGURATION"
@@ -182,7 +198,8 @@ printf '| end of warm-up (%s s, highest of last 5 samples) | %s | - |\n' "$WARMU
 printf '| end of load (highest of last 5 samples) | %s | - |\n' "$(mib "$end_rss")"
 printf '| peak under load | %s | %s |\n' "$(mib "$peak_rss")" "$peak_fds"
 printf '| after the load (connections closed, %s.%s s later) | %s | %s |\n' "$((waited / 10))" "$((waited % 10))" "$(mib "$END_RSS")" "$END_FDS"
-printf '\nRSS over the run (MiB, every ~%s s): %s\n' "$(( DURATION >= 60 ? 30 : 5 ))" \
+printf '\nHeap in use (glibc malloc_stats, idle): %s at the start, %s after the load\n' "$(mib_bytes "$START_HEAP")" "$(mib_bytes "$END_HEAP")"
+printf 'RSS over the run (MiB, every ~%s s): %s\n' "$(( DURATION >= 60 ? 30 : 5 ))" \
   "$(awk -v step="$(( DURATION >= 60 ? 30 : 5 ))" '$1 >= next_at { printf "%s%.1f", sep, $2 / 1024; sep = " "; next_at += step }' "$WORK/samples")"
 
 failed=0
