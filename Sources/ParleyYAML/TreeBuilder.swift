@@ -170,11 +170,11 @@ struct TreeBuilder {
         }
         var value: Value
         if frame.isMapping {
-            var members = Self.takeTail(of: &memberScratch, from: frame.start)
+            var members = memberScratch.removeTail(from: frame.start)
             if let merges = extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
-            value = .array(Self.takeTail(of: &elementScratch, from: frame.start))
+            value = .array(elementScratch.removeTail(from: frame.start))
         }
         if let tag = extras?.wrappingTag { value = .tagged(tag, value) }
         let nodeCount = producedNodes - frame.nodeMark
@@ -221,27 +221,6 @@ struct TreeBuilder {
     }
 
     // MARK: Building
-
-    /// Moves the elements of `scratch` from `start` on into an array of exactly their count, in
-    /// order, and leaves `scratch` that much shorter.
-    ///
-    /// The run moves out last element first, then the result is put back in order by swaps
-    /// through its span. Copying the run out and removing it from the scratch would retain every
-    /// element once and release it again; moves and swaps touch no reference count.
-    private static func takeTail<Element>(of scratch: inout [Element], from start: Int) -> [Element] {
-        var tail: [Element] = []
-        tail.reserveCapacity(scratch.count - start)
-        while scratch.count > start { tail.append(scratch.removeLast()) }
-        var span = tail.mutableSpan
-        var low = 0
-        var high = span.count - 1
-        while low < high {
-            span.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-        return tail
-    }
 
     /// Records the node an anchor names; a later anchor of the same name replaces it (its
     /// entry stays in `anchored` until the document ends: each anchor counted as a node).

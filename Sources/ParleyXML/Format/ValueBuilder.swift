@@ -99,7 +99,7 @@ final class ValueBuilder: SAXHandler {
             value = .string(consume text)
         } else {
             if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(consume text))) }
-            value = .object(Value.Object(stack.pointee.removeMembers(from: frame.memberStart)))
+            value = .object(Value.Object(stack.pointee.members.removeTail(from: frame.memberStart)))
         }
         let name = event.qualifiedName
         if stack.pointee.frames.isEmpty {
@@ -131,23 +131,6 @@ extension ValueBuilder.Stack {
             mixedText[depth, default: ""] += String(decoding: segment.records, as: UTF8.self)
         }
         segment.truncate(to: 0)
-    }
-
-    /// Removes the members from `start` on and returns them in order.
-    ///
-    /// They are moved, not copied: each is swapped with an empty member, so no key or value is
-    /// retained and released on the way.
-    mutating func removeMembers(from start: Int) -> [Value.Object.Member] {
-        var removed: [Value.Object.Member] = []
-        removed.reserveCapacity(members.count - start)
-        for index in start..<members.count {
-            var member = Value.Object.Member(key: "", value: .null)
-            swap(&member, &members[index])
-            removed.append(member)
-        }
-        // One at a time: `removeSubrange(start...)` goes through the generic range replacement.
-        while members.count > start { members.removeLast() }
-        return removed
     }
 
     /// Adds a child element's value to the innermost element: as a member, or to the array
