@@ -26,7 +26,7 @@ struct TreeBuilder {
     /// first, so the innermost collection's extras, when it has them, are the last.
     var openExtras: [Extras] = []
     /// The members of every open mapping and the elements of every open sequence, outermost
-    /// first: a closing collection copies its own run into an array of exactly its size, so
+    /// first: a closing collection moves its own run into an array of exactly its size, so
     /// no collection grows by reallocation.
     var memberScratch: [Value.Object.Member] = []
     var elementScratch: [Value] = []

@@ -6,7 +6,7 @@ import Parley
 /// It reads the event views directly: attribute values and text become strings once, straight
 /// from the parser's buffers, and whitespace between child elements (indentation) is dropped
 /// before it is ever made a string. The members of all open elements share one stack, so each
-/// object's members are copied once, into an array of their exact size, when it ends.
+/// object's members move once, into an array of their exact size, when it ends.
 final class ValueBuilder: SAXHandler {
     /// An open element: plain numbers, so pushing and popping one costs no reference counting.
     fileprivate struct Frame {
