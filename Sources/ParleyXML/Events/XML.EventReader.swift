@@ -110,11 +110,12 @@ extension XML {
         ///   `.truncated` (with line and column) for a document that is not well-formed, or
         ///   `.limitExceeded` when a limit is reached. Events before the error have been delivered.
         public func forEach(_ body: (Event) throws -> Void) throws {
-            try forEachView { view in
-                let event = Event(view)
-                // Reading an attribute value may have reached a limit: the error ends the parse.
-                guard !view.parseStopped else { return }
-                try body(event)
+            try withoutActuallyEscaping(body) { body in
+                let handler = EventForwarder(limits: limits, body: body)
+                try bytes.withUnsafeBytes { buffer in
+                    let parser = try SAXParser(bytes: buffer, handler: handler)
+                    try parser.parse()
+                }
             }
         }
 

@@ -114,10 +114,6 @@ extension XML {
             return cStringEquals(first, localName) && optionalCStringEquals(uri, namespaceURI)
         }
 
-        /// Whether the parse has stopped: a limit was reached while reading this event (an
-        /// attribute value's expansion), or it failed before.
-        var parseStopped: Bool { state.pointee.stopped }
-
         /// The text of a ``Kind/text``, ``Kind/cdata`` or ``Kind/comment`` event, or a
         /// processing instruction's data; empty for elements. Made as a string when read.
         public var text: String {
