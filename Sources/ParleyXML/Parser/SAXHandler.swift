@@ -357,15 +357,17 @@ class SAXHandler {
         let count = Int(count)
         guard !state.pointee.stopped, let bytes, count > 0 else { return }
         state.pointee.deliveredBytes &+= count
-        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
-            state.pointee.activeContext = context
-            state.pointee.handler?.takeUnretainedValue().failExpansion()
-            return
-        }
+        if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes { return failExpansion(state, context) }
         let needed = state.pointee.textCount &+ count
         if needed > state.pointee.textCapacity { growText(state, to: needed) }
         (state.pointee.text! + state.pointee.textCount).update(from: bytes, count: count)
         state.pointee.textCount = needed
+    }
+
+    @inline(never)
+    private static func failExpansion(_ state: UnsafeMutablePointer<State>, _ context: xmlParserCtxtPtr) {
+        state.pointee.activeContext = context
+        state.pointee.handler?.takeUnretainedValue().failExpansion()
     }
 
     @inline(never)
