@@ -25,7 +25,7 @@ final class ValueBuilder: SAXHandler {
     /// since its last child element: behind a pointer so appending pays no dynamic exclusivity
     /// check.
     fileprivate struct Stack: ~Copyable {
-        var frames: [Frame] = []
+        var frames = RecordBuffer<Frame>(capacity: 16)
         /// The members of the open elements, each element's after its parent's.
         var members: [Value.Object.Member] = []
         /// Character data and CDATA in UTF-8, joined (comments between them do not split it).
@@ -59,7 +59,7 @@ final class ValueBuilder: SAXHandler {
         case .endElement: endElement(event)
         case .text, .cdata:
             // Outside the root only whitespace can occur; it is not kept.
-            guard !stack.pointee.frames.isEmpty else { return }
+            guard stack.pointee.frames.count > 0 else { return }
             event.withUTF8 { stack.pointee.segment.append(contentsOf: $0) }
         case .comment, .processingInstruction:
             break
@@ -67,7 +67,7 @@ final class ValueBuilder: SAXHandler {
     }
 
     private func startElement(_ event: borrowing XML.EventView) {
-        if !stack.pointee.frames.isEmpty { stack.pointee.endSegmentBeforeChild() }
+        if stack.pointee.frames.count > 0 { stack.pointee.endSegmentBeforeChild() }
         let memberStart = stack.pointee.members.count
         for index in 0..<event.namespaces.count {
             let namespace = event.namespaces[index]
@@ -82,7 +82,7 @@ final class ValueBuilder: SAXHandler {
     }
 
     private func endElement(_ event: borrowing XML.EventView) {
-        guard !stack.pointee.frames.isEmpty else { return }
+        guard stack.pointee.frames.count > 0 else { return }
         let depth = stack.pointee.frames.count - 1
         let text: String
         if stack.pointee.frames[depth].hasChildElements {
@@ -92,7 +92,8 @@ final class ValueBuilder: SAXHandler {
             text = String(decoding: stack.pointee.segment.records, as: UTF8.self)
             stack.pointee.segment.truncate(to: 0)
         }
-        let frame = stack.pointee.frames.removeLast()
+        let frame = stack.pointee.frames[depth]
+        stack.pointee.frames.truncate(to: depth)
         if frame.hasMemberIndex { stack.pointee.memberIndexes[depth] = nil }
         let value: Value
         if frame.attributeCount == 0 && !frame.hasChildElements {
@@ -102,7 +103,7 @@ final class ValueBuilder: SAXHandler {
             value = .object(Value.Object(stack.pointee.members.removeTail(from: frame.memberStart)))
         }
         let name = event.qualifiedName
-        if stack.pointee.frames.isEmpty {
+        if depth == 0 {
             result = .object(Value.Object([.init(key: name, value: value)]))
         } else {
             stack.pointee.add(child: name, value: value)
