@@ -77,13 +77,10 @@ final class ParsedTree: @unchecked Sendable {
     func attributes(of element: Int) -> [XML.Attribute] {
         let record = elements[element]
         guard record.attributeCount > 0 else { return [] }
-        var result: [XML.Attribute] = []
-        result.reserveCapacity(record.attributeCount)
-        for offset in 0..<record.attributeCount {
-            let attribute = attributes[record.attributeStart &+ offset]
-            result.append(XML.Attribute(names[attribute.name], value: string(attribute.valueStart, attribute.valueCount)))
+        return (record.attributeStart..<record.attributeStart &+ record.attributeCount).map { index in
+            let attribute = attributes[index]
+            return XML.Attribute(names[attribute.name], value: string(attribute.valueStart, attribute.valueCount))
         }
-        return result
     }
 
     func namespaces(of element: Int) -> [XML.Namespace] {
@@ -95,12 +92,7 @@ final class ParsedTree: @unchecked Sendable {
     func children(of element: Int) -> [XML.Node] {
         let record = elements[element]
         guard record.childCount > 0 else { return [] }
-        var result: [XML.Node] = []
-        result.reserveCapacity(record.childCount)
-        for offset in 0..<record.childCount {
-            result.append(node(nodes[record.childStart &+ offset]))
-        }
-        return result
+        return (record.childStart..<record.childStart &+ record.childCount).map { node(nodes[$0]) }
     }
 
     private func node(_ record: NodeRecord) -> XML.Node {
