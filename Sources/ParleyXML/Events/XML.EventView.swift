@@ -239,13 +239,10 @@ extension XML.EventView {
         /// - Returns: One ``XML/Attribute`` per attribute, in document order.
         public func copied() -> [XML.Attribute] {
             guard count > 0, let base else { return [] }
-            var result: [XML.Attribute] = []
-            result.reserveCapacity(count)
-            for index in 0..<count {
+            return (0..<count).map { index in
                 let attribute = XML.EventView.Attribute(state: state, fields: base + 5 * index)
-                result.append(XML.Attribute(attribute.name, value: attribute.value))
+                return XML.Attribute(attribute.name, value: attribute.value)
             }
-            return result
         }
     }
 
