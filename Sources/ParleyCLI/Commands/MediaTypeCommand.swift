@@ -27,8 +27,11 @@ struct MediaTypeCommand: ParsableCommand {
     func run() throws {
         if batch {
             forEachBatchLine { line, answer in
-                guard let value = try line.string("value") else { throw InputError(message: "expected {\"value\": string}") }
-                Self.write(try MediaType(parsing: value), to: &answer)
+                // Parsed straight from the line's bytes: no string is made for the value.
+                guard let type = try line.withString("value", { bytes in try MediaType(parsing: bytes) }) else {
+                    throw InputError(message: "expected {\"value\": string}")
+                }
+                Self.write(type, to: &answer)
             }
             return
         }

@@ -6,47 +6,46 @@ import Darwin
 import Parley
 import ParleyJSON
 
-/// One line of a `--batch` run: a JSON object, read with Parley's own JSON format. Members are
-/// looked up in the decoded object itself (the last of a repeated key wins, as for `Value`'s
-/// subscript), so only the members a command reads are built.
+/// One line of a `--batch` run: a JSON object, parsed with Parley's own JSON format and read
+/// member by member from its parsed tape (the last of a repeated key wins, as for `Value`'s
+/// subscript), so no value is built for the line.
 package struct BatchLine {
-    private let object: Value.Object
+    private let object: JSONTopLevelObject
 
-    init(object: Value.Object) {
+    init(object: JSONTopLevelObject) {
         self.object = object
-    }
-
-    private func value(_ key: String) -> Value? {
-        object[key]
     }
 
     /// Whether the line has `key` (even as `null`).
     package func has(_ key: String) -> Bool {
-        value(key) != nil
+        object[key] != nil
     }
 
     /// The string at `key`, or `nil` when absent or `null`.
     /// - Throws: ``InputError`` when the value is not a string.
     package func string(_ key: String) throws -> String? {
-        switch value(key) {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw InputError(message: "\(key) must be a string or null")
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let text = member.string else { throw InputError(message: "\(key) must be a string or null") }
+        return text
+    }
+
+    /// `body` run on the UTF-8 bytes of the string at `key` (no `String` is made), or `nil` when
+    /// absent or `null`.
+    /// - Throws: ``InputError`` when the value is not a string, or what `body` throws.
+    package func withString<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let result = try member.withStringBytes(body) else {
+            throw InputError(message: "\(key) must be a string or null")
         }
+        return result
     }
 
     /// The strings of the array at `key`, or `nil` when absent or `null`.
     /// - Throws: ``InputError`` when the value is not an array of strings.
     package func strings(_ key: String) throws -> [String]? {
-        switch value(key) {
-        case nil, .null?: return nil
-        case .array(let elements)?:
-            return try elements.map { element in
-                guard case .string(let text) = element else { throw InputError(message: "\(key) must be an array of strings") }
-                return text
-            }
-        default: throw InputError(message: "\(key) must be an array of strings")
-        }
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let strings = member.strings else { throw InputError(message: "\(key) must be an array of strings") }
+        return strings
     }
 }
 
@@ -144,7 +143,7 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
         written.start()
         do {
-            guard case .object(let object) = try json.decode(line) else {
+            guard let object = try line.withUnsafeBytes({ try JSONTopLevelObject(parsing: $0, with: json) }) else {
                 throw InputError(message: "expected a JSON object per line")
             }
             try answer(BatchLine(object: object), &written)
