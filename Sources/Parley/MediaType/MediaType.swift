@@ -22,8 +22,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     public let subtype: String
     /// The parameters in the order given.
     public var parameters: [Parameter] { parameterList.array }
-    /// The parameters, stored without allocating for none or one.
-    let parameterList: ParameterList
+    /// The parameters, stored without allocating for none or one (what the command-line tool
+    /// writes them from, without the array ``parameters`` makes).
+    package let parameterList: ParameterList
 
     /// Creates a media type from parts, lower-casing the type, subtype and parameter names.
     ///

@@ -28,10 +28,8 @@ struct MediaTypeCommand: ParsableCommand {
         if batch {
             forEachBatchLine { line, answer in
                 // Parsed straight from the line's bytes: no string is made for the value.
-                guard let type = try line.withString("value", { bytes in try MediaType(parsing: bytes) }) else {
-                    throw InputError(message: "expected {\"value\": string}")
-                }
-                Self.write(type, to: &answer)
+                let written: Void? = try line.withString("value") { bytes in Self.write(try MediaType(parsing: bytes), to: &answer) }
+                if written == nil { throw InputError(message: "expected {\"value\": string}") }
             }
             return
         }
@@ -50,6 +48,6 @@ struct MediaTypeCommand: ParsableCommand {
         answer.member("type", type.type)
         answer.member("subtype", type.subtype)
         answer.member("suffix", type.suffix)
-        answer.member("parameters", pairs: type.parameters.lazy.map { ($0.name, $0.value) })
+        answer.member("parameters", parameters: type.parameterList)
     }
 }
