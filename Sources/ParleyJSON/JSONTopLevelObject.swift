@@ -19,9 +19,10 @@ package struct JSONTopLevelObject {
     /// - Throws: `FormatError`, as ``JSONFormat/decode(_:context:)`` does.
     package init?(parsing bytes: UnsafeRawBufferPointer, with format: JSONFormat,
                   limits: DecodingLimits? = nil) throws(FormatError) {
-        let context = DecodingContext(mediaType: JSONFormat.applicationJSON, limits: limits ?? format.defaultLimits)
-        let document = try format.withUTF8Text(bytes, context: context) { (text, offsetBase) throws(FormatError) in
-            try JSONTape.parse(text, options: format.options, limits: context.limits, offsetBase: offsetBase)
+        let limits = limits ?? format.defaultLimits
+        let document = try format.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
+            (text, offsetBase) throws(FormatError) in
+            try JSONTape.parse(text, options: format.options, limits: limits, offsetBase: offsetBase)
         }
         guard case .tape(let tape) = document, tape.entries[0].kind == .object else { return nil }
         self.tape = tape
