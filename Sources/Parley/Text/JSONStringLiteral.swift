@@ -22,6 +22,13 @@ package enum JSONStringLiteral {
     package static func forEachRun(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         func run(_ literal: StaticString) { literal.withUTF8Buffer(body) }
         run("\"")
+        forEachRunOfContents(of: text, body)
+        run("\"")
+    }
+
+    /// ``forEachRun(of:_:)`` without the quotes: what goes between them.
+    package static func forEachRunOfContents(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        func run(_ literal: StaticString) { literal.withUTF8Buffer(body) }
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
@@ -44,7 +51,6 @@ package enum JSONStringLiteral {
             }
             if utf8.count > runStart { body(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        run("\"")
     }
 
     /// Whether any of `utf8` needs an escape in a JSON string literal: when none does, the

@@ -134,26 +134,24 @@ package struct BatchAnswer {
         lineStart = 0
     }
 
-    /// Writes `"name": `, after a comma unless it is the first member of its object; `name` is
-    /// one of the commands' literal member names, none of which needs an escape.
+    /// Writes `"name` (the key of a member, without its closing quote), after a comma unless
+    /// it is the first member of its object; `name` is one of the commands' literal member
+    /// names, none of which needs an escape.
     private mutating func key(_ name: StaticString) {
         output.append(literal: isObjectEmpty ? "\"" : ", \"")
         output.append(literal: name)
-        output.append(literal: "\": ")
         isObjectEmpty = false
     }
 
-    /// Writes `text` as a JSON string literal (``JSONStringLiteral``'s escapes); text without
-    /// any, the common case, is copied whole between its quotes.
-    private func string(_ text: String) {
+    /// Writes what goes between the quotes of `text`'s JSON string literal
+    /// (``JSONStringLiteral``'s escapes): text without any, the common case, is copied whole.
+    private func contents(_ text: String) {
         var contiguous = text
         contiguous.withUTF8 { utf8 in
             if JSONStringLiteral.needsEscape(utf8) {
-                JSONStringLiteral.forEachRun(of: text) { output.append(contentsOf: $0) }
+                JSONStringLiteral.forEachRunOfContents(of: text) { output.append(contentsOf: $0) }
             } else {
-                output.append(UInt8(ascii: "\""))
                 output.append(contentsOf: utf8)
-                output.append(UInt8(ascii: "\""))
             }
         }
     }
@@ -161,20 +159,27 @@ package struct BatchAnswer {
     /// Writes `"name": "value"`, or `"name": null` for `nil`.
     package mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
-        if let value { string(value) } else { output.append(literal: "null") }
+        if let value {
+            output.append(literal: "\": \"")
+            contents(value)
+            output.append(UInt8(ascii: "\""))
+        } else {
+            output.append(literal: "\": null")
+        }
     }
 
     /// Writes `"name": {…}` with `parameters` as string members, in order.
     package mutating func member(_ name: StaticString, parameters: some Sequence<MediaType.Parameter>) {
         key(name)
-        output.append(UInt8(ascii: "{"))
+        output.append(literal: "\": {")
         var isFirst = true
         for parameter in parameters {
-            if !isFirst { output.append(literal: ", ") }
+            output.append(literal: isFirst ? "\"" : ", \"")
             isFirst = false
-            string(parameter.name)
-            output.append(literal: ": ")
-            string(parameter.value)
+            contents(parameter.name)
+            output.append(literal: "\": \"")
+            contents(parameter.value)
+            output.append(UInt8(ascii: "\""))
         }
         output.append(UInt8(ascii: "}"))
     }
