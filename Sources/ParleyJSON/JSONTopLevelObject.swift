@@ -33,6 +33,12 @@ package struct JSONTopLevelObject {
         tape.lastMember(of: 0, named: key).map { Member(tape: tape, index: $0) }
     }
 
+    /// The value of the member named by the literal `key`, or `nil` when there is none (a
+    /// literal's bytes are compared as they are, with no copy of a string to read them from).
+    package subscript(key: StaticString) -> Member? {
+        key.withUTF8Buffer { tape.lastMember(of: 0, named: $0) }.map { Member(tape: tape, index: $0) }
+    }
+
     /// One member's value, read from the tape.
     package struct Member {
         fileprivate let tape: JSONTape

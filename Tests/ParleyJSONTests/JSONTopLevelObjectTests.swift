@@ -39,6 +39,17 @@ import Testing
         }
     }
 
+    @Test func literalKeysFindTheSameMembers() throws {
+        let object = try #require(try object(#"{"a": "x", "b": ["y"], "a": "z", "\u0063": null}"#))
+        let keys: [(StaticString, String)] = [("a", "a"), ("b", "b"), ("c", "c"), ("d", "d")]
+        for (literal, key) in keys {
+            #expect(object[literal]?.string == object[key]?.string, "\(key)")
+            #expect(object[literal]?.strings == object[key]?.strings, "\(key)")
+            #expect(object[literal]?.isNull == object[key]?.isNull, "\(key)")
+        }
+        #expect(object["a" as StaticString]?.string == "z")
+    }
+
     @Test func otherTopLevelValuesAreNotObjects() throws {
         for text in ["[]", #""x""#, "1", "null", "true"] {
             #expect(try object(text) == nil, "\(text)")

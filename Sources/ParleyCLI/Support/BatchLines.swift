@@ -17,13 +17,13 @@ package struct BatchLine {
     }
 
     /// Whether the line has `key` (even as `null`).
-    package func has(_ key: String) -> Bool {
+    package func has(_ key: StaticString) -> Bool {
         object[key] != nil
     }
 
     /// The string at `key`, or `nil` when absent or `null`.
     /// - Throws: ``InputError`` when the value is not a string.
-    package func string(_ key: String) throws -> String? {
+    package func string(_ key: StaticString) throws -> String? {
         guard let member = object[key], !member.isNull else { return nil }
         guard let text = member.string else { throw InputError(message: "\(key) must be a string or null") }
         return text
@@ -32,7 +32,7 @@ package struct BatchLine {
     /// `body` run on the UTF-8 bytes of the string at `key` (no `String` is made), or `nil` when
     /// absent or `null`.
     /// - Throws: ``InputError`` when the value is not a string, or what `body` throws.
-    package func withString<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+    package func withString<R>(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let member = object[key], !member.isNull else { return nil }
         guard let result = try member.withStringBytes(body) else {
             throw InputError(message: "\(key) must be a string or null")
@@ -42,7 +42,7 @@ package struct BatchLine {
 
     /// The strings of the array at `key`, or `nil` when absent or `null`.
     /// - Throws: ``InputError`` when the value is not an array of strings.
-    package func strings(_ key: String) throws -> [String]? {
+    package func strings(_ key: StaticString) throws -> [String]? {
         guard let member = object[key], !member.isNull else { return nil }
         guard let strings = member.strings else { throw InputError(message: "\(key) must be an array of strings") }
         return strings
