@@ -1,46 +1,53 @@
 /// A growable byte buffer for the writer: appends without per-byte capacity bookkeeping
-/// through `Array`, and hands the bytes out as one `[UInt8]` at the end.
-final class ByteWriter {
+/// through `Array`, and hands the bytes out as one `[UInt8]` at the end. The command-line
+/// tool's batch modes write their answer lines through one too.
+package final class ByteWriter {
     private var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
+    /// The bytes written. Private, with ``count`` reading it: a stored property other modules
+    /// can read keeps a dynamic exclusivity check on every access (it cost the command-line
+    /// batch modes about 2,700 of 11,800 instructions a line in media-type).
+    private var length = 0
+
+    /// The number of bytes written.
+    package var count: Int { length }
     private var capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }
 
     deinit { base.deallocate() }
 
-    func reserve(_ extra: Int) {
-        if count &+ extra > capacity { grow(to: count + extra) }
+    package func reserve(_ extra: Int) {
+        if length &+ extra > capacity { grow(to: length + extra) }
     }
 
     private func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
+        newBase.update(from: base, count: length)
         base.deallocate()
         base = newBase
         capacity = newCapacity
     }
 
-    func append(_ byte: UInt8) {
-        if count == capacity { grow(to: count + 1) }
-        base[count] = byte
-        count &+= 1
+    package func append(_ byte: UInt8) {
+        if length == capacity { grow(to: length + 1) }
+        base[length] = byte
+        length &+= 1
     }
 
     /// Appends bytes; the caller reserved room or this reserves it.
-    func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    package func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count &+= bytes.count
+        (base + length).update(from: source, count: bytes.count)
+        length &+= bytes.count
     }
 
-    func append(literal text: StaticString) {
+    package func append(literal text: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -53,7 +60,7 @@ final class ByteWriter {
     func append(decimal value: Int64) {
         reserve(20)
         var magnitude = value.magnitude
-        if value < 0 { base[count] = 0x2D; count &+= 1 }
+        if value < 0 { base[length] = 0x2D; length &+= 1 }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch for up to 20 digits
         let written = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
             var n = 0
@@ -62,17 +69,29 @@ final class ByteWriter {
                 magnitude /= 10
                 n += 1
             } while magnitude != 0
-            (base + count).update(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + 24 - n, count: n)
+            (base + length).update(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + 24 - n, count: n)
             return n
         }
-        count &+= written
+        length &+= written
     }
 
     /// The bytes written, moved into an array.
-    func makeArray() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if let target = buffer.baseAddress, count > 0 { target.update(from: base, count: count) }
-            initialized = count
+    package func makeArray() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            if let target = buffer.baseAddress, length > 0 { target.update(from: base, count: length) }
+            initialized = length
         }
+    }
+
+    /// Drops the bytes from `offset` on (`offset` at most ``count``): what a writer wrote
+    /// since it noted ``count``.
+    package func removeAll(from offset: Int) {
+        precondition(offset >= 0 && offset <= length, "offset out of range")
+        length = offset
+    }
+
+    /// Calls `body` with the bytes written.
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: length))
     }
 }

@@ -113,13 +113,22 @@ public struct JSONFormat: Format {
         _ bytes: UnsafeRawBufferPointer, context: DecodingContext,
         _ body: (_ text: UnsafeBufferPointer<UInt8>, _ offsetBase: Int) throws(FormatError) -> R
     ) throws(FormatError) -> R {
-        try context.limits.checkBodySize(bytes.count, format: name)
+        try withUTF8Text(bytes, mediaType: context.mediaType, limits: context.limits, body)
+    }
+
+    /// ``withUTF8Text(_:context:_:)`` with the context's parts, for callers that have no
+    /// context to hand (making one copies the media type).
+    func withUTF8Text<R>(
+        _ bytes: UnsafeRawBufferPointer, mediaType: MediaType, limits: DecodingLimits,
+        _ body: (_ text: UnsafeBufferPointer<UInt8>, _ offsetBase: Int) throws(FormatError) -> R
+    ) throws(FormatError) -> R {
+        try limits.checkBodySize(bytes.count, format: name)
         let buffer = bytes.bindMemory(to: UInt8.self)
-        switch Self.textEncoding(of: buffer, charset: context.mediaType.charset) {
+        switch Self.textEncoding(of: buffer, charset: mediaType.charset) {
         case .utf8(let skip):
             return try body(UnsafeBufferPointer(rebasing: buffer[skip...]), skip)
         case .transcode(let charset):
-            let text = try Charset.decodeText(bytes, mediaType: context.mediaType, default: charset, format: name)
+            let text = try Charset.decodeText(bytes, mediaType: mediaType, default: charset, format: name)
             return try Array(text.utf8).withUnsafeBufferPointer { (utf8) throws(FormatError) -> R in try body(utf8, 0) }
         }
     }

@@ -17,15 +17,19 @@ extension JSONParser {
     mutating func parseTape() throws(FormatError) -> TapeParts {
         // API-like documents take about one entry per 10 bytes, number arrays one per 8.
         var tape = TapeParts(entries: JSONTapeEntryBuffer(capacity: count / 8))
-        var open: [Int] = []  // the entry index of each open container
-        open.reserveCapacity(16)
+        // The entry index of the innermost open container (-1: none) and how many are open. An
+        // open container's `payload` holds the index of the one around it (-1: none) until it
+        // closes, so the open containers need no stack of their own (an array for one cost
+        // about 500 instructions a document: a third of parsing a one-member object).
+        var innermost = -1
+        var depth = 0
 
         parsing: while true {
             guard position < count else { throw unexpected("a value", at: position) }
             try countNode()
             switch bytes[position] {
             case 0x7B, 0x5B: // { [
-                try checkDepth(open.count)
+                try checkDepth(depth)
                 let isObject = bytes[position] == 0x7B
                 position += 1
                 skipWhitespace()
@@ -35,7 +39,9 @@ extension JSONParser {
                     position += 1
                     tape.entries[index].payload = UInt64(tape.entries.count)
                 } else {
-                    open.append(index)
+                    tape.entries[index].payload = UInt64(bitPattern: Int64(innermost))
+                    innermost = index
+                    depth += 1
                     if isObject { try appendKey(to: &tape) }
                     continue parsing
                 }
@@ -66,7 +72,8 @@ extension JSONParser {
             }
 
             // Count the value in its container; close containers; move to the next child.
-            while let container = open.last {
+            while innermost >= 0 {
+                let container = innermost
                 guard tape.entries[container].length < UInt32.max else {
                     throw FormatError.limitExceeded(format: Self.formatName, limit: "members per container (tape)",
                                                     maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
@@ -77,8 +84,9 @@ extension JSONParser {
                     if isObject { try appendKey(to: &tape) }
                     continue parsing
                 }
+                innermost = Int(Int64(bitPattern: tape.entries[container].payload))
                 tape.entries[container].payload = UInt64(tape.entries.count)
-                open.removeLast()
+                depth -= 1
             }
             return tape
         }

@@ -140,6 +140,26 @@ final class JSONTape: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of the entry at `index` when it is a string, without
+    /// making a `String`; `nil` when it is not a string.
+    func withStringBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        let entry = entries[index]
+        let start = Int(truncatingIfNeeded: entry.payload)
+        switch entry.kind {
+        case .plainString:
+            return try body(UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: Int(entry.length)))
+        case .escapedString:
+            return try unescaped.withUnsafeBytes { text in
+                try body(UnsafeRawBufferPointer(rebasing: text[start..<start + Int(entry.length)]))
+            }
+        case .decodedString:
+            var text = strings[start]
+            return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        default:
+            return nil
+        }
+    }
+
     /// The string of the entry at `index`, or `nil` when it is not a string.
     func stringIfString(at index: Int) -> String? {
         switch entries[index].kind {

@@ -1,7 +1,7 @@
 extension MediaType {
     /// Parameters stored without a heap allocation for the common cases of none and one
     /// (`charset`), so parsing a `Content-Type` allocates nothing for them.
-    struct ParameterList: Sendable, Sequence {
+    package struct ParameterList: Sendable, Sequence {
         private(set) var first: Parameter?
         private(set) var rest: [Parameter] = []
 
@@ -33,13 +33,13 @@ extension MediaType {
             return true
         }
 
-        func makeIterator() -> Iterator { Iterator(list: self) }
+        package func makeIterator() -> Iterator { Iterator(list: self) }
 
-        struct Iterator: IteratorProtocol {
+        package struct Iterator: IteratorProtocol {
             let list: ParameterList
             var position = -1
 
-            mutating func next() -> Parameter? {
+            package mutating func next() -> Parameter? {
                 defer { position += 1 }
                 if position == -1 { return list.first }
                 return position < list.rest.count ? list.rest[position] : nil

@@ -22,8 +22,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     public let subtype: String
     /// The parameters in the order given.
     public var parameters: [Parameter] { parameterList.array }
-    /// The parameters, stored without allocating for none or one.
-    let parameterList: ParameterList
+    /// The parameters, stored without allocating for none or one (what the command-line tool
+    /// writes them from, without the array ``parameters`` makes).
+    package let parameterList: ParameterList
 
     /// Creates a media type from parts, lower-casing the type, subtype and parameter names.
     ///
@@ -64,9 +65,12 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     /// The structured-syntax suffix: the text after the last `+` of the subtype (`json` in
     /// `application/problem+json`), or `nil`.
     public var suffix: String? {
-        guard let plus = subtype.utf8.lastIndex(of: UInt8(ascii: "+")) else { return nil }
-        let after = subtype.utf8.index(after: plus)
-        return after == subtype.utf8.endIndex ? nil : String(subtype[after...])
+        var subtype = subtype
+        return subtype.withUTF8 { bytes in
+            guard let plus = bytes.lastIndex(of: UInt8(ascii: "+")), plus + 1 < bytes.count else { return nil }
+            // After an ASCII `+`, so the rest is whole characters.
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(plus + 1)...]), as: UTF8.self)
+        }
     }
 
     /// `type/subtype` without parameters.
@@ -82,7 +86,10 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     }
 
     /// The `charset` parameter's value, as given.
-    public var charset: String? { parameter("charset") }
+    public var charset: String? {
+        // The name is lower case already: no folding (every decode asks for the charset).
+        parameterList.first { $0.name == "charset" }?.value
+    }
 
     /// A copy with the parameter `name` set to `value` (replacing an existing one in place).
     public func settingParameter(_ name: String, to value: String) -> MediaType {

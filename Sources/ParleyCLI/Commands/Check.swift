@@ -5,6 +5,7 @@ import ParleyFixtures
 
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check recorded exchanges: every response decodes as its Content-Type claims.",
         discussion: """
         Reads HAR files, Ruby vcr / vcrpy / go-vcr cassettes and raw HTTP responses (`curl -i` \

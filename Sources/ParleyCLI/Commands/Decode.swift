@@ -4,6 +4,7 @@ import Parley
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "decode",
         abstract: "Decode a body with the format its Content-Type selects, and print it.",
         discussion: """
         Prints typed JSON by default: integers {"$int": "…"}, reals {"$real": "…"}, dates \

@@ -3,6 +3,7 @@ import Parley
 
 struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "formats",
         abstract: "List the registered formats, their media types and limits.",
         discussion: """
         Lists every format linked into this parley, built-in or custom, in registration order.

@@ -3,6 +3,7 @@ import Parley
 
 struct Match: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "match",
         abstract: "Print the registered type that would decode a Content-Type.",
         discussion: """
         Matching ranks: exact type/subtype > type/*+suffix > the suffix's base type > type/* > */*.

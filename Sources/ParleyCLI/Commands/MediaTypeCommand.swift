@@ -27,8 +27,9 @@ struct MediaTypeCommand: ParsableCommand {
     func run() throws {
         if batch {
             forEachBatchLine { line, answer in
-                guard let value = try line.string("value") else { throw InputError(message: "expected {\"value\": string}") }
-                Self.write(try MediaType(parsing: value), to: &answer)
+                // Parsed straight from the line's bytes: no string is made for the value.
+                let written: Void? = try line.withString("value") { bytes in Self.write(try MediaType(parsing: bytes), to: &answer) }
+                if written == nil { throw InputError(message: "expected {\"value\": string}") }
             }
             return
         }
@@ -47,6 +48,6 @@ struct MediaTypeCommand: ParsableCommand {
         answer.member("type", type.type)
         answer.member("subtype", type.subtype)
         answer.member("suffix", type.suffix)
-        answer.member("parameters", pairs: type.parameters.lazy.map { ($0.name, $0.value) })
+        answer.member("parameters", parameters: type.parameterList)
     }
 }

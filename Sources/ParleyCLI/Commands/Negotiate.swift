@@ -4,6 +4,7 @@ import Parley
 
 struct Negotiate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "negotiate",
         abstract: "Choose what Accept, Accept-Encoding, Accept-Language and Accept-Charset prefer.",
         discussion: """
         With media-type offers alone, prints the chosen offer exactly as given, or

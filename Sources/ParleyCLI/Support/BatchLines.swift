@@ -6,47 +6,46 @@ import Darwin
 import Parley
 import ParleyJSON
 
-/// One line of a `--batch` run: a JSON object, read with Parley's own JSON format. Members are
-/// looked up in the decoded object itself (the last of a repeated key wins, as for `Value`'s
-/// subscript), so only the members a command reads are built.
+/// One line of a `--batch` run: a JSON object, parsed with Parley's own JSON format and read
+/// member by member from its parsed tape (the last of a repeated key wins, as for `Value`'s
+/// subscript), so no value is built for the line.
 package struct BatchLine {
-    private let object: Value.Object
+    private let object: JSONTopLevelObject
 
-    init(object: Value.Object) {
+    init(object: JSONTopLevelObject) {
         self.object = object
     }
 
-    private func value(_ key: String) -> Value? {
-        object[key]
-    }
-
     /// Whether the line has `key` (even as `null`).
-    package func has(_ key: String) -> Bool {
-        value(key) != nil
+    package func has(_ key: StaticString) -> Bool {
+        object[key] != nil
     }
 
     /// The string at `key`, or `nil` when absent or `null`.
     /// - Throws: ``InputError`` when the value is not a string.
-    package func string(_ key: String) throws -> String? {
-        switch value(key) {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw InputError(message: "\(key) must be a string or null")
+    package func string(_ key: StaticString) throws -> String? {
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let text = member.string else { throw InputError(message: "\(key) must be a string or null") }
+        return text
+    }
+
+    /// `body` run on the UTF-8 bytes of the string at `key` (no `String` is made), or `nil` when
+    /// absent or `null`.
+    /// - Throws: ``InputError`` when the value is not a string, or what `body` throws.
+    package func withString<R>(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let result = try member.withStringBytes(body) else {
+            throw InputError(message: "\(key) must be a string or null")
         }
+        return result
     }
 
     /// The strings of the array at `key`, or `nil` when absent or `null`.
     /// - Throws: ``InputError`` when the value is not an array of strings.
-    package func strings(_ key: String) throws -> [String]? {
-        switch value(key) {
-        case nil, .null?: return nil
-        case .array(let elements)?:
-            return try elements.map { element in
-                guard case .string(let text) = element else { throw InputError(message: "\(key) must be an array of strings") }
-                return text
-            }
-        default: throw InputError(message: "\(key) must be an array of strings")
-        }
+    package func strings(_ key: StaticString) throws -> [String]? {
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let strings = member.strings else { throw InputError(message: "\(key) must be an array of strings") }
+        return strings
     }
 }
 
@@ -76,53 +75,113 @@ struct BatchListCache<Built> {
     }
 }
 
-/// One answer line of the batch modes: a JSON object written member by member as bytes, with
-/// no intermediate strings.
+/// The answer lines of the batch modes: JSON objects written member by member as bytes, with
+/// no intermediate strings, into one buffer of ParleyJSON's writer, which goes to standard output
+/// 64 KiB at a time (one `write` per 64 KiB rather than one per line).
 package struct BatchAnswer {
-    fileprivate var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private let output: ByteWriter
+    /// Where the answer being written starts in `output`.
+    private var lineStart = 0
+    /// Whether the object being written (the answer, or one nested in it) has no member yet.
+    private var isObjectEmpty = true
+
+    /// An answer outside a batch (see ``text``).
+    package init() {
+        output = ByteWriter(capacity: 256)
+        start()
+    }
+
+    /// The answers of a batch, each begun with ``start()`` and flushed to standard output as
+    /// they fill 64 KiB.
+    fileprivate init(batchCapacity: Int) {
+        output = ByteWriter(capacity: batchCapacity)
+    }
 
     /// The object written so far, closed, as text (an answer outside a batch).
     package var text: String {
-        String(decoding: bytes, as: UTF8.self) + "}"
+        output.withUnsafeBytes { String(decoding: $0[lineStart...], as: UTF8.self) } + "}"
     }
 
     fileprivate mutating func start() {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(UInt8(ascii: "{"))
+        lineStart = output.count
+        output.append(UInt8(ascii: "{"))
+        isObjectEmpty = true
+    }
+
+    /// Drops what was written of the answer and starts it again.
+    fileprivate mutating func restart() {
+        output.removeAll(from: lineStart)
+        start()
     }
 
     fileprivate mutating func finish() {
-        write("}\n")
+        output.append(literal: "}\n")
+        if output.count >= 1 << 16 { flush() }
     }
 
-    /// Appends punctuation or a keyword, copied as one block of bytes.
-    private mutating func write(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// Writes the finished answers to standard output.
+    fileprivate mutating func flush() {
+        output.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let count = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                written += count
+            }
+        }
+        output.removeAll(from: 0)
+        lineStart = 0
     }
 
-    /// Writes `"name": `, after a comma unless it is the first member of the object just opened
-    /// (a written value never ends with `{`).
-    private mutating func key(_ name: String) {
-        if bytes.last != UInt8(ascii: "{") { write(", ") }
-        JSONStringLiteral.append(name, to: &bytes)
-        write(": ")
+    /// Writes `"name` (the key of a member, without its closing quote), after a comma unless
+    /// it is the first member of its object; `name` is one of the commands' literal member
+    /// names, none of which needs an escape.
+    private mutating func key(_ name: StaticString) {
+        output.append(literal: isObjectEmpty ? "\"" : ", \"")
+        output.append(literal: name)
+        isObjectEmpty = false
+    }
+
+    /// Writes what goes between the quotes of `text`'s JSON string literal
+    /// (``JSONStringLiteral``'s escapes): text without any, the common case, is copied whole.
+    private func contents(_ text: String) {
+        var contiguous = text
+        contiguous.withUTF8 { utf8 in
+            if JSONStringLiteral.needsEscape(utf8) {
+                JSONStringLiteral.forEachRunOfContents(of: text) { output.append(contentsOf: $0) }
+            } else {
+                output.append(contentsOf: utf8)
+            }
+        }
     }
 
     /// Writes `"name": "value"`, or `"name": null` for `nil`.
-    package mutating func member(_ name: String, _ value: String?) {
+    package mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
-        if let value { JSONStringLiteral.append(value, to: &bytes) } else { write("null") }
+        if let value {
+            output.append(literal: "\": \"")
+            contents(value)
+            output.append(UInt8(ascii: "\""))
+        } else {
+            output.append(literal: "\": null")
+        }
     }
 
-    /// Writes `"name": {…}` with `pairs` as string members, in order.
-    package mutating func member(_ name: String, pairs: some Sequence<(String, String)>) {
+    /// Writes `"name": {…}` with `parameters` as string members, in order.
+    package mutating func member(_ name: StaticString, parameters: some Sequence<MediaType.Parameter>) {
         key(name)
-        bytes.append(UInt8(ascii: "{"))
-        for (pairName, value) in pairs {
-            key(pairName)
-            JSONStringLiteral.append(value, to: &bytes)
+        output.append(literal: "\": {")
+        var isFirst = true
+        for parameter in parameters {
+            output.append(literal: isFirst ? "\"" : ", \"")
+            isFirst = false
+            contents(parameter.name)
+            output.append(literal: "\": \"")
+            contents(parameter.value)
+            output.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
     }
 }
 
@@ -131,8 +190,7 @@ package struct BatchAnswer {
 /// A line that is not a JSON object, or whose answer throws, gets `{"error": "…"}`.
 package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws -> Void) {
     let json = JSONFormat()
-    var output = BatchOutput()
-    var written = BatchAnswer()
+    var written = BatchAnswer(batchCapacity: 1 << 17)
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -144,17 +202,16 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
         written.start()
         do {
-            guard case .object(let object) = try json.decode(line) else {
+            guard let object = try line.withUnsafeBytes({ try JSONTopLevelObject(parsing: $0, with: json) }) else {
                 throw InputError(message: "expected a JSON object per line")
             }
             try answer(BatchLine(object: object), &written)
         } catch {
             // What the answer wrote before it threw is dropped.
-            written.start()
+            written.restart()
             written.member("error", "\(error)")
         }
         written.finish()
-        output.append(written.bytes)
     }
 
     while true {
@@ -170,25 +227,5 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
         pending.removeFirst(start - pending.startIndex)
     }
     answerLine(pending[...])
-    output.flush()
-}
-
-/// Standard output through a buffer: one `write` per 64 KiB rather than one per line.
-struct BatchOutput {
-    private var buffer: [UInt8] = []
-
-    mutating func append(_ line: [UInt8]) {
-        buffer.append(contentsOf: line)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-    mutating func flush() {
-        var written = 0
-        while written < buffer.count {
-            let count = buffer[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            written += count
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
+    written.flush()
 }

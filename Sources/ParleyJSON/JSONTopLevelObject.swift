@@ -1,0 +1,74 @@
+import Parley
+
+/// The top-level object of a JSON text, read member by member from its parsed tape: for callers
+/// that read a few members of each of many small documents (the command-line tool's batch
+/// lines), with no `Value` built and strings handed out as their bytes where the caller can
+/// take them so.
+///
+/// A member is found as `Value.Object`'s subscript finds it (the last of a repeated key wins).
+/// Nulls are kept whatever `JSONFormat/Options/removesNullValues` says.
+package struct JSONTopLevelObject {
+    private let tape: JSONTape
+
+    /// Parses `bytes` as ``JSONFormat/decode(_:context:)`` does for the format's first decodable
+    /// type (`application/json`, so UTF-8 unless a byte-order mark or the zero-byte pattern of
+    /// UTF-16/32 says otherwise), by the same rules, limits and errors.
+    ///
+    /// - Returns: `nil` when the top-level value is not an object, or when the text is blank and
+    ///   `JSONFormat/Options/blankBody` gives it a value.
+    /// - Throws: `FormatError`, as ``JSONFormat/decode(_:context:)`` does.
+    package init?(parsing bytes: UnsafeRawBufferPointer, with format: JSONFormat,
+                  limits: DecodingLimits? = nil) throws(FormatError) {
+        let limits = limits ?? format.defaultLimits
+        let document = try format.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
+            (text, offsetBase) throws(FormatError) in
+            try JSONTape.parse(text, options: format.options, limits: limits, offsetBase: offsetBase)
+        }
+        guard case .tape(let tape) = document, tape.entries[0].kind == .object else { return nil }
+        self.tape = tape
+    }
+
+    /// The value of the member named `key`, or `nil` when there is none.
+    package subscript(key: String) -> Member? {
+        tape.lastMember(of: 0, named: key).map { Member(tape: tape, index: $0) }
+    }
+
+    /// The value of the member named by the literal `key`, or `nil` when there is none (a
+    /// literal's bytes are compared as they are, with no copy of a string to read them from).
+    package subscript(key: StaticString) -> Member? {
+        key.withUTF8Buffer { tape.lastMember(of: 0, named: $0) }.map { Member(tape: tape, index: $0) }
+    }
+
+    /// One member's value, read from the tape.
+    package struct Member {
+        fileprivate let tape: JSONTape
+        fileprivate let index: Int
+
+        /// Whether the value is `null`.
+        package var isNull: Bool { tape.entries[index].kind == .null }
+
+        /// The string, or `nil` when the value is not a string.
+        package var string: String? { tape.stringIfString(at: index) }
+
+        /// The strings of an array of strings, or `nil` when the value is not an array or one of
+        /// its elements is not a string.
+        package var strings: [String]? {
+            guard tape.entries[index].kind == .array else { return nil }
+            var strings: [String] = []
+            strings.reserveCapacity(Int(tape.entries[index].length))
+            var element = index &+ 1
+            for _ in 0..<Int(tape.entries[index].length) {
+                guard let string = tape.stringIfString(at: element) else { return nil }
+                strings.append(string)
+                element = tape.next(after: element)
+            }
+            return strings
+        }
+
+        /// Calls `body` with the string's UTF-8 bytes (valid UTF-8, escapes decoded), without
+        /// making a `String`; `nil` when the value is not a string.
+        package func withStringBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+            try tape.withStringBytes(at: index, body)
+        }
+    }
+}
