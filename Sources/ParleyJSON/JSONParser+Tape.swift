@@ -7,6 +7,19 @@ extension JSONParser {
         var strings: [String] = []
         /// The text of strings with escapes, decoded, one after another.
         var unescaped: [UInt8] = []
+        /// The key entries of the objects over `JSONTape/walkLimit` members.
+        var largeObjectKeys = JSONTape.LargeObjectKeys()
+
+        /// Lists the key entries of the object at `object`, which has just closed.
+        mutating func listKeys(of object: Int) {
+            largeObjectKeys.firstKey[UInt32(truncatingIfNeeded: object)] = largeObjectKeys.keys.count
+            var key = object &+ 1
+            for _ in 0..<Int(entries[object].length) {
+                largeObjectKeys.keys.append(UInt32(truncatingIfNeeded: key))
+                let value = entries[key &+ 1]
+                key = value.kind == .array || value.kind == .object ? Int(truncatingIfNeeded: value.payload) : key &+ 2
+            }
+        }
     }
 
     /// Parses one value (with everything nested in it) at `position` into tape entries, by
@@ -78,7 +91,15 @@ extension JSONParser {
                     continue parsing
                 }
                 tape.entries[container].payload = UInt64(tape.entries.count)
+                if isObject && tape.entries[container].length > JSONTape.walkLimit {
+                    tape.listKeys(of: container)
+                }
                 open.removeLast()
+            }
+            // Values refer to objects by their entry's index in 32 bits.
+            guard tape.entries.count <= UInt32.max else {
+                throw FormatError.limitExceeded(format: Self.formatName, limit: "values per document (tape)",
+                                                maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
             }
             return tape
         }
