@@ -91,8 +91,11 @@ final class JSONTape: @unchecked Sendable {
     /// rules, limits and errors of `JSONFormat`'s decoder.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
                       offsetBase: Int) throws(FormatError) -> Document {
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
-        _ = bytes.initialize(fromContentsOf: text)
+        // The copy is followed by the zeros the parser may read past the text (`JSONParser/padding`).
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count &+ JSONParser.padding)
+        _ = copy.initialize(fromContentsOf: text)
+        copy[text.count...].initialize(repeating: 0)
+        let bytes = UnsafeMutableBufferPointer(rebasing: copy[..<text.count])
         var parser = JSONParser(bytes: UnsafeBufferPointer(bytes), options: options, limits: limits, offsetBase: offsetBase)
         do {
             if let blank = try parser.beginDocument() {
