@@ -137,7 +137,7 @@ extension JSONParser {
 
     /// Appends a member's key and consumes the `:` after it.
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
-        try expectKeyQuote()
+        if position < count && bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
         if !appendShortKey(to: &tape) { try appendString(to: &tape) }
         if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
             position &+= 1

@@ -68,7 +68,9 @@ struct JSONParser {
         skipWhitespaceRun()
     }
 
-    /// Skips the whitespace at `position`, byte by byte.
+    /// Skips the whitespace at `position`, byte by byte. Kept out of line, so that
+    /// ``skipWhitespace()`` stays small enough to be inlined (it was called instead).
+    @inline(never)
     mutating func skipWhitespaceRun() {
         while position < count {
             let b = bytes[position]
