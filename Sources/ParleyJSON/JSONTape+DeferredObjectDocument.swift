@@ -10,10 +10,11 @@ extension JSONTape: DeferredObjectDocument {
 
     func memberCount(of object: UInt32) -> Int { Int(entries[Int(object)].length) }
 
-    func member(at position: Int, of object: UInt32, after cursor: Int) -> (member: Value.Object.Member, next: Int) {
+    func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member {
         let key = cursor == 0 ? keyEntry(at: position, of: Int(object)) : cursor
         let value = key &+ 1
-        return (Value.Object.Member(key: string(at: key), value: self.value(at: value)), next(after: value))
+        cursor = next(after: value)
+        return Value.Object.Member(key: string(at: key), value: self.value(at: value))
     }
 
     func lastValue(forKey key: String, of object: UInt32) -> Value? {
