@@ -11,20 +11,11 @@ extension JSONParser {
     /// than `"` and `\` is found from the word's flags, so a short string (most keys) takes one
     /// step to its closing quote.
     mutating func scanPlainString() throws(FormatError) -> Int? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
         var i = position
         while true {
             if i &+ 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
-                let quote = word ^ (ones &* 0x22)
-                let backslash = word ^ (ones &* 0x5C)
-                // Each term flags the bytes it looks for exactly up to its first one (borrows
-                // only run upwards), so the lowest flag of all is a byte to look at.
-                let special = (((quote &- ones) & ~quote)
-                    | ((backslash &- ones) & ~backslash)
-                    | ((word &- ones &* 0x20) & ~word)
-                    | word) & high
+                let special = Self.specialBytes(word)
                 if special == 0 {
                     i &+= 8
                     continue
@@ -48,6 +39,22 @@ extension JSONParser {
         }
         position = i
         return nil
+    }
+
+    /// The high bit of each byte of `word` (eight string bytes, little-endian) that is not
+    /// printable ASCII other than `"` and `\\`, exactly up to the first such byte: the lowest flag
+    /// is the first byte a string scan must look at.
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        // Each term flags the bytes it looks for exactly up to its first one (borrows only run
+        // upwards), so the lowest flag of all is a byte to look at.
+        return (((quote &- ones) & ~quote)
+            | ((backslash &- ones) & ~backslash)
+            | ((word &- ones &* 0x20) & ~word)
+            | word) & high
     }
 
     /// The length of the valid UTF-8 sequence starting at `i` (a byte ≥ 0x80).

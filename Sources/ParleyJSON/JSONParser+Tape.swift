@@ -7,6 +7,19 @@ extension JSONParser {
         var strings: [String] = []
         /// The text of strings with escapes, decoded, one after another.
         var unescaped: [UInt8] = []
+        /// The key entries of the objects over `JSONTape/walkLimit` members.
+        var largeObjectKeys = JSONTape.LargeObjectKeys()
+
+        /// Lists the key entries of the object at `object`, which has just closed.
+        mutating func listKeys(of object: Int) {
+            largeObjectKeys.firstKey[UInt32(truncatingIfNeeded: object)] = largeObjectKeys.keys.count
+            var key = object &+ 1
+            for _ in 0..<Int(entries[object].length) {
+                largeObjectKeys.keys.append(UInt32(truncatingIfNeeded: key))
+                let value = entries[key &+ 1]
+                key = value.kind == .array || value.kind == .object ? Int(truncatingIfNeeded: value.payload) : key &+ 2
+            }
+        }
     }
 
     /// Parses one value (with everything nested in it) at `position` into tape entries, by
@@ -87,6 +100,14 @@ extension JSONParser {
                 innermost = Int(Int64(bitPattern: tape.entries[container].payload))
                 tape.entries[container].payload = UInt64(tape.entries.count)
                 depth -= 1
+                if isObject && tape.entries[container].length > JSONTape.walkLimit {
+                    tape.listKeys(of: container)
+                }
+            }
+            // Values refer to objects by their entry's index in 32 bits.
+            guard tape.entries.count <= UInt32.max else {
+                throw FormatError.limitExceeded(format: Self.formatName, limit: "values per document (tape)",
+                                                maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
             }
             return tape
         }
@@ -124,13 +145,38 @@ extension JSONParser {
 
     /// Appends a member's key and consumes the `:` after it.
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
-        try expectKeyQuote()
-        try appendString(to: &tape)
+        if position < count && bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
+        if !appendShortKey(to: &tape) { try appendString(to: &tape) }
         if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
             position &+= 1
             skipWhitespace()
         } else {
             try expectColon()
         }
+    }
+
+    /// Appends the key whose opening quote was consumed when it is under 16 bytes of printable
+    /// ASCII without escapes (most keys are), found from two words without a loop; returns
+    /// `false` and leaves `position` alone for any other key, for ``appendString(to:)``.
+    ///
+    /// Reads two words from the key's start, whatever its length: the text is followed by
+    /// ``padding`` zero bytes (which end the scan like control characters).
+    mutating func appendShortKey(to tape: inout TapeParts) -> Bool {
+        let start = position
+        let raw = UnsafeRawPointer(bytes + start)
+        var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+        var length = 0
+        if special == 0 {
+            special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            length = 8
+        }
+        guard special != 0 else { return false }
+        let end = special.trailingZeroBitCount &>> 3
+        guard bytes[start &+ length &+ end] == 0x22 else { return false }
+        length &+= end
+        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
+                                           payload: UInt64(start)))
+        position = start &+ length &+ 1
+        return true
     }
 }

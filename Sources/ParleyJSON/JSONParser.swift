@@ -13,11 +13,16 @@ struct JSONParser {
     let options: JSONFormat.Options
     let maxDepth: Int
     let maxNodes: Int
+    /// The zero bytes that must follow the text, readable: ``appendShortKey(to:)`` reads 16
+    /// bytes from a key's start.
+    static var padding: Int { 16 }
+
     /// Added to reported byte offsets (a skipped byte-order mark).
     let offsetBase: Int
     var position = 0
     var nodes = 0
 
+    /// Creates a parser of `bytes`, which ``padding`` zero bytes must follow.
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits, offsetBase: Int = 0) {
         // A zero-length buffer may have no base address; with `count` 0 nothing is ever read
         // through this stand-in.
@@ -63,7 +68,9 @@ struct JSONParser {
         skipWhitespaceRun()
     }
 
-    /// Skips the whitespace at `position`, byte by byte.
+    /// Skips the whitespace at `position`, byte by byte. Kept out of line, so that
+    /// ``skipWhitespace()`` stays small enough to be inlined (it was called instead).
+    @inline(never)
     mutating func skipWhitespaceRun() {
         while position < count {
             let b = bytes[position]

@@ -54,13 +54,25 @@ final class JSONTape: @unchecked Sendable {
     let strings: [String]
     /// The decoded text of the strings with escapes, one after another.
     let unescaped: [UInt8]
+    /// The key entries of the objects with more than ``walkLimit`` members, so that finding
+    /// their members by position takes one step.
+    let largeObjectKeys: LargeObjectKeys
+
+    /// The key entries of each object over ``JSONTape/walkLimit`` members.
+    struct LargeObjectKeys {
+        /// Where in ``keys`` each such object's key entries start, by the object's entry.
+        var firstKey: [UInt32: Int] = [:]
+        /// The key entries of those objects, an object's together in order.
+        var keys: [UInt32] = []
+    }
 
     init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>, strings: [String],
-         unescaped: [UInt8]) {
+         unescaped: [UInt8], largeObjectKeys: LargeObjectKeys) {
         self.bytes = bytes
         self.entries = UnsafeBufferPointer(entries)
         self.strings = strings
         self.unescaped = unescaped
+        self.largeObjectKeys = largeObjectKeys
     }
 
     deinit {
@@ -79,8 +91,11 @@ final class JSONTape: @unchecked Sendable {
     /// rules, limits and errors of `JSONFormat`'s decoder.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
                       offsetBase: Int) throws(FormatError) -> Document {
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
-        _ = bytes.initialize(fromContentsOf: text)
+        // The copy is followed by the zeros the parser may read past the text (`JSONParser/padding`).
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count &+ JSONParser.padding)
+        _ = copy.initialize(fromContentsOf: text)
+        copy[text.count...].initialize(repeating: 0)
+        let bytes = UnsafeMutableBufferPointer(rebasing: copy[..<text.count])
         var parser = JSONParser(bytes: UnsafeBufferPointer(bytes), options: options, limits: limits, offsetBase: offsetBase)
         do {
             if let blank = try parser.beginDocument() {
@@ -89,7 +104,8 @@ final class JSONTape: @unchecked Sendable {
             }
             let parts = try parser.parseTape()
             try parser.endDocument()
-            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings, unescaped: parts.unescaped))
+            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings, unescaped: parts.unescaped,
+                                  largeObjectKeys: parts.largeObjectKeys))
         } catch {
             bytes.deallocate()
             throw error

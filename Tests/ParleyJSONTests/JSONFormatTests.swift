@@ -106,6 +106,28 @@ import Testing
         #expect(try encode(.tagged("uid", 7)) == "7")
     }
 
+    /// Short keys are found from two words of the text: every length around the word edges, with
+    /// escapes, non-ASCII or a control character, reads (or fails) as any other string does.
+    @Test(arguments: 0...18)
+    func readsKeysOfEveryLengthAroundTheWordEdges(length: Int) throws {
+        let plain = String(repeating: "k", count: length)
+        for key in [plain, plain + "\\n", "é" + plain, plain + "é", "\\u0041" + plain] {
+            let decoded = try decode("{\"\(key)\":1,\"\(key)x\":[{\"\(key)\":2}]}")
+            let expected = try decode("[\"\(key)\",\"\(key)x\"]").arrayValue!.map { $0.stringValue! }
+            guard case .object(let object) = decoded else { Issue.record("not an object"); return }
+            #expect(object.keys == expected)
+            #expect(object[expected[1]]?.arrayValue?.first?.objectValue?.keys == [expected[0]])
+            #expect(try JSONFormat().decode([String: Bool].self, from: Array("{\"\(key)\":true}".utf8)) == [expected[0]: true])
+        }
+        // The text ends inside the key, or a raw control character is in it.
+        for (text, code) in [("{\"\(plain)", FormatError.Code.truncated), ("{\"\(plain)\u{1}\":1}", .malformed),
+                             ("{\"\(plain)\u{0}\":1}", .malformed)] {
+            let error = try #require(throws: FormatError.self) { try decode(text) }
+            #expect(error.code == code)
+            #expect(error.location?.byteOffset == 2 + length)
+        }
+    }
+
     @Test func reportsLineAndColumn() throws {
         let error = try #require(throws: FormatError.self) { try decode("{\n  \"a\": tru,\n}") }
         #expect(error.code == .malformed)

@@ -1,57 +1,40 @@
 import Parley
 
-/// The members of one object of a parsed JSON tape, built into values only when asked for: what
-/// makes ``JSONFormat/decode(_:context:)`` cost a validating pass instead of a whole tree.
-///
-/// Immutable; it shares the tape, so it can be read from any thread.
-final class JSONTapeObject: DeferredObjectMembers {
-    let tape: JSONTape
-    /// The object's entry.
-    let object: Int
-    /// The key entry of each member, for objects over ``walkLimit`` members; smaller objects
-    /// walk from their first member instead.
-    let keyEntries: [UInt32]
-
-    /// The member count up to which finding a member by position walks the tape.
+/// A tape's objects build their members into values only when asked for: what makes
+/// ``JSONFormat/decode(_:context:)`` cost a validating pass instead of a whole tree. An object is
+/// known by the index of its entry.
+extension JSONTape: DeferredObjectDocument {
+    /// The member count up to which finding a member by position walks the tape; larger objects
+    /// have their key entries listed in ``largeObjectKeys``.
     static var walkLimit: Int { 16 }
 
-    init(tape: JSONTape, object: Int) {
-        self.tape = tape
-        self.object = object
-        if Int(tape.entries[object].length) > Self.walkLimit {
-            var keys: [UInt32] = []
-            keys.reserveCapacity(Int(tape.entries[object].length))
-            tape.forEachMember(of: object) { key, _ in keys.append(UInt32(truncatingIfNeeded: key)) }
-            self.keyEntries = keys
-        } else {
-            self.keyEntries = []
-        }
-    }
+    func memberCount(of object: UInt32) -> Int { Int(entries[Int(object)].length) }
 
-    var count: Int { Int(tape.entries[object].length) }
-
-    func member(at position: Int, cursor: inout Int) -> Value.Object.Member {
-        let key = cursor == 0 ? keyEntry(at: position) : cursor
+    func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member {
+        let key = cursor == 0 ? keyEntry(at: position, of: Int(object)) : cursor
         let value = key &+ 1
-        cursor = tape.next(after: value)
-        return Value.Object.Member(key: tape.string(at: key), value: tape.value(at: value))
+        cursor = next(after: value)
+        return Value.Object.Member(key: string(at: key), value: self.value(at: value))
     }
 
-    func lastValue(forKey key: String) -> Value? {
-        tape.lastMember(of: object, named: key).map(tape.value(at:))
+    func lastValue(forKey key: String, of object: UInt32) -> Value? {
+        lastMember(of: Int(object), named: key).map(value(at:))
     }
 
-    private func keyEntry(at position: Int) -> Int {
-        if !keyEntries.isEmpty { return Int(keyEntries[position]) }
+    /// The key entry of the member at `position` of `object`.
+    private func keyEntry(at position: Int, of object: Int) -> Int {
+        if let first = largeObjectKeys.firstKey[UInt32(truncatingIfNeeded: object)] {
+            return Int(largeObjectKeys.keys[first &+ position])
+        }
         var key = object &+ 1
-        for _ in 0..<position { key = tape.next(after: key &+ 1) }
+        for _ in 0..<position { key = next(after: key &+ 1) }
         return key
     }
 }
 
 extension JSONTape {
     /// The value of the entry at `index`: scalars exactly, arrays with all their elements,
-    /// objects as ``JSONTapeObject``s that build their members when asked.
+    /// objects that build their members when asked.
     func value(at index: Int) -> Value {
         switch entries[index].kind {
         case .array: array(at: index)
@@ -62,7 +45,7 @@ extension JSONTape {
 
     /// The object at `index`, building its members only when asked.
     private func deferredObject(at index: Int) -> Value {
-        .object(Value.Object(deferred: JSONTapeObject(tape: self, object: index)))
+        .object(Value.Object(deferred: self, object: UInt32(truncatingIfNeeded: index)))
     }
 
     /// The array at `index` when each of its elements takes one entry (scalars and empty
