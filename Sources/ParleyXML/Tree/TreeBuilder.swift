@@ -38,7 +38,10 @@ final class TreeBuilder: SAXHandler {
                 let name = attribute.nameOrdinal
                 attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0) }
             }
-            for namespace in event.namespaces.copied() { tree.pointee.addNamespace(namespace) }
+            let namespaceCount = event.namespaces.count
+            if namespaceCount > 0 {
+                for index in 0..<namespaceCount { tree.pointee.addNamespace(event.namespaces[index]) }
+            }
         case .endElement:
             tree.pointee.closeElement()
         case .text:
