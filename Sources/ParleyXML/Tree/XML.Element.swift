@@ -14,28 +14,30 @@ extension XML {
     /// records, and changing an element makes its own copy of its fields first (see
     /// ``isParsed``).
     public struct Element: Sendable, Hashable {
-        private enum Storage {
-            case built(Fields)
-            case parsed(ParsedTree, index: Int)
-        }
-
-        private var storage: Storage
+        /// The fields, when the element holds them; `nil` for a view of element `index` of `tree`.
+        ///
+        /// Plain fields rather than an enum: a getter calls `tree` in place, where taking an
+        /// enum's payload retained and released the tree on every read.
+        private var fields: Fields?
+        /// The parsed tree this element views (``ParsedTree/empty`` once it holds its fields).
+        private var tree: ParsedTree
+        private var index: Int
 
         /// The element's name.
         public var name: Name {
-            get { read { $0.name } parsed: { $0.name(of: $1) } }
+            get { if let fields { fields.name } else { tree.name(of: index) } }
             _modify { yield &uniqueFields().name }
         }
 
         /// The attributes in document order, namespace declarations excluded.
         public var attributes: [Attribute] {
-            get { read { $0.attributes } parsed: { $0.attributes(of: $1) } }
+            get { if let fields { fields.attributes } else { tree.attributes(of: index) } }
             _modify { yield &uniqueFields().attributes }
         }
 
         /// The namespace declarations made on this element, in document order.
         public var namespaces: [Namespace] {
-            get { read { $0.namespaces } parsed: { $0.namespaces(of: $1) } }
+            get { if let fields { fields.namespaces } else { tree.namespaces(of: index) } }
             _modify { yield &uniqueFields().namespaces }
         }
 
@@ -44,7 +46,7 @@ extension XML {
         /// For a parsed element (``isParsed``) each read makes the array and the strings of its
         /// text; keep it in a local variable rather than reading it again.
         public var children: [Node] {
-            get { read { $0.children } parsed: { $0.children(of: $1) } }
+            get { if let fields { fields.children } else { tree.children(of: index) } }
             _modify { yield &uniqueFields().children }
         }
 
@@ -53,10 +55,7 @@ extension XML {
         /// Such an element keeps the whole parsed document alive (its text and records, two to
         /// three times the body for typical markup); an element that is changed holds its own
         /// fields from then on, its children still views.
-        public var isParsed: Bool {
-            if case .parsed = storage { return true }
-            return false
-        }
+        public var isParsed: Bool { fields == nil }
 
         /// Creates an element.
         ///
@@ -67,7 +66,9 @@ extension XML {
         ///   - children: Its child nodes.
         public init(_ name: Name, attributes: [Attribute] = [], namespaces: [Namespace] = [],
                     children: [Node] = []) {
-            storage = .built(Fields(name: name, attributes: attributes, namespaces: namespaces, children: children))
+            fields = Fields(name: name, attributes: attributes, namespaces: namespaces, children: children)
+            tree = ParsedTree.empty
+            index = 0
         }
 
         /// Creates an element in no namespace.
@@ -82,43 +83,30 @@ extension XML {
 
         /// A view of element `index` of a parsed tree.
         init(tree: ParsedTree, index: Int) {
-            storage = .parsed(tree, index: index)
-        }
-
-        /// A field: held, or made from the parsed tree.
-        private func read<Field>(_ held: (Fields) -> Field, parsed: (ParsedTree, Int) -> Field) -> Field {
-            switch storage {
-            case .built(let fields): held(fields)
-            case .parsed(let tree, let index): parsed(tree, index)
-            }
+            fields = nil
+            self.tree = tree
+            self.index = index
         }
 
         /// The fields to change: made from the parsed tree, or copied if another element shares them.
         private mutating func uniqueFields() -> Fields {
-            switch storage {
-            case .parsed(let tree, let index):
-                let fields = Fields(name: tree.name(of: index), attributes: tree.attributes(of: index),
-                                    namespaces: tree.namespaces(of: index), children: tree.children(of: index))
-                storage = .built(fields)
-                return fields
-            case .built(var fields):
-                // Drop this element's own reference while checking, so `fields` counts only others.
-                storage = .parsed(ParsedTree.empty, index: 0)
-                if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-                storage = .built(fields)
-                return fields
+            guard fields != nil else {
+                let made = Fields(name: tree.name(of: index), attributes: tree.attributes(of: index),
+                                  namespaces: tree.namespaces(of: index), children: tree.children(of: index))
+                fields = made
+                tree = ParsedTree.empty
+                index = 0
+                return made
             }
+            if !isKnownUniquelyReferenced(&fields) { fields = fields!.copy() }
+            return fields!
         }
 
         public static func == (lhs: Element, rhs: Element) -> Bool {
-            switch (lhs.storage, rhs.storage) {
-            case (.built(let left), .built(let right)) where left === right: return true
-            case (.parsed(let left, let leftIndex), .parsed(let right, let rightIndex))
-                where left === right && leftIndex == rightIndex: return true
-            default:
-                return lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.namespaces == rhs.namespaces
-                    && lhs.children == rhs.children
-            }
+            if let left = lhs.fields, let right = rhs.fields, left === right { return true }
+            if lhs.fields == nil, rhs.fields == nil, lhs.tree === rhs.tree, lhs.index == rhs.index { return true }
+            return lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.namespaces == rhs.namespaces
+                && lhs.children == rhs.children
         }
 
         public func hash(into hasher: inout Hasher) {
