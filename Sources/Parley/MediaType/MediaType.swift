@@ -81,14 +81,19 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
 
     /// The value of the parameter named `name` (any case), or `nil`.
     public func parameter(_ name: String) -> String? {
-        let name = name.lowercased()
-        return parameterList.first { $0.name == name }?.value
+        parameter(lowercasedName: name.lowercased())
     }
 
     /// The `charset` parameter's value, as given.
     public var charset: String? {
         // The name is lower case already: no folding (every decode asks for the charset).
-        parameterList.first { $0.name == "charset" }?.value
+        parameter(lowercasedName: "charset")
+    }
+
+    /// The value of the parameter named `name`, which is lower case (parameter names are
+    /// stored lower case), or `nil`.
+    private func parameter(lowercasedName name: String) -> String? {
+        parameterList.first { $0.name == name }?.value
     }
 
     /// A copy with the parameter `name` set to `value` (replacing an existing one in place).
