@@ -1,15 +1,30 @@
 import Foundation
 import Parley
 
-/// The registry the running `parley` uses, set once by ``ParleyCommand/main(registry:arguments:)``.
+/// The registry the running `parley` uses, set once by ``ParleyCommand/main(registry:arguments:)``
+/// and built when a subcommand first asks for it: `media-type` and `negotiate` never do, so they
+/// start without building the linked formats' lookup tables.
 package enum CommandEnvironment {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var stored: Registry = .builtIn
+    nonisolated(unsafe) private static var makeRegistry: @Sendable () -> Registry = { .builtIn }
+    nonisolated(unsafe) private static var built: Registry?
 
     /// The registry subcommands decode and encode with.
     package static var registry: Registry {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        lock.withLock {
+            if let built { return built }
+            let registry = makeRegistry()
+            built = registry
+            return registry
+        }
+    }
+
+    /// Makes `make` the source of ``registry``, built on first use.
+    package static func setRegistry(_ make: @escaping @Sendable () -> Registry) {
+        lock.withLock {
+            makeRegistry = make
+            built = nil
+        }
     }
 }
 
