@@ -34,24 +34,26 @@ struct Match: ParsableCommand {
     }
 
     func run() throws {
-        if batch {
-            // Each distinct registered list becomes a registry once.
-            var registries = BatchListCache<Registry>()
-            forEachBatchLine { line, answer in
-                guard let contentType = try line.string("content_type") else {
-                    throw InputError(message: "expected {\"content_type\": string}")
-                }
-                let registry = try line.strings("registered").map { try registries.value(for: $0, build: Self.registry(registering:)) }
-                answer.member("match", Self.match(contentType, in: registry))
-            }
-            return
-        }
+        if batch { return Self.runBatch() }
         let registry = try registered.isEmpty ? nil : Self.registry(registering: registered)
         guard let match = Self.match(contentType!, in: registry) else {
             printError("no registered type decodes '\(contentType!)'")
             throw ExitCode.notAcceptable
         }
         print(match)
+    }
+
+    /// `parley match --batch`: one answer line per `{"content_type", "registered"}` line.
+    static func runBatch() {
+        // Each distinct registered list becomes a registry once.
+        var registries = BatchListCache<Registry>()
+        forEachBatchLine { line, answer in
+            guard let contentType = try line.string("content_type") else {
+                throw InputError(message: "expected {\"content_type\": string}")
+            }
+            let registry = try line.strings("registered").map { try registries.value(for: $0, build: Self.registry(registering:)) }
+            answer.member("match", Self.match(contentType, in: registry))
+        }
     }
 
     /// The registered type that would decode `contentType`: in `registry`, or among the linked

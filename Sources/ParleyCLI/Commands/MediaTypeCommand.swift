@@ -25,14 +25,7 @@ struct MediaTypeCommand: ParsableCommand {
     }
 
     func run() throws {
-        if batch {
-            forEachBatchLine { line, answer in
-                // Parsed straight from the line's bytes: no string is made for the value.
-                let written: Void? = try line.withString("value") { bytes in Self.write(try MediaType(parsing: bytes), to: &answer) }
-                if written == nil { throw InputError(message: "expected {\"value\": string}") }
-            }
-            return
-        }
+        if batch { return Self.runBatch() }
         do {
             var answer = BatchAnswer()
             Self.write(try MediaType(parsing: value!), to: &answer)
@@ -40,6 +33,15 @@ struct MediaTypeCommand: ParsableCommand {
         } catch {
             printError("error: \(error)")
             throw ExitCode.checkFailed
+        }
+    }
+
+    /// `parley media-type --batch`: one answer line per `{"value": string}` line.
+    static func runBatch() {
+        forEachBatchLine { line, answer in
+            // Parsed straight from the line's bytes: no string is made for the value.
+            let written: Void? = try line.withString("value") { bytes in Self.write(try MediaType(parsing: bytes), to: &answer) }
+            if written == nil { throw InputError(message: "expected {\"value\": string}") }
         }
     }
 

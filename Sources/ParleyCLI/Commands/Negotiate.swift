@@ -79,12 +79,7 @@ struct Negotiate: ParsableCommand {
     }
 
     func run() throws {
-        if batch {
-            // Offers are parsed once per distinct list: batch lines usually repeat a few lists.
-            var negotiators = BatchListCache<AcceptNegotiator>()
-            forEachBatchLine { line, answer in try Self.answer(batchLine: line, negotiators: &negotiators, to: &answer) }
-            return
-        }
+        if batch { return Self.runBatch() }
         let dimensions = request
         var lines: [String] = []
         if !offers.isEmpty {
@@ -109,6 +104,13 @@ struct Negotiate: ParsableCommand {
         if let language = answer.language { lines.append("language: \(language)") }
         if let charset = answer.charset { lines.append("charset: \(charset)") }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// `parley negotiate --batch`: one answer line per request line.
+    static func runBatch() {
+        // Offers are parsed once per distinct list: batch lines usually repeat a few lists.
+        var negotiators = BatchListCache<AcceptNegotiator>()
+        forEachBatchLine { line, answer in try Self.answer(batchLine: line, negotiators: &negotiators, to: &answer) }
     }
 
     static let defaultEncodings = ["gzip", "deflate", "br", "zstd"]

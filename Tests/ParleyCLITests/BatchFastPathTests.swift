@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import ParleyCLI
+import Testing
+
+/// `parley MODE --batch`, exactly, runs without argument-parser (`ParleyCommand.batchRun(for:)`);
+/// every other spelling goes through it. Both routes must answer alike.
+@Suite struct BatchFastPathTests {
+    /// Each mode's lines: answers, invalid lines, escapes, CRLF, blank lines, no final newline.
+    static let inputs: [String: String] = [
+        "media-type": """
+            {"value": "application/vnd.api+json; charset=utf-8"}
+            {"value": "Text/HTML; Charset=\\"a\\\\\\"b\\""}\r
+              {"value": "text/plain; x=\\"tab\\\\there\\""}\t
+
+            {"value": "not a media type"}
+            {"value": 5}
+            [1, 2]
+            garbage
+            {"value": "text/plain; name=\\"é ü\\""}
+            {"value": "image/svg+xml"}
+            """,
+        "negotiate": """
+            {"accept": "text/*;q=0.5, application/*", "offers": ["text/csv", "application/xml"]}
+            {"accept": "text/html", "offers": ["application/json"]}\r
+            {"accept": "a/b", "offers": ["bad offer"]}
+            {"accept_encoding": "gzip;q=0.5, br", "encodings": ["gzip", "br"]}
+            {"accept_language": "en"}
+
+            nope
+            {"accept": "*/*", "offers": ["té/x"]}
+            """,
+        "match": """
+            {"content_type": "application/json; charset=utf-8", "registered": ["application/*+json", "text/*"]}
+            {"content_type": "text/csv"}\r
+            {"content_type": "bad", "registered": ["text/*"]}
+            {"content_type": "text/plain", "registered": ["bad reg"]}
+            {"content_type": 5}
+
+            []
+            """,
+    ]
+
+    @Test(arguments: ["media-type", "negotiate", "match"])
+    func theDirectRunAnswersAsArgumentParsersRunDoes(mode: String) throws {
+        let input = try #require(Self.inputs[mode])
+        let direct = try ParleyProcess.run([mode, "--batch"], input: input)
+        // `--` ends the options: argument-parser parses this, and reads the same.
+        let parsed = try ParleyProcess.run([mode, "--batch", "--"], input: input)
+        #expect(direct.status == 0)
+        #expect(direct.stdout == parsed.stdout)
+        #expect(direct.stderr == parsed.stderr)
+        #expect(direct.status == parsed.status)
+        // One answer per non-blank line, invalid ones included.
+        let answers = direct.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split as bytes: as characters, "\r\n" is one.
+        let lines = input.utf8.split(separator: UInt8(ascii: "\n")).filter { !$0.allSatisfy { [9, 13, 32].contains($0) } }
+        #expect(answers.count == lines.count + 1 && answers.last == "")
+        #expect(answers.contains { $0.hasPrefix(#"{"error": "#) })
+    }
+
+    @Test func otherSpellingsGoThroughArgumentParser() throws {
+        let help = try ParleyProcess.run(["media-type", "--batch", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("OVERVIEW: Parse a media type"))
+
+        for arguments in [["--batch", "media-type"], ["Media-Type", "--batch"], ["media-type", "--batch", "--bogus"]] {
+            let usage = try ParleyProcess.run(arguments, input: "{\"value\": \"text/plain\"}\n")
+            #expect(usage.status == 2, "\(arguments)")
+            #expect(usage.stdout.isEmpty, "\(arguments)")
+            #expect(!usage.stderr.isEmpty, "\(arguments)")
+        }
+
+        // An option with --batch is read by argument-parser's run, as before.
+        let negotiate = try ParleyProcess.run(["negotiate", "--batch", "--accept-language", "en"], input: "{}\n")
+        #expect(negotiate.status == 2)
+        #expect(negotiate.stderr.contains("--accept-language needs --languages"))
+    }
+
+    /// `ParleyCommand.main` runs `check` asynchronously by its concrete type, not by a cast to
+    /// `AsyncParsableCommand`: a new asynchronous subcommand must be added there.
+    @Test func checkIsTheOnlyAsynchronousSubcommand() {
+        let asynchronous = ParleyCommand.configuration.subcommands.filter { $0 is any AsyncParsableCommand.Type }
+        #expect(asynchronous.map { $0.configuration.commandName } == ["check"])
+    }
+}
