@@ -194,15 +194,18 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-    func answerLine(_ line: ArraySlice<UInt8>) {
-        var line = line
-        while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            line.removeLast()
+    /// Answers `line` (without its newline) into `written`; a blank line gets no answer.
+    /// (`written` is a parameter, not a capture: captured, each access is checked at run time.)
+    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer) {
+        var end = line.count
+        while end > 0, line[end - 1] == UInt8(ascii: "\r") || line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") {
+            end -= 1
         }
+        let line = UnsafeRawBufferPointer(rebasing: line[..<end])
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
         written.start()
         do {
-            guard let object = try line.withUnsafeBytes({ try JSONTopLevelObject(parsing: $0, with: json) }) else {
+            guard let object = try JSONTopLevelObject(parsing: line, with: json) else {
                 throw InputError(message: "expected a JSON object per line")
             }
             try answer(BatchLine(object: object), &written)
@@ -219,13 +222,19 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
         if count < 0 && errno == EINTR { continue }
         if count <= 0 { break }
         pending.append(contentsOf: chunk[..<count])
-        var start = pending.startIndex
-        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            answerLine(pending[start..<newline])
-            start = newline + 1
+        // Every line that ends with a newline is answered; the rest is the start of a line the
+        // next read continues. memchr finds each newline a word or more at a time.
+        let answered = pending.withUnsafeBytes { bytes in
+            var start = 0
+            while let newline = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
+                let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                answerLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &written)
+                start = end + 1
+            }
+            return start
         }
-        pending.removeFirst(start - pending.startIndex)
+        pending.removeFirst(answered)
     }
-    answerLine(pending[...])
+    pending.withUnsafeBytes { answerLine($0, into: &written) }
     written.flush()
 }
