@@ -168,20 +168,17 @@ package struct BatchAnswer {
         }
     }
 
-    /// Writes `"name": {…}` with `parameters` as string members, in order.
-    package mutating func member(_ name: StaticString, parameters: some Sequence<MediaType.Parameter>) {
-        key(name)
-        output.append(literal: "\": {")
-        var isFirst = true
-        for parameter in parameters {
-            output.append(literal: isFirst ? "\"" : ", \"")
-            isFirst = false
-            contents(parameter.name)
-            output.append(literal: "\": \"")
-            contents(parameter.value)
-            output.append(UInt8(ascii: "\""))
-        }
-        output.append(UInt8(ascii: "}"))
+    /// Writes `json` as it is: JSON text between values, for an answer whose members are always
+    /// the same (``MediaTypeCommand``'s), written in a few pieces rather than member by member.
+    package mutating func raw(_ json: StaticString) {
+        output.append(literal: json)
+        isObjectEmpty = false
+    }
+
+    /// Writes what goes between the quotes of `text`'s JSON string literal; the quotes are the
+    /// caller's (in its ``raw(_:)`` text).
+    package mutating func stringContents(_ text: String) {
+        contents(text)
     }
 }
 
