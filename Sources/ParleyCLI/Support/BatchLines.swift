@@ -146,14 +146,14 @@ package struct BatchAnswer {
     /// Writes what goes between the quotes of `text`'s JSON string literal
     /// (``JSONStringLiteral``'s escapes): text without any, the common case, is copied whole.
     private func contents(_ text: String) {
-        var contiguous = text
-        contiguous.withUTF8 { utf8 in
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             if JSONStringLiteral.needsEscape(utf8) {
                 JSONStringLiteral.forEachRunOfContents(of: text) { output.append(contentsOf: $0) }
             } else {
                 output.append(contentsOf: utf8)
             }
         }
+        if copied == nil { JSONStringLiteral.forEachRunOfContents(of: text) { output.append(contentsOf: $0) } }
     }
 
     /// Writes `"name": "value"`, or `"name": null` for `nil`.
