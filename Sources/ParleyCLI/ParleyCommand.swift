@@ -35,7 +35,12 @@ public struct ParleyCommand: AsyncParsableCommand {
     /// `registry` is evaluated when a subcommand first needs the formats (`decode`, `check`,
     /// `formats`, `match` without registered types), not before: `media-type` and `negotiate`
     /// start without building it.
-    public static func main(registry: @autoclosure @escaping @Sendable () -> Registry, arguments: [String]? = nil) async {
+    ///
+    /// It runs on the caller's executor: from the top-level code of a `main.swift`, on the main
+    /// thread, so every subcommand but `check` (which checks files concurrently) runs without
+    /// starting a worker thread. Hopping to the global executor instead started four threads,
+    /// about 0.5 ms of CPU time at every start.
+    nonisolated(nonsending) public static func main(registry: @autoclosure @escaping @Sendable () -> Registry, arguments: [String]? = nil) async {
         CommandEnvironment.setRegistry(registry)
         if let runBatch = batchRun(for: arguments ?? Array(CommandLine.arguments.dropFirst())) {
             runBatch()
