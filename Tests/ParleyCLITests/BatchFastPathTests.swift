@@ -59,6 +59,27 @@ import Testing
         #expect(answers.contains { $0.hasPrefix(#"{"error": "#) })
     }
 
+    /// media-type writes its four members as fixed text between the values: every shape of
+    /// answer, byte for byte (suffix or null, no, one or several parameters, escapes).
+    @Test func mediaTypeAnswersAreExactJSON() throws {
+        let input = #"""
+            {"value": "application/vnd.api+json; charset=utf-8; ext=\"a \\\"b\\\"\""}
+            {"value": "text/plain"}
+            {"value": "image/svg+xml"}
+            {"value": "Text/HTML; A=1; b=\"tab\there\""}
+            """#
+        let result = try ParleyProcess.run(["media-type", "--batch"], input: input)
+        #expect(result.stdout == #"""
+            {"type": "application", "subtype": "vnd.api+json", "suffix": "json", "parameters": {"charset": "utf-8", "ext": "a \"b\""}}
+            {"type": "text", "subtype": "plain", "suffix": null, "parameters": {}}
+            {"type": "image", "subtype": "svg+xml", "suffix": "xml", "parameters": {}}
+            {"type": "text", "subtype": "html", "suffix": null, "parameters": {"a": "1", "b": "tab\there"}}
+
+            """#)
+        let single = try ParleyProcess.run(["media-type", "text/plain; charset=utf-8"])
+        #expect(single.stdout == #"{"type": "text", "subtype": "plain", "suffix": null, "parameters": {"charset": "utf-8"}}"# + "\n")
+    }
+
     @Test func otherSpellingsGoThroughArgumentParser() throws {
         let help = try ParleyProcess.run(["media-type", "--batch", "--help"])
         #expect(help.status == 0)
