@@ -170,14 +170,14 @@ package struct BatchAnswer {
     }
 
     /// Writes `json` as it is: JSON text between values, for an answer whose members are always
-    /// the same (``MediaTypeCommand``'s), written in a few pieces rather than member by member.
+    /// the same (`MediaTypeCommand`'s), written in a few pieces rather than member by member.
     package mutating func raw(_ json: StaticString) {
         output.append(literal: json)
         isObjectEmpty = false
     }
 
     /// Writes what goes between the quotes of `text`'s JSON string literal; the quotes are the
-    /// caller's (in its ``raw(_:)`` text).
+    /// caller's (in its `raw(_:)` text).
     package mutating func stringContents(_ text: String) {
         contents(text)
     }
