@@ -132,7 +132,8 @@ linearity-gate: bench-setup valgrind
 # lists, `parley negotiate --batch`, `parley check` on a generated corpus) runs under valgrind's
 # callgrind, and the run fails when one takes more than 5% more instructions than its line in
 # Benchmarks/Gate/instruction-thresholds.txt. Counts, not times: the machine's load cannot move
-# them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the file; commit that on its own, with why.
+# them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the lines of the paths it ran (add --filter X
+# for some); commit that on its own, with why.
 perf-gate: bench-setup valgrind
 	cd Benchmarks && $(SWIFT) build -c release --product PerfGate && \
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/PerfGate" $(PERF_GATE_FLAGS)

@@ -66,15 +66,23 @@ if options.worker {
     exit(0)
 }
 
-/// The committed counts: `name count` lines; `#` starts a comment.
-func readThresholds(_ path: String) -> [String: Int] {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
-    var counts: [String: Int] = [:]
+/// The committed counts in file order: `name count` lines; `#` starts a comment.
+func readThresholds(_ path: String) -> [(String, Int)] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+    var counts: [(String, Int)] = []
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        if fields.count == 2, let count = Int(fields[1]) { counts[String(fields[0])] = count }
+        if fields.count == 2, let count = Int(fields[1]) { counts.append((String(fields[0]), count)) }
     }
     return counts
+}
+
+/// `committed` with the counts of `measured` put in: a path keeps its place, a new one goes last,
+/// and a path this run did not measure (`--filter`) keeps its committed count.
+func updatedThresholds(_ committed: [(String, Int)], with measured: [(String, Int)]) -> [(String, Int)] {
+    let new = Dictionary(measured, uniquingKeysWith: { _, last in last })
+    let known = Set(committed.map(\.0))
+    return committed.map { name, count in (name, new[name] ?? count) } + measured.filter { !known.contains($0.0) }
 }
 
 func writeThresholds(_ counts: [(String, Int)], to path: String) throws {
@@ -114,7 +122,8 @@ for line in output.split(separator: "\n") {
 }
 if worker.terminationStatus != 0 { measured.append(("the worker", .failure(GateError("the worker exited with \(worker.terminationStatus)")))) }
 
-let thresholds = readThresholds(options.thresholds)
+let committed = readThresholds(options.thresholds)
+let thresholds = Dictionary(committed, uniquingKeysWith: { _, last in last })
 print("Instructions per run, counted with valgrind's callgrind; the gate fails above the threshold + \(options.tolerance)%.\n")
 print(column("path", 42) + column("instructions", 16, right: true) + column("threshold", 16, right: true)
       + column("change", 9, right: true) + "  result")
@@ -146,8 +155,8 @@ if options.update && !failures.isEmpty {
     exit(1)
 } else if options.update {
     let counts = measured.compactMap { name, result in (try? result.get()).map { (name, $0) } }
-    try writeThresholds(counts, to: options.thresholds)
-    print("Wrote \(counts.count) thresholds to \(options.thresholds).")
+    try writeThresholds(updatedThresholds(committed, with: counts), to: options.thresholds)
+    print("Updated \(counts.count) thresholds in \(options.thresholds); the others are kept.")
 } else if failures.isEmpty {
     print("Instruction gate passed: every path within \(options.tolerance)% of its threshold.")
 } else {
