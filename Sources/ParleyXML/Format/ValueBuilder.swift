@@ -27,7 +27,7 @@ final class ValueBuilder: SAXHandler {
     fileprivate struct Stack: ~Copyable {
         var frames = RecordBuffer<Frame>(capacity: 16)
         /// The members of the open elements, each element's after its parent's.
-        var members: [Value.Object.Member] = []
+        var members = MemberStack()
         /// Character data and CDATA in UTF-8, joined (comments between them do not split it).
         var segment = RecordBuffer<UInt8>(capacity: 256)
         /// By depth (position in `frames`): the segments of mixed content that are not only
@@ -100,7 +100,7 @@ final class ValueBuilder: SAXHandler {
             value = .string(consume text)
         } else {
             if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(consume text))) }
-            value = .object(Value.Object(stack.pointee.members.removeTail(from: frame.memberStart)))
+            value = .object(Value.Object(stack.pointee.members.take(from: frame.memberStart)))
         }
         let name = event.qualifiedName
         if depth == 0 {
@@ -140,13 +140,7 @@ extension ValueBuilder.Stack {
         let depth = frames.count - 1
         let frame = frames[depth]
         if let index = memberPosition(forChild: name, of: frame) {
-            if case .array(var values) = members[index].value {
-                members[index].value = .null
-                values.append(value)
-                members[index].value = .array(values)
-            } else {
-                members[index].value = .array([members[index].value, value])
-            }
+            members.group(value, into: index)
             return
         }
         members.append(.init(key: name, value: value))
@@ -155,7 +149,7 @@ extension ValueBuilder.Stack {
         } else if members.count - frame.memberStart > Self.linearSearchLimit {
             // Keys are unique: a child element's name cannot start with `@`, as attributes' do.
             var index: [String: Int] = [:]
-            for position in frame.memberStart..<members.count { index[members[position].key] = position - frame.memberStart }
+            for position in frame.memberStart..<members.count { index[members.key(at: position)] = position - frame.memberStart }
             memberIndexes[depth] = index
             frames[depth].hasMemberIndex = true
         }
@@ -170,7 +164,7 @@ extension ValueBuilder.Stack {
         var position = members.count
         while position > frame.memberStart + frame.attributeCount {
             position -= 1
-            if members[position].key == name { return position }
+            if members.key(at: position) == name { return position }
         }
         return nil
     }
@@ -187,4 +181,66 @@ private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         }
     }
     return true
+}
+
+/// The members of the open elements, on one stack: each element's members move, once, from
+/// here into an array of their exact count when it ends (no element is copied, retained or
+/// released on the way, as taking them from an `Array` would).
+private struct MemberStack: ~Copyable {
+    private var base: UnsafeMutablePointer<Value.Object.Member>
+    private var capacity = 64
+    private(set) var count = 0
+
+    init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    mutating func append(_ member: consuming Value.Object.Member) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: member)
+        count &+= 1
+    }
+
+    /// The key of the member at `index` (`0..<count`).
+    func key(at index: Int) -> String {
+        base[index].key
+    }
+
+    /// Adds `value` to the member at `index` (`0..<count`), the first child of its name: its
+    /// value becomes an array of both, or takes `value` at the end of the array it already is.
+    mutating func group(_ value: consuming Value, into index: Int) {
+        let member = base + index
+        if case .array(var values) = member.pointee.value {
+            // Left as `.null` while `values` grows, so the array is not shared and grows in place.
+            member.pointee.value = .null
+            values.append(value)
+            member.pointee.value = .array(values)
+        } else {
+            member.pointee.value = .array([member.pointee.value, value])
+        }
+    }
+
+    /// Moves the members from `start` on into an array of exactly their count.
+    mutating func take(from start: Int) -> [Value.Object.Member] {
+        let taken = count - start
+        guard taken > 0 else { return [] }
+        count = start
+        var members: [Value.Object.Member] = []
+        members.reserveCapacity(taken)
+        for index in start..<start + taken { members.append((base + index).move()) }
+        return members
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Value.Object.Member>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
 }
