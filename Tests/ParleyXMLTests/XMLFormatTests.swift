@@ -123,6 +123,34 @@ import Testing
         #expect(error.location?.line == 1)
     }
 
+    /// libxml2 reads the body about 4,000 bytes at a time: names, attribute values, references,
+    /// CDATA and text that cross those boundaries decode as they do in one piece.
+    @Test func readsDocumentsLargerThanOneInputChunkWhole() throws {
+        var text = "<root xmlns:p=\"urn:p\">"
+        var expected: [Value] = []
+        for index in 0..<400 {
+            // Varying lengths move every construct across the chunk boundaries.
+            let name = "element-name-" + String(repeating: "n", count: index % 37)
+            let attribute = String(repeating: "v", count: (index * 7) % 53) + "&amp;\(index)"
+            let body = String(repeating: "é", count: (index * 11) % 61) + " &lt;\(index)&gt; "
+            text += "<p:item p:\(name)=\"\(attribute)\"><![CDATA[\(index)]]>\(body)</p:item>\n  "
+            expected.append(["@p:\(name)": .string(String(repeating: "v", count: (index * 7) % 53) + "&\(index)"),
+                             "#text": .string("\(index)" + String(repeating: "é", count: (index * 11) % 61) + " <\(index)> ")])
+        }
+        text += "</root>"
+        #expect(text.utf8.count > 40_000)
+        let value = try decode(text)
+        #expect(value == ["root": ["@xmlns:p": "urn:p", "p:item": .array(expected)]])
+    }
+
+    @Test func reportsTheLocationOfAnErrorPastTheFirstInputChunk() throws {
+        let lines = (0..<2_000).map { "  <a n=\"\($0)\">text</a>" }.joined(separator: "\n")
+        let error = try #require(throws: FormatError.self) { try decode("<r>\n" + lines + "\n  <b></c>\n</r>") }
+        #expect(error.code == .malformed)
+        #expect(error.location?.line == 2_002)
+        #expect(error.location?.column != nil)
+    }
+
     @Test func enforcesDepthNodeAndBodyLimits() throws {
         let deep = String(repeating: "<a>", count: 30) + String(repeating: "</a>", count: 30)
         let depth = try #require(throws: FormatError.self) { try decode(deep, limits: .init(maxDepth: 10)) }
