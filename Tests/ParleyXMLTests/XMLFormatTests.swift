@@ -151,6 +151,23 @@ import Testing
         #expect(error.location?.column != nil)
     }
 
+    /// Strings up to 15 bytes are made inline, longer ones on the heap: both, ASCII or not, on
+    /// either side of that length, come out as written, as values and as string events.
+    @Test func keepsShortAndLongTextsAndAttributeValuesAroundTheInlineLength() throws {
+        for length in [0, 1, 14, 15, 16, 17, 40] {
+            for unit in ["a", "é", "€", "𝄞"] {
+                let text = String(repeating: unit, count: length / unit.utf8.count)
+                let document = "<r v=\"\(text)\"><t>\(text)</t></r>"
+                #expect(try decode(document) == ["r": ["@v": .string(text), "t": .string(text)]])
+                var texts: [String] = []
+                try XML.EventReader(Array(document.utf8)).forEach { event in
+                    if case .text(let value) = event { texts.append(value) }
+                }
+                #expect(texts == (text.isEmpty ? [] : [text]))
+            }
+        }
+    }
+
     @Test func enforcesDepthNodeAndBodyLimits() throws {
         let deep = String(repeating: "<a>", count: 30) + String(repeating: "</a>", count: 30)
         let depth = try #require(throws: FormatError.self) { try decode(deep, limits: .init(maxDepth: 10)) }

@@ -33,10 +33,10 @@ final class ValueBuilder: SAXHandler {
         /// By depth (position in `frames`): the segments of mixed content that are not only
         /// whitespace, joined.
         var mixedText: [Int: String] = [:]
-        /// By depth: where each child element name's member is (from the element's
+        /// By depth: where each child element name's member is, by the name's number (from the element's
         /// `memberStart`), once it has more than `linearSearchLimit` members (below that a scan
         /// of them is cheaper).
-        var memberIndexes: [Int: [String: Int]] = [:]
+        var memberIndexes: [Int: [Int32: Int]] = [:]
     }
 
     private let stack: UnsafeMutablePointer<Stack>
@@ -46,6 +46,7 @@ final class ValueBuilder: SAXHandler {
         stack = .allocate(capacity: 1)
         stack.initialize(to: Stack())
         super.init(limits: limits)
+        state.pointee.keyIDs = [:]
     }
 
     deinit {
@@ -89,7 +90,7 @@ final class ValueBuilder: SAXHandler {
             stack.pointee.endSegment()
             text = stack.pointee.frames[depth].hasMixedText ? stack.pointee.mixedText.removeValue(forKey: depth)! : ""
         } else {
-            text = String(decoding: stack.pointee.segment.records, as: UTF8.self)
+            text = makeString(utf8: stack.pointee.segment.records)
             stack.pointee.segment.truncate(to: 0)
         }
         let frame = stack.pointee.frames[depth]
@@ -102,11 +103,11 @@ final class ValueBuilder: SAXHandler {
             if !text.isEmpty { stack.pointee.members.append(.init(key: "#text", value: .string(consume text))) }
             value = .object(Value.Object(stack.pointee.members.take(from: frame.memberStart)))
         }
-        let name = event.qualifiedName
+        let (name, id) = event.qualifiedNameAndID
         if depth == 0 {
             result = .object(Value.Object([.init(key: name, value: value)]))
         } else {
-            stack.pointee.add(child: name, value: value)
+            stack.pointee.add(child: name, id: id, value: value)
         }
     }
 }
@@ -129,42 +130,45 @@ extension ValueBuilder.Stack {
         if !isWhitespace(segment.records) {
             let depth = frames.count - 1
             frames[depth].hasMixedText = true
-            mixedText[depth, default: ""] += String(decoding: segment.records, as: UTF8.self)
+            mixedText[depth, default: ""] += makeString(utf8: segment.records)
         }
         segment.truncate(to: 0)
     }
 
     /// Adds a child element's value to the innermost element: as a member, or to the array
     /// of the member that holds the children of the same name.
-    mutating func add(child name: String, value: consuming Value) {
+    mutating func add(child name: consuming String, id: Int32, value: consuming Value) {
         let depth = frames.count - 1
         let frame = frames[depth]
-        if let index = memberPosition(forChild: name, of: frame) {
+        if let index = memberPosition(forChild: id, of: frame) {
             members.group(value, into: index)
             return
         }
-        members.append(.init(key: name, value: value))
+        members.append(.init(key: name, value: value), id: id)
         if frame.hasMemberIndex {
-            memberIndexes[depth]![name] = members.count - 1 - frame.memberStart
+            memberIndexes[depth]![id] = members.count - 1 - frame.memberStart
         } else if members.count - frame.memberStart > Self.linearSearchLimit {
             // Keys are unique: a child element's name cannot start with `@`, as attributes' do.
-            var index: [String: Int] = [:]
-            for position in frame.memberStart..<members.count { index[members.key(at: position)] = position - frame.memberStart }
+            var index: [Int32: Int] = [:]
+            for position in frame.memberStart + frame.attributeCount..<members.count {
+                index[members.id(at: position)] = position - frame.memberStart
+            }
             memberIndexes[depth] = index
             frames[depth].hasMemberIndex = true
         }
     }
 
-    /// The position in `members` of the member holding the children named `name` of the
-    /// element at the top of the stack (`frame`), if one came before.
-    private func memberPosition(forChild name: String, of frame: ValueBuilder.Frame) -> Int? {
+    /// The position in `members` of the member holding the children whose qualified name has
+    /// the number `id` (`SAXHandler.State.keyIDs`) of the element at the top of the stack
+    /// (`frame`), if one came before.
+    private func memberPosition(forChild id: Int32, of frame: ValueBuilder.Frame) -> Int? {
         if frame.hasMemberIndex {
-            return memberIndexes[frames.count - 1]![name].map { frame.memberStart + $0 }
+            return memberIndexes[frames.count - 1]![id].map { frame.memberStart + $0 }
         }
         var position = members.count
         while position > frame.memberStart + frame.attributeCount {
             position -= 1
-            if members.key(at: position) == name { return position }
+            if members.id(at: position) == id { return position }
         }
         return nil
     }
@@ -188,6 +192,9 @@ private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
 /// released on the way, as taking them from an `Array` would).
 private struct MemberStack: ~Copyable {
     private var base: UnsafeMutablePointer<Value.Object.Member>
+    /// For each member, the number of its child element name (`SAXHandler.State.keyIDs`), or -1
+    /// for attributes, namespace declarations and text: names compare as numbers.
+    private var ids = RecordBuffer<Int32>(capacity: 64)
     private var capacity = 64
     private(set) var count = 0
 
@@ -200,15 +207,17 @@ private struct MemberStack: ~Copyable {
         base.deallocate()
     }
 
-    mutating func append(_ member: consuming Value.Object.Member) {
+    /// Appends `member`, a child element's when `id` is its name's number (-1 for others).
+    mutating func append(_ member: consuming Value.Object.Member, id: Int32 = -1) {
         if count == capacity { grow() }
         (base + count).initialize(to: member)
+        ids.append(id)
         count &+= 1
     }
 
-    /// The key of the member at `index` (`0..<count`).
-    func key(at index: Int) -> String {
-        base[index].key
+    /// The number of the child element name of the member at `index` (`0..<count`), or -1.
+    func id(at index: Int) -> Int32 {
+        ids[index]
     }
 
     /// Adds `value` to the member at `index` (`0..<count`), the first child of its name: its
@@ -230,6 +239,7 @@ private struct MemberStack: ~Copyable {
         let taken = count - start
         guard taken > 0 else { return [] }
         count = start
+        ids.truncate(to: start)
         var members: [Value.Object.Member] = []
         members.reserveCapacity(taken)
         for index in start..<start + taken { members.append((base + index).move()) }

@@ -51,6 +51,9 @@ class SAXHandler {
         /// Every name the cache made, in order, when a handler keeps them (the tree builder
         /// refers to names by their position here); `nil` otherwise.
         var nameTable: [XML.Name]?
+        /// A number for every qualified name the cache made, when a handler asks for them (the
+        /// value builder compares element names by it); `nil` otherwise.
+        var keyIDs: [String: Int32]?
     }
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
@@ -75,6 +78,9 @@ class SAXHandler {
         var attributeKey: String
         /// The name's position in `State.nameTable`, when kept.
         var ordinal = -1
+        /// The number of `qualifiedName` in `State.keyIDs`, when kept: equal for equal
+        /// qualified names (whatever their namespace), -1 otherwise.
+        var keyID: Int32 = -1
 
         init(localName: UnsafeRawPointer? = nil, prefix: UnsafeRawPointer? = nil, uri: UnsafeRawPointer? = nil,
              name: XML.Name, ordinal: Int = -1) {
@@ -238,6 +244,13 @@ class SAXHandler {
         nameSlot(state, localName, prefix, uri).pointee.attributeKey
     }
 
+    /// The qualified name for libxml2's interned pointers and its number in `State.keyIDs`.
+    static func qualifiedNameAndID(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+                                   _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> (String, Int32) {
+        let slot = nameSlot(state, localName, prefix, uri)
+        return (slot.pointee.qualifiedName, slot.pointee.keyID)
+    }
+
     /// The position in `State.nameTable` of the name for libxml2's interned pointers.
     static func nameOrdinal(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
                             _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> Int {
@@ -277,6 +290,11 @@ class SAXHandler {
                             namespaceURI: uri.map { String(cString: $0) })
         slot.pointee = NameSlot(localName: UnsafeRawPointer(localName), prefix: UnsafeRawPointer(prefix),
                                 uri: UnsafeRawPointer(uri), name: name, ordinal: keep(name, in: &state.pointee.nameTable))
+        if state.pointee.keyIDs != nil {
+            let next = Int32(truncatingIfNeeded: state.pointee.keyIDs!.count)
+            slot.pointee.keyID = state.pointee.keyIDs![slot.pointee.qualifiedName, default: next]
+            if slot.pointee.keyID == next { state.pointee.keyIDs![slot.pointee.qualifiedName] = next }
+        }
     }
 
     /// Delivers the pending text, if any, as one event.
