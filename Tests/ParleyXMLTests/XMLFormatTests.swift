@@ -168,6 +168,21 @@ import Testing
         }
     }
 
+    /// Children group by qualified name: the same prefix bound to two URIs is one key, two
+    /// prefixes of one URI are two; with and without the index of wide elements.
+    @Test func groupsChildrenByQualifiedNameWhateverTheirNamespace() throws {
+        let rebound = #"<r xmlns:p="urn:1"><p:a>1</p:a><q xmlns:p="urn:2"/><p:a xmlns:p="urn:2">2</p:a><x:a xmlns:x="urn:1">3</x:a></r>"#
+        let value = try decode(rebound)
+        #expect(value == ["r": ["@xmlns:p": "urn:1", "p:a": ["1", ["@xmlns:p": "urn:2", "#text": "2"]], "q": ["@xmlns:p": "urn:2"],
+                                "x:a": ["@xmlns:x": "urn:1", "#text": "3"]]])
+        let names = (0..<20).map { "n\($0)" }
+        let wide = "<r xmlns:p=\"urn:1\">" + names.map { "<\($0)/><p:\($0)/>" }.joined() + "<p:n3 xmlns:p=\"urn:2\"/><n3/></r>"
+        let members = try #require(try decode(wide)["r"]?.objectValue)
+        #expect(members.keys == ["@xmlns:p"] + names.flatMap { [$0, "p:" + $0] })
+        #expect(members["n3"] == ["", ""])
+        #expect(members["p:n3"] == ["", ["@xmlns:p": "urn:2"]])
+    }
+
     @Test func enforcesDepthNodeAndBodyLimits() throws {
         let deep = String(repeating: "<a>", count: 30) + String(repeating: "</a>", count: 30)
         let depth = try #require(throws: FormatError.self) { try decode(deep, limits: .init(maxDepth: 10)) }
