@@ -177,11 +177,16 @@ extension ValueBuilder.Stack {
 /// Whether UTF-8 text holds only whitespace characters (`Character.isWhitespace`): ASCII is
 /// checked byte by byte, text with other characters as characters.
 private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in utf8 {
-        switch byte {
-        case 0x09...0x0D, 0x20: continue
-        case 0x80...: return String(decoding: utf8, as: UTF8.self).allSatisfy(\.isWhitespace)
-        default: return false
+    var index = 0
+    while index < utf8.count {
+        let byte = utf8[index]
+        // Tab, line feed, vertical tab, form feed, carriage return, space.
+        if byte == 0x20 || byte &- 0x09 <= 4 {
+            index &+= 1
+        } else if byte < 0x80 {
+            return false
+        } else {
+            return String(decoding: utf8, as: UTF8.self).allSatisfy(\.isWhitespace)
         }
     }
     return true
