@@ -56,6 +56,28 @@ import Testing
         #expect(joined == ["r": ["a": "", "#text": " y z"]])
     }
 
+    /// Text that ends at a tag is read from the parser's pending text, text before a comment,
+    /// processing instruction or CDATA section comes as an event: every mix joins in order.
+    @Test func joinsTextAroundCommentsInstructionsAndCDATAInOrder() throws {
+        #expect(try decode("<r>a<!--c-->b<?p d?>c</r>") == ["r": "abc"])
+        #expect(try decode("<r><![CDATA[x]]>y</r>") == ["r": "xy"])
+        #expect(try decode("<r>x<![CDATA[ ]]></r>") == ["r": "x "])
+        #expect(try decode("<r>  <!--c-->  </r>") == ["r": "    "])
+        #expect(try decode("<r>a<b/>c</r>") == ["r": ["b": "", "#text": "ac"]])
+        #expect(try decode("<r>  <!--c-->x<b/><!--c-->  <c/>  </r>") == ["r": ["b": "", "c": "", "#text": "  x"]])
+        #expect(try decode("<r k=\"v\">t<!--c--></r>") == ["r": ["@k": "v", "#text": "t"]])
+        #expect(try decode("<r>\n  <a>1</a><!--c-->\n  <![CDATA[]]>\n</r>") == ["r": ["a": "1"]])
+    }
+
+    /// The node limit counts a text that ends at a tag as it counts every other text.
+    @Test func countsTextAtTagsAgainstTheNodeLimit() throws {
+        let document = "<r>t<a/>u</r>"
+        #expect(try decode(document, limits: .init(maxNodes: 4)) == ["r": ["a": "", "#text": "tu"]])
+        let error = try #require(throws: FormatError.self) { try decode(document, limits: .init(maxNodes: 3)) }
+        #expect(error.code == .limitExceeded)
+        #expect(error.limit?.name == "maxNodes")
+    }
+
     @Test func groupsRepeatedChildrenAmongManyNames() throws {
         let names = (0..<40).map { "c\($0)" }
         let body = names.map { "<\($0)>\($0)</\($0)>" }.joined() + "<c3>again</c3><c39>last</c39><c3>third</c3>"

@@ -4,7 +4,8 @@ import Parley
 /// explicit stack of open elements (no recursion).
 ///
 /// It reads the event views directly: attribute values and text become strings once, straight
-/// from the parser's buffers, and whitespace between child elements (indentation) is dropped
+/// from the parser's buffers (the text that ends at a tag from the handler's pending text, with
+/// no text event: `takesTextAtElements`), and whitespace between child elements (indentation) is dropped
 /// before it is ever made a string. The members of all open elements share one stack, so each
 /// object's members move once, into an array of their exact size, when it ends.
 final class ValueBuilder: SAXHandler {
@@ -28,7 +29,9 @@ final class ValueBuilder: SAXHandler {
         var frames = RecordBuffer<Frame>(capacity: 16)
         /// The members of the open elements, each element's after its parent's.
         var members = MemberStack()
-        /// Character data and CDATA in UTF-8, joined (comments between them do not split it).
+        /// Character data and CDATA in UTF-8, joined (comments between them do not split it):
+        /// what came as events before the handler's pending text, which is read where it is when
+        /// an element starts or ends (most text never comes here).
         var segment = RecordBuffer<UInt8>(capacity: 256)
         /// By depth (position in `frames`): the segments of mixed content that are not only
         /// whitespace, joined.
@@ -45,7 +48,7 @@ final class ValueBuilder: SAXHandler {
     init(limits: DecodingLimits) {
         stack = .allocate(capacity: 1)
         stack.initialize(to: Stack())
-        super.init(limits: limits)
+        super.init(limits: limits, takesTextAtElements: true)
         state.pointee.keyIDs = [:]
     }
 
@@ -68,7 +71,9 @@ final class ValueBuilder: SAXHandler {
     }
 
     private func startElement(_ event: borrowing XML.EventView) {
-        if stack.pointee.frames.count > 0 { stack.pointee.endSegmentBeforeChild() }
+        // Text before the root is only whitespace, which is not kept.
+        let text = takePendingText()
+        if stack.pointee.frames.count > 0 { stack.pointee.endSegmentBeforeChild(adding: text) }
         let memberStart = stack.pointee.members.count
         for index in 0..<event.namespaces.count {
             let namespace = event.namespaces[index]
@@ -83,13 +88,18 @@ final class ValueBuilder: SAXHandler {
     }
 
     private func endElement(_ event: borrowing XML.EventView) {
+        let pending = takePendingText()
         guard stack.pointee.frames.count > 0 else { return }
         let depth = stack.pointee.frames.count - 1
         let text: String
         if stack.pointee.frames[depth].hasChildElements {
-            stack.pointee.endSegment()
+            stack.pointee.endSegment(adding: pending)
             text = stack.pointee.frames[depth].hasMixedText ? stack.pointee.mixedText.removeValue(forKey: depth)! : ""
+        } else if stack.pointee.segment.count == 0 {
+            // The whole text came in one piece: it becomes the string without a copy in between.
+            text = makeString(utf8: pending)
         } else {
+            stack.pointee.segment.append(contentsOf: pending)
             text = makeString(utf8: stack.pointee.segment.records)
             stack.pointee.segment.truncate(to: 0)
         }
@@ -116,23 +126,32 @@ extension ValueBuilder.Stack {
     /// Members up to which a child's name is looked up by scanning them.
     static let linearSearchLimit = 16
 
-    /// Ends the innermost element's text segment, as a child element starts in it.
-    mutating func endSegmentBeforeChild() {
+    /// Ends the innermost element's text segment, the handler's pending text `pending` last,
+    /// as a child element starts in it.
+    mutating func endSegmentBeforeChild(adding pending: UnsafeBufferPointer<UInt8>) {
         frames[frames.count - 1].hasChildElements = true
-        endSegment()
+        endSegment(adding: pending)
     }
 
     /// Ends the innermost element's text segment (the text between two of its child elements,
-    /// or before the first, or after the last): adds it to the element's mixed text unless it
-    /// is only whitespace (indentation).
-    mutating func endSegment() {
-        guard segment.count > 0 else { return }
-        if !isWhitespace(segment.records) {
-            let depth = frames.count - 1
-            frames[depth].hasMixedText = true
-            mixedText[depth, default: ""] += makeString(utf8: segment.records)
+    /// or before the first, or after the last), the handler's pending text `pending` last: adds
+    /// it to the element's mixed text unless it is only whitespace (indentation).
+    mutating func endSegment(adding pending: UnsafeBufferPointer<UInt8>) {
+        guard segment.count > 0 else {
+            // The segment is the pending text alone: judged and made where it is.
+            if pending.count > 0 && !isWhitespace(pending) { addMixedText(makeString(utf8: pending)) }
+            return
         }
+        segment.append(contentsOf: pending)
+        if !isWhitespace(segment.records) { addMixedText(makeString(utf8: segment.records)) }
         segment.truncate(to: 0)
+    }
+
+    /// Adds a segment of mixed content to the innermost element's text.
+    private mutating func addMixedText(_ text: String) {
+        let depth = frames.count - 1
+        frames[depth].hasMixedText = true
+        mixedText[depth, default: ""] += text
     }
 
     /// Adds a child element's value to the innermost element: as a member, or to the array

@@ -103,6 +103,10 @@ class SAXHandler {
     /// The event reader's closure, called for every event instead of `emit(_:)` when `hasSink`.
     private let sink: (borrowing XML.EventView) throws -> Void
     private let hasSink: Bool
+    /// Whether the subclass takes the pending text itself when an element starts or ends (see
+    /// `takePendingText()`): there the text counts as a node but is not delivered as an event.
+    /// Before a comment, processing instruction or CDATA section, and at the end, it still is.
+    private let takesTextAtElements: Bool
 
     /// Creates a handler whose events go to the `sink` closure (which must outlive the parse)
     /// instead of `emit(_:)`.
@@ -111,10 +115,12 @@ class SAXHandler {
     }
 
     /// Creates a handler; subclasses pass `hasSink: false` and receive events through `emit(_:)`.
-    init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void = { _ in }, hasSink: Bool = false) {
+    init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void = { _ in }, hasSink: Bool = false,
+         takesTextAtElements: Bool = false) {
         self.limits = limits
         self.sink = sink
         self.hasSink = hasSink
+        self.takesTextAtElements = takesTextAtElements
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         names = .allocate(capacity: Self.cacheSize)
@@ -297,6 +303,24 @@ class SAXHandler {
         }
     }
 
+    /// The pending text (character data since the last other event), which a subclass that
+    /// `takesTextAtElements` takes when an element starts or ends: valid until libxml2 delivers
+    /// character data again, so only during that event.
+    final func takePendingText() -> UnsafeBufferPointer<UInt8> {
+        let text = UnsafeBufferPointer(start: UnsafePointer(state.pointee.text), count: state.pointee.textCount)
+        state.pointee.textCount = 0
+        return text
+    }
+
+    /// Ends the pending text before an element starts or ends: delivers it, or only counts it
+    /// as a node when the subclass `takesTextAtElements`.
+    ///
+    /// - Returns: Whether the parse goes on.
+    private func endTextAtElement() -> Bool {
+        guard takesTextAtElements else { return flushText() }
+        return state.pointee.textCount == 0 || countNodes(1)
+    }
+
     /// Delivers the pending text, if any, as one event.
     ///
     /// - Returns: Whether the parse goes on (the text's receiver may have stopped it).
@@ -315,7 +339,7 @@ class SAXHandler {
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard !state.pointee.stopped, let localName else { return }
-        guard flushText() else { return }
+        guard endTextAtElement() else { return }
         state.pointee.depth += 1
         if state.pointee.depth > limits.maxDepth { return failDepth() }
         // The element, each attribute and each namespace declaration.
@@ -364,7 +388,7 @@ class SAXHandler {
     final func endElement(localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
                           uri: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped, let localName else { return }
-        guard flushText() else { return }
+        guard endTextAtElement() else { return }
         state.pointee.depth -= 1
         dispatch(XML.EventView(kind: .endElement, state: state, first: localName, prefix: prefix, uri: uri))
     }
