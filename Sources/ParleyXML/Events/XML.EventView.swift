@@ -123,7 +123,7 @@ extension XML {
         /// The text of a ``Kind/text``, ``Kind/cdata`` or ``Kind/comment`` event, or a
         /// processing instruction's data; empty for elements. Made as a string when read.
         public var text: String {
-            makeString(utf8: UnsafeBufferPointer(start: bytes, count: count))
+            String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
 
         /// The number of UTF-8 bytes in ``text``, without making it.
@@ -288,7 +288,7 @@ extension XML.EventView {
         /// `DecodingLimits/maxExpansionRatio`: a value that passes it reads as empty, and the
         /// parse stops with `FormatError` `.limitExceeded` once the event's call returns.
         public var value: String {
-            withValueBytes { makeString(utf8: $0) }
+            withValueBytes { String(decoding: $0, as: UTF8.self) }
         }
 
         /// Calls `body` with the UTF-8 bytes of the value, references resolved, without making a
@@ -357,21 +357,6 @@ extension XML.Event {
 }
 
 /// Whether the NUL-terminated `cString` holds exactly the UTF-8 of `string`.
-/// A string of UTF-8 bytes, ill-formed sequences replaced by U+FFFD as `String(decoding:as:)`
-/// does. Up to 15 bytes (a string stored inline, as most attribute values and many texts are)
-/// it copies them into the string and checks them there: `String(decoding:as:)` validates them,
-/// then copies them and checks them for ASCII a second time. Longer strings are made by
-/// `String(decoding:as:)`, which costs fewer instructions for them than the stdlib's
-/// uninitialised-capacity path (XML.decodeValue-1MB +0.3% when every string went that way).
-func makeString(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
-    guard let start = bytes.baseAddress, bytes.count > 0 else { return "" }
-    guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
-    return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-        buffer.baseAddress!.initialize(from: start, count: bytes.count)
-        return bytes.count
-    }
-}
-
 func cStringEquals(_ cString: UnsafePointer<UInt8>, _ string: String) -> Bool {
     var string = string
     return string.withUTF8 { utf8 in

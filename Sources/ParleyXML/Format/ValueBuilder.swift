@@ -97,10 +97,10 @@ final class ValueBuilder: SAXHandler {
             text = stack.pointee.frames[depth].hasMixedText ? stack.pointee.mixedText.removeValue(forKey: depth)! : ""
         } else if stack.pointee.segment.count == 0 {
             // The whole text came in one piece: it becomes the string without a copy in between.
-            text = makeString(utf8: pending)
+            text = String(decoding: pending, as: UTF8.self)
         } else {
             stack.pointee.segment.append(contentsOf: pending)
-            text = makeString(utf8: stack.pointee.segment.records)
+            text = String(decoding: stack.pointee.segment.records, as: UTF8.self)
             stack.pointee.segment.truncate(to: 0)
         }
         let frame = stack.pointee.frames[depth]
@@ -139,11 +139,11 @@ extension ValueBuilder.Stack {
     mutating func endSegment(adding pending: UnsafeBufferPointer<UInt8>) {
         guard segment.count > 0 else {
             // The segment is the pending text alone: judged and made where it is.
-            if pending.count > 0 && !isWhitespace(pending) { addMixedText(makeString(utf8: pending)) }
+            if pending.count > 0 && !isWhitespace(pending) { addMixedText(String(decoding: pending, as: UTF8.self)) }
             return
         }
         segment.append(contentsOf: pending)
-        if !isWhitespace(segment.records) { addMixedText(makeString(utf8: segment.records)) }
+        if !isWhitespace(segment.records) { addMixedText(String(decoding: segment.records, as: UTF8.self)) }
         segment.truncate(to: 0)
     }
 
@@ -212,31 +212,19 @@ private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
 }
 
 /// The members of the open elements, on one stack: each element's members move, once, from
-/// here into an array of their exact count when it ends (no element is copied, retained or
-/// released on the way, as taking them from an `Array` would).
+/// here into an array of their exact count when it ends.
 private struct MemberStack: ~Copyable {
-    private var base: UnsafeMutablePointer<Value.Object.Member>
+    private var members: [Value.Object.Member] = []
     /// For each member, the number of its child element name (`SAXHandler.State.keyIDs`), or -1
     /// for attributes, namespace declarations and text: names compare as numbers.
     private var ids = RecordBuffer<Int32>(capacity: 64)
-    private var capacity = 64
-    private(set) var count = 0
 
-    init() {
-        base = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
+    var count: Int { members.count }
 
     /// Appends `member`, a child element's when `id` is its name's number (-1 for others).
     mutating func append(_ member: consuming Value.Object.Member, id: Int32 = -1) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: member)
+        members.append(member)
         ids.append(id)
-        count &+= 1
     }
 
     /// The number of the child element name of the member at `index` (`0..<count`), or -1.
@@ -247,34 +235,19 @@ private struct MemberStack: ~Copyable {
     /// Adds `value` to the member at `index` (`0..<count`), the first child of its name: its
     /// value becomes an array of both, or takes `value` at the end of the array it already is.
     mutating func group(_ value: consuming Value, into index: Int) {
-        let member = base + index
-        if case .array(var values) = member.pointee.value {
+        if case .array(var values) = members[index].value {
             // Left as `.null` while `values` grows, so the array is not shared and grows in place.
-            member.pointee.value = .null
+            members[index].value = .null
             values.append(value)
-            member.pointee.value = .array(values)
+            members[index].value = .array(values)
         } else {
-            member.pointee.value = .array([member.pointee.value, value])
+            members[index].value = .array([members[index].value, value])
         }
     }
 
     /// Moves the members from `start` on into an array of exactly their count.
     mutating func take(from start: Int) -> [Value.Object.Member] {
-        let taken = count - start
-        guard taken > 0 else { return [] }
-        count = start
         ids.truncate(to: start)
-        var members: [Value.Object.Member] = []
-        members.reserveCapacity(taken)
-        for index in start..<start + taken { members.append((base + index).move()) }
-        return members
-    }
-
-    private mutating func grow() {
-        let larger = UnsafeMutablePointer<Value.Object.Member>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
-        capacity *= 2
+        return members.removeTail(from: start)
     }
 }
