@@ -14,8 +14,8 @@ import Parley
 /// input buffer it shrinks as it goes: a memory parser context would copy the whole document
 /// first (1 MB of memory and of copying per MB of XML, fresh pages the process then touches).
 /// Measured on the report's catalogue: peak memory of a 20 MB decode 66 -> 46 MB over the input, no
-/// page faults for the copy right after a FoundationXML XMLDocument parse in the process (258 a run
-/// a 1 MB run before); with a warm heap the reads cost about 3% more CPU on the string events.
+/// page faults for the copy right after a FoundationXML XMLDocument parse in the process (258 per
+/// 1 MB run before); with a warm heap the reads cost about 3% more CPU on the string events.
 final class SAXParser {
     /// libxml2's fixed nesting limit without `XML_PARSE_HUGE`.
     static let libxml2MaxDepth = 256
