@@ -89,6 +89,28 @@ import Testing
         let error = try #require(throws: FormatError.self) { try document.xpath("//[") }
         #expect(error.code == .malformed)
     }
+
+    /// Text that ends at a tag comes from the parser's pending text, text before a comment,
+    /// processing instruction or CDATA section as an event: the nodes are the same.
+    @Test func keepsTextNodesAroundCommentsInstructionsAndCDATA() throws {
+        let root = try XML.Document(parsing: Array("<r>a<!--c-->b<?p d?>c<![CDATA[x]]>y<e>z</e>\n</r>".utf8)).root
+        #expect(root.children == [.text("a"), .comment("c"), .text("b"), .processingInstruction(target: "p", data: "d"),
+                                  .text("c"), .cdata("x"), .text("y"), .element(XML.Element("e", children: [.text("z")])),
+                                  .text("\n")])
+    }
+
+    /// Texts and attribute values up to 15 bytes are made inline, longer ones on the heap: both
+    /// read back as written, ASCII or not, on either side of that length.
+    @Test func readsShortAndLongTextsAndAttributeValuesAroundTheInlineLength() throws {
+        for length in [1, 14, 15, 16, 17, 40] {
+            for unit in ["a", "é", "€", "𝄞"] {
+                let text = String(repeating: unit, count: max(length / unit.utf8.count, 1))
+                let root = try XML.Document(parsing: Array("<r v=\"\(text)\">\(text)<!--\(text)--></r>".utf8)).root
+                #expect(root["v"] == text)
+                #expect(root.children == [.text(text), .comment(text)])
+            }
+        }
+    }
 }
 
 @Suite struct XMLEventReaderTests {

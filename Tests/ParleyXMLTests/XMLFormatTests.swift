@@ -56,6 +56,28 @@ import Testing
         #expect(joined == ["r": ["a": "", "#text": " y z"]])
     }
 
+    /// Text that ends at a tag is read from the parser's pending text, text before a comment,
+    /// processing instruction or CDATA section comes as an event: every mix joins in order.
+    @Test func joinsTextAroundCommentsInstructionsAndCDATAInOrder() throws {
+        #expect(try decode("<r>a<!--c-->b<?p d?>c</r>") == ["r": "abc"])
+        #expect(try decode("<r><![CDATA[x]]>y</r>") == ["r": "xy"])
+        #expect(try decode("<r>x<![CDATA[ ]]></r>") == ["r": "x "])
+        #expect(try decode("<r>  <!--c-->  </r>") == ["r": "    "])
+        #expect(try decode("<r>a<b/>c</r>") == ["r": ["b": "", "#text": "ac"]])
+        #expect(try decode("<r>  <!--c-->x<b/><!--c-->  <c/>  </r>") == ["r": ["b": "", "c": "", "#text": "  x"]])
+        #expect(try decode("<r k=\"v\">t<!--c--></r>") == ["r": ["@k": "v", "#text": "t"]])
+        #expect(try decode("<r>\n  <a>1</a><!--c-->\n  <![CDATA[]]>\n</r>") == ["r": ["a": "1"]])
+    }
+
+    /// The node limit counts a text that ends at a tag as it counts every other text.
+    @Test func countsTextAtTagsAgainstTheNodeLimit() throws {
+        let document = "<r>t<a/>u</r>"
+        #expect(try decode(document, limits: .init(maxNodes: 4)) == ["r": ["a": "", "#text": "tu"]])
+        let error = try #require(throws: FormatError.self) { try decode(document, limits: .init(maxNodes: 3)) }
+        #expect(error.code == .limitExceeded)
+        #expect(error.limit?.name == "maxNodes")
+    }
+
     @Test func groupsRepeatedChildrenAmongManyNames() throws {
         let names = (0..<40).map { "c\($0)" }
         let body = names.map { "<\($0)>\($0)</\($0)>" }.joined() + "<c3>again</c3><c39>last</c39><c3>third</c3>"
@@ -121,6 +143,66 @@ import Testing
         let error = try #require(throws: FormatError.self) { try decode("<r><a>text") }
         #expect(error.code == .truncated || error.code == .malformed)
         #expect(error.location?.line == 1)
+    }
+
+    /// libxml2 reads the body about 4,000 bytes at a time: names, attribute values, references,
+    /// CDATA and text that cross those boundaries decode as they do in one piece.
+    @Test func readsDocumentsLargerThanOneInputChunkWhole() throws {
+        var text = "<root xmlns:p=\"urn:p\">"
+        var expected: [Value] = []
+        for index in 0..<400 {
+            // Varying lengths move every construct across the chunk boundaries.
+            let name = "element-name-" + String(repeating: "n", count: index % 37)
+            let attribute = String(repeating: "v", count: (index * 7) % 53) + "&amp;\(index)"
+            let body = String(repeating: "é", count: (index * 11) % 61) + " &lt;\(index)&gt; "
+            text += "<p:item p:\(name)=\"\(attribute)\"><![CDATA[\(index)]]>\(body)</p:item>\n  "
+            expected.append(["@p:\(name)": .string(String(repeating: "v", count: (index * 7) % 53) + "&\(index)"),
+                             "#text": .string("\(index)" + String(repeating: "é", count: (index * 11) % 61) + " <\(index)> ")])
+        }
+        text += "</root>"
+        #expect(text.utf8.count > 40_000)
+        let value = try decode(text)
+        #expect(value == ["root": ["@xmlns:p": "urn:p", "p:item": .array(expected)]])
+    }
+
+    @Test func reportsTheLocationOfAnErrorPastTheFirstInputChunk() throws {
+        let lines = (0..<2_000).map { "  <a n=\"\($0)\">text</a>" }.joined(separator: "\n")
+        let error = try #require(throws: FormatError.self) { try decode("<r>\n" + lines + "\n  <b></c>\n</r>") }
+        #expect(error.code == .malformed)
+        #expect(error.location?.line == 2_002)
+        #expect(error.location?.column != nil)
+    }
+
+    /// Strings up to 15 bytes are made inline, longer ones on the heap: both, ASCII or not, on
+    /// either side of that length, come out as written, as values and as string events.
+    @Test func keepsShortAndLongTextsAndAttributeValuesAroundTheInlineLength() throws {
+        for length in [0, 1, 14, 15, 16, 17, 40] {
+            for unit in ["a", "é", "€", "𝄞"] {
+                let text = String(repeating: unit, count: length / unit.utf8.count)
+                let document = "<r v=\"\(text)\"><t>\(text)</t></r>"
+                #expect(try decode(document) == ["r": ["@v": .string(text), "t": .string(text)]])
+                var texts: [String] = []
+                try XML.EventReader(Array(document.utf8)).forEach { event in
+                    if case .text(let value) = event { texts.append(value) }
+                }
+                #expect(texts == (text.isEmpty ? [] : [text]))
+            }
+        }
+    }
+
+    /// Children group by qualified name: the same prefix bound to two URIs is one key, two
+    /// prefixes of one URI are two; with and without the index of wide elements.
+    @Test func groupsChildrenByQualifiedNameWhateverTheirNamespace() throws {
+        let rebound = #"<r xmlns:p="urn:1"><p:a>1</p:a><q xmlns:p="urn:2"/><p:a xmlns:p="urn:2">2</p:a><x:a xmlns:x="urn:1">3</x:a></r>"#
+        let value = try decode(rebound)
+        #expect(value == ["r": ["@xmlns:p": "urn:1", "p:a": ["1", ["@xmlns:p": "urn:2", "#text": "2"]], "q": ["@xmlns:p": "urn:2"],
+                                "x:a": ["@xmlns:x": "urn:1", "#text": "3"]]])
+        let names = (0..<20).map { "n\($0)" }
+        let wide = "<r xmlns:p=\"urn:1\">" + names.map { "<\($0)/><p:\($0)/>" }.joined() + "<p:n3 xmlns:p=\"urn:2\"/><n3/></r>"
+        let members = try #require(try decode(wide)["r"]?.objectValue)
+        #expect(members.keys == ["@xmlns:p"] + names.flatMap { [$0, "p:" + $0] })
+        #expect(members["n3"] == ["", ""])
+        #expect(members["p:n3"] == ["", ["@xmlns:p": "urn:2"]])
     }
 
     @Test func enforcesDepthNodeAndBodyLimits() throws {

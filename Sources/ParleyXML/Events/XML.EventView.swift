@@ -102,6 +102,12 @@ extension XML {
             return SAXHandler.qualifiedName(state, first, prefix, uri)
         }
 
+        /// `name.qualifiedName` of a start or end tag and its number (see `SAXHandler.State.keyIDs`).
+        var qualifiedNameAndID: (String, Int32) {
+            guard let first else { return ("", -1) }
+            return SAXHandler.qualifiedNameAndID(state, first, prefix, uri)
+        }
+
         /// Whether this is a start or end tag of an element with local name `localName` in
         /// namespace `namespaceURI`, compared without making a string.
         ///

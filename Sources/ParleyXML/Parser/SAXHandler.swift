@@ -51,6 +51,9 @@ class SAXHandler {
         /// Every name the cache made, in order, when a handler keeps them (the tree builder
         /// refers to names by their position here); `nil` otherwise.
         var nameTable: [XML.Name]?
+        /// A number for every qualified name the cache made, when a handler asks for them (the
+        /// value builder compares element names by it); `nil` otherwise.
+        var keyIDs: [String: Int32]?
     }
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
@@ -75,6 +78,9 @@ class SAXHandler {
         var attributeKey: String
         /// The name's position in `State.nameTable`, when kept.
         var ordinal = -1
+        /// The number of `qualifiedName` in `State.keyIDs`, when kept: equal for equal
+        /// qualified names (whatever their namespace), -1 otherwise.
+        var keyID: Int32 = -1
 
         init(localName: UnsafeRawPointer? = nil, prefix: UnsafeRawPointer? = nil, uri: UnsafeRawPointer? = nil,
              name: XML.Name, ordinal: Int = -1) {
@@ -97,6 +103,10 @@ class SAXHandler {
     /// The event reader's closure, called for every event instead of `emit(_:)` when `hasSink`.
     private let sink: (borrowing XML.EventView) throws -> Void
     private let hasSink: Bool
+    /// Whether the subclass takes the pending text itself when an element starts or ends (see
+    /// `takePendingText()`): there the text counts as a node but is not delivered as an event.
+    /// Before a comment, processing instruction or CDATA section, and at the end, it still is.
+    private let takesTextAtElements: Bool
 
     /// Creates a handler whose events go to the `sink` closure (which must outlive the parse)
     /// instead of `emit(_:)`.
@@ -105,10 +115,12 @@ class SAXHandler {
     }
 
     /// Creates a handler; subclasses pass `hasSink: false` and receive events through `emit(_:)`.
-    init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void = { _ in }, hasSink: Bool = false) {
+    init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void = { _ in }, hasSink: Bool = false,
+         takesTextAtElements: Bool = false) {
         self.limits = limits
         self.sink = sink
         self.hasSink = hasSink
+        self.takesTextAtElements = takesTextAtElements
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         names = .allocate(capacity: Self.cacheSize)
@@ -238,6 +250,13 @@ class SAXHandler {
         nameSlot(state, localName, prefix, uri).pointee.attributeKey
     }
 
+    /// The qualified name for libxml2's interned pointers and its number in `State.keyIDs`.
+    static func qualifiedNameAndID(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+                                   _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> (String, Int32) {
+        let slot = nameSlot(state, localName, prefix, uri)
+        return (slot.pointee.qualifiedName, slot.pointee.keyID)
+    }
+
     /// The position in `State.nameTable` of the name for libxml2's interned pointers.
     static func nameOrdinal(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
                             _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> Int {
@@ -277,6 +296,29 @@ class SAXHandler {
                             namespaceURI: uri.map { String(cString: $0) })
         slot.pointee = NameSlot(localName: UnsafeRawPointer(localName), prefix: UnsafeRawPointer(prefix),
                                 uri: UnsafeRawPointer(uri), name: name, ordinal: keep(name, in: &state.pointee.nameTable))
+        if state.pointee.keyIDs != nil {
+            let next = Int32(truncatingIfNeeded: state.pointee.keyIDs!.count)
+            slot.pointee.keyID = state.pointee.keyIDs![slot.pointee.qualifiedName, default: next]
+            if slot.pointee.keyID == next { state.pointee.keyIDs![slot.pointee.qualifiedName] = next }
+        }
+    }
+
+    /// The pending text (character data since the last other event), which a subclass that
+    /// `takesTextAtElements` takes when an element starts or ends: valid until libxml2 delivers
+    /// character data again, so only during that event.
+    final func takePendingText() -> UnsafeBufferPointer<UInt8> {
+        let text = UnsafeBufferPointer(start: UnsafePointer(state.pointee.text), count: state.pointee.textCount)
+        state.pointee.textCount = 0
+        return text
+    }
+
+    /// Ends the pending text before an element starts or ends: delivers it, or only counts it
+    /// as a node when the subclass `takesTextAtElements`.
+    ///
+    /// - Returns: Whether the parse goes on.
+    private func endTextAtElement() -> Bool {
+        guard takesTextAtElements else { return flushText() }
+        return state.pointee.textCount == 0 || countNodes(1)
     }
 
     /// Delivers the pending text, if any, as one event.
@@ -297,7 +339,7 @@ class SAXHandler {
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard !state.pointee.stopped, let localName else { return }
-        guard flushText() else { return }
+        guard endTextAtElement() else { return }
         state.pointee.depth += 1
         if state.pointee.depth > limits.maxDepth { return failDepth() }
         // The element, each attribute and each namespace declaration.
@@ -346,7 +388,7 @@ class SAXHandler {
     final func endElement(localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
                           uri: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped, let localName else { return }
-        guard flushText() else { return }
+        guard endTextAtElement() else { return }
         state.pointee.depth -= 1
         dispatch(XML.EventView(kind: .endElement, state: state, first: localName, prefix: prefix, uri: uri))
     }

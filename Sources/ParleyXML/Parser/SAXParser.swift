@@ -9,6 +9,13 @@ import Parley
 /// `XML_PARSE_HUGE` only when the caller raised `DecodingLimits/maxDepth` above the standard
 /// on purpose. Internal entities are expanded; libxml2's amplification checks and the handler's
 /// own `DecodingLimits/maxExpansionRatio` check bound the expansion.
+///
+/// libxml2 reads the buffer through its read callback, about 4,000 bytes at a time, into an
+/// input buffer it shrinks as it goes: a memory parser context would copy the whole document
+/// first (1 MB of memory and of copying per MB of XML, fresh pages the process then touches).
+/// Measured on the report's catalogue: peak memory of a 20 MB decode 66 -> 46 MB over the input, no
+/// page faults for the copy right after a FoundationXML XMLDocument parse in the process (258 per
+/// 1 MB run before); with a warm heap the reads cost about 3% more CPU on the string events.
 final class SAXParser {
     /// libxml2's fixed nesting limit without `XML_PARSE_HUGE`.
     static let libxml2MaxDepth = 256
@@ -16,6 +23,8 @@ final class SAXParser {
     private let context: xmlParserCtxtPtr
     private let handler: SAXHandler
     private let inputBytes: Int
+    /// Where libxml2's read callback takes the document from, 4,000 bytes at a time.
+    private let input: UnsafeMutablePointer<InputCursor>
     let usesHugeOption: Bool
 
     /// Creates a parser over `bytes`, which must outlive it.
@@ -37,9 +46,13 @@ final class SAXParser {
         }
         try MarkupScan.check(bytes, charset: charset)
         xmlInitParser()
-        guard let context = xmlCreateMemoryParserCtxt(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
+        let input = UnsafeMutablePointer<InputCursor>.allocate(capacity: 1)
+        input.initialize(to: InputCursor(next: base, remaining: bytes.count))
+        guard let context = xmlCreateIOParserCtxt(nil, nil, readInput, nil, input, XML_CHAR_ENCODING_NONE) else {
+            input.deallocate()
             throw FormatError(.malformed, format: "xml", "libxml2 could not create a parser context")
         }
+        self.input = input
         self.context = context
         self.handler = handler
         self.inputBytes = bytes.count
@@ -71,6 +84,7 @@ final class SAXParser {
         handler.context = nil
         handler.activeContext = nil
         xmlFreeParserCtxt(context)
+        input.deallocate()
     }
 
     /// Parses the whole buffer, delivering events to the handler.
@@ -165,6 +179,22 @@ extension String {
 }
 
 // MARK: - C callbacks: look up the handler and forward; never throw.
+
+/// The part of the document libxml2 has not read yet.
+struct InputCursor {
+    var next: UnsafeRawPointer
+    var remaining: Int
+}
+
+/// libxml2's read callback: copies the next bytes of the document into its input buffer.
+private func readInput(context: UnsafeMutableRawPointer?, buffer: UnsafeMutablePointer<CChar>?, length: Int32) -> Int32 {
+    guard let cursor = context?.assumingMemoryBound(to: InputCursor.self), let buffer, length > 0 else { return 0 }
+    let count = min(Int(length), cursor.pointee.remaining)
+    UnsafeMutableRawPointer(buffer).copyMemory(from: cursor.pointee.next, byteCount: count)
+    cursor.pointee.next += count
+    cursor.pointee.remaining -= count
+    return Int32(count)
+}
 
 /// Calls `body` with the handler of the context `ctx` (whose `_private` is the handler's state),
 /// without retaining it: the parser owner keeps it alive for the whole parse.

@@ -13,7 +13,7 @@ final class TreeBuilder: SAXHandler {
     init(limits: DecodingLimits, inputBytes: Int) {
         tree = .allocate(capacity: 1)
         tree.initialize(to: ParsedTree.Builder(reservingFor: inputBytes))
-        super.init(limits: limits)
+        super.init(limits: limits, takesTextAtElements: true)
         state.pointee.nameTable = []
     }
 
@@ -33,6 +33,7 @@ final class TreeBuilder: SAXHandler {
     override func emit(_ event: borrowing XML.EventView) {
         switch event.kind {
         case .startElement:
+            addPendingText()
             tree.pointee.openElement(name: event.nameOrdinal)
             event.attributes.forEach { attribute in
                 let name = attribute.nameOrdinal
@@ -43,6 +44,7 @@ final class TreeBuilder: SAXHandler {
                 for index in 0..<namespaceCount { tree.pointee.addNamespace(event.namespaces[index]) }
             }
         case .endElement:
+            addPendingText()
             tree.pointee.closeElement()
         case .text:
             // Outside the root only whitespace can occur; it is not kept.
@@ -65,6 +67,14 @@ final class TreeBuilder: SAXHandler {
                 addOutsideRoot(.processingInstruction(target: event.target, data: event.text))
             }
         }
+    }
+
+    /// Adds the text that ends at a tag (the handler's pending text, which comes with no text
+    /// event: `takesTextAtElements`) to the innermost open element.
+    private func addPendingText() {
+        let text = takePendingText()
+        // Outside the root only whitespace can occur; it is not kept.
+        if text.count > 0 && tree.pointee.isInsideRoot { tree.pointee.addLeaf(.text, text) }
     }
 
     private func addOutsideRoot(_ node: XML.Node) {
