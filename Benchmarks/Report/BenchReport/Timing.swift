@@ -56,3 +56,31 @@ func formatTime(_ seconds: Double) -> String {
 func formatTiming(_ timing: Timing, scale: Double = 1) -> String {
     "\(formatTime(timing.p50 * scale)) (\(formatTime(timing.best * scale)))"
 }
+
+/// Times an anchor that cannot share the measuring process: runs this executable with
+/// `--timing-worker NAME RUNS` (see ``timingWorker(_:runs:clock:)``), which makes its own input,
+/// warms up once and prints one time per run.
+func timeInChild(_ name: String, runs: Int, clock: Clock) throws -> Timing {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    process.arguments = ["--timing-worker", name, String(runs)] + (clock == .wall ? ["--wall"] : [])
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let times = text.split(whereSeparator: \.isNewline).compactMap { Double($0) }
+    guard process.terminationStatus == 0, times.count == runs else {
+        throw ReportError("timing worker \(name) exited \(process.terminationStatus): \(text)")
+    }
+    return Timing(runs: times)
+}
+
+/// The worker side of ``timeInChild(_:runs:clock:)``: times the call named `name` (one of
+/// ``childTimedCalls()``) `runs` times after a warm-up, printing each time in seconds.
+func timingWorker(_ name: String, runs: Int, clock: Clock) throws -> Never {
+    guard let call = try childTimedCalls()[name] else { throw ReportError("no timed call \(name)") }
+    let timing = try timeInterleaved(runs: runs, clock: clock, [call])[0]
+    for time in timing.runs { print(time) }
+    exit(0)
+}

@@ -3,7 +3,10 @@ import Foundation
 // `make bench`'s summary (issue #19): every target with its ratio, each pair timed side by side
 // in this one process on the benchmark suites' own documents (interleaved runs after a warm-up;
 // ratios on the median run, the best run's ratio beside it), then peak memory per decoded byte
-// and what a kept value holds, from child processes.
+// and what a kept value holds, from child processes. One anchor runs in a child process of its
+// own: FoundationXML's XMLDocument, which leaks about 11 MB a run of the 1 MB catalogue, so every
+// call timed after it here ran on fresh pages and paid their faults (Parley's XML value tree
+// 4.85 ms instead of 3.75 ms); in its own process it pays for its own leak (14.2 -> about 17 ms).
 //
 // Times are CPU time by default: the measuring thread's for the in-process pairs (every call is
 // single-threaded), the child's user + system time for the batch processes. On this shared
@@ -13,6 +16,7 @@ import Foundation
 //
 // Usage: BenchReport [--runs N] [--only json|xml|yaml|cli|memory ...] [--wall] [--parley PATH] [--python PATH]
 //        BenchReport --memory-worker CASE FILE   (internal: one memory measurement)
+//        BenchReport --timing-worker CALL RUNS [--wall]   (internal: an anchor timed in its own process)
 
 struct Options {
     /// Runs per pair; nil: 15 for inputs up to 8 MB, 5 for larger ones and the batches.
@@ -50,6 +54,13 @@ func parseOptions() -> Options {
         case "--wall": options.clock = .wall
         case "--parley": options.parley = arguments.popFirst() ?? options.parley
         case "--python": options.python = resolveExecutable(arguments.popFirst() ?? "python3")
+        case "--timing-worker":
+            guard let name = arguments.popFirst(), let runs = arguments.popFirst().flatMap({ Int($0) }) else { exit(2) }
+            let clock: Clock = arguments.first == "--wall" ? .wall : .threadCPU
+            do { try timingWorker(name, runs: runs, clock: clock) } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                exit(1)
+            }
         case "--memory-worker":
             guard let name = arguments.popFirst(), let file = arguments.popFirst() else { exit(2) }
             do { try memoryWorker(name, file: file) } catch {
