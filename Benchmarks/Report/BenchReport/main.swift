@@ -6,7 +6,7 @@ import Foundation
 // and what a kept value holds, from child processes. One anchor runs in a child process of its
 // own: FoundationXML's XMLDocument, which leaks about 11 MB a run of the 1 MB catalogue, so every
 // call timed after it here ran on fresh pages and paid their faults (Parley's XML value tree
-// 4.85 ms instead of 3.75 ms); in its own process it pays for its own leak (14.2 -> about 17 ms).
+// 4.3 ms instead of 3.75 ms); in its own process it pays for its own leak (14.2 -> about 17 ms).
 //
 // Times are CPU time by default: the measuring thread's for the in-process pairs (every call is
 // single-threaded), the child's user + system time for the batch processes. On this shared
