@@ -42,7 +42,8 @@ extension JSONParser {
             try countNode()
             switch bytes[position] {
             case 0x7B, 0x5B: // { [
-                try checkDepth(depth)
+                // Compared here rather than in a method: calling one copied the parser's state.
+                if depth >= maxDepth { throw depthLimitExceeded(open: depth) }
                 let isObject = bytes[position] == 0x7B
                 position += 1
                 skipWhitespace()
@@ -71,15 +72,13 @@ extension JSONParser {
                 try expectLiteral("null")
                 tape.entries.append(JSONTape.Entry(kind: .null, length: 0, payload: 0))
             case 0x2D, 0x30...0x39:
-                switch try parseNumber() {
-                case .integer(let i): tape.entries.append(JSONTape.Entry(kind: .integer, length: 0, payload: UInt64(bitPattern: i)))
-                case .float(let d): tape.entries.append(JSONTape.Entry(kind: .float, length: 0, payload: d.bitPattern))
-                case .number(let text):
-                    tape.entries.append(JSONTape.Entry(kind: .numberText, length: 0, payload: UInt64(tape.strings.count)))
-                    tape.strings.append(text)
-                default:
-                    preconditionFailure("parseNumber returns an integer, a float or number text")
+                let start = position
+                var number = try parseNumber()
+                if number.kind == .numberText {
+                    number.payload = UInt64(tape.strings.count)
+                    tape.strings.append(text(from: start, to: position))
                 }
+                tape.entries.append(number)
             default:
                 throw unexpected("a value", at: position)
             }

@@ -130,12 +130,11 @@ struct JSONParser {
         return false
     }
 
-    /// Throws when opening one more container would exceed `DecodingLimits/maxDepth`.
-    func checkDepth(_ open: Int) throws(FormatError) {
-        if open >= maxDepth {
-            throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
-                                            actual: open + 1, location: error(.limitExceeded, "", at: position).location)
-        }
+    /// The error for opening one more container when `open` are open and that exceeds
+    /// `DecodingLimits/maxDepth`.
+    func depthLimitExceeded(open: Int) -> FormatError {
+        FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
+                                  actual: open + 1, location: error(.limitExceeded, "", at: position).location)
     }
 
     /// Consumes the opening quote of a key at `position`.
