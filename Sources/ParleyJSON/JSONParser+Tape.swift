@@ -5,8 +5,6 @@ extension JSONParser {
     struct TapeParts: ~Copyable {
         var entries: JSONTapeEntryBuffer
         var strings: [String] = []
-        /// The text of strings with escapes, decoded, one after another.
-        var unescaped: [UInt8] = []
         /// The key entries of the objects over `JSONTape/walkLimit` members.
         var largeObjectKeys = JSONTape.LargeObjectKeys()
 
@@ -128,18 +126,14 @@ extension JSONParser {
             tape.strings.append(text)
             return
         }
-        // Strings with escapes are decoded now, into the tape's buffer of decoded text.
-        let offset = tape.unescaped.count
-        try parseEscapedString(from: start, into: &tape.unescaped)
-        let length = tape.unescaped.count - offset
+        // Strings with escapes are decoded now, in place.
+        let length = try decodeEscapedString(from: start)
         if length > Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
-            tape.strings.append(String(decoding: tape.unescaped[offset...], as: UTF8.self))
-            tape.unescaped.removeSubrange(offset...)
+            tape.strings.append(String(decoding: UnsafeBufferPointer(start: bytes + start, count: length), as: UTF8.self))
             return
         }
-        tape.entries.append(JSONTape.Entry(kind: .escapedString, length: UInt32(truncatingIfNeeded: length),
-                                           payload: UInt64(offset)))
+        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length), payload: UInt64(start)))
     }
 
     /// Appends a member's key and consumes the `:` after it.

@@ -99,6 +99,39 @@ import Testing
         #expect(try decode(#""\u00e9\/\b\f\n\r\t\"\\\ud834\udd1e""#) == "é/\u{8}\u{C}\n\r\t\"\\𝄞")
     }
 
+    /// Strings with escapes are decoded over their own escapes in the parser's copy of the text:
+    /// every mix of plain runs, short escapes, `\u` escapes (surrogate pairs too) and raw UTF-8
+    /// reads back exactly, as values and as keys, and the values after them are untouched.
+    @Test func decodesEscapesInPlaceWhateverTheMix() throws {
+        let pieces: [(json: String, text: String)] = [
+            ("a", "a"), ("plain run of text", "plain run of text"), ("é", "é"), ("𝄞", "𝄞"), (#"\n"#, "\n"),
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\/"#, "/"), (#"\b"#, "\u{8}"), (#"\f"#, "\u{C}"), (#"\r"#, "\r"), (#"\t"#, "\t"),
+            (#"\u0041"#, "A"), (#"\u00e9"#, "é"), (#"\u20AC"#, "€"), (#"\ud834\udd1e"#, "𝄞"), (#"\u0000"#, "\u{0}"),
+        ]
+        var generator = SplitMix64(seed: 0xE5CA_9E5)
+        for _ in 0..<300 {
+            var json = "", text = ""
+            for _ in 0..<Int(generator.next() % 12) {
+                let piece = pieces[Int(generator.next() % UInt64(pieces.count))]
+                json += piece.json
+                text += piece.text
+            }
+            let document = "[\"\(json)\",{\"\(json)\":\"\(json)\",\"k\":12.5},\"after\",\"\(json)\"]"
+            let expected: Value = [.string(text), .object([text: .string(text), "k": .float(12.5)]), "after", .string(text)]
+            #expect(try decode(document) == expected, "\(json)")
+            #expect(try JSONFormat().decode([String: String].self, from: Array("{\"\(json)\":\"\(json)\",\"b\":\"x\"}".utf8))
+                    == [text: text, "b": "x"], "\(json)")
+        }
+    }
+
+    /// Error locations count the lines of the text as it was given, not of its decoded strings.
+    @Test func errorsAfterEscapedNewlinesKeepTheirLine() throws {
+        var error = try #require(throws: FormatError.self) { try decode(#"["a\nb\nc\n", tru]"#) }
+        #expect(error.location == FormatError.Location(byteOffset: 17, line: 1, column: 18))
+        error = try #require(throws: FormatError.self) { try decode("[\"\\n\\n\",\n \"\\u000A\", x]") }
+        #expect(error.location == FormatError.Location(byteOffset: 20, line: 2, column: 12))
+    }
+
     @Test func mapsValuesJSONHasNoTypeFor() throws {
         #expect(try encode(.bytes([0, 1, 2, 255])) == #""AAEC/w==""#)
         #expect(try encode(.date(Date(timeIntervalSince1970: 0))) == #""1970-01-01T00:00:00Z""#)
