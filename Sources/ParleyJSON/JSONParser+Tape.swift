@@ -113,6 +113,22 @@ extension JSONParser {
     /// Appends the string whose opening quote was consumed.
     mutating func appendString(to tape: inout TapeParts) throws(FormatError) {
         let start = position
+        // A string under 16 bytes of printable ASCII without escapes is found from two words (the
+        // ``padding`` zeros make reading them safe); any other goes to the scan.
+        let raw = UnsafeRawPointer(bytes + start)
+        var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+        var shortLength = 0
+        if special == 0 {
+            special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            shortLength = 8
+        }
+        shortLength &+= special.trailingZeroBitCount &>> 3
+        if special != 0 && bytes[start &+ shortLength] == 0x22 {
+            tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: shortLength),
+                                               payload: UInt64(start)))
+            position = start &+ shortLength &+ 1
+            return
+        }
         let end = try scanPlainString()
         if let end, end - start <= Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: end - start),
@@ -137,24 +153,15 @@ extension JSONParser {
     }
 
     /// Appends a member's key and consumes the `:` after it.
-    mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
-        if position < count && bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
-        if !appendShortKey(to: &tape) { try appendString(to: &tape) }
-        if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
-            position &+= 1
-            skipWhitespace()
-        } else {
-            try expectColon()
-        }
-    }
-
-    /// Appends the key whose opening quote was consumed when it is under 16 bytes of printable
-    /// ASCII without escapes (most keys are), found from two words without a loop; returns
-    /// `false` and leaves `position` alone for any other key, for ``appendString(to:)``.
     ///
-    /// Reads two words from the key's start, whatever its length: the text is followed by
-    /// ``padding`` zero bytes (which end the scan like control characters).
-    mutating func appendShortKey(to tape: inout TapeParts) -> Bool {
+    /// A key under 16 bytes of printable ASCII without escapes (most keys are) is found from two
+    /// words without a loop; any other key goes to ``appendString(to:)``. The words are read from
+    /// the key's start whatever its length, and the quote and colon tests need no end test: the
+    /// text is followed by ``padding`` zero bytes (which end the scan like control characters).
+    /// The short-key test is written out here rather than in a method of its own: the call cost
+    /// about 20 instructions a key.
+    mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
+        if bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
         let start = position
         let raw = UnsafeRawPointer(bytes + start)
         var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
@@ -163,13 +170,19 @@ extension JSONParser {
             special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             length = 8
         }
-        guard special != 0 else { return false }
-        let end = special.trailingZeroBitCount &>> 3
-        guard bytes[start &+ length &+ end] == 0x22 else { return false }
-        length &+= end
-        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
-                                           payload: UInt64(start)))
-        position = start &+ length &+ 1
-        return true
+        length &+= special.trailingZeroBitCount &>> 3  // 64 / 8 when there is no flag: no quote there
+        if special != 0 && bytes[start &+ length] == 0x22 {
+            tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
+                                               payload: UInt64(start)))
+            position = start &+ length &+ 1
+        } else {
+            try appendString(to: &tape)
+        }
+        if bytes[position] == 0x3A {  // `"key":`, the common layout
+            position &+= 1
+            skipWhitespace()
+        } else {
+            try expectColon()
+        }
     }
 }

@@ -18,7 +18,7 @@ struct JSONParser {
     let options: JSONFormat.Options
     let maxDepth: Int
     let maxNodes: Int
-    /// The zero bytes that must follow the text, readable: ``appendShortKey(to:)`` reads 16
+    /// The zero bytes that must follow the text, readable: ``appendKey(to:)`` reads 16
     /// bytes from a key's start.
     static var padding: Int { 16 }
 
