@@ -49,7 +49,7 @@ extension JSONParser {
                 tape.entries.append(JSONTape.Entry(kind: isObject ? .object : .array, length: 0, payload: 0))
                 if position < count && bytes[position] == (isObject ? 0x7D : 0x5D) {
                     position += 1
-                    tape.entries[index].payload = UInt64(tape.entries.count)
+                    tape.entries[index].payload = UInt64(truncatingIfNeeded: tape.entries.count)
                 } else {
                     tape.entries[index].payload = UInt64(bitPattern: Int64(innermost))
                     innermost = index
@@ -60,14 +60,16 @@ extension JSONParser {
             case 0x22: // "
                 position += 1
                 try appendString(to: &tape)
+            // Literals are compared as one 4-byte word (the ``padding`` makes reading it safe);
+            // a mismatch goes to `expectLiteral`, which says where and why.
             case 0x74: // t
-                try expectLiteral("true")
+                if word32(at: position) == 0x6575_7274 { position &+= 4 } else { try expectLiteral("true") }
                 tape.entries.append(JSONTape.Entry(kind: .trueValue, length: 0, payload: 0))
             case 0x66: // f
-                try expectLiteral("false")
+                if word32(at: position &+ 1) == 0x6573_6C61 { position &+= 5 } else { try expectLiteral("false") }
                 tape.entries.append(JSONTape.Entry(kind: .falseValue, length: 0, payload: 0))
             case 0x6E: // n
-                try expectLiteral("null")
+                if word32(at: position) == 0x6C6C_756E { position &+= 4 } else { try expectLiteral("null") }
                 tape.entries.append(JSONTape.Entry(kind: .null, length: 0, payload: 0))
             case 0x2D, 0x30...0x39:
                 let start = position
@@ -95,7 +97,7 @@ extension JSONParser {
                     continue parsing
                 }
                 innermost = Int(Int64(bitPattern: tape.entries[container].payload))
-                tape.entries[container].payload = UInt64(tape.entries.count)
+                tape.entries[container].payload = UInt64(truncatingIfNeeded: tape.entries.count)
                 depth -= 1
                 if isObject && tape.entries[container].length > JSONTape.walkLimit {
                     tape.listKeys(of: container)
@@ -108,6 +110,11 @@ extension JSONParser {
             }
             return tape
         }
+    }
+
+    /// The four bytes at `offset` (at most the text's end: the ``padding`` follows), little-endian.
+    func word32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(bytes + offset).loadUnaligned(as: UInt32.self))
     }
 
     /// Appends the string whose opening quote was consumed.
@@ -125,14 +132,14 @@ extension JSONParser {
         shortLength &+= special.trailingZeroBitCount &>> 3
         if special != 0 && bytes[start &+ shortLength] == 0x22 {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: shortLength),
-                                               payload: UInt64(start)))
+                                               payload: UInt64(truncatingIfNeeded: start)))
             position = start &+ shortLength &+ 1
             return
         }
         let end = try scanPlainString()
         if let end, end - start <= Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: end - start),
-                                               payload: UInt64(start)))
+                                               payload: UInt64(truncatingIfNeeded: start)))
             return
         }
         if let end {
@@ -149,7 +156,7 @@ extension JSONParser {
             tape.strings.append(String(decoding: UnsafeBufferPointer(start: bytes + start, count: length), as: UTF8.self))
             return
         }
-        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length), payload: UInt64(start)))
+        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length), payload: UInt64(truncatingIfNeeded: start)))
     }
 
     /// Appends a member's key and consumes the `:` after it.
@@ -173,7 +180,7 @@ extension JSONParser {
         length &+= special.trailingZeroBitCount &>> 3  // 64 / 8 when there is no flag: no quote there
         if special != 0 && bytes[start &+ length] == 0x22 {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
-                                               payload: UInt64(start)))
+                                               payload: UInt64(truncatingIfNeeded: start)))
             position = start &+ length &+ 1
         } else {
             try appendString(to: &tape)

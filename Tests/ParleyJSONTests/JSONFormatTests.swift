@@ -171,6 +171,8 @@ import Testing
         ("[1,]", FormatError.Code.malformed, 3), ("[1", .truncated, 2), ("{\"a\":1,}", .malformed, 7), ("\"abc", .truncated, 4),
         ("[01]", .malformed, 2), ("[1.]", .malformed, 3), ("\"\u{1}\"", .malformed, 1), ("[\"\\x\"]", .malformed, 2),
         ("nul", .truncated, 3), ("[nulx]", .malformed, 4), ("{\"a\" 1}", .malformed, 5), ("[] []", .malformed, 3),
+        ("tru", .truncated, 3), ("[fals", .truncated, 5), ("[fale]", .malformed, 4), ("[truE]", .malformed, 4),
+        ("[tRue]", .malformed, 2), ("[nulL]", .malformed, 4), ("[truex]", .malformed, 5), ("f", .truncated, 1),
     ])
     func rejectsMalformedInputAtTheRightOffset(_ text: String, code: FormatError.Code, offset: Int) throws {
         let error = try #require(throws: FormatError.self) { try decode(text) }
