@@ -132,6 +132,23 @@ import Testing
         #expect(error.location == FormatError.Location(byteOffset: 20, line: 2, column: 12))
     }
 
+    /// Arrays whose elements take one entry each (scalars, empty containers) are built in one
+    /// step, as a literal up to two elements: every length and mix reads the same.
+    @Test func flatArraysOfEveryShortLengthReadTheSame() throws {
+        let elements: [(json: String, value: Value)] = [
+            ("1", 1), ("-2.5", -2.5), ("\"s\"", "s"), ("\"a\\nb\"", "a\nb"), ("true", true), ("false", false),
+            ("null", nil), ("{}", .object([:])), ("[]", []), ("12345678901234567890", .number("12345678901234567890")),
+        ]
+        for length in 0...4 {
+            for start in elements.indices {
+                let picked = (0..<length).map { elements[(start + $0 * 3) % elements.count] }
+                let text = "[" + picked.map(\.json).joined(separator: ",") + "]"
+                #expect(try decode(text) == .array(picked.map(\.value)), "\(text)")
+                #expect(try decode("{\"k\":\(text)}") == .object(["k": .array(picked.map(\.value))]), "\(text)")
+            }
+        }
+    }
+
     @Test func mapsValuesJSONHasNoTypeFor() throws {
         #expect(try encode(.bytes([0, 1, 2, 255])) == #""AAEC/w==""#)
         #expect(try encode(.date(Date(timeIntervalSince1970: 0))) == #""1970-01-01T00:00:00Z""#)
