@@ -7,102 +7,124 @@ extension JSONParser {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// Parses a number at `position` by the RFC 8259 grammar.
+    /// Parses a number at `position` by the RFC 8259 grammar, into the tape entry it becomes.
     ///
-    /// - Returns: `Value/integer(_:)` for an integer literal that fits 64 bits (except `-0`);
-    ///   `Value/float(_:)` for a literal with a fraction or exponent, at most 15 significant
-    ///   digits, whose value is a finite normal `Double` (or zero); `Value/number(_:)` with
-    ///   the exact text otherwise.
-    mutating func parseNumber() throws(FormatError) -> Value {
+    /// - Returns: An ``JSONTape/Kind/integer`` entry for an integer literal that fits 64 bits
+    ///   (except `-0`); a ``JSONTape/Kind/float`` entry for a literal with a fraction or exponent,
+    ///   at most 15 significant digits, whose value is a finite normal `Double` (or zero); a
+    ///   ``JSONTape/Kind/numberText`` entry (without its payload) when the literal must be kept
+    ///   as its text, which runs from where the number started to `position`.
+    ///
+    /// Digits are read without checking for the end of the text: the ``padding`` zeros after it
+    /// end every run of digits.
+    mutating func parseNumber() throws(FormatError) -> JSONTape.Entry {
         let start = position
         var i = position
-        var isNegative = false
-        if bytes[i] == 0x2D {
-            isNegative = true
-            i += 1
-        }
-        // Integer part.
-        guard i < count else { throw error(.truncated, "unexpected end of input in a number", at: i) }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0
+        let isNegative = bytes[i] == 0x2D
+        if isNegative { i &+= 1 }
+        // Integer part. Up to 19 digits accumulate exactly; beyond that `mantissa` wraps, and is
+        // not used (such a literal is kept as text).
         let integerStart = i
-        let first = bytes[i]
-        if first == 0x30 {
-            i += 1
-            if i < count, bytes[i] &- 0x30 < 10 {
+        var mantissa: UInt64 = 0
+        let first = bytes[i] &- 0x30
+        if first == 0 {
+            i &+= 1
+            if bytes[i] &- 0x30 < 10 {
                 throw error(.malformed, "a number may not have a leading zero", at: i)
             }
-        } else if first &- 0x31 < 9 {
-            while i < count {
+        } else if first < 10 {
+            mantissa = UInt64(first)
+            i &+= 1
+            while true {
                 let digit = bytes[i] &- 0x30
                 if digit >= 10 { break }
-                if significantDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) }
-                significantDigits += 1
-                i += 1
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                i &+= 1
             }
+        } else if i >= count {
+            throw error(.truncated, "unexpected end of input in a number", at: i)
         } else {
             throw error(.malformed, "expected a digit in a number", at: i)
         }
-        let integerDigits = i - integerStart
+        let integerDigits = i &- integerStart
 
         // Plain integer: the common case.
-        if i >= count || (bytes[i] != 0x2E && bytes[i] | 0x20 != 0x65) {
+        let next = bytes[i]
+        if next != 0x2E && next | 0x20 != 0x65 {
             position = i
             if integerDigits <= 18 {
                 if isNegative {
-                    if mantissa == 0 { return .number("-0") }
-                    return .integer(-Int64(mantissa))
+                    if mantissa == 0 { return Self.numberText }
+                    return JSONTape.Entry(kind: .integer, length: 0, payload: UInt64(bitPattern: -Int64(mantissa)))
                 }
-                return .integer(Int64(mantissa))
+                return JSONTape.Entry(kind: .integer, length: 0, payload: mantissa)
             }
             if integerDigits == 19 {
-                if !isNegative && mantissa <= UInt64(Int64.max) { return .integer(Int64(mantissa)) }
-                if isNegative && mantissa <= UInt64(Int64.max) + 1 { return .integer(Int64(truncatingIfNeeded: 0 &- mantissa)) }
+                if !isNegative && mantissa <= UInt64(Int64.max) {
+                    return JSONTape.Entry(kind: .integer, length: 0, payload: mantissa)
+                }
+                if isNegative && mantissa <= UInt64(Int64.max) + 1 {
+                    return JSONTape.Entry(kind: .integer, length: 0, payload: 0 &- mantissa)
+                }
             }
-            return .number(text(from: start, to: i))
+            return Self.numberText
         }
 
-        // Fraction.
+        // Significant digits run from the first non-zero digit; an integer part of `0` has none.
+        // (Not `mantissa == 0`: a long integer part may wrap to 0.)
+        let integerIsZero = first == 0
+        var significantDigits = integerIsZero ? 0 : integerDigits
         var decimalExponent = 0
-        if bytes[i] == 0x2E {
-            i += 1
-            guard i < count else { throw error(.truncated, "unexpected end of input after '.'", at: i) }
-            guard bytes[i] &- 0x30 < 10 else { throw error(.malformed, "expected a digit after '.'", at: i) }
-            while i < count {
+        // Fraction.
+        if next == 0x2E {
+            i &+= 1
+            let fractionStart = i
+            guard bytes[i] &- 0x30 < 10 else {
+                if i >= count { throw error(.truncated, "unexpected end of input after '.'", at: i) }
+                throw error(.malformed, "expected a digit after '.'", at: i)
+            }
+            // Zeros before the first significant digit only move the decimal point.
+            if integerIsZero {
+                while bytes[i] == 0x30 { i &+= 1 }
+            }
+            let significantStart = i
+            while true {
                 let digit = bytes[i] &- 0x30
                 if digit >= 10 { break }
-                if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    decimalExponent -= 1
-                }
-                if significantDigits > 0 || digit != 0 { significantDigits += 1 }
-                i += 1
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                i &+= 1
             }
+            significantDigits &+= i &- significantStart
+            decimalExponent = fractionStart &- i
         }
         // Exponent.
-        if i < count && bytes[i] | 0x20 == 0x65 {
-            i += 1
-            guard i < count else { throw error(.truncated, "unexpected end of input in an exponent", at: i) }
+        if bytes[i] | 0x20 == 0x65 {
+            i &+= 1
             var exponentIsNegative = false
             if bytes[i] == 0x2D || bytes[i] == 0x2B {
                 exponentIsNegative = bytes[i] == 0x2D
-                i += 1
+                i &+= 1
             }
-            guard i < count else { throw error(.truncated, "unexpected end of input in an exponent", at: i) }
-            guard bytes[i] &- 0x30 < 10 else { throw error(.malformed, "expected a digit in the exponent", at: i) }
+            guard bytes[i] &- 0x30 < 10 else {
+                if i >= count { throw error(.truncated, "unexpected end of input in an exponent", at: i) }
+                throw error(.malformed, "expected a digit in the exponent", at: i)
+            }
             var exponent = 0
-            while i < count {
+            while true {
                 let digit = bytes[i] &- 0x30
                 if digit >= 10 { break }
-                if exponent < 100_000 { exponent = exponent * 10 + Int(digit) }
-                i += 1
+                if exponent < 100_000 { exponent = exponent &* 10 &+ Int(digit) }
+                i &+= 1
             }
-            decimalExponent += exponentIsNegative ? -exponent : exponent
+            decimalExponent &+= exponentIsNegative ? -exponent : exponent
         }
         position = i
 
-        if significantDigits > 15 { return .number(text(from: start, to: i)) }
-        if mantissa == 0 { return .float(isNegative ? -0.0 : 0.0) }
+        // More than 15 significant digits (so also any literal whose `mantissa` wrapped): text.
+        if significantDigits > 15 { return Self.numberText }
+        if mantissa == 0 {
+            return JSONTape.Entry(kind: .float, length: 0, payload: (isNegative ? -0.0 : 0.0).bitPattern)
+        }
         var value: Double
         if decimalExponent >= -22 && decimalExponent <= 22 {
             // Clinger's fast path: both operands exact, one correctly rounded operation.
@@ -116,14 +138,15 @@ extension JSONParser {
             value = fast
         } else {
             // Halfway cases, subnormals and overflow: the standard library's exact conversion.
-            guard let parsed = Double(text(from: start, to: i)) else { return .number(text(from: start, to: i)) }
+            guard let parsed = Double(text(from: start, to: i)) else { return Self.numberText }
             value = parsed.magnitude
         }
-        guard value.isFinite && value >= Double.leastNormalMagnitude else {
-            return .number(text(from: start, to: i))
-        }
-        return .float(isNegative ? -value : value)
+        guard value.isFinite && value >= Double.leastNormalMagnitude else { return Self.numberText }
+        return JSONTape.Entry(kind: .float, length: 0, payload: (isNegative ? -value : value).bitPattern)
     }
+
+    /// What ``parseNumber()`` returns for a literal kept as its text (the caller adds the text).
+    static var numberText: JSONTape.Entry { JSONTape.Entry(kind: .numberText, length: 0, payload: 0) }
 
     func text(from start: Int, to end: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)

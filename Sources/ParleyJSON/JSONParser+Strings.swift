@@ -4,38 +4,32 @@ extension JSONParser {
     /// Scans a string whose opening quote was consumed, as far as its bytes need no
     /// decoding: returns where its text ends and leaves `position` after the closing quote,
     /// or returns `nil` with `position` at the first escape or control character, for
-    /// ``parseEscapedString(from:into:)`` to finish. UTF-8 is validated on the way; raw control
+    /// ``decodeEscapedString(from:)`` to finish. UTF-8 is validated on the way; raw control
     /// characters are malformed.
     ///
     /// Eight bytes are checked at a time: the lowest byte that is not printable ASCII other
     /// than `"` and `\` is found from the word's flags, so a short string (most keys) takes one
-    /// step to its closing quote.
+    /// step to its closing quote. The end of the text needs no test of its own: the ``padding``
+    /// zeros after it are control characters to the scan, and a word read from at most the
+    /// text's end stays within them.
     mutating func scanPlainString() throws(FormatError) -> Int? {
         var i = position
         while true {
-            if i &+ 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
-                let special = Self.specialBytes(word)
-                if special == 0 {
-                    i &+= 8
-                    continue
-                }
-                i &+= special.trailingZeroBitCount &>> 3
-            } else if i == count {
-                break
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+            let special = Self.specialBytes(word)
+            if special == 0 {
+                i &+= 8
+                continue
             }
+            i &+= special.trailingZeroBitCount &>> 3
             let byte = bytes[i]
             if byte == 0x22 {
                 position = i &+ 1
                 return i
             }
-            if byte >= 0x80 {
-                i += try utf8SequenceLength(at: i)
-            } else if byte == 0x5C || byte < 0x20 {
-                break
-            } else {
-                i &+= 1  // a plain byte of the last few, fewer than eight
-            }
+            // A backslash or a control character (the padding's zeros included) ends the scan.
+            guard byte >= 0x80 else { break }
+            i &+= try utf8SequenceLength(at: i)
         }
         position = i
         return nil
@@ -83,16 +77,19 @@ extension JSONParser {
         return length
     }
 
-    /// Finishes a string with escapes, appending its decoded text to `text`: `position` is at
-    /// the first byte the fast scan stopped at; the bytes from `start` up to it are plain.
-    /// Between escapes, ``scanPlainString()`` finds the next one, and each plain run is copied
-    /// in one piece.
-    mutating func parseEscapedString(from start: Int, into text: inout [UInt8]) throws(FormatError) {
-        var runStart = start  // the first byte not yet copied to `text`
+    /// Finishes a string with escapes, decoding it in place: `position` is at the first byte the
+    /// fast scan stopped at, and the bytes from `start` up to it are plain. Returns the decoded
+    /// text's length; the text starts at `start`, and `position` is after the closing quote.
+    ///
+    /// Decoded text is never longer than its escapes (`\n` is 2 bytes for 1, `\uXXXX` 6 for at
+    /// most 3, a surrogate pair 12 for 4), so it is written over the bytes already read, and the
+    /// bytes still to read are never touched. Between escapes, ``scanPlainString()`` finds the
+    /// next one, and each plain run is moved down in one piece.
+    mutating func decodeEscapedString(from start: Int) throws(FormatError) -> Int {
+        var write = position  // where the next decoded byte goes
         while true {
             // `position` is where the scan stopped: an escape, a control character or the end.
             let i = position
-            text.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart))
             guard i < count else { throw error(.truncated, "unterminated string", at: i) }
             let byte = bytes[i]
             guard byte == 0x5C else {
@@ -102,25 +99,27 @@ extension JSONParser {
             let escaped = bytes[i + 1]
             var length = 2
             switch escaped {
-            case 0x22, 0x5C, 0x2F: text.append(escaped)
-            case 0x62: text.append(0x08)
-            case 0x66: text.append(0x0C)
-            case 0x6E: text.append(0x0A)
-            case 0x72: text.append(0x0D)
-            case 0x74: text.append(0x09)
+            case 0x22, 0x5C, 0x2F: bytes[write] = escaped
+            case 0x62: bytes[write] = 0x08
+            case 0x66: bytes[write] = 0x0C
+            case 0x6E: bytes[write] = 0x0A
+            case 0x72: bytes[write] = 0x0D
+            case 0x74: bytes[write] = 0x09
             case 0x75:
                 let scalar: Unicode.Scalar
                 (scalar, length) = try parseUnicodeEscape(at: i)
-                Self.appendUTF8(scalar, to: &text)
+                write &+= Self.writeUTF8(scalar, to: bytes + write) &- 1
             default:
                 throw error(.malformed, "invalid escape '\\\(Character(Unicode.Scalar(escaped)))'", at: i)
             }
+            write &+= 1
             position = i + length
-            runStart = position
-            if let end = try scanPlainString() {
-                text.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart))
-                return
-            }
+            let runStart = position
+            let end = try scanPlainString()
+            let runEnd = end ?? position
+            (bytes + write).update(from: bytes + runStart, count: runEnd &- runStart)
+            write &+= runEnd &- runStart
+            if end != nil { return write &- start }
         }
     }
 
@@ -164,23 +163,28 @@ extension JSONParser {
         }
     }
 
-    static func appendUTF8(_ scalar: Unicode.Scalar, to text: inout [UInt8]) {
+    /// Writes `scalar` as UTF-8 at `target` (room for 4 bytes); returns the byte count.
+    static func writeUTF8(_ scalar: Unicode.Scalar, to target: UnsafeMutablePointer<UInt8>) -> Int {
         let v = scalar.value
         switch v {
         case 0..<0x80:
-            text.append(UInt8(v))
+            target[0] = UInt8(v)
+            return 1
         case 0x80..<0x800:
-            text.append(UInt8(0xC0 | (v >> 6)))
-            text.append(UInt8(0x80 | (v & 0x3F)))
+            target[0] = UInt8(0xC0 | (v >> 6))
+            target[1] = UInt8(0x80 | (v & 0x3F))
+            return 2
         case 0x800..<0x10000:
-            text.append(UInt8(0xE0 | (v >> 12)))
-            text.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            text.append(UInt8(0x80 | (v & 0x3F)))
+            target[0] = UInt8(0xE0 | (v >> 12))
+            target[1] = UInt8(0x80 | ((v >> 6) & 0x3F))
+            target[2] = UInt8(0x80 | (v & 0x3F))
+            return 3
         default:
-            text.append(UInt8(0xF0 | (v >> 18)))
-            text.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            text.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            text.append(UInt8(0x80 | (v & 0x3F)))
+            target[0] = UInt8(0xF0 | (v >> 18))
+            target[1] = UInt8(0x80 | ((v >> 12) & 0x3F))
+            target[2] = UInt8(0x80 | ((v >> 6) & 0x3F))
+            target[3] = UInt8(0x80 | (v & 0x3F))
+            return 4
         }
     }
 }

@@ -5,8 +5,6 @@ extension JSONParser {
     struct TapeParts: ~Copyable {
         var entries: JSONTapeEntryBuffer
         var strings: [String] = []
-        /// The text of strings with escapes, decoded, one after another.
-        var unescaped: [UInt8] = []
         /// The key entries of the objects over `JSONTape/walkLimit` members.
         var largeObjectKeys = JSONTape.LargeObjectKeys()
 
@@ -42,7 +40,8 @@ extension JSONParser {
             try countNode()
             switch bytes[position] {
             case 0x7B, 0x5B: // { [
-                try checkDepth(depth)
+                // Compared here rather than in a method: calling one copied the parser's state.
+                if depth >= maxDepth { throw depthLimitExceeded(open: depth) }
                 let isObject = bytes[position] == 0x7B
                 position += 1
                 skipWhitespace()
@@ -50,7 +49,7 @@ extension JSONParser {
                 tape.entries.append(JSONTape.Entry(kind: isObject ? .object : .array, length: 0, payload: 0))
                 if position < count && bytes[position] == (isObject ? 0x7D : 0x5D) {
                     position += 1
-                    tape.entries[index].payload = UInt64(tape.entries.count)
+                    tape.entries[index].payload = UInt64(truncatingIfNeeded: tape.entries.count)
                 } else {
                     tape.entries[index].payload = UInt64(bitPattern: Int64(innermost))
                     innermost = index
@@ -61,25 +60,25 @@ extension JSONParser {
             case 0x22: // "
                 position += 1
                 try appendString(to: &tape)
+            // Literals are compared as one 4-byte word (the ``padding`` makes reading it safe);
+            // a mismatch goes to `expectLiteral`, which says where and why.
             case 0x74: // t
-                try expectLiteral("true")
+                if word32(at: position) == 0x6575_7274 { position &+= 4 } else { try expectLiteral("true") }
                 tape.entries.append(JSONTape.Entry(kind: .trueValue, length: 0, payload: 0))
             case 0x66: // f
-                try expectLiteral("false")
+                if word32(at: position &+ 1) == 0x6573_6C61 { position &+= 5 } else { try expectLiteral("false") }
                 tape.entries.append(JSONTape.Entry(kind: .falseValue, length: 0, payload: 0))
             case 0x6E: // n
-                try expectLiteral("null")
+                if word32(at: position) == 0x6C6C_756E { position &+= 4 } else { try expectLiteral("null") }
                 tape.entries.append(JSONTape.Entry(kind: .null, length: 0, payload: 0))
             case 0x2D, 0x30...0x39:
-                switch try parseNumber() {
-                case .integer(let i): tape.entries.append(JSONTape.Entry(kind: .integer, length: 0, payload: UInt64(bitPattern: i)))
-                case .float(let d): tape.entries.append(JSONTape.Entry(kind: .float, length: 0, payload: d.bitPattern))
-                case .number(let text):
-                    tape.entries.append(JSONTape.Entry(kind: .numberText, length: 0, payload: UInt64(tape.strings.count)))
-                    tape.strings.append(text)
-                default:
-                    preconditionFailure("parseNumber returns an integer, a float or number text")
+                let start = position
+                var number = try parseNumber()
+                if number.kind == .numberText {
+                    number.payload = UInt64(tape.strings.count)
+                    tape.strings.append(text(from: start, to: position))
                 }
+                tape.entries.append(number)
             default:
                 throw unexpected("a value", at: position)
             }
@@ -98,7 +97,7 @@ extension JSONParser {
                     continue parsing
                 }
                 innermost = Int(Int64(bitPattern: tape.entries[container].payload))
-                tape.entries[container].payload = UInt64(tape.entries.count)
+                tape.entries[container].payload = UInt64(truncatingIfNeeded: tape.entries.count)
                 depth -= 1
                 if isObject && tape.entries[container].length > JSONTape.walkLimit {
                     tape.listKeys(of: container)
@@ -113,13 +112,34 @@ extension JSONParser {
         }
     }
 
+    /// The four bytes at `offset` (at most the text's end: the ``padding`` follows), little-endian.
+    func word32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(bytes + offset).loadUnaligned(as: UInt32.self))
+    }
+
     /// Appends the string whose opening quote was consumed.
     mutating func appendString(to tape: inout TapeParts) throws(FormatError) {
         let start = position
+        // A string under 16 bytes of printable ASCII without escapes is found from two words (the
+        // ``padding`` zeros make reading them safe); any other goes to the scan.
+        let raw = UnsafeRawPointer(bytes + start)
+        var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+        var shortLength = 0
+        if special == 0 {
+            special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            shortLength = 8
+        }
+        shortLength &+= special.trailingZeroBitCount &>> 3
+        if special != 0 && bytes[start &+ shortLength] == 0x22 {
+            tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: shortLength),
+                                               payload: UInt64(truncatingIfNeeded: start)))
+            position = start &+ shortLength &+ 1
+            return
+        }
         let end = try scanPlainString()
         if let end, end - start <= Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: end - start),
-                                               payload: UInt64(start)))
+                                               payload: UInt64(truncatingIfNeeded: start)))
             return
         }
         if let end {
@@ -129,39 +149,26 @@ extension JSONParser {
             tape.strings.append(text)
             return
         }
-        // Strings with escapes are decoded now, into the tape's buffer of decoded text.
-        let offset = tape.unescaped.count
-        try parseEscapedString(from: start, into: &tape.unescaped)
-        let length = tape.unescaped.count - offset
+        // Strings with escapes are decoded now, in place.
+        let length = try decodeEscapedString(from: start)
         if length > Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
-            tape.strings.append(String(decoding: tape.unescaped[offset...], as: UTF8.self))
-            tape.unescaped.removeSubrange(offset...)
+            tape.strings.append(String(decoding: UnsafeBufferPointer(start: bytes + start, count: length), as: UTF8.self))
             return
         }
-        tape.entries.append(JSONTape.Entry(kind: .escapedString, length: UInt32(truncatingIfNeeded: length),
-                                           payload: UInt64(offset)))
+        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length), payload: UInt64(truncatingIfNeeded: start)))
     }
 
     /// Appends a member's key and consumes the `:` after it.
-    mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
-        if position < count && bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
-        if !appendShortKey(to: &tape) { try appendString(to: &tape) }
-        if position < count && bytes[position] == 0x3A {  // `"key":`, the common layout
-            position &+= 1
-            skipWhitespace()
-        } else {
-            try expectColon()
-        }
-    }
-
-    /// Appends the key whose opening quote was consumed when it is under 16 bytes of printable
-    /// ASCII without escapes (most keys are), found from two words without a loop; returns
-    /// `false` and leaves `position` alone for any other key, for ``appendString(to:)``.
     ///
-    /// Reads two words from the key's start, whatever its length: the text is followed by
-    /// ``padding`` zero bytes (which end the scan like control characters).
-    mutating func appendShortKey(to tape: inout TapeParts) -> Bool {
+    /// A key under 16 bytes of printable ASCII without escapes (most keys are) is found from two
+    /// words without a loop; any other key goes to ``appendString(to:)``. The words are read from
+    /// the key's start whatever its length, and the quote and colon tests need no end test: the
+    /// text is followed by ``padding`` zero bytes (which end the scan like control characters).
+    /// The short-key test is written out here rather than in a method of its own: the call cost
+    /// about 20 instructions a key.
+    mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
+        if bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
         let start = position
         let raw = UnsafeRawPointer(bytes + start)
         var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
@@ -170,13 +177,19 @@ extension JSONParser {
             special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             length = 8
         }
-        guard special != 0 else { return false }
-        let end = special.trailingZeroBitCount &>> 3
-        guard bytes[start &+ length &+ end] == 0x22 else { return false }
-        length &+= end
-        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
-                                           payload: UInt64(start)))
-        position = start &+ length &+ 1
-        return true
+        length &+= special.trailingZeroBitCount &>> 3  // 64 / 8 when there is no flag: no quote there
+        if special != 0 && bytes[start &+ length] == 0x22 {
+            tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
+                                               payload: UInt64(truncatingIfNeeded: start)))
+            position = start &+ length &+ 1
+        } else {
+            try appendString(to: &tape)
+        }
+        if bytes[position] == 0x3A {  // `"key":`, the common layout
+            position &+= 1
+            skipWhitespace()
+        } else {
+            try expectColon()
+        }
     }
 }

@@ -8,12 +8,17 @@ import Parley
 struct JSONParser {
     static let formatName = "json"
 
-    let bytes: UnsafePointer<UInt8>
+    /// The text being parsed, which the parser owns: strings with escapes are decoded in place
+    /// (see ``decodeEscapedString(from:)``).
+    let bytes: UnsafeMutablePointer<UInt8>
+    /// The text as it was given, for error messages and locations (``bytes`` changes where
+    /// strings with escapes were).
+    let source: UnsafePointer<UInt8>
     let count: Int
     let options: JSONFormat.Options
     let maxDepth: Int
     let maxNodes: Int
-    /// The zero bytes that must follow the text, readable: ``appendShortKey(to:)`` reads 16
+    /// The zero bytes that must follow the text, readable: ``appendKey(to:)`` reads 16
     /// bytes from a key's start.
     static var padding: Int { 16 }
 
@@ -22,11 +27,16 @@ struct JSONParser {
     var position = 0
     var nodes = 0
 
-    /// Creates a parser of `bytes`, which ``padding`` zero bytes must follow.
-    init(bytes: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits, offsetBase: Int = 0) {
+    /// Creates a parser of `bytes`, which ``padding`` zero bytes must follow and which the parser
+    /// may change (it decodes escapes in place); `source` holds the same text, unchanged, for
+    /// error locations.
+    init(bytes: UnsafeMutableBufferPointer<UInt8>, source: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options,
+         limits: DecodingLimits, offsetBase: Int = 0) {
+        precondition(bytes.count == source.count, "the parser's text and its source differ in length")
         // A zero-length buffer may have no base address; with `count` 0 nothing is ever read
-        // through this stand-in.
-        self.bytes = bytes.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        // through these stand-ins.
+        self.bytes = bytes.baseAddress ?? UnsafeMutablePointer(bitPattern: 0x10)!
+        self.source = source.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
         self.count = bytes.count
         self.options = options
         self.maxDepth = limits.maxDepth
@@ -42,7 +52,7 @@ struct JSONParser {
         var i = 0
         let end = min(offset, count)
         while i < end {
-            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            if source[i] == 0x0A { line += 1; lineStart = i + 1 }
             i += 1
         }
         return FormatError(code, format: Self.formatName, message,
@@ -54,7 +64,7 @@ struct JSONParser {
         if offset >= count {
             return error(.truncated, "unexpected end of input, expected \(expected)", at: offset)
         }
-        let byte = bytes[offset]
+        let byte = source[offset]
         let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
         return error(.malformed, "unexpected \(shown), expected \(expected)", at: offset)
     }
@@ -130,12 +140,11 @@ struct JSONParser {
         return false
     }
 
-    /// Throws when opening one more container would exceed `DecodingLimits/maxDepth`.
-    func checkDepth(_ open: Int) throws(FormatError) {
-        if open >= maxDepth {
-            throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
-                                            actual: open + 1, location: error(.limitExceeded, "", at: position).location)
-        }
+    /// The error for opening one more container when `open` are open and that exceeds
+    /// `DecodingLimits/maxDepth`.
+    func depthLimitExceeded(open: Int) -> FormatError {
+        FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: maxDepth,
+                                  actual: open + 1, location: error(.limitExceeded, "", at: position).location)
     }
 
     /// Consumes the opening quote of a key at `position`.

@@ -11,8 +11,8 @@ import Darwin
 /// Every value is one entry, in document order; an object's members are its key (a string
 /// entry) followed by its value. A container's entry records how many elements or members it
 /// has and where the entry after its last descendant is, so a reader skips a whole subtree in
-/// one step. Strings stay bytes until a decoder asks for them: strings without escapes in the
-/// input, strings with escapes decoded once while the tape is built into a buffer of their own;
+/// one step. Strings stay bytes in the tape's copy of the input until a decoder asks for them
+/// (strings with escapes are decoded in place, over their escapes, while the tape is built);
 /// number text that fits no binary type is kept as a `String`.
 ///
 /// `@unchecked Sendable`: every property is a `let`, and the unsafe parts, the tape's own copy
@@ -28,10 +28,9 @@ final class JSONTape: @unchecked Sendable {
         case float
         /// `payload` indexes ``strings`` (exact number text, `Value/number(_:)`).
         case numberText
-        /// `payload` is the byte offset of the text in the input, `length` its byte count.
+        /// `payload` is the byte offset of the text in ``bytes`` (decoded, if it had escapes),
+        /// `length` its byte count.
         case plainString
-        /// `payload` is the byte offset of the decoded text in ``unescaped``, `length` its byte count.
-        case escapedString
         /// `payload` indexes ``strings`` (a string too long for `length`).
         case decodedString
         /// `length` is the element count, `payload` the index of the entry after the array.
@@ -47,13 +46,12 @@ final class JSONTape: @unchecked Sendable {
         var payload: UInt64
     }
 
-    /// The input's UTF-8 bytes (owned: decoders made from this tape may outlive the caller's buffer).
+    /// The input's UTF-8 bytes, with the strings that had escapes decoded in place (owned:
+    /// decoders made from this tape may outlive the caller's buffer).
     let bytes: UnsafeMutableBufferPointer<UInt8>
     let entries: UnsafeBufferPointer<Entry>
     /// Exact number text, and strings too long for an entry's `length`.
     let strings: [String]
-    /// The decoded text of the strings with escapes, one after another.
-    let unescaped: [UInt8]
     /// The key entries of the objects with more than ``walkLimit`` members, so that finding
     /// their members by position takes one step.
     let largeObjectKeys: LargeObjectKeys
@@ -67,11 +65,10 @@ final class JSONTape: @unchecked Sendable {
     }
 
     init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>, strings: [String],
-         unescaped: [UInt8], largeObjectKeys: LargeObjectKeys) {
+         largeObjectKeys: LargeObjectKeys) {
         self.bytes = bytes
         self.entries = UnsafeBufferPointer(entries)
         self.strings = strings
-        self.unescaped = unescaped
         self.largeObjectKeys = largeObjectKeys
     }
 
@@ -96,7 +93,7 @@ final class JSONTape: @unchecked Sendable {
         _ = copy.initialize(fromContentsOf: text)
         copy[text.count...].initialize(repeating: 0)
         let bytes = UnsafeMutableBufferPointer(rebasing: copy[..<text.count])
-        var parser = JSONParser(bytes: UnsafeBufferPointer(bytes), options: options, limits: limits, offsetBase: offsetBase)
+        var parser = JSONParser(bytes: bytes, source: text, options: options, limits: limits, offsetBase: offsetBase)
         do {
             if let blank = try parser.beginDocument() {
                 bytes.deallocate()
@@ -104,7 +101,7 @@ final class JSONTape: @unchecked Sendable {
             }
             let parts = try parser.parseTape()
             try parser.endDocument()
-            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings, unescaped: parts.unescaped,
+            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings,
                                   largeObjectKeys: parts.largeObjectKeys))
         } catch {
             bytes.deallocate()
@@ -146,11 +143,6 @@ final class JSONTape: @unchecked Sendable {
         case .plainString:
             let start = bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)
             return String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self)
-        case .escapedString:
-            return unescaped.withUnsafeBufferPointer { text in
-                let start = text.baseAddress! + Int(truncatingIfNeeded: entry.payload)
-                return String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self)
-            }
         default:
             return strings[Int(truncatingIfNeeded: entry.payload)]
         }
@@ -164,10 +156,6 @@ final class JSONTape: @unchecked Sendable {
         switch entry.kind {
         case .plainString:
             return try body(UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: Int(entry.length)))
-        case .escapedString:
-            return try unescaped.withUnsafeBytes { text in
-                try body(UnsafeRawBufferPointer(rebasing: text[start..<start + Int(entry.length)]))
-            }
         case .decodedString:
             var text = strings[start]
             return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
@@ -179,7 +167,7 @@ final class JSONTape: @unchecked Sendable {
     /// The string of the entry at `index`, or `nil` when it is not a string.
     func stringIfString(at index: Int) -> String? {
         switch entries[index].kind {
-        case .plainString, .escapedString, .decodedString: string(at: index)
+        case .plainString, .decodedString: string(at: index)
         default: nil
         }
     }
@@ -192,12 +180,6 @@ final class JSONTape: @unchecked Sendable {
             guard Int(entry.length) == name.count else { return false }
             if name.isEmpty { return true }
             return memcmp(bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count) == 0
-        case .escapedString:
-            guard Int(entry.length) == name.count else { return false }
-            if name.isEmpty { return true }
-            return unescaped.withUnsafeBufferPointer { text in
-                memcmp(text.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count) == 0
-            }
         default: break
         }
         var key = strings[Int(truncatingIfNeeded: entry.payload)]
@@ -231,19 +213,10 @@ final class JSONTape: @unchecked Sendable {
         return decodedKeyHash(at: index)
     }
 
-    /// ``keyHash(at:)`` of a key with escapes (or a very long one).
+    /// ``keyHash(at:)`` of a key too long for an entry's `length`.
     private func decodedKeyHash(at index: Int) -> UInt8 {
-        let entry = entries[index]
-        switch entry.kind {
-        case .escapedString:
-            return unescaped.withUnsafeBufferPointer { text in
-                Self.keyHash(UnsafeBufferPointer(start: text.baseAddress! + Int(truncatingIfNeeded: entry.payload),
-                                                 count: Int(entry.length)))
-            }
-        default:
-            var key = strings[Int(truncatingIfNeeded: entry.payload)]
-            return key.withUTF8 { Self.keyHash($0) }
-        }
+        var key = strings[Int(truncatingIfNeeded: entries[index].payload)]
+        return key.withUTF8 { Self.keyHash($0) }
     }
 
     /// A 6-bit hash of a key's bytes (its length and first, middle and last bytes), for the
@@ -268,7 +241,7 @@ final class JSONTape: @unchecked Sendable {
         case .integer: return .integer(Int64(bitPattern: entry.payload))
         case .float: return .float(Double(bitPattern: entry.payload))
         case .numberText: return .number(strings[Int(truncatingIfNeeded: entry.payload)])
-        case .plainString, .escapedString, .decodedString: return .string(string(at: index))
+        case .plainString, .decodedString: return .string(string(at: index))
         case .array: return .array([])
         case .object: return .object(Value.Object())
         }

@@ -114,4 +114,32 @@ import Testing
         // Leading zeros are not significant: 15 digits after them still make a float.
         #expect(try decoded("0.000000000000000000000123456789012345e-30") == .float(0.000000000000000000000123456789012345e-30))
     }
+
+    @Test func integerPartsBeyond64BitsStayExactText() throws {
+        // 2^64 and 2^65 wrap a 64-bit accumulator to exactly 0; whatever follows, the literal has
+        // more than 15 significant digits and stays text (never a zero or a small float).
+        for text in ["18446744073709551616", "18446744073709551616.5", "36893488147419103232e-10", "-18446744073709551616.0",
+                     "18446744073709551617", "99999999999999999999", "100000000000000000000e-5"] {
+            #expect(try decoded(text) == .number(text))
+        }
+        #expect(try decoded("1844674407370955.5") == .number("1844674407370955.5"))
+        #expect(try decoded("18446744073709.5") == .float(18446744073709.5))
+        #expect(try decoded("9223372036854775807") == .integer(.max))
+        #expect(try decoded("-9223372036854775808") == .integer(.min))
+        #expect(try decoded("-9223372036854775809") == .number("-9223372036854775809"))
+        #expect(try decoded("1000000000000000000") == .integer(1_000_000_000_000_000_000))
+    }
+
+    @Test(arguments: [
+        ("-", FormatError.Code.truncated, 1), ("1.", .truncated, 2), ("1e", .truncated, 2), ("1e+", .truncated, 3),
+        ("1E-", .truncated, 3), ("-a", .malformed, 1), ("1.x", .malformed, 2), ("1ex", .malformed, 2), ("1e+x", .malformed, 3),
+        ("-01", .malformed, 2), ("00", .malformed, 1), ("[1e]", .malformed, 3), ("[-]", .malformed, 2), ("[0.]", .malformed, 3),
+    ])
+    func malformedNumbersFailAtTheRightByte(_ text: String, code: FormatError.Code, offset: Int) throws {
+        let error = try #require(throws: FormatError.self) {
+            try JSONFormat(options: .init(allowsFragments: true)).decode(Array(text.utf8))
+        }
+        #expect(error.code == code, "\(text)")
+        #expect(error.location?.byteOffset == offset, "\(text)")
+    }
 }

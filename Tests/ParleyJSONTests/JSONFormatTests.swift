@@ -99,6 +99,56 @@ import Testing
         #expect(try decode(#""\u00e9\/\b\f\n\r\t\"\\\ud834\udd1e""#) == "é/\u{8}\u{C}\n\r\t\"\\𝄞")
     }
 
+    /// Strings with escapes are decoded over their own escapes in the parser's copy of the text:
+    /// every mix of plain runs, short escapes, `\u` escapes (surrogate pairs too) and raw UTF-8
+    /// reads back exactly, as values and as keys, and the values after them are untouched.
+    @Test func decodesEscapesInPlaceWhateverTheMix() throws {
+        let pieces: [(json: String, text: String)] = [
+            ("a", "a"), ("plain run of text", "plain run of text"), ("é", "é"), ("𝄞", "𝄞"), (#"\n"#, "\n"),
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\/"#, "/"), (#"\b"#, "\u{8}"), (#"\f"#, "\u{C}"), (#"\r"#, "\r"), (#"\t"#, "\t"),
+            (#"\u0041"#, "A"), (#"\u00e9"#, "é"), (#"\u20AC"#, "€"), (#"\ud834\udd1e"#, "𝄞"), (#"\u0000"#, "\u{0}"),
+        ]
+        var generator = SplitMix64(seed: 0xE5CA_9E5)
+        for _ in 0..<300 {
+            var json = "", text = ""
+            for _ in 0..<Int(generator.next() % 12) {
+                let piece = pieces[Int(generator.next() % UInt64(pieces.count))]
+                json += piece.json
+                text += piece.text
+            }
+            let document = "[\"\(json)\",{\"\(json)\":\"\(json)\",\"k\":12.5},\"after\",\"\(json)\"]"
+            let expected: Value = [.string(text), .object([text: .string(text), "k": .float(12.5)]), "after", .string(text)]
+            #expect(try decode(document) == expected, "\(json)")
+            #expect(try JSONFormat().decode([String: String].self, from: Array("{\"\(json)\":\"\(json)\",\"b\":\"x\"}".utf8))
+                    == [text: text, "b": "x"], "\(json)")
+        }
+    }
+
+    /// Error locations count the lines of the text as it was given, not of its decoded strings.
+    @Test func errorsAfterEscapedNewlinesKeepTheirLine() throws {
+        var error = try #require(throws: FormatError.self) { try decode(#"["a\nb\nc\n", tru]"#) }
+        #expect(error.location == FormatError.Location(byteOffset: 17, line: 1, column: 18))
+        error = try #require(throws: FormatError.self) { try decode("[\"\\n\\n\",\n \"\\u000A\", x]") }
+        #expect(error.location == FormatError.Location(byteOffset: 20, line: 2, column: 12))
+    }
+
+    /// Arrays whose elements take one entry each (scalars, empty containers) are built in one
+    /// step, as a literal up to two elements: every length and mix reads the same.
+    @Test func flatArraysOfEveryShortLengthReadTheSame() throws {
+        let elements: [(json: String, value: Value)] = [
+            ("1", 1), ("-2.5", -2.5), ("\"s\"", "s"), ("\"a\\nb\"", "a\nb"), ("true", true), ("false", false),
+            ("null", nil), ("{}", .object([:])), ("[]", []), ("12345678901234567890", .number("12345678901234567890")),
+        ]
+        for length in 0...4 {
+            for start in elements.indices {
+                let picked = (0..<length).map { elements[(start + $0 * 3) % elements.count] }
+                let text = "[" + picked.map(\.json).joined(separator: ",") + "]"
+                #expect(try decode(text) == .array(picked.map(\.value)), "\(text)")
+                #expect(try decode("{\"k\":\(text)}") == .object(["k": .array(picked.map(\.value))]), "\(text)")
+            }
+        }
+    }
+
     @Test func mapsValuesJSONHasNoTypeFor() throws {
         #expect(try encode(.bytes([0, 1, 2, 255])) == #""AAEC/w==""#)
         #expect(try encode(.date(Date(timeIntervalSince1970: 0))) == #""1970-01-01T00:00:00Z""#)
@@ -138,6 +188,8 @@ import Testing
         ("[1,]", FormatError.Code.malformed, 3), ("[1", .truncated, 2), ("{\"a\":1,}", .malformed, 7), ("\"abc", .truncated, 4),
         ("[01]", .malformed, 2), ("[1.]", .malformed, 3), ("\"\u{1}\"", .malformed, 1), ("[\"\\x\"]", .malformed, 2),
         ("nul", .truncated, 3), ("[nulx]", .malformed, 4), ("{\"a\" 1}", .malformed, 5), ("[] []", .malformed, 3),
+        ("tru", .truncated, 3), ("[fals", .truncated, 5), ("[fale]", .malformed, 4), ("[truE]", .malformed, 4),
+        ("[tRue]", .malformed, 2), ("[nulL]", .malformed, 4), ("[truex]", .malformed, 5), ("f", .truncated, 1),
     ])
     func rejectsMalformedInputAtTheRightOffset(_ text: String, code: FormatError.Code, offset: Int) throws {
         let error = try #require(throws: FormatError.self) { try decode(text) }
