@@ -117,20 +117,26 @@ extension JSONParser {
         UInt32(littleEndian: UnsafeRawPointer(bytes + offset).loadUnaligned(as: UInt32.self))
     }
 
+    /// The length of the string from `start` to its closing quote when it is under 16 bytes of
+    /// printable ASCII without escapes, found from two words without a loop, else `nil`. The
+    /// words are read whatever the string's length, and the quote test needs no end test: the
+    /// text is followed by ``padding`` zero bytes (which stop the test like control characters).
+    func shortPlainStringLength(at start: Int) -> Int? {
+        let raw = UnsafeRawPointer(bytes + start)
+        var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+        var length = 0
+        if special == 0 {
+            special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            length = 8
+        }
+        length &+= special.trailingZeroBitCount &>> 3  // 64 / 8 when there is no flag: no quote there
+        return special != 0 && bytes[start &+ length] == 0x22 ? length : nil
+    }
+
     /// Appends the string whose opening quote was consumed.
     mutating func appendString(to tape: inout TapeParts) throws(FormatError) {
         let start = position
-        // A string under 16 bytes of printable ASCII without escapes is found from two words (the
-        // ``padding`` zeros make reading them safe); any other goes to the scan.
-        let raw = UnsafeRawPointer(bytes + start)
-        var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
-        var shortLength = 0
-        if special == 0 {
-            special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-            shortLength = 8
-        }
-        shortLength &+= special.trailingZeroBitCount &>> 3
-        if special != 0 && bytes[start &+ shortLength] == 0x22 {
+        if let shortLength = shortPlainStringLength(at: start) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: shortLength),
                                                payload: UInt64(truncatingIfNeeded: start)))
             position = start &+ shortLength &+ 1
@@ -161,24 +167,13 @@ extension JSONParser {
 
     /// Appends a member's key and consumes the `:` after it.
     ///
-    /// A key under 16 bytes of printable ASCII without escapes (most keys are) is found from two
-    /// words without a loop; any other key goes to ``appendString(to:)``. The words are read from
-    /// the key's start whatever its length, and the quote and colon tests need no end test: the
-    /// text is followed by ``padding`` zero bytes (which end the scan like control characters).
-    /// The short-key test is written out here rather than in a method of its own: the call cost
-    /// about 20 instructions a key.
+    /// A key under 16 bytes of printable ASCII without escapes (most keys are) is found by
+    /// ``shortPlainStringLength(at:)``; any other key goes to ``appendString(to:)``. The colon
+    /// test needs no end test: the text is followed by ``padding`` zero bytes.
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
         if bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
         let start = position
-        let raw = UnsafeRawPointer(bytes + start)
-        var special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
-        var length = 0
-        if special == 0 {
-            special = Self.specialBytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-            length = 8
-        }
-        length &+= special.trailingZeroBitCount &>> 3  // 64 / 8 when there is no flag: no quote there
-        if special != 0 && bytes[start &+ length] == 0x22 {
+        if let length = shortPlainStringLength(at: start) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
                                                payload: UInt64(truncatingIfNeeded: start)))
             position = start &+ length &+ 1
