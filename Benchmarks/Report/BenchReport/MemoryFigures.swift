@@ -91,17 +91,10 @@ func readFile(_ path: String) throws -> [UInt8] {
 
 /// Runs one worker in a child process; returns (before, peak, after) in bytes.
 func measureInChild(_ name: String, file: URL) throws -> (before: Int, peak: Int, after: Int) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-    process.arguments = ["--memory-worker", name, file.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (status, text) = try runSelf(["--memory-worker", name, file.path])
     let fields = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-    guard process.terminationStatus == 0, fields.count == 3 else {
-        throw ReportError("memory worker \(name) exited \(process.terminationStatus): \(text)")
+    guard status == 0, fields.count == 3 else {
+        throw ReportError("memory worker \(name) exited \(status): \(text)")
     }
     return (fields[0], fields[1], fields[2])
 }

@@ -61,19 +61,25 @@ func formatTiming(_ timing: Timing, scale: Double = 1) -> String {
 /// `--timing-worker NAME RUNS` (see ``timingWorker(_:runs:clock:)``), which makes its own input,
 /// warms up once and prints one time per run.
 func timeInChild(_ name: String, runs: Int, clock: Clock) throws -> Timing {
+    let (status, text) = try runSelf(["--timing-worker", name, String(runs)] + (clock == .wall ? ["--wall"] : []))
+    let times = text.split(whereSeparator: \.isNewline).compactMap { Double($0) }
+    guard status == 0, times.count == runs else {
+        throw ReportError("timing worker \(name) exited \(status): \(text)")
+    }
+    return Timing(runs: times)
+}
+
+/// Runs this executable with `arguments` (a worker mode) and returns its exit status and output.
+func runSelf(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-    process.arguments = ["--timing-worker", name, String(runs)] + (clock == .wall ? ["--wall"] : [])
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    let times = text.split(whereSeparator: \.isNewline).compactMap { Double($0) }
-    guard process.terminationStatus == 0, times.count == runs else {
-        throw ReportError("timing worker \(name) exited \(process.terminationStatus): \(text)")
-    }
-    return Timing(runs: times)
+    return (process.terminationStatus, text)
 }
 
 /// The worker side of ``timeInChild(_:runs:clock:)``: times the call named `name` (one of
