@@ -51,7 +51,9 @@ PY
 # files, and, when $2 is not empty, the anchor at $2, a plain `proxy_pass` to the upstream as a tuned
 # proxy runs it: keepalive connections to the upstream (HTTP/1.1, no Connection field) and no
 # temporary files (responses larger than its buffers stream, as the gateway's do).
-# $3: the upstream's keepalive_timeout (default 75s, nginx's own).
+# $3: how long the upstream keeps an idle connection (default 75s, nginx's keepalive_timeout): its
+# keepalive_timeout after a request and its client_header_timeout before the first, so a pooled
+# connection the gateway opened but never used closes as soon as a used one does.
 gw_start_nginx() {
   local upstream_port=$1 anchor_port=$2 keepalive=${3:-75s} dir="$WORK/nginx"
   mkdir -p "$dir"
@@ -77,6 +79,7 @@ http {
   server {
     listen 127.0.0.1:$upstream_port;
     keepalive_timeout $keepalive;
+    client_header_timeout $keepalive;
     root $WORK/www;
   }
 CONF
