@@ -39,10 +39,7 @@ final class TreeBuilder: SAXHandler {
                 let name = attribute.nameOrdinal
                 attribute.withValueBytes { tree.pointee.addAttribute(name: name, value: $0) }
             }
-            let namespaceCount = event.namespaces.count
-            if namespaceCount > 0 {
-                for index in 0..<namespaceCount { tree.pointee.addNamespace(event.namespaces[index]) }
-            }
+            for index in 0..<event.namespaces.count { tree.pointee.addNamespace(event.namespaces[index]) }
         case .endElement:
             addPendingText()
             tree.pointee.closeElement()
