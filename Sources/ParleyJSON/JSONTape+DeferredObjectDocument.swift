@@ -36,18 +36,10 @@ extension JSONTape {
     /// The value of the entry at `index`: scalars exactly, arrays with all their elements,
     /// objects that build their members when asked.
     func value(at index: Int) -> Value {
-        let entry = entries[index]
-        // The commonest kinds are made here rather than in `scalar(at:)`: the call cost about 12
-        // instructions a value.
-        switch entry.kind {
-        case .plainString:
-            let start = bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)
-            return .string(String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self))
-        case .integer: return .integer(Int64(bitPattern: entry.payload))
-        case .float: return .float(Double(bitPattern: entry.payload))
-        case .array: return array(at: index)
-        case .object: return deferredObject(at: index)
-        default: return scalar(at: index)
+        switch entries[index].kind {
+        case .array: array(at: index)
+        case .object: deferredObject(at: index)
+        default: scalar(at: index)
         }
     }
 
