@@ -95,6 +95,6 @@ public struct ContentCodings: Sendable {
     /// The `Content-Encoding` tokens of a response, in the order they were applied.
     public static func tokens(of fields: HTTPFields) -> [String] {
         fields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() }.filter { !$0.isEmpty }
+            .map { $0.trimmingSpacesAndTabs().lowercased() }.filter { !$0.isEmpty }
     }
 }

@@ -184,7 +184,7 @@ public struct ResponsePipeline: Sendable {
         // The Content-Length of an answer without content (HEAD, 304) is the representation's.
         if checksContentLength, !storedDecoded,
            !EmptyBodyPolicy.hasNoContent(status: report.response.status.code, requestMethod: request?.method),
-           let declared = report.response.headerFields[.contentLength].flatMap({ Int($0.trimmingCharacters(inSpacesAndTabs: ())) }),
+           let declared = report.response.headerFields[.contentLength].flatMap({ Int($0.trimmingSpacesAndTabs()) }),
            declared != stored.count {
             report.add(.lengthMismatch, "Content-Length is \(declared) but the stored body has \(stored.count) bytes")
         }

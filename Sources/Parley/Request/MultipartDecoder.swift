@@ -147,7 +147,7 @@ public struct MultipartDecoder: Sendable {
             guard let colon = text.firstIndex(of: ":") else {
                 throw FormatError(.malformed, format: formatName, "part header line without ':'", location: .init(byteOffset: offset))
             }
-            let value = text[text.index(after: colon)...].trimmingCharacters(inSpacesAndTabs: ())
+            let value = text[text.index(after: colon)...].trimmingSpacesAndTabs()
             fields.append((text[..<colon].lowercased(), value))
         }
         return fields
@@ -164,15 +164,6 @@ public struct MultipartDecoder: Sendable {
         let filename = parameters["filename*"].flatMap(DispositionParameters.decodeExtended) ?? parameters["filename"]
         let type = fields.first { $0.name == "content-type" }.flatMap { MediaType($0.value) }
         return Part(name: name, filename: filename, contentType: type, headerFields: fields, body: body)
-    }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(inSpacesAndTabs: ()) -> String {
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
     }
 }
 
@@ -205,7 +196,7 @@ enum DispositionParameters {
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
             let nameStart = i
             while i < bytes.count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ";") { i += 1 }
-            let name = String(decoding: bytes[nameStart..<i], as: UTF8.self).lowercased().trimmingCharacters(inSpacesAndTabs: ())
+            let name = String(decoding: bytes[nameStart..<i], as: UTF8.self).lowercased().trimmingSpacesAndTabs()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { continue }
             i += 1
             var raw: [UInt8] = []
@@ -222,7 +213,7 @@ enum DispositionParameters {
             } else {
                 let start = i
                 while i < bytes.count, bytes[i] != UInt8(ascii: ";") { i += 1 }
-                result[name] = String(decoding: bytes[start..<i], as: UTF8.self).trimmingCharacters(inSpacesAndTabs: ())
+                result[name] = String(decoding: bytes[start..<i], as: UTF8.self).trimmingSpacesAndTabs()
             }
         }
         return result

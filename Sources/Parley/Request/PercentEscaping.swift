@@ -79,20 +79,37 @@ public struct PercentEscaping: Sendable, Hashable {
     /// decoded as UTF-8 with invalid sequences replaced by U+FFFD.
     public static func unescape<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool) -> String
     where Bytes.Index == Int {
+        String(decoding: unescapedBytes(bytes, plusAsSpace: plusAsSpace, strict: false)!, as: UTF8.self)
+    }
+
+    /// Reverses escaping like ``unescape(_:plusAsSpace:)``, or returns `nil` when a `%` is not
+    /// followed by two hex digits or the unescaped bytes are not UTF-8 (as Foundation's
+    /// `removingPercentEncoding` does). For text that is shown decoded only when that is exact.
+    public static func unescapeStrictly<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool) -> String?
+    where Bytes.Index == Int {
+        unescapedBytes(bytes, plusAsSpace: plusAsSpace, strict: true).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The unescaped bytes; a malformed `%` is kept, or gives `nil` when `strict`.
+    private static func unescapedBytes<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool, strict: Bool) -> [UInt8]?
+    where Bytes.Index == Int {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let high = ByteClass.hexDigitValue(bytes[i + 1]),
-               let low = ByteClass.hexDigitValue(bytes[i + 2]) {
-                out.append(high << 4 | low)
-                i += 3
-                continue
+            if byte == UInt8(ascii: "%") {
+                if i + 2 < bytes.endIndex, let high = ByteClass.hexDigitValue(bytes[i + 1]),
+                   let low = ByteClass.hexDigitValue(bytes[i + 2]) {
+                    out.append(high << 4 | low)
+                    i += 3
+                    continue
+                }
+                if strict { return nil }
             }
             out.append(byte == UInt8(ascii: "+") && plusAsSpace ? 0x20 : byte)
             i += 1
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 }
