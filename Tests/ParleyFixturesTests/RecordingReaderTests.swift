@@ -114,6 +114,18 @@ struct RecordingReaderTests {
         }
     }
 
+    @Test("A file that cannot be read fails with the system's reason")
+    func unreadableFiles() throws {
+        let missing = "/nonexistent-parley-folder/a.har"
+        #expect(throws: RecordingError(.unreadable, path: missing, "cannot read the file (No such file or directory)")) {
+            try RecordingReader().read(path: missing)
+        }
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(throws: RecordingError(.unreadable, path: folder, "cannot read the file (Is a directory)")) {
+            try RecordingReader().read(path: folder)
+        }
+    }
+
     @Test("A legacy vcrpy cassette of pickled objects is refused, not misread")
     func legacyVCRPy() {
         let text = "- request: !!python/object:vcr.request.Request\n    method: GET\n  response:\n    status: {code: 200}\n"

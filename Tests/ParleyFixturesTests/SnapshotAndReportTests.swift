@@ -134,4 +134,39 @@ struct SnapshotAndReportTests {
         #expect(found == ["a.yaml", "b.har"])
         #expect(throws: RecordingError.self) { try FixtureFiles.discover([folder.appendingPathComponent("nope").path]) }
     }
+
+    @Test("Folder walks go into subfolders, not into hidden folders or through symbolic links")
+    func discoveryInSubfolders() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        for sub in ["a/b", ".hidden", "z"] {
+            try manager.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        for name in ["top.har", "a/one.har", "a/b/two.har", ".hidden/three.har", "z/four.har"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        // A link back to the folder would loop if followed; a link to a file is not a file of its own.
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("a/loop").path, withDestinationPath: folder.path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("link.har").path,
+                                       withDestinationPath: folder.appendingPathComponent("top.har").path)
+        let expected = ["a/b/two.har", "a/one.har", "top.har", "z/four.har"]
+        for argument in [folder.path, folder.path + "/"] {
+            let found = try FixtureFiles.discover([argument])
+            #expect(found.map(\.path) == expected.map { folder.path + "/" + $0 })
+            #expect(found.allSatisfy { !$0.isExplicit })
+        }
+        // Named explicitly, a file is taken as it is, and a file found twice is listed once.
+        let explicit = try FixtureFiles.discover([folder.path + "/a/one.har", folder.path + "/a"])
+        #expect(explicit.map(\.path) == [folder.path + "/a/one.har", folder.path + "/a/b/two.har"])
+        #expect(explicit.map(\.isExplicit) == [true, false])
+    }
+
+    @Test("cFormat fills in C conversions, also past its first buffer")
+    func cFormatting() {
+        #expect(cFormat("%.2f s", 1.005) == "1.00 s")
+        #expect(cFormat("%ld:%02ld", 7, 5) == "7:05")
+        #expect(cFormat("%ld", Int.max) == "9223372036854775807")
+        #expect(cFormat("%300ld!", 1) == String(repeating: " ", count: 299) + "1!")
+    }
 }

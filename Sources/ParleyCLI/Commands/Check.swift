@@ -1,5 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Parley
 import ParleyFixtures
 
@@ -124,11 +131,10 @@ struct Check: AsyncParsableCommand {
         }
         progress.clear()
         reporter.finish(summary)
-        sink.close()
         if stats {
             let seconds = Date().timeIntervalSince(started)
             let megabytes = Double(summary.bytes) / 1_000_000
-            printError(String(format: "stats: %d files (%d recordings), %d exchanges, %.1f MB in %.2f s: %.1f MB/s, %.0f exchanges/s",
+            printError(cFormat("stats: %ld files (%ld recordings), %ld exchanges, %.1f MB in %.2f s: %.1f MB/s, %.0f exchanges/s",
                               files.count, summary.recordings, summary.exchanges, megabytes, seconds,
                               megabytes / max(seconds, 1e-9), Double(summary.exchanges) / max(seconds, 1e-9)))
         }
@@ -139,23 +145,23 @@ struct Check: AsyncParsableCommand {
 
 /// Where the report goes: standard output or a file, written as it is produced.
 private final class ReportSink: @unchecked Sendable {
-    private let handle: FileHandle
+    private let descriptor: Int32
 
     /// Opens `path` as a shell's `>` does: created or truncated in place, through a symbolic link,
     /// and a device such as `/dev/null` stays a device. (`FileManager.createFile` writes a new
     /// file and renames it over the path: run as root, it replaced `/dev/null` with a file.)
     init(path: String?) throws {
-        guard let path else { handle = .standardOutput; return }
+        guard let path else { descriptor = STDOUT_FILENO; return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw InputError(message: "cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw InputError(message: "cannot write '\(path)': \(systemErrorText(errno))")
         }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        self.descriptor = descriptor
     }
 
-    func write(_ line: String) { handle.write(Data((line + "\n").utf8)) }
+    func write(_ line: String) { Descriptors.writeAll(line + "\n", to: descriptor) }
 
-    func close() {
-        if handle !== FileHandle.standardOutput { try? handle.close() }
+    deinit {
+        if descriptor != STDOUT_FILENO { close(descriptor) }
     }
 }

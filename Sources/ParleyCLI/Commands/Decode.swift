@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTypes
 import Parley
 
@@ -80,7 +87,7 @@ struct Decode: ParsableCommand {
         do {
             var bytes = try encoder.format.encode(output, context: EncodingContext(mediaType: encoder.mediaType))
             if bytes.last != UInt8(ascii: "\n") && encoder.format.isTextual { bytes.append(UInt8(ascii: "\n")) }
-            FileHandleOutput.write(bytes)
+            Descriptors.writeAll(bytes, to: STDOUT_FILENO)
         } catch {
             printError("error: cannot encode as \(encoder.mediaType): \(error)")
             throw ExitCode.checkFailed

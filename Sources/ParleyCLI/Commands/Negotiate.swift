@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Parley
 
 struct Negotiate: ParsableCommand {
@@ -117,7 +117,7 @@ struct Negotiate: ParsableCommand {
 
     /// A comma-separated list, trimmed, without empty items; `nil` for `nil`.
     static func list(_ text: String?) -> [String]? {
-        text.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        text.map { $0.split(separator: ",").map { $0.trimmingSpacesAndTabs() }.filter { !$0.isEmpty } }
     }
 
     /// One batch line's answer.

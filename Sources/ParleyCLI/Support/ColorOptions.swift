@@ -1,5 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ParleyFixtures
 
 /// When a command colours its output: `--color auto|always|never` and `--no-color`.

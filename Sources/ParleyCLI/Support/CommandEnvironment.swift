@@ -1,11 +1,19 @@
-import Foundation
+import FoundationEssentials
 import Parley
+import ParleyFixtures
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The registry the running `parley` uses, set once by ``ParleyCommand/main(registry:arguments:)``
 /// and built when a subcommand first asks for it: `media-type` and `negotiate` never do, so they
 /// start without building the linked formats' lookup tables.
 package enum CommandEnvironment {
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var makeRegistry: @Sendable () -> Registry = { .builtIn }
     nonisolated(unsafe) private static var built: Registry?
 
@@ -30,13 +38,13 @@ package enum CommandEnvironment {
 
 /// Writes diagnostics to standard error.
 package func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    Descriptors.writeAll(message + "\n", to: STDERR_FILENO)
 }
 
 /// Reads all of standard input or a file; `-` means standard input.
 package func readInput(_ path: String?) throws -> [UInt8] {
     if path == nil || path == "-" {
-        return Array(FileHandle.standardInput.readDataToEndOfFile())
+        return try Descriptors.readAll(STDIN_FILENO, name: "standard input")
     }
     guard let data = FileManager.default.contents(atPath: path!) else {
         throw InputError(message: "cannot read '\(path!)'")

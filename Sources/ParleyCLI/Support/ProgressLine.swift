@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ParleyFixtures
 
 /// `parley check`'s progress line on standard error, only on a terminal: files done of the total,
@@ -23,11 +30,11 @@ package final class ProgressLine: @unchecked Sendable {
         lastDraw = Date()
         let line = Self.text(done: done, total: total, bytes: summary.bytes, failed: summary.errors + summary.unreadableFiles,
                              elapsed: lastDraw.timeIntervalSince(started), path: path, style: style)
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        Descriptors.writeAll("\r\u{1B}[K\(line)", to: STDERR_FILENO)
     }
 
     func clear() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { Descriptors.writeAll("\r\u{1B}[K", to: STDERR_FILENO) }
     }
 
     /// The line's text: `[12/40] 3.4 MB/s, 0:05 left, 2 failed  path`. The time left is the mean
@@ -37,7 +44,7 @@ package final class ProgressLine: @unchecked Sendable {
                      style: TerminalStyle) -> String {
         let seconds = max(elapsed, 0)
         var parts: [String] = []
-        parts.append(seconds > 0 ? String(format: "%.1f MB/s", Double(bytes) / 1_000_000 / seconds) : "– MB/s")
+        parts.append(seconds > 0 ? cFormat("%.1f MB/s", Double(bytes) / 1_000_000 / seconds) : "– MB/s")
         if done >= total {
             parts.append("done")
         } else if done > 0 && seconds > 0 {
@@ -55,6 +62,6 @@ package final class ProgressLine: @unchecked Sendable {
     package static func duration(_ seconds: Double) -> String {
         let whole = seconds.isFinite ? Int(min(seconds, 359_999).rounded(.up)) : 359_999
         let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+        return h > 0 ? cFormat("%ld:%02ld:%02ld", h, m, s) : cFormat("%ld:%02ld", m, s)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 
 /// Checks recordings file by file: reads each (one at a time per worker, so memory stays

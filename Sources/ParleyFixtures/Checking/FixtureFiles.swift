@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file to check, and whether it was named explicitly (then it must be a recording) or
 /// found in a folder (then a file that is not a recording is passed over).
@@ -18,29 +18,38 @@ public enum FixtureFiles {
         var files: [FixtureFile] = []
         var seen = Set<String>()
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw RecordingError(.unreadable, path: path, "no such file or folder")
             }
-            if !isDirectory.boolValue {
+            if !isDirectory {
                 if seen.insert(path).inserted { files.append(FixtureFile(path: path, isExplicit: true)) }
                 continue
             }
-            var found: [String] = []
-            let root = URL(fileURLWithPath: path)
-            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                            options: [.skipsHiddenFiles])
-            while let url = enumerator?.nextObject() as? URL {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-                let relative = String(url.path.dropFirst(root.path.count).drop { $0 == "/" })
-                guard isCandidate(relative) else { continue }
-                found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
-            }
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            let found = regularFiles(in: folder).filter(isCandidate).map { folder + $0 }
             for file in found.sorted() where seen.insert(file).inserted {
                 files.append(FixtureFile(path: file, isExplicit: false))
             }
         }
         return files
+    }
+
+    /// The regular files in `folder` (ending in `/`) and its subfolders, as paths relative to it.
+    /// Hidden entries are skipped and symbolic links are not followed, so a link cannot make the
+    /// walk loop; a folder that cannot be listed is passed over.
+    private static func regularFiles(in folder: String, under prefix: String = "") -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + prefix) else { return [] }
+        var found: [String] = []
+        for name in names where !name.hasPrefix(".") {
+            let relative = prefix + name
+            switch (try? FileManager.default.attributesOfItem(atPath: folder + relative))?[.type] as? FileAttributeType {
+            case .typeDirectory?: found += regularFiles(in: folder, under: relative + "/")
+            case .typeRegular?: found.append(relative)
+            default: continue
+            }
+        }
+        return found
     }
 
     static func isCandidate(_ relativePath: String) -> Bool {

@@ -9,7 +9,7 @@ public struct StatusFilter: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         var ranges: [ClosedRange<Int>] = []
         for part in text.split(separator: ",") {
-            let item = part.trimmingSpaces().lowercased()
+            let item = part.trimmingSpacesAndTabs().lowercased()
             if item.count == 3, item.hasSuffix("xx"), let digit = Int(item.prefix(1)), (1...5).contains(digit) {
                 ranges.append(digit * 100...digit * 100 + 99)
             } else if let dash = item.firstIndex(of: "-"), let low = Int(item[..<dash]),
@@ -30,8 +30,4 @@ public struct StatusFilter: Sendable, Hashable, CustomStringConvertible {
     public func accepts(_ status: Int) -> Bool {
         ranges.contains { $0.contains(status) }
     }
-}
-
-extension Substring {
-    func trimmingSpaces() -> String { String(self).trimmingSpaces() }
 }

@@ -76,15 +76,15 @@ struct RawHTTPReader {
             if range.isEmpty { break }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             if let first = text.first, first == " " || first == "\t", let last = headers.fields.indices.last {
-                headers.fields[last].value += " " + text.trimmingSpaces()  // obsolete line folding
+                headers.fields[last].value += " " + text.trimmingSpacesAndTabs()  // obsolete line folding
                 continue
             }
             guard let colon = text.firstIndex(of: ":") else {
                 return .failure(RecordingError(.malformed, path: path,
                                                "byte \(range.lowerBound): header line \"\(text)\" has no colon"))
             }
-            headers.append(name: String(text[..<colon]).trimmingSpaces(),
-                           value: String(text[text.index(after: colon)...]).trimmingSpaces())
+            headers.append(name: String(text[..<colon]).trimmingSpacesAndTabs(),
+                           value: String(text[text.index(after: colon)...]).trimmingSpacesAndTabs())
         }
 
         var notes: [Finding] = []
@@ -191,7 +191,7 @@ struct RawHTTPReader {
         while true {
             guard let (range, next) = line(bytes, from: offset), next <= limit || next == bytes.count else { return nil }
             let sizeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-                .split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpaces() } ?? ""
+                .split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpacesAndTabs() } ?? ""
             guard let size = CheckedArithmetic.nonNegativeHexadecimal(sizeText) else { return nil }
             offset = next
             if size == 0 {
@@ -208,14 +208,5 @@ struct RawHTTPReader {
             guard let (rest, after) = line(bytes, from: offset), rest.isEmpty else { return nil }
             offset = after
         }
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 import ParleyJSON
 import ParleyYAML
@@ -24,7 +24,7 @@ public struct RecordingReader: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
-            throw RecordingError(.unreadable, path: path, "cannot read the file (\(error.localizedDescription))")
+            throw RecordingError(.unreadable, path: path, "cannot read the file (\(systemErrorText(error)))")
         }
         guard data.count <= maxFileBytes else {
             throw RecordingError(.unreadable, path: path, "the file has \(data.count) bytes, over the limit of \(maxFileBytes)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 
 /// Lookups over the value tree a JSON or YAML recording decodes to, lenient in the ways real
@@ -22,7 +22,7 @@ extension Value {
     var integer: Int? {
         switch self {
         case .integer(let i): return Int(exactly: i)
-        case .number(let n), .string(let n): return Int(n.trimmingCharacters(in: .whitespaces))
+        case .number(let n), .string(let n): return Int(n.trimmingSpacesAndTabs())
         case .float(let d): return Int(exactly: d)
         default: return nil
         }

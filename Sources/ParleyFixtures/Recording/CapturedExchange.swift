@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import HTTPTypes
 
 /// One HTTP exchange as a proxy or client saw it, for ``HARRecorder/record(_:)``.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Parley
 
@@ -108,7 +108,9 @@ struct HAREntry {
         let query = path[path.index(after: mark)...].prefix { $0 != "#" }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ part: Substring) -> String { String(part).removingPercentEncoding ?? String(part) }
+            func decoded(_ part: Substring) -> String {
+                PercentEscaping.unescapeStrictly(Array(part.utf8), plusAsSpace: false) ?? String(part)
+            }
             return ["name": .string(decoded(parts[0])), "value": .string(parts.count > 1 ? decoded(parts[1]) : "")]
         }
     }
@@ -122,7 +124,8 @@ struct QueryRedaction {
 
     init(parameters: [String], replacement: String) {
         names = Set(parameters.map { $0.lowercased() })
-        self.replacement = replacement.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? "REDACTED"
+        // Foundation's URL-query set without the query's own syntax, `&=+#`.
+        self.replacement = PercentEscaping.rfc3986.allowing("!$'()*,/:;?@").escape(replacement)
     }
 
     /// `target` with the value of every named parameter of its query replaced; the rest,
@@ -133,7 +136,7 @@ struct QueryRedaction {
         let queryEnd = target[queryStart...].firstIndex(of: "#") ?? target.endIndex
         let pairs = target[queryStart..<queryEnd].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.prefix { $0 != "=" }
-            let decoded = (String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)).lowercased()
+            let decoded = (PercentEscaping.unescapeStrictly(Array(name.utf8), plusAsSpace: true) ?? String(name)).lowercased()
             return names.contains(decoded) ? "\(name)=\(replacement)" : String(pair)
         }
         return String(target[..<queryStart]) + pairs.joined(separator: "&") + String(target[queryEnd...])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 #if canImport(Glibc)
 import Glibc

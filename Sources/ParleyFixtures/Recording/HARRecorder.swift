@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import Parley
 import ParleyJSON
 
@@ -55,9 +55,7 @@ public final class HARRecorder: @unchecked Sendable {
     private let redactedHeaders: Set<String>
     private let redactedQuery: QueryRedaction
     private let now: @Sendable () -> Date
-    // An `NSLock` (a pthread mutex, which ThreadSanitizer sees) rather than
-    // `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer on Linux reports as races.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var unsafeState = State()
     private let json = JSONFormat()
 
@@ -77,10 +75,10 @@ public final class HARRecorder: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw RecordingError(.unwritable, path: directory, "cannot create the folder (\(error.localizedDescription))")
+            throw RecordingError(.unwritable, path: directory, "cannot create the folder (\(systemErrorText(error)))")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
             throw RecordingError(.unwritable, path: directory, "not a folder")
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
@@ -158,9 +156,7 @@ public final class HARRecorder: @unchecked Sendable {
 
     /// Runs `body` on the state under the lock.
     private func withState<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&unsafeState)
+        try lock.withLock { () throws(E) -> R in try body(&unsafeState) }
     }
 
     private func closeIfDue(_ state: inout State, at time: Date) throws(RecordingError) {

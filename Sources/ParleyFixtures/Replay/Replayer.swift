@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Answers requests from recordings, offline: matched by method and URL (and optionally body

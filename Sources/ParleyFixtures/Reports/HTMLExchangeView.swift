@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 
 /// Renders one exchange of the HTML report: its table row, and what expanding it shows (header

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 
 /// What a report says about the run itself: the command line and Parley's version.
@@ -21,7 +21,7 @@ public struct ReportRun: Sendable, Hashable {
             let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
                 ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_./:=,@%+".unicodeScalars.contains($0)
             }
-            return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
         }.joined(separator: " ")
     }
 }

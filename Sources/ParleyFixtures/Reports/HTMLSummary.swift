@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 
 /// The HTML report's summary: the verdict, counts per outcome and per finding kind with bar
@@ -36,7 +36,7 @@ struct HTMLSummary {
             ("Command", "<code>\(HTMLText.escaped(run.shellText))</code>"),
             ("Parley", HTMLText.escaped(run.version)),
             ("Started", started.formatted(.iso8601)),
-            ("Time", "\(String(format: "%.2f", seconds)) s"),
+            ("Time", "\(cFormat("%.2f", seconds)) s"),
             ("Throughput", "\(HTMLText.byteCount(Int(Double(summary.bytes) / time)))/s, \(HTMLText.grouped(Int(Double(summary.exchanges) / time))) exchanges/s"),
             ("Recordings", "<span data-count=\"recordings\">\(summary.recordings)</span> (\(HTMLText.byteCount(summary.bytes)))"),
             ("Exchanges", "<span data-count=\"exchanges\">\(summary.exchanges)</span>"),

@@ -29,7 +29,7 @@ struct JUnitReporter: CheckReporter {
         let errors = check.readError == nil ? 0 : 1
         write("  <testsuite name=\(attr(check.path)) tests=\"\(check.exchanges.count)\" failures=\"\(failures)\" errors=\"\(errors)\">")
         for result in check.exchanges {
-            let name = "#\(result.index) \(result.method) \(result.url)".trimmingSpaces()
+            let name = "#\(result.index) \(result.method) \(result.url)".trimmingSpacesAndTabs()
             write("    <testcase classname=\(attr(check.path)) name=\(attr(name))>")
             if result.fails(strict: strict) {
                 let failing = result.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }

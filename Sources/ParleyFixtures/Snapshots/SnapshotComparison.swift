@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parley
 
 /// Compares decoded values with pinned ones and describes the differences by path.

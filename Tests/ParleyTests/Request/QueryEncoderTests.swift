@@ -77,6 +77,23 @@ import Testing
         #expect(PercentEscaping.rfc3986.allowing("%é").allowedCharacters == PercentEscaping.unreservedCharacters)
     }
 
+    @Test("Unescaping keeps a malformed % leniently and refuses it strictly, as it refuses bytes that are not UTF-8")
+    func unescaping() {
+        func lenient(_ text: String, plus: Bool = false) -> String { PercentEscaping.unescape(Array(text.utf8), plusAsSpace: plus) }
+        func strict(_ text: String, plus: Bool = false) -> String? { PercentEscaping.unescapeStrictly(Array(text.utf8), plusAsSpace: plus) }
+        #expect(lenient("a%20b+c%2B%C3%A9", plus: true) == "a b c+é")
+        #expect(strict("a%20b+c%2B%C3%A9", plus: true) == "a b c+é")
+        #expect(strict("a+b") == "a+b")
+        for (malformed, kept) in [("%", "%"), ("a%2", "a%2"), ("%zz", "%zz"), ("100%", "100%"), ("%%41", "%A")] {
+            #expect(strict(malformed) == nil, "\(malformed)")
+            #expect(lenient(malformed) == kept, "\(malformed)")
+        }
+        #expect(strict("%FF") == nil)
+        #expect(lenient("%FF") == "\u{FFFD}")
+        #expect(strict("") == "")
+        #expect(PercentEscaping.unescapeStrictly(Array("x=%41%42".utf8)[2...], plusAsSpace: false) == "AB")
+    }
+
     @Test func scalarsOfEveryKind() throws {
         let parameters: Value = ["b": .bytes([1, 2, 3]), "f": 2.5, "g": 2.0, "n": .number("1e400"), "t": .tagged("uid", 7)]
         #expect(try QueryEncoder().encode(parameters) == "b=AQID&f=2.5&g=2&n=1e400&t=7")
