@@ -165,8 +165,13 @@ extension ValueBuilder.Stack {
     mutating func add(child name: consuming String, id: Int32, value: consuming Value) {
         let depth = frames.count - 1
         let frame = frames[depth]
-        if let index = memberPosition(forChild: id, of: frame) {
-            members.group(value, into: index)
+        // Where the children with this name are, if one came before: looked up in the index, or
+        // found by scanning the element's child members.
+        let position = frame.hasMemberIndex
+            ? memberIndexes[depth]![id].map { frame.memberStart + $0 }
+            : members.lastPosition(of: id, from: frame.memberStart + frame.attributeCount)
+        if let position {
+            members.group(value, into: position)
             return
         }
         members.append(.init(key: name, value: value), id: id)
@@ -183,20 +188,6 @@ extension ValueBuilder.Stack {
         }
     }
 
-    /// The position in `members` of the member holding the children whose qualified name has
-    /// the number `id` (`SAXHandler.State.keyIDs`) of the element at the top of the stack
-    /// (`frame`), if one came before.
-    private func memberPosition(forChild id: Int32, of frame: ValueBuilder.Frame) -> Int? {
-        if frame.hasMemberIndex {
-            return memberIndexes[frames.count - 1]![id].map { frame.memberStart + $0 }
-        }
-        var position = members.count
-        while position > frame.memberStart + frame.attributeCount {
-            position -= 1
-            if members.id(at: position) == id { return position }
-        }
-        return nil
-    }
 }
 
 /// Whether UTF-8 text holds only whitespace characters (`Character.isWhitespace`): ASCII is
@@ -236,6 +227,17 @@ struct MemberStack: ~Copyable {
     /// The number of the child element name of the member at `index` (`0..<count`), or -1.
     func id(at index: Int) -> Int32 {
         ids[index]
+    }
+
+    /// The position of the last member from `start` on whose child element name has the number
+    /// `id`, if any.
+    func lastPosition(of id: Int32, from start: Int) -> Int? {
+        var position = ids.count
+        while position > start {
+            position -= 1
+            if ids[position] == id { return position }
+        }
+        return nil
     }
 
     /// Adds `value` to the member at `index` (`0..<count`), the first child of its name: its
