@@ -251,6 +251,19 @@ import Testing
                       "p:c": ["d": "x"], "#text": "u"]])
     }
 
+    /// Attribute values are looked through for `&` by a loop when short and by `memchr` when long:
+    /// a reference is resolved wherever it is, at every length around the switch.
+    @Test func resolvesReferencesInAttributeValuesOfEveryLength() throws {
+        for length in 0...40 {
+            let plain = String(repeating: "v", count: length)
+            for (raw, resolved) in [(plain, plain), ("&amp;" + plain, "&" + plain), (plain + "&lt;", plain + "<"),
+                                    (String(plain.prefix(length / 2)) + "&#x2014;" + String(plain.dropFirst(length / 2)),
+                                     String(plain.prefix(length / 2)) + "\u{2014}" + String(plain.dropFirst(length / 2)))] {
+                #expect(try decode("<r a=\"\(raw)\"/>") == ["r": ["@a": .string(resolved)]], "\(raw)")
+            }
+        }
+    }
+
     /// An attribute whose entity references expand past the ratio stops the decode with the
     /// expansion limit, however many attributes follow it.
     @Test func stopsAtTheExpansionLimitInAnAttributeValue() throws {
