@@ -11,7 +11,9 @@ internal import Darwin
 /// Receives libxml2's SAX2 callbacks for one parse: tracks depth, node count and expansion,
 /// coalesces character data, and records the first error. Each event is described by an
 /// `XML.EventView` over libxml2's own buffers and goes to the sink closure the event reader
-/// passes, or else to `emit(_:)`, which the tree and value builders override.
+/// passes, or else to `emit(_:)`, which the tree and value builders override. A value builder's
+/// start and end tags skip the handler object: its C callbacks run `startElement(_:values:…)`
+/// and `endElement(_:values:…)` on the state (`State.values`).
 ///
 /// Callbacks never throw: a subclass stores its failure with `fail(_:)`, which stops the
 /// parser; `SAXParser` throws it once libxml2 returns.
