@@ -218,6 +218,66 @@ import Testing
         #expect(body.limit?.name == "maxBodyBytes")
     }
 
+    /// Start and end tags reach the value builder straight from libxml2's callbacks, with their
+    /// own checks: each limit stops a decode exactly where it stops the event reader, which counts
+    /// the same nodes (the element, each attribute and namespace declaration, each text) and depth.
+    @Test func stopsAtTheSameNodeAndDepthLimitsAsTheEventReader() throws {
+        let document = #"<r xmlns="urn:r" xmlns:p="urn:p"><a k="1" p:m="2">t</a> <b/>u<p:c><d>x</d></p:c></r>"#
+        func outcomes(_ limits: DecodingLimits) -> (value: String?, events: String?) {
+            let value: String?
+            do { _ = try decode(document, limits: limits); value = nil } catch { value = (error as? FormatError)?.limit?.name ?? "\(error)" }
+            let events: String?
+            do { try XML.EventReader(Array(document.utf8), limits: limits).forEachView { _ in }; events = nil } catch {
+                events = (error as? FormatError)?.limit?.name ?? "\(error)"
+            }
+            return (value, events)
+        }
+        var firstPassing: Int?
+        for maxNodes in 1...20 {
+            let (value, events) = outcomes(.init(maxNodes: maxNodes))
+            #expect(value == events, "maxNodes \(maxNodes)")
+            if value == nil && firstPassing == nil { firstPassing = maxNodes }
+            if value != nil { #expect(value == "maxNodes") }
+        }
+        // r, 2 declarations, a, 2 attributes, "t", " " (whitespace between tags counts), b, "u", p:c, d, "x".
+        #expect(firstPassing == 13)
+        for maxDepth in 1...5 {
+            let (value, events) = outcomes(.init(maxDepth: maxDepth))
+            #expect(value == events, "maxDepth \(maxDepth)")
+            #expect((value == nil) == (maxDepth >= 3), "maxDepth \(maxDepth)")
+        }
+        #expect(try decode(document, limits: .init(maxDepth: 3, maxNodes: 13))
+            == ["r": ["@xmlns": "urn:r", "@xmlns:p": "urn:p", "a": ["@k": "1", "@p:m": "2", "#text": "t"], "b": "",
+                      "p:c": ["d": "x"], "#text": "u"]])
+    }
+
+    /// Attribute values are looked through for `&` by a loop when short and by `memchr` when long:
+    /// a reference is resolved wherever it is, at every length around the switch.
+    @Test func resolvesReferencesInAttributeValuesOfEveryLength() throws {
+        for length in 0...40 {
+            let plain = String(repeating: "v", count: length)
+            for (raw, resolved) in [(plain, plain), ("&amp;" + plain, "&" + plain), (plain + "&lt;", plain + "<"),
+                                    (String(plain.prefix(length / 2)) + "&#x2014;" + String(plain.dropFirst(length / 2)),
+                                     String(plain.prefix(length / 2)) + "\u{2014}" + String(plain.dropFirst(length / 2)))] {
+                #expect(try decode("<r a=\"\(raw)\"/>") == ["r": ["@a": .string(resolved)]], "\(raw)")
+            }
+        }
+    }
+
+    /// An attribute whose entity references expand past the ratio stops the decode with the
+    /// expansion limit, however many attributes follow it.
+    @Test func stopsAtTheExpansionLimitInAnAttributeValue() throws {
+        // 120 KB out of 40 KB in: past 64 KiB + 1 × the input, within libxml2's own amplification bound.
+        let entity = String(repeating: "y", count: 40_000)
+        let document = "<!DOCTYPE r [<!ENTITY e \"\(entity)\">]><r><s a=\"&e;&e;&e;\" b=\"2\"><t/></s></r>"
+        let error = try #require(throws: FormatError.self) { try decode(document, limits: .init(maxExpansionRatio: 1)) }
+        #expect(error.limit?.name == "maxExpansionRatio")
+        let value = try decode(document, limits: .init(maxExpansionRatio: 100))
+        #expect(value["r"]?["s"]?["@a"]?.stringValue?.count == 120_000)
+        #expect(value["r"]?["s"]?["@b"] == "2")
+        #expect(value["r"]?["s"]?["t"] == "")
+    }
+
     @Test func bothLimitsBoundInternalEntityExpansion() throws {
         // 40 KB of entity text referenced 30 times: 1.2 MB out of 40 KB in.
         let entity = String(repeating: "x", count: 40_000)

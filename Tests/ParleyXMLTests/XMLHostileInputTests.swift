@@ -87,6 +87,25 @@ import Testing
         }
     }
 
+    /// Where '<' are dense the scan moves from tag to tag more than one '<' at a time: it still
+    /// finds a long tag after any run of short ones, and never lands inside a comment, CDATA
+    /// section or instruction (whose tags are not counted), however they sit in the run.
+    @Test func theScanFindsLongTagsAmongDenseMarkupAndSkipsCommentsInIt() throws {
+        let long = Self.element(30_000) { "a\($0)=''" }
+        // Short elements with text of every length from 0 to 400 units before them, so the long tag
+        // is reached from every distance; '!' and '?' in text do not start anything.
+        let varied = (0..<400).map { "<b>" + String(repeating: $0 % 7 == 0 ? "!" : "t?", count: $0 / 2) + "</b>" }.joined()
+        expectRefusal("<r>" + varied + long + "</r>")
+        expectRefusal("<r>" + String(repeating: "<a/>", count: 5_000) + long + "</r>")
+        expectRefusal("<r>" + varied + "<!--" + varied + "-->" + varied + long + varied + "</r>")
+        // The same long tag inside a comment, CDATA section or instruction, amid dense markup.
+        for (open, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?p ", "?>")] {
+            let hidden = "<r>" + varied + open + String(repeating: "<c/>", count: 300) + long + String(repeating: "<c/>", count: 300)
+                + close + varied + "</r>"
+            for error in errors(hidden, limits: .standard) { #expect(error == nil, "\(open)") }
+        }
+    }
+
     @Test func theScanReadsQuotesCommentsCDATAAndWideEncodings() throws {
         // '=' and '>' inside values, and tags inside comments, CDATA and instructions, are not attributes.
         let value = String(repeating: "a=b>", count: 30_000)

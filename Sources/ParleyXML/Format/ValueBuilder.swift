@@ -10,7 +10,7 @@ import Parley
 /// object's members move once, into an array of their exact size, when it ends.
 final class ValueBuilder: SAXHandler {
     /// An open element: plain numbers, so pushing and popping one costs no reference counting.
-    fileprivate struct Frame {
+    struct Frame {
         /// Where the element's members start in `Stack.members`.
         var memberStart: Int
         /// The members that come from attributes and namespace declarations, before the children.
@@ -25,7 +25,7 @@ final class ValueBuilder: SAXHandler {
     /// The open elements, their members and the text of the innermost one since it started or
     /// since its last child element: behind a pointer so appending pays no dynamic exclusivity
     /// check.
-    fileprivate struct Stack: ~Copyable {
+    struct Stack: ~Copyable {
         var frames = RecordBuffer<Frame>(capacity: 16)
         /// The members of the open elements, each element's after its parent's.
         var members = MemberStack()
@@ -40,16 +40,19 @@ final class ValueBuilder: SAXHandler {
         /// `memberStart`), once it has more than `linearSearchLimit` members (below that a scan
         /// of them is cheaper).
         var memberIndexes: [Int: [Int32: Int]] = [:]
+        /// The document's value, once the root element ends.
+        var result: Value?
     }
 
     private let stack: UnsafeMutablePointer<Stack>
-    private(set) var result: Value?
+    var result: Value? { stack.pointee.result }
 
     init(limits: DecodingLimits) {
         stack = .allocate(capacity: 1)
         stack.initialize(to: Stack())
         super.init(limits: limits, takesTextAtElements: true)
         state.pointee.keyIDs = [:]
+        state.pointee.values = stack
     }
 
     deinit {
@@ -58,9 +61,10 @@ final class ValueBuilder: SAXHandler {
     }
 
     override func emit(_ event: borrowing XML.EventView) {
+        // Start and end tags come here only when not straight from the C callbacks (`State.values`).
         switch event.kind {
-        case .startElement: startElement(event)
-        case .endElement: endElement(event)
+        case .startElement: Self.startElement(state, stack, event)
+        case .endElement: Self.endElement(state, stack, event)
         case .text, .cdata:
             // Outside the root only whitespace can occur; it is not kept.
             guard stack.pointee.frames.count > 0 else { return }
@@ -70,9 +74,10 @@ final class ValueBuilder: SAXHandler {
         }
     }
 
-    private func startElement(_ event: borrowing XML.EventView) {
+    static func startElement(_ state: UnsafeMutablePointer<State>, _ stack: UnsafeMutablePointer<Stack>,
+                             _ event: borrowing XML.EventView) {
         // Text before the root is only whitespace, which is not kept.
-        let text = takePendingText()
+        let text = takePendingText(state)
         if stack.pointee.frames.count > 0 { stack.pointee.endSegmentBeforeChild(adding: text) }
         let memberStart = stack.pointee.members.count
         for index in 0..<event.namespaces.count {
@@ -87,8 +92,9 @@ final class ValueBuilder: SAXHandler {
         stack.pointee.frames.append(Frame(memberStart: memberStart, attributeCount: stack.pointee.members.count - memberStart))
     }
 
-    private func endElement(_ event: borrowing XML.EventView) {
-        let pending = takePendingText()
+    static func endElement(_ state: UnsafeMutablePointer<State>, _ stack: UnsafeMutablePointer<Stack>,
+                           _ event: borrowing XML.EventView) {
+        let pending = takePendingText(state)
         guard stack.pointee.frames.count > 0 else { return }
         let depth = stack.pointee.frames.count - 1
         let text: String
@@ -115,7 +121,7 @@ final class ValueBuilder: SAXHandler {
         }
         let (name, id) = event.qualifiedNameAndID
         if depth == 0 {
-            result = .object(Value.Object([.init(key: name, value: value)]))
+            stack.pointee.result = .object(Value.Object([.init(key: name, value: value)]))
         } else {
             stack.pointee.add(child: name, id: id, value: value)
         }
@@ -159,8 +165,13 @@ extension ValueBuilder.Stack {
     mutating func add(child name: consuming String, id: Int32, value: consuming Value) {
         let depth = frames.count - 1
         let frame = frames[depth]
-        if let index = memberPosition(forChild: id, of: frame) {
-            members.group(value, into: index)
+        // Where the children with this name are, if one came before: looked up in the index, or
+        // found by scanning the element's child members.
+        let position = frame.hasMemberIndex
+            ? memberIndexes[depth]![id].map { frame.memberStart + $0 }
+            : members.lastPosition(of: id, from: frame.memberStart + frame.attributeCount)
+        if let position {
+            members.group(value, into: position)
             return
         }
         members.append(.init(key: name, value: value), id: id)
@@ -177,20 +188,6 @@ extension ValueBuilder.Stack {
         }
     }
 
-    /// The position in `members` of the member holding the children whose qualified name has
-    /// the number `id` (`SAXHandler.State.keyIDs`) of the element at the top of the stack
-    /// (`frame`), if one came before.
-    private func memberPosition(forChild id: Int32, of frame: ValueBuilder.Frame) -> Int? {
-        if frame.hasMemberIndex {
-            return memberIndexes[frames.count - 1]![id].map { frame.memberStart + $0 }
-        }
-        var position = members.count
-        while position > frame.memberStart + frame.attributeCount {
-            position -= 1
-            if members.id(at: position) == id { return position }
-        }
-        return nil
-    }
 }
 
 /// Whether UTF-8 text holds only whitespace characters (`Character.isWhitespace`): ASCII is
@@ -213,7 +210,7 @@ private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
 
 /// The members of the open elements, on one stack: each element's members move, once, from
 /// here into an array of their exact count when it ends.
-private struct MemberStack: ~Copyable {
+struct MemberStack: ~Copyable {
     private var members: [Value.Object.Member] = []
     /// For each member, the number of its child element name (`SAXHandler.State.keyIDs`), or -1
     /// for attributes, namespace declarations and text: names compare as numbers.
@@ -230,6 +227,17 @@ private struct MemberStack: ~Copyable {
     /// The number of the child element name of the member at `index` (`0..<count`), or -1.
     func id(at index: Int) -> Int32 {
         ids[index]
+    }
+
+    /// The position of the last member from `start` on whose child element name has the number
+    /// `id`, if any.
+    func lastPosition(of id: Int32, from start: Int) -> Int? {
+        var position = ids.count
+        while position > start {
+            position -= 1
+            if ids[position] == id { return position }
+        }
+        return nil
     }
 
     /// Adds `value` to the member at `index` (`0..<count`), the first child of its name: its

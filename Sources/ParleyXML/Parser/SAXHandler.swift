@@ -11,7 +11,9 @@ internal import Darwin
 /// Receives libxml2's SAX2 callbacks for one parse: tracks depth, node count and expansion,
 /// coalesces character data, and records the first error. Each event is described by an
 /// `XML.EventView` over libxml2's own buffers and goes to the sink closure the event reader
-/// passes, or else to `emit(_:)`, which the tree and value builders override.
+/// passes, or else to `emit(_:)`, which the tree and value builders override. A value builder's
+/// start and end tags skip the handler object: its C callbacks run `startElement(_:values:…)`
+/// and `endElement(_:values:…)` on the state (`State.values`).
 ///
 /// Callbacks never throw: a subclass stores its failure with `fail(_:)`, which stops the
 /// parser; `SAXParser` throws it once libxml2 returns.
@@ -54,6 +56,13 @@ class SAXHandler {
         /// A number for every qualified name the cache made, when a handler asks for them (the
         /// value builder compares element names by it); `nil` otherwise.
         var keyIDs: [String: Int32]?
+        /// `DecodingLimits/maxDepth` and `maxNodes`, which the start and end tags check.
+        var maxDepth = 0
+        var maxNodes = 0
+        /// The value builder's stack, when the handler is a `ValueBuilder`: start and end tags go
+        /// to it straight from the C callbacks (`startElement(_:…)`), without the handler object,
+        /// so they cost no retain and release of it and no dynamic dispatch.
+        var values: UnsafeMutablePointer<ValueBuilder.Stack>?
     }
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
@@ -127,6 +136,8 @@ class SAXHandler {
         names.initialize(repeating: NameSlot(name: XML.Name("")), count: Self.cacheSize)
         state.pointee.handler = Unmanaged.passUnretained(self)
         state.pointee.names = names
+        state.pointee.maxDepth = limits.maxDepth
+        state.pointee.maxNodes = limits.maxNodes
     }
 
     deinit {
@@ -194,6 +205,15 @@ class SAXHandler {
         return true
     }
 
+    private static func countNodes(_ state: UnsafeMutablePointer<State>, _ count: Int) -> Bool {
+        state.pointee.nodeCount &+= count
+        if state.pointee.nodeCount > state.pointee.maxNodes {
+            state.pointee.handler?.takeUnretainedValue().failNodes()
+            return false
+        }
+        return true
+    }
+
     /// Delivers an event to the sink, or to `emit(_:)` without one; an error the sink throws
     /// stops the parse.
     private func dispatch(_ event: borrowing XML.EventView) {
@@ -213,13 +233,13 @@ class SAXHandler {
     }
 
     @inline(never)
-    private func failDepth() {
+    fileprivate func failDepth() {
         fail(FormatError.limitExceeded(format: "xml", limit: "maxDepth", maximum: limits.maxDepth,
                                        actual: state.pointee.depth, location: currentLocation()))
     }
 
     @inline(never)
-    private func failNodes() {
+    fileprivate func failNodes() {
         fail(FormatError.limitExceeded(format: "xml", limit: "maxNodes", maximum: limits.maxNodes,
                                        location: currentLocation()))
     }
@@ -307,6 +327,11 @@ class SAXHandler {
     /// `takesTextAtElements` takes when an element starts or ends: valid until libxml2 delivers
     /// character data again, so only during that event.
     final func takePendingText() -> UnsafeBufferPointer<UInt8> {
+        Self.takePendingText(state)
+    }
+
+    /// `takePendingText()` for the handler whose state `state` is.
+    static func takePendingText(_ state: UnsafeMutablePointer<State>) -> UnsafeBufferPointer<UInt8> {
         let text = UnsafeBufferPointer(start: UnsafePointer(state.pointee.text), count: state.pointee.textCount)
         state.pointee.textCount = 0
         return text
@@ -319,6 +344,67 @@ class SAXHandler {
     private func endTextAtElement() -> Bool {
         guard takesTextAtElements else { return flushText() }
         return state.pointee.textCount == 0 || countNodes(1)
+    }
+
+    /// What every start tag checks before it is delivered, for a handler that
+    /// `takesTextAtElements`: counts the pending text, the element, its attributes and namespace
+    /// declarations as nodes, the depth, and the attribute values' bytes as delivered.
+    ///
+    /// - Returns: Whether the tag is delivered (the parse goes on).
+    private static func beginStartElement(_ state: UnsafeMutablePointer<State>, attributeCount: Int32,
+                                          attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+                                          namespaceCount: Int32) -> Bool {
+        guard !state.pointee.stopped else { return false }
+        guard state.pointee.textCount == 0 || countNodes(state, 1) else { return false }
+        state.pointee.depth += 1
+        if state.pointee.depth > state.pointee.maxDepth {
+            state.pointee.handler?.takeUnretainedValue().failDepth()
+            return false
+        }
+        // The element, each attribute and each namespace declaration.
+        guard countNodes(state, 1 &+ max(Int(attributeCount), 0) &+ max(Int(namespaceCount), 0)) else { return false }
+        if attributeCount > 0, let attributes {
+            // Values as libxml2 holds them count now; what entity decoding adds counts when read.
+            var valueBytes = 0
+            for i in 0..<Int(attributeCount) {
+                if let start = attributes[5 * i + 3], let end = attributes[5 * i + 4] { valueBytes &+= end - start }
+            }
+            state.pointee.deliveredBytes &+= valueBytes
+            if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
+                state.pointee.handler?.takeUnretainedValue().failExpansion()
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A start tag for the value builder (`State.values`), straight from the C callback.
+    static func startElement(
+        _ state: UnsafeMutablePointer<State>, values: UnsafeMutablePointer<ValueBuilder.Stack>,
+        localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard let localName,
+              beginStartElement(state, attributeCount: attributeCount, attributes: attributes,
+                                namespaceCount: namespaceCount) else { return }
+        let attributeCount = attributes == nil ? 0 : max(Int(attributeCount), 0)
+        ValueBuilder.startElement(
+            state, values,
+            XML.EventView(kind: .startElement, state: state, first: localName, prefix: prefix, uri: uri,
+                          attributes: UnsafePointer(attributes), attributeCount: attributeCount,
+                          namespaces: UnsafePointer(namespaces), namespaceCount: max(Int(namespaceCount), 0)))
+    }
+
+    /// An end tag for the value builder (`State.values`), straight from the C callback.
+    static func endElement(_ state: UnsafeMutablePointer<State>, values: UnsafeMutablePointer<ValueBuilder.Stack>,
+                           localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
+                           uri: UnsafePointer<xmlChar>?) {
+        guard !state.pointee.stopped, let localName else { return }
+        guard state.pointee.textCount == 0 || countNodes(state, 1) else { return }
+        state.pointee.depth -= 1
+        ValueBuilder.endElement(state, values, XML.EventView(kind: .endElement, state: state, first: localName,
+                                                             prefix: prefix, uri: uri))
     }
 
     /// Delivers the pending text, if any, as one event.
@@ -369,7 +455,7 @@ class SAXHandler {
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let buffer = UnsafeBufferPointer(start: start, count: count)
-        guard memchr(start, Int32(UInt8(ascii: "&")), count) != nil else { return try body(buffer) }
+        guard containsAmpersand(buffer) else { return try body(buffer) }
         guard !state.pointee.stopped else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         guard let context = state.pointee.activeContext ?? state.pointee.context,
               let decoded = xmlStringLenDecodeEntities(context, start, Int32(count), XML_SUBSTITUTE_REF, 0, 0, 0) else {
@@ -383,6 +469,16 @@ class SAXHandler {
             return try body(UnsafeBufferPointer(start: nil, count: 0))
         }
         return try body(UnsafeBufferPointer(start: decoded, count: decodedCount))
+    }
+
+    /// Whether `bytes` holds `&`: most attribute values are short, and a loop over a few bytes
+    /// costs less than a call to `memchr`, which takes the longer ones.
+    private static func containsAmpersand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count <= 16 else {
+            return memchr(bytes.baseAddress!, Int32(UInt8(ascii: "&")), bytes.count) != nil
+        }
+        for byte in bytes where byte == UInt8(ascii: "&") { return true }
+        return false
     }
 
     final func endElement(localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,

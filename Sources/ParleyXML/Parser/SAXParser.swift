@@ -69,7 +69,7 @@ final class SAXParser {
         usesHugeOption = limits.maxDepth > DecodingLimits.standard.maxDepth
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         if usesHugeOption { options |= Int32(XML_PARSE_HUGE.rawValue) }
-        context.pointee.sax.pointee = SAXParser.makeHandler()
+        context.pointee.sax.pointee = SAXParser.makeHandler(forValues: handler.state.pointee.values != nil)
         let mark = Charset.byteOrderMark(in: bytes)
         var encoder: xmlCharEncodingHandlerPtr?
         if mark?.0 == .utf8 {
@@ -142,8 +142,9 @@ final class SAXParser {
     }
 
     /// A SAX2 handler: libxml2's own SAX2 functions for the DTD (so internal entities and
-    /// declarations work), ours for content; no external subset or entity resolver.
-    private static func makeHandler() -> xmlSAXHandler {
+    /// declarations work), ours for content; no external subset or entity resolver. A value
+    /// builder's (`forValues`) takes start and end tags without its handler object.
+    private static func makeHandler(forValues: Bool) -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.internalSubset = xmlSAX2InternalSubset
@@ -159,8 +160,13 @@ final class SAXParser {
         sax.unparsedEntityDecl = xmlSAX2UnparsedEntityDecl
         sax.startDocument = xmlSAX2StartDocument
         sax.endDocument = xmlSAX2EndDocument
-        sax.startElementNs = saxStartElement
-        sax.endElementNs = saxEndElement
+        if forValues {
+            sax.startElementNs = saxValueStartElement
+            sax.endElementNs = saxValueEndElement
+        } else {
+            sax.startElementNs = saxStartElement
+            sax.endElementNs = saxEndElement
+        }
         sax.characters = saxCharacters
         sax.ignorableWhitespace = saxCharacters
         sax.cdataBlock = saxCDATA
@@ -217,6 +223,15 @@ private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -
     body(handler)
 }
 
+/// The handler state of the context `ctx` (its `_private`), with `activeContext` set to `ctx`.
+private func activeState(_ ctx: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXHandler.State>? {
+    guard let ctx else { return nil }
+    let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let state = context.pointee._private?.assumingMemoryBound(to: SAXHandler.State.self) else { return nil }
+    state.pointee.activeContext = context
+    return state
+}
+
 private func saxStartElement(
     ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
     uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
@@ -232,6 +247,26 @@ private func saxStartElement(
 private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
                            prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
     withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
+}
+
+/// `saxStartElement` for a value builder: the tag goes to its stack (`SAXHandler.State.values`)
+/// without the handler object, so it costs no retain and release of it and no dynamic dispatch.
+private func saxValueStartElement(
+    ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
+    uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    attributeCount: Int32, defaultedCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+) {
+    guard let state = activeState(ctx), let values = state.pointee.values else { return }
+    SAXHandler.startElement(state, values: values, localName: localName, prefix: prefix, uri: uri,
+                            namespaceCount: namespaceCount, namespaces: namespaces,
+                            attributeCount: attributeCount, attributes: attributes)
+}
+
+/// `saxEndElement` for a value builder (see `saxValueStartElement`).
+private func saxValueEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
+                                prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
+    guard let state = activeState(ctx), let values = state.pointee.values else { return }
+    SAXHandler.endElement(state, values: values, localName: localName, prefix: prefix, uri: uri)
 }
 
 private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
