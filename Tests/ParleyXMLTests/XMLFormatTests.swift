@@ -251,8 +251,7 @@ import Testing
                       "p:c": ["d": "x"], "#text": "u"]])
     }
 
-    /// Attribute values are looked through for `&` by a loop when short and by `memchr` when long:
-    /// a reference is resolved wherever it is, at every length around the switch.
+    /// A reference in an attribute value is resolved wherever it is, in values of every length.
     @Test func resolvesReferencesInAttributeValuesOfEveryLength() throws {
         for length in 0...40 {
             let plain = String(repeating: "v", count: length)

@@ -87,9 +87,8 @@ import Testing
         }
     }
 
-    /// Where '<' are dense the scan moves from tag to tag more than one '<' at a time: it still
-    /// finds a long tag after any run of short ones, and never lands inside a comment, CDATA
-    /// section or instruction (whose tags are not counted), however they sit in the run.
+    /// Where '<' are dense the scan still finds a long tag after any run of short ones, and does
+    /// not count tags inside a comment, CDATA section or instruction, however they sit in the run.
     @Test func theScanFindsLongTagsAmongDenseMarkupAndSkipsCommentsInIt() throws {
         let long = Self.element(30_000) { "a\($0)=''" }
         // Short elements with text of every length from 0 to 400 units before them, so the long tag
