@@ -17,7 +17,9 @@ import Darwin
 ///
 /// `@unchecked Sendable`: every property is a `let`, and the unsafe parts, the tape's own copy
 /// of the input and its entries, are written before `init` and only read after it, until
-/// `deinit` frees them.
+/// `deinit` frees them, except that ``parse(_:options:limits:offsetBase:reusing:)`` writes the
+/// next document into a tape its caller holds the only reference to (so no other thread can be
+/// reading it).
 final class JSONTape: @unchecked Sendable {
     /// What an entry holds.
     enum Kind: UInt8 {
@@ -47,8 +49,11 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The input's UTF-8 bytes, with the strings that had escapes decoded in place (owned:
-    /// decoders made from this tape may outlive the caller's buffer).
+    /// decoders made from this tape may outlive the caller's buffer), then the parser's zero
+    /// padding: all the memory, which a reused tape's next document may fill further.
     let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The entries, in the memory they were written into: all of it (past the document's
+    /// entries it is uninitialized), which a reused tape's next document may fill further.
     let entries: UnsafeBufferPointer<Entry>
     /// Exact number text, and strings too long for an entry's `length`.
     let strings: [String]
@@ -86,27 +91,69 @@ final class JSONTape: @unchecked Sendable {
 
     /// Parses a whole JSON text (UTF-8, byte-order mark already skipped) into a tape, by the
     /// rules, limits and errors of `JSONFormat`'s decoder.
+    ///
+    /// With `reused`, a tape nothing else refers to (its caller checked), the text is parsed into
+    /// that tape's memory and `.tape` holds `reused`, so a caller that parses many small documents
+    /// one after another (the command-line tool's batch lines) allocates nothing per document.
+    /// A document that does not fit that memory, or needs ``strings`` or ``largeObjectKeys``, gets
+    /// a new tape instead, with room for at least twice the text `reused` had. Parsing, and what
+    /// it throws, is the same either way; after a throw, `reused` holds no document (it must not
+    /// be read) but can be reused again.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
-                      offsetBase: Int) throws(FormatError) -> Document {
+                      offsetBase: Int, reusing reused: JSONTape? = nil) throws(FormatError) -> Document {
+        var byteCapacity = text.count &+ JSONParser.padding
+        if let reused {
+            if let document = try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase) {
+                return document
+            }
+            byteCapacity = max(byteCapacity, 2 * reused.bytes.count)
+        }
         // The copy is followed by the zeros the parser may read past the text (`JSONParser/padding`).
-        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count &+ JSONParser.padding)
-        _ = copy.initialize(fromContentsOf: text)
-        copy[text.count...].initialize(repeating: 0)
-        let bytes = UnsafeMutableBufferPointer(rebasing: copy[..<text.count])
-        var parser = JSONParser(bytes: bytes, source: text, options: options, limits: limits, offsetBase: offsetBase)
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: byteCapacity)
+        var parser = JSONParser(bytes: copy.copying(text), source: text, limits: limits, offsetBase: offsetBase)
         do {
-            if let blank = try parser.beginDocument() {
-                bytes.deallocate()
+            if let blank = try parser.beginDocument(options) {
+                copy.deallocate()
                 return .blank(blank)
             }
-            let parts = try parser.parseTape()
+            // A tape made to be reused gets room for as many entries as any text that fits its
+            // copy can have (``reparse``).
+            let parts = try reused == nil ? parser.parseTape()
+                : parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
             try parser.endDocument()
-            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings,
+            return .tape(JSONTape(bytes: copy, entries: parts.entries.take(), strings: parts.strings,
                                   largeObjectKeys: parts.largeObjectKeys))
         } catch {
-            bytes.deallocate()
+            copy.deallocate()
             throw error
         }
+    }
+
+    /// The most entries a JSON text of `count` bytes can have: each value takes a byte and
+    /// each further element or member a comma (`[1,1]`: 5 bytes, 3 entries; `[[1]]`: 5 bytes,
+    /// 3 entries), so at most (`count` + 1) / 2.
+    static func maxEntries(forText count: Int) -> Int {
+        count / 2 &+ 1
+    }
+
+    /// ``parse(_:options:limits:offsetBase:reusing:)`` into this tape's memory, or `nil` (before
+    /// or after parsing) when the document needs more than this tape can hold.
+    private func reparse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
+                         offsetBase: Int) throws(FormatError) -> Document? {
+        // Entries for the longest text that fits: the parser never has to grow them (which
+        // would free this tape's memory).
+        guard text.count &+ JSONParser.padding <= bytes.count, entries.count >= Self.maxEntries(forText: text.count),
+              strings.isEmpty, largeObjectKeys.keys.isEmpty else {
+            return nil
+        }
+        var parser = JSONParser(bytes: bytes.copying(text), source: text, limits: limits, offsetBase: offsetBase)
+        if let blank = try parser.beginDocument(options) { return .blank(blank) }
+        let parts = try parser.parseTape(into: JSONTapeEntryBuffer(
+            borrowing: UnsafeMutablePointer(mutating: entries.baseAddress!), capacity: entries.count))
+        precondition(UnsafePointer(parts.entries.base) == entries.baseAddress, "a reused tape's entries grew")
+        guard parts.strings.isEmpty, parts.largeObjectKeys.keys.isEmpty else { return nil }
+        try parser.endDocument()
+        return .tape(self)
     }
 
     /// The index of the entry after the value at `index` and everything nested in it.
@@ -245,5 +292,15 @@ final class JSONTape: @unchecked Sendable {
         case .array: return .array([])
         case .object: return .object(Value.Object())
         }
+    }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+    /// `text` copied to the start of this memory and followed by ``JSONParser/padding`` zero
+    /// bytes (which this memory has room for): the part that holds the copy.
+    fileprivate func copying(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeMutableBufferPointer<UInt8> {
+        _ = initialize(fromContentsOf: text)
+        self[text.count..<(text.count &+ JSONParser.padding)].initialize(repeating: 0)
+        return UnsafeMutableBufferPointer(rebasing: self[..<text.count])
     }
 }

@@ -19,13 +19,59 @@ package struct JSONTopLevelObject {
     /// - Throws: `FormatError`, as ``JSONFormat/decode(_:context:)`` does.
     package init?(parsing bytes: UnsafeRawBufferPointer, with format: JSONFormat,
                   limits: DecodingLimits? = nil) throws(FormatError) {
-        let limits = limits ?? format.defaultLimits
+        var tape: JSONTape?
+        guard let object = try Self.parse(bytes, with: format, limits: limits ?? format.defaultLimits, into: &tape) else {
+            return nil
+        }
+        self = object
+    }
+
+    private init(tape: JSONTape) {
+        self.tape = tape
+    }
+
+    /// Parses `bytes` as ``init(parsing:with:limits:)`` does, into `tape`'s memory when there is
+    /// a tape nothing else refers to (which then holds the new document), else into a new tape
+    /// left in `tape`.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, with format: JSONFormat, limits: DecodingLimits,
+                              into tape: inout JSONTape?) throws(FormatError) -> JSONTopLevelObject? {
+        let reused = isKnownUniquelyReferenced(&tape) ? tape : nil
         let document = try format.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
             (text, offsetBase) throws(FormatError) in
-            try JSONTape.parse(text, options: format.options, limits: limits, offsetBase: offsetBase)
+            try JSONTape.parse(text, options: format.options, limits: limits, offsetBase: offsetBase, reusing: reused)
         }
-        guard case .tape(let tape) = document, tape.entries[0].kind == .object else { return nil }
-        self.tape = tape
+        guard case .tape(let parsed) = document else { return nil }
+        tape = parsed
+        guard parsed.entries[0].kind == .object else { return nil }
+        return JSONTopLevelObject(tape: parsed)
+    }
+
+    /// Parses one document after another, as ``JSONTopLevelObject/init(parsing:with:limits:)``
+    /// does (the same parser, rules, limits and errors), reusing one tape's memory: for many
+    /// small documents, such as the command-line tool's batch lines, nothing is allocated per
+    /// document once the memory is large enough for the longest.
+    ///
+    /// The memory is reused only when the object the last call returned (and every member read
+    /// from it) is gone; while one is kept, the next document gets memory of its own.
+    package struct Reader {
+        private let format: JSONFormat
+        private let limits: DecodingLimits
+        /// The tape of the last document.
+        private var tape: JSONTape?
+
+        /// A reader of documents in `format`, within `limits` (the format's default limits when
+        /// `nil`).
+        package init(format: JSONFormat, limits: DecodingLimits? = nil) {
+            self.format = format
+            self.limits = limits ?? format.defaultLimits
+        }
+
+        /// The top-level object of `bytes`, as ``JSONTopLevelObject/init(parsing:with:limits:)``
+        /// returns it.
+        /// - Throws: `FormatError`, as ``JSONTopLevelObject/init(parsing:with:limits:)`` does.
+        package mutating func object(parsing bytes: UnsafeRawBufferPointer) throws(FormatError) -> JSONTopLevelObject? {
+            try JSONTopLevelObject.parse(bytes, with: format, limits: limits, into: &tape)
+        }
     }
 
     /// The value of the member named `key`, or `nil` when there is none.

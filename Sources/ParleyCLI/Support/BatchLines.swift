@@ -187,14 +187,16 @@ package struct BatchAnswer {
 /// (blank lines skipped), and writes one answer line per object through a 64 KiB output buffer.
 /// A line that is not a JSON object, or whose answer throws, gets `{"error": "…"}`.
 package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws -> Void) {
-    let json = JSONFormat()
+    // One tape's memory for every line (each line's object is gone before the next is read).
+    var reader = JSONTopLevelObject.Reader(format: JSONFormat())
     var written = BatchAnswer(batchCapacity: 1 << 17)
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Answers `line` (without its newline) into `written`; a blank line gets no answer.
-    /// (`written` is a parameter, not a capture: captured, each access is checked at run time.)
-    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer) {
+    /// (`written` and `reader` are parameters, not captures: captured, each access is checked at
+    /// run time.)
+    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer, reader: inout JSONTopLevelObject.Reader) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\r") || line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") {
             end -= 1
@@ -203,7 +205,7 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
         written.start()
         do {
-            guard let object = try JSONTopLevelObject(parsing: line, with: json) else {
+            guard let object = try reader.object(parsing: line) else {
                 throw InputError(message: "expected a JSON object per line")
             }
             try answer(BatchLine(object: object), &written)
@@ -226,13 +228,13 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
             var start = 0
             while let newline = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
                 let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
-                answerLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &written)
+                answerLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &written, reader: &reader)
                 start = end + 1
             }
             return start
         }
         pending.removeFirst(answered)
     }
-    pending.withUnsafeBytes { answerLine($0, into: &written) }
+    pending.withUnsafeBytes { answerLine($0, into: &written, reader: &reader) }
     written.flush()
 }
