@@ -181,6 +181,20 @@ package struct BatchAnswer {
     package mutating func stringContents(_ text: String) {
         contents(text)
     }
+
+    /// ``stringContents(_:)`` for `token`, RFC 9110 token characters only (a parsed media
+    /// type's type, subtype, suffix and parameter names), which never need a JSON escape:
+    /// copied whole, with no look for one.
+    package mutating func tokenContents(_ token: UnsafeBufferPointer<UInt8>) {
+        assert(token.allSatisfy(ByteClass.isToken), "not a token")
+        output.append(contentsOf: token)
+    }
+
+    /// ``tokenContents(_:)`` for a token given as a string.
+    package mutating func tokenContents(_ token: String) {
+        var token = token
+        token.withUTF8 { tokenContents($0) }
+    }
 }
 
 /// Runs a `--batch` command: reads standard input in 64 KiB chunks, one JSON object per line
