@@ -96,17 +96,27 @@ final class JSONTape: @unchecked Sendable {
     /// that tape's memory and `.tape` holds `reused`, so a caller that parses many small documents
     /// one after another (the command-line tool's batch lines) allocates nothing per document.
     /// A document that does not fit that memory, or needs ``strings`` or ``largeObjectKeys``, gets
-    /// a new tape instead, with room for at least twice the text `reused` had. Parsing, and what
+    /// a new tape instead, with as much memory as `reused` had, or twice that when the text did
+    /// not fit (up to ``reusableByteLimit``: a longer text gets memory for itself alone, as
+    /// without `reused`). Parsing, and what
     /// it throws, is the same either way; after a throw, `reused` holds no document (it must not
     /// be read) but can be reused again.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
                       offsetBase: Int, reusing reused: JSONTape? = nil) throws(FormatError) -> Document {
         var byteCapacity = text.count &+ JSONParser.padding
+        var isReusable = false
         if let reused {
             if let document = try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase) {
                 return document
             }
-            byteCapacity = max(byteCapacity, 2 * reused.bytes.count)
+            // The memory `reused` had, twice that when the text does not fit it; up to a limit,
+            // past which the text gets memory for itself alone.
+            let reusedCapacity = reused.bytes.count
+            let reusableCapacity = max(byteCapacity, byteCapacity > reusedCapacity ? 2 * reusedCapacity : reusedCapacity)
+            if reusableCapacity <= Self.reusableByteLimit {
+                byteCapacity = reusableCapacity
+                isReusable = true
+            }
         }
         // The copy is followed by the zeros the parser may read past the text (`JSONParser/padding`).
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: byteCapacity)
@@ -118,8 +128,8 @@ final class JSONTape: @unchecked Sendable {
             }
             // A tape made to be reused gets room for as many entries as any text that fits its
             // copy can have (``reparse``).
-            let parts = try reused == nil ? parser.parseTape()
-                : parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
+            let parts = try isReusable ? parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
+                : parser.parseTape()
             try parser.endDocument()
             return .tape(JSONTape(bytes: copy, entries: parts.entries.take(), strings: parts.strings,
                                   largeObjectKeys: parts.largeObjectKeys))
@@ -128,6 +138,11 @@ final class JSONTape: @unchecked Sendable {
             throw error
         }
     }
+
+    /// The most memory, in bytes of text, that a tape is made with for reuse: its entries take
+    /// eight times that (``maxEntries(forText:)`` of 16-byte entries), so a longer text gets
+    /// memory for itself alone, as without reuse.
+    static var reusableByteLimit: Int { 1 << 16 }
 
     /// The most entries a JSON text of `count` bytes can have: each value takes a byte and
     /// each further element or member a comma (`[1,1]`: 5 bytes, 3 entries; `[[1]]`: 5 bytes,

@@ -109,6 +109,19 @@ import Testing
         }
     }
 
+    /// Documents that need a tape of their own (number text, large objects), one after another,
+    /// each get one of the memory the last had, not more: many in a row read as fresh parses.
+    @Test func manyDocumentsThatCannotReuseTheTapeInARow() throws {
+        let largeObject = "{" + (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"a\": \"x\"}"
+        var reader = JSONTopLevelObject.Reader(format: json)
+        for index in 0..<200 {
+            let text = index % 3 == 2 ? largeObject : #"{"a": "n\#(index)", "b": 1234567890123456789012345678901234567890}"#
+            let bytes = Array(text.utf8)
+            let expected = reading { try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json) } }
+            #expect(reading { try bytes.withUnsafeBytes { try reader.object(parsing: $0) } } == expected)
+        }
+    }
+
     /// An object a caller keeps stays as it was while the reader reads further documents.
     @Test func aKeptObjectIsNotOverwritten() throws {
         var reader = JSONTopLevelObject.Reader(format: json)
