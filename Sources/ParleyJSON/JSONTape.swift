@@ -106,8 +106,10 @@ final class JSONTape: @unchecked Sendable {
         var byteCapacity = text.count &+ JSONParser.padding
         var isReusable = false
         if let reused {
-            if let document = try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase) {
-                return document
+            switch try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase) {
+            case .parsed: return .tape(reused)
+            case .blank(let value): return .blank(value)
+            case .doesNotFit: break
             }
             // The memory `reused` had, twice that when the text does not fit it; up to a limit,
             // past which the text gets memory for itself alone.
@@ -151,24 +153,36 @@ final class JSONTape: @unchecked Sendable {
         count / 2 &+ 1
     }
 
-    /// ``parse(_:options:limits:offsetBase:reusing:)`` into this tape's memory, or `nil` (before
-    /// or after parsing) when the document needs more than this tape can hold.
-    private func reparse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
-                         offsetBase: Int) throws(FormatError) -> Document? {
+    /// What ``reparse(_:options:limits:offsetBase:)`` did.
+    enum Reparse {
+        /// The tape holds the document.
+        case parsed
+        /// A blank text, and the value `JSONFormat/Options/blankBody` gives it.
+        case blank(Value)
+        /// The document needs more than the tape can hold (before or after parsing it): parse
+        /// it into a new tape.
+        case doesNotFit
+    }
+
+    /// ``parse(_:options:limits:offsetBase:reusing:)`` into this tape's memory, which the caller
+    /// holds the only reference to: what it returns holds no reference to the tape (one more
+    /// retain and release a line showed in the command-line tool's batch time).
+    func reparse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
+                 offsetBase: Int) throws(FormatError) -> Reparse {
         // Entries for the longest text that fits: the parser never has to grow them (which
         // would free this tape's memory).
         guard text.count &+ JSONParser.padding <= bytes.count, entries.count >= Self.maxEntries(forText: text.count),
               strings.isEmpty, largeObjectKeys.keys.isEmpty else {
-            return nil
+            return .doesNotFit
         }
         var parser = JSONParser(bytes: bytes.copying(text), source: text, limits: limits, offsetBase: offsetBase)
         if let blank = try parser.beginDocument(options) { return .blank(blank) }
         let parts = try parser.parseTape(into: JSONTapeEntryBuffer(
             borrowing: UnsafeMutablePointer(mutating: entries.baseAddress!), capacity: entries.count))
         precondition(UnsafePointer(parts.entries.base) == entries.baseAddress, "a reused tape's entries grew")
-        guard parts.strings.isEmpty, parts.largeObjectKeys.keys.isEmpty else { return nil }
+        guard parts.strings.isEmpty, parts.largeObjectKeys.keys.isEmpty else { return .doesNotFit }
         try parser.endDocument()
-        return .tape(self)
+        return .parsed
     }
 
     /// The index of the entry after the value at `index` and everything nested in it.

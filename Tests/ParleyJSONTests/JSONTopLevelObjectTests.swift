@@ -50,6 +50,26 @@ import Testing
         #expect(object["a" as StaticString]?.string == "z")
     }
 
+    /// `withStringMember` finds what `self[key]` finds, and hands out the same bytes.
+    @Test func withStringMemberSaysWhatTheMemberIs() throws {
+        let object = try #require(try object(#"{"a": "x\u00e9", "b": null, "c": 1, "d": ["y"], "a": "last", "e": ""}"#))
+        let keys: [StaticString] = ["a", "b", "c", "d", "e", "f"]
+        for key in keys {
+            var bytes: String?
+            let found = object.withStringMember(key) { bytes = String(decoding: $0, as: UTF8.self) }
+            let member = object[key]
+            switch found {
+            case .absent: #expect(member == nil, "\(key)")
+            case .null: #expect(member?.isNull == true, "\(key)")
+            case .notString: #expect(member != nil && member?.isNull == false && member?.string == nil, "\(key)")
+            case .string: #expect(member?.string == bytes, "\(key)")
+            }
+            #expect((bytes != nil) == (found == .string), "\(key)")
+        }
+        #expect(object.withStringMember("a") { _ in } == .string)
+        #expect(object.withStringMember("f") { _ in } == .absent)
+    }
+
     @Test func otherTopLevelValuesAreNotObjects() throws {
         for text in ["[]", #""x""#, "1", "null", "true"] {
             #expect(try object(text) == nil, "\(text)")

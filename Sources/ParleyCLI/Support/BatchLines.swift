@@ -33,11 +33,12 @@ package struct BatchLine {
     /// absent or `null`.
     /// - Throws: ``InputError`` when the value is not a string, or what `body` throws.
     package func withString<R>(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        guard let member = object[key], !member.isNull else { return nil }
-        guard let result = try member.withStringBytes(body) else {
-            throw InputError(message: "\(key) must be a string or null")
+        var result: R?
+        switch try object.withStringMember(key, { result = try body($0) }) {
+        case .absent, .null: return nil
+        case .notString: throw InputError(message: "\(key) must be a string or null")
+        case .string: return result
         }
-        return result
     }
 
     /// The strings of the array at `key`, or `nil` when absent or `null`.
