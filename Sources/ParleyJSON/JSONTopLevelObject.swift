@@ -36,14 +36,16 @@ package struct JSONTopLevelObject {
     /// left in `tape`.
     private static func parse(_ bytes: UnsafeRawBufferPointer, options: JSONFormat.Options, limits: DecodingLimits,
                               into tape: inout JSONTape?) throws(FormatError) -> JSONTopLevelObject? {
-        if isKnownUniquelyReferenced(&tape) {
-            // The common case, with no reference to the tape taken but the object's.
+        if isKnownUniquelyReferenced(&tape), let reused = tape {
+            // The common case, with no reference to the tape taken but the one the object gets.
             let outcome = try JSONFormat.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
                 (text, offsetBase) throws(FormatError) in
-                try tape!.reparse(text, options: options, limits: limits, offsetBase: offsetBase)
+                try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase)
             }
             switch outcome {
-            case .parsed: return tape!.entries[0].kind == .object ? JSONTopLevelObject(tape: tape!) : nil
+            case .parsed:
+                guard reused.entries[0].kind == .object else { return nil }
+                return JSONTopLevelObject(tape: consume reused)
             case .blank: return nil
             case .doesNotFit: break
             }

@@ -223,7 +223,7 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
             guard let object = try reader.object(parsing: line) else {
                 throw InputError(message: "expected a JSON object per line")
             }
-            try answer(BatchLine(object: object), &written)
+            try answer(BatchLine(object: consume object), &written)
         } catch {
             // What the answer wrote before it threw is dropped.
             written.restart()
