@@ -122,6 +122,17 @@ public struct JSONFormat: Format {
         _ bytes: UnsafeRawBufferPointer, mediaType: MediaType, limits: DecodingLimits,
         _ body: (_ text: UnsafeBufferPointer<UInt8>, _ offsetBase: Int) throws(FormatError) -> R
     ) throws(FormatError) -> R {
+        try Self.withUTF8Text(bytes, mediaType: mediaType, limits: limits, body)
+    }
+
+    /// ``withUTF8Text(_:mediaType:limits:_:)``, which reads nothing of a format but its name,
+    /// for callers that have no format to hand (`JSONTopLevelObject/Reader` keeps the options
+    /// alone: passing a format copied them for every document).
+    static func withUTF8Text<R>(
+        _ bytes: UnsafeRawBufferPointer, mediaType: MediaType, limits: DecodingLimits,
+        _ body: (_ text: UnsafeBufferPointer<UInt8>, _ offsetBase: Int) throws(FormatError) -> R
+    ) throws(FormatError) -> R {
+        let name = "json"
         try limits.checkBodySize(bytes.count, format: name)
         let buffer = bytes.bindMemory(to: UInt8.self)
         switch Self.textEncoding(of: buffer, charset: mediaType.charset) {

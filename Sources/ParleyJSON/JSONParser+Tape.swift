@@ -27,7 +27,13 @@ extension JSONParser {
     /// from the tape (`JSONTape/valueRemovingNulls(at:arrayElementsToo:)`).
     mutating func parseTape() throws(FormatError) -> TapeParts {
         // API-like documents take about one entry per 10 bytes, number arrays one per 8.
-        var tape = TapeParts(entries: JSONTapeEntryBuffer(capacity: count / 8))
+        try parseTape(into: JSONTapeEntryBuffer(capacity: count / 8))
+    }
+
+    /// ``parseTape()`` writing the entries into `entries`, which has none yet (its memory may be
+    /// a reused tape's).
+    mutating func parseTape(into entries: consuming JSONTapeEntryBuffer) throws(FormatError) -> TapeParts {
+        var tape = TapeParts(entries: entries)
         // The entry index of the innermost open container (-1: none) and how many are open. An
         // open container's `payload` holds the index of the one around it (-1: none) until it
         // closes, so the open containers need no stack of their own (an array for one cost

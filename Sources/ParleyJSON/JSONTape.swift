@@ -17,7 +17,9 @@ import Darwin
 ///
 /// `@unchecked Sendable`: every property is a `let`, and the unsafe parts, the tape's own copy
 /// of the input and its entries, are written before `init` and only read after it, until
-/// `deinit` frees them.
+/// `deinit` frees them, except that ``parse(_:options:limits:offsetBase:reusing:)`` writes the
+/// next document into a tape its caller holds the only reference to (so no other thread can be
+/// reading it).
 final class JSONTape: @unchecked Sendable {
     /// What an entry holds.
     enum Kind: UInt8 {
@@ -47,8 +49,11 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The input's UTF-8 bytes, with the strings that had escapes decoded in place (owned:
-    /// decoders made from this tape may outlive the caller's buffer).
+    /// decoders made from this tape may outlive the caller's buffer), then the parser's zero
+    /// padding: all the memory, which a reused tape's next document may fill further.
     let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The entries, in the memory they were written into: all of it (past the document's
+    /// entries it is uninitialized), which a reused tape's next document may fill further.
     let entries: UnsafeBufferPointer<Entry>
     /// Exact number text, and strings too long for an entry's `length`.
     let strings: [String]
@@ -86,27 +91,98 @@ final class JSONTape: @unchecked Sendable {
 
     /// Parses a whole JSON text (UTF-8, byte-order mark already skipped) into a tape, by the
     /// rules, limits and errors of `JSONFormat`'s decoder.
+    ///
+    /// With `reused`, a tape nothing else refers to (its caller checked), the text is parsed into
+    /// that tape's memory and `.tape` holds `reused`, so a caller that parses many small documents
+    /// one after another (the command-line tool's batch lines) allocates nothing per document.
+    /// A document that does not fit that memory, or needs ``strings`` or ``largeObjectKeys``, gets
+    /// a new tape instead, with as much memory as `reused` had, or twice that when the text did
+    /// not fit (up to ``reusableByteLimit``: a longer text gets memory for itself alone, as
+    /// without `reused`). Parsing, and what
+    /// it throws, is the same either way; after a throw, `reused` holds no document (it must not
+    /// be read) but can be reused again.
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
-                      offsetBase: Int) throws(FormatError) -> Document {
+                      offsetBase: Int, reusing reused: JSONTape? = nil) throws(FormatError) -> Document {
+        var byteCapacity = text.count &+ JSONParser.padding
+        var isReusable = false
+        if let reused {
+            switch try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase) {
+            case .parsed: return .tape(reused)
+            case .blank(let value): return .blank(value)
+            case .doesNotFit: break
+            }
+            // The memory `reused` had, twice that when the text does not fit it; up to a limit,
+            // past which the text gets memory for itself alone.
+            let reusedCapacity = reused.bytes.count
+            let reusableCapacity = max(byteCapacity, byteCapacity > reusedCapacity ? 2 * reusedCapacity : reusedCapacity)
+            if reusableCapacity <= Self.reusableByteLimit {
+                byteCapacity = reusableCapacity
+                isReusable = true
+            }
+        }
         // The copy is followed by the zeros the parser may read past the text (`JSONParser/padding`).
-        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count &+ JSONParser.padding)
-        _ = copy.initialize(fromContentsOf: text)
-        copy[text.count...].initialize(repeating: 0)
-        let bytes = UnsafeMutableBufferPointer(rebasing: copy[..<text.count])
-        var parser = JSONParser(bytes: bytes, source: text, options: options, limits: limits, offsetBase: offsetBase)
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: byteCapacity)
+        var parser = JSONParser(bytes: copy.copying(text), source: text, limits: limits, offsetBase: offsetBase)
         do {
-            if let blank = try parser.beginDocument() {
-                bytes.deallocate()
+            if let blank = try parser.beginDocument(options) {
+                copy.deallocate()
                 return .blank(blank)
             }
-            let parts = try parser.parseTape()
+            // A tape made to be reused gets room for as many entries as any text that fits its
+            // copy can have (``reparse``).
+            let parts = try isReusable ? parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
+                : parser.parseTape()
             try parser.endDocument()
-            return .tape(JSONTape(bytes: bytes, entries: parts.entries.take(), strings: parts.strings,
+            return .tape(JSONTape(bytes: copy, entries: parts.entries.take(), strings: parts.strings,
                                   largeObjectKeys: parts.largeObjectKeys))
         } catch {
-            bytes.deallocate()
+            copy.deallocate()
             throw error
         }
+    }
+
+    /// The most memory, in bytes of text, that a tape is made with for reuse: its entries take
+    /// eight times that (``maxEntries(forText:)`` of 16-byte entries), so a longer text gets
+    /// memory for itself alone, as without reuse.
+    static var reusableByteLimit: Int { 1 << 16 }
+
+    /// The most entries a JSON text of `count` bytes can have: each value takes a byte and
+    /// each further element or member a comma (`[1,1]`: 5 bytes, 3 entries; `[[1]]`: 5 bytes,
+    /// 3 entries), so at most (`count` + 1) / 2.
+    static func maxEntries(forText count: Int) -> Int {
+        count / 2 &+ 1
+    }
+
+    /// What ``reparse(_:options:limits:offsetBase:)`` did.
+    enum Reparse {
+        /// The tape holds the document.
+        case parsed
+        /// A blank text, and the value `JSONFormat/Options/blankBody` gives it.
+        case blank(Value)
+        /// The document needs more than the tape can hold (before or after parsing it): parse
+        /// it into a new tape.
+        case doesNotFit
+    }
+
+    /// ``parse(_:options:limits:offsetBase:reusing:)`` into this tape's memory, which the caller
+    /// holds the only reference to: what it returns holds no reference to the tape (one more
+    /// retain and release a line showed in the command-line tool's batch time).
+    func reparse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
+                 offsetBase: Int) throws(FormatError) -> Reparse {
+        // Entries for the longest text that fits: the parser never has to grow them (which
+        // would free this tape's memory).
+        guard text.count &+ JSONParser.padding <= bytes.count, entries.count >= Self.maxEntries(forText: text.count),
+              strings.isEmpty, largeObjectKeys.keys.isEmpty else {
+            return .doesNotFit
+        }
+        var parser = JSONParser(bytes: bytes.copying(text), source: text, limits: limits, offsetBase: offsetBase)
+        if let blank = try parser.beginDocument(options) { return .blank(blank) }
+        let parts = try parser.parseTape(into: JSONTapeEntryBuffer(
+            borrowing: UnsafeMutablePointer(mutating: entries.baseAddress!), capacity: entries.count))
+        precondition(UnsafePointer(parts.entries.base) == entries.baseAddress, "a reused tape's entries grew")
+        guard parts.strings.isEmpty, parts.largeObjectKeys.keys.isEmpty else { return .doesNotFit }
+        try parser.endDocument()
+        return .parsed
     }
 
     /// The index of the entry after the value at `index` and everything nested in it.
@@ -245,5 +321,15 @@ final class JSONTape: @unchecked Sendable {
         case .array: return .array([])
         case .object: return .object(Value.Object())
         }
+    }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+    /// `text` copied to the start of this memory and followed by ``JSONParser/padding`` zero
+    /// bytes (which this memory has room for): the part that holds the copy.
+    fileprivate func copying(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeMutableBufferPointer<UInt8> {
+        _ = initialize(fromContentsOf: text)
+        self[text.count..<(text.count &+ JSONParser.padding)].initialize(repeating: 0)
+        return UnsafeMutableBufferPointer(rebasing: self[..<text.count])
     }
 }

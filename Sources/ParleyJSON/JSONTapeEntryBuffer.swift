@@ -1,18 +1,34 @@
 /// The tape's entries while the parser writes them: a growable buffer whose memory the finished
 /// ``JSONTape`` takes over, so the entries are never copied into an array of their own (and
 /// appending needs no uniqueness check).
+///
+/// A buffer can also write into a reused tape's memory (``init(borrowing:capacity:)``), which it
+/// never frees.
 struct JSONTapeEntryBuffer: ~Copyable {
-    private var base: UnsafeMutablePointer<JSONTape.Entry>
+    private(set) var base: UnsafeMutablePointer<JSONTape.Entry>
     private var capacity: Int
     private(set) var count = 0
+    /// Whether the memory is a reused tape's.
+    private let isBorrowed: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         self.base = Self.allocate(capacity: self.capacity)
+        isBorrowed = false
+    }
+
+    /// A buffer that writes into `base`, memory for `capacity` entries that a reused tape lends
+    /// for its next document (``JSONTape/parse(_:options:limits:offsetBase:reusing:)``). The
+    /// tape lends room for as many entries as its text can have, so the buffer never grows
+    /// (``grow()`` would free the tape's memory; the tape checks that it did not).
+    init(borrowing base: UnsafeMutablePointer<JSONTape.Entry>, capacity: Int) {
+        self.capacity = capacity
+        self.base = base
+        isBorrowed = true
     }
 
     deinit {
-        base.deallocate()
+        if !isBorrowed { base.deallocate() }
     }
 
     mutating func append(_ entry: JSONTape.Entry) {
@@ -27,9 +43,10 @@ struct JSONTapeEntryBuffer: ~Copyable {
         set { base[index] = newValue }
     }
 
-    /// Hands the written entries over; the caller deallocates them.
+    /// Hands the memory over, the written entries first: all of it, so that a tape that reuses
+    /// it can write up to that many entries. The caller deallocates it (unless it is borrowed).
     consuming func take() -> UnsafeMutableBufferPointer<JSONTape.Entry> {
-        let entries = UnsafeMutableBufferPointer(start: base, count: count)
+        let entries = UnsafeMutableBufferPointer(start: base, count: capacity)
         discard self
         return entries
     }

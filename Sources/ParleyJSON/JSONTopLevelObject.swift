@@ -19,13 +19,73 @@ package struct JSONTopLevelObject {
     /// - Throws: `FormatError`, as ``JSONFormat/decode(_:context:)`` does.
     package init?(parsing bytes: UnsafeRawBufferPointer, with format: JSONFormat,
                   limits: DecodingLimits? = nil) throws(FormatError) {
-        let limits = limits ?? format.defaultLimits
-        let document = try format.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
-            (text, offsetBase) throws(FormatError) in
-            try JSONTape.parse(text, options: format.options, limits: limits, offsetBase: offsetBase)
+        var tape: JSONTape?
+        guard let object = try Self.parse(bytes, options: format.options, limits: limits ?? format.defaultLimits,
+                                          into: &tape) else {
+            return nil
         }
-        guard case .tape(let tape) = document, tape.entries[0].kind == .object else { return nil }
+        self = object
+    }
+
+    private init(tape: JSONTape) {
         self.tape = tape
+    }
+
+    /// Parses `bytes` as ``init(parsing:with:limits:)`` does, into `tape`'s memory when there is
+    /// a tape nothing else refers to (which then holds the new document), else into a new tape
+    /// left in `tape`.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, options: JSONFormat.Options, limits: DecodingLimits,
+                              into tape: inout JSONTape?) throws(FormatError) -> JSONTopLevelObject? {
+        if isKnownUniquelyReferenced(&tape), let reused = tape {
+            // The common case, with no reference to the tape taken but the one the object gets.
+            let outcome = try JSONFormat.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
+                (text, offsetBase) throws(FormatError) in
+                try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase)
+            }
+            switch outcome {
+            case .parsed:
+                guard reused.entries[0].kind == .object else { return nil }
+                return JSONTopLevelObject(tape: consume reused)
+            case .blank: return nil
+            case .doesNotFit: break
+            }
+        }
+        let document = try JSONFormat.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
+            (text, offsetBase) throws(FormatError) in
+            try JSONTape.parse(text, options: options, limits: limits, offsetBase: offsetBase, reusing: tape)
+        }
+        guard case .tape(let parsed) = document else { return nil }
+        tape = parsed
+        guard parsed.entries[0].kind == .object else { return nil }
+        return JSONTopLevelObject(tape: parsed)
+    }
+
+    /// Parses one document after another, as ``JSONTopLevelObject/init(parsing:with:limits:)``
+    /// does (the same parser, rules, limits and errors), reusing one tape's memory: for many
+    /// small documents, such as the command-line tool's batch lines, nothing is allocated per
+    /// document once the memory is large enough for the longest.
+    ///
+    /// The memory is reused only when the object the last call returned (and every member read
+    /// from it) is gone; while one is kept, the next document gets memory of its own.
+    package struct Reader {
+        private let options: JSONFormat.Options
+        private let limits: DecodingLimits
+        /// The tape of the last document.
+        private var tape: JSONTape?
+
+        /// A reader of documents in `format`, within `limits` (the format's default limits when
+        /// `nil`).
+        package init(format: JSONFormat, limits: DecodingLimits? = nil) {
+            options = format.options
+            self.limits = limits ?? format.defaultLimits
+        }
+
+        /// The top-level object of `bytes`, as ``JSONTopLevelObject/init(parsing:with:limits:)``
+        /// returns it.
+        /// - Throws: `FormatError`, as ``JSONTopLevelObject/init(parsing:with:limits:)`` does.
+        package mutating func object(parsing bytes: UnsafeRawBufferPointer) throws(FormatError) -> JSONTopLevelObject? {
+            try JSONTopLevelObject.parse(bytes, options: options, limits: limits, into: &tape)
+        }
     }
 
     /// The value of the member named `key`, or `nil` when there is none.
@@ -37,6 +97,30 @@ package struct JSONTopLevelObject {
     /// literal's bytes are compared as they are, with no copy of a string to read them from).
     package subscript(key: StaticString) -> Member? {
         key.withUTF8Buffer { tape.lastMember(of: 0, named: $0) }.map { Member(tape: tape, index: $0) }
+    }
+
+    /// What ``withStringMember(_:_:)`` found.
+    package enum StringMember {
+        /// No member has the name.
+        case absent
+        /// The member's value is `null`.
+        case null
+        /// The member's value is neither a string nor `null`.
+        case notString
+        /// A string, which the body was called with.
+        case string
+    }
+
+    /// Calls `body` with the UTF-8 bytes (valid UTF-8, escapes decoded) of the string member
+    /// named by the literal `key`, and says what that member is: ``Member/withStringBytes(_:)``
+    /// for `self[key]`, without making a ``Member`` (whose reference to the tape was a retain
+    /// and a release a line in the command-line tool's batches). Not generic: across modules a
+    /// generic result took 350 instructions a line more.
+    package func withStringMember(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows
+        -> StringMember {
+        guard let index = key.withUTF8Buffer({ tape.lastMember(of: 0, named: $0) }) else { return .absent }
+        if tape.entries[index].kind == .null { return .null }
+        return try tape.withStringBytes(at: index, body) == nil ? .notString : .string
     }
 
     /// One member's value, read from the tape.

@@ -67,6 +67,8 @@ import Testing
             {"value": "text/plain"}
             {"value": "image/svg+xml"}
             {"value": "Text/HTML; A=1; b=\"tab\there\""}
+            {"value": "application/x+; q=\"é\""}
+            {"value": "a/+json"}
             """#
         let result = try ParleyProcess.run(["media-type", "--batch"], input: input)
         #expect(result.stdout == #"""
@@ -74,6 +76,8 @@ import Testing
             {"type": "text", "subtype": "plain", "suffix": null, "parameters": {}}
             {"type": "image", "subtype": "svg+xml", "suffix": "xml", "parameters": {}}
             {"type": "text", "subtype": "html", "suffix": null, "parameters": {"a": "1", "b": "tab\there"}}
+            {"type": "application", "subtype": "x+", "suffix": null, "parameters": {"q": "é"}}
+            {"type": "a", "subtype": "+json", "suffix": "json", "parameters": {}}
 
             """#)
         let single = try ParleyProcess.run(["media-type", "text/plain; charset=utf-8"])
@@ -103,5 +107,31 @@ import Testing
     @Test func checkIsTheOnlyAsynchronousSubcommand() {
         let asynchronous = ParleyCommand.configuration.subcommands.filter { $0 is any AsyncParsableCommand.Type }
         #expect(asynchronous.map { $0.configuration.commandName } == ["check"])
+    }
+
+    /// A batch parses every line into the memory of the line before when it can: each line is
+    /// answered as a batch of that line alone answers it, whatever the lines around it (longer,
+    /// shorter, invalid, with number text or a large object, which need a tape of their own).
+    @Test(arguments: ["media-type", "negotiate", "match"])
+    func eachLineIsAnsweredAsOnItsOwn(mode: String) throws {
+        let key = ["media-type": "value", "negotiate": "accept", "match": "content_type"][mode]!
+        let large = (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let lines = [
+            "{\"\(key)\": \"text/plain\"}",
+            "{\"\(key)\": \"application/vnd.\(String(repeating: "long", count: 300))+json; a=\\\"x\\\"\", \"offers\": [\"text/csv\"]}",
+            "{\"\(key)\": \"a/b\"}",
+            "{\"\(key)\": \"text/html\", \"n\": 123456789012345678901234567890}",
+            "{\"\(key)\": \"text/css\"}",
+            "{\"\(key)\": ",
+            "{\"\(key)\": \"image/png\", \(large)}",
+            "{\"\(key)\": \"text/\\u0078ml; q=\\\"\\u00e9\\\"\"}",
+            "[" + Array(repeating: "1", count: 200).joined(separator: ",") + "]",
+            "{\"\(key)\": \"x/y\"}",
+        ]
+        let together = try ParleyProcess.run([mode, "--batch"], input: lines.joined(separator: "\n") + "\n")
+        var alone = ""
+        for line in lines { alone += try ParleyProcess.run([mode, "--batch"], input: line + "\n").stdout }
+        #expect(together.stdout == alone)
+        #expect(together.stdout.split(separator: "\n").count == lines.count)
     }
 }

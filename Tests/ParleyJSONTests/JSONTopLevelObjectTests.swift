@@ -50,6 +50,26 @@ import Testing
         #expect(object["a" as StaticString]?.string == "z")
     }
 
+    /// `withStringMember` finds what `self[key]` finds, and hands out the same bytes.
+    @Test func withStringMemberSaysWhatTheMemberIs() throws {
+        let object = try #require(try object(#"{"a": "x\u00e9", "b": null, "c": 1, "d": ["y"], "a": "last", "e": ""}"#))
+        let keys: [StaticString] = ["a", "b", "c", "d", "e", "f"]
+        for key in keys {
+            var bytes: String?
+            let found = object.withStringMember(key) { bytes = String(decoding: $0, as: UTF8.self) }
+            let member = object[key]
+            switch found {
+            case .absent: #expect(member == nil, "\(key)")
+            case .null: #expect(member?.isNull == true, "\(key)")
+            case .notString: #expect(member != nil && member?.isNull == false && member?.string == nil, "\(key)")
+            case .string: #expect(member?.string == bytes, "\(key)")
+            }
+            #expect((bytes != nil) == (found == .string), "\(key)")
+        }
+        #expect(object.withStringMember("a") { _ in } == .string)
+        #expect(object.withStringMember("f") { _ in } == .absent)
+    }
+
     @Test func otherTopLevelValuesAreNotObjects() throws {
         for text in ["[]", #""x""#, "1", "null", "true"] {
             #expect(try object(text) == nil, "\(text)")
@@ -65,5 +85,86 @@ import Testing
             #expect(decodeError != nil, "\(text)")
             #expect(readError.map { "\($0)" } == decodeError.map { "\($0)" }, "\(text)")
         }
+    }
+
+    /// What a document reads as, for comparing a reader's result with a fresh parse's: each
+    /// member's string, strings, or whether it is null, or the error.
+    func reading(_ result: () throws -> JSONTopLevelObject?) -> String {
+        do {
+            guard let object = try result() else { return "not an object" }
+            let keys = ["a", "b", "c", "k16", "\u{e9}"]
+            return keys.map { key in
+                let member = object[key]
+                return "\(key): \(String(describing: member?.isNull)) \(String(describing: member?.string)) "
+                    + "\(String(describing: member?.strings)) "
+                    + "\(String(describing: member?.withStringBytes { String(decoding: $0, as: UTF8.self) }))"
+            }.joined(separator: "; ")
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// One reader over documents that grow, shrink, fail, hold number text, long or escaped
+    /// strings and large objects, and have as many entries as their length allows: each reads
+    /// as a fresh parse of it does, errors included.
+    @Test func aReaderReadsEachDocumentAsAFreshParse() throws {
+        let largeObject = "{" + (0..<20).map { "\"k\($0)\": \"v\($0)\"" }.joined(separator: ", ") + "}"
+        let dense = "[" + Array(repeating: "1", count: 300).joined(separator: ",") + "]"
+        let deep = String(repeating: "[", count: 60) + "1" + String(repeating: "]", count: 60)
+        let documents = [
+            #"{"a": "x"}"#, #"{"a": "a longer value than the first", "b": ["p", "q"]}"#, #"{"a": "y"}"#,
+            #"{"a": 123456789012345678901234567890, "b": "after number text"}"#, #"{"a": "z"}"#,
+            "{", #"{"a": "\ud800"}"#, #"{"a": "after errors"}"#, "", "   ", #"{"a": 1} x"#,
+            largeObject, #"{"a": "after a large object", "c": null}"#, dense, #"{"b": ["x"]}"#, deep,
+            "[" + String(repeating: "[]", count: 1) + "]", #"{"\u00e9": "escaped key", "a": "esc\"aped\n"}"#,
+            "{\"a\": \"" + String(repeating: "long ", count: 400) + "\"}", #"{"a": "short again", "a": "last wins"}"#,
+            #"{"a": true, "b": false, "c": [1, "x"]}"#, "[\"not an object\"]", #"{"a": "end"}"#,
+        ]
+        var reader = JSONTopLevelObject.Reader(format: json)
+        for document in documents {
+            let bytes = Array(document.utf8)
+            let expected = reading { try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json) } }
+            let read = reading { try bytes.withUnsafeBytes { try reader.object(parsing: $0) } }
+            #expect(read == expected, "\(document.prefix(80))")
+        }
+    }
+
+    /// Documents that need a tape of their own (number text, large objects), one after another,
+    /// each get one of the memory the last had, not more: many in a row read as fresh parses.
+    @Test func manyDocumentsThatCannotReuseTheTapeInARow() throws {
+        let largeObject = "{" + (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"a\": \"x\"}"
+        var reader = JSONTopLevelObject.Reader(format: json)
+        for index in 0..<200 {
+            let text = index % 3 == 2 ? largeObject : #"{"a": "n\#(index)", "b": 1234567890123456789012345678901234567890}"#
+            let bytes = Array(text.utf8)
+            let expected = reading { try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json) } }
+            #expect(reading { try bytes.withUnsafeBytes { try reader.object(parsing: $0) } } == expected)
+        }
+    }
+
+    /// An object a caller keeps stays as it was while the reader reads further documents.
+    @Test func aKeptObjectIsNotOverwritten() throws {
+        var reader = JSONTopLevelObject.Reader(format: json)
+        let first = try #require(try Array(#"{"a": "first"}"#.utf8).withUnsafeBytes { try reader.object(parsing: $0) })
+        let member = try #require(first["a"])
+        for text in [#"{"a": "second"}"#, #"{"a": "third, and longer than the others"}"#, "{", #"{"b": "x"}"#] {
+            _ = try? Array(text.utf8).withUnsafeBytes { try reader.object(parsing: $0) }
+        }
+        #expect(first["a"]?.string == "first")
+        #expect(member.string == "first")
+    }
+
+    /// The reader applies its limits as a fresh parse does.
+    @Test func aReaderKeepsItsLimits() throws {
+        var limits = json.defaultLimits
+        limits.maxDepth = 2
+        var reader = JSONTopLevelObject.Reader(format: json, limits: limits)
+        for text in [#"{"a": "x"}"#, #"{"a": [["deep"]]}"#, #"{"a": ["ok"]}"#] {
+            let bytes = Array(text.utf8)
+            let expected = reading { try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json, limits: limits) } }
+            #expect(reading { try bytes.withUnsafeBytes { try reader.object(parsing: $0) } } == expected, "\(text)")
+        }
+        #expect(reading { try Array(#"{"a": [["deep"]]}"#.utf8).withUnsafeBytes { try reader.object(parsing: $0) } }
+            .hasPrefix("error"))
     }
 }

@@ -33,6 +33,14 @@ extension MediaType {
             return true
         }
 
+        /// Calls `body` with each parameter in order: without the copy of the list an iterator
+        /// holds (the command-line tool's answers write every parameter of every line).
+        package func forEach(_ body: (Parameter) throws -> Void) rethrows {
+            guard let first else { return }
+            try body(first)
+            for parameter in rest { try body(parameter) }
+        }
+
         package func makeIterator() -> Iterator { Iterator(list: self) }
 
         package struct Iterator: IteratorProtocol {

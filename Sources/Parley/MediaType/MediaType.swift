@@ -73,6 +73,20 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of ``subtype`` and those of ``suffix`` among them (`nil`
+    /// when there is none, by the same rule), without making a string for either (for writers of
+    /// bytes, such as the command-line tool's answers). ``suffix`` keeps its own copy of the
+    /// rule: calling this made it 6 instructions slower (0.3% of `Registry.decoder-suffix-match`).
+    package func withSubtypeUTF8<R>(
+        _ body: (_ subtype: UnsafeBufferPointer<UInt8>, _ suffix: UnsafeBufferPointer<UInt8>?) throws -> R
+    ) rethrows -> R {
+        var subtype = subtype
+        return try subtype.withUTF8 { bytes in
+            guard let plus = bytes.lastIndex(of: UInt8(ascii: "+")), plus + 1 < bytes.count else { return try body(bytes, nil) }
+            return try body(bytes, UnsafeBufferPointer(rebasing: bytes[(plus + 1)...]))
+        }
+    }
+
     /// `type/subtype` without parameters.
     public var essence: String { "\(type)/\(subtype)" }
 

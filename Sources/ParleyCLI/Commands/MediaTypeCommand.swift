@@ -47,25 +47,29 @@ struct MediaTypeCommand: ParsableCommand {
 
     /// `type` as `{"type", "subtype", "suffix", "parameters"}`: always these members in this
     /// order, so written as the fixed text between the values (7 pieces for a type with one
-    /// parameter, where member by member took 21: 500 instructions of 7,000 a line).
+    /// parameter, where member by member took 21: 500 instructions of 7,000 a line). The type,
+    /// subtype, suffix and parameter names are tokens, copied without a look for escapes (which
+    /// tokens never need); only parameter values may need them.
     static func write(_ type: MediaType, to answer: inout BatchAnswer) {
         answer.raw(#""type": ""#)
-        answer.stringContents(type.type)
+        answer.tokenContents(type.type)
         answer.raw(#"", "subtype": ""#)
-        answer.stringContents(type.subtype)
-        if let suffix = type.suffix {
-            answer.raw(#"", "suffix": ""#)
-            answer.stringContents(suffix)
-            answer.raw(#"", "parameters": {"#)
-        } else {
-            answer.raw(#"", "suffix": null, "parameters": {"#)
+        type.withSubtypeUTF8 { subtype, suffix in
+            answer.tokenContents(subtype)
+            if let suffix {
+                answer.raw(#"", "suffix": ""#)
+                answer.tokenContents(suffix)
+                answer.raw(#"", "parameters": {"#)
+            } else {
+                answer.raw(#"", "suffix": null, "parameters": {"#)
+            }
         }
         var isFirst = true
-        for parameter in type.parameterList {
+        type.parameterList.forEach { parameter in
             // The previous value's closing quote and this name's opening one.
             answer.raw(isFirst ? #"""# : #"", ""#)
             isFirst = false
-            answer.stringContents(parameter.name)
+            answer.tokenContents(parameter.name)
             answer.raw(#"": ""#)
             answer.stringContents(parameter.value)
         }

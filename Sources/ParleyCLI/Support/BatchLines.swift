@@ -33,11 +33,12 @@ package struct BatchLine {
     /// absent or `null`.
     /// - Throws: ``InputError`` when the value is not a string, or what `body` throws.
     package func withString<R>(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        guard let member = object[key], !member.isNull else { return nil }
-        guard let result = try member.withStringBytes(body) else {
-            throw InputError(message: "\(key) must be a string or null")
+        var result: R?
+        switch try object.withStringMember(key, { result = try body($0) }) {
+        case .absent, .null: return nil
+        case .notString: throw InputError(message: "\(key) must be a string or null")
+        case .string: return result
         }
-        return result
     }
 
     /// The strings of the array at `key`, or `nil` when absent or `null`.
@@ -181,20 +182,36 @@ package struct BatchAnswer {
     package mutating func stringContents(_ text: String) {
         contents(text)
     }
+
+    /// ``stringContents(_:)`` for `token`, RFC 9110 token characters only (a parsed media
+    /// type's type, subtype, suffix and parameter names), which never need a JSON escape:
+    /// copied whole, with no look for one.
+    package mutating func tokenContents(_ token: UnsafeBufferPointer<UInt8>) {
+        assert(token.allSatisfy(ByteClass.isToken), "not a token")
+        output.append(contentsOf: token)
+    }
+
+    /// ``tokenContents(_:)`` for a token given as a string.
+    package mutating func tokenContents(_ token: String) {
+        var token = token
+        token.withUTF8 { tokenContents($0) }
+    }
 }
 
 /// Runs a `--batch` command: reads standard input in 64 KiB chunks, one JSON object per line
 /// (blank lines skipped), and writes one answer line per object through a 64 KiB output buffer.
 /// A line that is not a JSON object, or whose answer throws, gets `{"error": "…"}`.
 package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws -> Void) {
-    let json = JSONFormat()
+    // One tape's memory for every line (each line's object is gone before the next is read).
+    var reader = JSONTopLevelObject.Reader(format: JSONFormat())
     var written = BatchAnswer(batchCapacity: 1 << 17)
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Answers `line` (without its newline) into `written`; a blank line gets no answer.
-    /// (`written` is a parameter, not a capture: captured, each access is checked at run time.)
-    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer) {
+    /// (`written` and `reader` are parameters, not captures: captured, each access is checked at
+    /// run time.)
+    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer, reader: inout JSONTopLevelObject.Reader) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\r") || line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") {
             end -= 1
@@ -203,10 +220,10 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
         written.start()
         do {
-            guard let object = try JSONTopLevelObject(parsing: line, with: json) else {
+            guard let object = try reader.object(parsing: line) else {
                 throw InputError(message: "expected a JSON object per line")
             }
-            try answer(BatchLine(object: object), &written)
+            try answer(BatchLine(object: consume object), &written)
         } catch {
             // What the answer wrote before it threw is dropped.
             written.restart()
@@ -226,13 +243,13 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
             var start = 0
             while let newline = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
                 let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
-                answerLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &written)
+                answerLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &written, reader: &reader)
                 start = end + 1
             }
             return start
         }
         pending.removeFirst(answered)
     }
-    pending.withUnsafeBytes { answerLine($0, into: &written) }
+    pending.withUnsafeBytes { answerLine($0, into: &written, reader: &reader) }
     written.flush()
 }

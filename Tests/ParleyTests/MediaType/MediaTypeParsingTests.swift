@@ -88,6 +88,28 @@ import Testing
         #expect(try MediaType(parsing: "text/html") != MediaType(parsing: "text/html; level=1"))
     }
 
+    /// `withSubtypeUTF8` hands out the subtype's bytes and, by `suffix`'s rule, the suffix's.
+    @Test func subtypeBytesCarryTheSuffixBySuffixsRule() throws {
+        for text in ["application/a+b+xml", "application/json", "application/x+", "image/svg+xml", "a/+json", "a/+",
+                     "*/*", "Text/Plain+JSON", "application/vnd.api+json; charset=utf-8"] {
+            let type = try MediaType(parsing: text)
+            type.withSubtypeUTF8 { subtype, suffix in
+                #expect(String(decoding: subtype, as: UTF8.self) == type.subtype, "\(text)")
+                #expect(suffix.map { String(decoding: $0, as: UTF8.self) } == type.suffix, "\(text)")
+            }
+        }
+    }
+
+    /// `parameterList.forEach` visits the parameters `parameters` lists, in order.
+    @Test func parameterListForEachVisitsEveryParameterInOrder() throws {
+        for text in ["text/plain", "text/plain; a=1", "text/plain; a=1; B=\"two\"; c=3"] {
+            let type = try MediaType(parsing: text)
+            var visited: [MediaType.Parameter] = []
+            type.parameterList.forEach { visited.append($0) }
+            #expect(visited == type.parameters, "\(text)")
+        }
+    }
+
     @Test func suffixIsTextAfterTheLastPlus() throws {
         #expect(try MediaType(parsing: "application/a+b+xml").suffix == "xml")
         #expect(try MediaType(parsing: "application/json").suffix == nil)
