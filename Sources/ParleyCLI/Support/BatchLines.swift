@@ -122,15 +122,7 @@ package struct BatchAnswer {
 
     /// Writes the finished answers to standard output.
     fileprivate mutating func flush() {
-        output.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let count = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                written += count
-            }
-        }
+        output.withUnsafeBytes { Descriptors.writeAll($0, to: STDOUT_FILENO) }
         output.removeAll(from: 0)
         lineStart = 0
     }
