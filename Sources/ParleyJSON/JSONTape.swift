@@ -17,8 +17,8 @@ import Darwin
 ///
 /// `@unchecked Sendable`: every property is a `let`, and the unsafe parts, the tape's own copy
 /// of the input and its entries, are written before `init` and only read after it, until
-/// `deinit` frees them, except that ``parse(_:options:limits:offsetBase:reusing:)`` writes the
-/// next document into a tape its caller holds the only reference to (so no other thread can be
+/// `deinit` frees them, except that ``reparse(_:options:limits:offsetBase:)`` writes the next
+/// document into a tape its caller holds the only reference to (so no other thread can be
 /// reading it).
 final class JSONTape: @unchecked Sendable {
     /// What an entry holds.
@@ -92,29 +92,17 @@ final class JSONTape: @unchecked Sendable {
     /// Parses a whole JSON text (UTF-8, byte-order mark already skipped) into a tape, by the
     /// rules, limits and errors of `JSONFormat`'s decoder.
     ///
-    /// With `reused`, a tape nothing else refers to (its caller checked), the text is parsed into
-    /// that tape's memory and `.tape` holds `reused`, so a caller that parses many small documents
-    /// one after another (the command-line tool's batch lines) allocates nothing per document.
-    /// A document that does not fit that memory, or needs ``strings`` or ``largeObjectKeys``, gets
-    /// a new tape instead, with as much memory as `reused` had, or twice that when the text did
-    /// not fit (up to ``reusableByteLimit``: a longer text gets memory for itself alone, as
-    /// without `reused`). Parsing, and what
-    /// it throws, is the same either way; after a throw, `reused` holds no document (it must not
-    /// be read) but can be reused again.
+    /// With `previous`, the tape of the document before (which this call neither reads nor
+    /// writes), the new tape is made for ``reparse(_:options:limits:offsetBase:)``: with as much
+    /// memory as `previous` had, or twice that when the text does not fit it, up to
+    /// ``reusableByteLimit`` (a longer text gets memory for itself alone, as without `previous`).
     static func parse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
-                      offsetBase: Int, reusing reused: JSONTape? = nil) throws(FormatError) -> Document {
+                      offsetBase: Int, sizedAfter previous: JSONTape? = nil) throws(FormatError) -> Document {
         var byteCapacity = text.count &+ JSONParser.padding
         var isReusable = false
-        if let reused {
-            switch try reused.reparse(text, options: options, limits: limits, offsetBase: offsetBase) {
-            case .parsed: return .tape(reused)
-            case .blank(let value): return .blank(value)
-            case .doesNotFit: break
-            }
-            // The memory `reused` had, twice that when the text does not fit it; up to a limit,
-            // past which the text gets memory for itself alone.
-            let reusedCapacity = reused.bytes.count
-            let reusableCapacity = max(byteCapacity, byteCapacity > reusedCapacity ? 2 * reusedCapacity : reusedCapacity)
+        if let previous {
+            let previousCapacity = previous.bytes.count
+            let reusableCapacity = max(byteCapacity, byteCapacity > previousCapacity ? 2 * previousCapacity : previousCapacity)
             if reusableCapacity <= Self.reusableByteLimit {
                 byteCapacity = reusableCapacity
                 isReusable = true
@@ -164,9 +152,13 @@ final class JSONTape: @unchecked Sendable {
         case doesNotFit
     }
 
-    /// ``parse(_:options:limits:offsetBase:reusing:)`` into this tape's memory, which the caller
-    /// holds the only reference to: what it returns holds no reference to the tape (one more
-    /// retain and release a line showed in the command-line tool's batch time).
+    /// ``parse(_:options:limits:offsetBase:sizedAfter:)`` into this tape's memory, which the
+    /// caller holds the only reference to (it checked), so that a caller that parses many small
+    /// documents one after another (the command-line tool's batch lines) allocates nothing per
+    /// document. Parsing, and what it throws, is the same as a fresh parse; after a throw or
+    /// ``Reparse/doesNotFit``, the tape holds no document (it must not be read) but can be
+    /// reparsed again. What it returns holds no reference to the tape (one more retain and
+    /// release a line showed in the command-line tool's batch time).
     func reparse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
                  offsetBase: Int) throws(FormatError) -> Reparse {
         // Entries for the longest text that fits: the parser never has to grow them (which

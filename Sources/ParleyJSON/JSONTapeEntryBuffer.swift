@@ -18,7 +18,7 @@ struct JSONTapeEntryBuffer: ~Copyable {
     }
 
     /// A buffer that writes into `base`, memory for `capacity` entries that a reused tape lends
-    /// for its next document (``JSONTape/parse(_:options:limits:offsetBase:reusing:)``). The
+    /// for its next document (``JSONTape/reparse(_:options:limits:offsetBase:)``). The
     /// tape lends room for as many entries as its text can have, so the buffer never grows
     /// (``grow()`` would free the tape's memory; the tape checks that it did not).
     init(borrowing base: UnsafeMutablePointer<JSONTape.Entry>, capacity: Int) {

@@ -31,9 +31,9 @@ package struct JSONTopLevelObject {
         self.tape = tape
     }
 
-    /// Parses `bytes` as ``init(parsing:with:limits:)`` does, into `tape`'s memory when there is
-    /// a tape nothing else refers to (which then holds the new document), else into a new tape
-    /// left in `tape`.
+    /// Parses `bytes` as ``init(parsing:with:limits:)`` does, into `tape`'s memory when nothing
+    /// else refers to that tape (an object or member kept from it would see its bytes change),
+    /// else into a new tape, sized after it and left in `tape`.
     private static func parse(_ bytes: UnsafeRawBufferPointer, options: JSONFormat.Options, limits: DecodingLimits,
                               into tape: inout JSONTape?) throws(FormatError) -> JSONTopLevelObject? {
         if isKnownUniquelyReferenced(&tape), let reused = tape {
@@ -52,7 +52,7 @@ package struct JSONTopLevelObject {
         }
         let document = try JSONFormat.withUTF8Text(bytes, mediaType: JSONFormat.applicationJSON, limits: limits) {
             (text, offsetBase) throws(FormatError) in
-            try JSONTape.parse(text, options: options, limits: limits, offsetBase: offsetBase, reusing: tape)
+            try JSONTape.parse(text, options: options, limits: limits, offsetBase: offsetBase, sizedAfter: tape)
         }
         guard case .tape(let parsed) = document else { return nil }
         tape = parsed

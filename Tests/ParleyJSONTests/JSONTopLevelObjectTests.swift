@@ -154,6 +154,23 @@ import Testing
         #expect(member.string == "first")
     }
 
+    /// A kept object stays as it was also when the next documents would fit its memory, and the
+    /// documents read meanwhile are read right.
+    @Test func aKeptObjectIsNotOverwrittenByShorterDocuments() throws {
+        var reader = JSONTopLevelObject.Reader(format: json)
+        for kept in [#"{"a": "first"}"#, #"{"a": "kept, in a tape made for reuse"}"#] {
+            _ = try Array(#"{"z": 1}"#.utf8).withUnsafeBytes { try reader.object(parsing: $0) }
+            let first = try #require(try Array(kept.utf8).withUnsafeBytes { try reader.object(parsing: $0) })
+            let keptText = first["a"]?.string
+            for (text, value) in [(#"{"a": "x"}"#, "x"), (#"{"a":"y"}"#, "y"), ("{}", nil)] {
+                let object = try Array(text.utf8).withUnsafeBytes { try reader.object(parsing: $0) }
+                #expect(object?["a"]?.string == value, "\(text)")
+            }
+            #expect(first["a"]?.string == keptText)
+            #expect(keptText != nil)
+        }
+    }
+
     /// The reader applies its limits as a fresh parse does.
     @Test func aReaderKeepsItsLimits() throws {
         var limits = json.defaultLimits
