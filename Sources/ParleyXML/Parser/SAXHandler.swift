@@ -186,10 +186,17 @@ class SAXHandler {
         if let context { xmlStopParser(context) }
     }
 
+    /// Counts `count` bytes as delivered; fails the parse and returns `false` once that passes
+    /// the expansion bound.
     private func deliver(_ count: Int) -> Bool {
+        Self.deliver(state, count)
+    }
+
+    /// `deliver(_:)` for the handler whose state `state` is.
+    private static func deliver(_ state: UnsafeMutablePointer<State>, _ count: Int) -> Bool {
         state.pointee.deliveredBytes &+= count
         if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
-            failExpansion()
+            state.pointee.handler?.takeUnretainedValue().failExpansion()
             return false
         }
         return true
@@ -197,14 +204,10 @@ class SAXHandler {
 
     /// Adds `count` nodes; fails the parse and returns `false` once that passes `maxNodes`.
     private func countNodes(_ count: Int) -> Bool {
-        state.pointee.nodeCount &+= count
-        if state.pointee.nodeCount > limits.maxNodes {
-            failNodes()
-            return false
-        }
-        return true
+        Self.countNodes(state, count)
     }
 
+    /// `countNodes(_:)` for the handler whose state `state` is.
     private static func countNodes(_ state: UnsafeMutablePointer<State>, _ count: Int) -> Bool {
         state.pointee.nodeCount &+= count
         if state.pointee.nodeCount > state.pointee.maxNodes {
@@ -346,16 +349,14 @@ class SAXHandler {
         return state.pointee.textCount == 0 || countNodes(1)
     }
 
-    /// What every start tag checks before it is delivered, for a handler that
-    /// `takesTextAtElements`: counts the pending text, the element, its attributes and namespace
-    /// declarations as nodes, the depth, and the attribute values' bytes as delivered.
+    /// What every start tag checks once the text before it is dealt with, whatever the handler:
+    /// the depth, the element, its attributes and namespace declarations as nodes, and the
+    /// attribute values' bytes as delivered.
     ///
     /// - Returns: Whether the tag is delivered (the parse goes on).
-    private static func beginStartElement(_ state: UnsafeMutablePointer<State>, attributeCount: Int32,
+    private static func admitStartElement(_ state: UnsafeMutablePointer<State>, attributeCount: Int32,
                                           attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
                                           namespaceCount: Int32) -> Bool {
-        guard !state.pointee.stopped else { return false }
-        guard state.pointee.textCount == 0 || countNodes(state, 1) else { return false }
         state.pointee.depth += 1
         if state.pointee.depth > state.pointee.maxDepth {
             state.pointee.handler?.takeUnretainedValue().failDepth()
@@ -369,11 +370,7 @@ class SAXHandler {
             for i in 0..<Int(attributeCount) {
                 if let start = attributes[5 * i + 3], let end = attributes[5 * i + 4] { valueBytes &+= end - start }
             }
-            state.pointee.deliveredBytes &+= valueBytes
-            if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
-                state.pointee.handler?.takeUnretainedValue().failExpansion()
-                return false
-            }
+            return deliver(state, valueBytes)
         }
         return true
     }
@@ -385,8 +382,9 @@ class SAXHandler {
         namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        guard let localName,
-              beginStartElement(state, attributeCount: attributeCount, attributes: attributes,
+        // The value builder `takesTextAtElements`: its pending text counts as one node here.
+        guard !state.pointee.stopped, let localName, state.pointee.textCount == 0 || countNodes(state, 1),
+              admitStartElement(state, attributeCount: attributeCount, attributes: attributes,
                                 namespaceCount: namespaceCount) else { return }
         let attributeCount = attributes == nil ? 0 : max(Int(attributeCount), 0)
         ValueBuilder.startElement(
@@ -424,23 +422,10 @@ class SAXHandler {
         namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        guard !state.pointee.stopped, let localName else { return }
-        guard endTextAtElement() else { return }
-        state.pointee.depth += 1
-        if state.pointee.depth > limits.maxDepth { return failDepth() }
-        // The element, each attribute and each namespace declaration.
-        guard countNodes(1 &+ max(Int(attributeCount), 0) &+ max(Int(namespaceCount), 0)) else { return }
-        var attributeCount = Int(attributeCount)
-        if attributeCount > 0, let attributes {
-            // Values as libxml2 holds them count now; what entity decoding adds counts when read.
-            var valueBytes = 0
-            for i in 0..<attributeCount {
-                if let start = attributes[5 * i + 3], let end = attributes[5 * i + 4] { valueBytes &+= end - start }
-            }
-            guard deliver(valueBytes) else { return }
-        } else {
-            attributeCount = 0
-        }
+        guard !state.pointee.stopped, let localName, endTextAtElement(),
+              Self.admitStartElement(state, attributeCount: attributeCount, attributes: attributes,
+                                     namespaceCount: namespaceCount) else { return }
+        let attributeCount = attributes == nil ? 0 : max(Int(attributeCount), 0)
         dispatch(XML.EventView(kind: .startElement, state: state, first: localName, prefix: prefix, uri: uri,
                            attributes: UnsafePointer(attributes), attributeCount: attributeCount,
                            namespaces: UnsafePointer(namespaces), namespaceCount: max(Int(namespaceCount), 0)))
