@@ -53,7 +53,10 @@ public struct JSONFormat: Format {
     }
 
     /// `"json"`.
-    public var name: String { "json" }
+    public var name: String { Self.name }
+
+    /// The format's name, for the static paths that have no format value to ask.
+    static var name: String { "json" }
 
     /// `application/json`, `application/*+json`, `text/json`; `text/javascript` too when
     /// ``Options/decodesJavaScriptLabels`` is set.
@@ -132,7 +135,6 @@ public struct JSONFormat: Format {
         _ bytes: UnsafeRawBufferPointer, mediaType: MediaType, limits: DecodingLimits,
         _ body: (_ text: UnsafeBufferPointer<UInt8>, _ offsetBase: Int) throws(FormatError) -> R
     ) throws(FormatError) -> R {
-        let name = "json"
         try limits.checkBodySize(bytes.count, format: name)
         let buffer = bytes.bindMemory(to: UInt8.self)
         switch Self.textEncoding(of: buffer, charset: mediaType.charset) {
