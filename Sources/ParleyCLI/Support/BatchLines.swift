@@ -225,8 +225,7 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
     }
 
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
+        let count = Descriptors.readSome(into: &chunk, from: STDIN_FILENO)
         if count <= 0 { break }
         pending.append(contentsOf: chunk[..<count])
         // Every line that ends with a newline is answered; the rest is the start of a line the

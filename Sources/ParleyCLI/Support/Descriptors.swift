@@ -42,11 +42,20 @@ package enum Descriptors {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = readSome(into: &chunk, from: descriptor)
             if count < 0 { throw InputError(message: "cannot read \(name): \(systemErrorText(errno))") }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Reads what `descriptor` has, up to `buffer.count` bytes, into the start of `buffer`,
+    /// retrying an interrupted read: the count read, 0 at the end, or -1 with `errno` set.
+    package static func readSome(into buffer: inout [UInt8], from descriptor: Int32) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            return count
         }
     }
 }
