@@ -27,3 +27,10 @@ extern "C" size_t simdjson_parse_and_walk(const uint8_t *input, size_t length) {
     if (parser.parse(input, length).get(root) != simdjson::SUCCESS) return (size_t)-1;
     return walk(root);
 }
+
+extern "C" int simdjson_parse_only(const uint8_t *input, size_t length) {
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (parser.parse(input, length).get(root) != simdjson::SUCCESS) return 0;
+    return (int)(char)root.type();
+}

@@ -42,6 +42,16 @@ func jsonTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
                              anchor: full[2], anchorName: "JSONSerialization", goal: .speedAtLeast(15)))
         rows.append(speedRow("JSON full read, \(name): decode + walk vs simdjson DOM + walk", parley: full[0],
                              anchor: full[1], anchorName: "simdjson", goal: .speedAtLeast(1.0 / 3)))
+        if kind == "API" && bytes.count < 2 << 20 {
+            // How much of the full read is parsing: Parley's decode validates into the tape and
+            // defers every object, so it reads no value; simdjson's parse builds its whole DOM.
+            let parse = try timeInterleaved(runs: n, clock: clock, [
+                { consume(try json.decode(bytes)) },
+                { consume(bytes.withUnsafeBufferPointer { simdjson_parse_only($0.baseAddress, $0.count) }) },
+            ])
+            rows.append(speedRow("(context) JSON decode alone, \(name): tape, objects deferred, nothing read, vs simdjson DOM parse alone",
+                                 parley: parse[0], anchor: parse[1], anchorName: "simdjson parse", goal: .none))
+        }
         let codable: [Timing]
         if kind == "GeoJSON" {
             codable = try timeInterleaved(runs: n, clock: clock, [

@@ -14,6 +14,11 @@ extern "C" {
    Returns the walk's total, or (size_t)-1 when simdjson reports an error. */
 size_t simdjson_parse_and_walk(const uint8_t *input, size_t length);
 
+/* The DOM parse alone, with the same reused parser: the report's context row on how much of the
+   full read is parsing. Returns the root's type as a character ('[' for an array), or 0 when
+   simdjson reports an error. */
+int simdjson_parse_only(const uint8_t *input, size_t length);
+
 #ifdef __cplusplus
 }
 #endif
