@@ -210,7 +210,7 @@ final class JSONTape: @unchecked Sendable {
         switch entry.kind {
         case .plainString:
             let start = bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)
-            return String(decoding: UnsafeBufferPointer(start: start, count: Int(entry.length)), as: UTF8.self)
+            return String(utf8: UnsafeBufferPointer(start: start, count: Int(entry.length)))
         default:
             return strings[Int(truncatingIfNeeded: entry.payload)]
         }

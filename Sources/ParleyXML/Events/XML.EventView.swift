@@ -123,7 +123,7 @@ extension XML {
         /// The text of a ``Kind/text``, ``Kind/cdata`` or ``Kind/comment`` event, or a
         /// processing instruction's data; empty for elements. Made as a string when read.
         public var text: String {
-            String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+            String(utf8: UnsafeBufferPointer(start: bytes, count: count))
         }
 
         /// The number of UTF-8 bytes in ``text``, without making it.
@@ -288,7 +288,7 @@ extension XML.EventView {
         /// `DecodingLimits/maxExpansionRatio`: a value that passes it reads as empty, and the
         /// parse stops with `FormatError` `.limitExceeded` once the event's call returns.
         public var value: String {
-            withValueBytes { String(decoding: $0, as: UTF8.self) }
+            withValueBytes { String(utf8: $0) }
         }
 
         /// Calls `body` with the UTF-8 bytes of the value, references resolved, without making a

@@ -103,10 +103,10 @@ final class ValueBuilder: SAXHandler {
             text = stack.pointee.frames[depth].hasMixedText ? stack.pointee.mixedText.removeValue(forKey: depth)! : ""
         } else if stack.pointee.segment.count == 0 {
             // The whole text came in one piece: it becomes the string without a copy in between.
-            text = String(decoding: pending, as: UTF8.self)
+            text = String(utf8: pending)
         } else {
             stack.pointee.segment.append(contentsOf: pending)
-            text = String(decoding: stack.pointee.segment.records, as: UTF8.self)
+            text = String(utf8: stack.pointee.segment.records)
             stack.pointee.segment.truncate(to: 0)
         }
         let frame = stack.pointee.frames[depth]
@@ -145,11 +145,11 @@ extension ValueBuilder.Stack {
     mutating func endSegment(adding pending: UnsafeBufferPointer<UInt8>) {
         guard segment.count > 0 else {
             // The segment is the pending text alone: judged and made where it is.
-            if pending.count > 0 && !isWhitespace(pending) { addMixedText(String(decoding: pending, as: UTF8.self)) }
+            if pending.count > 0 && !isWhitespace(pending) { addMixedText(String(utf8: pending)) }
             return
         }
         segment.append(contentsOf: pending)
-        if !isWhitespace(segment.records) { addMixedText(String(decoding: segment.records, as: UTF8.self)) }
+        if !isWhitespace(segment.records) { addMixedText(String(utf8: segment.records)) }
         segment.truncate(to: 0)
     }
 

@@ -109,7 +109,7 @@ final class ParsedTree: @unchecked Sendable {
 
     /// The text at `start` and `count` of a record's bytes.
     private func string(_ start: Int, _ count: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start &+ count]), as: UTF8.self)
+        String(utf8: UnsafeBufferPointer(rebasing: bytes[start..<start &+ count]))
     }
 }
 
