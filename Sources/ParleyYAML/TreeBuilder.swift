@@ -97,6 +97,22 @@ struct TreeBuilder {
 
     private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
+        if data.tag != nil || data.anchor != nil { return try decoratedScalar(event) }
+        guard countNodes(1) else { throw nodeLimitError() }
+        let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
+        let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
+        producedNodes += 1
+        producedUnits += 1 + bytes.count
+        if isExpectingKey {
+            try setKey(String(decoding: bytes, as: UTF8.self), isMerge: isPlain && Self.isMergeKey(bytes))
+            return
+        }
+        try deliver(try Self.resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser))
+    }
+
+    /// A scalar with a tag or an anchor (``scalar(_:)`` reads the others).
+    private mutating func decoratedScalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
+        let data = event.pointee.data.scalar
         // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
         // 30 for a node): it counts as a node of its own.
         guard countNodes(data.anchor == nil ? 1 : 2) else { throw nodeLimitError() }
@@ -108,9 +124,7 @@ struct TreeBuilder {
         if isExpectingKey {
             let text = String(decoding: bytes, as: UTF8.self)
             if let tag { try checkTag(tag) }
-            let isMerge = tag == nil ? isPlain && bytes.count == 2 && bytes[0] == UInt8(ascii: "<")
-                                           && bytes[1] == UInt8(ascii: "<")
-                                     : tag == Self.mergeTag
+            let isMerge = tag == nil ? isPlain && Self.isMergeKey(bytes) : tag == Self.mergeTag
             if let anchor = data.anchor {
                 let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
                 define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
@@ -125,6 +139,11 @@ struct TreeBuilder {
                                                      keyText: String(decoding: bytes, as: UTF8.self)))
         }
         try deliver(value)
+    }
+
+    /// Whether an untagged plain key is the merge key `<<`.
+    private static func isMergeKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 2 && bytes[0] == UInt8(ascii: "<") && bytes[1] == UInt8(ascii: "<")
     }
 
     private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
@@ -390,17 +409,9 @@ struct TreeBuilder {
     /// the whole builder for every scalar its mutating caller resolves.
     private static func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool,
                                 options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
+        guard let tag else { return try resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser) }
         let format = options.name
-        if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
-           let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
-            throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
-                                            maximum: ScalarResolver.maxRadixDigits, actual: digits,
-                                            location: parser.eventLocation)
-        }
-        guard let tag else {
-            return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
-                           : .string(String(decoding: bytes, as: UTF8.self))
-        }
+        if tag == Self.intTag || tag == Self.floatTag { try checkRadixDigits(bytes, options: options, parser: parser) }
         do {
             if let value = try ScalarResolver.resolveTagged(bytes, tag: tag) { return value }
         } catch {
@@ -410,5 +421,22 @@ struct TreeBuilder {
             throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
         }
         return .tagged(tag, .string(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// The value of an untagged scalar: plain ones by the core schema, quoted and block ones as strings.
+    private static func resolveUntagged(_ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool,
+                                        options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
+        guard isPlain else { return .string(String(decoding: bytes, as: UTF8.self)) }
+        try checkRadixDigits(bytes, options: options, parser: parser)
+        return ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
+    }
+
+    /// Throws when a `0x`/`0o` integer has more digits than ``ScalarResolver/maxRadixDigits``.
+    private static func checkRadixDigits(_ bytes: UnsafeBufferPointer<UInt8>, options: YAMLFormat,
+                                         parser: EventParser) throws(FormatError) {
+        guard let digits = ScalarResolver.oversizedRadixDigitCount(bytes) else { return }
+        throw FormatError.limitExceeded(format: options.name, limit: "hexadecimal or octal integer digits",
+                                        maximum: ScalarResolver.maxRadixDigits, actual: digits,
+                                        location: parser.eventLocation)
     }
 }
