@@ -411,7 +411,9 @@ struct TreeBuilder {
                                 options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
         guard let tag else { return try resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser) }
         let format = options.name
-        if tag == Self.intTag || tag == Self.floatTag { try checkRadixDigits(bytes, options: options, parser: parser) }
+        if tag == Self.intTag || tag == Self.floatTag, let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw radixDigitsError(digits, options: options, parser: parser)
+        }
         do {
             if let value = try ScalarResolver.resolveTagged(bytes, tag: tag) { return value }
         } catch {
@@ -427,16 +429,16 @@ struct TreeBuilder {
     private static func resolveUntagged(_ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool,
                                         options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
         guard isPlain else { return .string(String(decoding: bytes, as: UTF8.self)) }
-        try checkRadixDigits(bytes, options: options, parser: parser)
+        if let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw radixDigitsError(digits, options: options, parser: parser)
+        }
         return ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
     }
 
-    /// Throws when a `0x`/`0o` integer has more digits than ``ScalarResolver/maxRadixDigits``.
-    private static func checkRadixDigits(_ bytes: UnsafeBufferPointer<UInt8>, options: YAMLFormat,
-                                         parser: EventParser) throws(FormatError) {
-        guard let digits = ScalarResolver.oversizedRadixDigitCount(bytes) else { return }
-        throw FormatError.limitExceeded(format: options.name, limit: "hexadecimal or octal integer digits",
-                                        maximum: ScalarResolver.maxRadixDigits, actual: digits,
-                                        location: parser.eventLocation)
+    /// The error for a `0x`/`0o` integer of `digits` significant digits, more than
+    /// ``ScalarResolver/maxRadixDigits``.
+    private static func radixDigitsError(_ digits: Int, options: YAMLFormat, parser: EventParser) -> FormatError {
+        FormatError.limitExceeded(format: options.name, limit: "hexadecimal or octal integer digits",
+                                  maximum: ScalarResolver.maxRadixDigits, actual: digits, location: parser.eventLocation)
     }
 }
