@@ -163,6 +163,39 @@ struct TreeBuilder {
         }
         // An anchor counts as a node (see `scalar`).
         guard countNodes(anchor == nil ? 1 : 2) else { throw nodeLimitError() }
+        var hasExtras = false
+        if anchor != nil || tag != nil { hasExtras = try addExtras(isMapping: isMapping, anchor: anchor, tag: tag) }
+        var frame = Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
+                          nodeMark: producedNodes, unitMark: producedUnits, hasExtras: hasExtras)
+        swap(&frame, &top)  // `top` is the new collection, `frame` the one around it
+        enclosing.append(frame)
+        producedNodes += 1
+        producedUnits += 1
+    }
+
+    private mutating func close() throws(FormatError) {
+        guard var frame = enclosing.popLast() else { return }
+        swap(&frame, &top)  // `frame` is the closing collection, `top` the one around it
+        let value: Value
+        if frame.hasExtras, let extras = openExtras.popLast() {
+            value = finish(frame, with: extras)
+        } else if frame.isMapping {
+            value = .object(Value.Object(memberScratch.removeTail(from: frame.start)))
+        } else {
+            value = .array(elementScratch.removeTail(from: frame.start))
+        }
+        raiseTopHeight(above: frame.height)
+        if isExpectingKey {
+            try setKey(try keyText(rendering: value), keyClass: 0, isMerge: false, isComplex: true)
+            return
+        }
+        try deliver(value)
+    }
+
+    /// Records the anchor and the kept tag of a collection being opened; whether it has any
+    /// (then its ``Extras`` is the last of `openExtras`).
+    private mutating func addExtras(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
+                                    tag: UnsafeMutablePointer<UInt8>?) throws(FormatError) -> Bool {
         var wrappingTag: String?
         if let tag {
             let text = String(cString: tag)
@@ -178,44 +211,32 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
-        let hasExtras = name != nil || wrappingTag != nil
-        if hasExtras { openExtras.append(Extras(anchor: name, wrappingTag: wrappingTag)) }
-        var frame = Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
-                          nodeMark: producedNodes, unitMark: producedUnits, hasExtras: hasExtras)
-        swap(&frame, &top)  // `top` is the new collection, `frame` the one around it
-        enclosing.append(frame)
-        producedNodes += 1
-        producedUnits += 1
+        guard name != nil || wrappingTag != nil else { return false }
+        openExtras.append(Extras(anchor: name, wrappingTag: wrappingTag))
+        return true
     }
 
-    private mutating func close() throws(FormatError) {
-        guard var frame = enclosing.popLast() else { return }
-        swap(&frame, &top)  // `frame` is the closing collection, `top` the one around it
-        let extras = frame.hasExtras ? openExtras.popLast() : nil
-        let anchor = extras?.anchor
+    /// The value of a closing collection that has extras: its merges applied, its tag kept, its
+    /// anchor defined.
+    private mutating func finish(_ frame: Frame, with extras: Extras) -> Value {
+        let anchor = extras.anchor
         if let name = anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
             var members = memberScratch.removeTail(from: frame.start)
-            if let merges = extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
+            if !extras.merges.isEmpty { applyMerges(extras.merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
             value = .array(elementScratch.removeTail(from: frame.start))
         }
-        if let tag = extras?.wrappingTag { value = .tagged(tag, value) }
-        let nodeCount = producedNodes - frame.nodeMark
-        let units = producedUnits - frame.unitMark
+        if let tag = extras.wrappingTag { value = .tagged(tag, value) }
         if let name = anchor {
-            define(name, Anchored(value: value, nodeCount: nodeCount, units: units, height: frame.height, keyText: nil))
+            define(name, Anchored(value: value, nodeCount: producedNodes - frame.nodeMark,
+                                  units: producedUnits - frame.unitMark, height: frame.height, keyText: nil))
         }
-        raiseTopHeight(above: frame.height)
-        if isExpectingKey {
-            try setKey(try keyText(rendering: value), keyClass: 0, isMerge: false, isComplex: true)
-            return
-        }
-        try deliver(value)
+        return value
     }
 
     private mutating func alias(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
