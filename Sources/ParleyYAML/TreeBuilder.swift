@@ -97,6 +97,23 @@ struct TreeBuilder {
 
     private mutating func scalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
+        if data.tag != nil || data.anchor != nil { return try decoratedScalar(event) }
+        guard countNodes(1) else { throw nodeLimitError() }
+        let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
+        let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
+        producedNodes += 1
+        producedUnits += 1 + bytes.count
+        if isExpectingKey {
+            try setKey(String(decoding: bytes, as: UTF8.self), keyClass: Self.keyClass(of: bytes),
+                       isMerge: isPlain && Self.isMergeKey(bytes))
+            return
+        }
+        try deliver(try Self.resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser))
+    }
+
+    /// A scalar with a tag or an anchor (``scalar(_:)`` reads the others).
+    private mutating func decoratedScalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
+        let data = event.pointee.data.scalar
         // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
         // 30 for a node): it counts as a node of its own.
         guard countNodes(data.anchor == nil ? 1 : 2) else { throw nodeLimitError() }
@@ -108,15 +125,13 @@ struct TreeBuilder {
         if isExpectingKey {
             let text = String(decoding: bytes, as: UTF8.self)
             if let tag { try checkTag(tag) }
-            let isMerge = tag == nil ? isPlain && bytes.count == 2 && bytes[0] == UInt8(ascii: "<")
-                                           && bytes[1] == UInt8(ascii: "<")
-                                     : tag == Self.mergeTag
+            let isMerge = tag == nil ? isPlain && Self.isMergeKey(bytes) : tag == Self.mergeTag
             if let anchor = data.anchor {
                 let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
                 define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
                                                          height: 0, keyText: text))
             }
-            try setKey(text, isMerge: isMerge)
+            try setKey(text, keyClass: Self.keyClass(of: bytes), isMerge: isMerge)
             return
         }
         let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
@@ -127,6 +142,19 @@ struct TreeBuilder {
         try deliver(value)
     }
 
+    /// The bit standing for a mapping key among its mapping's ``Frame/keyClasses``: a hash of the
+    /// key's length and first two bytes.
+    private static func keyClass<Bytes: Collection<UInt8>>(of key: Bytes) -> UInt64 {
+        var bytes = key.makeIterator()
+        let hash = (key.count &* 31 &+ Int(bytes.next() ?? 0)) &* 31 &+ Int(bytes.next() ?? 0)
+        return 1 << UInt64(hash & 63)
+    }
+
+    /// Whether an untagged plain key is the merge key `<<`.
+    private static func isMergeKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 2 && bytes[0] == UInt8(ascii: "<") && bytes[1] == UInt8(ascii: "<")
+    }
+
     private mutating func open(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
                                tag: UnsafeMutablePointer<UInt8>?) throws(FormatError) {
         if enclosing.count >= limits.maxDepth {
@@ -135,6 +163,39 @@ struct TreeBuilder {
         }
         // An anchor counts as a node (see `scalar`).
         guard countNodes(anchor == nil ? 1 : 2) else { throw nodeLimitError() }
+        var hasExtras = false
+        if anchor != nil || tag != nil { hasExtras = try addExtras(isMapping: isMapping, anchor: anchor, tag: tag) }
+        var frame = Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
+                          nodeMark: producedNodes, unitMark: producedUnits, hasExtras: hasExtras)
+        swap(&frame, &top)  // `top` is the new collection, `frame` the one around it
+        enclosing.append(frame)
+        producedNodes += 1
+        producedUnits += 1
+    }
+
+    private mutating func close() throws(FormatError) {
+        guard var frame = enclosing.popLast() else { return }
+        swap(&frame, &top)  // `frame` is the closing collection, `top` the one around it
+        let value: Value
+        if frame.hasExtras, let extras = openExtras.popLast() {
+            value = finish(frame, with: extras)
+        } else if frame.isMapping {
+            value = .object(Value.Object(memberScratch.removeTail(from: frame.start)))
+        } else {
+            value = .array(elementScratch.removeTail(from: frame.start))
+        }
+        raiseTopHeight(above: frame.height)
+        if isExpectingKey {
+            try setKey(try keyText(rendering: value), keyClass: 0, isMerge: false, isComplex: true)
+            return
+        }
+        try deliver(value)
+    }
+
+    /// Records the anchor and the kept tag of a collection being opened; whether it has any
+    /// (then its ``Extras`` is the last of `openExtras`).
+    private mutating func addExtras(isMapping: Bool, anchor: UnsafeMutablePointer<UInt8>?,
+                                    tag: UnsafeMutablePointer<UInt8>?) throws(FormatError) -> Bool {
         var wrappingTag: String?
         if let tag {
             let text = String(cString: tag)
@@ -150,44 +211,32 @@ struct TreeBuilder {
         }
         let name = anchor.map { String(cString: $0) }
         if let name { openAnchors[name, default: 0] += 1 }
-        let hasExtras = name != nil || wrappingTag != nil
-        if hasExtras { openExtras.append(Extras(anchor: name, wrappingTag: wrappingTag)) }
-        var frame = Frame(isMapping: isMapping, start: isMapping ? memberScratch.count : elementScratch.count,
-                          nodeMark: producedNodes, unitMark: producedUnits, hasExtras: hasExtras)
-        swap(&frame, &top)  // `top` is the new collection, `frame` the one around it
-        enclosing.append(frame)
-        producedNodes += 1
-        producedUnits += 1
+        guard name != nil || wrappingTag != nil else { return false }
+        openExtras.append(Extras(anchor: name, wrappingTag: wrappingTag))
+        return true
     }
 
-    private mutating func close() throws(FormatError) {
-        guard var frame = enclosing.popLast() else { return }
-        swap(&frame, &top)  // `frame` is the closing collection, `top` the one around it
-        let extras = frame.hasExtras ? openExtras.popLast() : nil
-        let anchor = extras?.anchor
+    /// The value of a closing collection that has extras: its merges applied, its tag kept, its
+    /// anchor defined.
+    private mutating func finish(_ frame: Frame, with extras: Extras) -> Value {
+        let anchor = extras.anchor
         if let name = anchor {
             if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
         }
         var value: Value
         if frame.isMapping {
             var members = memberScratch.removeTail(from: frame.start)
-            if let merges = extras?.merges, !merges.isEmpty { applyMerges(merges, to: &members) }
+            if !extras.merges.isEmpty { applyMerges(extras.merges, to: &members) }
             value = .object(Value.Object(members))
         } else {
             value = .array(elementScratch.removeTail(from: frame.start))
         }
-        if let tag = extras?.wrappingTag { value = .tagged(tag, value) }
-        let nodeCount = producedNodes - frame.nodeMark
-        let units = producedUnits - frame.unitMark
+        if let tag = extras.wrappingTag { value = .tagged(tag, value) }
         if let name = anchor {
-            define(name, Anchored(value: value, nodeCount: nodeCount, units: units, height: frame.height, keyText: nil))
+            define(name, Anchored(value: value, nodeCount: producedNodes - frame.nodeMark,
+                                  units: producedUnits - frame.unitMark, height: frame.height, keyText: nil))
         }
-        raiseTopHeight(above: frame.height)
-        if isExpectingKey {
-            try setKey(try keyText(rendering: value), isMerge: false, isComplex: true)
-            return
-        }
-        try deliver(value)
+        return value
     }
 
     private mutating func alias(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
@@ -211,9 +260,9 @@ struct TreeBuilder {
         raiseTopHeight(above: anchored.height)
         if isExpectingKey {
             if let text = anchored.keyText {
-                try setKey(text, isMerge: false)
+                try setKey(text, keyClass: Self.keyClass(of: text.utf8), isMerge: false)
             } else {
-                try setKey(try keyText(rendering: anchored.value), isMerge: false, isComplex: true)
+                try setKey(try keyText(rendering: anchored.value), keyClass: 0, isMerge: false, isComplex: true)
             }
             return
         }
@@ -295,8 +344,10 @@ struct TreeBuilder {
     /// Collection keys are not compared: their flow text only approximates node equality.
     ///
     /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
-    /// merge key adds no member.
-    private mutating func setKey(_ key: consuming String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
+    /// merge key adds no member. `keyClass` is the key's ``keyClass(of:)`` (any value for a
+    /// collection key).
+    private mutating func setKey(_ key: consuming String, keyClass: UInt64, isMerge: Bool,
+                                 isComplex: Bool = false) throws(FormatError) {
         top.hasPendingKey = true
         top.pendingKeyIsMerge = isMerge
         if isMerge { return }
@@ -305,6 +356,8 @@ struct TreeBuilder {
             let isDuplicate: Bool
             if top.hasExtras, let extras = openExtras.last, extras.keySet != nil {
                 isDuplicate = !extras.keySet!.insert(copy key).inserted
+            } else if top.keyClasses & keyClass == 0 {
+                isDuplicate = false  // no earlier key is of its class
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
                 // Keys of another length differ: only those of the same length are compared.
                 let length = key.utf8.count
@@ -322,6 +375,7 @@ struct TreeBuilder {
                 isDuplicate = !keys.insert(copy key).inserted
                 topExtras().keySet = keys
             }
+            top.keyClasses |= keyClass
             if isDuplicate {
                 throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
                                   location: parser.eventLocation)
@@ -390,16 +444,10 @@ struct TreeBuilder {
     /// the whole builder for every scalar its mutating caller resolves.
     private static func resolve(_ bytes: UnsafeBufferPointer<UInt8>, tag: String?, isPlain: Bool,
                                 options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
+        guard let tag else { return try resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser) }
         let format = options.name
-        if isPlain && tag == nil || tag == Self.intTag || tag == Self.floatTag,
-           let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
-            throw FormatError.limitExceeded(format: format, limit: "hexadecimal or octal integer digits",
-                                            maximum: ScalarResolver.maxRadixDigits, actual: digits,
-                                            location: parser.eventLocation)
-        }
-        guard let tag else {
-            return isPlain ? ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
-                           : .string(String(decoding: bytes, as: UTF8.self))
+        if tag == Self.intTag || tag == Self.floatTag, let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw radixDigitsError(digits, options: options, parser: parser)
         }
         do {
             if let value = try ScalarResolver.resolveTagged(bytes, tag: tag) { return value }
@@ -410,5 +458,22 @@ struct TreeBuilder {
             throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
         }
         return .tagged(tag, .string(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// The value of an untagged scalar: plain ones by the core schema, quoted and block ones as strings.
+    private static func resolveUntagged(_ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool,
+                                        options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
+        guard isPlain else { return .string(String(decoding: bytes, as: UTF8.self)) }
+        if let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
+            throw radixDigitsError(digits, options: options, parser: parser)
+        }
+        return ScalarResolver.resolvePlain(bytes, timestamps: options.resolvesPlainTimestamps)
+    }
+
+    /// The error for a `0x`/`0o` integer of `digits` significant digits, more than
+    /// ``ScalarResolver/maxRadixDigits``.
+    private static func radixDigitsError(_ digits: Int, options: YAMLFormat, parser: EventParser) -> FormatError {
+        FormatError.limitExceeded(format: options.name, limit: "hexadecimal or octal integer digits",
+                                  maximum: ScalarResolver.maxRadixDigits, actual: digits, location: parser.eventLocation)
     }
 }

@@ -104,6 +104,18 @@ import Testing
         #expect(throws: FormatError.self) { try decode(many) }
     }
 
+    @Test func keysOfOneLengthAndStartAreComparedInFull() throws {
+        // The duplicate check skips keys unlike every earlier one in length and first two bytes;
+        // keys alike in those are compared whole.
+        let value = try decode("name: 1\nnamx: 2\nnote: 3\n'nam': 4\n")
+        #expect(value.objectValue?.keys == ["name", "namx", "note", "nam"])
+        let repeated = #expect(throws: FormatError.self) { try decode("name: 1\nnamx: 2\n\"name\": 3\n") }
+        #expect(repeated?.location?.line == 3)
+        // A key written through an alias is checked like any other.
+        #expect(throws: FormatError.self) { try decode("a: &k key\n*k : 2\nkey: 3\n") }
+        #expect(throws: FormatError.self) { try decode("a: &k key\nkey: 2\n*k : 3\n") }
+    }
+
     @Test func repeatedKeysDecodeButDoNotEncode() throws {
         // Found by FuzzYAML: two `[null]` collection keys decode to two equal string keys, which
         // were written back as YAML the decoder then refused. The writer refuses them instead.
