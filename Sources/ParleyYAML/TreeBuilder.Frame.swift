@@ -19,9 +19,6 @@ extension TreeBuilder {
         /// the collection's own counts are the growth since.
         let nodeMark: Int
         let unitMark: Int
-        /// For a mapping, one bit for each class of key its members have (``TreeBuilder/keyClass(of:)``):
-        /// a key of a class with no bit repeats none of them, so the duplicate check compares nothing.
-        var keyClasses: UInt64 = 0
         /// 1 + the height of the highest child collection.
         var height = 1
         /// Whether the collection has an ``Extras`` (the last of ``TreeBuilder/openExtras`` while

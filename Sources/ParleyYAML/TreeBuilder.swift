@@ -104,8 +104,7 @@ struct TreeBuilder {
         producedNodes += 1
         producedUnits += 1 + bytes.count
         if isExpectingKey {
-            try setKey(String(decoding: bytes, as: UTF8.self), keyClass: Self.keyClass(of: bytes),
-                       isMerge: isPlain && Self.isMergeKey(bytes))
+            try setKey(String(decoding: bytes, as: UTF8.self), isMerge: isPlain && Self.isMergeKey(bytes))
             return
         }
         try deliver(try Self.resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser))
@@ -131,7 +130,7 @@ struct TreeBuilder {
                 define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count,
                                                          height: 0, keyText: text))
             }
-            try setKey(text, keyClass: Self.keyClass(of: bytes), isMerge: isMerge)
+            try setKey(text, isMerge: isMerge)
             return
         }
         let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
@@ -140,14 +139,6 @@ struct TreeBuilder {
                                                      keyText: String(decoding: bytes, as: UTF8.self)))
         }
         try deliver(value)
-    }
-
-    /// The bit standing for a mapping key among its mapping's ``Frame/keyClasses``: a hash of the
-    /// key's length and first two bytes.
-    private static func keyClass<Bytes: Collection<UInt8>>(of key: Bytes) -> UInt64 {
-        var bytes = key.makeIterator()
-        let hash = (key.count &* 31 &+ Int(bytes.next() ?? 0)) &* 31 &+ Int(bytes.next() ?? 0)
-        return 1 << UInt64(hash & 63)
     }
 
     /// Whether an untagged plain key is the merge key `<<`.
@@ -186,7 +177,7 @@ struct TreeBuilder {
         }
         raiseTopHeight(above: frame.height)
         if isExpectingKey {
-            try setKey(try keyText(rendering: value), keyClass: 0, isMerge: false, isComplex: true)
+            try setKey(try keyText(rendering: value), isMerge: false, isComplex: true)
             return
         }
         try deliver(value)
@@ -260,9 +251,9 @@ struct TreeBuilder {
         raiseTopHeight(above: anchored.height)
         if isExpectingKey {
             if let text = anchored.keyText {
-                try setKey(text, keyClass: Self.keyClass(of: text.utf8), isMerge: false)
+                try setKey(text, isMerge: false)
             } else {
-                try setKey(try keyText(rendering: anchored.value), keyClass: 0, isMerge: false, isComplex: true)
+                try setKey(try keyText(rendering: anchored.value), isMerge: false, isComplex: true)
             }
             return
         }
@@ -344,10 +335,8 @@ struct TreeBuilder {
     /// Collection keys are not compared: their flow text only approximates node equality.
     ///
     /// The member goes into the scratch with a null value, which ``deliver(_:)`` replaces; a
-    /// merge key adds no member. `keyClass` is the key's ``keyClass(of:)`` (any value for a
-    /// collection key).
-    private mutating func setKey(_ key: consuming String, keyClass: UInt64, isMerge: Bool,
-                                 isComplex: Bool = false) throws(FormatError) {
+    /// merge key adds no member.
+    private mutating func setKey(_ key: consuming String, isMerge: Bool, isComplex: Bool = false) throws(FormatError) {
         top.hasPendingKey = true
         top.pendingKeyIsMerge = isMerge
         if isMerge { return }
@@ -356,8 +345,6 @@ struct TreeBuilder {
             let isDuplicate: Bool
             if top.hasExtras, let extras = openExtras.last, extras.keySet != nil {
                 isDuplicate = !extras.keySet!.insert(copy key).inserted
-            } else if top.keyClasses & keyClass == 0 {
-                isDuplicate = false  // no earlier key is of its class
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
                 // Keys of another length differ: only those of the same length are compared.
                 let length = key.utf8.count
@@ -375,7 +362,6 @@ struct TreeBuilder {
                 isDuplicate = !keys.insert(copy key).inserted
                 topExtras().keySet = keys
             }
-            top.keyClasses |= keyClass
             if isDuplicate {
                 throw FormatError(.malformed, format: format, "duplicate mapping key '\(key.prefix(60))'",
                                   location: parser.eventLocation)

@@ -105,8 +105,7 @@ import Testing
     }
 
     @Test func keysOfOneLengthAndStartAreComparedInFull() throws {
-        // The duplicate check skips keys unlike every earlier one in length and first two bytes;
-        // keys alike in those are compared whole.
+        // Keys alike in length and first bytes are compared whole.
         let value = try decode("name: 1\nnamx: 2\nnote: 3\n'nam': 4\n")
         #expect(value.objectValue?.keys == ["name", "namx", "note", "nam"])
         let repeated = #expect(throws: FormatError.self) { try decode("name: 1\nnamx: 2\n\"name\": 3\n") }
@@ -114,6 +113,9 @@ import Testing
         // A key written through an alias is checked like any other.
         #expect(throws: FormatError.self) { try decode("a: &k key\n*k : 2\nkey: 3\n") }
         #expect(throws: FormatError.self) { try decode("a: &k key\nkey: 2\n*k : 3\n") }
+        // A collection key is not compared itself, but its text is, with the scalar keys after it.
+        #expect(throws: FormatError.self) { try decode("? [a]\n: 1\n'[a]': 2\n") }
+        #expect(throws: FormatError.self) { try decode("x: &c [a]\n? *c\n: 1\n'[a]': 2\n") }
     }
 
     @Test func repeatedKeysDecodeButDoNotEncode() throws {
