@@ -29,7 +29,7 @@ enum ScalarResolver {
         default:
             break
         }
-        return .string(String(decoding: bytes, as: UTF8.self))
+        return .string(String(utf8: bytes))
     }
 
     static func isNull(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -342,7 +342,7 @@ enum ScalarResolver {
     ///
     /// - Throws: ``ScalarError`` when the text does not fit its tag.
     static func resolveTagged(_ bytes: UnsafeBufferPointer<UInt8>, tag: String) throws(ScalarError) -> Value? {
-        if tag == "!" { return .string(String(decoding: bytes, as: UTF8.self)) }
+        if tag == "!" { return .string(String(utf8: bytes)) }
         guard tag.hasPrefix(yamlTagPrefix) else { return nil }
         let name = tag.dropFirst(yamlTagPrefix.count)
         func invalid() -> ScalarError {
@@ -350,7 +350,7 @@ enum ScalarResolver {
         }
         switch name {
         case "str", "merge":
-            return .string(String(decoding: bytes, as: UTF8.self))
+            return .string(String(utf8: bytes))
         case "null":
             guard isNull(bytes) else { throw invalid() }
             return .null

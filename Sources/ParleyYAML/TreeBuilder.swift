@@ -104,7 +104,7 @@ struct TreeBuilder {
         producedNodes += 1
         producedUnits += 1 + bytes.count
         if isExpectingKey {
-            try setKey(String(decoding: bytes, as: UTF8.self), isMerge: isPlain && Self.isMergeKey(bytes))
+            try setKey(String(utf8: bytes), isMerge: isPlain && Self.isMergeKey(bytes))
             return
         }
         try deliver(try Self.resolveUntagged(bytes, isPlain: isPlain, options: options, parser: parser))
@@ -122,7 +122,7 @@ struct TreeBuilder {
         producedNodes += 1
         producedUnits += 1 + bytes.count
         if isExpectingKey {
-            let text = String(decoding: bytes, as: UTF8.self)
+            let text = String(utf8: bytes)
             if let tag { try checkTag(tag) }
             let isMerge = tag == nil ? isPlain && Self.isMergeKey(bytes) : tag == Self.mergeTag
             if let anchor = data.anchor {
@@ -136,7 +136,7 @@ struct TreeBuilder {
         let value = try Self.resolve(bytes, tag: tag, isPlain: isPlain, options: options, parser: parser)
         if let anchor = data.anchor {
             define(String(cString: anchor), Anchored(value: value, nodeCount: 1, units: 1 + bytes.count, height: 0,
-                                                     keyText: String(decoding: bytes, as: UTF8.self)))
+                                                     keyText: String(utf8: bytes)))
         }
         try deliver(value)
     }
@@ -443,13 +443,13 @@ struct TreeBuilder {
         if options.unknownTags == .reject {
             throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
         }
-        return .tagged(tag, .string(String(decoding: bytes, as: UTF8.self)))
+        return .tagged(tag, .string(String(utf8: bytes)))
     }
 
     /// The value of an untagged scalar: plain ones by the core schema, quoted and block ones as strings.
     private static func resolveUntagged(_ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool,
                                         options: YAMLFormat, parser: EventParser) throws(FormatError) -> Value {
-        guard isPlain else { return .string(String(decoding: bytes, as: UTF8.self)) }
+        guard isPlain else { return .string(String(utf8: bytes)) }
         if let digits = ScalarResolver.oversizedRadixDigitCount(bytes) {
             throw radixDigitsError(digits, options: options, parser: parser)
         }
