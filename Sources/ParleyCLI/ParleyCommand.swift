@@ -38,8 +38,8 @@ public struct ParleyCommand: AsyncParsableCommand {
     ///
     /// It runs on the caller's executor: from the top-level code of a `main.swift`, on the main
     /// thread, so every subcommand but `check` (which checks files concurrently) runs without
-    /// starting a worker thread. Hopping to the global executor instead started four threads,
-    /// about 0.5 ms of CPU time at every start.
+    /// starting a worker thread (hopping to the global executor instead started four at every
+    /// start).
     nonisolated(nonsending) public static func main(registry: @autoclosure @escaping @Sendable () -> Registry, arguments: [String]? = nil) async {
         CommandEnvironment.setRegistry(registry)
         if let runBatch = batchRun(for: arguments ?? Array(CommandLine.arguments.dropFirst())) {
@@ -50,7 +50,7 @@ public struct ParleyCommand: AsyncParsableCommand {
             var command = try parseAsRoot(arguments)
             // `check` is the one asynchronous subcommand. Its concrete type is tested rather than
             // `any AsyncParsableCommand`: a cast to a protocol scans the binary's conformance
-            // records on first use (about 0.4 million instructions at every start).
+            // records on first use, at every start.
             if let check = command as? Check {
                 try await check.run()
             } else {
@@ -73,10 +73,11 @@ public struct ParleyCommand: AsyncParsableCommand {
     /// `negotiate` or `match`), else `nil`.
     ///
     /// This is the one command line run without argument-parser: its parse reflects over every
-    /// command's properties and casts them to protocols, about 10.5 million instructions at
-    /// start, as much as answering 1,500 `media-type` lines. Such a run reads no option, and
-    /// argument-parser accepts these arguments as they are, so the answer is the same; any
-    /// other spelling (`--batch` first, an option, `--help`) goes through argument-parser.
+    /// command's properties and casts them to protocols, which costs more at start than a
+    /// batch's answers (kept: gated by CLI.media-type-batch-2000-lines). Such a run reads no
+    /// option, and argument-parser accepts these arguments as they are, so the answer is the
+    /// same; any other spelling (`--batch` first, an option, `--help`) goes through
+    /// argument-parser.
     static func batchRun(for arguments: [String]) -> (() -> Void)? {
         guard arguments.count == 2, arguments[1] == "--batch" else { return nil }
         switch arguments[0] {

@@ -14,10 +14,9 @@ public struct Compressor: Sendable {
     /// Zstandard's level, 1 to 19; default 3, libzstd's own default.
     public var zstdLevel: Int32
 
-    /// Brotli's quality for responses made on the fly: 4. On the benchmarks' 1 MB API JSON it
-    /// gives smaller output than gzip at level 6 in less time; 5 saves 3% more bytes for two
-    /// thirds more time, and 11 (the `brotli` tool's default, for static files) takes 80 times
-    /// as long.
+    /// Brotli's quality for responses made on the fly: 4, which gives smaller output than gzip at
+    /// level 6 in less time; higher qualities (11 is the `brotli` tool's default, for static
+    /// files) save a few bytes more for much more time.
     public static let defaultBrotliQuality: Int32 = 4
 
     /// Creates a compressor; out-of-range levels are clamped. Zstandard stops at 19 because

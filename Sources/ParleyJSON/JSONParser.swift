@@ -89,7 +89,7 @@ struct JSONParser {
     /// Skips leading whitespace and checks what the document starts with, by `options`. Returns
     /// the value of a blank body (by `JSONFormat/Options/blankBody`), or `nil` when a value
     /// follows. (The options are an argument, not a property: one the parser kept was a copy of
-    /// them per document, about 55 of 5,400 instructions a line of `parley media-type --batch`.)
+    /// them per document.)
     mutating func beginDocument(_ options: JSONFormat.Options) throws(FormatError) -> Value? {
         skipWhitespace()
         if position == count {

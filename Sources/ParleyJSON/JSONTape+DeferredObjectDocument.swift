@@ -59,7 +59,7 @@ extension JSONTape {
         }
         let first = index &+ 1
         // Up to two elements (a coordinate pair, a one-tag list) are an array literal, allocated
-        // at its size at once: reserving and appending cost about 70 instructions more an array.
+        // at its size at once, which costs less than reserving and appending.
         switch count {
         case 0: return .array([])
         case 1: return .array([element(first)])

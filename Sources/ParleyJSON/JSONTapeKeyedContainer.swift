@@ -11,13 +11,8 @@ import Parley
 /// so the search stops at the first match and starts where the last one ended (types decode
 /// their keys in the order servers write them); only names sharing a hash with several keys
 /// take a full scan for the last match. Larger objects get a key index on the first lookup.
-/// The masks and cursor stay by issue #19's rule: a plain scan for the last match in their place
-/// took JSON.codable-api-1mb (`make perf-gate`) from 136,466,881 to 151,764,544 instructions
-/// (+11.2%). So do the `@inline(__always)` of the tape decoder and its containers, with the three
-/// on `ValueDecoder`'s primitive conversions: without them the same path took 136,466,881
-/// against 119,942,260 (+13.8%). Judged as one group, the annotation on this one path: the
-/// decoder's and containers' 14 alone cost +8.0% (120,434,383 -> 130,105,128), the 3 then
-/// +4.9% more.
+/// The masks and cursor, and the `@inline(__always)` of the tape decoder, its containers and
+/// `ValueDecoder`'s primitive conversions (one group): kept: gated by JSON.codable-api-1mb.
 final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONTapeDecoder
     let tape: JSONTape

@@ -115,7 +115,7 @@ package struct JSONTopLevelObject {
     /// named by the literal `key`, and says what that member is: ``Member/withStringBytes(_:)``
     /// for `self[key]`, without making a ``Member`` (whose reference to the tape was a retain
     /// and a release a line in the command-line tool's batches). Not generic: across modules a
-    /// generic result took 350 instructions a line more.
+    /// generic result is not specialised.
     package func withStringMember(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows
         -> StringMember {
         guard let index = key.withUTF8Buffer({ tape.lastMember(of: 0, named: $0) }) else { return .absent }

@@ -10,9 +10,8 @@ extension String {
     ///
     /// Up to 15 bytes, which a `String` holds inline, the bytes are copied in one step into the
     /// string's own storage, where `init(unsafeUninitializedCapacity:initializingUTF8With:)`
-    /// finds ASCII text valid from two words. `init(decoding:as:)` copies them in one byte at a time: about 100
-    /// instructions for an 8-byte key against 75 this way. Longer strings cost more this way
-    /// (about 510 instructions against 420 for 40 bytes), so they are decoded.
+    /// finds ASCII text valid from two words, where `init(decoding:as:)` copies them one byte at
+    /// a time. Longer strings cost more this way than decoded, so they are decoded.
     package init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= 15, let base = bytes.baseAddress else {
             self.init(decoding: bytes, as: UTF8.self)

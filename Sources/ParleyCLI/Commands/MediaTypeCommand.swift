@@ -47,7 +47,7 @@ struct MediaTypeCommand: ParsableCommand {
 
     /// `type` as `{"type", "subtype", "suffix", "parameters"}`: always these members in this
     /// order, so written as the fixed text between the values (7 pieces for a type with one
-    /// parameter, where member by member took 21: 500 instructions of 7,000 a line). The type,
+    /// parameter, where member by member took 21). The type,
     /// subtype, suffix and parameter names are tokens, copied without a look for escapes (which
     /// tokens never need); only parameter values may need them.
     static func write(_ type: MediaType, to answer: inout BatchAnswer) {

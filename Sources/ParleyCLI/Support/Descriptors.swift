@@ -10,7 +10,7 @@ import ParleyFixtures
 /// Whole writes and reads on file descriptors, retrying interrupted calls.
 ///
 /// The commands use these rather than Foundation's `FileHandle`, which would link all of
-/// Foundation and ICU into `parley` and cost every run about 0.6 ms of start-up.
+/// Foundation and ICU into `parley` and lengthen every run's start-up.
 package enum Descriptors {
     /// Writes all of `bytes` to `descriptor`, stopping early only if the descriptor fails (a
     /// closed pipe, a full disk): there is nowhere left to report that.

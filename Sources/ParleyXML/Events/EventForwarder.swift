@@ -14,9 +14,8 @@ final class EventForwarder: SAXHandler {
 
     /// Passes `body` the event `XML.Event(view)` makes, each kind made where it is passed (the
     /// tests check both give the same events): the event is then destroyed knowing its case,
-    /// not through the enum's value witness as a `XML.Event(view)` of any kind is. That took
-    /// XML.events-1MB from 72,623,582 to 69,525,039 instructions (-4.3%); the same switch in a
-    /// function taking a closure (to share it with `XML.Event(view)`) kept 73.0 M.
+    /// not through the enum's value witness as a `XML.Event(view)` of any kind is (the same
+    /// switch in a function taking a closure, shared with `XML.Event(view)`, did not save that).
     override func emit(_ view: borrowing XML.EventView) {
         do {
             switch view.kind {

@@ -102,11 +102,7 @@ enum MarkupScan {
     /// another (that one, at the latest) fewer than `5 × freeCount` units after it, so none starts
     /// a long tag.
     ///
-    /// On the 1 MB catalogue the moves took `make perf-gate`'s XML.decodeValue-1MB from 67,737,517
-    /// to 66,938,909 instructions and XML.events-1MB from 68,735,156 to 67,936,749 (-1.2%): one
-    /// `memchr` per span of about 200 units instead of one per '<' (a '<' every 30 units or so).
-    /// In time the moves save more than in instructions, about 7% of both XML rows of
-    /// `make bench-report` (string events 3.67 -> 3.40 ms, value tree 3.65 -> 3.33 ms p50): a
+    /// The moves make one `memchr` call per span of about 200 units instead of one per '<': a
     /// `memchr` call for a few dozen bytes costs more cycles than its instructions suggest.
     private static func scanLongTags(_ b: UnsafeBufferPointer<UInt8>) throws(FormatError) {
         let base = b.baseAddress!

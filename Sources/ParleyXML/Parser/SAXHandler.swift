@@ -67,9 +67,7 @@ class SAXHandler {
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
     ///
-    /// Kept by issue #19's rule (a trick stays where it buys 10% on a gated path): a
-    /// `Dictionary` keyed by the same pointers in its place took `make perf-gate`'s XML.events-1MB
-    /// from 78,976,920 to 91,519,006 instructions (+15.9%), XML.decodeValue-1MB +7.3%.
+    /// Kept: gated by XML.events-1MB.
     struct NameSlot {
         var localName: UnsafeRawPointer?
         var prefix: UnsafeRawPointer?
@@ -78,11 +76,9 @@ class SAXHandler {
         /// `name.qualifiedName`, and the same after `@`: the keys of an element's and an
         /// attribute's member in the value mapping, made once per name rather than per node.
         ///
-        /// Part of the cache by issue #19's rule: making the keys from `name` for every node took
-        /// XML.decodeValue-1MB from 82,066,827 to 88,680,061 instructions (+8.1%) and its CPU
-        /// time from about 4.3 to 5.2 ms (+20%): each copy of a name retains and releases its
-        /// strings (a namespace URI is rarely small enough to be stored inline), and each key was
-        /// a concatenation.
+        /// Part of the cache (kept: gated by XML.decodeValue-1MB): making the keys from `name` for
+        /// every node retains and releases its strings (a namespace URI is rarely small enough to
+        /// be stored inline) and concatenates.
         var qualifiedName: String
         var attributeKey: String
         /// The name's position in `State.nameTable`, when kept.
@@ -457,9 +453,7 @@ class SAXHandler {
     }
 
     /// Whether `bytes` holds `&`: most attribute values are short, and a loop over a few bytes
-    /// costs less than a call to `memchr`, which takes the longer ones. The instruction count is
-    /// the same either way; the time is not: the loop took the XML value tree row of
-    /// `make bench-report` from 3.40–3.47 ms to 3.22–3.31 ms (six alternating pairs of runs).
+    /// costs less time than a call to `memchr`, which takes the longer ones.
     private static func containsAmpersand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count <= 16 else {
             return memchr(bytes.baseAddress!, Int32(UInt8(ascii: "&")), bytes.count) != nil

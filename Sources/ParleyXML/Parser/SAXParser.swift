@@ -12,20 +12,12 @@ import Parley
 ///
 /// libxml2 reads the buffer through its read callback, about 4,000 bytes at a time, into an
 /// input buffer it shrinks as it goes: a memory parser context would copy the whole document
-/// first (1 MB of memory and of copying per MB of XML, fresh pages the process then touches).
-/// Measured on the report's catalogue: peak memory of a 20 MB decode 66 -> 46 MB over the input, no
-/// page faults for the copy right after a FoundationXML XMLDocument parse in the process (258 per
-/// 1 MB run before); with a warm heap the reads cost about 3% more CPU on the string events.
-///
-/// libxml2 does the same work here as under the report's raw SAX2 anchor (a memory parser
-/// context, same options): on the 1 MB catalogue 32,088,790 instructions inside libxml2 per
-/// `XML.decodeValue-1MB` run against 32,088,773 for the same read set-up in C and 32,027,905 for
-/// the anchor's, whose up-front copy of the document adds 0.85 M in libc (CPU time equal within
-/// 1%). Other set-ups were no better: a zero-copy input stream over the caller's bytes saved
-/// 0.22 M (0.3% of the path) but cannot switch encodings, and a push parser fed 64 KiB chunks
-/// cost 7 M more. libxml2 2.9 keeps line and column numbers whatever the options (they are this
-/// type's error locations); `ignorableWhitespace` is the `characters` callback, so libxml2
-/// never looks for ignorable blanks.
+/// first (a megabyte of memory and of copying per megabyte of XML, fresh pages the process then
+/// touches). libxml2 does the same work here as under a memory parser context; a zero-copy
+/// input stream cannot switch encodings, and a push parser costs more. libxml2 2.9 keeps line
+/// and column numbers whatever the options (they are this type's error locations);
+/// `ignorableWhitespace` is the `characters` callback, so libxml2 never looks for ignorable
+/// blanks.
 final class SAXParser {
     /// libxml2's fixed nesting limit without `XML_PARSE_HUGE`.
     static let libxml2MaxDepth = 256
