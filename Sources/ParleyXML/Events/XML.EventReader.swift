@@ -91,7 +91,7 @@ extension XML {
         /// - Throws: As ``forEach(_:)``.
         public func forEachView(_ body: (borrowing EventView) throws -> Void) throws {
             try withoutActuallyEscaping(body) { body in
-                let handler = SAXHandler(limits: limits, sink: body)
+                let handler = ViewForwarder(limits: limits, body: body)
                 try bytes.withUnsafeBytes { buffer in
                     let parser = try SAXParser(bytes: buffer, handler: handler)
                     try parser.parse()

@@ -52,7 +52,6 @@ final class ValueBuilder: SAXHandler {
         stack.initialize(to: Stack())
         super.init(limits: limits, takesTextAtElements: true)
         state.pointee.keyIDs = [:]
-        state.pointee.values = stack
     }
 
     deinit {
@@ -61,7 +60,6 @@ final class ValueBuilder: SAXHandler {
     }
 
     override func emit(_ event: borrowing XML.EventView) {
-        // Start and end tags come here only when not straight from the C callbacks (`State.values`).
         switch event.kind {
         case .startElement: Self.startElement(state, stack, event)
         case .endElement: Self.endElement(state, stack, event)

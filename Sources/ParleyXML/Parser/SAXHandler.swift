@@ -10,10 +10,12 @@ internal import Darwin
 
 /// Receives libxml2's SAX2 callbacks for one parse: tracks depth, node count and expansion,
 /// coalesces character data, and records the first error. Each event is described by an
-/// `XML.EventView` over libxml2's own buffers and goes to the sink closure the event reader
-/// passes, or else to `emit(_:)`, which the tree and value builders override. A value builder's
-/// start and end tags skip the handler object: its C callbacks run `startElement(_:values:…)`
-/// and `endElement(_:values:…)` on the state (`State.values`).
+/// `XML.EventView` over libxml2's own buffers and goes to `emit(_:)`, which every subclass (the
+/// event readers' forwarders, the tree and value builders) overrides.
+///
+/// There is one path per event: the C callback finds the parse's `State` and runs the static
+/// function of the same name here, which checks the limits and calls `emit(_:)` on the handler
+/// without retaining it (the parser owner keeps it alive for the whole parse).
 ///
 /// Callbacks never throw: a subclass stores its failure with `fail(_:)`, which stops the
 /// parser; `SAXParser` throws it once libxml2 returns.
@@ -59,10 +61,11 @@ class SAXHandler {
         /// `DecodingLimits/maxDepth` and `maxNodes`, which the start and end tags check.
         var maxDepth = 0
         var maxNodes = 0
-        /// The value builder's stack, when the handler is a `ValueBuilder`: start and end tags go
-        /// to it straight from the C callbacks (`startElement(_:…)`), without the handler object,
-        /// so they cost no retain and release of it and no dynamic dispatch.
-        var values: UnsafeMutablePointer<ValueBuilder.Stack>?
+        /// Whether the subclass takes the pending text itself when an element starts or ends (see
+        /// `takePendingText(_:)`): there the text counts as a node but is not delivered as an
+        /// event. Before a comment, processing instruction or CDATA section, and at the end, it
+        /// still is.
+        var takesTextAtElements = false
     }
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
@@ -105,27 +108,10 @@ class SAXHandler {
     let limits: DecodingLimits
     let state: UnsafeMutablePointer<State>
     private let names: UnsafeMutablePointer<NameSlot>
-    /// The event reader's closure, called for every event instead of `emit(_:)` when `hasSink`.
-    private let sink: (borrowing XML.EventView) throws -> Void
-    private let hasSink: Bool
-    /// Whether the subclass takes the pending text itself when an element starts or ends (see
-    /// `takePendingText()`): there the text counts as a node but is not delivered as an event.
-    /// Before a comment, processing instruction or CDATA section, and at the end, it still is.
-    private let takesTextAtElements: Bool
 
-    /// Creates a handler whose events go to the `sink` closure (which must outlive the parse)
-    /// instead of `emit(_:)`.
-    convenience init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void) {
-        self.init(limits: limits, sink: sink, hasSink: true)
-    }
-
-    /// Creates a handler; subclasses pass `hasSink: false` and receive events through `emit(_:)`.
-    init(limits: DecodingLimits, sink: @escaping (borrowing XML.EventView) throws -> Void = { _ in }, hasSink: Bool = false,
-         takesTextAtElements: Bool = false) {
+    /// Creates a handler; `takesTextAtElements` as in `State`.
+    init(limits: DecodingLimits, takesTextAtElements: Bool = false) {
         self.limits = limits
-        self.sink = sink
-        self.hasSink = hasSink
-        self.takesTextAtElements = takesTextAtElements
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         names = .allocate(capacity: Self.cacheSize)
@@ -134,6 +120,7 @@ class SAXHandler {
         state.pointee.names = names
         state.pointee.maxDepth = limits.maxDepth
         state.pointee.maxNodes = limits.maxNodes
+        state.pointee.takesTextAtElements = takesTextAtElements
     }
 
     deinit {
@@ -166,8 +153,7 @@ class SAXHandler {
 
     // MARK: Overridable events
 
-    /// Receives every event as a view valid only during the call, when there is no sink: the
-    /// tree and value builders override it to read the views directly.
+    /// Receives every event as a view valid only during the call; subclasses override it.
     func emit(_ event: borrowing XML.EventView) {}
 
     // MARK: Failure
@@ -184,11 +170,6 @@ class SAXHandler {
 
     /// Counts `count` bytes as delivered; fails the parse and returns `false` once that passes
     /// the expansion bound.
-    private func deliver(_ count: Int) -> Bool {
-        Self.deliver(state, count)
-    }
-
-    /// `deliver(_:)` for the handler whose state `state` is.
     private static func deliver(_ state: UnsafeMutablePointer<State>, _ count: Int) -> Bool {
         state.pointee.deliveredBytes &+= count
         if state.pointee.deliveredBytes > state.pointee.maxDeliveredBytes {
@@ -199,11 +180,6 @@ class SAXHandler {
     }
 
     /// Adds `count` nodes; fails the parse and returns `false` once that passes `maxNodes`.
-    private func countNodes(_ count: Int) -> Bool {
-        Self.countNodes(state, count)
-    }
-
-    /// `countNodes(_:)` for the handler whose state `state` is.
     private static func countNodes(_ state: UnsafeMutablePointer<State>, _ count: Int) -> Bool {
         state.pointee.nodeCount &+= count
         if state.pointee.nodeCount > state.pointee.maxNodes {
@@ -213,14 +189,9 @@ class SAXHandler {
         return true
     }
 
-    /// Delivers an event to the sink, or to `emit(_:)` without one; an error the sink throws
-    /// stops the parse.
-    private func dispatch(_ event: borrowing XML.EventView) {
-        if hasSink {
-            do { try sink(event) } catch { fail(error) }
-        } else {
-            emit(event)
-        }
+    /// Delivers an event to the handler's `emit(_:)`, without retaining the handler.
+    private static func dispatch(_ state: UnsafeMutablePointer<State>, _ event: borrowing XML.EventView) {
+        state.pointee.handler?._withUnsafeGuaranteedRef { $0.emit(event) }
     }
 
     // Failures kept out of line, so the hot callbacks stay small.
@@ -244,12 +215,6 @@ class SAXHandler {
     }
 
     // MARK: Called from the C callbacks
-
-    /// The name for libxml2's interned pointers, from the cache when seen before.
-    final func name(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
-                    _ uri: UnsafePointer<xmlChar>?) -> XML.Name {
-        Self.name(state, localName, prefix, uri)
-    }
 
     /// The name for libxml2's interned pointers, from the state's cache when seen before.
     static func name(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
@@ -325,11 +290,6 @@ class SAXHandler {
     /// The pending text (character data since the last other event), which a subclass that
     /// `takesTextAtElements` takes when an element starts or ends: valid until libxml2 delivers
     /// character data again, so only during that event.
-    final func takePendingText() -> UnsafeBufferPointer<UInt8> {
-        Self.takePendingText(state)
-    }
-
-    /// `takePendingText()` for the handler whose state `state` is.
     static func takePendingText(_ state: UnsafeMutablePointer<State>) -> UnsafeBufferPointer<UInt8> {
         let text = UnsafeBufferPointer(start: UnsafePointer(state.pointee.text), count: state.pointee.textCount)
         state.pointee.textCount = 0
@@ -340,9 +300,9 @@ class SAXHandler {
     /// as a node when the subclass `takesTextAtElements`.
     ///
     /// - Returns: Whether the parse goes on.
-    private func endTextAtElement() -> Bool {
-        guard takesTextAtElements else { return flushText() }
-        return state.pointee.textCount == 0 || countNodes(1)
+    private static func endTextAtElement(_ state: UnsafeMutablePointer<State>) -> Bool {
+        guard state.pointee.takesTextAtElements else { return flushText(state) }
+        return state.pointee.textCount == 0 || countNodes(state, 1)
     }
 
     /// What every start tag checks once the text before it is dealt with, whatever the handler:
@@ -371,60 +331,31 @@ class SAXHandler {
         return true
     }
 
-    /// A start tag for the value builder (`State.values`), straight from the C callback.
-    static func startElement(
-        _ state: UnsafeMutablePointer<State>, values: UnsafeMutablePointer<ValueBuilder.Stack>,
-        localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-        namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-        attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    ) {
-        // The value builder `takesTextAtElements`: its pending text counts as one node here.
-        guard !state.pointee.stopped, let localName, state.pointee.textCount == 0 || countNodes(state, 1),
-              admitStartElement(state, attributeCount: attributeCount, attributes: attributes,
-                                namespaceCount: namespaceCount) else { return }
-        let attributeCount = attributes == nil ? 0 : max(Int(attributeCount), 0)
-        ValueBuilder.startElement(
-            state, values,
-            XML.EventView(kind: .startElement, state: state, first: localName, prefix: prefix, uri: uri,
-                          attributes: UnsafePointer(attributes), attributeCount: attributeCount,
-                          namespaces: UnsafePointer(namespaces), namespaceCount: max(Int(namespaceCount), 0)))
-    }
-
-    /// An end tag for the value builder (`State.values`), straight from the C callback.
-    static func endElement(_ state: UnsafeMutablePointer<State>, values: UnsafeMutablePointer<ValueBuilder.Stack>,
-                           localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
-                           uri: UnsafePointer<xmlChar>?) {
-        guard !state.pointee.stopped, let localName else { return }
-        guard state.pointee.textCount == 0 || countNodes(state, 1) else { return }
-        state.pointee.depth -= 1
-        ValueBuilder.endElement(state, values, XML.EventView(kind: .endElement, state: state, first: localName,
-                                                             prefix: prefix, uri: uri))
-    }
-
     /// Delivers the pending text, if any, as one event.
     ///
     /// - Returns: Whether the parse goes on (the text's receiver may have stopped it).
-    final func flushText() -> Bool {
+    private static func flushText(_ state: UnsafeMutablePointer<State>) -> Bool {
         let count = state.pointee.textCount
         guard count > 0 else { return true }
-        guard countNodes(1) else { return false }
-        dispatch(XML.EventView(kind: .text, state: state, bytes: state.pointee.text, count: count))
+        guard countNodes(state, 1) else { return false }
+        dispatch(state, XML.EventView(kind: .text, state: state, bytes: state.pointee.text, count: count))
         state.pointee.textCount = 0
         return !state.pointee.stopped
     }
 
-    final func startElement(
-        localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-        namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    static func startElement(
+        _ state: UnsafeMutablePointer<State>, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
+        uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        guard !state.pointee.stopped, let localName, endTextAtElement(),
-              Self.admitStartElement(state, attributeCount: attributeCount, attributes: attributes,
-                                     namespaceCount: namespaceCount) else { return }
+        guard !state.pointee.stopped, let localName, endTextAtElement(state),
+              admitStartElement(state, attributeCount: attributeCount, attributes: attributes,
+                                namespaceCount: namespaceCount) else { return }
         let attributeCount = attributes == nil ? 0 : max(Int(attributeCount), 0)
-        dispatch(XML.EventView(kind: .startElement, state: state, first: localName, prefix: prefix, uri: uri,
-                           attributes: UnsafePointer(attributes), attributeCount: attributeCount,
-                           namespaces: UnsafePointer(namespaces), namespaceCount: max(Int(namespaceCount), 0)))
+        dispatch(state, XML.EventView(kind: .startElement, state: state, first: localName, prefix: prefix, uri: uri,
+                                      attributes: UnsafePointer(attributes), attributeCount: attributeCount,
+                                      namespaces: UnsafePointer(namespaces),
+                                      namespaceCount: max(Int(namespaceCount), 0)))
     }
 
     /// Calls `body` with an attribute value's bytes: libxml2 leaves entity references (and
@@ -462,12 +393,11 @@ class SAXHandler {
         return false
     }
 
-    final func endElement(localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
-                          uri: UnsafePointer<xmlChar>?) {
-        guard !state.pointee.stopped, let localName else { return }
-        guard endTextAtElement() else { return }
+    static func endElement(_ state: UnsafeMutablePointer<State>, localName: UnsafePointer<xmlChar>?,
+                           prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
+        guard !state.pointee.stopped, let localName, endTextAtElement(state) else { return }
         state.pointee.depth -= 1
-        dispatch(XML.EventView(kind: .endElement, state: state, first: localName, prefix: prefix, uri: uri))
+        dispatch(state, XML.EventView(kind: .endElement, state: state, first: localName, prefix: prefix, uri: uri))
     }
 
     /// Appends character data to the pending text; the one callback that needs only the state.
@@ -501,28 +431,31 @@ class SAXHandler {
         state.pointee.textCapacity = capacity
     }
 
-    final func cdata(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
-        guard !state.pointee.stopped, let bytes, count >= 0, deliver(Int(count)) else { return }
-        guard flushText(), countNodes(1) else { return }
-        dispatch(XML.EventView(kind: .cdata, state: state, bytes: bytes, count: Int(count)))
+    static func cdata(_ state: UnsafeMutablePointer<State>, _ bytes: UnsafePointer<xmlChar>?, count: Int32) {
+        guard !state.pointee.stopped, let bytes, count >= 0, deliver(state, Int(count)) else { return }
+        guard flushText(state), countNodes(state, 1) else { return }
+        dispatch(state, XML.EventView(kind: .cdata, state: state, bytes: bytes, count: Int(count)))
     }
 
-    final func comment(_ value: UnsafePointer<xmlChar>?) {
+    static func comment(_ state: UnsafeMutablePointer<State>, _ value: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped else { return }
-        guard flushText(), countNodes(1) else { return }
-        dispatch(XML.EventView(kind: .comment, state: state, bytes: value, count: value.map { strlen($0) } ?? 0))
+        guard flushText(state), countNodes(state, 1) else { return }
+        dispatch(state, XML.EventView(kind: .comment, state: state, bytes: value,
+                                      count: value.map { strlen($0) } ?? 0))
     }
 
-    final func processingInstruction(target: UnsafePointer<xmlChar>?, data: UnsafePointer<xmlChar>?) {
+    static func processingInstruction(_ state: UnsafeMutablePointer<State>, target: UnsafePointer<xmlChar>?,
+                                      data: UnsafePointer<xmlChar>?) {
         guard !state.pointee.stopped, let target else { return }
-        guard flushText(), countNodes(1) else { return }
-        dispatch(XML.EventView(kind: .processingInstruction, state: state, first: target, bytes: data,
-                           count: data.map { strlen($0) } ?? 0))
+        guard flushText(state), countNodes(state, 1) else { return }
+        dispatch(state, XML.EventView(kind: .processingInstruction, state: state, first: target, bytes: data,
+                                      count: data.map { strlen($0) } ?? 0))
     }
 
+    /// Delivers the text left at the end of the document.
     final func finish() {
         guard !state.pointee.stopped else { return }
-        _ = flushText()
+        _ = Self.flushText(state)
     }
 
     /// The location libxml2's input is at now, 1-based.

@@ -61,7 +61,7 @@ final class SAXParser {
         usesHugeOption = limits.maxDepth > DecodingLimits.standard.maxDepth
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         if usesHugeOption { options |= Int32(XML_PARSE_HUGE.rawValue) }
-        context.pointee.sax.pointee = SAXParser.makeHandler(forValues: handler.state.pointee.values != nil)
+        context.pointee.sax.pointee = SAXParser.makeHandler()
         let mark = Charset.byteOrderMark(in: bytes)
         var encoder: xmlCharEncodingHandlerPtr?
         if mark?.0 == .utf8 {
@@ -134,9 +134,8 @@ final class SAXParser {
     }
 
     /// A SAX2 handler: libxml2's own SAX2 functions for the DTD (so internal entities and
-    /// declarations work), ours for content; no external subset or entity resolver. A value
-    /// builder's (`forValues`) takes start and end tags without its handler object.
-    private static func makeHandler(forValues: Bool) -> xmlSAXHandler {
+    /// declarations work), ours for content; no external subset or entity resolver.
+    private static func makeHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.internalSubset = xmlSAX2InternalSubset
@@ -152,13 +151,8 @@ final class SAXParser {
         sax.unparsedEntityDecl = xmlSAX2UnparsedEntityDecl
         sax.startDocument = xmlSAX2StartDocument
         sax.endDocument = xmlSAX2EndDocument
-        if forValues {
-            sax.startElementNs = saxValueStartElement
-            sax.endElementNs = saxValueEndElement
-        } else {
-            sax.startElementNs = saxStartElement
-            sax.endElementNs = saxEndElement
-        }
+        sax.startElementNs = saxStartElement
+        sax.endElementNs = saxEndElement
         sax.characters = saxCharacters
         sax.ignorableWhitespace = saxCharacters
         sax.cdataBlock = saxCDATA
@@ -186,7 +180,7 @@ extension String {
     }
 }
 
-// MARK: - C callbacks: look up the handler and forward; never throw.
+// MARK: - C callbacks: look up the handler's state and forward; never throw.
 
 /// The part of the document libxml2 has not read yet.
 struct InputCursor {
@@ -204,17 +198,6 @@ private func readInput(context: UnsafeMutableRawPointer?, buffer: UnsafeMutableP
     return Int32(count)
 }
 
-/// Calls `body` with the handler of the context `ctx` (whose `_private` is the handler's state),
-/// without retaining it: the parser owner keeps it alive for the whole parse.
-private func withHandler(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXHandler) -> Void) {
-    guard let ctx else { return }
-    let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
-    guard let state = context.pointee._private?.assumingMemoryBound(to: SAXHandler.State.self) else { return }
-    state.pointee.activeContext = context
-    guard let handler = state.pointee.handler?.takeUnretainedValue() else { return }
-    body(handler)
-}
-
 /// The handler state of the context `ctx` (its `_private`), with `activeContext` set to `ctx`.
 private func activeState(_ ctx: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXHandler.State>? {
     guard let ctx else { return nil }
@@ -229,36 +212,16 @@ private func saxStartElement(
     uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
     attributeCount: Int32, defaultedCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
-    withHandler(ctx) {
-        $0.startElement(localName: localName, prefix: prefix, uri: uri,
-                        namespaceCount: namespaceCount, namespaces: namespaces,
-                        attributeCount: attributeCount, attributes: attributes)
-    }
-}
-
-private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
-                           prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
-    withHandler(ctx) { $0.endElement(localName: localName, prefix: prefix, uri: uri) }
-}
-
-/// `saxStartElement` for a value builder: the tag goes to its stack (`SAXHandler.State.values`)
-/// without the handler object, so it costs no retain and release of it and no dynamic dispatch.
-private func saxValueStartElement(
-    ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?,
-    uri: UnsafePointer<xmlChar>?, namespaceCount: Int32, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-    attributeCount: Int32, defaultedCount: Int32, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-) {
-    guard let state = activeState(ctx), let values = state.pointee.values else { return }
-    SAXHandler.startElement(state, values: values, localName: localName, prefix: prefix, uri: uri,
+    guard let state = activeState(ctx) else { return }
+    SAXHandler.startElement(state, localName: localName, prefix: prefix, uri: uri,
                             namespaceCount: namespaceCount, namespaces: namespaces,
                             attributeCount: attributeCount, attributes: attributes)
 }
 
-/// `saxEndElement` for a value builder (see `saxValueStartElement`).
-private func saxValueEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
-                                prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
-    guard let state = activeState(ctx), let values = state.pointee.values else { return }
-    SAXHandler.endElement(state, values: values, localName: localName, prefix: prefix, uri: uri)
+private func saxEndElement(ctx: UnsafeMutableRawPointer?, localName: UnsafePointer<xmlChar>?,
+                           prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
+    guard let state = activeState(ctx) else { return }
+    SAXHandler.endElement(state, localName: localName, prefix: prefix, uri: uri)
 }
 
 private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
@@ -269,30 +232,31 @@ private func saxCharacters(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<x
 }
 
 private func saxCDATA(ctx: UnsafeMutableRawPointer?, bytes: UnsafePointer<xmlChar>?, count: Int32) {
-    withHandler(ctx) { $0.cdata(bytes, count: count) }
+    guard let state = activeState(ctx) else { return }
+    SAXHandler.cdata(state, bytes, count: count)
 }
 
 private func saxComment(ctx: UnsafeMutableRawPointer?, value: UnsafePointer<xmlChar>?) {
-    withHandler(ctx) { $0.comment(value) }
+    guard let state = activeState(ctx) else { return }
+    SAXHandler.comment(state, value)
 }
 
 private func saxProcessingInstruction(ctx: UnsafeMutableRawPointer?, target: UnsafePointer<xmlChar>?,
                                       data: UnsafePointer<xmlChar>?) {
-    withHandler(ctx) { $0.processingInstruction(target: target, data: data) }
+    guard let state = activeState(ctx) else { return }
+    SAXHandler.processingInstruction(state, target: target, data: data)
 }
 
 /// Records the first fatal error (libxml2 may report follow-on errors after it).
 private func saxStructuredError(userData: UnsafeMutableRawPointer?, error: xmlErrorPtr?) {
     guard let error, error.pointee.level == XML_ERR_FATAL || error.pointee.level == XML_ERR_ERROR,
           error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue) else { return }
-    withHandler(userData) { handler in
-        guard handler.parseError == nil else { return }
-        var offset: Int?
-        if let context = handler.context, handler.activeContext == context {
-            let consumed = xmlByteConsumed(context)
-            if consumed >= 0 { offset = Int(consumed) }
-        }
-        handler.parseError = SAXParser.formatError(from: UnsafePointer(error), usesHugeOption: false,
-                                                   byteOffset: offset)
+    guard let state = activeState(userData), state.pointee.parseError == nil else { return }
+    var offset: Int?
+    if let context = state.pointee.context, state.pointee.activeContext == context {
+        let consumed = xmlByteConsumed(context)
+        if consumed >= 0 { offset = Int(consumed) }
     }
+    state.pointee.parseError = SAXParser.formatError(from: UnsafePointer(error), usesHugeOption: false,
+                                                     byteOffset: offset)
 }

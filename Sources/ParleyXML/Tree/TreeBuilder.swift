@@ -69,7 +69,7 @@ final class TreeBuilder: SAXHandler {
     /// Adds the text that ends at a tag (the handler's pending text, which comes with no text
     /// event: `takesTextAtElements`) to the innermost open element.
     private func addPendingText() {
-        let text = takePendingText()
+        let text = Self.takePendingText(state)
         // Outside the root only whitespace can occur; it is not kept.
         if text.count > 0 && tree.pointee.isInsideRoot { tree.pointee.addLeaf(.text, text) }
     }
