@@ -2,8 +2,9 @@ import FoundationEssentials
 import Parley
 
 /// Reads one MessagePack value from bytes into a `Value`, iteratively: containers are tracked
-/// on an explicit stack of frames, their finished children on one flat member stack, so nesting
-/// costs heap, never machine stack, and is bounded by `DecodingLimits/maxDepth`.
+/// on an explicit stack of frames, their finished children on two flat stacks (map members and
+/// array elements, `Value.ChildStack`), so nesting costs heap, never machine stack, and is
+/// bounded by `DecodingLimits/maxDepth`.
 struct MessagePackReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: DecodingLimits
@@ -11,7 +12,7 @@ struct MessagePackReader {
     private var nodes = 0
 
     /// An open array or map: how many elements (map entries) are still to come, where its
-    /// finished children start on the member stack, and whether a map's next item is a key.
+    /// finished children start on their stack, and whether a map's next item is a key.
     private struct Frame {
         var isMap: Bool
         var remaining: Int
@@ -33,14 +34,17 @@ struct MessagePackReader {
 
     /// Reads the single value the bytes hold.
     mutating func read() throws(FormatError) -> Value {
-        let stack = MessagePackMemberStack(capacity: 64)
+        // The finished children of the open maps (a key is pushed with a placeholder its value
+        // replaces) and of the open arrays.
+        var members = Value.ChildStack<Value.Object.Member>()
+        var elements = Value.ChildStack<Value>()
         var frames: [Frame] = []
         while true {
             // In a map, a key comes first: pushed with a placeholder its value replaces.
             var isMapValue = false
             if let top = frames.last, top.isMap {
                 if top.awaitingKey {
-                    stack.push(key: try readKey(), value: .null)
+                    members.append(Value.Object.Member(key: try readKey(), value: .null))
                     frames[frames.count - 1].awaitingKey = false
                 }
                 isMapValue = true
@@ -53,27 +57,27 @@ struct MessagePackReader {
             case .array(let count):
                 guard count > 0 else { value = .array([]); break }
                 try open(depth: frames.count + 1, at: start)
-                frames.append(Frame(isMap: false, remaining: count, start: stack.count, awaitingKey: false))
+                frames.append(Frame(isMap: false, remaining: count, start: elements.count, awaitingKey: false))
                 continue
             case .map(let count):
                 guard count > 0 else { value = .object(Value.Object()); break }
                 try open(depth: frames.count + 1, at: start)
-                frames.append(Frame(isMap: true, remaining: count, start: stack.count, awaitingKey: true))
+                frames.append(Frame(isMap: true, remaining: count, start: members.count, awaitingKey: true))
                 continue
             }
             // Hand the finished value to its container; close every container it completes.
             while let last = frames.indices.last {
                 if isMapValue {
-                    stack.setTopValue(value)
+                    members[members.count - 1].value = value
                     frames[last].awaitingKey = true
                 } else {
-                    stack.push(key: "", value: value)
+                    elements.append(value)
                 }
                 frames[last].remaining -= 1
                 guard frames[last].remaining == 0 else { break }
                 let frame = frames.removeLast()
-                value = frame.isMap ? .object(Value.Object(stack.popMembers(from: frame.start)))
-                    : .array(stack.popValues(from: frame.start))
+                value = frame.isMap ? .object(Value.Object(members.removeTail(from: frame.start)))
+                    : .array(elements.removeTail(from: frame.start))
                 isMapValue = frames.last?.isMap ?? false
             }
             if frames.isEmpty {

@@ -28,8 +28,8 @@ struct TreeBuilder {
     /// The members of every open mapping and the elements of every open sequence, outermost
     /// first: a closing collection moves its own run into an array of exactly its size, so
     /// no collection grows by reallocation.
-    var memberScratch: [Value.Object.Member] = []
-    var elementScratch: [Value] = []
+    var memberScratch = Value.ChildStack<Value.Object.Member>()
+    var elementScratch = Value.ChildStack<Value>()
     /// Each anchor name's node in `anchored` (the dictionary holds small values, so its spare
     /// slots cost 8 bytes each instead of a whole `Anchored`).
     var anchors: [String: Int] = [:]
@@ -348,7 +348,7 @@ struct TreeBuilder {
             } else if memberScratch.count - start < Self.linearKeyScanLimit {
                 // Keys of another length differ: only those of the same length are compared.
                 let length = key.utf8.count
-                let members = memberScratch.span
+                let members = memberScratch.children.span
                 var found = false
                 for index in start..<members.count where members[index].key.utf8.count == length {
                     if members[index].key == key {
@@ -358,7 +358,7 @@ struct TreeBuilder {
                 }
                 isDuplicate = found
             } else {
-                var keys = Set(memberScratch[start...].map(\.key))
+                var keys = Set(memberScratch.children[start...].map(\.key))
                 isDuplicate = !keys.insert(copy key).inserted
                 topExtras().keySet = keys
             }

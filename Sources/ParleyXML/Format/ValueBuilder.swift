@@ -209,7 +209,7 @@ private func isWhitespace(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
 /// The members of the open elements, on one stack: each element's members move, once, from
 /// here into an array of their exact count when it ends.
 struct MemberStack: ~Copyable {
-    private var members: [Value.Object.Member] = []
+    private var members = Value.ChildStack<Value.Object.Member>()
     /// For each member, the number of its child element name (`SAXHandler.State.keyIDs`), or -1
     /// for attributes, namespace declarations and text: names compare as numbers.
     private var ids = RecordBuffer<Int32>(capacity: 64)
