@@ -53,28 +53,18 @@ extension JSONParser {
 
     /// The length of the valid UTF-8 sequence starting at `i` (a byte ≥ 0x80).
     func utf8SequenceLength(at i: Int) throws(FormatError) -> Int {
-        let byte = bytes[i]
-        let length: Int
-        var minimum: UInt32
-        var value: UInt32
-        switch byte {
-        case 0xC2...0xDF: length = 2; value = UInt32(byte & 0x1F); minimum = 0x80
-        case 0xE0...0xEF: length = 3; value = UInt32(byte & 0x0F); minimum = 0x800
-        case 0xF0...0xF4: length = 4; value = UInt32(byte & 0x07); minimum = 0x10000
-        default: throw error(.invalidText, "invalid UTF-8 byte 0x\(String(byte, radix: 16, uppercase: true))", at: i)
-        }
-        guard i + length <= count else {
+        switch Charset.utf8SequenceLength(in: UnsafeBufferPointer(start: bytes, count: count), at: i) {
+        case .success(let length):
+            return length
+        case .failure(.invalidLeadByte):
+            throw error(.invalidText, "invalid UTF-8 byte 0x\(String(bytes[i], radix: 16, uppercase: true))", at: i)
+        case .failure(.truncated):
             throw error(.invalidText, "truncated UTF-8 sequence", at: i)
-        }
-        for k in 1..<length {
-            let continuation = bytes[i + k]
-            guard continuation & 0xC0 == 0x80 else { throw error(.invalidText, "invalid UTF-8 sequence", at: i) }
-            value = value << 6 | UInt32(continuation & 0x3F)
-        }
-        if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) {
+        case .failure(.invalidContinuation):
+            throw error(.invalidText, "invalid UTF-8 sequence", at: i)
+        case .failure(.invalidScalar):
             throw error(.invalidText, "invalid UTF-8 sequence (overlong, surrogate or beyond U+10FFFF)", at: i)
         }
-        return length
     }
 
     /// Finishes a string with escapes, decoding it in place: `position` is at the first byte the

@@ -45,16 +45,9 @@ struct JSONParser {
     // MARK: Errors
 
     func error(_ code: FormatError.Code, _ message: String, at offset: Int) -> FormatError {
-        var line = 1
-        var lineStart = 0
-        var i = 0
-        let end = min(offset, count)
-        while i < end {
-            if source[i] == 0x0A { line += 1; lineStart = i + 1 }
-            i += 1
-        }
-        return FormatError(code, format: Self.formatName, message,
-                           location: .init(byteOffset: offset + offsetBase, line: line, column: offset - lineStart + 1))
+        var location = FormatError.Location(byteOffset: offset, in: UnsafeBufferPointer(start: source, count: count))
+        location.byteOffset = offset + offsetBase
+        return FormatError(code, format: Self.formatName, message, location: location)
     }
 
     /// `.truncated` at the end of input, `.malformed` elsewhere.

@@ -25,11 +25,7 @@ struct XMLPropertyListReader {
 
     func error(_ message: String, at offset: Int? = nil) -> FormatError {
         let at = min(offset ?? i, bytes.count)
-        var line = 1, column = 1
-        for k in 0..<at {
-            if bytes[k] == 0x0A { line += 1; column = 1 } else { column += 1 }
-        }
-        return FormatError(.malformed, format: Self.format, message, location: .init(byteOffset: at, line: line, column: column))
+        return FormatError(.malformed, format: Self.format, message, location: .init(byteOffset: at, in: bytes))
     }
 
     // MARK: Document

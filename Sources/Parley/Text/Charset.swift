@@ -174,29 +174,50 @@ public struct Charset: Sendable, Hashable, CustomStringConvertible {
     /// The offset of the first byte that starts an invalid UTF-8 sequence, or `nil`.
     public static func firstInvalidUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
-        let n = b.count
-        while i < n {
-            let byte = b[i]
-            if byte < 0x80 { i += 1; continue }
-            let length: Int
-            var minimum: UInt32
-            var value: UInt32
-            switch byte {
-            case 0xC2...0xDF: length = 2; value = UInt32(byte & 0x1F); minimum = 0x80
-            case 0xE0...0xEF: length = 3; value = UInt32(byte & 0x0F); minimum = 0x800
-            case 0xF0...0xF4: length = 4; value = UInt32(byte & 0x07); minimum = 0x10000
-            default: return i
+        while i < b.count {
+            if b[i] < 0x80 {
+                i += 1
+                continue
             }
-            guard i + length <= n else { return i }
-            for k in 1..<length {
-                let continuation = b[i + k]
-                guard continuation & 0xC0 == 0x80 else { return i }
-                value = value << 6 | UInt32(continuation & 0x3F)
-            }
-            if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
+            guard case .success(let length) = utf8SequenceLength(in: b, at: i) else { return i }
             i += length
         }
         return nil
+    }
+
+    /// What makes a UTF-8 sequence invalid.
+    public enum UTF8Fault: Error, Sendable, Hashable {
+        /// The first byte starts no sequence (a continuation byte, 0xC0, 0xC1 or 0xF5 and up).
+        case invalidLeadByte
+        /// The input ends inside the sequence.
+        case truncated
+        /// A byte after the first is not a continuation byte.
+        case invalidContinuation
+        /// The sequence encodes no scalar value: overlong, a surrogate or beyond U+10FFFF.
+        case invalidScalar
+    }
+
+    /// The length of the UTF-8 sequence that starts at `i` in `b` (with a byte of 0x80 or more),
+    /// or what makes it invalid: the one UTF-8 validation every text reader uses.
+    public static func utf8SequenceLength(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> Result<Int, UTF8Fault> {
+        let byte = b[i]
+        let length: Int
+        var minimum: UInt32
+        var value: UInt32
+        switch byte {
+        case 0xC2...0xDF: length = 2; value = UInt32(byte & 0x1F); minimum = 0x80
+        case 0xE0...0xEF: length = 3; value = UInt32(byte & 0x0F); minimum = 0x800
+        case 0xF0...0xF4: length = 4; value = UInt32(byte & 0x07); minimum = 0x10000
+        default: return .failure(.invalidLeadByte)
+        }
+        guard i + length <= b.count else { return .failure(.truncated) }
+        for k in 1..<length {
+            let continuation = b[i + k]
+            guard continuation & 0xC0 == 0x80 else { return .failure(.invalidContinuation) }
+            value = value << 6 | UInt32(continuation & 0x3F)
+        }
+        if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return .failure(.invalidScalar) }
+        return .success(length)
     }
 
     static let windows1252High: [UInt32] = [

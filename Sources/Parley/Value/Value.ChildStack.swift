@@ -11,7 +11,7 @@ extension Value {
     /// ```swift
     /// var members = Value.ChildStack<Value.Object.Member>()
     /// let start = members.count  // a mapping opens
-    /// members.append(Value.Object.Member(key: "id", value: .int(1)))
+    /// members.append(Value.Object.Member(key: "id", value: .integer(1)))
     /// let object = Value.Object(members.removeTail(from: start))  // and closes
     /// ```
     ///
