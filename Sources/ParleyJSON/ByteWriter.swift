@@ -1,24 +1,20 @@
 /// A growable byte buffer for the writer: appends without per-byte capacity bookkeeping
-/// through `Array`, and hands the bytes out as one `[UInt8]` at the end. The command-line
-/// tool's batch modes write their answer lines through one too.
-package final class ByteWriter {
+/// through `Array`, and hands the bytes out as one `[UInt8]` at the end.
+final class ByteWriter {
     private var base: UnsafeMutablePointer<UInt8>
-    /// The bytes written. Private, with ``count`` reading it: a stored property other modules
-    /// can read keeps a dynamic exclusivity check on every access.
+    /// The number of bytes written.
     private var length = 0
 
-    /// The number of bytes written.
-    package var count: Int { length }
     private var capacity: Int
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }
 
     deinit { base.deallocate() }
 
-    package func reserve(_ extra: Int) {
+    func reserve(_ extra: Int) {
         if length &+ extra > capacity { grow(to: length + extra) }
     }
 
@@ -32,21 +28,21 @@ package final class ByteWriter {
         capacity = newCapacity
     }
 
-    package func append(_ byte: UInt8) {
+    func append(_ byte: UInt8) {
         if length == capacity { grow(to: length + 1) }
         base[length] = byte
         length &+= 1
     }
 
     /// Appends bytes; the caller reserved room or this reserves it.
-    package func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         (base + length).update(from: source, count: bytes.count)
         length &+= bytes.count
     }
 
-    package func append(literal text: StaticString) {
+    func append(literal text: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -75,22 +71,10 @@ package final class ByteWriter {
     }
 
     /// The bytes written, moved into an array.
-    package func makeArray() -> [UInt8] {
+    func makeArray() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
             if let target = buffer.baseAddress, length > 0 { target.update(from: base, count: length) }
             initialized = length
         }
-    }
-
-    /// Drops the bytes from `offset` on (`offset` at most ``count``): what a writer wrote
-    /// since it noted ``count``.
-    package func removeAll(from offset: Int) {
-        precondition(offset >= 0 && offset <= length, "offset out of range")
-        length = offset
-    }
-
-    /// Calls `body` with the bytes written.
-    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: base, count: length))
     }
 }

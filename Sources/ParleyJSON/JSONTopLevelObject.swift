@@ -1,13 +1,21 @@
 import Parley
 
-/// The top-level object of a JSON text, read member by member from its parsed tape: for callers
-/// that read a few members of each of many small documents (the command-line tool's batch
-/// lines), with no `Value` built and strings handed out as their bytes where the caller can
-/// take them so.
+/// The top-level object of a JSON text, read member by member from its parsed form: for callers
+/// that read a few members of each of many small documents (JSON Lines, the command-line tool's
+/// batch lines), with no ``Value`` built and strings handed out as their bytes where the caller
+/// can take them so.
 ///
 /// A member is found as `Value.Object`'s subscript finds it (the last of a repeated key wins).
-/// Nulls are kept whatever `JSONFormat/Options/removesNullValues` says.
-package struct JSONTopLevelObject {
+/// Nulls are kept whatever ``JSONFormat/Options/removesNullValues`` says.
+///
+/// ```swift
+/// var reader = JSONTopLevelObject.Reader(format: JSONFormat())
+/// for line in lines {
+///     guard let object = try line.withUnsafeBytes({ try reader.object(parsing: $0) }) else { continue }
+///     print(object["name"]?.string ?? "-")
+/// }
+/// ```
+public struct JSONTopLevelObject {
     private let tape: JSONTape
 
     /// Parses `bytes` as ``JSONFormat/decode(_:context:)`` does for the format's first decodable
@@ -17,7 +25,7 @@ package struct JSONTopLevelObject {
     /// - Returns: `nil` when the top-level value is not an object, or when the text is blank and
     ///   `JSONFormat/Options/blankBody` gives it a value.
     /// - Throws: `FormatError`, as ``JSONFormat/decode(_:context:)`` does.
-    package init?(parsing bytes: UnsafeRawBufferPointer, with format: JSONFormat,
+    public init?(parsing bytes: UnsafeRawBufferPointer, with format: JSONFormat,
                   limits: DecodingLimits? = nil) throws(FormatError) {
         var tape: JSONTape?
         guard let object = try Self.parse(bytes, options: format.options, limits: limits ?? format.defaultLimits,
@@ -67,7 +75,7 @@ package struct JSONTopLevelObject {
     ///
     /// The memory is reused only when the object the last call returned (and every member read
     /// from it) is gone; while one is kept, the next document gets memory of its own.
-    package struct Reader {
+    public struct Reader {
         private let options: JSONFormat.Options
         private let limits: DecodingLimits
         /// The tape of the last document.
@@ -75,7 +83,7 @@ package struct JSONTopLevelObject {
 
         /// A reader of documents in `format`, within `limits` (the format's default limits when
         /// `nil`).
-        package init(format: JSONFormat, limits: DecodingLimits? = nil) {
+        public init(format: JSONFormat, limits: DecodingLimits? = nil) {
             options = format.options
             self.limits = limits ?? format.defaultLimits
         }
@@ -83,24 +91,24 @@ package struct JSONTopLevelObject {
         /// The top-level object of `bytes`, as ``JSONTopLevelObject/init(parsing:with:limits:)``
         /// returns it.
         /// - Throws: `FormatError`, as ``JSONTopLevelObject/init(parsing:with:limits:)`` does.
-        package mutating func object(parsing bytes: UnsafeRawBufferPointer) throws(FormatError) -> JSONTopLevelObject? {
+        public mutating func object(parsing bytes: UnsafeRawBufferPointer) throws(FormatError) -> JSONTopLevelObject? {
             try JSONTopLevelObject.parse(bytes, options: options, limits: limits, into: &tape)
         }
     }
 
     /// The value of the member named `key`, or `nil` when there is none.
-    package subscript(key: String) -> Member? {
+    public subscript(key: String) -> Member? {
         tape.lastMember(of: 0, named: key).map { Member(tape: tape, index: $0) }
     }
 
     /// The value of the member named by the literal `key`, or `nil` when there is none (a
     /// literal's bytes are compared as they are, with no copy of a string to read them from).
-    package subscript(key: StaticString) -> Member? {
+    public subscript(key: StaticString) -> Member? {
         key.withUTF8Buffer { tape.lastMember(of: 0, named: $0) }.map { Member(tape: tape, index: $0) }
     }
 
     /// What ``withStringMember(_:_:)`` found.
-    package enum StringMember {
+    public enum StringMember {
         /// No member has the name.
         case absent
         /// The member's value is `null`.
@@ -116,7 +124,7 @@ package struct JSONTopLevelObject {
     /// for `self[key]`, without making a ``Member`` (whose reference to the tape was a retain
     /// and a release a line in the command-line tool's batches). Not generic: across modules a
     /// generic result is not specialised.
-    package func withStringMember(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows
+    public func withStringMember(_ key: StaticString, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows
         -> StringMember {
         guard let index = key.withUTF8Buffer({ tape.lastMember(of: 0, named: $0) }) else { return .absent }
         if tape.entries[index].kind == .null { return .null }
@@ -124,19 +132,19 @@ package struct JSONTopLevelObject {
     }
 
     /// One member's value, read from the tape.
-    package struct Member {
+    public struct Member {
         fileprivate let tape: JSONTape
         fileprivate let index: Int
 
         /// Whether the value is `null`.
-        package var isNull: Bool { tape.entries[index].kind == .null }
+        public var isNull: Bool { tape.entries[index].kind == .null }
 
         /// The string, or `nil` when the value is not a string.
-        package var string: String? { tape.stringIfString(at: index) }
+        public var string: String? { tape.stringIfString(at: index) }
 
         /// The strings of an array of strings, or `nil` when the value is not an array or one of
         /// its elements is not a string.
-        package var strings: [String]? {
+        public var strings: [String]? {
             guard tape.entries[index].kind == .array else { return nil }
             var strings: [String] = []
             strings.reserveCapacity(Int(tape.entries[index].length))
@@ -151,7 +159,7 @@ package struct JSONTopLevelObject {
 
         /// Calls `body` with the string's UTF-8 bytes (valid UTF-8, escapes decoded), without
         /// making a `String`; `nil` when the value is not a string.
-        package func withStringBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        public func withStringBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
             try tape.withStringBytes(at: index, body)
         }
     }

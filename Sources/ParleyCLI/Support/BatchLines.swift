@@ -77,10 +77,10 @@ struct BatchListCache<Built> {
 }
 
 /// The answer lines of the batch modes: JSON objects written member by member as bytes, with
-/// no intermediate strings, into one buffer of ParleyJSON's writer, which goes to standard output
-/// 64 KiB at a time (one `write` per 64 KiB rather than one per line).
+/// no intermediate strings, into one buffer, which goes to standard output 64 KiB at a time
+/// (one `write` per 64 KiB rather than one per line).
 package struct BatchAnswer {
-    private let output: ByteWriter
+    private let output: BatchOutput
     /// Where the answer being written starts in `output`.
     private var lineStart = 0
     /// Whether the object being written (the answer, or one nested in it) has no member yet.
@@ -88,14 +88,14 @@ package struct BatchAnswer {
 
     /// An answer outside a batch (see ``text``).
     package init() {
-        output = ByteWriter(capacity: 256)
+        output = BatchOutput(capacity: 256)
         start()
     }
 
     /// The answers of a batch, each begun with ``start()`` and flushed to standard output as
     /// they fill 64 KiB.
     fileprivate init(batchCapacity: Int) {
-        output = ByteWriter(capacity: batchCapacity)
+        output = BatchOutput(capacity: batchCapacity)
     }
 
     /// The object written so far, closed, as text (an answer outside a batch).
@@ -111,19 +111,19 @@ package struct BatchAnswer {
 
     /// Drops what was written of the answer and starts it again.
     fileprivate mutating func restart() {
-        output.removeAll(from: lineStart)
+        output.truncate(to: lineStart)
         start()
     }
 
     fileprivate mutating func finish() {
-        output.append(literal: "}\n")
+        append(literal: "}\n")
         if output.count >= 1 << 16 { flush() }
     }
 
     /// Writes the finished answers to standard output.
     fileprivate mutating func flush() {
         output.withUnsafeBytes { Descriptors.writeAll($0, to: STDOUT_FILENO) }
-        output.removeAll(from: 0)
+        output.truncate(to: 0)
         lineStart = 0
     }
 
@@ -131,8 +131,8 @@ package struct BatchAnswer {
     /// it is the first member of its object; `name` is one of the commands' literal member
     /// names, none of which needs an escape.
     private mutating func key(_ name: StaticString) {
-        output.append(literal: isObjectEmpty ? "\"" : ", \"")
-        output.append(literal: name)
+        append(literal: isObjectEmpty ? "\"" : ", \"")
+        append(literal: name)
         isObjectEmpty = false
     }
 
@@ -154,19 +154,24 @@ package struct BatchAnswer {
     package mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
         if let value {
-            output.append(literal: "\": \"")
+            append(literal: "\": \"")
             contents(value)
             output.append(UInt8(ascii: "\""))
         } else {
-            output.append(literal: "\": null")
+            append(literal: "\": null")
         }
     }
 
     /// Writes `json` as it is: JSON text between values, for an answer whose members are always
     /// the same (`MediaTypeCommand`'s), written in a few pieces rather than member by member.
     package mutating func raw(_ json: StaticString) {
-        output.append(literal: json)
+        append(literal: json)
         isObjectEmpty = false
+    }
+
+    /// Appends the UTF-8 bytes of the literal `text`.
+    private func append(literal text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes what goes between the quotes of `text`'s JSON string literal; the quotes are the
