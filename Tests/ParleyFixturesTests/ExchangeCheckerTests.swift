@@ -1,7 +1,7 @@
 import Parley
 import ParleyCompression
 import Testing
-@testable import ParleyFixtures
+import ParleyFixtures
 
 @Suite("Classifying recorded responses")
 struct ExchangeCheckerTests {

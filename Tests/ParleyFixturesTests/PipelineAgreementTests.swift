@@ -4,7 +4,7 @@ import Parley
 import ParleyClient
 import ParleyTestKit
 import Testing
-@testable import ParleyFixtures
+import ParleyFixtures
 
 /// `parley check` and the app's own client must agree: every exchange of every recording set is
 /// run through the fixture checker and through `Client` with `ReplayTransport`, with the same

@@ -3,7 +3,7 @@ import Parley
 import ParleyJSON
 import ParleyTestKit
 import Testing
-@testable import ParleyFixtures
+import ParleyFixtures
 
 /// The real recordings in `../shared/corpora/recorded`, described by its `index.json`.
 @Suite("Recorded corpus")

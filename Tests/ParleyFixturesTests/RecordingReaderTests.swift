@@ -2,7 +2,7 @@ import Foundation
 import Parley
 import ParleyJSON
 import Testing
-@testable import ParleyFixtures
+import ParleyFixtures
 
 @Suite("Reading recordings")
 struct RecordingReaderTests {

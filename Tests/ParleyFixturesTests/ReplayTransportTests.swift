@@ -3,7 +3,7 @@ import HTTPTypes
 import Parley
 import ParleyClient
 import Testing
-@testable import ParleyFixtures
+import ParleyFixtures
 
 /// The app's own request → response → decode path, offline: the client facade over recordings.
 @Suite("Replay through the client")

@@ -1,6 +1,6 @@
 import Parley
 import Testing
-@testable import ParleyFixtures
+import ParleyFixtures
 
 @Suite("Replaying recordings")
 struct ReplayerTests {

@@ -8,7 +8,7 @@ import ParleyPropertyList
 import ParleyTestKit
 import ParleyXML
 import ParleyYAML
-@testable import ParleyFixtures
+import ParleyFixtures
 
 /// The formats the fixtures tests decode with: every format module plus the core's text, form
 /// and raw formats, as `parley check` links them.
