@@ -79,8 +79,8 @@ struct BatchListCache<Built> {
 /// The answer lines of the batch modes: JSON objects written member by member as bytes, with
 /// no intermediate strings, into one buffer, which goes to standard output 64 KiB at a time
 /// (one `write` per 64 KiB rather than one per line).
-package struct BatchAnswer {
-    private let output: BatchOutput
+package struct BatchAnswer: ~Copyable {
+    private var output: RecordBuffer<UInt8>
     /// Where the answer being written starts in `output`.
     private var lineStart = 0
     /// Whether the object being written (the answer, or one nested in it) has no member yet.
@@ -88,19 +88,19 @@ package struct BatchAnswer {
 
     /// An answer outside a batch (see ``text``).
     package init() {
-        output = BatchOutput(capacity: 256)
+        output = RecordBuffer(capacity: 256)
         start()
     }
 
     /// The answers of a batch, each begun with ``start()`` and flushed to standard output as
     /// they fill 64 KiB.
     fileprivate init(batchCapacity: Int) {
-        output = BatchOutput(capacity: batchCapacity)
+        output = RecordBuffer(capacity: batchCapacity)
     }
 
     /// The object written so far, closed, as text (an answer outside a batch).
     package var text: String {
-        output.withUnsafeBytes { String(decoding: $0[lineStart...], as: UTF8.self) } + "}"
+        String(decoding: UnsafeBufferPointer(rebasing: output.records[lineStart...]), as: UTF8.self) + "}"
     }
 
     fileprivate mutating func start() {
@@ -122,7 +122,7 @@ package struct BatchAnswer {
 
     /// Writes the finished answers to standard output.
     fileprivate mutating func flush() {
-        output.withUnsafeBytes { Descriptors.writeAll($0, to: STDOUT_FILENO) }
+        Descriptors.writeAll(UnsafeRawBufferPointer(output.records), to: STDOUT_FILENO)
         output.truncate(to: 0)
         lineStart = 0
     }
@@ -139,7 +139,7 @@ package struct BatchAnswer {
     /// Writes what goes between the quotes of `text`'s JSON string literal
     /// (``JSONStringLiteral``'s escapes): text without any, the common case, is copied whole,
     /// read in place (a native string's UTF-8 is contiguous; only a bridged one is not).
-    private func contents(_ text: String) {
+    private mutating func contents(_ text: String) {
         let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             if JSONStringLiteral.needsEscape(utf8) {
                 JSONStringLiteral.forEachRunOfContents(of: text) { output.append(contentsOf: $0) }
@@ -170,7 +170,7 @@ package struct BatchAnswer {
     }
 
     /// Appends the UTF-8 bytes of the literal `text`.
-    private func append(literal text: StaticString) {
+    private mutating func append(literal text: StaticString) {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 

@@ -1,3 +1,5 @@
+import Parley
+
 /// A parsed document in flat buffers: one record per element, attribute and child node, and
 /// every text and attribute value in one byte buffer. Immutable once built.
 ///
