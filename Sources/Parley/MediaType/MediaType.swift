@@ -77,7 +77,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
     ) rethrows -> R {
         var subtype = subtype
         return try subtype.withUTF8 { bytes in
-            guard let plus = bytes.lastIndex(of: UInt8(ascii: "+")), plus + 1 < bytes.count else { return try body(bytes, nil) }
+            guard let plus = bytes.lastIndex(of: UInt8(ascii: "+")), plus + 1 < bytes.count else {
+                return try body(bytes, nil)
+            }
             return try body(bytes, UnsafeBufferPointer(rebasing: bytes[(plus + 1)...]))
         }
     }

@@ -208,9 +208,12 @@ package func forEachBatchLine(_ answer: (BatchLine, inout BatchAnswer) throws ->
     /// Answers `line` (without its newline) into `written`; a blank line gets no answer.
     /// (`written` and `reader` are parameters, not captures: captured, each access is checked at
     /// run time.)
-    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer, reader: inout JSONTopLevelObject.Reader) {
+    func answerLine(_ line: UnsafeRawBufferPointer, into written: inout BatchAnswer,
+                    reader: inout JSONTopLevelObject.Reader) {
         var end = line.count
-        while end > 0, line[end - 1] == UInt8(ascii: "\r") || line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") {
+        while end > 0,
+              line[end - 1] == UInt8(ascii: "\r") || line[end - 1] == UInt8(ascii: " ")
+                || line[end - 1] == UInt8(ascii: "\t") {
             end -= 1
         }
         let line = UnsafeRawBufferPointer(rebasing: line[..<end])

@@ -87,7 +87,8 @@ final class ValueBuilder: SAXHandler {
         }
         // Reading the values may have stopped the parse (maxExpansionRatio).
         guard !state.pointee.stopped else { return }
-        stack.pointee.frames.append(Frame(memberStart: memberStart, attributeCount: stack.pointee.members.count - memberStart))
+        stack.pointee.frames.append(Frame(memberStart: memberStart,
+                                          attributeCount: stack.pointee.members.count - memberStart))
     }
 
     static func endElement(_ state: UnsafeMutablePointer<State>, _ stack: UnsafeMutablePointer<Stack>,

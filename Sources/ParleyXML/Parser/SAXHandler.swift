@@ -235,8 +235,10 @@ class SAXHandler {
     }
 
     /// The qualified name for libxml2's interned pointers and its number in `State.keyIDs`.
-    static func qualifiedNameAndID(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
-                                   _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> (String, Int32) {
+    static func qualifiedNameAndID(
+        _ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+        _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
+    ) -> (String, Int32) {
         let slot = nameSlot(state, localName, prefix, uri)
         return (slot.pointee.qualifiedName, slot.pointee.keyID)
     }
@@ -248,8 +250,10 @@ class SAXHandler {
     }
 
     /// The cache slot holding the name for libxml2's interned pointers, filled if it held another.
-    private static func nameSlot(_ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
-                                 _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> UnsafeMutablePointer<NameSlot> {
+    private static func nameSlot(
+        _ state: UnsafeMutablePointer<State>, _ localName: UnsafePointer<xmlChar>,
+        _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
+    ) -> UnsafeMutablePointer<NameSlot> {
         let key = UnsafeRawPointer(localName)
         // libxml2 packs interned names next to each other: a multiplicative hash of every bit
         // of the address spreads neighbours over the slots (512 = 2^9 slots: the top 9 bits).
@@ -279,7 +283,8 @@ class SAXHandler {
         let name = XML.Name(String(cString: localName), prefix: prefix.map { String(cString: $0) },
                             namespaceURI: uri.map { String(cString: $0) })
         slot.pointee = NameSlot(localName: UnsafeRawPointer(localName), prefix: UnsafeRawPointer(prefix),
-                                uri: UnsafeRawPointer(uri), name: name, ordinal: keep(name, in: &state.pointee.nameTable))
+                                uri: UnsafeRawPointer(uri), name: name,
+                                ordinal: keep(name, in: &state.pointee.nameTable))
         if state.pointee.keyIDs != nil {
             let next = Int32(truncatingIfNeeded: state.pointee.keyIDs!.count)
             slot.pointee.keyID = state.pointee.keyIDs![slot.pointee.qualifiedName, default: next]

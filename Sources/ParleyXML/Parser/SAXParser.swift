@@ -98,7 +98,8 @@ final class SAXParser {
         _ = xmlParseDocument(context)
         if let failure = handler.failure { throw failure }
         if context.pointee.wellFormed == 0 {
-            throw handler.parseError ?? SAXParser.formatError(from: xmlCtxtGetLastError(context), usesHugeOption: usesHugeOption)
+            throw handler.parseError
+                ?? SAXParser.formatError(from: xmlCtxtGetLastError(context), usesHugeOption: usesHugeOption)
         }
         handler.finish()
         if let failure = handler.failure { throw failure }
@@ -189,7 +190,8 @@ struct InputCursor {
 }
 
 /// libxml2's read callback: copies the next bytes of the document into its input buffer.
-private func readInput(context: UnsafeMutableRawPointer?, buffer: UnsafeMutablePointer<CChar>?, length: Int32) -> Int32 {
+private func readInput(context: UnsafeMutableRawPointer?, buffer: UnsafeMutablePointer<CChar>?,
+                       length: Int32) -> Int32 {
     guard let cursor = context?.assumingMemoryBound(to: InputCursor.self), let buffer, length > 0 else { return 0 }
     let count = min(Int(length), cursor.pointee.remaining)
     UnsafeMutableRawPointer(buffer).copyMemory(from: cursor.pointee.next, byteCount: count)
