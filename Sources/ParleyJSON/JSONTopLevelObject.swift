@@ -2,7 +2,7 @@ import Parley
 
 /// The top-level object of a JSON text, read member by member from its parsed form: for callers
 /// that read a few members of each of many small documents (JSON Lines, the command-line tool's
-/// batch lines), with no ``Value`` built and strings handed out as their bytes where the caller
+/// batch lines), with no `Value` built and strings handed out as their bytes where the caller
 /// can take them so.
 ///
 /// A member is found as `Value.Object`'s subscript finds it (the last of a repeated key wins).
