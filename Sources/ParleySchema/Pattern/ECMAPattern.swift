@@ -29,6 +29,8 @@
 public struct ECMAPattern: Sendable {
     private let program: PatternProgram
     private let backtrackingTree: PatternNode?
+    /// The parsed pattern the linear program was compiled from (`.empty` on the backtracking path).
+    private let linearTree: PatternNode
     private let captureCount: Int
     private let unicode: Bool
     private let limits: Limits
@@ -47,10 +49,12 @@ public struct ECMAPattern: Sendable {
         captureCount = parser.captureTotal
         if tree.needsBacktracking {
             backtrackingTree = tree
+            linearTree = .empty
             program = try PatternProgram(.empty, sets: parser.sets, maxSize: limits.maxProgramSize)
             try BacktrackingMatcher.checkSize(tree, maxSize: limits.maxProgramSize)
         } else {
             backtrackingTree = nil
+            linearTree = tree
             program = try PatternProgram(tree, sets: parser.sets, maxSize: limits.maxProgramSize)
         }
     }
@@ -66,5 +70,15 @@ public struct ECMAPattern: Sendable {
         }
         var matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
         return try matcher.matches(units)
+    }
+
+    /// `matches(_:)` run on the backtracking matcher whatever the pattern, within
+    /// ``Limits/maxBacktrackingSteps``: the tests and the fuzzer compare the two engines with it.
+    @_spi(Testing)
+    public func matchesByBacktracking(_ text: String) throws(PatternError) -> Bool {
+        var matcher = BacktrackingMatcher(backtrackingTree ?? linearTree, sets: program.sets, captureCount: captureCount,
+                                          text: Array(TextUnits(text: text, unicode: unicode)),
+                                          maxSteps: limits.maxBacktrackingSteps)
+        return try matcher.search()
     }
 }
