@@ -81,6 +81,12 @@ struct BacktrackingMatcher {
                 stack.append(.restore(register: register, value: registers[register]))
                 registers[register] = position
                 pc += 1
+            case .clearCaptures(let first, let last):
+                for register in (2 * first)...(2 * last + 1) where registers[register] >= 0 {
+                    stack.append(.restore(register: register, value: registers[register]))
+                    registers[register] = -1
+                }
+                pc += 1
             case .requireProgress(let register):
                 if registers[register] == position { failed = true } else { pc += 1 }
             case .backreference(let group):

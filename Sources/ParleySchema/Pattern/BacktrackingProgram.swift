@@ -10,6 +10,9 @@ struct BacktrackingProgram: Sendable {
         case assertion(PatternAssertion)
         /// Stores the position in a register (capture bounds and loop-entry positions).
         case save(Int)
+        /// Forgets the captures of groups `first...last`: ECMA clears a quantified group's inner
+        /// captures at the start of each iteration.
+        case clearCaptures(first: Int, last: Int)
         /// Fails when the position equals the register: ECMA ends a loop whose iteration matched
         /// nothing.
         case requireProgress(Int)
@@ -52,7 +55,7 @@ struct BacktrackingProgram: Sendable {
         case .group(let node, _):
             return bounded(size(of: node, limit: limit) + 2)
         case .repetition(let node, let minimum, let maximum, _):
-            let body = size(of: node, limit: limit) + 3
+            let body = size(of: node, limit: limit) + 4
             let required = minimum.multipliedReportingOverflow(by: body)
             let optional = ((maximum ?? (minimum + 1)) - minimum).multipliedReportingOverflow(by: body + 1)
             guard !required.overflow, !optional.overflow else { return cap }
@@ -101,7 +104,10 @@ struct BacktrackingProgram: Sendable {
                 instructions.append(.lookaroundEnd)
                 instructions[start] = .lookaround(ahead: ahead, negated: negated, next: instructions.count)
             case .repetition(let body, let minimum, let maximum, let greedy):
-                for _ in 0..<minimum { emit(body) }
+                for _ in 0..<minimum {
+                    emitClear(body)
+                    emit(body)
+                }
                 if let maximum {
                     var splits: [Int] = []
                     for _ in minimum..<maximum {
@@ -123,8 +129,16 @@ struct BacktrackingProgram: Sendable {
             let register = nextRegister
             nextRegister += 1
             instructions.append(.save(register))
+            emitClear(body)
             emit(body)
             instructions.append(.requireProgress(register))
+        }
+
+        /// Clears the captures inside `body` when it has any.
+        private mutating func emitClear(_ body: PatternNode) {
+            if let captures = body.captureRange {
+                instructions.append(.clearCaptures(first: captures.lowerBound, last: captures.upperBound))
+            }
         }
 
         /// The split at `index` into its iteration (next) and the exit (the end so far).

@@ -27,6 +27,21 @@ indirect enum PatternNode: Sendable {
         }
     }
 
+    /// The numbers of the capturing groups inside, which are consecutive; `nil` when none.
+    var captureRange: ClosedRange<Int>? {
+        switch self {
+        case .empty, .unit, .set, .assertion, .backreference: return nil
+        case .lookaround(let node, _, _), .repetition(let node, _, _, _): return node.captureRange
+        case .group(let node, let capture):
+            guard let capture else { return node.captureRange }
+            return capture...(node.captureRange?.upperBound ?? capture)
+        case .concatenation(let nodes), .alternation(let nodes):
+            let ranges = nodes.compactMap(\.captureRange)
+            guard let first = ranges.first, let last = ranges.last else { return nil }
+            return first.lowerBound...last.upperBound
+        }
+    }
+
     /// Whether every match must start at the beginning of the text (a leading `^` on every branch).
     var isAnchoredAtStart: Bool {
         switch self {

@@ -120,6 +120,9 @@ struct PatternCase: Sendable, CustomStringConvertible {
         PatternCase("^(a+)b\\1$", ["aba", "aabaa"], not: ["aab", "abaa"]),
         PatternCase("^(?<q>['\"]).*\\k<q>$", ["'x'", "\"y\""], not: ["'z\""]),
         PatternCase("^(?:(a)|b)\\1c$", ["aac", "bc"], not: ["abc"]),
+        // Each iteration of a quantified group starts with its inner captures cleared.
+        PatternCase("^(?:(a)|b)*\\1$", ["ab", "aa", "b", "aaa"], not: ["aba"]),
+        PatternCase("^(?:(a)|(b))+\\1\\2$", ["aa", "abb", "bb"], not: ["ab", "abab", "ba"]),
         PatternCase("^(a*)*b$", ["aab", "b"], not: ["aa"]),
         PatternCase("^(?:a|(?=b))*b$", ["aab"]),
         PatternCase("^(?:(?=(a))a)*\\1$", ["aaa"]),
