@@ -68,7 +68,7 @@ public struct ECMAPattern: Sendable {
                                               text: Array(units), maxSteps: limits.maxBacktrackingSteps)
             return try matcher.search()
         }
-        var matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
+        let matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
         return try matcher.matches(units)
     }
 

@@ -97,6 +97,12 @@ struct PatternProgram: Sendable {
                     }
                 }
                 for jump in jumps { instructions[jump] = .jump(instructions.count) }
+            case .repetition(let body, let minimum, nil, _) where minimum > 0:
+                // The last required copy loops: body; split body, end.
+                for _ in 1..<minimum { emit(body) }
+                let loop = instructions.count
+                emit(body)
+                append(.split(loop, instructions.count + 1))
             case .repetition(let body, let minimum, let maximum, _):
                 for _ in 0..<minimum { emit(body) }
                 if let maximum {

@@ -2,40 +2,43 @@
 /// unit at a time, each state at most once per position, so a match costs
 /// O(program size × text length) whatever the pattern's shape.
 struct PikeMatcher {
-    private let program: PatternProgram
-    private var stack: [Int] = []
-    private var steps = 0
+    private let instructions: [PatternProgram.Instruction]
+    private let sets: [CodePointSet]
+    private let isAnchoredAtStart: Bool
     private let maxSteps: Int
 
     init(_ program: PatternProgram, maxSteps: Int) {
-        self.program = program
+        instructions = program.instructions
+        sets = program.sets
+        isAnchoredAtStart = program.isAnchoredAtStart
         self.maxSteps = maxSteps
     }
 
     /// Whether the program matches anywhere in `units`.
-    mutating func matches(_ units: some Sequence<UInt32>) throws(PatternError) -> Bool {
-        var current = StateSet(capacity: program.instructions.count)
-        var next = StateSet(capacity: program.instructions.count)
+    func matches(_ units: some Sequence<UInt32>) throws(PatternError) -> Bool {
+        var closure = Closure(instructions: instructions, maxSteps: maxSteps)
+        var current = StateSet(capacity: instructions.count)
+        var next = StateSet(capacity: instructions.count)
         var iterator = units.makeIterator()
         var previous: UInt32?
         var unit = iterator.next()
         var position = 0
         while true {
-            if position == 0 || !program.isAnchoredAtStart {
-                if try addClosure(0, to: &current, previous: previous, next: unit) { return true }
+            if position == 0 || !isAnchoredAtStart {
+                if try closure.add(0, to: &current, previous: previous, next: unit) { return true }
             }
-            guard let consumed = unit, !(current.isEmpty && program.isAnchoredAtStart) else { return false }
+            guard let consumed = unit, !(current.isEmpty && isAnchoredAtStart) else { return false }
             let following = iterator.next()
             next.removeAll()
             for index in 0..<current.count {
                 let pc = current[index]
                 let accepts: Bool
-                switch program.instructions[pc] {
+                switch instructions[pc] {
                 case .unit(let expected): accepts = consumed == expected
-                case .set(let set): accepts = program.sets[set].contains(consumed)
+                case .set(let set): accepts = sets[set].contains(consumed)
                 default: accepts = false
                 }
-                if accepts, try addClosure(pc + 1, to: &next, previous: consumed, next: following) { return true }
+                if accepts, try closure.add(pc + 1, to: &next, previous: consumed, next: following) { return true }
             }
             swap(&current, &next)
             previous = consumed
@@ -43,23 +46,36 @@ struct PikeMatcher {
             position += 1
         }
     }
+}
+
+/// Follows the non-consuming instructions (jumps, splits, assertions) from a state, counting
+/// every state added against the step budget.
+private struct Closure {
+    let instructions: [PatternProgram.Instruction]
+    let maxSteps: Int
+    var stack: [Int] = []
+    var steps = 0
+
+    init(instructions: [PatternProgram.Instruction], maxSteps: Int) {
+        self.instructions = instructions
+        self.maxSteps = maxSteps
+        stack.reserveCapacity(instructions.count)
+    }
 
     /// Adds `pc` and every state reachable from it without consuming to `set`; returns true when
     /// one of them is the match state.
-    private mutating func addClosure(_ pc: Int, to set: inout StateSet, previous: UInt32?,
-                                     next: UInt32?) throws(PatternError) -> Bool {
+    mutating func add(_ pc: Int, to set: inout StateSet, previous: UInt32?, next: UInt32?) throws(PatternError) -> Bool {
         stack.append(pc)
         while let pc = stack.popLast() {
             guard set.insert(pc) else { continue }
             steps += 1
             if steps > maxSteps {
-                stack.removeAll()
                 throw PatternError(code: .budgetExceeded,
                                    message: "the match needs more than \(maxSteps) steps", offset: nil)
             }
-            switch program.instructions[pc] {
+            switch instructions[pc] {
             case .match:
-                stack.removeAll()
+                stack.removeAll(keepingCapacity: true)
                 return true
             case .jump(let target):
                 stack.append(target)
