@@ -20,7 +20,15 @@
 /// runs in O(program size × text length), so `(a+)+$` or `(a|a)*b` cannot backtrack
 /// catastrophically. Lookaheads, lookbehinds and backreferences are not regular; patterns using them
 /// run on a backtracking matcher bounded by ``Limits/maxBacktrackingSteps``, and a text that needs
-/// more work fails with `.budgetExceeded` instead of hanging.
+/// more work fails with `.budgetExceeded` instead of hanging. That matcher follows ECMA's order and
+/// its capture rules (a quantified group's captures are cleared each iteration), except that a
+/// lookbehind is matched forwards from each earlier position: a backreference to a group captured
+/// inside a lookbehind may see a different capture than ECMA's right-to-left match would give.
+/// An unanchored lookaround pattern is tried from every position, so prefer `^(?=…)` on long texts.
+///
+/// Errors carry an offset into the pattern in UTF-16 code units without `u`, in Unicode scalars
+/// with it. Duplicate group names are a syntax error, even in different alternatives (ES2025 allows
+/// that).
 ///
 /// Limits (``Limits``): the compiled program holds at most 100,000 instructions (counted
 /// repetitions are expanded, so `a{1000}{1000}` fails to compile with `.budgetExceeded`), groups
@@ -76,8 +84,9 @@ public struct ECMAPattern: Sendable {
     /// ``Limits/maxBacktrackingSteps``: the tests and the fuzzer compare the two engines with it.
     @_spi(Testing)
     public func matchesByBacktracking(_ text: String) throws(PatternError) -> Bool {
-        var matcher = BacktrackingMatcher(backtrackingTree ?? linearTree, sets: program.sets, captureCount: captureCount,
-                                          text: Array(TextUnits(text: text, unicode: unicode)),
+        let units = Array(TextUnits(text: text, unicode: unicode))
+        var matcher = BacktrackingMatcher(backtrackingTree ?? linearTree, sets: program.sets,
+                                          captureCount: captureCount, text: units,
                                           maxSteps: limits.maxBacktrackingSteps)
         return try matcher.search()
     }

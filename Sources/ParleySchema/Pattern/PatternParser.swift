@@ -237,7 +237,9 @@ struct PatternParser {
         }
         if unit == 0x6B, unicode || !groupNames.isEmpty {
             position += 1
-            guard eat(0x3C) else { throw PatternError(code: .syntax, message: "invalid named reference", offset: start) }
+            guard eat(0x3C) else {
+                throw PatternError(code: .syntax, message: "invalid named reference", offset: start)
+            }
             let name = try parseGroupName()
             guard let number = groupNames[name] else {
                 throw PatternError(code: .syntax, message: "invalid named capture referenced", offset: start)
@@ -304,7 +306,9 @@ struct PatternParser {
         case 0x66: return 0x0C
         case 0x72: return 0x0D
         case 0x63:
-            if let letter = peek(), isASCIILetter(letter) || (inClass && !unicode && (isDigit(letter) || letter == 0x5F)) {
+            // Annex B also takes a digit or `_` inside a class.
+            if let letter = peek(),
+               isASCIILetter(letter) || (inClass && !unicode && (isDigit(letter) || letter == 0x5F)) {
                 position += 1
                 return letter % 32
             }
@@ -419,7 +423,9 @@ struct PatternParser {
             }
         }
         while true {
-            guard let unit = peek() else { throw PatternError(code: .syntax, message: "unterminated character class", offset: start) }
+            guard let unit = peek() else {
+                throw PatternError(code: .syntax, message: "unterminated character class", offset: start)
+            }
             if unit == 0x5D { position += 1; break }
             let first = try parseClassAtom()
             if peek() == 0x2D, let after = peek(1), after != 0x5D {

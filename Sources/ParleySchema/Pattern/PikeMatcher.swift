@@ -64,7 +64,8 @@ private struct Closure {
 
     /// Adds `pc` and every state reachable from it without consuming to `set`; returns true when
     /// one of them is the match state.
-    mutating func add(_ pc: Int, to set: inout StateSet, previous: UInt32?, next: UInt32?) throws(PatternError) -> Bool {
+    mutating func add(_ pc: Int, to set: inout StateSet, previous: UInt32?,
+                      next: UInt32?) throws(PatternError) -> Bool {
         stack.append(pc)
         while let pc = stack.popLast() {
             guard set.insert(pc) else { continue }

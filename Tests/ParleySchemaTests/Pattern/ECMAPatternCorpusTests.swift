@@ -76,7 +76,8 @@ import Testing
     @Test func draft202012VerdictsHoldWithUnicode() throws {
         for check in try Self.checks(draft: "draft2020-12") {
             let pattern = try ECMAPattern(check.pattern, unicode: true)
-            #expect(try pattern.matches(check.text) == check.valid, "\(check.description): \(check.text.debugDescription)")
+            #expect(try pattern.matches(check.text) == check.valid,
+                    "\(check.description): \(check.text.debugDescription)")
         }
     }
 
@@ -85,7 +86,8 @@ import Testing
     @Test func draft4VerdictsHoldWithUnicode() throws {
         for check in try Self.checks(draft: "draft4") {
             let pattern = try ECMAPattern(check.pattern, unicode: true)
-            #expect(try pattern.matches(check.text) == check.valid, "\(check.description): \(check.text.debugDescription)")
+            #expect(try pattern.matches(check.text) == check.valid,
+                    "\(check.description): \(check.text.debugDescription)")
         }
     }
 

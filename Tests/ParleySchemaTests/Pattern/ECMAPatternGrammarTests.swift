@@ -69,7 +69,8 @@ struct PatternCase: Sendable, CustomStringConvertible {
         PatternCase("^\\D$", ["a", "١"], not: ["5"]),
         PatternCase("^\\w+$", ["azAZ09_"], not: ["é", "-"]),
         PatternCase("^\\W$", ["é", "-"], not: ["a", "_"]),
-        PatternCase("^\\s+$", [" \t\n\u{B}\u{C}\r\u{A0}\u{1680}\u{2000}\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\u{FEFF}"],
+        PatternCase("^\\s+$", [" \t\n\u{B}\u{C}\r\u{A0}\u{1680}\u{2000}\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}"
+                                + "\u{3000}\u{FEFF}"],
                     not: ["\u{200B}", "a"]),
         PatternCase("^\\S$", ["\u{200B}", "a"], not: [" ", "\u{FEFF}"]),
         PatternCase("^\\t\\n\\v\\f\\r$", ["\t\n\u{B}\u{C}\r"]),
