@@ -82,6 +82,7 @@ struct BacktrackingMatcher {
                 registers[register] = position
                 pc += 1
             case .clearCaptures(let first, let last):
+                steps += 2 * (last - first)  // each register it may save for backtracking is work too
                 for register in (2 * first)...(2 * last + 1) where registers[register] >= 0 {
                     stack.append(.restore(register: register, value: registers[register]))
                     registers[register] = -1

@@ -49,6 +49,15 @@ import Testing
         #expect(try ECMAPattern("^(?=(a+)+$)", unicode: true).matches("aaaa"))
     }
 
+    /// Clearing many captures on every iteration counts against the budget, so the backtracking
+    /// stack stays bounded by it.
+    @Test func clearingCapturesIsBudgeted() throws {
+        let groups = String(repeating: "(a?)", count: 500)
+        let pattern = try ECMAPattern("(?:\(groups)b)*\\1c", unicode: true)
+        let error = #expect(throws: PatternError.self) { try pattern.matches(String(repeating: "b", count: 2_000)) }
+        #expect(error?.code == .budgetExceeded)
+    }
+
     @Test func longTextsOnTheBacktrackingPathNeedNoDeepStack() throws {
         let limits = ECMAPattern.Limits(maxBacktrackingSteps: 10_000_000)
         let pattern = try ECMAPattern("^(?=a)a*(a)\\1$", unicode: true, limits: limits)
