@@ -64,32 +64,41 @@ private struct Closure {
 
     /// Adds `pc` and every state reachable from it without consuming to `set`; returns true when
     /// one of them is the match state.
-    mutating func add(_ pc: Int, to set: inout StateSet, previous: UInt32?,
+    mutating func add(_ start: Int, to set: inout StateSet, previous: UInt32?,
                       next: UInt32?) throws(PatternError) -> Bool {
-        stack.append(pc)
-        while let pc = stack.popLast() {
-            guard set.insert(pc) else { continue }
-            steps += 1
-            if steps > maxSteps {
-                throw PatternError(code: .budgetExceeded,
-                                   message: "the match needs more than \(maxSteps) steps", offset: nil)
+        // Follows each chain directly; only the second target of a split waits on the stack.
+        var pc = start
+        while true {
+            if set.insert(pc) {
+                steps += 1
+                if steps > maxSteps {
+                    stack.removeAll(keepingCapacity: true)
+                    throw PatternError(code: .budgetExceeded,
+                                       message: "the match needs more than \(maxSteps) steps", offset: nil)
+                }
+                switch instructions[pc] {
+                case .match:
+                    stack.removeAll(keepingCapacity: true)
+                    return true
+                case .jump(let target):
+                    pc = target
+                    continue
+                case .split(let first, let second):
+                    stack.append(second)
+                    pc = first
+                    continue
+                case .assertion(let assertion):
+                    if assertion.holds(previous: previous, next: next) {
+                        pc += 1
+                        continue
+                    }
+                case .unit, .set:
+                    break
+                }
             }
-            switch instructions[pc] {
-            case .match:
-                stack.removeAll(keepingCapacity: true)
-                return true
-            case .jump(let target):
-                stack.append(target)
-            case .split(let first, let second):
-                stack.append(second)
-                stack.append(first)
-            case .assertion(let assertion):
-                if assertion.holds(previous: previous, next: next) { stack.append(pc + 1) }
-            case .unit, .set:
-                break
-            }
+            guard let waiting = stack.popLast() else { return false }
+            pc = waiting
         }
-        return false
     }
 }
 
