@@ -94,7 +94,7 @@ struct PatternParser {
                 _ = try parseGroupName()
                 captureCount += 1
                 capture = captureCount
-            } else if let unit = peek(), unit == 0x69 || unit == 0x6D || unit == 0x73 || unit == 0x2D {
+            } else if isModifierGroup() {
                 throw PatternError(code: .unsupported, message: "pattern modifiers (?ims-ims:…) are not supported",
                                    offset: start)
             } else {
@@ -112,6 +112,13 @@ struct PatternParser {
                     !unicode && lookaround.ahead)
         }
         return (.group(body, capture: capture), true)
+    }
+
+    /// Whether `ims-ims:` follows (ES2025's modifiers); `(?i)` without the colon is not ECMA-262.
+    private func isModifierGroup() -> Bool {
+        var ahead = 0
+        while let unit = peek(ahead), unit == 0x69 || unit == 0x6D || unit == 0x73 || unit == 0x2D { ahead += 1 }
+        return ahead > 0 && peek(ahead) == 0x3A
     }
 
     /// The name after `(?<` or `\k<`, through the closing `>`.

@@ -72,6 +72,29 @@ import Testing
         #expect(four.count == twenty.count)
     }
 
+    /// `format: "regex"` (2020-12's `optional/format/ecmascript-regex.json` and `regex.json`): a
+    /// string is a valid regex exactly when it compiles with `u`; the invalid ones are syntax errors.
+    @Test func formatRegexVerdictsHold() throws {
+        guard let directory = Self.directory else { return }
+        var checked = 0
+        for file in ["ecmascript-regex.json", "regex.json"] {
+            let url = directory.appendingPathComponent("draft2020-12/optional/format/\(file)")
+            let groups = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]] ?? []
+            for test in groups.flatMap({ $0["tests"] as? [[String: Any]] ?? [] }) {
+                guard let source = test["data"] as? String, let valid = test["valid"] as? Bool else { continue }
+                checked += 1
+                do {
+                    _ = try ECMAPattern(source, unicode: true)
+                    #expect(valid, "\(source) compiled but is not a valid ECMA-262 regex")
+                } catch {
+                    #expect(!valid, "\(source): \(error)")
+                    #expect(error.code == .syntax, "\(source): \(error)")
+                }
+            }
+        }
+        #expect(checked == 14)
+    }
+
     /// 2020-12 compiles patterns with the `u` flag: every verdict holds.
     @Test func draft202012VerdictsHoldWithUnicode() throws {
         for check in try Self.checks(draft: "draft2020-12") {

@@ -17,7 +17,7 @@ import Testing
     /// Invalid in both modes.
     @Test(arguments: [
         "(", ")", "a)", "(?:a", "[a", "[b-a]", "*", "a**", "+a", "?", "a{2,1}", "\\", "(?<n>a)(?<n>b)",
-        "(?<1a>x)", "(?<>x)", "(?x)", "^*", "$+", "\\b*", "(?<=a)+", "a|*", "x{3}{", "a{2}{3}",
+        "(?<1a>x)", "(?<>x)", "(?x)", "(?i)abc", "(?ims)a", "(?P<n>x)", "(?#c)a", "^*", "$+", "\\b*", "(?<=a)+", "a|*", "x{3}{", "a{2}{3}",
         "a*{2}", "a{1000}{1000}",
     ])
     func invalidEverywhere(_ pattern: String) {
@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test(arguments: ["\\p{Script=Greek}", "\\p{sc=Latn}", "\\p{Script_Extensions=Greek}", "\\p{scx=Grek}",
-                      "\\p{Extended_Pictographic}", "\\p{Emoji_Component}", "(?i:a)"])
+                      "\\p{Extended_Pictographic}", "\\p{Emoji_Component}", "(?i:a)", "(?-s:a)",
+                      "(?ms-i:a)"])
     func unimplementedFeaturesAreUnsupported(_ pattern: String) {
         #expect(error(pattern)?.code == .unsupported, "\(pattern)")
     }
