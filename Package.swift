@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "ParleyImage", targets: ["ParleyImage"]),
         .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
+        .library(name: "ParleySchema", targets: ["ParleySchema"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
         .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -72,6 +73,9 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+
+        // JSON Schema validation of any format's value tree; depends on the core only.
+        .target(name: "ParleySchema", dependencies: ["Parley"]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -107,6 +111,7 @@ let package = Package(
         .testTarget(name: "ParleyImageTests", dependencies: ["ParleyImage", "Parley", "ParleyTestKit"],
                     exclude: ["Pillow"]),
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),

@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(name: "FuzzImageICO", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzRawHTTP", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
         .executableTarget(name: "FuzzFormQuery", dependencies: [.product(name: "Parley", package: "parley")]),
+        .executableTarget(name: "FuzzPattern", dependencies: [.product(name: "ParleySchema", package: "parley")]),
         .executableTarget(name: "FuzzSnapshot", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley"), .product(name: "ParleyJSON", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,93 @@
+/// An ECMA-262 regular expression, as JSON Schema's `pattern` and `patternProperties` use it,
+/// compiled once and matched in time linear in the text.
+///
+/// Syntax: the whole ECMA-262 pattern grammar — alternation; capturing, non-capturing and named
+/// groups; `* + ? {n} {n,} {n,m}`, greedy and lazy; `^ $` (without the multiline flag); `\b \B`;
+/// `.`; classes with ranges and negation; `\d \D \w \W \s \S` (ASCII digits and word characters,
+/// ECMA's white space including U+FEFF and the Zs separators); `\t \n \v \f \r \0 \cX \xHH \uHHHH`,
+/// `\u{…}` and surrogate pairs. With `unicode` (the `u` flag): `\p{…}`/`\P{…}` for every
+/// General_Category value under its short and long names and aliases, and ECMA's binary properties
+/// except Emoji_Component and Extended_Pictographic; the strict grammar (identity escapes only for
+/// syntax characters, no lone brackets). Without it, Annex B's lenient grammar (literal `]`, `{`, `}`,
+/// legacy octal escapes, `\c` without a letter). The text is matched as UTF-16 code units without
+/// `u` and as code points with it.
+///
+/// Not supported (`.unsupported`): `\p{Script=…}`, `\p{sc=…}` and Script_Extensions, which Swift's
+/// `Unicode.Scalar.Properties` cannot answer; Emoji_Component and Extended_Pictographic; the
+/// `(?ims-ims:…)` modifiers. Flags other than `u` do not apply to JSON Schema.
+///
+/// Matching: patterns without lookarounds or backreferences compile to a Thompson NFA that a Pike VM
+/// runs in O(program size × text length), so `(a+)+$` or `(a|a)*b` cannot backtrack
+/// catastrophically. Lookaheads, lookbehinds and backreferences are not regular; patterns using them
+/// run on a backtracking matcher bounded by ``Limits/maxBacktrackingSteps``, and a text that needs
+/// more work fails with `.budgetExceeded` instead of hanging. That matcher follows ECMA's order and
+/// its capture rules (a quantified group's captures are cleared each iteration), except that a
+/// lookbehind is matched forwards from each earlier position: a backreference to a group captured
+/// inside a lookbehind may see a different capture than ECMA's right-to-left match would give.
+/// An unanchored lookaround pattern is tried from every position, so prefer `^(?=…)` on long texts.
+///
+/// Errors carry an offset into the pattern in UTF-16 code units without `u`, in Unicode scalars
+/// with it. Duplicate group names are a syntax error, even in different alternatives (ES2025 allows
+/// that).
+///
+/// Limits (``Limits``): the compiled program holds at most 100,000 instructions (counted
+/// repetitions are expanded, so `a{1000}{1000}` fails to compile with `.budgetExceeded`), groups
+/// nest at most 500 deep, and one match takes at most 200 million linear steps or one million
+/// backtracking steps.
+public struct ECMAPattern: Sendable {
+    private let program: PatternProgram
+    private let backtrackingTree: PatternNode?
+    /// The parsed pattern the linear program was compiled from (`.empty` on the backtracking path).
+    private let linearTree: PatternNode
+    private let captureCount: Int
+    private let unicode: Bool
+    private let limits: Limits
+
+    /// Compiles an ECMA-262 pattern; `unicode` is the `u` flag (2020-12 uses it; draft 4 does not).
+    public init(_ source: String, unicode: Bool) throws(PatternError) {
+        try self.init(source, unicode: unicode, limits: .default)
+    }
+
+    /// Compiles an ECMA-262 pattern with explicit limits.
+    public init(_ source: String, unicode: Bool, limits: Limits) throws(PatternError) {
+        var parser = try PatternParser(source, unicode: unicode, maxNesting: limits.maxNesting)
+        let tree = try parser.parse()
+        self.unicode = unicode
+        self.limits = limits
+        captureCount = parser.captureTotal
+        if tree.needsBacktracking {
+            backtrackingTree = tree
+            linearTree = .empty
+            program = try PatternProgram(.empty, sets: parser.sets, maxSize: limits.maxProgramSize)
+            try BacktrackingMatcher.checkSize(tree, maxSize: limits.maxProgramSize)
+        } else {
+            backtrackingTree = nil
+            linearTree = tree
+            program = try PatternProgram(tree, sets: parser.sets, maxSize: limits.maxProgramSize)
+        }
+    }
+
+    /// RegExp.prototype.test semantics: true when the pattern matches anywhere in `text` (unanchored search).
+    /// Throws `PatternError` with code `.budgetExceeded` when the match would exceed its work budget.
+    public func matches(_ text: String) throws(PatternError) -> Bool {
+        let units = TextUnits(text: text, unicode: unicode)
+        if let backtrackingTree {
+            var matcher = BacktrackingMatcher(backtrackingTree, sets: program.sets, captureCount: captureCount,
+                                              text: Array(units), maxSteps: limits.maxBacktrackingSteps)
+            return try matcher.search()
+        }
+        let matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
+        return try matcher.matches(units)
+    }
+
+    /// `matches(_:)` run on the backtracking matcher whatever the pattern, within
+    /// ``Limits/maxBacktrackingSteps``: the tests and the fuzzer compare the two engines with it.
+    @_spi(Testing)
+    public func matchesByBacktracking(_ text: String) throws(PatternError) -> Bool {
+        let units = Array(TextUnits(text: text, unicode: unicode))
+        var matcher = BacktrackingMatcher(backtrackingTree ?? linearTree, sets: program.sets,
+                                          captureCount: captureCount, text: units,
+                                          maxSteps: limits.maxBacktrackingSteps)
+        return try matcher.search()
+    }
+}
