@@ -20,7 +20,7 @@ extension Registry {
         guard let choice = encoder(forAccept: accept) else {
             throw ParleyError.notAcceptable(accept, available: encodableMediaTypes)
         }
-        return try encodeReply(value, format: choice.format, as: choice.mediaType)
+        return try encodeReply(value, choice: choice, accepting: accept).reply
     }
 
     /// Encodes `value` for `request`, negotiating the media type from its `Accept` fields and,
@@ -88,8 +88,8 @@ extension Registry {
             throw ParleyError.notAcceptable(accept, available: encodableMediaTypes)
         }
         let language = Self.negotiateLanguage(request.headerFields, options)
-        let reply = try encodeReply(localizing(language), format: choice.format, as: choice.mediaType)
-        return try negotiateRepresentation(reply, format: choice.format, language: language,
+        let (reply, format) = try encodeReply(localizing(language), choice: choice, accepting: accept)
+        return try negotiateRepresentation(reply, format: format, language: language,
                                            request: request.headerFields, options: options, refusing: true)
     }
 
@@ -254,7 +254,7 @@ extension Registry {
     }
 
     /// A request field's values joined with `, `, or `nil` when it has none.
-    private static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
+    static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
         let values = fields[values: name]
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
@@ -329,7 +329,7 @@ extension Registry {
 
     /// Encodes a reply body with `format` as `mediaType` (with `charset=utf-8` when the format
     /// is textual), and its `Content-Type` and `Vary: Accept` fields.
-    private func encodeReply(_ value: Value, format: any Format, as mediaType: MediaType) throws(ParleyError) -> Reply {
+    func encodeReply(_ value: Value, format: any Format, as mediaType: MediaType) throws(ParleyError) -> Reply {
         var contentType = mediaType
         if format.isTextual && contentType.charset == nil {
             contentType = contentType.settingParameter("charset", to: "utf-8")
