@@ -27,6 +27,11 @@ public struct ExchangeChecker: Sendable {
                                            reason: response.reason, body: Array((response.body ?? []).prefix(options.maxDetailBodyBytes)),
                                            bodyByteCount: response.body?.count ?? 0)
         }
+        if response.headers.exceedsMaxCount {
+            result.findings.append(Finding(.limitExceeded, response.headers.overMaxCountMessage + "; not checked",
+                                           severity: options.severity(of: .limitExceeded)))
+            return result
+        }
         if exchange.isMissingItsBody {
             result.findings.append(Finding(.noBody, "no body was recorded; not checked", severity: options.severity(of: .noBody)))
             return result
