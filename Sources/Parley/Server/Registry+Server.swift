@@ -42,9 +42,12 @@ extension Registry {
     /// 3. **Charset** (a textual format that ``Format/allowsCharsetTranscoding``, with
     ///    ``ReplyOptions/charsets`` not empty): ``CharsetNegotiator`` over UTF-8 and the offered
     ///    charsets; the encoded UTF-8 is transcoded and `Content-Type` labelled with the
-    ///    `charset`. When `Accept-Charset` accepts none of them, or the text holds a character
-    ///    the chosen charset cannot (or the result is over 4 bytes per UTF-8 byte), the reply is
-    ///    UTF-8: RFC 9110 §12.5.2 lets a server disregard the field.
+    ///    `charset`. When `Accept-Charset` accepts none of them, the first one it does not
+    ///    exclude with `q=0` is sent (``CharsetNegotiator/unexcludedCharsetIndex(forAcceptCharset:)``:
+    ///    `utf-8;q=0` with ISO 8859-1 offered gives ISO 8859-1), as RFC 9110 §12.5.2 lets a
+    ///    server disregard the field. When the text holds a character the chosen charset cannot
+    ///    (or the result is over 4 bytes per UTF-8 byte) the reply is UTF-8, unless the field
+    ///    excludes UTF-8: then it is refused with 406.
     /// 4. **Content coding** (a ``Format/isCompressible`` format, with
     ///    ``ReplyOptions/contentCodings`` holding encoders): ``EncodingNegotiator``; a body larger
     ///    than ``ReplyOptions/compressionThreshold`` is compressed with the preferred coding, a
@@ -287,14 +290,23 @@ extension Registry {
         if negotiatesCharset {
             vary.append("Accept-Charset")
             let offered = options.offeredCharsets
-            let index = CharsetNegotiator(charsets: offered).preferredCharsetIndex(
-                forAcceptCharset: Self.fieldValue(fields, Self.acceptCharset))
+            let acceptCharset = Self.fieldValue(fields, Self.acceptCharset)
+            let negotiator = CharsetNegotiator(charsets: offered)
+            let index = negotiator.unexcludedCharsetIndex(forAcceptCharset: acceptCharset)
+            var transcodedTo: String?
             if let index, Charset(name: offered[index]) != .utf8,
                let transcoded = try? options.charsetConverter.bytes(
                    fromUTF8: reply.body, charset: offered[index], maximumBytes: reply.body.count * 4 + 16) {
                 reply.body = transcoded
                 reply.contentType = reply.contentType.settingParameter("charset", to: offered[index].lowercased())
                 reply.headerFields[.contentType] = reply.contentType.description
+                transcodedTo = offered[index]
+            }
+            if transcodedTo == nil, refusing,
+               CharsetNegotiator(charsets: ["utf-8"]).unexcludedCharsetIndex(forAcceptCharset: acceptCharset) == nil {
+                throw ParleyError(.notAcceptable,
+                                  "nothing acceptable for Accept-Charset '\(acceptCharset ?? "")': it excludes UTF-8 and the body has no form in \(offered.dropFirst().joined(separator: ", "))",
+                                  acceptableTypes: [reply.contentType])
             }
         }
         // Never a second coding over one applied already.
