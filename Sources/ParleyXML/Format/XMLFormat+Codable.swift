@@ -9,9 +9,9 @@ extension XMLFormat {
     /// `<root><item>…</item></root>` (an array) as the list of items. Any other root is read
     /// first as the whole `{ rootName: content }`, then, if `type` does not fit it, as the
     /// content alone, so a `Book` reads from `<book><id>7</id>…</book>` as well. Text converts to
-    /// numbers, Booleans and dates as ``Parley/ValueDecoder`` describes, and an element that
+    /// numbers, Booleans and dates as `Parley/ValueDecoder` describes, and an element that
     /// occurs once reads as a one-element array where `type` asks for an array (see
-    /// ``Parley/ValueDecoder/decodesSingleValuesAsArrays``).
+    /// `Parley/ValueDecoder/decodesSingleValuesAsArrays`).
     ///
     /// - Throws: `FormatError` for a document that is not well-formed; the `DecodingError` of the
     ///   root's content when `type` fits no reading.
