@@ -183,8 +183,16 @@ docs:
 # KeyValueFormat links Parley and ParleyJSON only: its build must neither fetch nor compile NIO,
 # Hummingbird or Vapor (the packaging check of Integrations/). HummingbirdService and VaporService
 # build in the integrations' shared scratch folder, so CI compiles NIO, Hummingbird and Vapor once.
+# Examples/Newcomer is the README's steps as a consumer package (Codable by Accept, back from every
+# format, 406/415); Examples/DocSnippets compiles every ```swift block of README.md and the DocC
+# catalogs (generate.py extracts them, snippets.json gives what a block uses without declaring it).
+EXAMPLES_SCRATCH := $(CURDIR)/.build-examples
 examples: setup
 	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests --package-path Examples/Newcomer --scratch-path $(EXAMPLES_SCRATCH)
+	$(SWIFT) test --skip-build --package-path Examples/Newcomer --scratch-path $(EXAMPLES_SCRATCH)
+	python3 Examples/DocSnippets/generate.py $(CURDIR)
+	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(EXAMPLES_SCRATCH)
 	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
 	  echo "examples: KeyValueFormat fetched a server package"; exit 1; fi
 	@if find Examples/KeyValueFormat/.build -name '*.swiftmodule' | grep -iE '/(NIO[A-Za-z]*|Hummingbird[A-Za-z]*|Vapor)\.swiftmodule'; then \

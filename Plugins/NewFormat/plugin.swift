@@ -32,7 +32,9 @@ struct NewFormat: CommandPlugin {
         } else if let parley = context.package.dependencies.first(where: { dependency in
             dependency.package.products.contains { $0.name == "Parley" }
         }) {
-            toolArguments += ["--parley-package-hint", parley.package.displayName]
+            // The identity `.product(name:package:)` needs: the path's last component or the URL's
+            // repository name (or the `name:` of `.package(name:path:)`), not the manifest's name.
+            toolArguments += ["--parley-package-hint", parley.package.id]
             let parleyProducts = Set(parley.package.products.map(\.id))
             for tool in executables where tool.dependencies.contains(where: { dependency in
                 if case .product(let product) = dependency { return parleyProducts.contains(product.id) }

@@ -90,9 +90,16 @@ struct FormatScaffold {
 
     static func findParley(in manifest: String) -> ParleyReference? {
         if manifest.contains(#".target(name: "Parley","#) { return .local }
-        let pattern = #".product(name: "Parley", package: ""#
-        if let range = manifest.range(of: pattern), let end = manifest[range.upperBound...].firstIndex(of: "\"") {
-            return .package(String(manifest[range.upperBound..<end]))
+        // Any of Parley's products names the package: `.product(name: "ParleyJSON", package: "parley-main")`.
+        let pattern = #".product(name: "Parley"#
+        var searchStart = manifest.startIndex
+        while let range = manifest.range(of: pattern, range: searchStart..<manifest.endIndex) {
+            searchStart = range.upperBound
+            guard let close = manifest[range.upperBound...].firstIndex(of: ")") else { break }
+            let arguments = manifest[range.upperBound..<close]
+            guard let package = arguments.range(of: #"package: ""#),
+                  let end = arguments[package.upperBound...].firstIndex(of: "\"") else { continue }
+            return .package(String(arguments[package.upperBound..<end]))
         }
         return nil
     }

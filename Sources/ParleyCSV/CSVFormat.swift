@@ -2,10 +2,13 @@ public import Parley
 
 /// CSV (`text/csv`, RFC 4180) with its `header` parameter, in Swift.
 ///
-/// **Decoding** gives an array with one element per record: with `header=present` each record
+/// **Decoding** gives an array with one element per record: with a header row each record
 /// after the first is an object whose keys are the first record's fields (in order); otherwise
-/// (`header=absent` or no parameter) each record is an array of strings. Every field is a
-/// string: CSV has no types.
+/// each record is an array of strings. `header=present` says there is a header row,
+/// `header=absent` that there is none; without the parameter the first record is a header when
+/// ``startsWithHeader(_:)`` says so (its fields are all text, and every later record has as many
+/// fields and at least one number, Boolean or empty field). Every field is a string: CSV has no
+/// types (a `Decodable` type converts them, see `ValueDecoder`).
 ///
 /// ```swift
 /// let csv = CSVFormat()
@@ -60,7 +63,7 @@ public struct CSVFormat: Format {
     /// - Parameters:
     ///   - bytes: The body.
     ///   - context: The media type (its `header` and `charset` parameters are honoured) and limits.
-    /// - Returns: An array of records: objects with `header=present`, arrays of strings otherwise.
+    /// - Returns: An array of records: objects when there is a header row, arrays of strings otherwise.
     /// - Throws: `FormatError` as ``CSVRowReader/nextRow()`` does, `FormatError/Code/malformed`
     ///   for a record whose field count differs from the header's, and
     ///   `FormatError/Code/unsupportedMediaType` for an unknown charset.
@@ -86,25 +89,42 @@ public struct CSVFormat: Format {
         var reader = try CSVRowReader(charset: charset, limits: context.limits)
         try reader.append(bytes)
         reader.finish()
-        var rows: [Value] = []
-        guard Self.hasHeader(context.mediaType) else {
-            while let row = try reader.nextRow() { rows.append(.array(row.map(Value.string))) }
-            return .array(rows)
+        var rows: [[String]] = []
+        while let row = try reader.nextRow() { rows.append(row) }
+        let header = context.mediaType.parameter("header")?.lowercased()
+        guard header == "present" || (header == nil && Self.startsWithHeader(rows)), let keys = rows.first else {
+            return .array(rows.map { .array($0.map(Value.string)) })
         }
-        guard let keys = try reader.nextRow() else { return .array([]) }
-        var record = 1
-        while let row = try reader.nextRow() {
-            record += 1
+        var records: [Value] = []
+        records.reserveCapacity(rows.count - 1)
+        for (offset, row) in rows.dropFirst().enumerated() {
             guard row.count == keys.count else {
                 throw FormatError(.malformed, format: name,
-                                  "record \(record) has \(row.count) field(s) but the header has \(keys.count)")
+                                  "record \(offset + 2) has \(row.count) field(s) but the header has \(keys.count)")
             }
             var members: [Value.Object.Member] = []
             members.reserveCapacity(keys.count)
             for (key, field) in zip(keys, row) { members.append(.init(key: key, value: .string(field))) }
-            rows.append(.object(Value.Object(members)))
+            records.append(.object(Value.Object(members)))
         }
-        return .array(rows)
+        return .array(records)
+    }
+
+    /// Whether records without a `header` parameter start with a header row: the first record's
+    /// fields are all text, and every later record (there is at least one) has as many fields and
+    /// at least one that is not text. A field is text unless it is empty, a number
+    /// (`[+-]digits[.digits][e[+-]digits]`) or `true`/`false`.
+    ///
+    /// - Parameter records: The records, in order.
+    /// - Returns: `true` when the first record reads as column names.
+    public static func startsWithHeader(_ records: [[String]]) -> Bool {
+        guard let first = records.first, records.count > 1, !first.isEmpty, first.allSatisfy(isText) else { return false }
+        return records.dropFirst().allSatisfy { $0.count == first.count && !$0.allSatisfy(isText) }
+    }
+
+    private static func isText(_ field: String) -> Bool {
+        let trimmed = TextScalar.trimmed(field)
+        return !trimmed.isEmpty && !TextScalar.isNumber(trimmed) && trimmed != "true" && trimmed != "false"
     }
 
     /// Encodes an array of flat objects or of arrays as CSV.

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func usageErrorsExitTwo() throws {
-        #expect(try ParleyProcess.run(["negotiate"]).status == 2)
+        #expect(try ParleyProcess.run(["negotiate", "--languages", ""]).status == 2)
         #expect(try ParleyProcess.run(["negotiate", "--accept", "*/*", "not a type"]).status == 2)
         #expect(try ParleyProcess.run(["no-such-command"]).status == 2)
         #expect(try ParleyProcess.run(["decode", "/no/such/file", "--content-type", "text/plain"]).status == 2)
@@ -211,5 +211,66 @@ import Testing
         let invalid = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain", "--to", "text/plain"])
         #expect(invalid.status == 1)
         #expect(invalid.stderr.contains("byte 3"))
+    }
+}
+
+/// What a newcomer meets first: copyable examples, plain JSON on a terminal, defaults that work
+/// outside Parley's checkout.
+@Suite struct CommandDefaultsTests {
+    @Test(arguments: ["formats", "negotiate", "media-type", "match", "decode", "check"])
+    func everyHelpExampleIsOneLineAtEightyColumns(command: String) throws {
+        let help = try ParleyProcess.run([command, "--help"], environment: ["COLUMNS": "80"]).stdout
+        guard let start = help.range(of: "Examples:\n") else { return }
+        let examples = help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { !$0.isEmpty }
+        #expect(!examples.isEmpty)
+        for line in examples { #expect(line.hasPrefix("  "), "wrapped example line: \(line)") }
+    }
+
+    @Test func decodePrintsPlainJSONOnATerminalAndTypedJSONInAPipe() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-plain-\(UUID().uuidString).json")
+        try Data(#"{"id": 7, "price": 12.5}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let terminal = try ColorAndProgressTests.onTerminal(["decode", file.path])
+        #expect(terminal.contains("\"id\":7") || terminal.contains("\"id\": 7"), "\(terminal)")
+        #expect(!terminal.contains("$int"), "\(terminal)")
+        let typedOnTerminal = try ColorAndProgressTests.onTerminal(["decode", file.path, "--typed-json"])
+        #expect(typedOnTerminal.contains("$int"), "\(typedOnTerminal)")
+        let piped = try ParleyProcess.run(["decode", file.path])
+        #expect(piped.stdout.contains("$int"))
+    }
+
+    @Test func negotiateWithoutOffersUsesTheLinkedFormatsTypes() throws {
+        let yaml = try ParleyProcess.run(["negotiate", "--accept", "application/yaml"])
+        #expect(yaml.status == 0, "\(yaml.stderr)")
+        #expect(yaml.stdout == "application/yaml\n")
+        let csv = try ParleyProcess.run(["negotiate", "--accept", "text/csv, */*;q=0.1"])
+        #expect(csv.stdout == "text/csv\n")
+        #expect(try ParleyProcess.run(["negotiate", "--accept", "video/mp4"]).status == 3)
+    }
+
+    @Test func checkWithoutAPathChecksTheCurrentFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let raw = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n{\"a\": 1}"
+        try Data(raw.utf8).write(to: folder.appendingPathComponent("one.http"))
+        let result = try ParleyProcess.run(["check"], directory: folder)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("checked 1 recording"), "\(result.stdout)")
+    }
+
+    @Test func unreadableFilesAreNamedOnTheLastLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-unreadable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n{\"a\": 1}"
+        try Data(good.utf8).write(to: folder.appendingPathComponent("good.http"))
+        try Data("HTTP/1.1 abc\r\n\r\n".utf8).write(to: folder.appendingPathComponent("broken.http"))
+        let result = try ParleyProcess.run(["check", folder.path])
+        #expect(result.status == 2)
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last == "1 file could not be read: \(folder.path)/broken.http; every other file was checked (exit 2)",
+                "\(result.stdout)")
     }
 }

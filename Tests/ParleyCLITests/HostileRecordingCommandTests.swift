@@ -29,8 +29,46 @@ import Testing
         #expect(result.stdout.contains("checked 5 recordings, 5 exchanges"), "\(result.stdout)")
         #expect(result.stdout.contains("1 unreadable file"))
         #expect(result.stdout.contains("FAIL  \(folder.path)/f-broken.http: byte 0: status line \"HTTP/1.1 abc\\u{1B}[2J\""))
-        #expect(result.stdout.contains("length-mismatch: Content-Length \"-2\" is not a length"))
+        #expect(result.stdout.contains("invalid-framing: Content-Length \"-2\" is not a length"))
         #expect(result.stdout.contains("[text/plain\\u{1B}]0;pwned\\u{07}\\u{1B}[2J]"))
         #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+    }
+
+    /// RFC 9112 §6.3: a message whose length cannot be known is an error, so the check fails.
+    @Test(arguments: [
+        (["Content-Type: text/plain", "Content-Length: -2"], "hello", "Content-Length \"-2\" is not a length"),
+        (["Content-Type: text/plain", "Content-Length: 9223372036854775807"], "abc", "more than twice the"),
+        (["Content-Type: text/plain", "Transfer-Encoding: chunked"], "7FFFFFFFFFFFFFFF\r\nabc\r\n0\r\n\r\n",
+         "chunk size \"7FFFFFFFFFFFFFFF\""),
+    ])
+    func framingErrorsFailTheCheck(headers: [String], body: String, reason: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-framing-\(UUID().uuidString).http")
+        try Self.raw(headers, body: body).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ParleyProcess.run(["check", file.path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("invalid-framing"), "\(result.stdout)")
+        #expect(result.stdout.contains(reason), "\(result.stdout)")
+    }
+
+    @Test func aHandEditedLengthStaysAWarning() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-edited-\(UUID().uuidString).http")
+        try Self.raw(["Content-Type: text/plain", "Content-Length: 7"], body: "hello").write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ParleyProcess.run(["check", file.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("length-mismatch"), "\(result.stdout)")
+    }
+
+    /// `HTTPFields` traps past 65,535 fields: a recording with more is refused, not a crash.
+    @Test func aResponseWithTooManyHeaderFieldsIsAFinding() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-fields-\(UUID().uuidString).http")
+        let fields = ["Content-Type: text/plain", "Content-Length: 2"] + (0..<70_000).map { "X-F\($0): v" }
+        try Self.raw(fields, body: "ok").write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ParleyProcess.run(["check", file.path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("limit-exceeded: the response has 70002 header fields, more than the limit of 10000"),
+                "\(result.stdout.prefix(2000))")
     }
 }

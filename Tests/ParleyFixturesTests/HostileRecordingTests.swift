@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Parley
 import Testing
 @testable import ParleyFixtures
@@ -12,18 +13,30 @@ struct HostileRecordingTests {
         Array(("HTTP/1.1 200 OK\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n" + body).utf8)
     }
 
-    @Test("A Content-Length that is no length is reported and the body read to the next message",
+    @Test("A Content-Length that is no length is a framing error and the body read to the next message",
           arguments: ["-2", "-9223372036854775808", "+5", "9223372036854775808", "99999999999999999999", "5, 5", "0x10"])
     func contentLengthThatIsNoLength(length: String) throws {
         let bytes = Self.raw(["Content-Type: text/plain", "Content-Length: \(length)"], body: "hello")
         let recording = try RecordingReader().read(bytes: bytes, path: "memory")
         let response = try #require(recording.exchanges.first?.response)
         #expect(response.body == Array("hello".utf8))
-        #expect(response.readingNotes.map(\.kind) == [.lengthMismatch])
+        #expect(response.readingNotes.map(\.kind) == [.invalidFraming])
+        #expect(response.readingNotes.first?.severity == .error)
     }
 
-    @Test("A Content-Length past the end of the file is a mismatch, not an overflow",
-          arguments: ["9223372036854775807", "9223372036854775800", "6"])
+    @Test("A Content-Length past the end of the whole file is a framing error, not an overflow",
+          arguments: ["9223372036854775807", "9223372036854775800", "100000"])
+    func contentLengthPastTheWholeFile(length: String) throws {
+        let bytes = Self.raw(["Content-Type: text/plain", "Content-Length: \(length)"], body: "abc")
+        let recording = try RecordingReader().read(bytes: bytes, path: "memory")
+        let response = try #require(recording.exchanges.first?.response)
+        #expect(response.body == Array("abc".utf8))
+        #expect(response.readingNotes.map(\.kind) == [.invalidFraming])
+        #expect(response.readingNotes.first?.message.contains("RFC 9112") == true)
+    }
+
+    @Test("A Content-Length a few bytes off (a hand-edited body) stays a mismatch warning",
+          arguments: ["6", "40"])
     func contentLengthPastTheEnd(length: String) throws {
         let bytes = Self.raw(["Content-Type: text/plain", "Content-Length: \(length)"], body: "hello")
         let recording = try RecordingReader().read(bytes: bytes, path: "memory")
@@ -38,13 +51,23 @@ struct HostileRecordingTests {
         #expect(recording.exchanges.first?.response.body == [])
     }
 
-    @Test("A chunk size that overflows or is signed is not chunk framing",
-          arguments: ["7FFFFFFFFFFFFFFF", "FFFFFFFFFFFFFFFF", "10000000000000000", "-1", "+3", " "])
-    func hostileChunkSizes(size: String) throws {
+    @Test("A chunk size that is signed or no number is not chunk framing (a body stored decoded)",
+          arguments: ["-1", "+3", " ", "cafe"])
+    func bodiesThatAreNotChunked(size: String) throws {
         let bytes = Self.raw(["Transfer-Encoding: chunked"], body: "\(size)\r\nabc\r\n0\r\n\r\n")
         let recording = try RecordingReader().read(bytes: bytes, path: "memory")
         let response = try #require(recording.exchanges.first?.response)
         #expect(response.readingNotes.map(\.kind) == [.chunkFraming])
+    }
+
+    @Test("A chunk size that overflows or passes the whole file is a framing error",
+          arguments: ["7FFFFFFFFFFFFFFF", "FFFFFFFFFFFFFFFF", "10000000000000000", "1000"])
+    func hostileChunkSizes(size: String) throws {
+        let bytes = Self.raw(["Transfer-Encoding: chunked"], body: "3\r\nabc\r\n\(size)\r\nabc\r\n0\r\n\r\n")
+        let recording = try RecordingReader().read(bytes: bytes, path: "memory")
+        let response = try #require(recording.exchanges.first?.response)
+        #expect(response.readingNotes.map(\.kind) == [.invalidFraming])
+        #expect(response.readingNotes.first?.severity == .error)
     }
 
     @Test("Chunked framing still reads when every size is sane")
@@ -180,5 +203,30 @@ struct SnapshotComparisonScaleTests {
     func differencePathsAreEscaped() {
         let entry = Snapshot.Entry(index: 0, match: .exact, value: ["a\u{1B}[2J": 1])
         #expect(entry.differences(from: ["a\u{1B}[2J": 2]) == ["$.a\\u{1B}[2J: expected 1, got 2"])
+    }
+}
+
+/// More header fields than `HTTPFields` can hold (65,535) is refused, never a trap.
+@Suite struct HeaderFieldCountLimitTests {
+    static let recording: [UInt8] = HostileRecordingTests.raw(
+        ["Content-Type: text/plain", "Content-Length: 2"] + (0..<70_000).map { "X-F\($0): v" }, body: "ok")
+
+    @Test func aCheckReportsTheLimit() throws {
+        let exchange = try #require(try RecordingReader().read(bytes: Self.recording, path: "memory").exchanges.first)
+        let result = ExchangeChecker(options: CheckOptions(registry: .builtIn)).check(exchange, path: "memory", kind: .rawHTTP)
+        #expect(result.findings.map(\.kind) == [.limitExceeded])
+        #expect(result.findings.first?.message.contains("\(RecordedFields.maxCount)") == true)
+    }
+
+    @Test func aReplayRefusesIt() async throws {
+        let recording = try RecordingReader().read(bytes: Self.recording, path: "memory")
+        let transport = ReplayTransport(replayer: Replayer(recordings: [recording]))
+        let request = HTTPRequest(method: .get, scheme: "https", authority: "example.com", path: "/")
+        await #expect(throws: ReplayError.self) { _ = try await transport.send(request, body: nil) }
+    }
+
+    @Test func theHTTPResponseNeverTraps() throws {
+        let exchange = try #require(try RecordingReader().read(bytes: Self.recording, path: "memory").exchanges.first)
+        #expect(exchange.response.httpResponse.headerFields.count == RecordedFields.maxCount)
     }
 }

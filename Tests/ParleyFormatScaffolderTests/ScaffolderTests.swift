@@ -97,6 +97,22 @@ import Testing
         #expect(!package.exists("Sources/Kv"))
     }
 
+    /// A consumer that names Parley by another identity (a checkout folder that is not `parley`) and
+    /// uses only a format product: the scaffolder takes that identity, not a guess.
+    @Test func findsParleysIdentityFromAnyOfItsProducts() throws {
+        let manifest = TemporaryPackage.consumerManifest
+            .replacingOccurrences(of: #".package(name: "parley", path: "PARLEY_PATH")"#, with: #".package(path: "PARLEY_PATH")"#)
+            .replacingOccurrences(of: #".product(name: "Parley", package: "parley")"#,
+                                  with: #".product(name: "ParleyJSON", package: "parley-checkout")"#)
+        let package = try TemporaryPackage(manifest: manifest)
+        defer { package.remove() }
+        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Kv", "--media-type", "application/vnd.example.kv",
+                                                                        "--no-link", "--dry-run"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("would run swift package add-target-dependency Parley Kv --package parley-checkout"),
+                "\(result.stdout)")
+    }
+
     /// SwiftPM refuses a step half-way (the package's name is not a target): everything is undone.
     @Test func aFailingSwiftPMStepLeavesThePackageAsItWas() throws {
         let package = try TemporaryPackage()

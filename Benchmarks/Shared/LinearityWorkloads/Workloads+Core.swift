@@ -48,4 +48,10 @@ let coreWorkloads: [Workload] = [
             + joined(n) { "\r\n--BOUNDAR\($0 % 10)" } + "\r\n--BOUNDARY--\r\n").utf8)
         return { keep(try MultipartDecoder().decode(body, boundary: "BOUNDARY")) }
     },
+
+    // A Content-Type with thousands of distinct parameters (the repeated-name check, RFC 6838 §4.3).
+    Workload("media-type.many-parameters", unit: "parameters", count: 2_000) { n in
+        let text = "application/json" + joined(n) { ";p\($0)=v" }
+        return { keep(try? MediaType(parsing: text)) }
+    },
 ]

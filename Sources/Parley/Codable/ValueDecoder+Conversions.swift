@@ -41,6 +41,7 @@ extension ValueDecoder {
         let requested = ObjectIdentifier(T.self)
         return requested == ObjectIdentifier(String.self) || requested == ObjectIdentifier(Bool.self)
             || requested == ObjectIdentifier(Data.self) || requested == ObjectIdentifier(URL.self)
+            || requested == ObjectIdentifier(Decimal.self)
     }
 
     /// Decodes the types that need no `init(from:)` call: strings, numbers, Booleans, the
@@ -62,6 +63,7 @@ extension ValueDecoder {
         if requested == ObjectIdentifier(Data.self) { return try bytes(node.scalar, path: path).map { (Data($0) as! T) } }
         if requested == ObjectIdentifier(URL.self) { return (try url(node.scalar, path: path()) as! T) }
         if requested == ObjectIdentifier(Int64.self) { return (try integer(node.scalar, as: Int64.self, path: path) as! T) }
+        if requested == ObjectIdentifier(Decimal.self) { return (try decimal(node.scalar, path: path) as! T) }
         // Only arrays remain, and every array is one reference wide: other types (most often
         // the caller's own structs) skip the comparisons below.
         guard MemoryLayout<T>.size == MemoryLayout<[Int]>.size else { return nil }
@@ -121,6 +123,12 @@ extension ValueDecoder {
     @usableFromInline package func bool(_ value: Value, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         switch value {
         case .bool(let b): return b
+        case .string(let text):
+            switch TextScalar.trimmed(text) {
+            case "true", "1": return true
+            case "false", "0": return false
+            default: throw TextScalar.mismatch(Bool.self, text, path: path())
+            }
         case .tagged: return try bool(unwrapTagged(value), path: path())
         default: throw mismatch(Bool.self, value, path: path())
         }
@@ -145,6 +153,14 @@ extension ValueDecoder {
         case .float(let d):
             if let result = T(exactly: d) { return result }
             throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(d) is not an integer that fits in \(T.self)."))
+        case .string(let text):
+            let trimmed = TextScalar.trimmed(text)
+            if let result = T(trimmed) { return result }
+            if TextScalar.isInteger(trimmed) {
+                throw DecodingError.dataCorrupted(.init(codingPath: path(),
+                                                        debugDescription: "Number \(trimmed) does not fit in \(T.self)."))
+            }
+            throw TextScalar.mismatch(T.self, text, path: path())
         case .tagged:
             return try integer(unwrapTagged(value), as: T.self, path: path)
         default:
@@ -159,6 +175,10 @@ extension ValueDecoder {
         case .number(let text):
             if let d = Double(text), d.isFinite { return d }
             throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(text) does not fit in Double."))
+        case .string(let text):
+            let trimmed = TextScalar.trimmed(text)
+            if TextScalar.isNumber(trimmed), let d = Double(trimmed), d.isFinite { return d }
+            throw TextScalar.mismatch(Double.self, text, path: path())
         case .tagged: return try double(unwrapTagged(value), path: path)
         default: throw mismatch(Double.self, value, path: path())
         }
@@ -169,6 +189,23 @@ extension ValueDecoder {
         let f = Float(d)
         if f.isFinite || !d.isFinite { return f }
         throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(d) does not fit in Float."))
+    }
+
+    /// A `Decimal` from an integer, a float (by its shortest decimal text), number text or a string
+    /// holding a number; the digits are kept exactly as written.
+    @usableFromInline package func decimal(_ value: Value, path: () -> [any CodingKey]) throws -> Decimal {
+        let text: String
+        switch unwrapTagged(value) {
+        case .integer(let i): return Decimal(i)
+        case .float(let d) where d.isFinite: text = "\(d)"
+        case .number(let number): text = number
+        case .string(let string):
+            guard TextScalar.isNumber(TextScalar.trimmed(string)) else { throw TextScalar.mismatch(Decimal.self, string, path: path()) }
+            text = String(TextScalar.trimmed(string))
+        default: throw mismatch(Decimal.self, unwrapTagged(value), path: path())
+        }
+        if let decimal = Decimal(string: text), !decimal.isNaN { return decimal }
+        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(text) does not fit in Decimal."))
     }
 
     /// A date from ``Value/date(_:)``, or by ``dateDecodingStrategy``; `deferred` runs `Date`'s

@@ -16,6 +16,13 @@ import FoundationEssentials
 /// ``Value/bytes(_:)``, a base64 string, or an array of integers; `URL` from a string.
 /// ``Value/tagged(_:_:)`` values decode as their inner value.
 ///
+/// Strings convert to the type asked for, as formats whose scalars are all text need (XML, CSV,
+/// forms, query strings, headers): `"7"` decodes as any integer type it fits, `"12.5"` as `Double`,
+/// `Float` or `Decimal` (digits kept), `true`/`false`/`1`/`0` as `Bool`, and dates by
+/// ``dateDecodingStrategy`` (`"1700000000"` with ``DateDecodingStrategy/secondsSince1970``).
+/// Text that is not one throws `DecodingError.typeMismatch` naming the coding path, the text and
+/// the type. A JSON string such as `"7"` therefore decodes as an `Int` too.
+///
 /// Objects with up to 16 members are searched linearly (no index is built); larger objects
 /// get a key index when a container is made. When keys repeat, the last member wins.
 public struct ValueDecoder: Sendable {
@@ -35,16 +42,23 @@ public struct ValueDecoder: Sendable {
     public var dateDecodingStrategy: DateDecodingStrategy
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
+    /// Whether a value that is not an array decodes as a one-element array when an array is
+    /// asked for, and a missing member as an empty one: XML writes an array as a repeated element,
+    /// so one element reads back as that element and none as nothing. Default `false`;
+    /// `XMLFormat` turns it on for its bodies.
+    public var decodesSingleValuesAsArrays: Bool
 
     /// Creates a decoder.
     ///
     /// - Parameters:
     ///   - dateDecodingStrategy: How dates are read from strings or numbers.
     ///   - userInfo: Context for `init(from:)` implementations.
+    ///   - decodesSingleValuesAsArrays: Whether a lone value reads as a one-element array.
     public init(dateDecodingStrategy: DateDecodingStrategy = .iso8601,
-                userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+                userInfo: [CodingUserInfoKey: any Sendable] = [:], decodesSingleValuesAsArrays: Bool = false) {
         self.dateDecodingStrategy = dateDecodingStrategy
         self.userInfo = userInfo
+        self.decodesSingleValuesAsArrays = decodesSingleValuesAsArrays
     }
 
     /// Decodes a value of `type` from `value`.

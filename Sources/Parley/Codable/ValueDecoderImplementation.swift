@@ -118,7 +118,10 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
         switch value {
         case .array(let elements): return elements
         case .tagged: return try arrayValue(unwrapTagged(value), path: path())
-        default: throw options.mismatch([Any].self, value, path: path())
+        case .null: throw options.mismatch([Any].self, value, path: path())
+        default:
+            if options.decodesSingleValuesAsArrays { return [value] }
+            throw options.mismatch([Any].self, value, path: path())
         }
     }
 

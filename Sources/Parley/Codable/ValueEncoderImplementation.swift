@@ -70,6 +70,7 @@ final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
         if let date = value as? Date { return try encodeDate(date) }
         if let data = value as? Data { return try encodeData(data) }
         if let url = value as? URL { return .string(url.absoluteString) }
+        if let decimal = value as? Decimal { return .number(decimal.description) }
         return nil
     }
 

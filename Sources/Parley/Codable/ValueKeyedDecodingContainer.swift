@@ -75,7 +75,11 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unwrap(try require(key), as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
+        if decoder.options.decodesSingleValuesAsArrays, find(key) == nil, T.self != String.self,
+           let collection = T.self as? any RangeReplaceableCollection.Type {
+            return collection.init() as! T  // XML writes an empty array as no element at all
+        }
+        return try decoder.unwrap(try require(key), as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -3,11 +3,13 @@ extension MediaType {
     ///
     /// Follows RFC 9110 §5.6 and §8.3: `type "/" subtype *( OWS ";" OWS [ name "=" value ] )`
     /// with token or quoted-string values. Surrounding whitespace, empty parameters and a
-    /// trailing `;` are accepted; a repeated parameter name (RFC 6838 §4.3) is not.
+    /// trailing `;` are accepted; a repeated parameter name (RFC 6838 §4.3) is not, nor more
+    /// than ``maxParameterCount`` parameters.
     ///
     /// - Parameter text: The value, without the field name.
     /// - Throws: ``MediaTypeParseError`` naming what broke and the byte offset.
-    /// - Complexity: O(*n*) in the length of `text`, plus O(*p*²) in the number of parameters.
+    /// - Complexity: O(*n*) in the length of `text` (the duplicate check compares at most
+    ///   ``maxParameterCount`` names pairwise).
     public init(parsing text: String) throws(MediaTypeParseError) {
         var string = text
         let result = string.withUTF8 { MediaTypeScanner.parse(UnsafeRawBufferPointer($0)) }
@@ -27,6 +29,10 @@ extension MediaType {
     public init(parsing bytes: UnsafeRawBufferPointer) throws(MediaTypeParseError) {
         self = try MediaTypeScanner.parse(bytes).get()
     }
+
+    /// The most parameters a media type may have: 64. Registered types use a handful; the bound
+    /// keeps the repeated-name check (RFC 6838 §4.3) cheap for a hostile value of thousands.
+    public static let maxParameterCount = 64
 }
 
 /// The single-pass scanner behind ``MediaType/init(parsing:)``.
@@ -77,6 +83,10 @@ enum MediaTypeScanner {
         scan: while !scanner.isAtEnd {
             switch scanner.next() {
             case .parameter(let parameter):
+                guard parameters.count < MediaType.maxParameterCount else {
+                    return .failure(MediaTypeParseError(.tooManyParameters, at: parameter.name.lowerBound,
+                                                        "more than \(MediaType.maxParameterCount) parameters"))
+                }
                 let name = lowercasedString(bytes, parameter.name)
                 if parameters.contains(where: { $0.name == name }) {
                     return .failure(MediaTypeParseError(.duplicateParameter, at: parameter.name.lowerBound,

@@ -33,6 +33,8 @@ public struct MediaTypeParseError: Error, Sendable, Hashable, CustomStringConver
         public static let list = Code("list")
         /// Longer than the caller's bound.
         public static let tooLong = Code("tooLong")
+        /// More parameters than ``MediaType/maxParameterCount``.
+        public static let tooManyParameters = Code("tooManyParameters")
     }
 
     /// What broke.

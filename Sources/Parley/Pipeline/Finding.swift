@@ -52,6 +52,10 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         case unsupportedCharset = "unsupported-charset"
         /// `Transfer-Encoding: chunked` with a body that is not chunk-framed (note).
         case chunkFraming = "chunk-framing"
+        /// The message's framing is invalid, so its end cannot be known (RFC 9112 §6.3): a
+        /// `Content-Length` that is not a length or declares more bytes than the whole recording
+        /// holds, or a chunk size too large for the bytes that follow (error).
+        case invalidFraming = "invalid-framing"
         /// The status is not in the acceptable set (error; only with a status filter).
         case unacceptableStatus = "unacceptable-status"
         /// The decoded value differs from its pinned snapshot (error).
@@ -66,7 +70,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public var defaultSeverity: Severity {
             switch self {
             case .decodeFailed, .limitExceeded, .malformedContentType, .corruptEncoding, .unacceptableStatus,
-                 .snapshotMismatch, .missingContentType, .unknownContentType, .unsupportedEncoding, .unsupportedCharset: .error
+                 .snapshotMismatch, .missingContentType, .unknownContentType, .unsupportedEncoding, .unsupportedCharset,
+                 .invalidFraming: .error
             case .mislabelledBody, .lengthMismatch: .warning
             case .storedDecoded, .chunkFraming, .noBody: .note
             }

@@ -20,7 +20,7 @@ extension Registry {
         guard let choice = encoder(forAccept: accept) else {
             throw ParleyError.notAcceptable(accept, available: encodableMediaTypes)
         }
-        return try encodeReply(value, format: choice.format, as: choice.mediaType)
+        return try encodeReply(value, choice: choice, accepting: accept).reply
     }
 
     /// Encodes `value` for `request`, negotiating the media type from its `Accept` fields and,
@@ -42,9 +42,12 @@ extension Registry {
     /// 3. **Charset** (a textual format that ``Format/allowsCharsetTranscoding``, with
     ///    ``ReplyOptions/charsets`` not empty): ``CharsetNegotiator`` over UTF-8 and the offered
     ///    charsets; the encoded UTF-8 is transcoded and `Content-Type` labelled with the
-    ///    `charset`. When `Accept-Charset` accepts none of them, or the text holds a character
-    ///    the chosen charset cannot (or the result is over 4 bytes per UTF-8 byte), the reply is
-    ///    UTF-8: RFC 9110 §12.5.2 lets a server disregard the field.
+    ///    `charset`. When `Accept-Charset` accepts none of them, the first one it does not
+    ///    exclude with `q=0` is sent (``CharsetNegotiator/unexcludedCharsetIndex(forAcceptCharset:)``:
+    ///    `utf-8;q=0` with ISO 8859-1 offered gives ISO 8859-1), as RFC 9110 §12.5.2 lets a
+    ///    server disregard the field. When the text holds a character the chosen charset cannot
+    ///    (or the result is over 4 bytes per UTF-8 byte) the reply is UTF-8, unless the field
+    ///    excludes UTF-8: then it is refused with 406.
     /// 4. **Content coding** (a ``Format/isCompressible`` format, with
     ///    ``ReplyOptions/contentCodings`` holding encoders): ``EncodingNegotiator``; a body larger
     ///    than ``ReplyOptions/compressionThreshold`` is compressed with the preferred coding, a
@@ -88,8 +91,8 @@ extension Registry {
             throw ParleyError.notAcceptable(accept, available: encodableMediaTypes)
         }
         let language = Self.negotiateLanguage(request.headerFields, options)
-        let reply = try encodeReply(localizing(language), format: choice.format, as: choice.mediaType)
-        return try negotiateRepresentation(reply, format: choice.format, language: language,
+        let (reply, format) = try encodeReply(localizing(language), choice: choice, accepting: accept)
+        return try negotiateRepresentation(reply, format: format, language: language,
                                            request: request.headerFields, options: options, refusing: true)
     }
 
@@ -254,7 +257,7 @@ extension Registry {
     }
 
     /// A request field's values joined with `, `, or `nil` when it has none.
-    private static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
+    static func fieldValue(_ fields: HTTPFields, _ name: HTTPField.Name) -> String? {
         let values = fields[values: name]
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
@@ -287,14 +290,23 @@ extension Registry {
         if negotiatesCharset {
             vary.append("Accept-Charset")
             let offered = options.offeredCharsets
-            let index = CharsetNegotiator(charsets: offered).preferredCharsetIndex(
-                forAcceptCharset: Self.fieldValue(fields, Self.acceptCharset))
+            let acceptCharset = Self.fieldValue(fields, Self.acceptCharset)
+            let negotiator = CharsetNegotiator(charsets: offered)
+            let index = negotiator.unexcludedCharsetIndex(forAcceptCharset: acceptCharset)
+            var transcodedTo: String?
             if let index, Charset(name: offered[index]) != .utf8,
                let transcoded = try? options.charsetConverter.bytes(
                    fromUTF8: reply.body, charset: offered[index], maximumBytes: reply.body.count * 4 + 16) {
                 reply.body = transcoded
                 reply.contentType = reply.contentType.settingParameter("charset", to: offered[index].lowercased())
                 reply.headerFields[.contentType] = reply.contentType.description
+                transcodedTo = offered[index]
+            }
+            if transcodedTo == nil, refusing,
+               CharsetNegotiator(charsets: ["utf-8"]).unexcludedCharsetIndex(forAcceptCharset: acceptCharset) == nil {
+                throw ParleyError(.notAcceptable,
+                                  "nothing acceptable for Accept-Charset '\(acceptCharset ?? "")': it excludes UTF-8 and the body has no form in \(offered.dropFirst().joined(separator: ", "))",
+                                  acceptableTypes: [reply.contentType])
             }
         }
         // Never a second coding over one applied already.
@@ -329,7 +341,7 @@ extension Registry {
 
     /// Encodes a reply body with `format` as `mediaType` (with `charset=utf-8` when the format
     /// is textual), and its `Content-Type` and `Vary: Accept` fields.
-    private func encodeReply(_ value: Value, format: any Format, as mediaType: MediaType) throws(ParleyError) -> Reply {
+    func encodeReply(_ value: Value, format: any Format, as mediaType: MediaType) throws(ParleyError) -> Reply {
         var contentType = mediaType
         if format.isTextual && contentType.charset == nil {
             contentType = contentType.settingParameter("charset", to: "utf-8")

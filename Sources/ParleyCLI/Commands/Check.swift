@@ -29,9 +29,10 @@ struct Check: AsyncParsableCommand {
         browser exports full of fonts. A response whose body the recording left out (HAR exports \
         often do for images) is noted and not checked.
 
-        Exit codes: 0 every exchange passed (warnings allowed unless --strict), 1 a check failed, \
-        2 usage error or a recording that could not be read (the report still lists it, and every \
-        other file is checked).
+        Without a path, the current folder is checked. Exit codes: 0 every exchange passed \
+        (warnings allowed unless --strict), 1 a check failed, 2 usage error or a recording that \
+        could not be read (the report still lists it, every other file is checked, and a last \
+        line names the unreadable files).
 
         Examples:
           parley check Fixtures/recorded
@@ -42,8 +43,8 @@ struct Check: AsyncParsableCommand {
           parley check recordings/ --color always | less -R
         """)
 
-    @Argument(help: "Files or folders of recordings.")
-    var paths: [String] = ["Fixtures"]
+    @Argument(help: "Files or folders of recordings (default: the current folder).")
+    var paths: [String] = ["."]
 
     @Option(help: "Report format: text, json (JSON Lines), junit or html (one self-contained page; use with --output).")
     var report: String = "text"
@@ -123,8 +124,10 @@ struct Check: AsyncParsableCommand {
         var summary = CheckSummary()
         let started = Date()
         var done = 0
+        var unreadable: [String] = []
         await checker.run(files, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { check in
             done += 1
+            if check.readError != nil { unreadable.append(check.path) }
             summary.add(check)
             progress.update(done, summary: summary, path: check.path)
             reporter.record(check)
@@ -138,7 +141,14 @@ struct Check: AsyncParsableCommand {
                               files.count, summary.recordings, summary.exchanges, megabytes, seconds,
                               megabytes / max(seconds, 1e-9), Double(summary.exchanges) / max(seconds, 1e-9)))
         }
-        if summary.unreadableFiles > 0 { throw ExitCode.usage }
+        if !unreadable.isEmpty {
+            // Exit 2 reads as a usage error in CI logs: say what it means here.
+            let line = "\(unreadable.count) file\(unreadable.count == 1 ? "" : "s") could not be read: "
+                + unreadable.map { TerminalText.escaped($0) }.joined(separator: ", ")
+                + "; every other file was checked (exit 2)"
+            if format == .text { sink.write(line) } else { printError("parley: " + line) }
+            throw ExitCode.usage
+        }
         if summary.fails(strict: strict) { throw ExitCode.checkFailed }
     }
 }

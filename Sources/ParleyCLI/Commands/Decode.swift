@@ -14,9 +14,11 @@ struct Decode: ParsableCommand {
         commandName: "decode",
         abstract: "Decode a body with the format its Content-Type selects, and print it.",
         discussion: """
-        Prints typed JSON by default: integers {"$int": "…"}, reals {"$real": "…"}, dates \
-        {"$date": "…Z"}, bytes {"$data": "base64"}, UIDs {"$uid": n}; strings, Booleans, null, \
-        arrays and objects as themselves. --to transcodes to another registered type instead.
+        On a terminal, prints plain JSON. Piped or redirected, and with --typed-json, prints \
+        typed JSON, which shows exactly what was decoded: integers {"$int": "…"}, reals \
+        {"$real": "…"}, dates {"$date": "…Z"}, bytes {"$data": "base64"}, UIDs {"$uid": n}; \
+        strings, Booleans, null, arrays and objects as themselves. --to transcodes to another \
+        registered type instead (--to application/json for plain JSON in a pipe).
         The body runs through the response pipeline a client runs (charset conversion, sniffing, \
         the format with its limits); a mislabelled body is reported on standard error. \
         Without --content-type the type comes from the file's extension (.json, .yaml, .png, …) \
@@ -29,7 +31,7 @@ struct Decode: ParsableCommand {
           parley decode response.json
           parley decode config.yaml --to application/json
           parley decode response.bin --content-type application/json
-          curl -s https://example.org/feed | parley decode - --content-type application/atom+xml
+          curl -s https://example.org/feed | parley decode - --content-type text/xml
         """)
 
     @Argument(help: "The body file, or - for standard input.")
@@ -42,7 +44,7 @@ struct Decode: ParsableCommand {
     @Option(help: "Transcode to this media type.")
     var to: String?
 
-    @Flag(name: .customLong("typed-json"), help: "Print typed JSON (the default).")
+    @Flag(name: .customLong("typed-json"), help: "Print typed JSON (the default when standard output is not a terminal).")
     var typedJSON = false
 
     func validate() throws {
@@ -83,7 +85,8 @@ struct Decode: ParsableCommand {
             printError("error: no registered format encodes '\(target)'")
             throw ExitCode.notAcceptable
         }
-        let output = to == nil ? value.typedJSON : value
+        let printsTyped = to == nil && (typedJSON || isatty(STDOUT_FILENO) != 1)
+        let output = printsTyped ? value.typedJSON : value
         do {
             var bytes = try encoder.format.encode(output, context: EncodingContext(mediaType: encoder.mediaType))
             if bytes.last != UInt8(ascii: "\n") && encoder.format.isTextual { bytes.append(UInt8(ascii: "\n")) }

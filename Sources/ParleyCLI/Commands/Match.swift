@@ -16,8 +16,8 @@ struct Match: ParsableCommand {
 
         Examples:
           parley match --content-type 'application/problem+json'
-          parley match --content-type 'image/svg+xml' --registered application/xml --registered 'text/*'
-          echo '{"content_type": "text/csv", "registered": ["text/*"]}' | parley match --batch
+          parley match --content-type 'image/svg+xml' --registered application/xml
+          echo '{"content_type": "text/csv"}' | parley match --batch
         """)
 
     @Option(name: .customLong("content-type"), help: "The Content-Type field value.")

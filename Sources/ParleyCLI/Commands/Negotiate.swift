@@ -9,7 +9,9 @@ struct Negotiate: ParsableCommand {
         discussion: """
         With media-type offers alone, prints the chosen offer exactly as given, or
         exits 3 when none is acceptable. Without --accept the request had no Accept
-        field: the first offer wins.
+        field: the first offer wins. Without offers (and no other dimension), the
+        offers are the types the linked formats encode, as `parley formats` lists
+        them.
 
         Each other dimension is negotiated when its field or its offers are given,
         as Registry.reply does, and printed as a 'name: value' line (type,
@@ -21,16 +23,18 @@ struct Negotiate: ParsableCommand {
         - language: --accept-language among --languages (BCP 47 tags; the first
           is the default); RFC 4647 basic filtering, then lookup; the default
           when none matches.
-        - charset: --accept-charset among utf-8 and --charsets; utf-8 when none
-          is acceptable.
+        - charset: --accept-charset among utf-8 and --charsets; when none is
+          acceptable, the first the field does not exclude with q=0 (utf-8 when
+          every one is).
 
         Examples:
-          parley negotiate --accept 'application/yaml, application/json;q=0.9' application/json application/yaml
-          parley negotiate --accept-encoding 'gzip, deflate, br, zstd' --encodings br,gzip
-          parley negotiate --accept-language 'en-GB,en;q=0.9,de;q=0.8' --languages de,en
-          parley negotiate --accept-charset 'iso-8859-1, utf-8;q=0.5' --charsets iso-8859-1 --accept 'text/*' text/csv
-          echo '{"accept": "text/*", "offers": ["application/json", "text/csv"]}' | parley negotiate --batch
-          echo '{"accept_encoding": "gzip;q=0.5, br", "encodings": ["gzip", "br"]}' | parley negotiate --batch
+          parley negotiate --accept 'text/csv, */*;q=0.5' application/json text/csv
+          parley negotiate --accept 'text/*'
+          parley negotiate --accept-encoding 'gzip, br;q=0.9' --encodings br,gzip
+          parley negotiate --accept-language 'en-GB,de;q=0.8' --languages de,en
+          parley negotiate --accept-charset 'utf-8;q=0' --charsets iso-8859-1
+          echo '{"offers": ["text/csv"]}' | parley negotiate --batch
+          echo '{"accept_encoding": "gzip;q=0.5, br"}' | parley negotiate --batch
         """)
 
     @Option(help: "The Accept field value (omit for a request without one).")
@@ -61,7 +65,7 @@ struct Negotiate: ParsableCommand {
         """)
     var batch = false
 
-    @Argument(help: "The media-type offers, most preferred first.")
+    @Argument(help: "The media-type offers, most preferred first (default: the linked formats' types).")
     var offers: [String] = []
 
     /// The dimensions asked besides the media type.
@@ -75,13 +79,14 @@ struct Negotiate: ParsableCommand {
     func validate() throws {
         if acceptLanguage != nil && languages == nil { throw ValidationError("--accept-language needs --languages") }
         if languages != nil && (Self.list(languages) ?? []).isEmpty { throw ValidationError("give at least one language") }
-        if !batch && offers.isEmpty && !request.asksAny { throw ValidationError("give at least one offer") }
     }
 
     func run() throws {
         if batch { return Self.runBatch() }
         let dimensions = request
         var lines: [String] = []
+        let offers = offers.isEmpty && !dimensions.asksAny
+            ? CommandEnvironment.registry.encodableMediaTypes.map(\.description) : offers
         if !offers.isEmpty {
             guard let choice = try Self.choose(accept: accept, offers: offers) else {
                 printError("nothing acceptable for Accept '\(accept ?? "")'")
@@ -172,14 +177,15 @@ struct DimensionRequest {
     var asksAny: Bool { encoding != nil || language != nil || charset != nil }
 
     /// What the server answers: the coding (`identity` for none, `nil` when even identity is
-    /// excluded), the language (the default when none matches), the charset (UTF-8 when none is
-    /// acceptable), each `nil` when not asked.
+    /// excluded), the language (the default when none matches), the charset (the first not
+    /// excluded when none is acceptable, UTF-8 when all are), each `nil` when not asked.
     func answer() -> (encoding: String?, language: String?, charset: String?) {
         let coding = encoding.flatMap { EncodingNegotiator(codings: $0.offers).preferredCoding(forAcceptEncoding: $0.field) }
         let chosenLanguage = language.flatMap { LanguageNegotiator(languages: $0.offers).language(forAcceptLanguage: $0.field) }
         let chosenCharset = charset.map { charset -> String in
             let offered = ReplyOptions(charsets: charset.offers).offeredCharsets
-            return CharsetNegotiator(charsets: offered).charset(forAcceptCharset: charset.field) ?? "utf-8"
+            let index = CharsetNegotiator(charsets: offered).unexcludedCharsetIndex(forAcceptCharset: charset.field)
+            return index.map { offered[$0] } ?? "utf-8"
         }
         return (coding, chosenLanguage, chosenCharset)
     }

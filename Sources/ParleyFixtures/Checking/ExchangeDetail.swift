@@ -20,7 +20,8 @@ public struct ExchangeDetail: Sendable {
     public var body: [UInt8]
     /// The size of that body before it was cut, in bytes.
     public var bodyByteCount: Int
-    /// The decoded value, when the body decoded (also for an unacceptable status).
+    /// The decoded value, when the body decoded (also for an unacceptable status); a decoded
+    /// text or byte string is cut to ``CheckOptions/maxDetailBodyBytes``.
     public var value: Value?
     /// What the bytes really look like when the pipeline found the body mislabelled:
     /// `Registry.mislabelling(of:labelledAs:)`, the function the pipeline's sniffing step asks.

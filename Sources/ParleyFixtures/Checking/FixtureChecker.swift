@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Parley
 
-/// Checks recordings file by file: reads each (one at a time per worker, so memory stays
-/// bounded by the largest file), checks every exchange, compares or updates snapshots, and
-/// hands results over in input order.
+/// Checks recordings file by file: reads each (one at a time per worker), checks every exchange,
+/// compares or updates snapshots, and hands results over in input order. A decoded body is
+/// released as soon as its exchange is checked, so memory is bounded by the largest recording
+/// and the exchanges in flight, not by the bodies a file decodes to.
 ///
 /// ```swift
 /// let checker = FixtureChecker(options: CheckOptions(registry: .linked))
@@ -43,22 +44,37 @@ public struct FixtureChecker: Sendable {
             return RecordingCheck(path: file.path, kind: nil, byteCount: 0, exchanges: [], readError: error, isSkipped: skipped)
         }
         let checker = ExchangeChecker(options: options)
-        var results = recording.exchanges.map { checker.check($0, path: file.path, kind: recording.kind) }
         var check = RecordingCheck(path: file.path, kind: recording.kind, byteCount: recording.byteCount,
                                    exchanges: [], readError: nil, isSkipped: false)
-        switch snapshots {
-        case .compare:
-            do {
-                if let snapshot = try Snapshot.load(for: file.path) { compare(&results, with: snapshot) }
-            } catch {
-                check.readError = error
-            }
-        case .update:
-            check.wroteSnapshot = updateSnapshot(results, path: file.path)
+        var snapshot: Snapshot?
+        if snapshots == .compare {
+            do { snapshot = try Snapshot.load(for: file.path) } catch { check.readError = error }
         }
-        // Decoded values are not kept past this point (only in details, which a reporter renders
-        // and drops): memory stays bounded on large runs.
-        for index in results.indices { results[index].value = nil }
+        let pinned = Dictionary(grouping: snapshot?.entries ?? [], by: \.index)
+        // Each decoded value is compared and then released before the next exchange is checked
+        // (only an update keeps them, to write the sidecar): memory is bounded by the exchanges
+        // in flight, not by the number in a file.
+        var results: [ExchangeResult] = []
+        results.reserveCapacity(recording.exchanges.count)
+        var seen = Set<Int>()
+        for exchange in recording.exchanges {
+            var result = checker.check(exchange, path: file.path, kind: recording.kind)
+            if seen.insert(result.index).inserted {
+                for entry in pinned[result.index] ?? [] { compare(&result, with: entry) }
+            }
+            if snapshots != .update { result.value = nil }
+            results.append(result)
+        }
+        for entry in snapshot?.entries ?? [] where !seen.contains(entry.index) {
+            results.append(ExchangeResult(path: file.path, index: entry.index, method: "", url: "",
+                                          status: 0, contentType: nil, format: nil, bodyBytes: 0,
+                                          findings: [Finding(.snapshotMismatch, "the snapshot pins exchange \(entry.index), which the recording does not have",
+                                                             severity: options.severity(of: .snapshotMismatch))]))
+        }
+        if snapshots == .update {
+            check.wroteSnapshot = updateSnapshot(results, path: file.path)
+            for index in results.indices { results[index].value = nil }
+        }
         check.exchanges = results
         return check
     }
@@ -92,33 +108,21 @@ public struct FixtureChecker: Sendable {
         }
     }
 
-    private func compare(_ results: inout [ExchangeResult], with snapshot: Snapshot) {
-        // Positions by exchange index, found once: a lookup per entry would make the whole
-        // comparison quadratic in the number of exchanges.
-        let positions = Dictionary(results.indices.map { (results[$0].index, $0) }, uniquingKeysWith: { first, _ in first })
-        for entry in snapshot.entries {
-            guard let position = positions[entry.index] else {
-                results.append(ExchangeResult(path: results.first?.path ?? "", index: entry.index, method: "", url: "",
-                                              status: 0, contentType: nil, format: nil, bodyBytes: 0,
-                                              findings: [Finding(.snapshotMismatch, "the snapshot pins exchange \(entry.index), which the recording does not have",
-                                                                 severity: options.severity(of: .snapshotMismatch))]))
-                continue
+    private func compare(_ result: inout ExchangeResult, with entry: Snapshot.Entry) {
+        guard let value = result.value else {
+            result.findings.append(Finding(.snapshotMismatch, "the snapshot pins a value but the body did not decode",
+                                           severity: options.severity(of: .snapshotMismatch)))
+            return
+        }
+        let walk = SnapshotComparison.walk(expected: entry.value, actual: value, match: entry.match)
+        let differences = walk.found
+        if !differences.isEmpty {
+            if options.keepsDetails {
+                result.detail?.snapshot = SnapshotDifference(expected: entry.value, match: entry.match, paths: walk.paths)
             }
-            guard let value = results[position].value else {
-                results[position].findings.append(Finding(.snapshotMismatch, "the snapshot pins a value but the body did not decode",
-                                                          severity: options.severity(of: .snapshotMismatch)))
-                continue
-            }
-            let walk = SnapshotComparison.walk(expected: entry.value, actual: value, match: entry.match)
-            let differences = walk.found
-            if !differences.isEmpty {
-                if options.keepsDetails {
-                    results[position].detail?.snapshot = SnapshotDifference(expected: entry.value, match: entry.match, paths: walk.paths)
-                }
-                results[position].findings.append(Finding(.snapshotMismatch,
-                                                          "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    "),
-                                                          severity: options.severity(of: .snapshotMismatch)))
-            }
+            result.findings.append(Finding(.snapshotMismatch,
+                                           "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    "),
+                                           severity: options.severity(of: .snapshotMismatch)))
         }
     }
 

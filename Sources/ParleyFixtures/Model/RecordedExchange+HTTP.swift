@@ -5,10 +5,11 @@ extension RecordedResponse {
     /// The response as a live transport delivers it to `HTTPTypes`: fields `HTTPFields` cannot
     /// hold (HTTP/2 pseudo-headers such as `:status`) and hop-by-hop framing
     /// (`Transfer-Encoding`, already undone by the reader) left out. A status outside 0–999
-    /// (which `HTTPTypes` cannot hold) becomes 0.
+    /// (which `HTTPTypes` cannot hold) becomes 0. Only the first `RecordedFields/maxCount` fields
+    /// are taken (`HTTPFields` traps past 65,535); checks and replays refuse such a response first.
     public var httpResponse: HTTPResponse {
         var fields = HTTPFields()
-        for field in headers where field.name.lowercased() != "transfer-encoding" {
+        for field in headers.prefix(RecordedFields.maxCount) where field.name.lowercased() != "transfer-encoding" {
             guard let name = HTTPField.Name(field.name) else { continue }
             fields.append(HTTPField(name: name, value: field.value))
         }
@@ -23,7 +24,7 @@ extension RecordedRequest {
     public var httpRequest: HTTPRequest? {
         guard let method = HTTPRequest.Method(method) else { return nil }
         var fields = HTTPFields()
-        for field in headers {
+        for field in headers.prefix(RecordedFields.maxCount) {
             guard let name = HTTPField.Name(field.name) else { continue }
             fields.append(HTTPField(name: name, value: field.value))
         }

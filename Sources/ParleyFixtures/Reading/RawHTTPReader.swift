@@ -8,6 +8,11 @@ import Parley
 /// negative, signed or overflowing number is no length, and a length is compared with the bytes
 /// left rather than added to an offset. Finding where the next message starts is one pass over
 /// the file however many messages it holds.
+///
+/// Framing errors are errors (RFC 9112 §6.3, `Finding.Kind.invalidFraming`): a `Content-Length`
+/// that is not a length, or one or a chunk size declaring more than twice the bytes of the whole
+/// recording (no hand edit is that far off). A `Content-Length` that is merely off (a hand-edited body) is a `lengthMismatch`
+/// warning, and a chunked label on a body stored decoded a `chunkFraming` note.
 struct RawHTTPReader {
     let path: String
 
@@ -95,19 +100,26 @@ struct RawHTTPReader {
         }
         let nextMessage = scan.nextStatusLine(in: bytes, from: bodyStart)
         if headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true {
-            if let (body, end) = dechunk(bytes, from: bodyStart, limit: nextMessage) {
+            switch dechunk(bytes, from: bodyStart, limit: nextMessage) {
+            case .body(let body, let end):
                 return .success((exchange(index, code, reason, version, headers, body, notes), end))
+            case .oversizedChunk(let sizeText, let remaining):
+                notes.append(Finding(.invalidFraming, "chunk size \"\(sizeText.prefix(40))\" is more than twice what the whole recording holds (\(remaining) bytes follow it; RFC 9112 §6.3: the message cannot be framed); read as it is"))
+            case .notChunked:
+                notes.append(Finding(.chunkFraming, "Transfer-Encoding says chunked but the body is not chunk-framed; read as it is"))
             }
-            notes.append(Finding(.chunkFraming, "Transfer-Encoding says chunked but the body is not chunk-framed; read as it is"))
         }
         var end = nextMessage
         let lengthText = headers["Content-Length"]
         let declaredLength = lengthText.flatMap { CheckedArithmetic.nonNegativeDecimal($0) }
         if let lengthText, declaredLength == nil {
-            notes.append(Finding(.lengthMismatch,
-                                 "Content-Length \"\(lengthText)\" is not a length (digits only, at most \(Int.max)); the body is read up to the next message"))
+            notes.append(Finding(.invalidFraming,
+                                 "Content-Length \"\(lengthText.prefix(40))\" is not a length (digits only, at most \(Int.max); RFC 9112 §6.3: the message cannot be framed); the body is read up to the next message"))
         }
-        if let declared = declaredLength {
+        if let declared = declaredLength, Self.isBeyondRecording(declared, bytes.count) {
+            notes.append(Finding(.invalidFraming,
+                                 "Content-Length is \(declared), more than twice the \(bytes.count) bytes of the whole recording (RFC 9112 §6.3: the message cannot be framed); the body is read up to the next message"))
+        } else if let declared = declaredLength {
             if CheckedArithmetic.fits(declared, in: bytes.count, from: bodyStart),
                bodyStart + declared == nextMessage || startsAfterBlankLines(bytes, bodyStart + declared) {
                 end = bodyStart + declared
@@ -184,8 +196,56 @@ struct RawHTTPReader {
         return isDigit(bytes[p + 1]) && isDigit(bytes[p + 2]) && isDigit(bytes[p + 3])
     }
 
-    /// Undoes chunked framing (RFC 9112 §7.1); `nil` when the bytes are not chunk-framed.
-    private func dechunk(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> ([UInt8], Int)? {
+    /// What undoing chunked framing found.
+    private enum Dechunked {
+        /// The body and the offset after the last chunk's trailer.
+        case body([UInt8], end: Int)
+        /// A chunk size that is hexadecimal but beyond the whole recording (or `Int`).
+        case oversizedChunk(String, remaining: Int)
+        /// The bytes are not chunk-framed (a capture that stored the body decoded).
+        case notChunked
+    }
+
+    /// Undoes chunked framing (RFC 9112 §7.1).
+    private func dechunk(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Dechunked {
+        guard let (body, end) = dechunkedBody(bytes, from: start, limit: limit) else {
+            return oversizedChunk(bytes, from: start) ?? .notChunked
+        }
+        return .body(body, end: end)
+    }
+
+    /// Whether a declared length cannot be a hand edit's mistake: more than twice the bytes of the
+    /// whole recording.
+    static func isBeyondRecording(_ declared: Int, _ recordingBytes: Int) -> Bool {
+        declared / 2 > recordingBytes
+    }
+
+    /// The first chunk-size line from `start` whose size overflows or is beyond the recording
+    /// (``isBeyondRecording(_:_:)``).
+    private func oversizedChunk(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Dechunked? {
+        var offset = start
+        while let (range, next) = line(bytes, from: offset) {
+            let sizeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                .split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpacesAndTabs() } ?? ""
+            // A decoded body may start with a word of hex letters ("cafe"); a size has a digit.
+            guard !sizeText.isEmpty, sizeText.utf8.allSatisfy({ $0 < 0x80 && Character(UnicodeScalar($0)).isHexDigit }) else {
+                return nil
+            }
+            let size = CheckedArithmetic.nonNegativeHexadecimal(sizeText)
+            let hasDigit = sizeText.utf8.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            if size == nil || (hasDigit && Self.isBeyondRecording(size!, bytes.count)) {
+                return .oversizedChunk(sizeText, remaining: bytes.count - next)
+            }
+            guard let size else { return nil }
+            guard CheckedArithmetic.fits(size, in: bytes.count, from: next) else { return nil }
+            guard size > 0, let (rest, after) = line(bytes, from: next + size), rest.isEmpty else { return nil }
+            offset = after
+        }
+        return nil
+    }
+
+    /// The body of chunk-framed bytes; `nil` when they are not chunk-framed.
+    private func dechunkedBody(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> ([UInt8], Int)? {
         var body: [UInt8] = []
         var offset = start
         while true {

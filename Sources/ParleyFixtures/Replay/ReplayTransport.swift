@@ -49,6 +49,10 @@ public struct ReplayTransport: HTTPTransport {
             throw ReplayError(request: "\(request.method.rawValue) \(url)", reason: "the recording holds no body for this response",
                               candidates: [])
         }
+        if exchange.response.headers.exceedsMaxCount {
+            throw ReplayError(request: "\(request.method.rawValue) \(url)", reason: exchange.response.headers.overMaxCountMessage,
+                              candidates: [])
+        }
         return try response(for: exchange.response)
     }
 

@@ -149,6 +149,25 @@ import Testing
         #expect(none.headerFields[.vary] == "Accept, Accept-Charset")
     }
 
+    @Test func aCharsetTheClientExcludedIsNeverSent() throws {
+        let options = ReplyOptions(charsets: ["iso-8859-1"])
+        let latin = try registry.reply(with: "café", for: request([("Accept-Charset", "utf-8;q=0")]), options: options)
+        #expect(latin.headerFields[.contentType] == "text/plain; charset=iso-8859-1")
+        #expect(latin.body == [0x63, 0x61, 0x66, 0xE9])
+        // The text has no ISO 8859-1 form and UTF-8 is excluded: nothing acceptable.
+        let error = try #require(throws: ParleyError.self) {
+            try registry.reply(with: "5 €", for: request([("Accept-Charset", "utf-8;q=0")]), options: options)
+        }
+        #expect(error.code == .notAcceptable)
+        // `*;q=0` excludes every charset not named.
+        #expect(throws: ParleyError.self) {
+            try registry.reply(with: "x", for: request([("Accept-Charset", "koi8-r, *;q=0")]), options: options)
+        }
+        #expect(CharsetNegotiator(charsets: ["utf-8", "iso-8859-1"]).unexcludedCharsetIndex(forAcceptCharset: "utf-8;q=0") == 1)
+        #expect(CharsetNegotiator(charsets: ["utf-8"]).unexcludedCharsetIndex(forAcceptCharset: "UTF-8;q=0") == nil)
+        #expect(CharsetNegotiator(charsets: ["utf-8", "iso-8859-1"]).unexcludedCharsetIndex(forAcceptCharset: "koi8-r") == 0)
+    }
+
     @Test func aFormatThatMustStayUTF8IsNotTranscoded() throws {
         let reply = try registry.reply(with: "café", for: request([("Accept", "application/vnd.test.utf8"), ("Accept-Charset", "iso-8859-1")]),
                                        options: ReplyOptions(charsets: ["iso-8859-1"]))

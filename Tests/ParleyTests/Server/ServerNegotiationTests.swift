@@ -39,10 +39,16 @@ import Testing
         #expect(try registry.reply(with: .bytes([0]), for: request).formatName == "raw")
     }
 
-    @Test func encodingFailuresAreTyped() {
-        #expect {
-            try registry.reply(with: ["a": 1], accepting: "text/plain")
-        } throws: { ($0 as? ParleyError)?.code == .encodingFailed }
+    @Test func aValueTheAcceptableFormatsCannotEncodeIs406ListingTheTypesThatCan() throws {
+        for accept in ["text/plain", "text/*", "application/octet-stream"] {
+            let error = try #require(throws: ParleyError.self) { try registry.reply(with: ["a": 1], accepting: accept) }
+            #expect(error.code == .notAcceptable)
+            #expect(error.impliedStatus == .notAcceptable)
+            #expect(error.acceptableTypes == [FormURLEncodedFormat.mediaType])
+        }
+        // An acceptable type that can encode it is chosen over the preferred one that cannot.
+        let reply = try registry.reply(with: ["a": 1], accepting: "text/plain, application/*;q=0.5")
+        #expect(reply.formatName == FormURLEncodedFormat().name)
     }
 
     @Test func requestBodiesDecodeByContentTypeOr415() throws {
