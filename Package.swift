@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "ParleyImage", targets: ["ParleyImage"]),
         .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
+        .library(name: "ParleyCBOR", targets: ["ParleyCBOR"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
         .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -72,6 +73,7 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -84,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
-                           "ParleyImage", "ParleyCSV", "ParleyMessagePack"],
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack", "ParleyCBOR"],
             plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
@@ -108,6 +110,7 @@ let package = Package(
                     exclude: ["Pillow"]),
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyCBORTests", dependencies: ["ParleyCBOR", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
