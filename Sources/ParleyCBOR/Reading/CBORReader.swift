@@ -76,11 +76,11 @@ struct CBORReader {
                 case .scalar(let scalar):
                     value = scalar
                 case .container(let kind, let count):
+                    try open(depth: frames.count + 1, at: start)
                     if count == 0 {
                         value = kind == .array ? .array([]) : .object(Value.Object())
                         break
                     }
-                    try open(depth: frames.count + 1, at: start)
                     if count == nil {
                         indefiniteNesting += 1
                         if indefiniteNesting > options.maxIndefiniteNesting {
