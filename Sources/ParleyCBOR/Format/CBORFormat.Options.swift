@@ -1,7 +1,7 @@
 extension CBORFormat {
     /// How the format reads and writes what CBOR and the value tree do not share one-to-one.
     public struct Options: Sendable, Hashable {
-        /// How a ``Value/date(_:)`` is written.
+        /// How a `Value/date(_:)` is written.
         public enum DateEncoding: Sendable, Hashable {
             /// Tag 1: seconds since 1970 as an integer when whole, else as the shortest float
             /// that holds them.

@@ -51,7 +51,7 @@ public struct CBORFormat: Format {
 
     static let formatName = "cbor"
 
-    /// The tag of ``Value/tagged(_:_:)`` values that stand for CBOR tag `number` when Parley
+    /// The tag of `Value/tagged(_:_:)` values that stand for CBOR tag `number` when Parley
     /// has no case of its own for it: `"cbor.tag.<number>"`, such as `"cbor.tag.32"` (a URI).
     public static func tag(_ number: UInt64) -> String {
         "cbor.tag.\(number)"
