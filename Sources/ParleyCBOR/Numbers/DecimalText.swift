@@ -1,5 +1,11 @@
+import Parley
+
 /// The value of a number written in JSON's number grammar, normalised so two spellings of one
 /// decimal value compare equal (`1.50`, `15e-1` and `0.15E1` give the same `DecimalText`).
+///
+/// ParleyMessagePack has the same type (a format module depends on the engine only); this one
+/// keeps the exponent exact and gives `nil` when it does not fit `Int`, because CBOR writes it
+/// as the exponent of a decimal fraction.
 struct DecimalText: Equatable {
     var isNegative: Bool
     /// Significant digits (ASCII), no leading or trailing zeros; empty for zero.
@@ -36,16 +42,14 @@ struct DecimalText: Equatable {
                 utf8 = utf8.dropFirst()
             }
             guard !utf8.isEmpty else { return nil }
-            var written = 0
-            for byte in utf8 {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                written = min(written * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)
-            }
-            exponent += negativeExponent ? -written : written
+            guard let written = CheckedArithmetic.nonNegativeDecimal(utf8),
+                  let sum = CheckedArithmetic.sum(exponent, negativeExponent ? -written : written) else { return nil }
+            exponent = sum
         }
         while digits.last == UInt8(ascii: "0") {
             digits.removeLast()
-            exponent += 1
+            guard let sum = CheckedArithmetic.sum(exponent, 1) else { return nil }
+            exponent = sum
         }
         if digits.isEmpty { exponent = 0 }
         self.digits = digits

@@ -43,6 +43,10 @@ enum CBORTags {
                   let mantissa = integerText(parts[1]) else {
                 throw malformed("tag 4 needs [exponent, mantissa]: two integers", at: position)
             }
+            // Far beyond any float, and beyond what the writer can renormalise without overflow.
+            guard exponent.magnitude < 1 << 62 else {
+                throw malformed("tag 4's exponent \(exponent) is beyond ±2^62", at: position)
+            }
             return .number(exponent == 0 ? mantissa : "\(mantissa)e\(exponent)")
         case selfDescribe:
             return content
