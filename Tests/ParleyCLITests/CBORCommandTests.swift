@@ -9,7 +9,8 @@ import Testing
                                     0x63, 0x62, 0x69, 0x67, 0xC2, 0x49, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]
 
     func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cbor-cli-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-cbor-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -17,7 +18,8 @@ import Testing
     @Test func formatsListsCBOR() throws {
         let result = try ParleyProcess.run(["formats"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("cbor\n  decodes: application/cbor, application/*+cbor, application/cbor-seq, application/*+cbor-seq"))
+        #expect(result.stdout.contains(
+            "cbor\n  decodes: application/cbor, application/*+cbor, application/cbor-seq, application/*+cbor-seq"))
         #expect(result.stdout.contains("  encodes: application/cbor, application/cbor-seq"))
     }
 
@@ -63,7 +65,8 @@ import Testing
             {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
               "startedDateTime": "2026-11-20T10:00:00.000Z", "time": 1,
               "request": {"method": "GET", "url": "https://api.example.org/things/7", "httpVersion": "HTTP/1.1",
-                          "headers": [{"name": "Accept", "value": "application/cbor"}], "queryString": [], "cookies": [],
+                          "headers": [{"name": "Accept", "value": "application/cbor"}],
+                          "queryString": [], "cookies": [],
                           "headersSize": -1, "bodySize": 0},
               "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
                            "headers": [{"name": "Content-Type", "value": "\(type)"}], "cookies": [],

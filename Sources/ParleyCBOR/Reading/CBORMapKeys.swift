@@ -5,12 +5,12 @@ import Parley
 /// with its text keys, is kept whole as `Value.tagged("cbor.map", [[key, value], …])`.
 enum CBORMapKeys {
     /// The value of a map whose keys and values alternate in `items`.
-    static func value(ofMapItems items: [Value], keepsNonTextKeys: Bool) -> Value {
+    static func value(ofMapItems items: ArraySlice<Value>, keepsNonTextKeys: Bool) -> Value {
         var members: [Value.Object.Member] = []
         members.reserveCapacity(items.count / 2)
         var converted = false
-        var i = 0
-        while i < items.count {
+        var i = items.startIndex
+        while i < items.endIndex {
             let key: String
             switch items[i] {
             case .string(let text): key = text
@@ -26,12 +26,12 @@ enum CBORMapKeys {
     }
 
     /// Whether a converted integer key has the same text as one of the text keys.
-    private static func collides(_ items: [Value]) -> Bool {
+    private static func collides(_ items: ArraySlice<Value>) -> Bool {
         var texts = Set<String>()
-        for index in stride(from: 0, to: items.count, by: 2) {
+        for index in stride(from: items.startIndex, to: items.endIndex, by: 2) {
             if case .string(let text) = items[index] { texts.insert(text) }
         }
-        for index in stride(from: 0, to: items.count, by: 2) {
+        for index in stride(from: items.startIndex, to: items.endIndex, by: 2) {
             switch items[index] {
             case .integer(let integer) where texts.contains(String(integer)): return true
             case .number(let text) where texts.contains(text): return true
@@ -41,8 +41,10 @@ enum CBORMapKeys {
         return false
     }
 
-    private static func kept(_ items: [Value]) -> Value {
-        let pairs = stride(from: 0, to: items.count, by: 2).map { Value.array([items[$0], items[$0 + 1]]) }
+    private static func kept(_ items: ArraySlice<Value>) -> Value {
+        let pairs = stride(from: items.startIndex, to: items.endIndex, by: 2).map {
+            Value.array([items[$0], items[$0 + 1]])
+        }
         return .tagged(CBORFormat.mapTag, .array(pairs))
     }
 

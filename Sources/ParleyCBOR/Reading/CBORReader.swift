@@ -90,7 +90,8 @@ struct CBORReader {
                                 location: .init(byteOffset: start))
                         }
                     }
-                    frames.append(Frame(kind: kind, remaining: count ?? -1, start: values.count, tag: 0, position: start))
+                    frames.append(Frame(kind: kind, remaining: count ?? -1, start: values.count, tag: 0,
+                                        position: start))
                     continue
                 case .tag(let number):
                     try open(depth: frames.count + 1, at: start)
@@ -118,10 +119,9 @@ struct CBORReader {
 
     /// The array or map of a finished frame, its children moved off the value stack.
     private func close(_ frame: Frame, _ values: inout [Value]) throws(FormatError) -> Value {
-        let children = Array(values[frame.start...])
-        values.removeSubrange(frame.start...)
-        if frame.kind == .array { return .array(children) }
-        return CBORMapKeys.value(ofMapItems: children, keepsNonTextKeys: options.keepsNonTextKeys)
+        defer { values.removeSubrange(frame.start...) }
+        if frame.kind == .array { return .array(Array(values[frame.start...])) }
+        return CBORMapKeys.value(ofMapItems: values[frame.start...], keepsNonTextKeys: options.keepsNonTextKeys)
     }
 
     // MARK: Heads
@@ -249,7 +249,8 @@ struct CBORReader {
     }
 
     /// The next `length` bytes; a declared length beyond the input is `truncated`, never allocated.
-    private mutating func take(_ length: UInt64, at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
+    private mutating func take(_ length: UInt64,
+                               at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
         guard length <= UInt64(Int.max), CheckedArithmetic.fits(Int(length), in: bytes.count, from: offset) else {
             throw FormatError(.truncated, format: CBORFormat.formatName,
                               "declares \(length) byte(s) but \(bytes.count - offset) remain",

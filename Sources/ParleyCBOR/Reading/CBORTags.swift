@@ -25,7 +25,8 @@ enum CBORTags {
             switch content {
             case .integer(let seconds): return .date(Date(timeIntervalSince1970: Double(seconds)))
             case .float(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSince1970: seconds))
-            default: throw malformed("tag 1 needs a number of seconds that fits 64 bits or a finite float", at: position)
+            default:
+                throw malformed("tag 1 needs a number of seconds that fits 64 bits or a finite float", at: position)
             }
         case positiveBignum, negativeBignum:
             guard case .bytes(let magnitude) = content else {

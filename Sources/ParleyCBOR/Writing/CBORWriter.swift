@@ -46,12 +46,15 @@ struct CBORWriter {
                 case .object(let object):
                     writeHead(major: 5, object.count)
                     if !object.isEmpty {
-                        stack.append(.object(options.isDeterministic ? sorted(object.members) : object.members, next: 0))
+                        let members = options.isDeterministic ? sorted(object.members) : object.members
+                        stack.append(.object(members, next: 0))
                     }
                 case .tagged(let tag, let inner):
                     if let pairs = try keptMapPairs(tag, inner) {
                         writeHead(major: 5, pairs.count)
-                        if !pairs.isEmpty { stack.append(.pairs(options.isDeterministic ? try sorted(pairs) : pairs, next: 0)) }
+                        if !pairs.isEmpty {
+                            stack.append(.pairs(options.isDeterministic ? try sorted(pairs) : pairs, next: 0))
+                        }
                     } else if try !writeSimple(tag, inner) {
                         if let number = Self.tagNumber(tag) { writeHead(major: 6, number) }
                         pending = inner

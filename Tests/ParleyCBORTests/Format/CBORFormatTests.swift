@@ -26,8 +26,8 @@ import Testing
                 if case .array = original { return false }
                 return decoded == [original]
             },
-            malformedInputs: [[0x1C], [0x01, 0x01], [0x61, 0xFF], [0xFF], [0x9F, 0x01], [0xBF, 0x01, 0xFF], [0xF8, 0x10],
-                              [0x5F, 0x61, 0x61, 0xFF], [0xC0, 0x01], [0xC2, 0x01], [0x1F], [0xDF]],
+            malformedInputs: [[0x1C], [0x01, 0x01], [0x61, 0xFF], [0xFF], [0x9F, 0x01], [0xBF, 0x01, 0xFF],
+                              [0xF8, 0x10], [0x5F, 0x61, 0x61, 0xFF], [0xC0, 0x01], [0xC2, 0x01], [0x1F], [0xDF]],
             otherFormats: Registry.builtInFormats + [json]))
     }
 
@@ -63,7 +63,8 @@ import Testing
             #"{"id": 1, "name": "Ada", "tags": ["x", "y"], "nested": {"deep": [[], {}, null, true, false]}}"#,
             #"[0, 23, 24, 255, 256, 65535, 65536, 4294967295, 4294967296, 9223372036854775807]"#,
             #"[-1, -24, -25, -256, -257, -65536, -65537, -4294967296, -4294967297, -9223372036854775808]"#,
-            #"[9223372036854775808, 18446744073709551615, 18446744073709551616, -18446744073709551616, -18446744073709551617]"#,
+            #"[9223372036854775808, 18446744073709551615, 18446744073709551616]"#,
+            #"[-9223372036854775809, -18446744073709551616, -18446744073709551617]"#,
             #"[0.30000000000000004, 0.5, 1.5e300, -2.25e-300, 123456789012345678901234567890]"#,
             #"{"unicode": "héllo ✓ 𝄞 \u0000 \"\\", "long": "\#(String(repeating: "é", count: 300))"}"#,
             #"{"dup": 1, "dup": 2, "order": {"z": 1, "a": 2}}"#,
@@ -109,7 +110,8 @@ import Testing
         #expect(sniff(big) == "application/cbor")
         let registry = Registry(formats: [json, cbor])
         #expect(registry.sniff([0xD9, 0xD9, 0xF7, 0xA0])?.format.name == "cbor")
-        #expect(registry.mislabelling(of: [0xA1, 0x61, 0x61, 0x01], labelledAs: "application/json")?.mediaType == "application/cbor")
+        let mislabelled = registry.mislabelling(of: [0xA1, 0x61, 0x61, 0x01], labelledAs: "application/json")
+        #expect(mislabelled?.mediaType == "application/cbor")
         #expect(registry.mislabelling(of: Array("42".utf8), labelledAs: "application/json") == nil)
     }
 }

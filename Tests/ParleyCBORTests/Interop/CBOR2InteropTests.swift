@@ -54,7 +54,9 @@ import Testing
         let checked = reply["checked"]?.integerValue ?? 0
         let mismatches = reply["mismatches"]?.arrayValue ?? []
         #expect(checked == Int64(Self.count))
-        for mismatch in mismatches.prefix(10) { Issue.record("cbor2 disagrees: \((mismatch.stringValue ?? "").prefix(600))") }
+        for mismatch in mismatches.prefix(10) {
+            Issue.record("cbor2 disagrees: \((mismatch.stringValue ?? "").prefix(600))")
+        }
 
         let python = reply["python"]?.arrayValue ?? []
         #expect(python.count == Self.count)
@@ -74,8 +76,8 @@ import Testing
             }
         }
         print("""
-            cbor2 interop: \(checked - Int64(mismatches.count)) of \(Self.count) Parley-encoded values decoded equal by \
-            cbor2; \(agreed) of \(python.count) cbor2-encoded values decoded equal by Parley
+            cbor2 interop: \(checked - Int64(mismatches.count)) of \(Self.count) Parley-encoded values decoded \
+            equal by cbor2; \(agreed) of \(python.count) cbor2-encoded values decoded equal by Parley
             """)
         #expect(mismatches.isEmpty)
         #expect(agreed == Self.count)

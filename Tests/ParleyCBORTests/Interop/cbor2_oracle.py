@@ -69,7 +69,8 @@ def same(expected, actual):
             return decimal.Decimal(expected.text) == actual
         if isinstance(actual, float):
             e = float(expected.text)
-            return (math.isnan(e) and math.isnan(actual)) or (e == actual and math.copysign(1, e) == math.copysign(1, actual))
+            same_sign = math.copysign(1, e) == math.copysign(1, actual)
+            return (math.isnan(e) and math.isnan(actual)) or (e == actual and same_sign)
         return False
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual
@@ -101,7 +102,8 @@ def to_typed(v):
     if isinstance(v, bytes):
         return {"$data": base64.b64encode(v).decode()}
     if isinstance(v, datetime.datetime):
-        return {"$date": v.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S") + (".%03dZ" % (v.microsecond // 1000) if v.microsecond else "Z")}
+        fraction = ".%03dZ" % (v.microsecond // 1000) if v.microsecond else "Z"
+        return {"$date": v.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S") + fraction}
     if isinstance(v, list):
         return [to_typed(x) for x in v]
     if isinstance(v, dict):
@@ -166,13 +168,15 @@ def main():
             mismatches.append("item %d: cbor2 could not decode %s: %s" % (index, data.hex(), error))
             continue
         if not same(from_typed(item["expected"]), actual):
-            mismatches.append("item %d: %s decodes to %r, expected %s" % (index, data.hex(), actual, json.dumps(item["expected"])))
+            expected = json.dumps(item["expected"])
+            mismatches.append("item %d: %s decodes to %r, expected %s" % (index, data.hex(), actual, expected))
     rng = random.Random(request["seed"])
     python = []
     for index in range(request["count"]):
         value = random_value(rng)
         options = {"canonical": True} if index % 2 else {"datetime_as_timestamp": index % 4 == 0}
-        python.append({"cbor": {"$data": base64.b64encode(cbor2.dumps(value, **options)).decode()}, "expected": to_typed(value)})
+        encoded = base64.b64encode(cbor2.dumps(value, **options)).decode()
+        python.append({"cbor": {"$data": encoded}, "expected": to_typed(value)})
     with open(sys.argv[2], "w") as f:
         json.dump({"checked": len(request["swift"]), "mismatches": mismatches, "python": python}, f)
 

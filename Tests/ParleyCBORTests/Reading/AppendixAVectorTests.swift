@@ -100,18 +100,22 @@ import Testing
             if let expected = vector.decoded, Self.matches(expected, value) { equal += 1 }
             if vector.diagnostic != nil {
                 decodedDiagnostic += 1
-                if let expected = Self.diagnosticValues[vector.hex], Self.matches(expected, value) { diagnosticChecked += 1 }
+                if let expected = Self.diagnosticValues[vector.hex], Self.matches(expected, value) {
+                    diagnosticChecked += 1
+                }
             }
             let format = Self.encodingFormat(for: vector)
-            if vector.roundtrip, let again = try? format.decode(vector.bytes), (try? format.encode(again)) == vector.bytes {
+            if vector.roundtrip, let again = try? format.decode(vector.bytes),
+               (try? format.encode(again)) == vector.bytes {
                 reencoded += 1
                 if format.options != CBORFormat.Options() { reencodedWithOption += 1 }
             }
         }
         let roundtrips = Self.vectors.filter(\.roundtrip).count
         print("""
-            RFC 8949 Appendix A: \(Self.vectors.count) vectors; \(equal) of \(withValues.count) equal their JSON value; \
-            \(decodedDiagnostic) of \(diagnosticOnly.count) diagnostic-only vectors decode (\(diagnosticChecked) checked \
+            RFC 8949 Appendix A: \(Self.vectors.count) vectors; \(equal) of \(withValues.count) equal their \
+            JSON value; \(decodedDiagnostic) of \(diagnosticOnly.count) diagnostic-only vectors decode \
+            (\(diagnosticChecked) checked \
             against a hand-written value); \(reencoded) of \(roundtrips) roundtrip vectors re-encode byte for byte \
             (\(reencodedWithOption) with a non-default option: tag 0 dates as text, integer map keys kept)
             """)
@@ -144,7 +148,8 @@ import Testing
     func reencodesByteForByte(_ vector: Vector) throws {
         let format = Self.encodingFormat(for: vector)
         let encoded = try format.encode(try format.decode(vector.bytes))
-        #expect(encoded == vector.bytes, "\(vector.hex) re-encoded as \(encoded.map { String(format: "%02x", $0) }.joined())")
+        let hex = encoded.map { String(format: "%02x", $0) }.joined()
+        #expect(encoded == vector.bytes, "\(vector.hex) re-encoded as \(hex)")
     }
 
     /// Every proper prefix of every vector is a typed error, never a value or a crash.

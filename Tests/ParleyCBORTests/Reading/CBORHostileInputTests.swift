@@ -34,7 +34,9 @@ import Testing
     @Test func nestingBeyondTheDepthLimitStops() {
         for opener: UInt8 in [0x81, 0x9F, 0xC6, 0xA1] {
             var deep = [UInt8](repeating: opener, count: 200_000)
-            if opener == 0xA1 { deep = (0..<100_000).flatMap { _ in [0x61, 0x61, 0xA1] as [UInt8] }; deep.insert(0xA1, at: 0) }
+            if opener == 0xA1 {
+                deep = [0xA1] + (0..<100_000).flatMap { _ in [0x61, 0x61, 0xA1] as [UInt8] }
+            }
             #expect(code(deep) == .limitExceeded, "\(opener)")
             #expect(code(deep, limits: DecodingLimits(maxDepth: 10)) == .limitExceeded)
         }
@@ -92,7 +94,8 @@ import Testing
 
     @Test func everyTruncationOfARichDocumentIsAnError() throws {
         let document = try cbor.encode([
-            "a": [1, -1, 1.5, 1.1, "text", .bytes([1, 2]), .number("18446744073709551616"), .tagged("cbor.tag.99", [nil])],
+            "a": [1, -1, 1.5, 1.1, "text", .bytes([1, 2]), .number("18446744073709551616"),
+                  .tagged("cbor.tag.99", [nil])],
             "b": ["c": .date(.init(timeIntervalSince1970: 1.5)), "d": .tagged("cbor.map", [[1, 2]])],
         ])
         for cut in 0..<document.count {

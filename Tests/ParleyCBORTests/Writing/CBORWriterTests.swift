@@ -12,9 +12,12 @@ import Testing
     @Test(arguments: [
         (Value.integer(0), "00"), (23, "17"), (24, "1818"), (255, "18ff"), (256, "190100"), (65535, "19ffff"),
         (65536, "1a00010000"), (4_294_967_295, "1affffffff"), (4_294_967_296, "1b0000000100000000"),
-        (-1, "20"), (-24, "37"), (-25, "3818"), (-256, "38ff"), (-257, "390100"), (.integer(.min), "3b7fffffffffffffff"),
-        (.number("18446744073709551615"), "1bffffffffffffffff"), (.number("-18446744073709551616"), "3bffffffffffffffff"),
-        (.number("18446744073709551616"), "c249010000000000000000"), (.number("-18446744073709551617"), "c349010000000000000000"),
+        (-1, "20"), (-24, "37"), (-25, "3818"), (-256, "38ff"), (-257, "390100"),
+        (.integer(.min), "3b7fffffffffffffff"),
+        (.number("18446744073709551615"), "1bffffffffffffffff"),
+        (.number("-18446744073709551616"), "3bffffffffffffffff"),
+        (.number("18446744073709551616"), "c249010000000000000000"),
+        (.number("-18446744073709551617"), "c349010000000000000000"),
     ] as [(Value, String)])
     func integersTakeTheShortestHead(value: Value, hex: String) throws {
         #expect(Self.hex(try cbor.encode(value)) == hex)
