@@ -9,13 +9,19 @@ struct CBORWriter {
     let options: CBORFormat.Options
     private(set) var bytes: [UInt8] = []
 
-    private enum Frame {
-        case array([Value], next: Int)
-        case object([Value.Object.Member], next: Int)
-        /// A kept map's pairs: each element is `[key, value]`, written key then value.
-        case pairs([Value], next: Int)
-        /// A value written once everything above it on the stack is (a pair's value after its key).
-        case single(Value)
+    /// An array, object or kept map being written, and the index of its next element; or one
+    /// value written once everything above it on the stack is (a kept pair's value after its key).
+    /// Frames stay in place while their index moves, so the arrays they hold are not retained
+    /// and released for every element.
+    private struct Frame {
+        enum Kind { case array, object, pairs, single }
+        var kind: Kind
+        /// Array elements, kept-map pairs (each `[key, value]`), or the single value.
+        var values: [Value] = []
+        var members: [Value.Object.Member] = []
+        var next = 0
+
+        var count: Int { kind == .object ? members.count : values.count }
     }
 
     init(options: CBORFormat.Options) {
@@ -42,18 +48,19 @@ struct CBORWriter {
                 case .date(let date): try writeDate(date)
                 case .array(let elements):
                     writeHead(major: 4, elements.count)
-                    if !elements.isEmpty { stack.append(.array(elements, next: 0)) }
+                    if !elements.isEmpty { stack.append(Frame(kind: .array, values: elements)) }
                 case .object(let object):
                     writeHead(major: 5, object.count)
                     if !object.isEmpty {
                         let members = options.isDeterministic ? sorted(object.members) : object.members
-                        stack.append(.object(members, next: 0))
+                        stack.append(Frame(kind: .object, members: members))
                     }
                 case .tagged(let tag, let inner):
                     if let pairs = try keptMapPairs(tag, inner) {
                         writeHead(major: 5, pairs.count)
                         if !pairs.isEmpty {
-                            stack.append(.pairs(options.isDeterministic ? try sorted(pairs) : pairs, next: 0))
+                            let ordered = options.isDeterministic ? try sorted(pairs) : pairs
+                            stack.append(Frame(kind: .pairs, values: ordered))
                         }
                     } else if try !writeSimple(tag, inner) {
                         if let number = Self.tagNumber(tag) { writeHead(major: 6, number) }
@@ -62,25 +69,26 @@ struct CBORWriter {
                     }
                 }
             }
-            guard let frame = stack.popLast() else { return }
-            switch frame {
-            case .array(let elements, let next):
-                pending = elements[next]
-                if next + 1 < elements.count { stack.append(.array(elements, next: next + 1)) }
-            case .object(let members, let next):
-                writeText(members[next].key)
-                pending = members[next].value
-                if next + 1 < members.count { stack.append(.object(members, next: next + 1)) }
-            case .pairs(let pairs, let next):
-                guard case .array(let pair) = pairs[next], pair.count == 2 else {
+            guard let last = stack.indices.last else { return }
+            let next = stack[last].next
+            stack[last].next = next + 1
+            let isLast = next + 1 == stack[last].count
+            switch stack[last].kind {
+            case .array, .single:
+                pending = stack[last].values[next]
+            case .object:
+                writeText(stack[last].members[next].key)
+                pending = stack[last].members[next].value
+            case .pairs:
+                guard case .array(let pair) = stack[last].values[next], pair.count == 2 else {
                     throw unsupported("a cbor.map pair must be a [key, value] array")
                 }
-                if next + 1 < pairs.count { stack.append(.pairs(pairs, next: next + 1)) }
-                stack.append(.single(pair[1]))
+                if isLast { stack.removeLast() }
+                stack.append(Frame(kind: .single, values: [pair[1]]))
                 pending = pair[0]
-            case .single(let value):
-                pending = value
+                continue
             }
+            if isLast { stack.removeLast() }
         }
     }
 
