@@ -223,10 +223,13 @@ struct CBORWriter {
         }
     }
 
+    /// A text string: its head, then its UTF-8 copied from the string's own storage in one go.
     private mutating func writeText(_ s: String) {
-        let utf8 = s.utf8
-        writeHead(major: 3, utf8.count)
-        bytes.append(contentsOf: utf8)
+        var text = s
+        text.withUTF8 { utf8 in
+            writeHead(major: 3, utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     // MARK: Deterministic order
