@@ -228,7 +228,7 @@ struct CBORReader {
             throw FormatError(.invalidText, format: CBORFormat.formatName, "a text string is not valid UTF-8",
                               location: .init(byteOffset: slice.startIndex + i + bad))
         }
-        return String(decoding: payload, as: UTF8.self)
+        return String(utf8: payload)
     }
 
     // MARK: Bytes
