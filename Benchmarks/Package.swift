@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "LinearityWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
                                parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
-                               parley("ParleyImage"), parley("ParleyFixtures")],
+                               parley("ParleyCBOR"), parley("ParleyImage"), parley("ParleyFixtures")],
                 path: "Shared/LinearityWorkloads"),
         // The paths the instruction gate counts, with the inputs the suites measure them on.
         .target(name: "PerfWorkloads",
