@@ -52,6 +52,15 @@ struct CBORReader {
         return .array(items)
     }
 
+    /// Reads the next item of a sequence, or `nil` at the end of the input.
+    ///
+    /// A guard, not `offset < bytes.count ? try readItem() : nil`: Swift 6.3.1's debug build
+    /// miscompiles that ternary under typed throws (the caller crashed allocating 26 GB).
+    mutating func readNextItem() throws(FormatError) -> Value? {
+        guard offset < bytes.count else { return nil }
+        return try readItem()
+    }
+
     /// Reads one whole data item.
     private mutating func readItem() throws(FormatError) -> Value {
         var frames: [Frame] = []

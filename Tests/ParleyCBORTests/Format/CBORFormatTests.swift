@@ -115,3 +115,46 @@ import Testing
         #expect(registry.mislabelling(of: Array("42".utf8), labelledAs: "application/json") == nil)
     }
 }
+
+/// Reading a CBOR sequence item by item.
+@Suite struct CBORSequenceStreamingTests {
+    let cbor = CBORFormat()
+
+    @Test func itemsArriveOneByOneInOrder() throws {
+        var seen: [Value] = []
+        let sequence: [UInt8] = [0x01, 0x62, 0x68, 0x69, 0xA1, 0x61, 0x61, 0xF5, 0x80]
+        try cbor.forEachItem(inSequence: sequence) { seen.append($0) }
+        #expect(seen == [1, "hi", ["a": true], []])
+        var none = 0
+        try cbor.forEachItem(inSequence: [UInt8]()) { _ in none += 1 }
+        #expect(none == 0)
+    }
+
+    @Test func theItemsBeforeABrokenOneAreDelivered() {
+        var seen: [Value] = []
+        let error = #expect(throws: FormatError.self) {
+            let lying: [UInt8] = [0x01, 0x02, 0x9B, 0x80, 0, 0, 0, 0, 0, 0, 0]
+            try cbor.forEachItem(inSequence: lying) { seen.append($0) }
+        }
+        #expect(error?.code == .truncated)
+        #expect(error?.location?.byteOffset == 2)
+        #expect(seen == [1, 2])
+    }
+
+    @Test func theBodyCanStopTheReadingAndLimitsCoverTheWholeSequence() {
+        struct Enough: Error {}
+        var seen = 0
+        #expect(throws: Enough.self) {
+            try cbor.forEachItem(inSequence: [UInt8](repeating: 0x01, count: 100)) { _ in
+                seen += 1
+                if seen == 3 { throw Enough() }
+            }
+        }
+        #expect(seen == 3)
+        let error = #expect(throws: FormatError.self) {
+            try cbor.forEachItem(inSequence: [UInt8](repeating: 0x01, count: 100),
+                                 limits: DecodingLimits(maxNodes: 50)) { _ in }
+        }
+        #expect(error?.limit?.name == "maxNodes")
+    }
+}
