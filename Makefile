@@ -41,7 +41,12 @@ run: build
 	$$bin/parley formats; echo; \
 	$$bin/parley check Fixtures/recorded --stats
 
+# The CBOR interoperability test runs Python's cbor2 (pinned: the version it was checked with).
+CBOR2_VERSION := 6.3.0
 test: setup
+	@python3 -c 'import importlib.metadata as m; assert m.version("cbor2") == "$(CBOR2_VERSION)"' 2>/dev/null \
+	  || python3 -m pip install --quiet cbor2==$(CBOR2_VERSION) \
+	  || python3 -m pip install --quiet --break-system-packages cbor2==$(CBOR2_VERSION)
 	$(SWIFT) test
 	$(MAKE) integration-test
 

@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
         .library(name: "ParleySchema", targets: ["ParleySchema"]),
+        .library(name: "ParleyCBOR", targets: ["ParleyCBOR"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
         .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -73,6 +74,7 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"]),
 
         // JSON Schema validation of any format's value tree; depends on the core only.
         .target(name: "ParleySchema", dependencies: ["Parley"]),
@@ -88,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
-                           "ParleyImage", "ParleyCSV", "ParleyMessagePack"],
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack", "ParleyCBOR"],
             plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
@@ -113,6 +115,8 @@ let package = Package(
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyCBORTests", dependencies: ["ParleyCBOR", "ParleyJSON", "Parley", "ParleyTestKit"],
+                    exclude: ["Interop/cbor2_oracle.py"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",

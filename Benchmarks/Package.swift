@@ -48,7 +48,7 @@ let package = Package(
         // one process, and memory per decoded byte from child processes.
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
-                                         parley("ParleyXML"), parley("ParleyYAML"),
+                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"), parley("ParleyMessagePack"),
                                          "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
                           path: "Report/BenchReport"),
 
@@ -58,13 +58,13 @@ let package = Package(
         .target(name: "LinearityWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
                                parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
-                               parley("ParleyImage"), parley("ParleyFixtures"), parley("ParleySchema")],
+                               parley("ParleyCBOR"), parley("ParleyImage"), parley("ParleyFixtures"), parley("ParleySchema")],
                 path: "Shared/LinearityWorkloads"),
         // The paths the instruction gate counts, with the inputs the suites measure them on.
         .target(name: "PerfWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
                                parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"), parley("ParleyCSV"),
-                               parley("ParleyMessagePack"), parley("ParleyCLI"), "CStandardStreams"],
+                               parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyCLI"), "CStandardStreams"],
                 path: "Shared/PerfWorkloads"),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         .target(name: "CProcessMemory", path: "Shared/CProcessMemory"),

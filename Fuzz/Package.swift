@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyXML", package: "parley")]),
         .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
         .executableTarget(name: "FuzzMessagePack", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
+        .executableTarget(name: "FuzzCBOR", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyCBOR", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
         .executableTarget(name: "FuzzImage", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzPipeline", dependencies: [
@@ -30,7 +31,7 @@ let package = Package(
             .product(name: "ParleyJSON", package: "parley"), .product(name: "ParleyYAML", package: "parley"),
             .product(name: "ParleyXML", package: "parley"), .product(name: "ParleyPropertyList", package: "parley"),
             .product(name: "ParleyImage", package: "parley"), .product(name: "ParleyCSV", package: "parley"),
-            .product(name: "ParleyMessagePack", package: "parley"),
+            .product(name: "ParleyMessagePack", package: "parley"), .product(name: "ParleyCBOR", package: "parley"),
         ]),
         .executableTarget(name: "FuzzBrotli", dependencies: [.product(name: "ParleyCompression", package: "parley")]),
         .executableTarget(name: "FuzzZstd", dependencies: [.product(name: "ParleyCompression", package: "parley")]),

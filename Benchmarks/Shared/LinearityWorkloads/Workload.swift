@@ -31,7 +31,7 @@ public struct Workload: Sendable {
 
 /// Every workload, in the order the gate prints them.
 public let allWorkloads: [Workload] = coreWorkloads + jsonWorkloads + yamlWorkloads + xmlWorkloads
-    + propertyListWorkloads + csvWorkloads + messagePackWorkloads + imageWorkloads + recordingWorkloads
+    + propertyListWorkloads + csvWorkloads + messagePackWorkloads + cborWorkloads + imageWorkloads + recordingWorkloads
     + patternWorkloads
 
 /// Keeps `value` alive and opaque to the optimizer, so a measured call is never removed.

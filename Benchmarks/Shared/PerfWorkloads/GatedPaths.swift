@@ -1,6 +1,7 @@
 import BenchmarkInputs
 import Foundation
 import Parley
+import ParleyCBOR
 import ParleyJSON
 import ParleyPropertyList
 import ParleyXML
@@ -31,7 +32,7 @@ public func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// The paths the gate counts: negotiation, JSON, XML, YAML, property lists and the command line.
+/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists and the command line.
 public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + commandLinePaths
 
 let negotiationPaths: [GatedPath] = {
@@ -79,6 +80,14 @@ let formatPaths: [GatedPath] = [
         let document = makeAPIDocument(size: 1 << 20, seed: 1)
         return { consume(try JSONFormat().decode([APIRecord].self, from: document)) }
     },
+    GatedPath("CBOR.decode-api-1mb") { _ in
+        let bytes = cborAPIDocument()
+        return { consume(try CBORFormat().decode(bytes)) }
+    },
+    GatedPath("CBOR.encode-api-1mb") { _ in
+        let value = (try? CBORFormat().decode(cborAPIDocument())) ?? .null
+        return { consume(try CBORFormat().encode(value)) }
+    },
     GatedPath("XML.events-1MB") { _ in
         let document = catalogue(bytes: 1 << 20)
         return { consume(try countStringEvents(document)) }
@@ -96,3 +105,10 @@ let formatPaths: [GatedPath] = [
         return { consume(try PropertyListFormat().decode(document)) }
     },
 ]
+
+/// The values of the 1 MB API document as CBOR (what the CBOR paths decode; encoding starts from
+/// their decoded value, fully built).
+func cborAPIDocument() -> [UInt8] {
+    let value = (try? JSONFormat().decode(makeAPIDocument(size: 1 << 20, seed: 1))) ?? .null
+    return (try? CBORFormat().encode(value)) ?? []
+}

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Parley
+import ParleyCBOR
 import ParleyCompression
 import ParleyCSV
 import ParleyImage
@@ -12,7 +13,7 @@ import ParleyYAML
 /// Every format, small limits, gzip and deflate: the pipeline as a client or `parley check` runs it.
 let limits = DecodingLimits(maxBodyBytes: 1 << 20, maxNodes: 100_000, maxPixels: 1 << 20, maxDecompressedBytes: 1 << 20)
 let formats: [any Format] = [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), ImageFormat(), CSVFormat(),
-                             MessagePackFormat()] + Registry.builtInFormats
+                             MessagePackFormat(), CBORFormat()] + Registry.builtInFormats
 let registry = Registry(formats: formats, limits: Dictionary(uniqueKeysWithValues: formats.map { ($0.name, limits) }))
 let pipeline = ResponsePipeline(registry: registry, validator: ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes),
                                 contentCodings: .standard, maxDecompressedBytes: 1 << 20, checksContentLength: true)

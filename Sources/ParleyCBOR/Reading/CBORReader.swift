@@ -1,0 +1,309 @@
+import FoundationEssentials
+import Parley
+
+/// Reads CBOR items from bytes into `Value`s, iteratively: open arrays, maps and tags are frames
+/// on an explicit stack and finished children wait on one flat value stack, so nesting costs
+/// heap, never machine stack, and is bounded by `DecodingLimits/maxDepth`.
+struct CBORReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: DecodingLimits
+    private let options: CBORFormat.Options
+    private var offset = 0
+    private var nodes = 0
+
+    /// An open array, map or tag. `remaining` counts the items still to come (a map's keys and
+    /// values both count), or is -1 for an indefinite length; `start` is where the container's
+    /// children begin on the value stack.
+    private struct Frame {
+        enum Kind { case array, map, tag }
+        var kind: Kind
+        var remaining: Int
+        var start: Int
+        var tag: UInt64
+        var position: Int
+    }
+
+    /// What one item's head (and payload, for scalars and strings) stands for.
+    private enum Item {
+        case scalar(Value)
+        case container(Frame.Kind, count: Int?)
+        case tag(UInt64)
+    }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, options: CBORFormat.Options) {
+        self.bytes = bytes
+        self.limits = limits
+        self.options = options
+    }
+
+    /// Reads the single item the bytes hold; anything after it is malformed.
+    mutating func readSingle() throws(FormatError) -> Value {
+        let value = try readItem()
+        guard offset == bytes.count else {
+            throw malformed("\(bytes.count - offset) byte(s) after the item", at: offset)
+        }
+        return value
+    }
+
+    /// Reads every item of a CBOR sequence (RFC 8742) into an array; empty input is `[]`.
+    mutating func readSequence() throws(FormatError) -> Value {
+        var items: [Value] = []
+        while offset < bytes.count { items.append(try readItem()) }
+        return .array(items)
+    }
+
+    /// Reads the next item of a sequence, or `nil` at the end of the input.
+    ///
+    /// A guard, not `offset < bytes.count ? try readItem() : nil`: Swift 6.3.1's debug build
+    /// miscompiles that ternary under typed throws (the caller crashed allocating 26 GB).
+    mutating func readNextItem() throws(FormatError) -> Value? {
+        guard offset < bytes.count else { return nil }
+        return try readItem()
+    }
+
+    /// Reads one whole data item.
+    private mutating func readItem() throws(FormatError) -> Value {
+        var frames: [Frame] = []
+        var values: [Value] = []
+        var indefiniteNesting = 0
+        while true {
+            let start = offset
+            var value: Value
+            if start < bytes.count, bytes[start] == 0xFF {
+                guard let top = frames.last, top.kind != .tag, top.remaining < 0 else {
+                    throw malformed("a break (0xFF) outside an indefinite-length array or map", at: start)
+                }
+                if top.kind == .map, (values.count - top.start) % 2 != 0 {
+                    throw malformed("an indefinite-length map ends after a key, before its value", at: start)
+                }
+                offset += 1
+                frames.removeLast()
+                indefiniteNesting -= 1
+                value = try close(top, &values)
+            } else {
+                switch try readHead() {
+                case .scalar(let scalar):
+                    value = scalar
+                case .container(let kind, let count):
+                    try open(depth: frames.count + 1, at: start)
+                    if count == 0 {
+                        value = kind == .array ? .array([]) : .object(Value.Object())
+                        break
+                    }
+                    if count == nil {
+                        indefiniteNesting += 1
+                        if indefiniteNesting > options.maxIndefiniteNesting {
+                            throw FormatError.limitExceeded(
+                                format: CBORFormat.formatName, limit: "maxIndefiniteNesting",
+                                maximum: options.maxIndefiniteNesting, actual: indefiniteNesting,
+                                location: .init(byteOffset: start))
+                        }
+                    }
+                    frames.append(Frame(kind: kind, remaining: count ?? -1, start: values.count, tag: 0,
+                                        position: start))
+                    continue
+                case .tag(let number):
+                    try open(depth: frames.count + 1, at: start)
+                    frames.append(Frame(kind: .tag, remaining: 1, start: values.count, tag: number, position: start))
+                    continue
+                }
+            }
+            // Hand the finished value to its parent; close every container and tag it completes.
+            while let last = frames.indices.last {
+                if frames[last].kind == .tag {
+                    let frame = frames.removeLast()
+                    value = try CBORTags.apply(frame.tag, to: value, at: frame.position, options: options)
+                    continue
+                }
+                values.append(value)
+                guard frames[last].remaining > 0 else { break }
+                frames[last].remaining -= 1
+                guard frames[last].remaining == 0 else { break }
+                let frame = frames.removeLast()
+                value = try close(frame, &values)
+            }
+            if frames.isEmpty { return value }
+        }
+    }
+
+    /// The array or map of a finished frame, its children moved off the value stack.
+    private func close(_ frame: Frame, _ values: inout [Value]) throws(FormatError) -> Value {
+        defer { values.removeSubrange(frame.start...) }
+        if frame.kind == .array { return .array(Array(values[frame.start...])) }
+        return CBORMapKeys.value(ofMapItems: values[frame.start...], keepsNonTextKeys: options.keepsNonTextKeys)
+    }
+
+    // MARK: Heads
+
+    private mutating func readHead() throws(FormatError) -> Item {
+        let start = offset
+        try countNode(at: start)
+        let initial = try readByte()
+        let major = initial >> 5
+        let info = initial & 0x1F
+        if info == 31 {
+            switch major {
+            case 2, 3: return .scalar(try readIndefiniteString(isText: major == 3, at: start))
+            case 4: return .container(.array, count: nil)
+            case 5: return .container(.map, count: nil)
+            default: throw malformed("major type \(major) has no indefinite length", at: start)
+            }
+        }
+        if major == 7 { return .scalar(try readSimple(info: info, at: start)) }
+        let argument = try readArgument(info: info, at: start)
+        switch major {
+        case 0:
+            return .scalar(argument <= UInt64(Int64.max) ? .integer(Int64(argument)) : .number(String(argument)))
+        case 1:
+            if argument <= UInt64(Int64.max) { return .scalar(.integer(-1 - Int64(argument))) }
+            return .scalar(.number(argument == .max ? "-18446744073709551616" : "-\(argument + 1)"))
+        case 2:
+            return .scalar(.bytes(Array(try take(argument, at: start))))
+        case 3:
+            return .scalar(.string(try readText(try take(argument, at: start))))
+        case 4:
+            return .container(.array, count: try checkedCount(argument, itemsEach: 1, at: start))
+        case 5:
+            return .container(.map, count: try checkedCount(argument, itemsEach: 2, at: start) * 2)
+        default:
+            return .tag(argument)
+        }
+    }
+
+    /// The argument of a head whose additional information is `info` (not 31).
+    private mutating func readArgument(info: UInt8, at start: Int) throws(FormatError) -> UInt64 {
+        switch info {
+        case 0...23: return UInt64(info)
+        case 24: return try readBigEndian(1)
+        case 25: return try readBigEndian(2)
+        case 26: return try readBigEndian(4)
+        case 27: return try readBigEndian(8)
+        default: throw malformed("additional information \(info) is reserved", at: start)
+        }
+    }
+
+    private mutating func readSimple(info: UInt8, at start: Int) throws(FormatError) -> Value {
+        switch info {
+        case 20: return .bool(false)
+        case 21: return .bool(true)
+        case 22: return .null
+        case 23: return .tagged(CBORFormat.undefinedTag, .null)
+        case 24:
+            let number = try readByte()
+            // RFC 8949 §3.3: 0–23 have the one-byte form only. 24–31 are read as RFC 7049 allowed.
+            guard number >= 24 else { throw malformed("simple value \(number) in two bytes", at: start) }
+            return .tagged(CBORFormat.simpleValueTag, .integer(Int64(number)))
+        case 25: return .float(HalfFloat.double(fromBits: UInt16(try readBigEndian(2))))
+        case 26: return .float(Double(Float(bitPattern: UInt32(try readBigEndian(4)))))
+        case 27: return .float(Double(bitPattern: try readBigEndian(8)))
+        case 28...30: throw malformed("additional information \(info) is reserved", at: start)
+        default: return .tagged(CBORFormat.simpleValueTag, .integer(Int64(info)))
+        }
+    }
+
+    /// The chunks of an indefinite-length byte or text string up to its break, joined. Each chunk
+    /// is a definite-length string of the same major type; text chunks are each valid UTF-8.
+    private mutating func readIndefiniteString(isText: Bool, at start: Int) throws(FormatError) -> Value {
+        var joined: [UInt8] = []
+        while true {
+            let chunkStart = offset
+            let initial = try readByte()
+            if initial == 0xFF { break }
+            guard initial >> 5 == (isText ? 3 : 2), initial & 0x1F != 31 else {
+                throw malformed("a chunk of an indefinite-length \(isText ? "text" : "byte") string must be a "
+                                + "definite-length \(isText ? "text" : "byte") string", at: chunkStart)
+            }
+            try countNode(at: chunkStart)
+            let chunk = try take(try readArgument(info: initial & 0x1F, at: chunkStart), at: chunkStart)
+            if isText { _ = try readText(chunk) }
+            joined.append(contentsOf: chunk)
+        }
+        return isText ? .string(String(decoding: joined, as: UTF8.self)) : .bytes(joined)
+    }
+
+    /// A text string's payload, checked to be UTF-8: ASCII eight bytes at a time, the rest by
+    /// the validator.
+    private func readText(_ slice: Slice<UnsafeBufferPointer<UInt8>>) throws(FormatError) -> String {
+        let payload = UnsafeBufferPointer(rebasing: slice)
+        guard let base = payload.baseAddress else { return "" }
+        let length = payload.count
+        var i = 0
+        while i &+ 8 <= length {
+            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i &+= 8
+        }
+        while i < length && base[i] < 0x80 { i &+= 1 }
+        if i < length, let bad = Charset.firstInvalidUTF8(UnsafeBufferPointer(rebasing: payload[i...])) {
+            throw FormatError(.invalidText, format: CBORFormat.formatName, "a text string is not valid UTF-8",
+                              location: .init(byteOffset: slice.startIndex + i + bad))
+        }
+        return String(utf8: payload)
+    }
+
+    // MARK: Bytes
+
+    private mutating func readByte() throws(FormatError) -> UInt8 {
+        guard offset < bytes.count else { throw truncated(at: offset) }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// Reads a big-endian unsigned integer of `width` bytes.
+    private mutating func readBigEndian(_ width: Int) throws(FormatError) -> UInt64 {
+        guard bytes.count - offset >= width else { throw truncated(at: offset) }
+        var result: UInt64 = 0
+        for i in offset..<(offset + width) { result = result << 8 | UInt64(bytes[i]) }
+        offset += width
+        return result
+    }
+
+    /// The next `length` bytes; a declared length beyond the input is `truncated`, never allocated.
+    private mutating func take(_ length: UInt64,
+                               at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
+        guard length <= UInt64(Int.max), CheckedArithmetic.fits(Int(length), in: bytes.count, from: offset) else {
+            throw FormatError(.truncated, format: CBORFormat.formatName,
+                              "declares \(length) byte(s) but \(bytes.count - offset) remain",
+                              location: .init(byteOffset: start))
+        }
+        let count = Int(length)
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    /// A declared element count is plausible only if the bytes left could hold that many items
+    /// of at least one byte each.
+    private func checkedCount(_ count: UInt64, itemsEach: Int, at start: Int) throws(FormatError) -> Int {
+        guard count <= UInt64((bytes.count - offset) / itemsEach) else {
+            throw FormatError(.truncated, format: CBORFormat.formatName,
+                              "declares \(count) \(itemsEach == 2 ? "pair" : "element")(s) but only "
+                              + "\(bytes.count - offset) byte(s) remain",
+                              location: .init(byteOffset: start))
+        }
+        return Int(count)
+    }
+
+    private mutating func countNode(at start: Int) throws(FormatError) {
+        nodes += 1
+        if nodes > limits.maxNodes {
+            throw FormatError.limitExceeded(format: CBORFormat.formatName, limit: "maxNodes",
+                                            maximum: limits.maxNodes, location: .init(byteOffset: start))
+        }
+    }
+
+    private func open(depth: Int, at start: Int) throws(FormatError) {
+        if depth > limits.maxDepth {
+            throw FormatError.limitExceeded(format: CBORFormat.formatName, limit: "maxDepth",
+                                            maximum: limits.maxDepth, actual: depth,
+                                            location: .init(byteOffset: start))
+        }
+    }
+
+    private func truncated(at position: Int) -> FormatError {
+        FormatError(.truncated, format: CBORFormat.formatName, "the input ends inside an item",
+                    location: .init(byteOffset: position))
+    }
+
+    private func malformed(_ message: String, at position: Int) -> FormatError {
+        FormatError(.malformed, format: CBORFormat.formatName, message, location: .init(byteOffset: position))
+    }
+}
