@@ -47,6 +47,8 @@ public struct CSVFormat: Format {
 
     /// `true`: CSV is text.
     public var isTextual: Bool { true }
+    /// `true`: every scalar is text, so Codable decoding converts it to the type asked for.
+    public var scalarsAreText: Bool { true }
 
     /// `true`: `text/csv` may be sent in any charset its `charset` parameter names (RFC 4180).
     public var allowsCharsetTranscoding: Bool { true }

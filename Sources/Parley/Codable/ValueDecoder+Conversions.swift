@@ -123,7 +123,7 @@ extension ValueDecoder {
     @usableFromInline package func bool(_ value: Value, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         switch value {
         case .bool(let b): return b
-        case .string(let text):
+        case .string(let text) where convertsTextScalars:
             switch TextScalar.trimmed(text) {
             case "true", "1": return true
             case "false", "0": return false
@@ -153,7 +153,7 @@ extension ValueDecoder {
         case .float(let d):
             if let result = T(exactly: d) { return result }
             throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(d) is not an integer that fits in \(T.self)."))
-        case .string(let text):
+        case .string(let text) where convertsTextScalars:
             let trimmed = TextScalar.trimmed(text)
             if let result = T(trimmed) { return result }
             if TextScalar.isInteger(trimmed) {
@@ -175,7 +175,7 @@ extension ValueDecoder {
         case .number(let text):
             if let d = Double(text), d.isFinite { return d }
             throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(text) does not fit in Double."))
-        case .string(let text):
+        case .string(let text) where convertsTextScalars:
             let trimmed = TextScalar.trimmed(text)
             if TextScalar.isNumber(trimmed), let d = Double(trimmed), d.isFinite { return d }
             throw TextScalar.mismatch(Double.self, text, path: path())
@@ -199,7 +199,7 @@ extension ValueDecoder {
         case .integer(let i): return Decimal(i)
         case .float(let d) where d.isFinite: text = "\(d)"
         case .number(let number): text = number
-        case .string(let string):
+        case .string(let string) where convertsTextScalars:
             guard TextScalar.isNumber(TextScalar.trimmed(string)) else { throw TextScalar.mismatch(Decimal.self, string, path: path()) }
             text = String(TextScalar.trimmed(string))
         default: throw mismatch(Decimal.self, unwrapTagged(value), path: path())

@@ -16,12 +16,12 @@ import FoundationEssentials
 /// ``Value/bytes(_:)``, a base64 string, or an array of integers; `URL` from a string.
 /// ``Value/tagged(_:_:)`` values decode as their inner value.
 ///
-/// Strings convert to the type asked for, as formats whose scalars are all text need (XML, CSV,
-/// forms, query strings, headers): `"7"` decodes as any integer type it fits, `"12.5"` as `Double`,
-/// `Float` or `Decimal` (digits kept), `true`/`false`/`1`/`0` as `Bool`, and dates by
-/// ``dateDecodingStrategy`` (`"1700000000"` with ``DateDecodingStrategy/secondsSince1970``).
-/// Text that is not one throws `DecodingError.typeMismatch` naming the coding path, the text and
-/// the type. A JSON string such as `"7"` therefore decodes as an `Int` too.
+/// With ``convertsTextScalars`` on, which formats whose scalars are all text turn on for their bodies
+/// (XML, CSV, forms: ``Format/scalarsAreText``), strings convert to the type asked for: `"7"`
+/// decodes as any integer type it fits, `"12.5"` as `Double`, `Float` or `Decimal` (digits kept),
+/// `true`/`false`/`1`/`0` as `Bool`. Text that is not one throws `DecodingError.typeMismatch`
+/// naming the coding path, the text and the type. Formats with typed scalars (JSON, YAML, property
+/// lists, MessagePack) leave it off, so a JSON string `"7"` is not an `Int`.
 ///
 /// Objects with up to 16 members are searched linearly (no index is built); larger objects
 /// get a key index when a container is made. When keys repeat, the last member wins.
@@ -47,6 +47,9 @@ public struct ValueDecoder: Sendable {
     /// so one element reads back as that element and none as nothing. Default `false`;
     /// `XMLFormat` turns it on for its bodies.
     public var decodesSingleValuesAsArrays: Bool
+    /// Whether strings convert to the numbers and Booleans a `Decodable` type asks for. Default
+    /// `false`; ``Format``'s Codable decoding turns it on for formats whose ``Format/scalarsAreText``.
+    public var convertsTextScalars: Bool
 
     /// Creates a decoder.
     ///
@@ -54,11 +57,14 @@ public struct ValueDecoder: Sendable {
     ///   - dateDecodingStrategy: How dates are read from strings or numbers.
     ///   - userInfo: Context for `init(from:)` implementations.
     ///   - decodesSingleValuesAsArrays: Whether a lone value reads as a one-element array.
+    ///   - convertsTextScalars: Whether strings convert to numbers and Booleans.
     public init(dateDecodingStrategy: DateDecodingStrategy = .iso8601,
-                userInfo: [CodingUserInfoKey: any Sendable] = [:], decodesSingleValuesAsArrays: Bool = false) {
+                userInfo: [CodingUserInfoKey: any Sendable] = [:], decodesSingleValuesAsArrays: Bool = false,
+                convertsTextScalars: Bool = false) {
         self.dateDecodingStrategy = dateDecodingStrategy
         self.userInfo = userInfo
         self.decodesSingleValuesAsArrays = decodesSingleValuesAsArrays
+        self.convertsTextScalars = convertsTextScalars
     }
 
     /// Decodes a value of `type` from `value`.

@@ -80,6 +80,11 @@ public protocol Format: Sendable {
     func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, context: DecodingContext,
                               decoder: ValueDecoder) throws -> T
 
+    /// Whether every scalar of the format's values is text (XML, CSV, forms), so Codable decoding
+    /// converts strings to the numbers and Booleans a type asks for
+    /// (``ValueDecoder/convertsTextScalars``). The default is `false`.
+    var scalarsAreText: Bool { get }
+
     /// The media type a body looks like, when it looks like this format's content.
     ///
     /// Used to catch mislabelled bodies (an HTML error page served as `application/json`, a JPEG
@@ -127,10 +132,16 @@ extension Format {
                           "\(name) does not encode \(context.mediaType)")
     }
 
-    /// Decodes the body's value, then `type` from it with `decoder`.
+    /// `false`: the format's numbers and Booleans are typed.
+    public var scalarsAreText: Bool { false }
+
+    /// Decodes the body's value, then `type` from it with `decoder` (converting text to numbers
+    /// and Booleans when ``scalarsAreText``).
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, context: DecodingContext,
                                      decoder: ValueDecoder) throws -> T {
-        try decoder.decode(T.self, from: try decode(bytes, context: context))
+        var decoder = decoder
+        if scalarsAreText { decoder.convertsTextScalars = true }
+        return try decoder.decode(T.self, from: try decode(bytes, context: context))
     }
 
     /// Decodes a body held in any contiguous byte collection (`[UInt8]`, `Data`, …).

@@ -23,6 +23,8 @@ public struct FormURLEncodedFormat: Format {
     public var name: String { "form" }
     public var decodableMediaTypes: [MediaType] { [Self.mediaType] }
     public var encodableMediaTypes: [MediaType] { [Self.mediaType] }
+    /// `true`: every field is text, so Codable decoding converts it to the type asked for.
+    public var scalarsAreText: Bool { true }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
         var decoder = self.decoder

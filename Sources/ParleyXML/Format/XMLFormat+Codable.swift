@@ -19,6 +19,7 @@ extension XMLFormat {
                                      decoder: ValueDecoder) throws -> T {
         var decoder = decoder
         decoder.decodesSingleValuesAsArrays = true
+        decoder.convertsTextScalars = true
         let document = try decode(bytes, context: context)
         guard let members = document.objectValue?.members, members.count == 1 else {
             return try decoder.decode(T.self, from: document)

@@ -33,6 +33,8 @@ public struct XMLFormat: Format {
 
     /// `true`: XML bodies are text (UTF-8 when Parley encodes them).
     public var isTextual: Bool { true }
+    /// `true`: every scalar is text, so Codable decoding converts it to the type asked for.
+    public var scalarsAreText: Bool { true }
 
     /// Decodes a document into a value by the documented mapping.
     ///
