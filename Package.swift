@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
+        .library(name: "ParleySchema", targets: ["ParleySchema"]),
         .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleyTestKit", targets: ["ParleyTestKit"]),
@@ -72,6 +73,9 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+
+        // JSON Schema over `Value`: depends on the engine only.
+        .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -108,6 +112,9 @@ let package = Package(
                     exclude: ["Pillow"]),
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
+                                                            "ParleyCSV", "ParleyMessagePack"],
+                    exclude: ["Suite/known-failures.txt"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
