@@ -40,7 +40,7 @@ extension Compiler {
             try compileValidation(object, location, into: &node)
         }
         if let format = object["format"], case .string(let name) = format,
-           rules.formatAssertion, let kind = FormatKind(name: name) {
+           rules.formatAssertion, let kind = FormatKind(name: name, draft4: rules.isDraft4Family) {
             node.keywords.append(.format(kind, name))
         }
         if rules.applicator {

@@ -73,8 +73,9 @@ enum DateTimeFormats {
             let unit = bytes[i]
             let allowed: [UInt8] = inTime ? Array("HMS".utf8) : Array("YMDW".utf8)
             guard let position = allowed.firstIndex(of: unit) else { return false }
+            // Units run in order without gaps (RFC 3339 Appendix A: `dur-hour = 1*DIGIT "H" [dur-minute]`).
             if let last = units.last, let lastPosition = allowed.firstIndex(of: last), !inTime || timeUnits > 0 {
-                guard position > lastPosition else { return false }
+                guard position == lastPosition + 1 else { return false }
             }
             if inTime { timeUnits += 1 }
             units.append(unit)

@@ -13,6 +13,7 @@ enum FormatChecks {
         case .email: return email(text, international: false)
         case .idnEmail: return email(text, international: true)
         case .hostname: return hostname(text, international: false)
+        case .hostnameRFC1123: return hostname(text, international: false, rfc1123Only: true)
         case .idnHostname: return hostname(text, international: true)
         case .ipv4: return ipv4(Array(text.utf8))
         case .ipv6: return ipv6(text)
@@ -122,21 +123,28 @@ enum FormatChecks {
 
     /// A host name (RFC 1123 §2.1): labels of letters, digits and hyphens, at most 63 bytes each
     /// and 253 in all; with `international`, labels may hold other Unicode letters and marks (IDNA2008 U-labels).
-    static func hostname(_ text: String, international: Bool) -> Bool {
+    static func hostname(_ text: String, international: Bool, rfc1123Only: Bool = false) -> Bool {
         var text = text
         if international {
             // IDNA2008 treats these full stops as label separators.
             text = String(text.unicodeScalars.map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : Character($0) })
         }
-        guard !text.isEmpty, text.utf8.count <= 253 || international else { return false }
+        guard !text.isEmpty, text.utf8.count <= 253 || (international && !text.utf8.allSatisfy { $0 < 0x80 }) else {
+            return false
+        }
         let labels = text.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
-            guard !label.isEmpty, label.utf8.count <= 63 || international,
+            guard !label.isEmpty, label.utf8.count <= 63 || (international && !label.utf8.allSatisfy { $0 < 0x80 }),
                   label.first != "-", label.last != "-" else { return false }
             let scalars = Array(label.unicodeScalars)
-            if scalars.count > 3, scalars[2] == "-", scalars[3] == "-" {
-                // Only `xn--` A-labels may have hyphens in the third and fourth positions.
-                guard label.lowercased().hasPrefix("xn--"), punycodeLabel(label.dropFirst(4)) else { return false }
+            if !rfc1123Only, scalars.count > 3, scalars[2] == "-", scalars[3] == "-" {
+                // Only `xn--` A-labels may have hyphens in the third and fourth positions, and
+                // what they encode must be a valid U-label.
+                guard label.lowercased().hasPrefix("xn--"), let decoded = punycodeDecoded(label.dropFirst(4)),
+                      !decoded.isEmpty, decoded.allSatisfy({ $0.isASCII || idnScalarAllowed($0) }),
+                      idnContextRules(decoded) else { return false }
+                if !(decoded.count > 3 && decoded[2] == "-" && decoded[3] == "-") { continue }
+                return false
             }
             for scalar in scalars {
                 if scalar.isASCII {
@@ -157,6 +165,7 @@ enum FormatChecks {
         switch scalar.value {
         case 0x302E, 0x302F, 0x3031...0x3035, 0x303B, 0x0640, 0x07FA: return false  // DISALLOWED in RFC 5892
         case 0x00B7, 0x0375, 0x05F3, 0x05F4, 0x30FB, 0x200C, 0x200D: return true  // CONTEXTO/CONTEXTJ, checked later
+        case 0x00DF, 0x03C2, 0x06FD, 0x06FE, 0x0F0B, 0x3007: return true  // PVALID exceptions in RFC 5892
         default: break
         }
         switch scalar.properties.generalCategory {
@@ -197,43 +206,44 @@ enum FormatChecks {
         return !(hasArabicIndic && hasExtendedArabicIndic)
     }
 
-    /// Whether the part of an A-label after `xn--` is valid Punycode (RFC 3492) for a non-empty label.
-    static func punycodeLabel(_ text: Substring) -> Bool {
+    /// The Unicode label an A-label's Punycode part (after `xn--`) encodes (RFC 3492 §6.2), or `nil`.
+    static func punycodeDecoded(_ text: Substring) -> [Unicode.Scalar]? {
         let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { return false }
+        guard !bytes.isEmpty else { return nil }
         let basicEnd = bytes.lastIndex(of: UInt8(ascii: "-")) ?? 0
+        var output: [Unicode.Scalar] = bytes[..<basicEnd].map { Unicode.Scalar($0) }
         var n = 128, i = 0, bias = 72
-        var output = basicEnd
         var index = basicEnd > 0 ? basicEnd + 1 : 0
         while index < bytes.count {
             let oldi = i
             var w = 1
             var k = 36
             while true {
-                guard index < bytes.count else { return false }
+                guard index < bytes.count else { return nil }
                 let c = bytes[index]
                 index += 1
                 let digit: Int
-                if isDigit(c) { digit = Int(c) - 22 } else if isAlpha(c) { digit = Int(c | 0x20) - 97 } else { return false }
+                if isDigit(c) { digit = Int(c) - 22 } else if isAlpha(c) { digit = Int(c | 0x20) - 97 } else { return nil }
                 i += digit * w
-                guard i < 0x10FFFF * 36 else { return false }
+                guard i < 0x10FFFF * 64 else { return nil }
                 let t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias
                 if digit < t { break }
                 w *= 36 - t
                 k += 36
             }
-            output += 1
+            let count = output.count + 1
             var delta = oldi == 0 ? (i - oldi) / 700 : (i - oldi) / 2
-            delta += delta / output
+            delta += delta / count
             var kk = 0
             while delta > 455 { delta /= 35; kk += 36 }
             bias = kk + 36 * delta / (delta + 38)
-            n += i / output
-            i %= output
-            guard n <= 0x10FFFF else { return false }
+            n += i / count
+            i %= count
+            guard let scalar = Unicode.Scalar(n) else { return nil }
+            output.insert(scalar, at: i)
             i += 1
         }
-        return true
+        return output
     }
 
     /// An e-mail address (RFC 5321 §4.1.2 mailbox): a dot-atom or quoted local part, then a host

@@ -4,12 +4,14 @@ import Parley
 enum FormatKind: Sendable {
     case date, time, dateTime, duration
     case email, idnEmail, hostname, idnHostname, ipv4, ipv6
+    /// Draft 4's `hostname`: RFC 1123 alone, without the IDNA A-label rules.
+    case hostnameRFC1123
     case uri, uriReference, iri, iriReference, uriTemplate, uuid
     case jsonPointer, relativeJSONPointer, regex
     case int32, int64, float, double, byte, binary, password
 
     /// The format named `name`, if the module knows it (unknown formats are annotations only).
-    init?(name: String) {
+    init?(name: String, draft4: Bool) {
         switch name {
         case "date": self = .date
         case "time": self = .time
@@ -17,7 +19,7 @@ enum FormatKind: Sendable {
         case "duration": self = .duration
         case "email": self = .email
         case "idn-email": self = .idnEmail
-        case "hostname": self = .hostname
+        case "hostname": self = draft4 ? .hostnameRFC1123 : .hostname
         case "idn-hostname": self = .idnHostname
         case "ipv4": self = .ipv4
         case "ipv6": self = .ipv6

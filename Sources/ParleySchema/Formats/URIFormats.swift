@@ -107,7 +107,7 @@ enum URIFormats {
                 }
             } else if scalar == "{" {
                 inExpression = true
-            } else if scalar == "}" || scalar == " " || scalar == "\"" || scalar == "<" || scalar == ">"
+            } else if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "}" || scalar == "\"" || scalar == "<" || scalar == ">"
                         || scalar == "\\" || scalar == "^" || scalar == "`" || scalar == "|" {
                 return false
             }
@@ -129,7 +129,8 @@ enum URIFormats {
                       length.first != "0" else { return false }
                 name = name[..<colon]
             }
-            guard !name.isEmpty, charactersAllowedInVariable(name) else { return false }
+            guard !name.isEmpty, charactersAllowedInVariable(name), !name.hasPrefix("."), !name.hasSuffix("."),
+                  !name.contains("..") else { return false }
         }
         return true
     }

@@ -15,7 +15,7 @@ public struct ECMAPattern: Sendable {
         self.source = source
         self.unicode = unicode
         do {
-            regex = try Regex(source)
+            regex = try Regex(source).asciiOnlyDigits().asciiOnlyWordCharacters()
         } catch {
             throw PatternError(code: .syntax, message: "\(error)", offset: nil)
         }
