@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
 
         // The command-line tool: commands in a library, formats linked by the executable.
-        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyJSON", "ParleyFixtures", argumentParser, httpTypes]),
+        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyJSON", "ParleyFixtures", "ParleySchema", argumentParser, httpTypes]),
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
