@@ -1,6 +1,6 @@
 import Parley
 
-/// A JSON Schema compiled once into a reusable validator for ``Parley/Value`` instances from any format.
+/// A JSON Schema compiled once into a reusable validator for `Value` instances from any format.
 ///
 /// ```swift
 /// let schema = try JSONSchema(["type": "object", "required": ["id"]])
