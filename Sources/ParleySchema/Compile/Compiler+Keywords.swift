@@ -110,19 +110,23 @@ extension Compiler {
             guard !divisor.negative, !divisor.isZero else { throw invalid(location, "multipleOf", "must be above 0") }
             node.keywords.append(.multipleOf(divisor, object["multipleOf"]?.doubleValue ?? 1))
         }
-        if let maximum = try number(object, "maximum", location) {
+        func limit(_ keyword: String) throws(SchemaError) -> NumberLimit? {
+            guard let exact = try number(object, keyword, location) else { return nil }
+            return NumberLimit(exact, double: object[keyword]?.doubleValue ?? 0)
+        }
+        if let maximum = try limit("maximum") {
             let exclusive = draft4 && object["exclusiveMaximum"] == .bool(true)
             node.keywords.append(.maximum(maximum, exclusive: exclusive, keyword: "maximum"))
         }
-        if let minimum = try number(object, "minimum", location) {
+        if let minimum = try limit("minimum") {
             let exclusive = draft4 && object["exclusiveMinimum"] == .bool(true)
             node.keywords.append(.minimum(minimum, exclusive: exclusive, keyword: "minimum"))
         }
         if !draft4 {
-            if let maximum = try number(object, "exclusiveMaximum", location) {
+            if let maximum = try limit("exclusiveMaximum") {
                 node.keywords.append(.maximum(maximum, exclusive: true, keyword: "exclusiveMaximum"))
             }
-            if let minimum = try number(object, "exclusiveMinimum", location) {
+            if let minimum = try limit("exclusiveMinimum") {
                 node.keywords.append(.minimum(minimum, exclusive: true, keyword: "exclusiveMinimum"))
             }
         }

@@ -47,6 +47,11 @@ struct NumberLimit: Sendable {
     init(_ exact: ExactNumber, double: Double) {
         self.exact = exact
         self.double = double
-        self.integer = exact.isInteger && exact.digits.count + exact.exponent <= 18 ? Int64(exactly: double) : nil
+        if exact.isInteger && exact.digits.count + exact.exponent <= 18 {
+            let text = String(decoding: exact.digits, as: UTF8.self) + String(repeating: "0", count: exact.exponent)
+            self.integer = Int64(text).map { exact.negative ? -$0 : $0 } ?? (exact.isZero ? 0 : nil)
+        } else {
+            self.integer = nil
+        }
     }
 }

@@ -326,17 +326,23 @@ extension Validator {
     }
 
     /// The order of a numeric instance against a limit, or `nil` when the instance is not a number.
-    static func compare(_ instance: Value, _ limit: ExactNumber) -> Int? {
+    /// Integers against integral limits and floats that differ from the limit's nearest `Double`
+    /// are ordered without building decimals; only ties and number text go through ``ExactNumber``.
+    static func compare(_ instance: Value, _ limit: NumberLimit) -> Int? {
         switch instance {
-        case .integer, .float, .number:
-            guard let number = ExactNumber(instance) else {
-                // Non-finite floats: infinities order against every limit.
-                if case .float(let d) = instance, d.isInfinite { return d < 0 ? -1 : 1 }
-                return nil
-            }
-            return ExactNumber.compare(number, limit)
+        case .integer(let i):
+            if let bound = limit.integer { return i < bound ? -1 : i > bound ? 1 : 0 }
+        case .float(let d):
+            if d.isInfinite { return d < 0 ? -1 : 1 }
+            if d.isNaN { return nil }
+            // Rounding to `Double` is monotonic, so a float other than the limit's nearest
+            // `Double` is on the same side of the exact limit.
+            if d != limit.double { return d < limit.double ? -1 : 1 }
+        case .number: break
         default: return nil
         }
+        guard let number = ExactNumber(instance) else { return nil }
+        return ExactNumber.compare(number, limit.exact)
     }
 
     func checkMultipleOf(_ instance: Value, _ divisor: ExactNumber, _ double: Double) -> Bool {
