@@ -238,6 +238,10 @@ extension Compiler {
         if object["additionalProperties"] != nil {
             applicator.additional = try child(location, "additionalProperties")
         }
+        if applicator.properties.count > 8 {
+            applicator.propertyIndex = Dictionary(applicator.properties.map { ($0.name, $0.node) },
+                                                  uniquingKeysWith: { _, last in last })
+        }
         if applicator.hasProperties || !applicator.patternProperties.isEmpty || applicator.additional != nil {
             node.keywords.append(.object(applicator))
         }

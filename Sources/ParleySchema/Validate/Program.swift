@@ -89,6 +89,8 @@ struct TypeSet: OptionSet, Sendable, Hashable {
 struct ObjectApplicator: Sendable {
     /// Named properties and their nodes, with each name's hash to skip most string comparisons.
     var properties: [(name: String, node: Int)] = []
+    /// `properties` by name, built when there are more than 8, so a member costs one hash lookup.
+    var propertyIndex: [String: Int]?
     var patternProperties: [(pattern: ECMAPattern, source: String, node: Int)] = []
     /// The node members matched by neither go to, if `additionalProperties` is present.
     var additional: Int?

@@ -67,6 +67,16 @@ extension Validator {
         case .required(let names):
             guard case .object(let object) = instance else { return true }
             var valid = true
+            if names.count > 8 && object.count > 8 {
+                // Many names against many members: one set of the keys instead of a scan per name.
+                work += object.count
+                let keys = Set(object.lazy.map(\.key))
+                for name in names where !keys.contains(name) {
+                    valid = fail(index, "required", "the required property \"\(name)\" is missing")
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+                return valid
+            }
             for name in names where object[name] == nil {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
@@ -273,9 +283,18 @@ extension Validator {
         for member in object {
             work += 1
             var matched = false
-            for property in applicator.properties where property.name == member.key {
+            var propertyNode: Int?
+            if let index = applicator.propertyIndex {
+                propertyNode = index[member.key]
+            } else {
+                for property in applicator.properties where property.name == member.key {
+                    propertyNode = property.node
+                    break
+                }
+            }
+            if let propertyNode {
                 matched = true
-                if try !descend(property.node, member.value, .key(member.key), "properties", .key(member.key)) {
+                if try !descend(propertyNode, member.value, .key(member.key), "properties", .key(member.key)) {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }
                 }
