@@ -18,9 +18,9 @@ import Testing
     }
 
     static let schema = #"""
-    {"type": "object", "required": ["id", "quantity"],
-     "properties": {"id": {"type": "integer"}, "quantity": {"type": "integer", "minimum": 1, "maximum": 100}}}
-    """#
+        {"type": "object", "required": ["id", "quantity"],
+         "properties": {"id": {"type": "integer"}, "quantity": {"type": "integer", "minimum": 1, "maximum": 100}}}
+        """#
 
     @Test func aValidYAMLInstanceExitsZero() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -35,13 +35,17 @@ import Testing
         let instance = try file("order.xml", "<order><id>7</id><quantity>250</quantity></order>")
         let result = try ParleyProcess.run(["schema", "validate", try file("order.schema.json", Self.schema), instance])
         #expect(result.status == 1)
-        #expect(result.stdout == "\(instance): /quantity /properties/quantity/maximum: the number is above the maximum\n")
+        #expect(
+            result.stdout == "\(instance): /quantity /properties/quantity/maximum: the number is above the maximum\n")
     }
 
     @Test func standardInputWithAContentType() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ParleyProcess.run(["schema", "validate", try file("s.json", Self.schema), "-",
-                                            "--content-type", "application/json"], input: #"{"id": 1}"#)
+        let result = try ParleyProcess.run(
+            [
+                "schema", "validate", try file("s.json", Self.schema), "-",
+                "--content-type", "application/json",
+            ], input: #"{"id": 1}"#)
         #expect(result.status == 1)
         #expect(result.stdout.contains("/required"))
     }
@@ -54,7 +58,9 @@ import Testing
         #expect(bad.stderr.contains("invalidSchema"))
         let missing = try ParleyProcess.run(["schema", "validate", directory.path + "/none.json", instance])
         #expect(missing.status == 2)
-        let dialect = try ParleyProcess.run(["schema", "validate", try file("s.json", Self.schema), instance, "--dialect", "draft7"])
+        let dialect = try ParleyProcess.run([
+            "schema", "validate", try file("s.json", Self.schema), instance, "--dialect", "draft7",
+        ])
         #expect(dialect.status == 2)
     }
 
@@ -66,7 +72,9 @@ import Testing
         let remote = "http://localhost:1234/=" + directory.appendingPathComponent("remote").path
         let annotated = try ParleyProcess.run(["schema", "validate", schema, instance, "--remote", remote])
         #expect(annotated.status == 0, "\(annotated.stderr)")
-        let asserted = try ParleyProcess.run(["schema", "validate", schema, instance, "--remote", remote, "--format-assertion"])
+        let asserted = try ParleyProcess.run([
+            "schema", "validate", schema, instance, "--remote", remote, "--format-assertion",
+        ])
         #expect(asserted.status == 1)
         let openAPI = try file("n.json", #"{"type": "integer", "nullable": true}"#)
         let null = try file("null.json", "null")
@@ -76,10 +84,10 @@ import Testing
 
     @Test func batchAnswersOneLinePerLine() throws {
         let input = """
-        {"schema": {"type": "integer"}, "instance": 5}
-        {"schema": {"maximum": 3, "exclusiveMaximum": true}, "instance": 3, "dialect": "draft4"}
-        {"schema": {"type": 3}, "instance": 5}
-        """
+            {"schema": {"type": "integer"}, "instance": 5}
+            {"schema": {"maximum": 3, "exclusiveMaximum": true}, "instance": 3, "dialect": "draft4"}
+            {"schema": {"type": 3}, "instance": 5}
+            """
         let result = try ParleyProcess.run(["schema", "validate", "--batch"], input: input)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)

@@ -1,13 +1,14 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HTTPTypes
 import Parley
 import ParleyJSON
 import ParleySchema
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `parley schema validate`: instances of any registered format against one schema.
 struct SchemaValidate: ParsableCommand {
@@ -15,27 +16,27 @@ struct SchemaValidate: ParsableCommand {
         commandName: "validate",
         abstract: "Validate instances (any registered format) against a JSON Schema.",
         discussion: """
-        The schema file is JSON or YAML. Each instance decodes with the format its --content-type, \
-        its extension or its content selects. Text-only formats (XML, CSV, forms) have their \
-        string scalars read as the schema's types ("5" as an integer where the schema says \
-        integer), and an XML document is validated as the content of its root element.
-        Without --dialect, the schema's $schema decides, else 2020-12. $refs reach only the \
-        schema itself, the bundled meta-schemas and folders given with --remote; nothing is fetched.
-        Prints "FILE: valid", or for an invalid instance one line per error: the file, the \
-        instance path, the schema path and the message.
-        Exits 0 when every instance is valid, 1 when one is invalid, 2 when an input cannot be \
-        read or decoded or the schema does not compile.
-        With --batch, reads lines {"schema": S, "instance": I, "dialect": D} from standard \
-        input and answers each with {"valid": true}, {"valid": false, "errors": [{"instance_path", \
-        "schema_path", "message"}]} or {"error": "…"}.
+            The schema file is JSON or YAML. Each instance decodes with the format its --content-type, \
+            its extension or its content selects. Text-only formats (XML, CSV, forms) have their \
+            string scalars read as the schema's types ("5" as an integer where the schema says \
+            integer), and an XML document is validated as the content of its root element.
+            Without --dialect, the schema's $schema decides, else 2020-12. $refs reach only the \
+            schema itself, the bundled meta-schemas and folders given with --remote; nothing is fetched.
+            Prints "FILE: valid", or for an invalid instance one line per error: the file, the \
+            instance path, the schema path and the message.
+            Exits 0 when every instance is valid, 1 when one is invalid, 2 when an input cannot be \
+            read or decoded or the schema does not compile.
+            With --batch, reads lines {"schema": S, "instance": I, "dialect": D} from standard \
+            input and answers each with {"valid": true}, {"valid": false, "errors": [{"instance_path", \
+            "schema_path", "message"}]} or {"error": "…"}.
 
-        Examples:
-          parley schema validate order.schema.json order.yaml
-          parley schema validate order.schema.json order.xml --dialect openapi-3.0 --format-assertion
-          cat order.json | parley schema validate order.schema.json -
-          parley schema validate api.schema.json body.json --remote http://localhost:1234/=schemas
-          echo '{"schema": {"type": "integer"}, "instance": "5"}' | parley schema validate --batch
-        """)
+            Examples:
+              parley schema validate order.schema.json order.yaml
+              parley schema validate order.schema.json order.xml --dialect openapi-3.0 --format-assertion
+              cat order.json | parley schema validate order.schema.json -
+              parley schema validate api.schema.json body.json --remote http://localhost:1234/=schemas
+              echo '{"schema": {"type": "integer"}, "instance": "5"}' | parley schema validate --batch
+            """)
 
     @Argument(help: "The schema file (JSON or YAML).")
     var schema: String?
@@ -46,7 +47,9 @@ struct SchemaValidate: ParsableCommand {
     @Option(help: "draft4, openapi-3.0, 2020-12 or openapi-3.1 (default: the schema's $schema, else 2020-12).")
     var dialect: String?
 
-    @Option(name: .customLong("content-type"), help: "The instances' Content-Type (default: from the extension, else the content).")
+    @Option(
+        name: .customLong("content-type"),
+        help: "The instances' Content-Type (default: from the extension, else the content).")
     var contentType: String?
 
     @Option(help: "URI=DIR: serve $refs under URI from the JSON files of DIR (repeatable).")
@@ -63,7 +66,9 @@ struct SchemaValidate: ParsableCommand {
         if let dialect, JSONSchema.Dialect(rawValue: dialect) == nil {
             throw ValidationError("unknown --dialect '\(dialect)': use draft4, openapi-3.0, 2020-12 or openapi-3.1")
         }
-        for entry in remote where !entry.contains("=") { throw ValidationError("--remote takes URI=DIR, not '\(entry)'") }
+        for entry in remote where !entry.contains("=") {
+            throw ValidationError("--remote takes URI=DIR, not '\(entry)'")
+        }
     }
 
     func options(dialect name: String?) -> JSONSchema.Options {
@@ -72,8 +77,9 @@ struct SchemaValidate: ParsableCommand {
             let parts = entry.split(separator: "=", maxSplits: 1)
             resources.serve(folder: String(parts[1]), under: String(parts[0])) { try JSONFormat().decode($0) }
         }
-        return JSONSchema.Options(dialect: name.flatMap(JSONSchema.Dialect.init(rawValue:)),
-                                  formatAssertion: formatAssertion, resources: resources)
+        return JSONSchema.Options(
+            dialect: name.flatMap(JSONSchema.Dialect.init(rawValue:)),
+            formatAssertion: formatAssertion, resources: resources)
     }
 
     func run() throws {
@@ -118,7 +124,8 @@ struct SchemaValidate: ParsableCommand {
 
     /// Whether a type's scalars are all text, so they are read as the schema's types.
     static func hasTextScalars(_ type: MediaType) -> Bool {
-        type.subtype == "xml" || type.suffix == "xml" || type.subtype == "csv" || type.subtype == "x-www-form-urlencoded"
+        type.subtype == "xml" || type.suffix == "xml" || type.subtype == "csv"
+            || type.subtype == "x-www-form-urlencoded"
     }
 
     /// The value of a file (or standard input) decoded by the type the label, extension or content selects.

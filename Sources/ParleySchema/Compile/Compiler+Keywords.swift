@@ -28,7 +28,8 @@ extension Compiler {
             let fallback = try self.node(for: target)
             let fragment = URIReference.split(URIReference.resolve(text, against: location.base)).fragment ?? ""
             if !fragment.isEmpty, !fragment.hasPrefix("/"), case .object(let targetObject) = target.value,
-               targetObject["$dynamicAnchor"] == .string(fragment) {
+                targetObject["$dynamicAnchor"] == .string(fragment)
+            {
                 usesDynamicScope = true
                 dynamicNames.insert(fragment)
                 node.keywords.append(.dynamicRef(name: fragment, fallback: fallback))
@@ -40,7 +41,8 @@ extension Compiler {
             try compileValidation(object, location, into: &node)
         }
         if let format = object["format"], case .string(let name) = format,
-           rules.formatAssertion, let kind = FormatKind(name: name, draft4: rules.isDraft4Family) {
+            rules.formatAssertion, let kind = FormatKind(name: name, draft4: rules.isDraft4Family)
+        {
             node.keywords.append(.format(kind, name))
         }
         if rules.applicator {
@@ -63,7 +65,8 @@ extension Compiler {
     }
 
     /// A non-negative integer keyword.
-    func count(_ object: Value.Object, _ keyword: String, _ location: SchemaIndex.Location) throws(SchemaError) -> Int? {
+    func count(_ object: Value.Object, _ keyword: String, _ location: SchemaIndex.Location) throws(SchemaError) -> Int?
+    {
         guard let value = object[keyword] else { return nil }
         guard let number = ExactNumber(value), number.isInteger, !number.negative else {
             throw invalid(location, keyword, "must be a non-negative integer")
@@ -71,14 +74,18 @@ extension Compiler {
         return Int(exactly: value.doubleValue ?? 0) ?? Int.max
     }
 
-    func number(_ object: Value.Object, _ keyword: String, _ location: SchemaIndex.Location) throws(SchemaError) -> ExactNumber? {
+    func number(_ object: Value.Object, _ keyword: String, _ location: SchemaIndex.Location) throws(SchemaError)
+        -> ExactNumber?
+    {
         guard let value = object[keyword] else { return nil }
         guard let number = ExactNumber(value) else { throw invalid(location, keyword, "must be a number") }
         return number
     }
 
-    mutating func compileValidation(_ object: Value.Object, _ location: SchemaIndex.Location,
-                                    into node: inout Node) throws(SchemaError) {
+    mutating func compileValidation(
+        _ object: Value.Object, _ location: SchemaIndex.Location,
+        into node: inout Node
+    ) throws(SchemaError) {
         let rules = location.rules
         let draft4 = rules.isDraft4Family
         if let type = object["type"] {
@@ -170,14 +177,17 @@ extension Compiler {
 
     /// For OpenAPI: the direction in which a required property is not required because its
     /// schema is `readOnly` (requests) or `writeOnly` (responses).
-    func directionSkippingRequired(_ name: String, _ object: Value.Object,
-                                   _ location: SchemaIndex.Location) -> JSONSchema.Direction? {
+    func directionSkippingRequired(
+        _ name: String, _ object: Value.Object,
+        _ location: SchemaIndex.Location
+    ) -> JSONSchema.Direction? {
         guard location.rules.dialect == .openAPI30 || location.rules.dialect == .openAPI31,
-              case .object(let properties)? = object["properties"], case .object(var property)? = properties[name]
+            case .object(let properties)? = object["properties"], case .object(var property)? = properties[name]
         else { return nil }
         if case .string(let reference)? = property["$ref"],
-           let target = index.locations[URIReference.resolve(reference, against: location.base)],
-           case .object(let resolved) = target.value {
+            let target = index.locations[URIReference.resolve(reference, against: location.base)],
+            case .object(let resolved) = target.value
+        {
             property = resolved
         }
         if property["readOnly"] == .bool(true) { return .request }
@@ -185,7 +195,9 @@ extension Compiler {
         return nil
     }
 
-    func compilePattern(_ source: String, _ location: SchemaIndex.Location, _ keyword: String) throws(SchemaError) -> ECMAPattern {
+    func compilePattern(_ source: String, _ location: SchemaIndex.Location, _ keyword: String) throws(SchemaError)
+        -> ECMAPattern
+    {
         do {
             return try ECMAPattern(source, unicode: !location.rules.isDraft4Family)
         } catch {
@@ -193,8 +205,10 @@ extension Compiler {
         }
     }
 
-    mutating func compileApplicators(_ object: Value.Object, _ location: SchemaIndex.Location,
-                                     into node: inout Node) throws(SchemaError) {
+    mutating func compileApplicators(
+        _ object: Value.Object, _ location: SchemaIndex.Location,
+        into node: inout Node
+    ) throws(SchemaError) {
         let draft4 = location.rules.isDraft4Family
         for keyword in ["allOf", "anyOf", "oneOf"] {
             guard let value = object[keyword] else { continue }
@@ -232,15 +246,17 @@ extension Compiler {
         if case .object(let patterns)? = object["patternProperties"] {
             for entry in patterns {
                 let pattern = try compilePattern(entry.key, location, "patternProperties")
-                applicator.patternProperties.append((pattern, entry.key, try child(location, "patternProperties", entry.key)))
+                applicator.patternProperties.append(
+                    (pattern, entry.key, try child(location, "patternProperties", entry.key)))
             }
         }
         if object["additionalProperties"] != nil {
             applicator.additional = try child(location, "additionalProperties")
         }
         if applicator.properties.count > 8 {
-            applicator.propertyIndex = Dictionary(applicator.properties.map { ($0.name, $0.node) },
-                                                  uniquingKeysWith: { _, last in last })
+            applicator.propertyIndex = Dictionary(
+                applicator.properties.map { ($0.name, $0.node) },
+                uniquingKeysWith: { _, last in last })
         }
         if applicator.hasProperties || !applicator.patternProperties.isEmpty || applicator.additional != nil {
             node.keywords.append(.object(applicator))
@@ -265,8 +281,10 @@ extension Compiler {
                 for i in elements.indices { children.append(try child(location, "items", String(i))) }
                 node.keywords.append(.prefixItems(children, keyword: "items"))
                 if object["additionalItems"] != nil {
-                    node.keywords.append(.items(try child(location, "additionalItems"), from: elements.count,
-                                                keyword: "additionalItems"))
+                    node.keywords.append(
+                        .items(
+                            try child(location, "additionalItems"), from: elements.count,
+                            keyword: "additionalItems"))
                 }
             case .some:
                 node.keywords.append(.items(try child(location, "items"), from: 0, keyword: "items"))
@@ -291,8 +309,10 @@ extension Compiler {
         }
     }
 
-    mutating func compileOpenAPI(_ object: Value.Object, _ location: SchemaIndex.Location,
-                                 into node: inout Node) throws(SchemaError) {
+    mutating func compileOpenAPI(
+        _ object: Value.Object, _ location: SchemaIndex.Location,
+        into node: inout Node
+    ) throws(SchemaError) {
         if object["readOnly"] == .bool(true) { node.keywords.append(.readOnly) }
         if object["writeOnly"] == .bool(true) { node.keywords.append(.writeOnly) }
         guard case .object(let discriminator)? = object["discriminator"] else { return }
@@ -312,15 +332,18 @@ extension Compiler {
             guard case .array(let elements)? = object[keyword] else { continue }
             for (i, element) in elements.enumerated() {
                 guard case .object(let member) = element, case .string(let reference)? = member["$ref"],
-                      let name = reference.split(separator: "/").last else { continue }
+                    let name = reference.split(separator: "/").last
+                else { continue }
                 compiled.byName[String(name)] = try child(location, keyword, String(i))
             }
         }
         if compiled.byName.isEmpty, let root = index.resources[location.base],
-           case .object(let components)? = root.value["components"], case .object(let schemas)? = components["schemas"] {
+            case .object(let components)? = root.value["components"], case .object(let schemas)? = components["schemas"]
+        {
             for entry in schemas {
-                let resolved = try resolve("#/components/schemas/" + JSONPointer.escape(entry.key),
-                                           base: location.base, rules: location.rules)
+                let resolved = try resolve(
+                    "#/components/schemas/" + JSONPointer.escape(entry.key),
+                    base: location.base, rules: location.rules)
                 compiled.byName[entry.key] = try self.node(for: resolved)
             }
         }

@@ -30,8 +30,10 @@ struct Compiler {
         }
         let lookup = makeRuleLookup()
         try index.addDocument(document, uri: Self.defaultBase, rules: rules, ruleLookup: lookup)
-        let root = try node(for: SchemaIndex.Location(value: document, base: Self.defaultBase, pointer: [],
-                                                         rules: rules))
+        let root = try node(
+            for: SchemaIndex.Location(
+                value: document, base: Self.defaultBase, pointer: [],
+                rules: rules))
         // Compile the dynamic anchors any `$dynamicRef` may jump to, until no new ones appear.
         var anchorNodes: [String: [String: Int]] = [:]
         var done = false
@@ -64,22 +66,26 @@ struct Compiler {
         let resources = self.resources
         let formatAssertion = options.formatAssertion
         return { (uri: String, inherited: Rules) throws(SchemaError) -> Rules in
-            try Self.rules(forMetaSchema: uri, inheriting: inherited, resources: resources,
-                           formatAssertion: formatAssertion)
+            try Self.rules(
+                forMetaSchema: uri, inheriting: inherited, resources: resources,
+                formatAssertion: formatAssertion)
         }
     }
 
     func rules(forMetaSchema uri: String, inheriting inherited: Rules) throws(SchemaError) -> Rules {
-        try Self.rules(forMetaSchema: uri, inheriting: inherited, resources: resources,
-                       formatAssertion: options.formatAssertion)
+        try Self.rules(
+            forMetaSchema: uri, inheriting: inherited, resources: resources,
+            formatAssertion: options.formatAssertion)
     }
 
     static let vocabularyPrefix = "https://json-schema.org/draft/2020-12/vocab/"
 
     /// The rules a `$schema` URI selects: a known dialect, or a meta-schema the caller registered
     /// whose `$vocabulary` says which keywords apply.
-    static func rules(forMetaSchema uri: String, inheriting inherited: Rules, resources: SchemaResources,
-                      formatAssertion: Bool) throws(SchemaError) -> Rules {
+    static func rules(
+        forMetaSchema uri: String, inheriting inherited: Rules, resources: SchemaResources,
+        formatAssertion: Bool
+    ) throws(SchemaError) -> Rules {
         if let dialect = JSONSchema.Dialect.named(byURI: uri) {
             var rules = Rules(dialect: dialect)
             rules.formatAssertion = formatAssertion
@@ -105,11 +111,12 @@ struct Compiler {
             case vocabularyPrefix + "unevaluated": rules.unevaluated = true
             case vocabularyPrefix + "format-assertion": rules.formatAssertion = true
             case vocabularyPrefix + "core", vocabularyPrefix + "meta-data", vocabularyPrefix + "content",
-                 vocabularyPrefix + "format-annotation":
+                vocabularyPrefix + "format-annotation":
                 break
             default:
                 if entry.value == .bool(true) {
-                    throw SchemaError(code: .unsupportedDialect, message: "required vocabulary \(entry.key) is not supported")
+                    throw SchemaError(
+                        code: .unsupportedDialect, message: "required vocabulary \(entry.key) is not supported")
                 }
             }
         }
@@ -124,8 +131,9 @@ struct Compiler {
         let (uri, fragment) = URIReference.split(absolute)
         if index.resources[uri] == nil {
             guard let document = try resources.document(at: uri) else {
-                throw SchemaError(code: .unresolvedReference, message: "no document registered for \(uri)",
-                                  schemaLocation: absolute)
+                throw SchemaError(
+                    code: .unresolvedReference, message: "no document registered for \(uri)",
+                    schemaLocation: absolute)
             }
             var documentRules = Rules(dialect: rules.dialect)
             documentRules.formatAssertion = options.formatAssertion
@@ -137,7 +145,8 @@ struct Compiler {
         let fragmentText = fragment ?? ""
         if let location = index.locations[uri + "#" + fragmentText] { return location }
         guard let root = index.resources[uri], let tokens = JSONPointer.tokens(fragmentText) else {
-            throw SchemaError(code: .unresolvedReference, message: "\(absolute) names no schema", schemaLocation: absolute)
+            throw SchemaError(
+                code: .unresolvedReference, message: "\(absolute) names no schema", schemaLocation: absolute)
         }
         // A pointer to a place the index did not visit (inside an unknown keyword): walk it.
         var location = root
@@ -149,14 +158,17 @@ struct Compiler {
             default: next = nil
             }
             guard let next else {
-                throw SchemaError(code: .unresolvedReference, message: "\(absolute) names no schema",
-                                  schemaLocation: absolute)
+                throw SchemaError(
+                    code: .unresolvedReference, message: "\(absolute) names no schema",
+                    schemaLocation: absolute)
             }
             location.value = next
             location.pointer.append(token)
             location.idApplied = false
-            if case .object(let object) = next, case .string(let id)? = object[location.rules.isDraft4Family ? "id" : "$id"],
-               !id.hasPrefix("#") {
+            if case .object(let object) = next,
+                case .string(let id)? = object[location.rules.isDraft4Family ? "id" : "$id"],
+                !id.hasPrefix("#")
+            {
                 location.base = URIReference.split(URIReference.resolve(id, against: location.base)).base
                 location.pointer = []
                 location.idApplied = true
@@ -173,8 +185,9 @@ struct Compiler {
         let key = location.key
         if let existing = nodeByKey[key] { return existing }
         guard nodes.count < options.limits.maxSchemaNodes else {
-            throw SchemaError(code: .limitExceeded, message: "the schema has more than \(options.limits.maxSchemaNodes) subschemas",
-                              schemaLocation: key, limit: "maxSchemaNodes")
+            throw SchemaError(
+                code: .limitExceeded, message: "the schema has more than \(options.limits.maxSchemaNodes) subschemas",
+                schemaLocation: key, limit: "maxSchemaNodes")
         }
         let number = nodes.count
         nodes.append(Node())
@@ -203,8 +216,10 @@ struct Compiler {
             default: value = .bool(true)
             }
         }
-        return try node(for: SchemaIndex.Location(value: value, base: location.base, pointer: location.pointer + path,
-                                                  rules: location.rules))
+        return try node(
+            for: SchemaIndex.Location(
+                value: value, base: location.base, pointer: location.pointer + path,
+                rules: location.rules))
     }
 
     /// `location` moved to the resource its own `$id` starts, with the rules its `$schema` selects.
@@ -226,7 +241,8 @@ struct Compiler {
     }
 
     func invalid(_ location: SchemaIndex.Location, _ keyword: String, _ message: String) -> SchemaError {
-        SchemaError(code: .invalidSchema, message: "\(keyword): \(message)",
-                    schemaLocation: location.base + "#" + JSONPointer.pointer(location.pointer + [keyword]))
+        SchemaError(
+            code: .invalidSchema, message: "\(keyword): \(message)",
+            schemaLocation: location.base + "#" + JSONPointer.pointer(location.pointer + [keyword]))
     }
 }

@@ -28,8 +28,10 @@ struct SchemaIndex {
     static func singleSchemaKeywords(_ rules: Rules) -> Set<String> {
         rules.isDraft4Family
             ? ["additionalItems", "additionalProperties", "not", "items"]
-            : ["additionalProperties", "not", "items", "contains", "propertyNames", "if", "then", "else",
-               "unevaluatedItems", "unevaluatedProperties"]
+            : [
+                "additionalProperties", "not", "items", "contains", "propertyNames", "if", "then", "else",
+                "unevaluatedItems", "unevaluatedProperties",
+            ]
     }
 
     static func arrayKeywords(_ rules: Rules) -> Set<String> {
@@ -43,8 +45,10 @@ struct SchemaIndex {
     }
 
     /// Indexes `value` (a schema at `pointer` of resource `base`), and everything under it.
-    mutating func add(_ value: Value, base: String, pointer: [String], rules: Rules,
-                      ruleLookup: (String, Rules) throws(SchemaError) -> Rules) throws(SchemaError) {
+    mutating func add(
+        _ value: Value, base: String, pointer: [String], rules: Rules,
+        ruleLookup: (String, Rules) throws(SchemaError) -> Rules
+    ) throws(SchemaError) {
         guard case .object(let object) = value else {
             let location = Location(value: value, base: base, pointer: pointer, rules: rules)
             locations[location.key] = location
@@ -96,14 +100,16 @@ struct SchemaIndex {
                 try add(member.value, base: base, pointer: pointer + [key], rules: rules, ruleLookup: ruleLookup)
             } else if arrays.contains(key), case .array(let elements) = member.value {
                 for (i, element) in elements.enumerated() {
-                    try add(element, base: base, pointer: pointer + [key, String(i)], rules: rules,
-                            ruleLookup: ruleLookup)
+                    try add(
+                        element, base: base, pointer: pointer + [key, String(i)], rules: rules,
+                        ruleLookup: ruleLookup)
                 }
             } else if maps.contains(key), case .object(let map) = member.value {
                 for entry in map {
                     if case .array = entry.value { continue }  // draft-4 property dependencies
-                    try add(entry.value, base: base, pointer: pointer + [key, entry.key], rules: rules,
-                            ruleLookup: ruleLookup)
+                    try add(
+                        entry.value, base: base, pointer: pointer + [key, entry.key], rules: rules,
+                        ruleLookup: ruleLookup)
                 }
             }
         }
@@ -116,8 +122,10 @@ struct SchemaIndex {
     }
 
     /// Indexes a whole document retrieved as `uri`.
-    mutating func addDocument(_ value: Value, uri: String, rules: Rules,
-                              ruleLookup: (String, Rules) throws(SchemaError) -> Rules) throws(SchemaError) {
+    mutating func addDocument(
+        _ value: Value, uri: String, rules: Rules,
+        ruleLookup: (String, Rules) throws(SchemaError) -> Rules
+    ) throws(SchemaError) {
         var rules = rules
         if case .object(let object) = value, case .string(let schemaURI)? = object["$schema"] {
             rules = try ruleLookup(schemaURI, rules)

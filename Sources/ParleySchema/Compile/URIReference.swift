@@ -16,7 +16,8 @@ enum URIReference {
         var i = 0
         while i < utf8.count {
             if utf8[i] == UInt8(ascii: "%"), i + 2 < utf8.count,
-               let hi = hexValue(utf8[i + 1]), let lo = hexValue(utf8[i + 2]) {
+                let hi = hexValue(utf8[i + 1]), let lo = hexValue(utf8[i + 2])
+            {
                 bytes.append(hi << 4 | lo)
                 i += 3
             } else {
@@ -55,8 +56,9 @@ enum URIReference {
                 rest = rest[..<question]
             }
             if let colon = rest.firstIndex(of: ":"),
-               let first = rest.first, first.isLetter,
-               rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
+                let first = rest.first, first.isLetter,
+                rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+            {
                 scheme = String(rest[..<colon])
                 rest = rest[rest.index(after: colon)...]
             }

@@ -9,8 +9,9 @@ enum DateTimeFormats {
     /// `YYYY-MM-DD` with a day that exists in that month.
     static func date(_ bytes: [UInt8]) -> Bool {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = digits(bytes[0..<4]), let month = digits(bytes[5..<7]), let day = digits(bytes[8..<10]),
-              (1...12).contains(month), day >= 1 else { return false }
+            let year = digits(bytes[0..<4]), let month = digits(bytes[5..<7]), let day = digits(bytes[8..<10]),
+            (1...12).contains(month), day >= 1
+        else { return false }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return day <= days[month - 1]
@@ -19,8 +20,9 @@ enum DateTimeFormats {
     /// `HH:MM:SS[.frac](Z|±HH:MM)`; second 60 only when it is 23:59:60 in UTC.
     static func time(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 9, bytes[2] == UInt8(ascii: ":"), bytes[5] == UInt8(ascii: ":"),
-              let hour = digits(bytes[0..<2]), let minute = digits(bytes[3..<5]), let second = digits(bytes[6..<8]),
-              hour <= 23, minute <= 59, second <= 60 else { return false }
+            let hour = digits(bytes[0..<2]), let minute = digits(bytes[3..<5]), let second = digits(bytes[6..<8]),
+            hour <= 23, minute <= 59, second <= 60
+        else { return false }
         var i = 8
         if bytes[i] == UInt8(ascii: ".") {
             i += 1
@@ -35,8 +37,9 @@ enum DateTimeFormats {
             guard i + 1 == bytes.count else { return false }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard bytes.count == i + 6, bytes[i + 3] == UInt8(ascii: ":"),
-                  let offsetHour = digits(bytes[(i + 1)..<(i + 3)]), let offsetMinute = digits(bytes[(i + 4)..<(i + 6)]),
-                  offsetHour <= 23, offsetMinute <= 59 else { return false }
+                let offsetHour = digits(bytes[(i + 1)..<(i + 3)]), let offsetMinute = digits(bytes[(i + 4)..<(i + 6)]),
+                offsetHour <= 23, offsetMinute <= 59
+            else { return false }
             offset = (offsetHour * 60 + offsetMinute) * (bytes[i] == UInt8(ascii: "+") ? 1 : -1)
         default: return false
         }

@@ -77,7 +77,8 @@ enum FormatChecks {
         guard parts.count == 4 else { return false }
         for part in parts {
             guard !part.isEmpty, part.count <= 3, part.allSatisfy(isDigit),
-                  !(part.count > 1 && part.first == UInt8(ascii: "0")) else { return false }
+                !(part.count > 1 && part.first == UInt8(ascii: "0"))
+            else { return false }
             let value = part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
             guard value <= 255 else { return false }
         }
@@ -117,7 +118,9 @@ enum FormatChecks {
             compression = i
         }
         guard let compression else { return groups(bytes[...]) == maxGroups }
-        guard let head = groups(bytes[..<compression]), let tail = groups(bytes[(compression + 2)...]) else { return false }
+        guard let head = groups(bytes[..<compression]), let tail = groups(bytes[(compression + 2)...]) else {
+            return false
+        }
         return head + tail <= maxGroups - 1
     }
 
@@ -127,7 +130,8 @@ enum FormatChecks {
         var text = text
         if international {
             // IDNA2008 treats these full stops as label separators.
-            text = String(text.unicodeScalars.map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : Character($0) })
+            text = String(
+                text.unicodeScalars.map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : Character($0) })
         }
         guard !text.isEmpty, text.utf8.count <= 253 || (international && !text.utf8.allSatisfy { $0 < 0x80 }) else {
             return false
@@ -135,14 +139,16 @@ enum FormatChecks {
         let labels = text.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
             guard !label.isEmpty, label.utf8.count <= 63 || (international && !label.utf8.allSatisfy { $0 < 0x80 }),
-                  label.first != "-", label.last != "-" else { return false }
+                label.first != "-", label.last != "-"
+            else { return false }
             let scalars = Array(label.unicodeScalars)
             if !rfc1123Only, scalars.count > 3, scalars[2] == "-", scalars[3] == "-" {
                 // Only `xn--` A-labels may have hyphens in the third and fourth positions, and
                 // what they encode must be a valid U-label.
                 guard label.lowercased().hasPrefix("xn--"), let decoded = punycodeDecoded(label.dropFirst(4)),
-                      !decoded.isEmpty, decoded.allSatisfy({ $0.isASCII || idnScalarAllowed($0) }),
-                      idnContextRules(decoded) else { return false }
+                    !decoded.isEmpty, decoded.allSatisfy({ $0.isASCII || idnScalarAllowed($0) }),
+                    idnContextRules(decoded)
+                else { return false }
                 if !(decoded.count > 3 && decoded[2] == "-" && decoded[3] == "-") { continue }
                 return false
             }
@@ -170,7 +176,7 @@ enum FormatChecks {
         }
         switch scalar.properties.generalCategory {
         case .lowercaseLetter, .otherLetter, .modifierLetter, .nonspacingMark, .spacingMark, .enclosingMark,
-             .decimalNumber, .titlecaseLetter, .uppercaseLetter:
+            .decimalNumber, .titlecaseLetter, .uppercaseLetter:
             return !scalar.properties.changesWhenLowercased
         default: return false
         }
@@ -178,7 +184,9 @@ enum FormatChecks {
 
     /// RFC 5892 Appendix A contextual rules for the scalars that need them.
     static func idnContextRules(_ scalars: [Unicode.Scalar]) -> Bool {
-        if let first = scalars.first, [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory) {
+        if let first = scalars.first,
+            [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory)
+        {
             return false
         }
         var hasArabicIndic = false
@@ -190,11 +198,16 @@ enum FormatChecks {
             case 0x00B7:  // MIDDLE DOT: between two l's
                 guard previous == "l", next == "l" else { return false }
             case 0x0375:  // GREEK KERAIA: followed by Greek
-                guard let next, (0x0370...0x03FF).contains(next.value) || (0x1F00...0x1FFF).contains(next.value) else { return false }
+                guard let next, (0x0370...0x03FF).contains(next.value) || (0x1F00...0x1FFF).contains(next.value) else {
+                    return false
+                }
             case 0x05F3, 0x05F4:  // HEBREW GERESH/GERSHAYIM: after Hebrew
                 guard let previous, (0x0590...0x05FF).contains(previous.value) else { return false }
             case 0x30FB:  // KATAKANA MIDDLE DOT: with Hiragana, Katakana or Han in the label
-                guard scalars.contains(where: { $0.value != 0x30FB && ((0x3040...0x30FF).contains($0.value) || $0.properties.isIdeographic) })
+                guard
+                    scalars.contains(where: {
+                        $0.value != 0x30FB && ((0x3040...0x30FF).contains($0.value) || $0.properties.isIdeographic)
+                    })
                 else { return false }
             case 0x200D, 0x200C:  // ZERO WIDTH JOINER / NON-JOINER: after a virama
                 guard let previous, previous.properties.canonicalCombiningClass.rawValue == 9 else { return false }
@@ -212,7 +225,9 @@ enum FormatChecks {
         guard !bytes.isEmpty else { return nil }
         let basicEnd = bytes.lastIndex(of: UInt8(ascii: "-")) ?? 0
         var output: [Unicode.Scalar] = bytes[..<basicEnd].map { Unicode.Scalar($0) }
-        var n = 128, i = 0, bias = 72
+        var n = 128
+        var i = 0
+        var bias = 72
         var index = basicEnd > 0 ? basicEnd + 1 : 0
         while index < bytes.count {
             let oldi = i
@@ -223,7 +238,13 @@ enum FormatChecks {
                 let c = bytes[index]
                 index += 1
                 let digit: Int
-                if isDigit(c) { digit = Int(c) - 22 } else if isAlpha(c) { digit = Int(c | 0x20) - 97 } else { return nil }
+                if isDigit(c) {
+                    digit = Int(c) - 22
+                } else if isAlpha(c) {
+                    digit = Int(c | 0x20) - 97
+                } else {
+                    return nil
+                }
                 i += digit * w
                 guard i < 0x10FFFF * 64 else { return nil }
                 let t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias
@@ -235,7 +256,10 @@ enum FormatChecks {
             var delta = oldi == 0 ? (i - oldi) / 700 : (i - oldi) / 2
             delta += delta / count
             var kk = 0
-            while delta > 455 { delta /= 35; kk += 36 }
+            while delta > 455 {
+                delta /= 35
+                kk += 36
+            }
             bias = kk + 36 * delta / (delta + 38)
             n += i / count
             i %= count
@@ -257,8 +281,14 @@ enum FormatChecks {
             guard local.count >= 2, local.hasSuffix("\"") else { return false }
             var escaped = false
             for scalar in local.unicodeScalars.dropFirst().dropLast() {
-                if escaped { escaped = false; continue }
-                if scalar == "\\" { escaped = true; continue }
+                if escaped {
+                    escaped = false
+                    continue
+                }
+                if scalar == "\\" {
+                    escaped = true
+                    continue
+                }
                 if scalar == "\"" { return false }
                 if !scalar.isASCII && !international { return false }
             }

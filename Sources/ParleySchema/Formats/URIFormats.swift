@@ -17,8 +17,9 @@ enum URIFormats {
             let s = scalars[i]
             if s == "%" {
                 guard i + 2 < scalars.count, scalars[i + 1].isASCII, scalars[i + 2].isASCII,
-                      URIReference.hexValue(UInt8(scalars[i + 1].value)) != nil,
-                      URIReference.hexValue(UInt8(scalars[i + 2].value)) != nil else { return false }
+                    URIReference.hexValue(UInt8(scalars[i + 1].value)) != nil,
+                    URIReference.hexValue(UInt8(scalars[i + 2].value)) != nil
+                else { return false }
                 i += 3
                 continue
             }
@@ -51,7 +52,7 @@ enum URIFormats {
         if let colon = rest.firstIndex(of: ":"), !rest[..<colon].contains("/") {
             let scheme = rest[..<colon].utf8
             guard let first = scheme.first, FormatChecks.isAlpha(first),
-                  scheme.allSatisfy({ FormatChecks.isAlpha($0) || FormatChecks.isDigit($0) || "+-.".utf8.contains($0) })
+                scheme.allSatisfy({ FormatChecks.isAlpha($0) || FormatChecks.isDigit($0) || "+-.".utf8.contains($0) })
             else { return false }
             hasScheme = true
             rest = rest[rest.index(after: colon)...]
@@ -78,7 +79,9 @@ enum URIFormats {
             let literal = host[host.index(after: host.startIndex)..<close]
             let after = host[host.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":"), after.dropFirst().utf8.allSatisfy(FormatChecks.isDigit) else { return false }
+                guard after.hasPrefix(":"), after.dropFirst().utf8.allSatisfy(FormatChecks.isDigit) else {
+                    return false
+                }
             }
             if literal.hasPrefix("v") || literal.hasPrefix("V") { return true }  // IPvFuture
             return FormatChecks.ipv6(String(literal))
@@ -107,8 +110,10 @@ enum URIFormats {
                 }
             } else if scalar == "{" {
                 inExpression = true
-            } else if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "}" || scalar == "\"" || scalar == "<" || scalar == ">"
-                        || scalar == "\\" || scalar == "^" || scalar == "`" || scalar == "|" {
+            } else if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "}" || scalar == "\"" || scalar == "<"
+                || scalar == ">"
+                || scalar == "\\" || scalar == "^" || scalar == "`" || scalar == "|"
+            {
                 return false
             }
         }
@@ -126,17 +131,21 @@ enum URIFormats {
             } else if let colon = name.firstIndex(of: ":") {
                 let length = name[name.index(after: colon)...]
                 guard !length.isEmpty, length.count <= 4, length.utf8.allSatisfy(FormatChecks.isDigit),
-                      length.first != "0" else { return false }
+                    length.first != "0"
+                else { return false }
                 name = name[..<colon]
             }
             guard !name.isEmpty, charactersAllowedInVariable(name), !name.hasPrefix("."), !name.hasSuffix("."),
-                  !name.contains("..") else { return false }
+                !name.contains("..")
+            else { return false }
         }
         return true
     }
 
     static func charactersAllowedInVariable(_ name: Substring) -> Bool {
-        name.utf8.allSatisfy { FormatChecks.isAlpha($0) || FormatChecks.isDigit($0) || $0 == UInt8(ascii: "_")
-            || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }
+        name.utf8.allSatisfy {
+            FormatChecks.isAlpha($0) || FormatChecks.isDigit($0) || $0 == UInt8(ascii: "_")
+                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%")
+        }
     }
 }

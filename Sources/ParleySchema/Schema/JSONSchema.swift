@@ -47,7 +47,8 @@ public struct JSONSchema: Sendable {
 
     /// Whether `instance` is valid (``OutputMode/flag`` mode: stops at the first failure).
     /// - Throws: As ``validate(_:options:)``.
-    public func isValid(_ instance: Value, options: ValidationOptions = ValidationOptions()) throws(SchemaError) -> Bool {
+    public func isValid(_ instance: Value, options: ValidationOptions = ValidationOptions()) throws(SchemaError) -> Bool
+    {
         var flagOptions = options
         flagOptions.mode = .flag
         flagOptions.recordsErrors = false
@@ -69,8 +70,10 @@ extension JSONSchema {
         public var limits: Limits
 
         /// Creates options.
-        public init(dialect: Dialect? = nil, formatAssertion: Bool = false, resources: SchemaResources = SchemaResources(),
-                    limits: Limits = Limits()) {
+        public init(
+            dialect: Dialect? = nil, formatAssertion: Bool = false, resources: SchemaResources = SchemaResources(),
+            limits: Limits = Limits()
+        ) {
             self.dialect = dialect
             self.formatAssertion = formatAssertion
             self.resources = resources
@@ -90,7 +93,8 @@ extension JSONSchema {
         public var maxSchemaNodes: Int
 
         /// Creates limits.
-        public init(maxDepth: Int = 200, maxErrors: Int = 100, maxWork: Int = 10_000_000, maxSchemaNodes: Int = 100_000) {
+        public init(maxDepth: Int = 200, maxErrors: Int = 100, maxWork: Int = 10_000_000, maxSchemaNodes: Int = 100_000)
+        {
             self.maxDepth = maxDepth
             self.maxErrors = maxErrors
             self.maxWork = maxWork

@@ -24,8 +24,10 @@ public struct SchemaResources: Sendable {
     ///   - path: A folder on disk.
     ///   - prefix: An absolute URI ending in `/`.
     ///   - decode: Turns a file's bytes into a document.
-    public mutating func serve(folder path: String, under prefix: String,
-                               decode: @escaping @Sendable ([UInt8]) throws -> Value) {
+    public mutating func serve(
+        folder path: String, under prefix: String,
+        decode: @escaping @Sendable ([UInt8]) throws -> Value
+    ) {
         folders.append((prefix, path, decode))
     }
 
@@ -40,8 +42,9 @@ public struct SchemaResources: Sendable {
             do {
                 return try folder.decode(Array(data))
             } catch {
-                throw SchemaError(code: .unresolvedReference, message: "\(file) does not decode: \(error)",
-                                  schemaLocation: uri)
+                throw SchemaError(
+                    code: .unresolvedReference, message: "\(file) does not decode: \(error)",
+                    schemaLocation: uri)
             }
         }
         return nil

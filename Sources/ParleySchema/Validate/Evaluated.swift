@@ -10,7 +10,9 @@ struct Evaluated {
     var items: Set<Int> = []
 
     mutating func merge(_ other: Evaluated) {
-        if other.allProperties { allProperties = true } else if !other.properties.isEmpty {
+        if other.allProperties {
+            allProperties = true
+        } else if !other.properties.isEmpty {
             properties.formUnion(other.properties)
         }
         itemsPrefix = max(itemsPrefix, other.itemsPrefix)

@@ -77,9 +77,11 @@ struct TypeSet: OptionSet, Sendable, Hashable {
 
     /// The names, for messages.
     var names: [String] {
-        let all: [(TypeSet, String)] = [(.null, "null"), (.boolean, "boolean"), (.integer, "integer"),
-                                        (.number, "number"), (.string, "string"), (.array, "array"),
-                                        (.object, "object")]
+        let all: [(TypeSet, String)] = [
+            (.null, "null"), (.boolean, "boolean"), (.integer, "integer"),
+            (.number, "number"), (.string, "string"), (.array, "array"),
+            (.object, "object"),
+        ]
         return all.filter { contains($0.0) }.map(\.1)
     }
 }

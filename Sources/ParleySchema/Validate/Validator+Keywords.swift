@@ -2,8 +2,10 @@ import Parley
 
 extension Validator {
     /// Checks one keyword against `instance`.
-    mutating func check(_ keyword: Keyword, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
-                        collecting: Bool) throws(SchemaError) -> Bool {
+    mutating func check(
+        _ keyword: Keyword, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
         switch keyword {
         case .alwaysFalse:
             return fail(index, "", "no value is valid here")
@@ -11,7 +13,8 @@ extension Validator {
             var kind = InstanceKind(instance)
             if strictIntegers, kind == .integer, case .float = instance { kind = .number }
             if strictIntegers, kind == .integer, case .number(let text) = instance,
-               text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            {
                 kind = .number
             }
             if types.admits(kind) { return true }
@@ -26,7 +29,8 @@ extension Validator {
         case .const(let value):
             return JSONEquality.equal(value, instance) || fail(index, "const", "the value is not the constant")
         case .multipleOf(let divisor, let double):
-            return checkMultipleOf(instance, divisor, double) || fail(index, "multipleOf", "not a multiple of \(double)")
+            return checkMultipleOf(instance, divisor, double)
+                || fail(index, "multipleOf", "not a multiple of \(double)")
         case .maximum(let limit, let exclusive, let name):
             guard let order = Self.compare(instance, limit) else { return true }
             if order < 0 || (order == 0 && !exclusive) { return true }
@@ -50,10 +54,12 @@ extension Validator {
             return kind.accepts(instance) || fail(index, "format", "the value is not a valid \(name)")
         case .maxItems(let n):
             guard case .array(let elements) = instance else { return true }
-            return elements.count <= n || fail(index, "maxItems", "the array has \(elements.count) items, more than \(n)")
+            return elements.count <= n
+                || fail(index, "maxItems", "the array has \(elements.count) items, more than \(n)")
         case .minItems(let n):
             guard case .array(let elements) = instance else { return true }
-            return elements.count >= n || fail(index, "minItems", "the array has \(elements.count) items, fewer than \(n)")
+            return elements.count >= n
+                || fail(index, "minItems", "the array has \(elements.count) items, fewer than \(n)")
         case .uniqueItems:
             guard case .array(let elements) = instance else { return true }
             work += elements.count
@@ -161,8 +167,9 @@ extension Validator {
                 }
             }
             if matched < minimum {
-                return fail(index, minimum == 1 ? "contains" : "minContains",
-                            "\(matched) items match contains, fewer than \(minimum)")
+                return fail(
+                    index, minimum == 1 ? "contains" : "minContains",
+                    "\(matched) items match contains, fewer than \(minimum)")
             }
             if let maximum, matched > maximum {
                 return fail(index, "maxContains", "\(matched) items match contains, more than \(maximum)")
@@ -243,7 +250,8 @@ extension Validator {
         case .discriminator(let discriminator):
             return try checkDiscriminator(discriminator, index, instance, &evaluated, collecting: collecting)
         case .readOnly:
-            return options.direction != .request || fail(index, "readOnly", "a readOnly value must not be sent in a request")
+            return options.direction != .request
+                || fail(index, "readOnly", "a readOnly value must not be sent in a request")
         case .writeOnly:
             return options.direction != .response
                 || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
@@ -277,8 +285,10 @@ extension Validator {
         }
     }
 
-    mutating func checkObject(_ applicator: ObjectApplicator, _ object: Value.Object, _ evaluated: inout Evaluated,
-                              collecting: Bool) throws(SchemaError) -> Bool {
+    mutating func checkObject(
+        _ applicator: ObjectApplicator, _ object: Value.Object, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
         var valid = true
         for member in object {
             work += 1
@@ -301,7 +311,8 @@ extension Validator {
             }
             for pattern in applicator.patternProperties where try matches(pattern.pattern, member.key) {
                 matched = true
-                if try !descend(pattern.node, member.value, .key(member.key), "patternProperties", .key(pattern.source)) {
+                if try !descend(pattern.node, member.value, .key(member.key), "patternProperties", .key(pattern.source))
+                {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }
                 }
@@ -318,14 +329,17 @@ extension Validator {
         return valid
     }
 
-    mutating func checkDiscriminator(_ discriminator: Discriminator, _ index: Int, _ instance: Value,
-                                     _ evaluated: inout Evaluated, collecting: Bool) throws(SchemaError) -> Bool {
+    mutating func checkDiscriminator(
+        _ discriminator: Discriminator, _ index: Int, _ instance: Value,
+        _ evaluated: inout Evaluated, collecting: Bool
+    ) throws(SchemaError) -> Bool {
         guard case .object(let object) = instance else { return true }
         guard let value = object[discriminator.propertyName] else {
-            return fail(index, "discriminator", "the discriminator property \"\(discriminator.propertyName)\" is missing")
+            return fail(
+                index, "discriminator", "the discriminator property \"\(discriminator.propertyName)\" is missing")
         }
         guard case .string(let name) = value.schemaView,
-              let target = discriminator.choices.first(where: { $0.value == name })?.node ?? discriminator.byName[name]
+            let target = discriminator.choices.first(where: { $0.value == name })?.node ?? discriminator.byName[name]
         else {
             return fail(index, "discriminator", "\"\(discriminator.propertyName)\" selects no schema")
         }
@@ -381,7 +395,8 @@ extension Validator {
     static func allUnique(_ elements: [Value]) -> Bool {
         if elements.count <= 16 {
             for i in elements.indices {
-                for j in elements.index(after: i)..<elements.endIndex where JSONEquality.equal(elements[i], elements[j]) {
+                for j in elements.index(after: i)..<elements.endIndex where JSONEquality.equal(elements[i], elements[j])
+                {
                     return false
                 }
             }

@@ -34,23 +34,29 @@ struct Validator {
 
     // MARK: - Nodes
 
-    mutating func validate(_ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
-                           collect: Bool) throws(SchemaError) -> Bool {
+    mutating func validate(
+        _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collect: Bool
+    ) throws(SchemaError) -> Bool {
         work += 1
         depth += 1
         defer { depth -= 1 }
         if work > limits.maxWork {
-            throw SchemaError(code: .limitExceeded, message: "validation exceeded \(limits.maxWork) steps", limit: "maxWork")
+            throw SchemaError(
+                code: .limitExceeded, message: "validation exceeded \(limits.maxWork) steps", limit: "maxWork")
         }
         if depth > limits.maxDepth {
-            throw SchemaError(code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
-                              schemaLocation: nodes[index].location, limit: "maxDepth")
+            throw SchemaError(
+                code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
+                schemaLocation: nodes[index].location, limit: "maxDepth")
         }
         let node = nodes[index]
         if node.keywords.isEmpty { return true }
         var instance = instance
-        if options.coercesStrings, case .string(let text) = instance, !node.types.isEmpty, !node.types.contains(.string),
-           let coerced = Coercion.coerce(text, to: node.types) {
+        if options.coercesStrings, case .string(let text) = instance, !node.types.isEmpty,
+            !node.types.contains(.string),
+            let coerced = Coercion.coerce(text, to: node.types)
+        {
             instance = coerced
         } else if case .tagged(_, let inner) = instance {
             instance = inner.schemaView
@@ -68,8 +74,10 @@ struct Validator {
         return try check(node, index, instance, &evaluated, collecting: collect)
     }
 
-    mutating func check(_ node: Node, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
-                        collecting: Bool) throws(SchemaError) -> Bool {
+    mutating func check(
+        _ node: Node, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
         var valid = true
         for keyword in node.keywords {
             if try !check(keyword, index, instance, &evaluated, collecting: collecting) {
@@ -86,17 +94,20 @@ struct Validator {
     mutating func fail(_ index: Int, _ keyword: String, _ message: @autoclosure () -> String) -> Bool {
         guard recording, errors.count < limits.maxErrors else { return false }
         let relative = "/" + keyword
-        errors.append(ValidationError(
-            instanceLocation: PathToken.pointer(instancePath),
-            keywordLocation: PathToken.pointer(keywordPath) + relative,
-            absoluteKeywordLocation: nodes[index].location + relative,
-            message: message()))
+        errors.append(
+            ValidationError(
+                instanceLocation: PathToken.pointer(instancePath),
+                keywordLocation: PathToken.pointer(keywordPath) + relative,
+                absoluteKeywordLocation: nodes[index].location + relative,
+                message: message()))
         return false
     }
 
     /// Validates a subschema reached through `keyword` (and `token`) at the same instance.
-    mutating func inPlace(_ child: Int, _ instance: Value, _ keyword: String, _ token: PathToken? = nil,
-                          _ evaluated: inout Evaluated, collecting: Bool) throws(SchemaError) -> Bool {
+    mutating func inPlace(
+        _ child: Int, _ instance: Value, _ keyword: String, _ token: PathToken? = nil,
+        _ evaluated: inout Evaluated, collecting: Bool
+    ) throws(SchemaError) -> Bool {
         if recording {
             keywordPath.append(.key(keyword))
             if let token { keywordPath.append(token) }
@@ -114,8 +125,10 @@ struct Validator {
     }
 
     /// Validates a member or element `step` of the instance against a subschema.
-    mutating func descend(_ child: Int, _ value: Value, _ step: PathToken, _ keyword: String,
-                          _ token: PathToken? = nil) throws(SchemaError) -> Bool {
+    mutating func descend(
+        _ child: Int, _ value: Value, _ step: PathToken, _ keyword: String,
+        _ token: PathToken? = nil
+    ) throws(SchemaError) -> Bool {
         if recording {
             keywordPath.append(.key(keyword))
             if let token { keywordPath.append(token) }

@@ -7,7 +7,8 @@ enum Coercion {
     static func coerce(_ text: String, to types: TypeSet) -> Value? {
         let trimmed = text.trimmingWhitespace
         if types.contains(.integer) || types.contains(.number), let number = ExactNumber(text: trimmed),
-           isNumberSyntax(trimmed) {
+            isNumberSyntax(trimmed)
+        {
             if let i = Int64(trimmed) { return .integer(i) }
             if types.contains(.number) || number.isInteger { return .number(trimmed) }
         }
@@ -25,7 +26,10 @@ enum Coercion {
         if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
         func digits() -> Int {
             var n = 0
-            while let c = bytes.first, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") { bytes = bytes.dropFirst(); n += 1 }
+            while let c = bytes.first, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                bytes = bytes.dropFirst()
+                n += 1
+            }
             return n
         }
         let leading = bytes.first
@@ -49,7 +53,8 @@ extension String {
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !Self.isSpace($0) }),
-              let last = scalars.lastIndex(where: { !Self.isSpace($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !Self.isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 

@@ -29,8 +29,12 @@ struct ExactNumber: Sendable, Hashable {
     init?(text: String) {
         var utf8 = Array(text.utf8)[...]
         var negative = false
-        if utf8.first == UInt8(ascii: "-") { negative = true; utf8 = utf8.dropFirst() }
-        else if utf8.first == UInt8(ascii: "+") { utf8 = utf8.dropFirst() }
+        if utf8.first == UInt8(ascii: "-") {
+            negative = true
+            utf8 = utf8.dropFirst()
+        } else if utf8.first == UInt8(ascii: "+") {
+            utf8 = utf8.dropFirst()
+        }
         var digits: [UInt8] = []
         var exponent = 0
         var seenDigit = false
@@ -53,10 +57,14 @@ struct ExactNumber: Sendable, Hashable {
         if index < utf8.endIndex {
             guard utf8[index] == UInt8(ascii: "e") || utf8[index] == UInt8(ascii: "E") else { return nil }
             guard let e = Int(String(decoding: utf8[(index + 1)...], as: UTF8.self)),
-                  abs(e) <= 1_000_000_000 else { return nil }
+                abs(e) <= 1_000_000_000
+            else { return nil }
             exponent += e
         }
-        while digits.last == UInt8(ascii: "0") { digits.removeLast(); exponent += 1 }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
         self.negative = negative && !digits.isEmpty
         self.digits = digits
         self.exponent = digits.isEmpty ? 0 : exponent

@@ -80,7 +80,9 @@ enum Base64 {
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var i = 0
         while i < bytes.count {
-            let b0 = bytes[i], b1 = i + 1 < bytes.count ? bytes[i + 1] : 0, b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
+            let b0 = bytes[i]
+            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
             out.append(alphabet[Int(b0 >> 2)])
             out.append(alphabet[Int((b0 & 3) << 4 | b1 >> 4)])
             out.append(i + 1 < bytes.count ? alphabet[Int((b1 & 15) << 2 | b2 >> 6)] : UInt8(ascii: "="))

@@ -38,12 +38,16 @@ enum JSONEquality {
     static func hash(_ value: Value, into hasher: inout Hasher) {
         switch value {
         case .null: hasher.combine(0)
-        case .bool(let b): hasher.combine(1); hasher.combine(b)
+        case .bool(let b):
+            hasher.combine(1)
+            hasher.combine(b)
         case .integer, .float, .number:
             hasher.combine(2)
             let d = value.doubleValue ?? 0
             hasher.combine(d == 0 ? 0 : d)
-        case .string, .date, .bytes: hasher.combine(3); hasher.combine(value.schemaString)
+        case .string, .date, .bytes:
+            hasher.combine(3)
+            hasher.combine(value.schemaString)
         case .array(let elements):
             hasher.combine(4)
             hasher.combine(elements.count)

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func booleanExclusiveBounds() throws {
-        let schema = try json(#"{"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "exclusiveMaximum": true}"#)
+        let schema = try json(
+            #"{"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "exclusiveMaximum": true}"#)
         #expect(try !valid(schema, 0))
         #expect(try valid(schema, 0.5))
         #expect(try valid(schema, 9.99))
@@ -46,32 +47,33 @@ import Testing
     }
 
     static let petDocument = #"""
-    {
-      "components": {"schemas": {
-        "Pet": {
-          "type": "object", "required": ["petType"],
-          "properties": {"petType": {"type": "string"}, "name": {"type": "string"}},
-          "discriminator": {"propertyName": "petType"}
-        },
-        "Cat": {"allOf": [{"$ref": "#/components/schemas/Pet"},
-                          {"type": "object", "required": ["huntingSkill"],
-                           "properties": {"huntingSkill": {"type": "string", "enum": ["lazy", "adventurous"]}}}]},
-        "Dog": {"allOf": [{"$ref": "#/components/schemas/Pet"},
-                          {"type": "object", "required": ["packSize"],
-                           "properties": {"packSize": {"type": "integer", "minimum": 0}}}]},
-        "PetByMapping": {
-          "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
-          "discriminator": {"propertyName": "kind", "mapping": {"cat": "#/components/schemas/Cat", "dog": "Dog"}}
+        {
+          "components": {"schemas": {
+            "Pet": {
+              "type": "object", "required": ["petType"],
+              "properties": {"petType": {"type": "string"}, "name": {"type": "string"}},
+              "discriminator": {"propertyName": "petType"}
+            },
+            "Cat": {"allOf": [{"$ref": "#/components/schemas/Pet"},
+                              {"type": "object", "required": ["huntingSkill"],
+                               "properties": {"huntingSkill": {"type": "string", "enum": ["lazy", "adventurous"]}}}]},
+            "Dog": {"allOf": [{"$ref": "#/components/schemas/Pet"},
+                              {"type": "object", "required": ["packSize"],
+                               "properties": {"packSize": {"type": "integer", "minimum": 0}}}]},
+            "PetByMapping": {
+              "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+              "discriminator": {"propertyName": "kind", "mapping": {"cat": "#/components/schemas/Cat", "dog": "Dog"}}
+            }
+          }}
         }
-      }}
-    }
-    """#
+        """#
 
     func petSchema(_ name: String) throws -> JSONSchema {
         var resources = SchemaResources()
         resources.register(try json(Self.petDocument), at: "https://example.com/pets.json")
         let options = JSONSchema.Options(dialect: .openAPI30, resources: resources)
-        return try JSONSchema(["$ref": .string("https://example.com/pets.json#/components/schemas/\(name)")], options: options)
+        return try JSONSchema(
+            ["$ref": .string("https://example.com/pets.json#/components/schemas/\(name)")], options: options)
     }
 
     @Test func discriminatorWithoutMappingSelectsBySchemaName() throws {
@@ -100,11 +102,11 @@ import Testing
     }
 
     static let account = #"""
-    {"type": "object", "required": ["id", "password", "name"],
-     "properties": {"id": {"type": "integer", "readOnly": true},
-                    "password": {"type": "string", "writeOnly": true},
-                    "name": {"type": "string"}}}
-    """#
+        {"type": "object", "required": ["id", "password", "name"],
+         "properties": {"id": {"type": "integer", "readOnly": true},
+                        "password": {"type": "string", "writeOnly": true},
+                        "name": {"type": "string"}}}
+        """#
 
     @Test func readOnlyPropertiesMayNotBeSentInARequest() throws {
         let schema = try json(Self.account)
@@ -121,10 +123,11 @@ import Testing
     }
 
     @Test func refHidesItsSiblings() throws {
-        let schema = try json(#"""
-        {"definitions": {"n": {"type": "integer"}},
-         "properties": {"a": {"$ref": "#/definitions/n", "maximum": 1}}}
-        """#)
+        let schema = try json(
+            #"""
+            {"definitions": {"n": {"type": "integer"}},
+             "properties": {"a": {"$ref": "#/definitions/n", "maximum": 1}}}
+            """#)
         #expect(try valid(schema, try json(#"{"a": 100}"#)))
         #expect(try !valid(schema, try json(#"{"a": "x"}"#)))
     }
@@ -137,8 +140,9 @@ import Testing
         let byte = try JSONSchema(try json(#"{"type": "string", "format": "byte"}"#), options: options)
         #expect(try byte.isValid("aGVsbG8="))
         #expect(try !byte.isValid("not base64!"))
-        let annotation = try JSONSchema(try json(#"{"type": "string", "format": "byte"}"#),
-                                        options: .init(dialect: .openAPI30))
+        let annotation = try JSONSchema(
+            try json(#"{"type": "string", "format": "byte"}"#),
+            options: .init(dialect: .openAPI30))
         #expect(try annotation.isValid("not base64!"))
     }
 }

@@ -5,25 +5,29 @@ import Testing
 /// Errors in the JSON Schema output format, the flag and basic modes, and the limits.
 @Suite struct ValidationOutputTests {
     static let schema = #"""
-    {"$id": "https://example.com/person",
-     "type": "object",
-     "properties": {"name": {"type": "string"},
-                    "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}},
-                    "a/b~c": {"type": "integer"}},
-     "$defs": {"tag": {"type": "string", "maxLength": 3}}}
-    """#
+        {"$id": "https://example.com/person",
+         "type": "object",
+         "properties": {"name": {"type": "string"},
+                        "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}},
+                        "a/b~c": {"type": "integer"}},
+         "$defs": {"tag": {"type": "string", "maxLength": 3}}}
+        """#
 
     @Test func basicModeReportsEveryFailureWithPointers() throws {
         let schema = try JSONSchema(try json(Self.schema))
         let result = try schema.validate(try json(#"{"name": 5, "tags": ["ok", "toolong", 7], "a/b~c": "x"}"#))
         #expect(!result.isValid)
         let units = result.errors.map { [$0.instanceLocation, $0.keywordLocation, $0.absoluteKeywordLocation] }
-        #expect(units == [
-            ["/name", "/properties/name/type", "https://example.com/person#/properties/name/type"],
-            ["/tags/1", "/properties/tags/items/$ref/maxLength", "https://example.com/person#/$defs/tag/maxLength"],
-            ["/tags/2", "/properties/tags/items/$ref/type", "https://example.com/person#/$defs/tag/type"],
-            ["/a~1b~0c", "/properties/a~1b~0c/type", "https://example.com/person#/properties/a~1b~0c/type"],
-        ])
+        #expect(
+            units == [
+                ["/name", "/properties/name/type", "https://example.com/person#/properties/name/type"],
+                [
+                    "/tags/1", "/properties/tags/items/$ref/maxLength",
+                    "https://example.com/person#/$defs/tag/maxLength",
+                ],
+                ["/tags/2", "/properties/tags/items/$ref/type", "https://example.com/person#/$defs/tag/type"],
+                ["/a~1b~0c", "/properties/a~1b~0c/type", "https://example.com/person#/properties/a~1b~0c/type"],
+            ])
         #expect(result.output["valid"] == false)
         #expect(result.output["errors"]?[0]?["instanceLocation"] == "/name")
     }
@@ -60,8 +64,9 @@ import Testing
     @Test func deepInstancesStopAtTheDepthLimit() throws {
         var limits = JSONSchema.Limits()
         limits.maxDepth = 50
-        let schema = try JSONSchema(try json(##"{"$defs": {"n": {"items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}"##),
-                                    options: .init(limits: limits))
+        let schema = try JSONSchema(
+            try json(##"{"$defs": {"n": {"items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}"##),
+            options: .init(limits: limits))
         var deep: Value = []
         for _ in 0..<100 { deep = [deep] }
         let error = #expect(throws: SchemaError.self) { try schema.validate(deep) }

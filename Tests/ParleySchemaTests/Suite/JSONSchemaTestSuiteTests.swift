@@ -28,7 +28,8 @@ import Testing
 
     /// The listed failures: case identifier to reason.
     static let knownFailures: [String: String] = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("known-failures.txt")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "known-failures.txt")
         let text = (try? String(contentsOf: path, encoding: .utf8)) ?? ""
         var failures: [String: String] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -60,8 +61,9 @@ import Testing
         guard case .array(let groups) = try JSONFormat().decode(bytes) else { return FileOutcome() }
         var outcome = FileOutcome()
         let dialect: JSONSchema.Dialect? = file.hasPrefix("draft4") ? .draft4 : nil
-        let options = JSONSchema.Options(dialect: dialect, formatAssertion: file.contains("/format/"),
-                                         resources: resources)
+        let options = JSONSchema.Options(
+            dialect: dialect, formatAssertion: file.contains("/format/"),
+            resources: resources)
         for group in groups {
             let groupName = group["description"]?.stringValue ?? "?"
             let schema: JSONSchema?

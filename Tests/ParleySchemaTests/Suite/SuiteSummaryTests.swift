@@ -14,7 +14,8 @@ import Testing
         for file in JSONSchemaTestSuiteTests.files {
             let outcome = try JSONSchemaTestSuiteTests.run(file)
             let draft = String(file.prefix(while: { $0 != "/" }))
-            let part = file.contains("/optional/format/") ? "format" : file.contains("/optional/") ? "optional" : "required"
+            let part =
+                file.contains("/optional/format/") ? "format" : file.contains("/optional/") ? "optional" : "required"
             let key = "\(draft) \(part)"
             totals[key, default: (0, 0)].passed += outcome.total - outcome.failures.count
             totals[key, default: (0, 0)].total += outcome.total

@@ -42,9 +42,12 @@ import Testing
     }
 
     @Test func coercionReadsTextAsTheSchemasType() throws {
-        let schema = try JSONSchema(["type": "object", "properties": [
-            "n": ["type": "integer", "minimum": 5], "b": ["type": "boolean"], "x": ["type": ["number", "null"]],
-        ]])
+        let schema = try JSONSchema([
+            "type": "object",
+            "properties": [
+                "n": ["type": "integer", "minimum": 5], "b": ["type": "boolean"], "x": ["type": ["number", "null"]],
+            ],
+        ])
         let coerce = JSONSchema.ValidationOptions(coercesStrings: true)
         #expect(try schema.isValid(["n": "5", "b": "true", "x": "2.5"], options: coerce))
         #expect(try schema.isValid(["x": ""], options: coerce))
