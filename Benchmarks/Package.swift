@@ -35,6 +35,7 @@ let package = Package(
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
         suite("CompressionBenchmarks", [parley("ParleyCompression")]),
+        suite("SchemaBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleySchema")]),
 
         // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
         .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "InstructionCounting"],
@@ -48,7 +49,7 @@ let package = Package(
         // one process, and memory per decoded byte from child processes.
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
-                                         parley("ParleyXML"), parley("ParleyYAML"),
+                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleySchema"),
                                          "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
                           path: "Report/BenchReport"),
 
@@ -58,7 +59,7 @@ let package = Package(
         .target(name: "LinearityWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
                                parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
-                               parley("ParleyImage"), parley("ParleyFixtures")],
+                               parley("ParleyImage"), parley("ParleyFixtures"), parley("ParleySchema")],
                 path: "Shared/LinearityWorkloads"),
         // The paths the instruction gate counts, with the inputs the suites measure them on.
         .target(name: "PerfWorkloads",
