@@ -8,6 +8,7 @@ struct Validator {
     let limits: JSONSchema.Limits
     let options: JSONSchema.ValidationOptions
     let stopsAtFirstFailure: Bool
+    let usesDynamicScope: Bool
     var recording: Bool
     var errors: [ValidationError] = []
     var work = 0
@@ -24,6 +25,7 @@ struct Validator {
         self.limits = limits
         self.options = options
         self.stopsAtFirstFailure = options.mode == .flag
+        self.usesDynamicScope = program.usesDynamicScope
         self.recording = options.recordsErrors
     }
 
@@ -50,36 +52,37 @@ struct Validator {
                 code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
                 schemaLocation: nodes[index].location, limit: "maxDepth")
         }
-        let node = nodes[index]
-        if node.keywords.isEmpty { return true }
+        // The keywords alone are read, not the whole node: copying a `Node` retains its location too.
+        let keywords = nodes[index].keywords
+        if keywords.isEmpty { return true }
         var instance = instance
-        if options.coercesStrings, case .string(let text) = instance, !node.types.isEmpty,
-            !node.types.contains(.string),
-            let coerced = Coercion.coerce(text, to: node.types)
-        {
-            instance = coerced
+        if options.coercesStrings, case .string(let text) = instance {
+            let types = nodes[index].types
+            if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {
+                instance = coerced
+            }
         } else if case .tagged(_, let inner) = instance {
             instance = inner.schemaView
         }
         var pushedScope = false
-        if program.usesDynamicScope, dynamicScope.last != node.resource {
-            dynamicScope.append(node.resource)
+        if usesDynamicScope, dynamicScope.last != nodes[index].resource {
+            dynamicScope.append(nodes[index].resource)
             pushedScope = true
         }
         defer { if pushedScope { dynamicScope.removeLast() } }
-        if node.collectsEvaluated && !collect {
+        if nodes[index].collectsEvaluated && !collect {
             var local = Evaluated()
-            return try check(node, index, instance, &local, collecting: true)
+            return try check(keywords, index, instance, &local, collecting: true)
         }
-        return try check(node, index, instance, &evaluated, collecting: collect)
+        return try check(keywords, index, instance, &evaluated, collecting: collect)
     }
 
     mutating func check(
-        _ node: Node, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        _ keywords: [Keyword], _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         var valid = true
-        for keyword in node.keywords {
+        for keyword in keywords {
             if try !check(keyword, index, instance, &evaluated, collecting: collecting) {
                 valid = false
                 if stopsAtFirstFailure || !recording { return false }
