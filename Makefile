@@ -119,7 +119,7 @@ bench-report: bench-setup
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.
 bench-gate: bench-setup
-	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --no-progress
+	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --target SchemaBenchmarks --no-progress
 
 # Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
 # hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the
