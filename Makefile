@@ -115,6 +115,8 @@ bench: bench-setup
 bench-report: bench-setup
 	@python3 -c 'import werkzeug' 2>/dev/null || python3 -m pip install --quiet werkzeug || \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-werkzeug >/dev/null
+	@python3 -c 'import jsonschema_rs, jsonschema' 2>/dev/null || \
+	  python3 -m pip install --quiet jsonschema-rs==0.29.1 jsonschema==4.26.0
 	$(RELEASE_BUILD) --product parley
 	cd Benchmarks && $(SWIFT) build -c release --product BenchReport && \
 	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" --parley "$$(cd .. && $(RELEASE_BUILD) --show-bin-path)/parley" $(BENCH_REPORT_FLAGS)
@@ -122,7 +124,7 @@ bench-report: bench-setup
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.
 bench-gate: bench-setup
-	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --no-progress
+	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --target SchemaBenchmarks --no-progress
 
 # Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
 # hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the

@@ -23,6 +23,8 @@ let package = Package(
         .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
         .executableTarget(name: "FuzzMessagePack", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
         .executableTarget(name: "FuzzCBOR", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyCBOR", package: "parley")]),
+        .executableTarget(name: "FuzzSchema", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyJSON", package: "parley"),
+                                                           .product(name: "ParleySchema", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
         .executableTarget(name: "FuzzImage", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzPipeline", dependencies: [

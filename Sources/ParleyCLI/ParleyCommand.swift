@@ -26,7 +26,8 @@ public struct ParleyCommand: AsyncParsableCommand {
           parley --generate-completion-script bash > ~/.local/share/bash-completion/completions/parley
           parley --generate-completion-script zsh  # or fish
         """,
-        subcommands: [Formats.self, Negotiate.self, MediaTypeCommand.self, Match.self, Decode.self, Check.self])
+        subcommands: [Formats.self, Negotiate.self, MediaTypeCommand.self, Match.self, Decode.self, Check.self,
+                      SchemaCommand.self])
 
     public init() {}
 

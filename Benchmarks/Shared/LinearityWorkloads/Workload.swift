@@ -32,7 +32,7 @@ public struct Workload: Sendable {
 /// Every workload, in the order the gate prints them.
 public let allWorkloads: [Workload] = coreWorkloads + jsonWorkloads + yamlWorkloads + xmlWorkloads
     + propertyListWorkloads + csvWorkloads + messagePackWorkloads + cborWorkloads + imageWorkloads + recordingWorkloads
-    + patternWorkloads
+    + patternWorkloads + schemaWorkloads
 
 /// Keeps `value` alive and opaque to the optimizer, so a measured call is never removed.
 @inline(never)

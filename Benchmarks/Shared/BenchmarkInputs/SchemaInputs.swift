@@ -1,0 +1,50 @@
+// JSON Schema inputs (issue #34): a schema for the API-like document of `makeAPIDocument`, and a
+// flat object of about 100 bytes with its schema. The same texts feed the Swift suite and the
+// Python anchors (jsonschema-rs, jsonschema) of `Scripts/schema-anchors.py`.
+
+/// A 2020-12 schema for every record of `makeAPIDocument`.
+public let apiDocumentSchema = #"""
+{"$schema": "https://json-schema.org/draft/2020-12/schema",
+ "type": "array",
+ "items": {"$ref": "#/$defs/record"},
+ "$defs": {
+  "record": {
+   "type": "object",
+   "required": ["id", "guid", "isActive", "balance", "age", "name", "email", "tags", "address", "friends"],
+   "properties": {
+    "id": {"type": "integer", "minimum": 0},
+    "guid": {"type": "string", "minLength": 3},
+    "isActive": {"type": "boolean"},
+    "balance": {"type": "number", "minimum": 0},
+    "age": {"type": "integer", "minimum": 0, "maximum": 150},
+    "name": {"type": "string", "maxLength": 100},
+    "email": {"type": "string", "maxLength": 200},
+    "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+    "address": {"type": "object", "required": ["street", "city", "zip", "geo"],
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"},
+                               "zip": {"type": "string", "minLength": 5, "maxLength": 5},
+                               "geo": {"type": "object", "required": ["lat", "lng"],
+                                       "properties": {"lat": {"type": "number", "minimum": -90, "maximum": 90},
+                                                      "lng": {"type": "number", "minimum": -180, "maximum": 180}}}}},
+    "friends": {"type": "array", "items": {"type": "object", "required": ["id", "name"],
+                "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+                "additionalProperties": false}},
+    "registered": {"type": "string"},
+    "about": {"type": "string"}
+   }
+  }
+ }
+}
+"""#
+
+/// A flat object of about 100 bytes.
+public let smallObject = #"{"id": 12345, "name": "Ada Lovelace", "email": "ada@example.com", "age": 36, "active": true}"#
+
+/// The schema of `smallObject`.
+public let smallObjectSchema = #"""
+{"type": "object", "required": ["id", "name", "email"],
+ "properties": {"id": {"type": "integer", "minimum": 1}, "name": {"type": "string", "maxLength": 64},
+                "email": {"type": "string", "minLength": 3}, "age": {"type": "integer", "minimum": 0, "maximum": 150},
+                "active": {"type": "boolean"}},
+ "additionalProperties": false}
+"""#

@@ -1,0 +1,155 @@
+import Parley
+
+/// A compiled schema: every subschema reached from the root is a ``Node`` in one array, and
+/// references are indices into it, so recursion costs nothing at validation time.
+final class Program: Sendable {
+    /// The subschemas; `root` is the schema that was compiled.
+    let nodes: [Node]
+    /// The root node.
+    let root: Int
+    /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
+    let dynamicAnchors: [[String: Int]]
+    /// Whether any `$dynamicRef` may look at the dynamic scope (so validation tracks it).
+    let usesDynamicScope: Bool
+
+    init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
+        self.nodes = nodes
+        self.root = root
+        self.dynamicAnchors = dynamicAnchors
+        self.usesDynamicScope = usesDynamicScope
+    }
+}
+
+/// One compiled subschema.
+struct Node: Sendable {
+    /// The keywords to check, in order; `unevaluated*` come last.
+    var keywords: [Keyword] = []
+    /// The schema resource (for the dynamic scope).
+    var resource: Int = 0
+    /// Where the subschema is: its resource's URI and a JSON Pointer fragment.
+    var location: String = ""
+    /// Whether the node has `unevaluatedProperties` or `unevaluatedItems`, so it collects what
+    /// its in-place subschemas evaluated.
+    var collectsEvaluated = false
+    /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
+    var types: TypeSet = []
+}
+
+/// A set of JSON types.
+struct TypeSet: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    static let null = TypeSet(rawValue: 1)
+    static let boolean = TypeSet(rawValue: 2)
+    static let integer = TypeSet(rawValue: 4)
+    static let number = TypeSet(rawValue: 8)
+    static let string = TypeSet(rawValue: 16)
+    static let array = TypeSet(rawValue: 32)
+    static let object = TypeSet(rawValue: 64)
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The type named `name` in a schema, if it is one.
+    init?(name: String) {
+        switch name {
+        case "null": self = .null
+        case "boolean": self = .boolean
+        case "integer": self = .integer
+        case "number": self = .number
+        case "string": self = .string
+        case "array": self = .array
+        case "object": self = .object
+        default: return nil
+        }
+    }
+
+    /// Whether an instance of `kind` has one of these types (`number` admits integers).
+    func admits(_ kind: InstanceKind) -> Bool {
+        switch kind {
+        case .null: contains(.null)
+        case .boolean: contains(.boolean)
+        case .integer: contains(.integer) || contains(.number)
+        case .number: contains(.number)
+        case .string: contains(.string)
+        case .array: contains(.array)
+        case .object: contains(.object)
+        }
+    }
+
+    /// The names, for messages.
+    var names: [String] {
+        let all: [(TypeSet, String)] = [
+            (.null, "null"), (.boolean, "boolean"), (.integer, "integer"),
+            (.number, "number"), (.string, "string"), (.array, "array"),
+            (.object, "object"),
+        ]
+        return all.filter { contains($0.0) }.map(\.1)
+    }
+}
+
+/// A schema's properties, pattern properties and additional properties, checked in one pass
+/// over the instance's members.
+struct ObjectApplicator: Sendable {
+    /// Named properties and their nodes, with each name's hash to skip most string comparisons.
+    var properties: [(name: String, node: Int)] = []
+    /// `properties` by name, built when there are more than 8, so a member costs one hash lookup.
+    var propertyIndex: [String: Int]?
+    var patternProperties: [(pattern: ECMAPattern, source: String, node: Int)] = []
+    /// The node members matched by neither go to, if `additionalProperties` is present.
+    var additional: Int?
+    /// Whether `properties` is present (for keyword locations).
+    var hasProperties = false
+}
+
+/// OpenAPI's `discriminator`: the named property's value picks the schema to validate against.
+struct Discriminator: Sendable {
+    var propertyName: String
+    /// Values to nodes: `mapping` entries, then the names of `oneOf`/`anyOf` references.
+    var choices: [(value: String, node: Int)]
+    /// Resolves a value not in `choices` as a schema name (`#/components/schemas/<value>`).
+    var byName: [String: Int]
+}
+
+/// One compiled keyword. `name` fields are not needed: each case knows its keyword.
+enum Keyword: Sendable {
+    case alwaysFalse
+    /// `strictIntegers`: draft 4 counts `1.0` as a number, not an integer.
+    case type(TypeSet, strictIntegers: Bool)
+    case enumeration([Value], Set<JSONKey>?)
+    case const(Value)
+    case multipleOf(ExactNumber, Double)
+    case maximum(NumberLimit, exclusive: Bool, keyword: String)
+    case minimum(NumberLimit, exclusive: Bool, keyword: String)
+    case maxLength(Int)
+    case minLength(Int)
+    case pattern(ECMAPattern, String)
+    case format(FormatKind, String)
+    case maxItems(Int)
+    case minItems(Int)
+    case uniqueItems
+    case maxProperties(Int)
+    case minProperties(Int)
+    case required([String])
+    /// OpenAPI: required except in the given direction (a `readOnly` property in a request).
+    case requiredUnlessDirection([(String, JSONSchema.Direction)])
+    case dependentRequired([(String, [String])], keyword: String)
+    case dependentSchemas([(String, Int)], keyword: String)
+    case object(ObjectApplicator)
+    case propertyNames(Int)
+    /// `prefixItems` (2020-12) or array-form `items` (draft 4).
+    case prefixItems([Int], keyword: String)
+    /// `items` after a prefix (2020-12), or schema-form `items` / `additionalItems` (draft 4).
+    case items(Int, from: Int, keyword: String)
+    case contains(Int, min: Int, max: Int?)
+    case allOf([Int])
+    case anyOf([Int])
+    case oneOf([Int])
+    case not(Int)
+    case ifThenElse(if: Int, then: Int?, else: Int?)
+    case ref(Int, keyword: String)
+    case dynamicRef(name: String, fallback: Int)
+    case discriminator(Discriminator)
+    case readOnly
+    case writeOnly
+    case unevaluatedItems(Int)
+    case unevaluatedProperties(Int)
+}

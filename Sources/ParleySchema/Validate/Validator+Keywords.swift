@@ -1,0 +1,410 @@
+import Parley
+
+extension Validator {
+    /// Checks one keyword against `instance`.
+    mutating func check(
+        _ keyword: Keyword, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
+        switch keyword {
+        case .alwaysFalse:
+            return fail(index, "", "no value is valid here")
+        case .type(let types, let strictIntegers):
+            var kind = InstanceKind(instance)
+            if strictIntegers, kind == .integer, case .float = instance { kind = .number }
+            if strictIntegers, kind == .integer, case .number(let text) = instance,
+                text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            {
+                kind = .number
+            }
+            if types.admits(kind) { return true }
+            return fail(index, "type", "\(kind) is not of type \(types.names.joined(separator: ", "))")
+        case .enumeration(let values, let set):
+            if let set {
+                if set.contains(JSONKey(value: instance)) { return true }
+            } else if values.contains(where: { JSONEquality.equal($0, instance) }) {
+                return true
+            }
+            return fail(index, "enum", "the value is not one of the \(values.count) allowed")
+        case .const(let value):
+            return JSONEquality.equal(value, instance) || fail(index, "const", "the value is not the constant")
+        case .multipleOf(let divisor, let double):
+            return checkMultipleOf(instance, divisor, double)
+                || fail(index, "multipleOf", "not a multiple of \(double)")
+        case .maximum(let limit, let exclusive, let name):
+            guard let order = Self.compare(instance, limit) else { return true }
+            if order < 0 || (order == 0 && !exclusive) { return true }
+            return fail(index, name, "the number is above \(exclusive ? "or equal to " : "")the maximum")
+        case .minimum(let limit, let exclusive, let name):
+            guard let order = Self.compare(instance, limit) else { return true }
+            if order > 0 || (order == 0 && !exclusive) { return true }
+            return fail(index, name, "the number is below \(exclusive ? "or equal to " : "")the minimum")
+        case .maxLength(let n):
+            guard let text = instance.schemaString, text.utf8.count > n else { return true }
+            let length = text.unicodeScalars.count
+            return length <= n || fail(index, "maxLength", "the string has \(length) characters, more than \(n)")
+        case .minLength(let n):
+            guard let text = instance.schemaString else { return true }
+            let length = text.unicodeScalars.count
+            return length >= n || fail(index, "minLength", "the string has \(length) characters, fewer than \(n)")
+        case .pattern(let pattern, let source):
+            guard let text = instance.schemaString else { return true }
+            return try matches(pattern, text) || fail(index, "pattern", "the string does not match \(source)")
+        case .format(let kind, let name):
+            return kind.accepts(instance) || fail(index, "format", "the value is not a valid \(name)")
+        case .maxItems(let n):
+            guard case .array(let elements) = instance else { return true }
+            return elements.count <= n
+                || fail(index, "maxItems", "the array has \(elements.count) items, more than \(n)")
+        case .minItems(let n):
+            guard case .array(let elements) = instance else { return true }
+            return elements.count >= n
+                || fail(index, "minItems", "the array has \(elements.count) items, fewer than \(n)")
+        case .uniqueItems:
+            guard case .array(let elements) = instance else { return true }
+            work += elements.count
+            return Self.allUnique(elements) || fail(index, "uniqueItems", "the array has equal items")
+        case .maxProperties(let n):
+            guard case .object(let object) = instance else { return true }
+            return object.count <= n || fail(index, "maxProperties", "the object has more than \(n) properties")
+        case .minProperties(let n):
+            guard case .object(let object) = instance else { return true }
+            return object.count >= n || fail(index, "minProperties", "the object has fewer than \(n) properties")
+        case .required(let names):
+            guard case .object(let object) = instance else { return true }
+            var valid = true
+            if names.count * object.count > 1_024 {
+                // Many names against many members: one set of the keys instead of a scan per name
+                // (below that, scanning allocates nothing and costs less than building the set).
+                work += object.count
+                let keys = Set(object.lazy.map(\.key))
+                for name in names where !keys.contains(name) {
+                    valid = fail(index, "required", "the required property \"\(name)\" is missing")
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+                return valid
+            }
+            for name in names where object[name] == nil {
+                valid = fail(index, "required", "the required property \"\(name)\" is missing")
+                if !recording || stopsAtFirstFailure { return false }
+            }
+            return valid
+        case .requiredUnlessDirection(let names):
+            guard case .object(let object) = instance else { return true }
+            var valid = true
+            for (name, skipped) in names where options.direction != skipped && object[name] == nil {
+                valid = fail(index, "required", "the required property \"\(name)\" is missing")
+                if !recording || stopsAtFirstFailure { return false }
+            }
+            return valid
+        case .dependentRequired(let pairs, let name):
+            guard case .object(let object) = instance else { return true }
+            var valid = true
+            for (key, names) in pairs where object[key] != nil {
+                for required in names where object[required] == nil {
+                    valid = fail(index, name, "\"\(key)\" requires \"\(required)\"")
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            return valid
+        case .dependentSchemas(let pairs, let name):
+            guard case .object(let object) = instance else { return true }
+            var valid = true
+            for (key, child) in pairs where object[key] != nil {
+                if try !inPlace(child, instance, name, .key(key), &evaluated, collecting: collecting) {
+                    valid = false
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            return valid
+        case .object(let applicator):
+            guard case .object(let object) = instance else { return true }
+            return try checkObject(applicator, object, &evaluated, collecting: collecting)
+        case .propertyNames(let child):
+            guard case .object(let object) = instance else { return true }
+            for member in object {
+                var unused = Evaluated()
+                if try !inPlace(child, .string(member.key), "propertyNames", nil, &unused, collecting: false) {
+                    return false
+                }
+            }
+            return true
+        case .prefixItems(let children, let name):
+            guard case .array(let elements) = instance else { return true }
+            var valid = true
+            let end = min(elements.count, children.count)
+            for i in 0..<end {
+                if try !descend(children[i], elements[i], .index(i), name, .index(i)) {
+                    valid = false
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            if collecting { evaluated.itemsPrefix = max(evaluated.itemsPrefix, end) }
+            return valid
+        case .items(let child, let start, let name):
+            guard case .array(let elements) = instance else { return true }
+            var valid = true
+            if start < elements.count {
+                for i in start..<elements.count {
+                    if try !descend(child, elements[i], .index(i), name) {
+                        valid = false
+                        if !recording || stopsAtFirstFailure { return false }
+                    }
+                }
+            }
+            if collecting { evaluated.allItems = true }
+            return valid
+        case .contains(let child, let minimum, let maximum):
+            guard case .array(let elements) = instance else { return true }
+            var matched = 0
+            for (i, element) in elements.enumerated() {
+                let ok = try quietly { (v: inout Validator) throws(SchemaError) in
+                    try v.descend(child, element, .index(i), "contains")
+                }
+                if ok {
+                    matched += 1
+                    if collecting { evaluated.items.insert(i) }
+                    if !collecting && maximum == nil && matched >= minimum { break }
+                }
+            }
+            if matched < minimum {
+                return fail(
+                    index, minimum == 1 ? "contains" : "minContains",
+                    "\(matched) items match contains, fewer than \(minimum)")
+            }
+            if let maximum, matched > maximum {
+                return fail(index, "maxContains", "\(matched) items match contains, more than \(maximum)")
+            }
+            return true
+        case .allOf(let children):
+            var valid = true
+            for (i, child) in children.enumerated() {
+                if try !inPlace(child, instance, "allOf", .index(i), &evaluated, collecting: collecting) {
+                    valid = false
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            return valid
+        case .anyOf(let children):
+            let mark = errors.count
+            var any = false
+            for (i, child) in children.enumerated() {
+                if try inPlace(child, instance, "anyOf", .index(i), &evaluated, collecting: collecting) {
+                    any = true
+                    if !collecting { break }
+                }
+            }
+            if any {
+                errors.removeSubrange(mark...)
+                return true
+            }
+            return fail(index, "anyOf", "the value matches none of the anyOf schemas")
+        case .oneOf(let children):
+            let mark = errors.count
+            var matches: [Int] = []
+            var sub = Evaluated()
+            for (i, child) in children.enumerated() {
+                var branch = Evaluated()
+                if try inPlace(child, instance, "oneOf", .index(i), &branch, collecting: collecting) {
+                    matches.append(i)
+                    sub = branch
+                    if matches.count > 1 { break }
+                }
+            }
+            if matches.count == 1 {
+                errors.removeSubrange(mark...)
+                if collecting { evaluated.merge(sub) }
+                return true
+            }
+            if matches.isEmpty { return fail(index, "oneOf", "the value matches none of the oneOf schemas") }
+            errors.removeSubrange(mark...)
+            return fail(index, "oneOf", "the value matches oneOf schemas \(matches[0]) and \(matches[1])")
+        case .not(let child):
+            var unused = Evaluated()
+            let matched = try quietly { (v: inout Validator) throws(SchemaError) in
+                try v.inPlace(child, instance, "not", nil, &unused, collecting: false)
+            }
+            return !matched || fail(index, "not", "the value matches the schema it must not")
+        case .ifThenElse(let condition, let then, let otherwise):
+            var sub = Evaluated()
+            let holds = try quietly { (v: inout Validator) throws(SchemaError) in
+                try v.inPlace(condition, instance, "if", nil, &sub, collecting: collecting)
+            }
+            if holds {
+                if collecting { evaluated.merge(sub) }
+                guard let then else { return true }
+                return try inPlace(then, instance, "then", nil, &evaluated, collecting: collecting)
+            }
+            guard let otherwise else { return true }
+            return try inPlace(otherwise, instance, "else", nil, &evaluated, collecting: collecting)
+        case .ref(let target, let name):
+            return try inPlace(target, instance, name, nil, &evaluated, collecting: collecting)
+        case .dynamicRef(let name, let fallback):
+            var target = fallback
+            for resource in dynamicScope {
+                if let anchored = program.dynamicAnchors[resource][name] {
+                    target = anchored
+                    break
+                }
+            }
+            return try inPlace(target, instance, "$dynamicRef", nil, &evaluated, collecting: collecting)
+        case .discriminator(let discriminator):
+            return try checkDiscriminator(discriminator, index, instance, &evaluated, collecting: collecting)
+        case .readOnly:
+            return options.direction != .request
+                || fail(index, "readOnly", "a readOnly value must not be sent in a request")
+        case .writeOnly:
+            return options.direction != .response
+                || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
+        case .unevaluatedItems(let child):
+            guard case .array(let elements) = instance else { return true }
+            var valid = true
+            if !evaluated.allItems {
+                for i in evaluated.itemsPrefix..<max(evaluated.itemsPrefix, elements.count)
+                where !evaluated.items.contains(i) {
+                    if try !descend(child, elements[i], .index(i), "unevaluatedItems") {
+                        valid = false
+                        if !recording || stopsAtFirstFailure { return false }
+                    }
+                }
+            }
+            evaluated.allItems = true
+            return valid
+        case .unevaluatedProperties(let child):
+            guard case .object(let object) = instance else { return true }
+            var valid = true
+            if !evaluated.allProperties {
+                for member in object where !evaluated.properties.contains(member.key) {
+                    if try !descend(child, member.value, .key(member.key), "unevaluatedProperties") {
+                        valid = false
+                        if !recording || stopsAtFirstFailure { return false }
+                    }
+                }
+            }
+            evaluated.allProperties = true
+            return valid
+        }
+    }
+
+    mutating func checkObject(
+        _ applicator: ObjectApplicator, _ object: Value.Object, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
+        var valid = true
+        for member in object {
+            work += 1
+            var matched = false
+            var propertyNode: Int?
+            if let index = applicator.propertyIndex {
+                propertyNode = index[member.key]
+            } else {
+                for property in applicator.properties where property.name == member.key {
+                    propertyNode = property.node
+                    break
+                }
+            }
+            if let propertyNode {
+                matched = true
+                if try !descend(propertyNode, member.value, .key(member.key), "properties", .key(member.key)) {
+                    valid = false
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            for pattern in applicator.patternProperties where try matches(pattern.pattern, member.key) {
+                matched = true
+                if try !descend(pattern.node, member.value, .key(member.key), "patternProperties", .key(pattern.source))
+                {
+                    valid = false
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            if !matched, let additional = applicator.additional {
+                matched = true
+                if try !descend(additional, member.value, .key(member.key), "additionalProperties") {
+                    valid = false
+                    if !recording || stopsAtFirstFailure { return false }
+                }
+            }
+            if collecting && matched { evaluated.properties.insert(member.key) }
+        }
+        return valid
+    }
+
+    mutating func checkDiscriminator(
+        _ discriminator: Discriminator, _ index: Int, _ instance: Value,
+        _ evaluated: inout Evaluated, collecting: Bool
+    ) throws(SchemaError) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        guard let value = object[discriminator.propertyName] else {
+            return fail(
+                index, "discriminator", "the discriminator property \"\(discriminator.propertyName)\" is missing")
+        }
+        guard case .string(let name) = value.schemaView,
+            let target = discriminator.choices.first(where: { $0.value == name })?.node ?? discriminator.byName[name]
+        else {
+            return fail(index, "discriminator", "\"\(discriminator.propertyName)\" selects no schema")
+        }
+        // A schema that its own discriminator selects (through `allOf`) is checked once.
+        if discriminating.contains(where: { $0.node == target && $0.depth == instanceDepth }) { return true }
+        discriminating.append((target, instanceDepth))
+        defer { discriminating.removeLast() }
+        return try inPlace(target, instance, "discriminator", nil, &evaluated, collecting: collecting)
+    }
+
+    func matches(_ pattern: ECMAPattern, _ text: String) throws(SchemaError) -> Bool {
+        do {
+            return try pattern.matches(text)
+        } catch {
+            throw SchemaError(code: .patternBudgetExceeded, message: error.message)
+        }
+    }
+
+    /// The order of a numeric instance against a limit, or `nil` when the instance is not a number.
+    /// Integers against integral limits and floats that differ from the limit's nearest `Double`
+    /// are ordered without building decimals; only ties and number text go through ``ExactNumber``.
+    static func compare(_ instance: Value, _ limit: NumberLimit) -> Int? {
+        switch instance {
+        case .integer(let i):
+            if let bound = limit.integer { return i < bound ? -1 : i > bound ? 1 : 0 }
+        case .float(let d):
+            if d.isInfinite { return d < 0 ? -1 : 1 }
+            if d.isNaN { return nil }
+            // Rounding to `Double` is monotonic, so a float other than the limit's nearest
+            // `Double` is on the same side of the exact limit.
+            if d != limit.double { return d < limit.double ? -1 : 1 }
+        case .number: break
+        default: return nil
+        }
+        guard let number = ExactNumber(instance) else { return nil }
+        return ExactNumber.compare(number, limit.exact)
+    }
+
+    func checkMultipleOf(_ instance: Value, _ divisor: ExactNumber, _ double: Double) -> Bool {
+        switch instance {
+        case .integer(let i):
+            if divisor.isInteger, let d = Int64(exactly: double), d != 0 { return i % d == 0 }
+        case .float, .number: break
+        default: return true
+        }
+        guard let number = ExactNumber(instance) else { return true }
+        if let exact = number.isMultiple(of: divisor) { return exact }
+        guard let x = instance.doubleValue else { return true }
+        let quotient = x / double
+        return quotient.isFinite && quotient == quotient.rounded()
+    }
+
+    static func allUnique(_ elements: [Value]) -> Bool {
+        if elements.count <= 16 {
+            for i in elements.indices {
+                for j in elements.index(after: i)..<elements.endIndex where JSONEquality.equal(elements[i], elements[j])
+                {
+                    return false
+                }
+            }
+            return true
+        }
+        var seen = Set<JSONKey>(minimumCapacity: elements.count)
+        for element in elements where !seen.insert(JSONKey(value: element)).inserted { return false }
+        return true
+    }
+}

@@ -1,0 +1,160 @@
+import Parley
+
+/// One validation run over a ``Program``: walks the instance and the compiled keywords together,
+/// counting work and depth, and recording failures when asked.
+struct Validator {
+    let program: Program
+    let nodes: [Node]
+    let limits: JSONSchema.Limits
+    let options: JSONSchema.ValidationOptions
+    let stopsAtFirstFailure: Bool
+    let usesDynamicScope: Bool
+    var recording: Bool
+    var errors: [ValidationError] = []
+    var work = 0
+    var depth = 0
+    var instanceDepth = 0
+    var instancePath: [PathToken] = []
+    var keywordPath: [PathToken] = []
+    var dynamicScope: [Int] = []
+    var discriminating: [(node: Int, depth: Int)] = []
+
+    init(program: Program, limits: JSONSchema.Limits, options: JSONSchema.ValidationOptions) {
+        self.program = program
+        self.nodes = program.nodes
+        self.limits = limits
+        self.options = options
+        self.stopsAtFirstFailure = options.mode == .flag
+        self.usesDynamicScope = program.usesDynamicScope
+        self.recording = options.recordsErrors
+    }
+
+    mutating func run(_ instance: Value) throws(SchemaError) -> Bool {
+        var evaluated = Evaluated()
+        return try validate(program.root, instance, &evaluated, collect: false)
+    }
+
+    // MARK: - Nodes
+
+    mutating func validate(
+        _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collect: Bool
+    ) throws(SchemaError) -> Bool {
+        work += 1
+        depth += 1
+        defer { depth -= 1 }
+        if work > limits.maxWork {
+            throw SchemaError(
+                code: .limitExceeded, message: "validation exceeded \(limits.maxWork) steps", limit: "maxWork")
+        }
+        if depth > limits.maxDepth {
+            throw SchemaError(
+                code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
+                schemaLocation: nodes[index].location, limit: "maxDepth")
+        }
+        // The keywords alone are read, not the whole node: copying a `Node` retains its location too.
+        let keywords = nodes[index].keywords
+        if keywords.isEmpty { return true }
+        var instance = instance
+        if options.coercesStrings, case .string(let text) = instance {
+            let types = nodes[index].types
+            if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {
+                instance = coerced
+            }
+        } else if case .tagged(_, let inner) = instance {
+            instance = inner.schemaView
+        }
+        var pushedScope = false
+        if usesDynamicScope, dynamicScope.last != nodes[index].resource {
+            dynamicScope.append(nodes[index].resource)
+            pushedScope = true
+        }
+        defer { if pushedScope { dynamicScope.removeLast() } }
+        if nodes[index].collectsEvaluated && !collect {
+            var local = Evaluated()
+            return try check(keywords, index, instance, &local, collecting: true)
+        }
+        return try check(keywords, index, instance, &evaluated, collecting: collect)
+    }
+
+    mutating func check(
+        _ keywords: [Keyword], _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
+        var valid = true
+        for keyword in keywords {
+            if try !check(keyword, index, instance, &evaluated, collecting: collecting) {
+                valid = false
+                if stopsAtFirstFailure || !recording { return false }
+            }
+        }
+        return valid
+    }
+
+    // MARK: - Failures
+
+    /// Records a failure of `keyword` (with extra schema path tokens) and returns `false`.
+    mutating func fail(_ index: Int, _ keyword: String, _ message: @autoclosure () -> String) -> Bool {
+        guard recording, errors.count < limits.maxErrors else { return false }
+        let relative = "/" + keyword
+        errors.append(
+            ValidationError(
+                instanceLocation: PathToken.pointer(instancePath),
+                keywordLocation: PathToken.pointer(keywordPath) + relative,
+                absoluteKeywordLocation: nodes[index].location + relative,
+                message: message()))
+        return false
+    }
+
+    /// Validates a subschema reached through `keyword` (and `token`) at the same instance.
+    mutating func inPlace(
+        _ child: Int, _ instance: Value, _ keyword: String, _ token: PathToken? = nil,
+        _ evaluated: inout Evaluated, collecting: Bool
+    ) throws(SchemaError) -> Bool {
+        if recording {
+            keywordPath.append(.key(keyword))
+            if let token { keywordPath.append(token) }
+        }
+        defer {
+            if recording {
+                keywordPath.removeLast()
+                if token != nil { keywordPath.removeLast() }
+            }
+        }
+        var sub = Evaluated()
+        let valid = try validate(child, instance, &sub, collect: collecting)
+        if valid && collecting { evaluated.merge(sub) }
+        return valid
+    }
+
+    /// Validates a member or element `step` of the instance against a subschema.
+    mutating func descend(
+        _ child: Int, _ value: Value, _ step: PathToken, _ keyword: String,
+        _ token: PathToken? = nil
+    ) throws(SchemaError) -> Bool {
+        if recording {
+            keywordPath.append(.key(keyword))
+            if let token { keywordPath.append(token) }
+            instancePath.append(step)
+        }
+        instanceDepth += 1
+        defer {
+            instanceDepth -= 1
+            if recording {
+                keywordPath.removeLast()
+                if token != nil { keywordPath.removeLast() }
+                instancePath.removeLast()
+            }
+        }
+        var unused = Evaluated()
+        return try validate(child, value, &unused, collect: false)
+    }
+
+    /// Runs `body` without recording failures (for `not`, `if`, `contains`, whose failures are not errors).
+    mutating func quietly<T>(_ body: (inout Validator) throws(SchemaError) -> T) throws(SchemaError) -> T {
+        let saved = recording
+        recording = false
+        defer { recording = saved }
+        return try body(&self)
+    }
+}

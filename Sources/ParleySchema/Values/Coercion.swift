@@ -1,0 +1,62 @@
+import Parley
+
+/// Reading text scalars (XML, CSV, forms, query strings, headers) as the type a schema asks for.
+enum Coercion {
+    /// `text` as the first of `types` it reads as: integer, number, boolean, then null
+    /// (`"null"` or empty); `nil` when it reads as none.
+    static func coerce(_ text: String, to types: TypeSet) -> Value? {
+        let trimmed = text.trimmingWhitespace
+        if types.contains(.integer) || types.contains(.number), let number = ExactNumber(text: trimmed),
+            isNumberSyntax(trimmed)
+        {
+            if let i = Int64(trimmed) { return .integer(i) }
+            if types.contains(.number) || number.isInteger { return .number(trimmed) }
+        }
+        if types.contains(.boolean) {
+            if trimmed == "true" { return .bool(true) }
+            if trimmed == "false" { return .bool(false) }
+        }
+        if types.contains(.null), trimmed.isEmpty || trimmed == "null" { return .null }
+        return nil
+    }
+
+    /// Whether `text` follows the JSON number grammar (no `+`, no leading zeros, digits around `.`).
+    static func isNumberSyntax(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            var n = 0
+            while let c = bytes.first, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                bytes = bytes.dropFirst()
+                n += 1
+            }
+            return n
+        }
+        let leading = bytes.first
+        let count = digits()
+        guard count > 0, !(leading == UInt8(ascii: "0") && count > 1) else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces, tabs and line breaks.
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !Self.isSpace($0) }),
+            let last = scalars.lastIndex(where: { !Self.isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
+    static func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+}
