@@ -195,11 +195,18 @@ extension Compiler {
         return nil
     }
 
+    /// Patterns match by code points (ECMA-262's `u` flag) in every dialect, as the suite expects of
+    /// draft 4 too; a draft-4-family pattern that only the lenient non-`u` grammar accepts (an
+    /// identity escape such as `\_`, common in OpenAPI 3.0 documents) compiles that way instead.
     func compilePattern(_ source: String, _ location: SchemaIndex.Location, _ keyword: String) throws(SchemaError)
         -> ECMAPattern
     {
         do {
-            return try ECMAPattern(source, unicode: !location.rules.isDraft4Family)
+            do {
+                return try ECMAPattern(source, unicode: true)
+            } catch where error.code == .syntax && location.rules.isDraft4Family {
+                return try ECMAPattern(source, unicode: false)
+            }
         } catch {
             throw invalid(location, keyword, "invalid pattern \(source): \(error.message)")
         }
