@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyAsyncHTTPClient",
-                dependencies: [.product(name: "Parley", package: "parley"),
+                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"), .product(name: "ParleyClient", package: "parley"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -37,7 +37,7 @@ let package = Package(
         // and NIOPosix/NIOHTTP1 for the test server.
         .testTarget(name: "ParleyAsyncHTTPClientTests",
                     dependencies: ["ParleyAsyncHTTPClient",
-                                   .product(name: "Parley", package: "parley"),
+                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"), .product(name: "ParleyClient", package: "parley"),
                                    .product(name: "ParleyClient", package: "parley"),
                                    .product(name: "ParleyJSON", package: "parley"),
                                    .product(name: "ParleyCompression", package: "parley"),

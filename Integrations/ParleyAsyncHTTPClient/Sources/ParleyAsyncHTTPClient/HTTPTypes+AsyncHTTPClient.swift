@@ -4,6 +4,7 @@ public import HTTPTypes
 import NIOCore
 public import NIOHTTP1
 public import Parley
+import ParleyClient
 
 // Conversions between swift-http-types (Parley's currency) and AsyncHTTPClient's NIO types.
 // Field order and repeated fields are kept both ways.

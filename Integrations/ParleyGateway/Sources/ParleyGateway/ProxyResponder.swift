@@ -4,6 +4,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Parley
+import ParleyClient
+import ParleyHTTP
 import ParleyAsyncHTTPClient
 
 /// Answers every request of the main port: forwards it upstream and streams, transcodes or

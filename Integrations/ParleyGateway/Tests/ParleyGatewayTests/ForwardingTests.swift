@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Parley
+import ParleyClient
 import ParleyGateway
 import Testing
 

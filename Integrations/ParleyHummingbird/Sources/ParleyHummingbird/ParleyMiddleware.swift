@@ -2,6 +2,8 @@ import HTTPTypes
 public import Hummingbird
 import NIOCore
 public import Parley
+import ParleyClient
+import ParleyHTTP
 
 /// Router middleware that puts Parley around every route added after it:
 ///

@@ -1,4 +1,5 @@
 public import Parley
+import ParleyHTTP
 
 /// Parley's server side: the registry, request content codings and limits a
 /// ``ParleyRequestContext`` uses (the core's, shared with the other framework

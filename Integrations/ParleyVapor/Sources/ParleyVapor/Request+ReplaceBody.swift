@@ -1,4 +1,5 @@
 import Vapor
+import ParleyHTTP
 
 extension Request {
     /// Sets the collected body to `bytes`. Vapor offers no public setter; writing content through
