@@ -3,6 +3,7 @@ public import HTTPTypes
 import NIOCore
 public import Parley
 import ParleyClient
+import ParleyHTTP
 
 /// An `HTTPTransport` on AsyncHTTPClient: `ParleyClient`'s `Client` sends through it, and a proxy
 /// streams upstream responses through ``stream(_:body:)`` without buffering them.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Parley
 import ParleyClient
+import ParleyHTTP
 import ParleyGateway
 import Testing
 
