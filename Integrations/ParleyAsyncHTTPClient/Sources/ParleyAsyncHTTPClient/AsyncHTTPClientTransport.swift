@@ -2,7 +2,6 @@ public import AsyncHTTPClient
 public import HTTPTypes
 import NIOCore
 public import Parley
-import ParleyClient
 import ParleyHTTP
 
 /// An `HTTPTransport` on AsyncHTTPClient: `ParleyClient`'s `Client` sends through it, and a proxy

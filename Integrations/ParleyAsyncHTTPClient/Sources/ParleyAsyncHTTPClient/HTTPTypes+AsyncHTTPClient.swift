@@ -4,7 +4,6 @@ public import HTTPTypes
 import NIOCore
 public import NIOHTTP1
 import Parley
-import ParleyClient
 import ParleyHTTP
 
 // Conversions between swift-http-types (Parley's currency) and AsyncHTTPClient's NIO types.

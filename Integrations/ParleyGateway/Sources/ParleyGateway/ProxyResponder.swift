@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Parley
-import ParleyClient
 import ParleyHTTP
 import ParleyAsyncHTTPClient
 

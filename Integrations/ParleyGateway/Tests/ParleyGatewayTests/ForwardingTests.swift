@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import Parley
-import ParleyClient
 import ParleyHTTP
 import ParleyGateway
 import Testing

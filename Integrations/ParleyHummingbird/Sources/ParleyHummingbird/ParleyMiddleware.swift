@@ -1,8 +1,7 @@
 import HTTPTypes
 public import Hummingbird
 import NIOCore
-public import Parley
-import ParleyClient
+import Parley
 import ParleyHTTP
 
 /// Router middleware that puts Parley around every route added after it:

@@ -1,5 +1,5 @@
 public import Hummingbird
-public import Parley
+import Parley
 import ParleyHTTP
 
 /// A request context whose `request.decode(as:context:)` and `Encodable` answers go through

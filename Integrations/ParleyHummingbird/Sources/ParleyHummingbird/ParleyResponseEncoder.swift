@@ -1,5 +1,5 @@
 public import Hummingbird
-public import Parley
+import Parley
 import ParleyHTTP
 
 /// A Hummingbird `ResponseEncoder` that answers an `Encodable` in the format the request's

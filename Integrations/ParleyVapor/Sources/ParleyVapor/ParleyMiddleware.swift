@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Parley
+import Parley
 import ParleyHTTP
 public import Vapor
 
