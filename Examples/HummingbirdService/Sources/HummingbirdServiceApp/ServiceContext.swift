@@ -1,7 +1,7 @@
 public import Hummingbird
 import ParleyCompression
 public import ParleyHummingbird
-public import Parley
+import Parley
 import ParleyHTTP
 
 /// The service's request context: Parley decodes request bodies and encodes answers, with the
