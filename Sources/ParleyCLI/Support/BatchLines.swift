@@ -137,7 +137,7 @@ package struct BatchAnswer {
     }
 
     /// Writes what goes between the quotes of `text`'s JSON string literal
-    /// (`JSONStringLiteral`'s escapes): text without any, the common case, is copied whole,
+    /// (``JSONStringLiteral``'s escapes): text without any, the common case, is copied whole,
     /// read in place (a native string's UTF-8 is contiguous; only a bridged one is not).
     private func contents(_ text: String) {
         let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
