@@ -34,6 +34,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Parley", targets: ["Parley"]),
+        .library(name: "ParleyHTTP", targets: ["ParleyHTTP"]),
         .library(name: "ParleyJSON", targets: ["ParleyJSON"]),
         .library(name: "ParleyYAML", targets: ["ParleyYAML"]),
         .library(name: "ParleyPropertyList", targets: ["ParleyPropertyList"]),
@@ -59,8 +60,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: systemLibraries + [
-        // Core: media types, negotiation, registry, value tree, serializers. No C.
+        // The engine: media types, negotiation, registry lookups, formats, the value tree. No C.
         .target(name: "Parley", dependencies: [httpTypes]),
+        // The HTTP layer: content coding, the response pipeline, request bodies, problem details,
+        // and ParleyServer, the one server-side entry point.
+        .target(name: "ParleyHTTP", dependencies: ["Parley", httpTypes]),
 
         // Formats: each depends on the core and its own C libraries only.
         .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"]),
@@ -80,13 +84,13 @@ let package = Package(
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
 
         // Recorded exchanges, compression, the client side.
-        .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
-        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
-        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
+        .target(name: "ParleyCompression", dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
+        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
+        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
         .target(name: "ParleyTestKit", dependencies: ["Parley"]),
 
         // The command-line tool: commands in a library, formats linked by the executable.
-        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyJSON", "ParleyFixtures", "ParleySchema", argumentParser, httpTypes]),
+        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyFixtures", "ParleySchema", argumentParser, httpTypes]),
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
@@ -106,6 +110,7 @@ let package = Package(
 
         // Tests mirror the modules.
         .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "Parley", "ParleyTestKit", "ParleyJSON", "ParleyXML", httpTypes]),
         .testTarget(name: "ParleyJSONTests", dependencies: ["ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyYAMLTests", dependencies: ["ParleyYAML", "ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyPropertyListTests", dependencies: ["ParleyPropertyList", "ParleyJSON", "Parley", "ParleyTestKit"]),
@@ -119,17 +124,17 @@ let package = Package(
         .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
                                                             "ParleyCSV", "ParleyMessagePack"],
                     exclude: ["Suite/known-failures.txt"]),
-        .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
+        .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),
-        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
+        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
                                                               "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
                                                               "ParleyMessagePack", "ParleyTestKit", httpTypes]),
-        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML"],
+        .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyHTTP", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML"],
                     exclude: ["Resources"]),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures", "ParleyHTTP", "ParleyClient"]),
         .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
         // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
         .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"]),

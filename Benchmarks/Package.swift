@@ -30,7 +30,7 @@ let package = Package(
         suite("PropertyListBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyPropertyList")]),
         suite("XMLBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyXML"), "CBaselineXML"]),
         suite("ImageBenchmarks", [parley("Parley"), parley("ParleyImage"), "CBaselineImage"]),
-        suite("ClientBenchmarks", [parley("Parley"), parley("ParleyClient")]),
+        suite("ClientBenchmarks", [parley("Parley"), parley("ParleyHTTP"), parley("ParleyClient")]),
         suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "LinearityWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
                                parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
-                               parley("ParleyCBOR"), parley("ParleyImage"), parley("ParleyFixtures"), parley("ParleySchema")],
+                               parley("ParleyCBOR"), parley("ParleyImage"), parley("ParleyFixtures"), parley("ParleySchema"),
+                               parley("ParleyHTTP")],
                 path: "Shared/LinearityWorkloads"),
         // The paths the instruction gate counts, with the inputs the suites measure them on.
         .target(name: "PerfWorkloads",

@@ -37,7 +37,7 @@ let package = Package(
         ]),
         .executableTarget(name: "FuzzBrotli", dependencies: [.product(name: "ParleyCompression", package: "parley")]),
         .executableTarget(name: "FuzzZstd", dependencies: [.product(name: "ParleyCompression", package: "parley")]),
-        .executableTarget(name: "FuzzMultipart", dependencies: [.product(name: "Parley", package: "parley")]),
+        .executableTarget(name: "FuzzMultipart", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley")]),
         .executableTarget(name: "FuzzImagePNG", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzImageJPEG", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzImageGIF", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),

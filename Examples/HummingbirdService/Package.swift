@@ -26,7 +26,7 @@ let package = Package(
         // The routes; links every built-in format, so `Registry.linked` holds all six.
         .target(name: "HummingbirdServiceApp",
                 dependencies: [.product(name: "ParleyHummingbird", package: "parley-hummingbird"),
-                               .product(name: "Parley", package: "parley"),
+                               .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "ParleyJSON", package: "parley"),
                                .product(name: "ParleyYAML", package: "parley"),
                                .product(name: "ParleyXML", package: "parley"),
@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "HummingbirdServiceTests",
                     dependencies: ["HummingbirdServiceApp",
                                    .product(name: "ParleyServerTesting", package: "parley-server-testing"),
-                                   .product(name: "Parley", package: "parley"),
+                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                    .product(name: "ParleyJSON", package: "parley"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "Logging", package: "swift-log"),

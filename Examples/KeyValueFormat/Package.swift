@@ -30,7 +30,7 @@ let package = Package(
                           plugins: [registration]),
         // Links KeyValue and ParleyJSON, so `Registry.linked` holds exactly those two.
         .testTarget(name: "KeyValueTests",
-                    dependencies: ["KeyValue", .product(name: "Parley", package: "parley"),
+                    dependencies: ["KeyValue", .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                    .product(name: "ParleyJSON", package: "parley"),
                                    .product(name: "ParleyTestKit", package: "parley")],
                     plugins: [registration]),

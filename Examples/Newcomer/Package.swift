@@ -7,7 +7,7 @@ import PackageDescription
 //
 // `name: "parley"` gives the path dependency the identity the products are named by, whatever the
 // checkout folder is called.
-let parley = ["Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList", "ParleyMessagePack"]
+let parley = ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList", "ParleyMessagePack"]
     .map { Target.Dependency.product(name: $0, package: "parley") }
 
 let package = Package(

@@ -19,7 +19,7 @@ let package = Package(
         // The routes, and the formats the service answers in (registered by the plugin).
         .target(name: "VaporServiceApp",
                 dependencies: [.product(name: "ParleyVapor", package: "parley-vapor"),
-                               .product(name: "Parley", package: "parley"),
+                               .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "ParleyJSON", package: "parley"),
                                .product(name: "ParleyYAML", package: "parley"),
                                .product(name: "ParleyXML", package: "parley"),

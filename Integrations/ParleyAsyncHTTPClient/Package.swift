@@ -3,7 +3,7 @@ import PackageDescription
 
 // An AsyncHTTPClient transport for `ParleyClient`, and the streaming upstream calls of the
 // gateway: a package of its own, so a consumer of Parley alone never fetches AsyncHTTPClient or
-// NIO. It depends on Parley's core only (not on `ParleyClient`, which links FoundationNetworking).
+// NIO. It depends on the engine and `ParleyHTTP` only (not on `ParleyClient`, which links FoundationNetworking).
 //
 // The tests start a small HTTP/1.1 server (NIOHTTP1) on 127.0.0.1, ephemeral port, in the test
 // process, and drive it through the transport and `ParleyClient`'s `Client`.
@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyAsyncHTTPClient",
-                dependencies: [.product(name: "Parley", package: "parley"),
+                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -37,7 +37,7 @@ let package = Package(
         // and NIOPosix/NIOHTTP1 for the test server.
         .testTarget(name: "ParleyAsyncHTTPClientTests",
                     dependencies: ["ParleyAsyncHTTPClient",
-                                   .product(name: "Parley", package: "parley"),
+                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                    .product(name: "ParleyClient", package: "parley"),
                                    .product(name: "ParleyJSON", package: "parley"),
                                    .product(name: "ParleyCompression", package: "parley"),

@@ -33,7 +33,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyGateway",
-                dependencies: [parley("Parley"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
+                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
                                .product(name: "ParleyAsyncHTTPClient", package: "parley-async-http-client"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -50,7 +50,7 @@ let package = Package(
                           dependencies: ["ParleyGateway", .product(name: "ArgumentParser", package: "swift-argument-parser")] + formats,
                           plugins: [registration]),
         .testTarget(name: "ParleyGatewayTests",
-                    dependencies: ["ParleyGateway", parley("ParleyCompression"),
+                    dependencies: ["ParleyGateway", parley("ParleyCompression"), parley("ParleyHTTP"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOCore", package: "swift-nio"),

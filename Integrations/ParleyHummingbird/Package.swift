@@ -28,14 +28,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyHummingbird",
-                dependencies: [.product(name: "Parley", package: "parley"),
+                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "ParleyCompression", package: "parley"),
                                .product(name: "Hummingbird", package: "hummingbird")]),
         // Links every built-in format, so `Registry.linked` holds all six (and the core's own).
         .testTarget(name: "ParleyHummingbirdTests",
                     dependencies: ["ParleyHummingbird",
                                    .product(name: "ParleyServerTesting", package: "parley-server-testing"),
-                                   .product(name: "Parley", package: "parley"),
+                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                    .product(name: "ParleyJSON", package: "parley"),
                                    .product(name: "ParleyYAML", package: "parley"),
                                    .product(name: "ParleyXML", package: "parley"),

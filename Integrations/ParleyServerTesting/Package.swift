@@ -23,7 +23,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyServerTesting",
-                dependencies: [.product(name: "Parley", package: "parley"),
+                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "ParleyJSON", package: "parley"),
                                .product(name: "ParleyYAML", package: "parley"),
                                .product(name: "ParleyXML", package: "parley"),

@@ -1,4 +1,4 @@
-public import Parley
+public import ParleyHTTP
 
 /// Undoes one content coding for the response pipeline (a `ContentDecoder`), with
 /// ``Decompressor``.

@@ -1,4 +1,4 @@
-public import Parley
+public import ParleyHTTP
 
 /// Why a compressed body could not be decompressed.
 public struct DecompressionError: Error, Sendable, Hashable, CustomStringConvertible {

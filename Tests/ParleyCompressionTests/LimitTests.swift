@@ -1,6 +1,7 @@
 import CParleyZstd
 import Foundation
 import Parley
+import ParleyHTTP
 import ParleyCompression
 import Testing
 

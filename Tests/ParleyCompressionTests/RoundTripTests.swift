@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 import ParleyCompression
 import Testing
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Parley
+import ParleyHTTP
 import ParleyCSV
 import ParleyJSON
 import ParleyMessagePack
@@ -59,7 +60,7 @@ import Testing
                              "application/x-bplist", "application/msgpack"]
 
     func roundTrip<T: Codable & Equatable>(_ value: T, accept: String) throws -> T {
-        let reply = try Self.registry.reply(encoding: value, accepting: accept)
+        let reply = try ParleyServer(registry: Self.registry).reply(encoding: value, accepting: accept)
         #expect(reply.contentType.essence == MediaType(accept)?.essence)
         return try Self.registry.decode(T.self, from: reply.body, contentType: reply.contentType)
     }
@@ -83,7 +84,7 @@ import Testing
 
     @Test func aDecimalMessagePackCannotHoldExactlyIs406() throws {
         let error = try #require(throws: ParleyError.self) {
-            try Self.registry.reply(encoding: Self.prices, accepting: "application/msgpack")
+            try ParleyServer(registry: Self.registry).reply(encoding: Self.prices, accepting: "application/msgpack")
         }
         #expect(error.code == .notAcceptable)
         #expect(error.acceptableTypes.contains("application/json"))

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import Parley
 import ParleyClient
+import ParleyHTTP
 
 // Request building, side by side with what a user would otherwise write, in one run:
 // - query encoding of a 50-key nested parameter set (objects, arrays, escapes) with Parley's

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 // The core's request decoders: forms (`application/x-www-form-urlencoded`), URL queries and
 // multipart bodies.

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 let decoder = MultipartDecoder(limits: .init(maxBodyBytes: 1 << 20, maxParts: 100, maxPartBytes: 1 << 20))
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Parley
 import ParleyCBOR
+import ParleyHTTP
 import ParleyCompression
 import ParleyCSV
 import ParleyImage

@@ -36,6 +36,7 @@ public struct ParleyError: Error, Sendable, CustomStringConvertible {
         /// The body is empty where a value was required.
         public static let emptyBody = Code("emptyBody")
         /// Every serializer of a compound serializer failed; see ``ParleyError/underlying``.
+        @available(*, deprecated, message: "CompoundResponseSerializer, which threw it, is gone")
         public static let noSerializerSucceeded = Code("noSerializerSucceeded")
         /// The request could not be built (bad URL, body on GET, unencodable parameters).
         public static let invalidRequest = Code("invalidRequest")
@@ -65,11 +66,6 @@ public struct ParleyError: Error, Sendable, CustomStringConvertible {
     public var underlying: [any Error & Sendable]
     /// For ``Code/unacceptableStatus``: the error body decoded by the registry, when it decoded.
     public var decodedBody: Value?
-    /// The problem details (RFC 9457) the error body holds, when it is a problem document; the
-    /// response pipeline sets it for ``Code/unacceptableStatus`` (see
-    /// ``problem(in:contentType:registry:)``).
-    public var problem: ProblemDetails?
-
     /// Creates an error.
     public init(_ code: Code, _ message: String, response: HTTPResponse? = nil, body: [UInt8]? = nil,
                 receivedContentType: String? = nil, acceptableTypes: [MediaType] = [],
@@ -156,45 +152,5 @@ extension ParleyError {
         ParleyError(.notAcceptable,
                     "nothing acceptable for Accept '\(accept ?? "")'; available: \(available.map(\.description).joined(separator: ", "))",
                     acceptableTypes: available)
-    }
-}
-
-extension ParleyError {
-    /// The problem details in an error body, or `nil` when the body is not a problem document.
-    ///
-    /// A problem document has an `application/problem+…` type (`problem+json`, `problem+xml`, …)
-    /// that `registry` decodes, and holds an object: in XML, a `problem` root element (in the
-    /// `urn:ietf:rfc:7807` namespace, or in none). Anything else, a body that fails to decode
-    /// included, gives `nil`.
-    ///
-    /// ```swift
-    /// error.problem = ParleyError.problem(in: body, contentType: response.headerFields[.contentType],
-    ///                                     registry: registry)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - body: The error body, after any `Content-Encoding` was removed.
-    ///   - contentType: The response's `Content-Type` field value, or `nil`.
-    ///   - registry: The formats to decode with; their limits apply.
-    public static func problem(in body: [UInt8], contentType: String?, registry: Registry) -> ProblemDetails? {
-        guard let contentType, let type = MediaType(contentType), isProblemType(type),
-              let value = try? registry.decode(body, contentType: type) else { return nil }
-        return problem(in: value, contentType: type)
-    }
-
-    /// The problem details in an error body already decoded to `value`, or `nil` when the
-    /// `contentType` is no `application/problem+…` type or the value is no problem document.
-    /// The response pipeline attaches this to ``Code/unacceptableStatus`` errors.
-    public static func problem(in value: Value, contentType: MediaType) -> ProblemDetails? {
-        guard isProblemType(contentType) else { return nil }
-        if contentType.suffix == "xml" {
-            return ProblemDetails.xmlProblemMembers(in: value, requiringNamespace: false)
-                .map { ProblemDetails(members: $0, fromXML: true) }
-        }
-        return value.objectValue.map { ProblemDetails(members: $0, fromXML: false) }
-    }
-
-    private static func isProblemType(_ type: MediaType) -> Bool {
-        type.type == "application" && type.subtype.hasPrefix("problem+")
     }
 }

@@ -34,13 +34,13 @@ public protocol Format: Sendable {
     var isTextual: Bool { get }
 
     /// Whether a server compresses this format's bodies when the client accepts a content
-    /// coding (see ``ReplyOptions/compressionThreshold``). Formats whose bodies are compressed
+    /// coding (see `ReplyOptions.compressionThreshold` in ParleyHTTP). Formats whose bodies are compressed
     /// already (PNG, JPEG, WebP, GIF) say `false`.
     var isCompressible: Bool { get }
 
     /// Whether a textual body of this format may be sent in another charset than the UTF-8 the
     /// encoder writes: transcoded, with the `charset` parameter naming it, when `Accept-Charset`
-    /// prefers one (see ``ReplyOptions/charsets``). `false` for formats whose text must be
+    /// prefers one (see `ReplyOptions.charsets` in ParleyHTTP). `false` for formats whose text must be
     /// UTF-8 (JSON, RFC 8259 §8.1) or names its own encoding (an XML declaration).
     var allowsCharsetTranscoding: Bool { get }
 

@@ -55,11 +55,6 @@ public struct EncodingNegotiator: Sendable {
         self.table = TokenTable(kept)
     }
 
-    /// Creates a negotiator over the encoders of `contentCodings`, in their order.
-    public init(_ contentCodings: ContentCodings) {
-        self.init(codings: contentCodings.encoders.map(\.token))
-    }
-
     /// The coding `acceptEncoding` prefers, `"identity"` for none, or `nil` when nothing is
     /// acceptable.
     ///

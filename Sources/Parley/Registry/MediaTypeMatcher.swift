@@ -3,7 +3,7 @@
 /// `type/*+suffix` > the suffix's base type (`+json` → `application/json`) > `type/*` > `*/*`,
 /// ties by registration order.
 ///
-/// ``Registry`` matches decoders with one; ``ResponseValidator`` checks acceptable content
+/// ``Registry`` matches decoders with one; `ResponseValidator` (ParleyHTTP) checks acceptable content
 /// types with another, built once from its list.
 ///
 /// ```swift

@@ -17,7 +17,7 @@ public struct Registry: Sendable {
     public let formats: [any Format]
     let table: MediaTypeMatcher
     let offers: AcceptNegotiator
-    let offerFormats: [Int]
+    package let offerFormats: [Int]
     let limitsByFormat: [DecodingLimits]
 
     /// Creates a registry.

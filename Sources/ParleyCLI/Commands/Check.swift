@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 import Parley
+import ParleyHTTP
 import ParleyFixtures
 
 struct Check: AsyncParsableCommand {

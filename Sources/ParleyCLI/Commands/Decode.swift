@@ -8,6 +8,7 @@ import Darwin
 #endif
 import HTTPTypes
 import Parley
+import ParleyHTTP
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(

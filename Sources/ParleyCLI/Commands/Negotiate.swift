@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Parley
+import ParleyHTTP
 
 struct Negotiate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import ParleyJSON
 import ParleySchema
 

@@ -1,9 +1,10 @@
 import Parley
+import ParleyHTTP
 import ParleyFixtures
 
 /// The media type `parley decode` uses when no `--content-type` is given: the file extension's
-/// type (``FileExtensionMediaTypes``) when a linked format decodes it, else what the bytes look
-/// like (``Registry/sniff(_:)``), else an error asking for `--content-type`.
+/// type (`FileExtensionMediaTypes`) when a linked format decodes it, else what the bytes look
+/// like (`Registry.sniff(_:)`), else an error asking for `--content-type`.
 package enum BodyTypeGuess {
     /// A chosen type and why, as shown on standard error.
     package struct Choice: Equatable, Sendable {

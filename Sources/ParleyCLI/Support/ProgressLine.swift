@@ -39,7 +39,7 @@ package final class ProgressLine: @unchecked Sendable {
 
     /// The line's text: `[12/40] 3.4 MB/s, 0:05 left, 2 failed  path`. The time left is the mean
     /// time per file so far times the files left (shown once a file is done and time has passed);
-    /// the path (escaped by ``TerminalText``) keeps its last 40 characters.
+    /// the path (escaped by `TerminalText`) keeps its last 40 characters.
     package static func text(done: Int, total: Int, bytes: Int, failed: Int, elapsed: Double, path: String,
                      style: TerminalStyle) -> String {
         let seconds = max(elapsed, 0)

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 import ParleyCompression
 
 /// What a check looks for and how strictly.

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// Checks one recorded response by running it through the `ResponsePipeline` the client runs
 /// (see ``CheckOptions/pipeline(for:)``), and reports the pipeline's findings with the

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// The outcome of checking one recorded exchange.
 public struct ExchangeResult: Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Parley
+import ParleyHTTP
 
 /// Checks recordings file by file: reads each (one at a time per worker), checks every exchange,
 /// compares or updates snapshots, and hands results over in input order. A decoded body is

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// A request as recorded.
 public struct RecordedRequest: Sendable, Hashable {

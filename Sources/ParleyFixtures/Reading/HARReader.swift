@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// Reads HAR 1.2 logs (http://www.softwareishard.com/blog/har-12-spec/) as browsers and proxies
 /// export them: `log.entries[]` with `request` and `response`, bodies in `content.text`,

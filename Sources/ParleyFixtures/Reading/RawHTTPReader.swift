@@ -1,10 +1,11 @@
 import Parley
+import ParleyHTTP
 
 /// Reads raw HTTP/1.x responses as `curl -i` writes them: one or more responses in a file
 /// (redirect chains), CRLF or bare LF line ends, chunked transfer coding, and a
 /// `Content-Length` that disagrees with the bytes (reported, never trusted blindly).
 ///
-/// Every length and chunk size read from the file goes through ``CheckedArithmetic``: a
+/// Every length and chunk size read from the file goes through `CheckedArithmetic`: a
 /// negative, signed or overflowing number is no length, and a length is compared with the bytes
 /// left rather than added to an offset. Finding where the next message starts is one pass over
 /// the file however many messages it holds.

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Parley
+import ParleyHTTP
 
 /// A body as it goes into a HAR entry: coding undone where possible, redacted, capped.
 struct PreparedBody: Sendable {
@@ -50,8 +51,8 @@ struct BodyRecorder: Sendable {
                 body.notes.append("\(label): Content-Encoding \(names) not undone, the body reached the recorder cut; stored as received")
             } else {
                 do {
-                    // Step 1 of the one response pipeline; only the fields matter to it.
-                    let (_, decoded) = try pipeline.undoContentCoding(HTTPResponse(status: .ok, headerFields: fields), body: received)
+                    // The pipeline's content-coding step, on the fields alone.
+                    let decoded = try pipeline.contentCodingStep.undo(received, fields: fields, registry: pipeline.registry).body
                     body.bytes = decoded
                     body.size = decoded.count
                     readable = true

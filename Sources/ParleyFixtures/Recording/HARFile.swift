@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Parley
+import ParleyHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

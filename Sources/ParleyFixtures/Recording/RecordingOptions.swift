@@ -1,4 +1,5 @@
-public import Parley
+import Parley
+import ParleyHTTP
 import ParleyCompression
 
 /// What a ``HARRecorder`` writes: when it starts a new file, what it redacts, how much of a

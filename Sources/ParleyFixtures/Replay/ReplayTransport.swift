@@ -1,6 +1,7 @@
 import FoundationEssentials
 public import HTTPTypes
 public import Parley
+import ParleyHTTP
 import ParleyCompression
 
 /// A client transport that answers from recordings, offline: plug it into a
@@ -56,10 +57,18 @@ public struct ReplayTransport: HTTPTransport {
         return try response(for: exchange.response)
     }
 
-    /// The recorded response as a decompressing transport delivers it: step 1 of the response
-    /// pipeline (the client's own) undoes gzip or deflate and drops the coding fields.
+    /// The recorded response as a decompressing transport delivers it: the content-coding step
+    /// (the client's own) undoes gzip or deflate and drops the coding fields.
     private func response(for recorded: RecordedResponse) throws -> (HTTPResponse, [UInt8]) {
-        let pipeline = ResponsePipeline(registry: .builtIn, contentCodings: .standard, maxDecompressedBytes: maxDecompressedBytes)
-        return try pipeline.undoContentCoding(recorded.httpResponse, body: recorded.body ?? [])
+        var response = recorded.httpResponse
+        let body = recorded.body ?? []
+        do {
+            let undone = try ContentCodingStep(.standard, maxDecompressedBytes: maxDecompressedBytes)
+                .undo(body, fields: response.headerFields, registry: .builtIn)
+            response.headerFields = undone.headerFields
+            return (response, undone.body)
+        } catch {
+            throw error.with(response: response, body: body)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// Totals over a check run.
 public struct CheckSummary: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import ParleyHTTP
+
 /// The fixed parts of the HTML report: the head with its style sheet and Content-Security-Policy,
 /// the table's frame and filters, and the script that filters and pages the rows. Nothing here
 /// comes from a recording.

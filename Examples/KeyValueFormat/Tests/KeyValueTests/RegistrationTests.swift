@@ -1,6 +1,7 @@
 import Foundation
 import KeyValue
 import Parley
+import ParleyHTTP
 import ParleyJSON
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
         ("application/vnd.example.kv;q=0, */*;q=0.1", "json"),
     ])
     func anAcceptNegotiatesTheFormat(accept: String, expected: String) throws {
-        let reply = try Registry.linked.reply(with: ["name": "Ada"], accepting: accept)
+        let reply = try ParleyServer(registry: Registry.linked).reply(with: ["name": "Ada"], accepting: accept)
         #expect(reply.formatName == expected)
         if expected == "kv" {
             #expect(reply.contentType.description == "application/vnd.example.kv; charset=utf-8")
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func nothingAcceptableIsA406ListingWhatIs() {
-        #expect { try Registry.linked.reply(with: ["a": "1"], accepting: "application/vnd.example.kv;q=0") } throws: {
+        #expect { try ParleyServer(registry: Registry.linked).reply(with: ["a": "1"], accepting: "application/vnd.example.kv;q=0") } throws: {
             ($0 as? ParleyError)?.code == .notAcceptable && "\($0)".contains("application/vnd.example.kv")
         }
     }
@@ -69,7 +70,7 @@ import Testing
         let person = try Registry.linked.decode(Person.self, from: Array("name=Ada\nborn=1815\n".utf8),
                                                 contentType: "application/vnd.example.kv")
         #expect(person == Person(name: "Ada", born: "1815"))
-        let reply = try Registry.linked.reply(encoding: person, accepting: "application/vnd.example.kv")
+        let reply = try ParleyServer(registry: Registry.linked).reply(encoding: person, accepting: "application/vnd.example.kv")
         #expect(reply.body == Array("name=Ada\nborn=1815\n".utf8))
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Parley
+import ParleyHTTP
 import Testing
 import Vapor
 import VaporServiceApp
@@ -19,7 +20,7 @@ import VaporServiceApp
             #expect(headers.first(name: "Content-Type").flatMap { MediaType($0) }?.essence == type)
             #expect(headers.first(name: "Vary") == "Accept")
             // What the core's reply path writes for that type, byte for byte.
-            #expect(body == (try Service.registry.reply(encoding: Book.catalogue, accepting: type)).body)
+            #expect(body == (try ParleyServer(registry: Service.registry).reply(encoding: Book.catalogue, accepting: type)).body)
             if !["application/xml", "text/csv"].contains(type) {   // XML and CSV hold strings only
                 let contentType = try #require(headers.first(name: "Content-Type").flatMap { MediaType($0) })
                 #expect(try Service.registry.decode([Book].self, from: body, contentType: contentType) == Book.catalogue)
@@ -53,7 +54,7 @@ import VaporServiceApp
 
     @Test func understandsAnUploadInAnyFormat() async throws {
         try await withService { send in
-            let plist = try Service.registry.reply(with: ["name": "upload", "size": 3], accepting: "application/x-plist")
+            let plist = try ParleyServer(registry: Service.registry).reply(with: ["name": "upload", "size": 3], accepting: "application/x-plist")
             let (status, _, body) = try await send(.POST, "/upload", [("Content-Type", plist.contentType.description), ("Accept", "application/json")], plist.body)
             #expect(status == 200)
             let summary = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]

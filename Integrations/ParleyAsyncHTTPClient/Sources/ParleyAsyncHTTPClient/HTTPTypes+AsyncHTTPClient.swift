@@ -3,7 +3,8 @@ import struct Foundation.URL
 public import HTTPTypes
 import NIOCore
 public import NIOHTTP1
-public import Parley
+import Parley
+import ParleyHTTP
 
 // Conversions between swift-http-types (Parley's currency) and AsyncHTTPClient's NIO types.
 // Field order and repeated fields are kept both ways.

@@ -5,6 +5,7 @@ import NIOHTTP1
 import Parley
 import ParleyAsyncHTTPClient
 import ParleyClient
+import ParleyHTTP
 import Testing
 
 /// A reply far over `maxResponseBodyBytes` fails with the typed error, and the transport stops

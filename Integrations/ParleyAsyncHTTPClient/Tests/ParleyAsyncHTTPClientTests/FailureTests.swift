@@ -6,6 +6,7 @@ import NIOHTTP1
 import Parley
 import ParleyAsyncHTTPClient
 import ParleyClient
+import ParleyHTTP
 import Testing
 
 @Suite struct FailureTests {

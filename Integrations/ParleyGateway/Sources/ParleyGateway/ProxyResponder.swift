@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Parley
+import ParleyHTTP
 import ParleyAsyncHTTPClient
 
 /// Answers every request of the main port: forwards it upstream and streams, transcodes or

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import ParleyCompression
 
 /// What the gateway does with an upstream response, decided from its head and the client's
@@ -120,7 +121,7 @@ struct Transcoder: Sendable {
                    limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
         let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
         let value = try pipeline.run(head, body: body, request: request).get()
-        let reply = try registry.reply(with: value, for: request)
+        let reply = try server.reply(with: value, for: request)
         var fields = HTTPFields()
         for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
             fields.append(field)
@@ -167,7 +168,7 @@ struct Transcoder: Sendable {
             throw ParleyError.unsupportedMediaType(label, acceptable: types + decodableTypes)
         }
         let value = try server.decodeValue(body, of: request)
-        let reply = try registry.reply(with: value, accepting: target.description)
+        let reply = try server.reply(with: value, accepting: target.description)
         return (reply.contentType, reply.body)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Parley
+import ParleyHTTP
 import ParleyCompression
 import ParleyGateway
 import Testing

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Parley
+import ParleyHTTP
 import ParleyGateway
 import Testing
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Parley
+import ParleyHTTP
 import Testing
 
 /// The gateway's answer to each combination of upstream type and client `Accept`.
@@ -34,14 +35,14 @@ import Testing
                 let upstreamValue = try Registry.linked.decode(original.body, contentType: MediaType(parsing: upstreamType))
                 for clientType in Self.types where clientType != upstreamType {
                     let answer = try await fetch("http://\(gateway.main)/value?type=\(upstreamType)", headers: [("Accept", clientType)])
-                    guard (try? Registry.linked.reply(with: upstreamValue, accepting: clientType)) != nil else {
+                    guard (try? ParleyServer(registry: Registry.linked).reply(with: upstreamValue, accepting: clientType)) != nil else {
                         // The value does not fit (an XML document is one element, not CSV's rows): 406.
                         #expect(answer.status == 406, "\(upstreamType) -> \(clientType): \(answer.text)")
                         #expect(answer.text.contains("cannot be written as \(clientType)"))
                         continue
                     }
                     #expect(answer.status == 200, "\(upstreamType) -> \(clientType): \(answer.text)")
-                    let expected = try Registry.linked.reply(with: upstreamValue, accepting: clientType)
+                    let expected = try ParleyServer(registry: Registry.linked).reply(with: upstreamValue, accepting: clientType)
                     #expect(answer.header("Content-Type") == expected.contentType.description, "\(upstreamType) -> \(clientType)")
                     #expect(answer.body == expected.body, "\(upstreamType) -> \(clientType)")
                     #expect(answer.header("Content-Length") == String(answer.body.count))

@@ -1,7 +1,8 @@
 import HTTPTypes
 public import Hummingbird
 import NIOCore
-public import Parley
+import Parley
+import ParleyHTTP
 
 /// Router middleware that puts Parley around every route added after it:
 ///

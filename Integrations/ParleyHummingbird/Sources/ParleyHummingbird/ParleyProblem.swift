@@ -1,6 +1,7 @@
 public import HTTPTypes
 public import Hummingbird
 public import Parley
+import ParleyHTTP
 
 /// A ``ParleyError`` as a Hummingbird `HTTPResponseError`: its answer is the problem document
 /// ``ParleyServer/problemAnswer(for:to:)`` makes, with the status the error implies (406, 415,

@@ -1,5 +1,6 @@
 public import Hummingbird
-public import Parley
+import Parley
+import ParleyHTTP
 
 /// A request context whose `request.decode(as:context:)` and `Encodable` answers go through
 /// Parley: adopt it in your own context and say which ``ParleyServer`` to use.

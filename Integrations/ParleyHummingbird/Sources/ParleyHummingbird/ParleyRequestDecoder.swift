@@ -1,6 +1,7 @@
 public import Hummingbird
 import HTTPTypes
 public import Parley
+import ParleyHTTP
 import NIOCore
 
 /// A Hummingbird `RequestDecoder` that picks the format by the request's `Content-Type`.

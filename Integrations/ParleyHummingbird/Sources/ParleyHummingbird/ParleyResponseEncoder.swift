@@ -1,5 +1,6 @@
 public import Hummingbird
-public import Parley
+import Parley
+import ParleyHTTP
 
 /// A Hummingbird `ResponseEncoder` that answers an `Encodable` in the format the request's
 /// `Accept` prefers, with `Content-Type` and `Vary: Accept`; nothing acceptable is a 406

@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Parley
+import ParleyHTTP
 import ParleyCompression
 import ParleyHummingbird
 import ParleyServerTesting

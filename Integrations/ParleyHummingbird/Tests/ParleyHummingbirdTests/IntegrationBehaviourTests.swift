@@ -1,6 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import ParleyHummingbird
 import ParleyJSON
 import ParleyMessagePack

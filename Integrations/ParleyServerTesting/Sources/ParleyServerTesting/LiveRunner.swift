@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import Parley
+import ParleyHTTP
 import ParleyCSV
 import ParleyJSON
 import ParleyMessagePack

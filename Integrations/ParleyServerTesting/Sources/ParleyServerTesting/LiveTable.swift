@@ -1,5 +1,6 @@
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import ParleyCompression
 import ParleyCSV
 import ParleyJSON

@@ -1,4 +1,5 @@
 public import Parley
+import ParleyHTTP
 import ParleyCompression
 public import Vapor
 

@@ -1,5 +1,6 @@
 import HTTPTypes
 public import Parley
+import ParleyHTTP
 public import Vapor
 
 /// A response in the format the request's `Accept` prefers, among the application's registry.

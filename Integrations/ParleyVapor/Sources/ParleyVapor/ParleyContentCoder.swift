@@ -1,4 +1,5 @@
 public import Parley
+import ParleyHTTP
 public import Vapor
 
 /// Vapor's `ContentEncoder` and `ContentDecoder` for one media type, backed by a ``Parley/Registry``.
@@ -48,7 +49,7 @@ public struct ParleyContentCoder: Vapor.ContentEncoder, Vapor.ContentDecoder {
                                      userInfo: [CodingUserInfoKey: any Sendable]) throws {
         var encoder = valueEncoder
         encoder.userInfo.merge(userInfo) { _, new in new }
-        let reply = try registry.reply(encoding: encodable, accepting: mediaType.description, encoder: encoder)
+        let reply = try ParleyServer(registry: registry, valueEncoder: encoder).reply(encoding: encodable, accepting: mediaType.description)
         body.writeBytes(reply.body)
         headers.replaceOrAdd(name: .contentType, value: reply.contentType.description)
     }

@@ -1,5 +1,6 @@
 import HTTPTypes
-public import Parley
+import Parley
+import ParleyHTTP
 public import Vapor
 
 /// Puts Parley around every route (``ParleyServer`` does the work, as in the Hummingbird

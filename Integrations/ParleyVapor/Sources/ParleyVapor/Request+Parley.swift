@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Parley
+import ParleyHTTP
 public import Vapor
 
 extension Request {

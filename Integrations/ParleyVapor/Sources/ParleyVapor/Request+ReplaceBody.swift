@@ -1,4 +1,5 @@
 import Vapor
+import ParleyHTTP
 
 extension Request {
     /// Sets the collected body to `bytes`. Vapor offers no public setter; writing content through
@@ -15,7 +16,7 @@ private struct RawBytes: Encodable {
 }
 
 /// Writes ``RawBytes`` into the body as they are, and leaves the header fields alone.
-private struct RawBytesEncoder: ContentEncoder {
+private struct RawBytesEncoder: Vapor.ContentEncoder {
     func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
         if let raw = encodable as? RawBytes { body.writeBytes(raw.bytes) }
     }

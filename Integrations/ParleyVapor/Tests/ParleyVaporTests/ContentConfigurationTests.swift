@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Parley
+import ParleyHTTP
 import ParleyVapor
 import Testing
 import Vapor
@@ -93,7 +94,7 @@ import Vapor
         default: ("/content?as=\(essence)", ada)
         }
         try await withLiveServer { client in
-            let sent = try testRegistry.reply(encoding: value, accepting: essence)
+            let sent = try ParleyServer(registry: testRegistry).reply(encoding: value, accepting: essence)
             let response = try await client.send(.POST, path, headers: [("Content-Type", type.serialize())], body: sent.body)
             #expect(response.status == 200, "\(response.text)")
             #expect(response.contentType.flatMap { MediaType($0) }?.essence == essence)

@@ -1,5 +1,6 @@
 import Foundation
 import Parley
+import ParleyHTTP
 import ParleyCompression
 import ParleyJSON
 import Testing
@@ -25,7 +26,7 @@ import Vapor
             #expect(response.contentType.flatMap { MediaType($0) }?.essence == expected)
             #expect(response.headers.first(name: "Vary") == "Accept")
             // Byte for byte what the core's reply path writes for that type.
-            let direct = try testRegistry.reply(with: flatTree, accepting: expected)
+            let direct = try ParleyServer(registry: testRegistry).reply(with: flatTree, accepting: expected)
             #expect(response.body == direct.body)
             #expect(response.contentType == direct.contentType.description)
         }

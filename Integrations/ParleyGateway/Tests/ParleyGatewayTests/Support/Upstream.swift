@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Parley
+import ParleyHTTP
 
 /// The upstream of the tests: a Hummingbird router whose answers the tests know.
 enum TestUpstream {
@@ -20,7 +21,7 @@ enum TestUpstream {
         // The value in the type `?type=` names (default JSON), with a strong ETag.
         router.get("/value") { request, _ -> Response in
             let type = request.uri.queryParameters["type"].map(String.init) ?? "application/json"
-            let reply = try Registry.linked.reply(with: value, accepting: type)
+            let reply = try ParleyServer(registry: Registry.linked).reply(with: value, accepting: type)
             return Response(status: .ok, headers: [.contentType: reply.contentType.description, .eTag: etag,
                                                    .cacheControl: "max-age=60"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
@@ -90,7 +91,7 @@ enum TestUpstream {
         let echoed: Value = .object(["method": .string(request.method.rawValue), "path": .string(request.uri.description),
                                      "authority": .string(request.head.authority ?? ""), "fields": .object(fields),
                                      "body": .string(String(decoding: body.readableBytesView, as: UTF8.self))])
-        let reply = try Registry.linked.reply(with: echoed, accepting: "application/json")
+        let reply = try ParleyServer(registry: Registry.linked).reply(with: echoed, accepting: "application/json")
         return Response(status: .ok, headers: [.contentType: reply.contentType.description],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
     }
