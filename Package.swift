@@ -27,6 +27,7 @@ let systemLibraries: [Target] = [
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 let httpTypesFoundation = Target.Dependency.product(name: "HTTPTypesFoundation", package: "swift-http-types")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
 
 let package = Package(
@@ -41,6 +42,7 @@ let package = Package(
         .library(name: "ParleyImage", targets: ["ParleyImage"]),
         .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
+        .library(name: "ParleyProtobuf", targets: ["ParleyProtobuf"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
         .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -53,6 +55,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // ParleyProtobuf reads descriptor sets with its descriptor types (the library only, never its plugin).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // Documentation only: `make docs` (swift package generate-documentation); builds nothing else.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -72,6 +76,7 @@ let package = Package(
                 exclude: ["parley-format.json"]),
         .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -84,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
-                           "ParleyImage", "ParleyCSV", "ParleyMessagePack"],
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack", "ParleyProtobuf"],
             plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
@@ -108,6 +113,8 @@ let package = Package(
                     exclude: ["Pillow"]),
         .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
+                    exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
