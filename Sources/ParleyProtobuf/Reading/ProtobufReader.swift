@@ -1,3 +1,4 @@
+import Foundation
 import Parley
 
 /// Reads protobuf wire bytes of a message type into the value tree, as the ProtoJSON mapping
@@ -294,7 +295,7 @@ struct ProtobufReader {
         case .float:
             let bits = try cursor.readFixed32()
             let number = Float(bitPattern: bits)
-            return (Self.floatValue(number.isFinite ? Double(String(number)) ?? 0 : Double(number)), bits == 0)
+            return (Self.floatValue(Self.shortestDecimal(number)), bits == 0)
         case .double:
             let bits = try cursor.readFixed64()
             return (Self.floatValue(Double(bitPattern: bits)), bits == 0)
@@ -315,6 +316,17 @@ struct ProtobufReader {
         case .message, .group:
             preconditionFailure("messages and groups are not scalars")
         }
+    }
+
+    /// The double a float reads as in ProtoJSON: the decimal of the fewest significant digits, at least
+    /// six, that reads back as the same float (as Google's Python and C++ runtimes print floats).
+    static func shortestDecimal(_ number: Float) -> Double {
+        guard number.isFinite, number != 0 else { return Double(number) }
+        for precision in 6...9 {
+            let text = String(format: "%.\(precision)g", Double(number))
+            if let candidate = Double(text), Float(candidate) == number { return candidate }
+        }
+        return Double(number)
     }
 
     /// A double as ProtoJSON writes it: a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
