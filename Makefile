@@ -41,7 +41,13 @@ run: build
 	$$bin/parley formats; echo; \
 	$$bin/parley check Fixtures/recorded --stats
 
+# The protobuf oracle test runs Google's protoc (grpcio-tools) and Python protobuf (pinned: the versions it was
+# checked with).
+PROTOBUF_PIP := grpcio-tools==1.71.0 protobuf==5.29.4
 test: setup
+	@python3 -c 'import importlib.metadata as m; assert m.version("grpcio-tools") == "1.71.0" and m.version("protobuf") == "5.29.4"' \
+	  2>/dev/null || python3 -m pip install --quiet $(PROTOBUF_PIP) \
+	  || python3 -m pip install --quiet --break-system-packages $(PROTOBUF_PIP)
 	$(SWIFT) test
 	$(MAKE) integration-test
 
