@@ -1,4 +1,3 @@
-import Foundation
 import Parley
 
 /// Reads protobuf wire bytes of a message type into the value tree, as the ProtoJSON mapping
@@ -319,14 +318,17 @@ struct ProtobufReader {
     }
 
     /// The double a float reads as in ProtoJSON: the decimal of the fewest significant digits, at least
-    /// six, that reads back as the same float (as Google's Python and C++ runtimes print floats).
+    /// six, that reads back as the same float (as Google's Python runtime prints floats: `%.6g`, `%.7g`, …).
     static func shortestDecimal(_ number: Float) -> Double {
         guard number.isFinite, number != 0 else { return Double(number) }
+        let exact = Double(number)
+        let (digits, exponent) = DecimalDigits.of(exact.magnitude)
         for precision in 6...9 {
-            let text = String(format: "%.\(precision)g", Double(number))
+            let (rounded, roundedExponent) = DecimalDigits.round(digits, exponent, to: precision)
+            let text = (exact < 0 ? "-" : "") + "0." + String(decoding: rounded, as: UTF8.self) + "e\(roundedExponent)"
             if let candidate = Double(text), Float(candidate) == number { return candidate }
         }
-        return Double(number)
+        return exact
     }
 
     /// A double as ProtoJSON writes it: a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
