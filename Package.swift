@@ -56,7 +56,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // ParleyProtobuf reads descriptor sets with its descriptor types (the library only, never its plugin).
-        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // No traits: its default BinaryDelimitedStreams trait imports all of Foundation (and ICU) into parley.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
         // Documentation only: `make docs` (swift package generate-documentation); builds nothing else.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
