@@ -58,13 +58,29 @@ extension ProtobufReader {
             switch type {
             case .fieldMask:
                 guard case .array(let paths)? = object["paths"] else { return .string("") }
-                return .string(paths.compactMap(\.stringValue).map(MessageTable.lowerCamelCase).joined(separator: ","))
+                var names: [String] = []
+                for path in paths.compactMap(\.stringValue) {
+                    let name = MessageTable.lowerCamelCase(path)
+                    // ProtoJSON has no text for a path that would not read back as itself (`fooBar`, `a__b`).
+                    guard ProtobufWriter.snakeCase(name) == path, !name.contains(",") else {
+                        throw FormatError(.unsupportedValue, format: ProtobufFormat.formatName,
+                                          "FieldMask path \(path) has no ProtoJSON form", location: .init(byteOffset: base))
+                    }
+                    names.append(name)
+                }
+                return .string(names.joined(separator: ","))
             case .structure: return object["fields"] ?? .object([:])
             case .listValue: return object["values"] ?? .array([])
             case .value:
                 guard let member = object.first else {
                     throw FormatError(.malformed, format: ProtobufFormat.formatName,
                                       "a google.protobuf.Value sets none of its kinds", location: .init(byteOffset: base))
+                }
+                // A non-finite number_value would read back as a string_value.
+                if member.key == "numberValue", case .string = member.value {
+                    throw FormatError(.unsupportedValue, format: ProtobufFormat.formatName,
+                                      "a google.protobuf.Value holds \(member.value.kindDescription), which JSON cannot",
+                                      location: .init(byteOffset: base))
                 }
                 return member.value
             default:

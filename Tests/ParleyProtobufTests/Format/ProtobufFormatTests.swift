@@ -171,3 +171,18 @@ enum ValueOrder {
         }
     }
 }
+
+@Suite struct ProtobufWellKnownEdgeTests {
+    @Test func valuesWithoutAJSONFormAreTypedErrors() throws {
+        let format = try TestSchema.format(messageType: "parley.test.WellKnown")
+        // value (13) = Value{number_value (2) = NaN}.
+        let nan: [UInt8] = [0x6A, 0x09, 0x11, 0, 0, 0, 0, 0, 0, 0xF8, 0x7F]
+        #expect { try format.decode(nan) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        // field_mask (15) = FieldMask{paths = ["fooBar"]}: no lowerCamelCase text reads back as it.
+        let mask: [UInt8] = [0x7A, 0x08, 0x0A, 0x06] + Array("fooBar".utf8)
+        #expect { try format.decode(mask) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        // A Timestamp before year 1.
+        let early: [UInt8] = [0x0A, 0x0B, 0x08] + [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]
+        #expect { try format.decode(early) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+    }
+}
