@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyXML", package: "parley")]),
         .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyFixtures", package: "parley")]),
         .executableTarget(name: "FuzzMessagePack", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyMessagePack", package: "parley")]),
+        .executableTarget(name: "FuzzProtobuf", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyProtobuf", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
         .executableTarget(name: "FuzzImage", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzPipeline", dependencies: [
