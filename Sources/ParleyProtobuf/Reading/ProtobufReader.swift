@@ -164,7 +164,10 @@ struct ProtobufReader {
             case .single(let value, let isDefault):
                 if isDefault && !field.hasPresence { continue }
                 object.append(key: field.jsonName, value: value)
-            case .list(let values): object.append(key: field.jsonName, value: .array(values))
+            case .list(let values):
+                // An empty packed run sets no element: the field is absent, as for any empty repeated field.
+                if values.isEmpty { continue }
+                object.append(key: field.jsonName, value: .array(values))
             case .map(_, let members): object.append(key: field.jsonName, value: .object(Value.Object(members)))
             case .message(let ranges):
                 guard case .message(let name) = field.kind else { continue }

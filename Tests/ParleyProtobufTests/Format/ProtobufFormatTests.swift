@@ -87,6 +87,7 @@ import Testing
         // r_int32 (field 3) packed [1, 2] then unpacked 3; unpacked_int32 (field 17) packed [4].
         let bytes: [UInt8] = [0x1A, 0x02, 0x01, 0x02, 0x18, 0x03, 0x8A, 0x01, 0x01, 0x04]
         #expect(try format.decode(bytes) == ["rInt32": [1, 2, 3], "unpackedInt32": [4]])
+        #expect(try format.decode([0x6A, 0x00]) == [:])   // an empty packed run of r_bool (a fuzzing find)
         #expect(try format.encode(["rInt32": [1, 2, 3], "unpackedInt32": [4]])
                 == [0x1A, 0x03, 0x01, 0x02, 0x03, 0x88, 0x01, 0x04])
     }
