@@ -48,7 +48,7 @@ let package = Package(
         // one process, and memory per decoded byte from child processes.
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
-                                         parley("ParleyXML"), parley("ParleyYAML"),
+                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyProtobuf"),
                                          "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
                           path: "Report/BenchReport"),
 
