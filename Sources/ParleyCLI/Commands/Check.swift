@@ -80,7 +80,7 @@ struct Check: AsyncParsableCommand {
     var verbose = false
 
     @Option(name: .customLong("descriptor-set"),
-            help: "A protobuf FileDescriptorSet, so protobuf bodies (with a messageType parameter) are read (repeatable).")
+            help: "A protobuf FileDescriptorSet: protobuf bodies (with messageType) are read (repeatable).")
     var descriptorSets: [String] = []
 
     @OptionGroup var colors: ColorOptions

@@ -21,10 +21,14 @@ extension CommandEnvironment {
     }
 
     /// The registry with the format built from `paths` in place of the linked format of the same name
-    /// (or first, when none is linked), and that format's message types; the plain registry without paths.
-    package static func registry(descriptorSets paths: [String]) throws -> (registry: Registry, messageTypes: [String]) {
+    /// (or first, when none is linked), and that format's message types; the plain registry without
+    /// paths.
+    package static func registry(descriptorSets paths: [String]) throws
+        -> (registry: Registry, messageTypes: [String]) {
         guard !paths.isEmpty else { return (registry, []) }
-        guard let loader else { throw InputError(message: "--descriptor-set: this parley links no format that reads them") }
+        guard let loader else {
+            throw InputError(message: "--descriptor-set: this parley links no format that reads them")
+        }
         let sets = try paths.map { try readInput($0) }
         let loaded: (format: any Format, messageTypes: [String])
         do {

@@ -104,7 +104,8 @@ public struct ProtobufFormat: Format {
         guard let requested = mediaType.parameter("messageType") ?? mediaType.parameter("proto")
                 ?? options.messageType else {
             throw FormatError(Self.missingMessageType, format: name,
-                              "\(mediaType) names no message type (a messageType or proto parameter) and none is configured")
+                              "\(mediaType) names no message type (a messageType or proto parameter) "
+                                + "and none is configured")
         }
         let fullName = ProtobufSchema.trimmed(requested)
         guard let table = schema.messages[fullName] else {

@@ -64,7 +64,8 @@ extension ProtobufReader {
                     // ProtoJSON has no text for a path that would not read back as itself (`fooBar`, `a__b`).
                     guard ProtobufWriter.snakeCase(name) == path, !name.contains(",") else {
                         throw FormatError(.unsupportedValue, format: ProtobufFormat.formatName,
-                                          "FieldMask path \(path) has no ProtoJSON form", location: .init(byteOffset: base))
+                                          "FieldMask path \(path) has no ProtoJSON form",
+                                          location: .init(byteOffset: base))
                     }
                     names.append(name)
                 }
@@ -74,12 +75,14 @@ extension ProtobufReader {
             case .value:
                 guard let member = object.first else {
                     throw FormatError(.malformed, format: ProtobufFormat.formatName,
-                                      "a google.protobuf.Value sets none of its kinds", location: .init(byteOffset: base))
+                                      "a google.protobuf.Value sets none of its kinds",
+                                      location: .init(byteOffset: base))
                 }
                 // A non-finite number_value would read back as a string_value.
                 if member.key == "numberValue", case .string = member.value {
                     throw FormatError(.unsupportedValue, format: ProtobufFormat.formatName,
-                                      "a google.protobuf.Value holds \(member.value.kindDescription), which JSON cannot",
+                                      "a google.protobuf.Value holds \(member.value.kindDescription), "
+                                        + "which JSON cannot",
                                       location: .init(byteOffset: base))
                 }
                 return member.value
@@ -100,7 +103,8 @@ extension ProtobufReader {
             switch (tag.number, tag.wireType) {
             case (1, .varint): seconds = Int64(bitPattern: try cursor.readVarint())
             case (2, .varint): nanos = Int32(truncatingIfNeeded: try cursor.readVarint())
-            case (1, _), (2, _): throw cursor.error(.malformed, "field \(tag.number) arrives with wire type \(tag.wireType.rawValue)")
+            case (1, _), (2, _):
+                throw cursor.error(.malformed, "field \(tag.number) arrives with wire type \(tag.wireType.rawValue)")
             default: try cursor.skip(tag.wireType, number: tag.number, depth: 0, maxDepth: maxDepth)
             }
         }
@@ -122,7 +126,8 @@ extension ProtobufReader {
                 }
                 typeURL = text
             case (2, .lengthDelimited): payload.append(try cursor.readLengthDelimited())
-            case (1, _), (2, _): throw cursor.error(.malformed, "field \(tag.number) arrives with wire type \(tag.wireType.rawValue)")
+            case (1, _), (2, _):
+                throw cursor.error(.malformed, "field \(tag.number) arrives with wire type \(tag.wireType.rawValue)")
             default: try cursor.skip(tag.wireType, number: tag.number, depth: 0, maxDepth: maxDepth)
             }
         }

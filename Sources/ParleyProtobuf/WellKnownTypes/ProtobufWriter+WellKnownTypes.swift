@@ -7,9 +7,13 @@ extension ProtobufWriter {
         switch type {
         case .timestamp, .duration:
             guard case .string(let text) = value,
-                  let (seconds, nanos) = type == .timestamp ? TimeText.parseTimestamp(text) : TimeText.parseDuration(text)
+                  let (seconds, nanos) = type == .timestamp ? TimeText.parseTimestamp(text)
+                                                            : TimeText.parseDuration(text)
             else { throw error(path, "\(value.kindDescription) is not a \(type.rawValue) text") }
-            if seconds != 0 { Wire.appendTag(1, .varint, to: &out); Wire.appendVarint(UInt64(bitPattern: seconds), to: &out) }
+            if seconds != 0 {
+                Wire.appendTag(1, .varint, to: &out)
+                Wire.appendVarint(UInt64(bitPattern: seconds), to: &out)
+            }
             if nanos != 0 {
                 Wire.appendTag(2, .varint, to: &out)
                 Wire.appendVarint(UInt64(bitPattern: Int64(nanos)), to: &out)

@@ -93,7 +93,8 @@ struct ProtobufWriter {
                 Wire.appendLengthDelimited(body, to: &out)
             } else {
                 for (index, item) in items.enumerated() {
-                    try writeSingle(field, item, path: path + "[\(index)]", depth: depth, into: &out, keepsDefault: true)
+                    try writeSingle(field, item, path: path + "[\(index)]", depth: depth, into: &out,
+                                    keepsDefault: true)
                 }
             }
         } else {

@@ -39,8 +39,10 @@ enum Wire {
     static func append(_ raw: Raw, to out: inout [UInt8]) {
         switch raw {
         case .varint(let number): appendVarint(number, to: &out)
-        case .fixed32(let bits): for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: bits >> shift)) }
-        case .fixed64(let bits): for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+        case .fixed32(let bits):
+            for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+        case .fixed64(let bits):
+            for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: bits >> shift)) }
         case .bytes(let bytes): appendLengthDelimited(bytes, to: &out)
         }
     }

@@ -22,7 +22,8 @@ import Testing
                 == ["fInt32": 7])
         #expect(try format.decode(Self.int32Seven, as: "application/x-protobuf; proto=parley.test.Scalars")
                 == ["fInt32": 7])
-        #expect(try format.decode(Self.int32Seven, as: "application/vnd.google.protobuf; messageType=.parley.test.Scalars")
+        #expect(try format.decode(Self.int32Seven,
+                                  as: "application/vnd.google.protobuf; messageType=.parley.test.Scalars")
                 == ["fInt32": 7])
         let configured = try TestSchema.format(messageType: "parley.test.Scalars")
         #expect(try configured.decode(Self.int32Seven, as: "application/protobuf") == ["fInt32": 7])
@@ -39,7 +40,8 @@ import Testing
         }
         #expect { try format.decode(Self.int32Seven, as: TestSchema.type("parley.test.Nope")) } throws: {
             let error = $0 as? FormatError
-            return error?.code == ProtobufFormat.unknownMessageType && error?.message.contains("parley.test.Nope") == true
+            return error?.code == ProtobufFormat.unknownMessageType
+                && error?.message.contains("parley.test.Nope") == true
         }
         #expect { try ProtobufFormat().decode(Self.int32Seven, as: TestSchema.type("parley.test.Scalars")) } throws: {
             ($0 as? FormatError)?.code == ProtobufFormat.missingSchema

@@ -18,7 +18,8 @@ import Testing
     @Test func parleyAgreesWithGooglesPythonProtobuf() throws {
         let root = try #require(Corpora.packageRoot())
         let script = root.appendingPathComponent("Tests/ParleyProtobufTests/Resources/protobuf_oracle.py").path
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-protobuf-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-protobuf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 

@@ -68,7 +68,8 @@ import Testing
     @Test func nodesBodyAndUnknownBytesAreBounded() {
         let repeated: [UInt8] = Array(repeating: [0x18, 0x01], count: 1000).flatMap { $0 }
         #expect(Self.code(repeated, "parley.test.Repeated", limits: DecodingLimits(maxNodes: 100)) == .limitExceeded)
-        #expect(Self.code(repeated, "parley.test.Repeated", limits: DecodingLimits(maxBodyBytes: 100)) == .limitExceeded)
+        #expect(Self.code(repeated, "parley.test.Repeated", limits: DecodingLimits(maxBodyBytes: 100))
+                == .limitExceeded)
         let unknown: [UInt8] = [0xA2, 0x06] + varint(2 << 20) + Array(repeating: 0, count: 2 << 20)
         #expect(Self.code(unknown) == nil)
         #expect(Self.code(unknown, keepsUnknown: true) == .limitExceeded)
