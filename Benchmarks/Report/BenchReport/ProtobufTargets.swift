@@ -27,7 +27,8 @@ func protobufStream(_ format: ProtobufFormat, type: MediaType) throws -> [UInt8]
         let element: Value = [
             "fDouble": .float(Double(next() % 1_000_000) / 1000), "fFloat": .float(Double(next() % 10_000) / 8),
             "fInt32": .integer(Int64(next() % 100_000) - 50_000), "fInt64": .string(String(Int64(bitPattern: next()))),
-            "fUint32": .integer(Int64(next() % 4_000_000_000)), "fSint64": .string(String(Int64(next() % 1_000_000) - 500_000)),
+            "fUint32": .integer(Int64(next() % 4_000_000_000)),
+            "fSint64": .string(String(Int64(next() % 1_000_000) - 500_000)),
             "fFixed64": .string(String(next())), "fBool": .bool(next() % 2 == 0),
             "fString": .string(words[Int(next() % 8)] + " " + words[Int(next() % 8)] + " \(next() % 1000)"),
             "fBytes": .string(Data((0..<12).map { _ in UInt8(truncatingIfNeeded: next()) }).base64EncodedString()),
@@ -36,8 +37,8 @@ func protobufStream(_ format: ProtobufFormat, type: MediaType) throws -> [UInt8]
         size += try format.encode(element, as: "application/protobuf; messageType=parley.test.Scalars").count + 3
         elements.append(element)
     }
-    return try format.encode(["rMessage": .array(elements), "rInt64": .array((0..<2000).map { .string(String($0 * 7919)) })],
-                             as: type)
+    let numbers = (0..<2000).map { Value.string(String($0 * 7919)) }
+    return try format.encode(["rMessage": .array(elements), "rInt64": .array(numbers)], as: type)
 }
 
 func protobufTargets(python: String, runs: Int, clock: Clock, folder: URL) throws -> [TargetRow] {
@@ -69,7 +70,8 @@ func protobufTargets(python: String, runs: Int, clock: Clock, folder: URL) throw
         if parts.count == 2, parts[0] == "parse_to_dict", let seconds = Double(parts[1]) { google.runs.append(seconds) }
     }
     guard process.terminationStatus == 0, google.runs.count == runs else {
-        throw ReportError("protobuf-timing.py exited \(process.terminationStatus) (it needs grpcio-tools and protobuf): \(text)")
+        throw ReportError("protobuf-timing.py exited \(process.terminationStatus) "
+                          + "(it needs grpcio-tools and protobuf): \(text)")
     }
     let anchor = "Python protobuf ParseFromString + MessageToDict"
     return [
