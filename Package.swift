@@ -27,6 +27,7 @@ let systemLibraries: [Target] = [
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 let httpTypesFoundation = Target.Dependency.product(name: "HTTPTypesFoundation", package: "swift-http-types")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
 
 let package = Package(
@@ -44,6 +45,7 @@ let package = Package(
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
         .library(name: "ParleySchema", targets: ["ParleySchema"]),
         .library(name: "ParleyCBOR", targets: ["ParleyCBOR"]),
+        .library(name: "ParleyProtobuf", targets: ["ParleyProtobuf"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
         .library(name: "ParleyFixtures", targets: ["ParleyFixtures"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -56,6 +58,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // ParleyProtobuf reads descriptor sets with its descriptor types (the library only, never its plugin).
+        // No traits: its default BinaryDelimitedStreams trait imports all of Foundation (and ICU) into parley.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
         // Documentation only: `make docs` (swift package generate-documentation); builds nothing else.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -82,6 +87,7 @@ let package = Package(
 
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
+        .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -94,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
-                           "ParleyImage", "ParleyCSV", "ParleyMessagePack", "ParleyCBOR"],
+                           "ParleyImage", "ParleyCSV", "ParleyMessagePack", "ParleyCBOR", "ParleyProtobuf"],
             plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
@@ -124,6 +130,8 @@ let package = Package(
         .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
                                                             "ParleyCSV", "ParleyMessagePack"],
                     exclude: ["Suite/known-failures.txt"]),
+        .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
+                    exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",

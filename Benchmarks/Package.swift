@@ -49,7 +49,7 @@ let package = Package(
         // one process, and memory per decoded byte from child processes.
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
-                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"), parley("ParleyMessagePack"), parley("ParleySchema"),
+                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"), parley("ParleyMessagePack"), parley("ParleySchema"), parley("ParleyProtobuf"),
                                          "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
                           path: "Report/BenchReport"),
 

@@ -25,6 +25,7 @@ let package = Package(
         .executableTarget(name: "FuzzCBOR", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyCBOR", package: "parley")]),
         .executableTarget(name: "FuzzSchema", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyJSON", package: "parley"),
                                                            .product(name: "ParleySchema", package: "parley")]),
+        .executableTarget(name: "FuzzProtobuf", dependencies: ["FuzzSupport", .product(name: "Parley", package: "parley"), .product(name: "ParleyProtobuf", package: "parley")]),
         .executableTarget(name: "FuzzCSV", dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyCSV", package: "parley")]),
         .executableTarget(name: "FuzzImage", dependencies: ["FuzzSupport", .product(name: "ParleyImage", package: "parley")]),
         .executableTarget(name: "FuzzPipeline", dependencies: [

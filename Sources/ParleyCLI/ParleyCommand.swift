@@ -41,8 +41,14 @@ public struct ParleyCommand: AsyncParsableCommand {
     /// thread, so every subcommand but `check` (which checks files concurrently) runs without
     /// starting a worker thread (hopping to the global executor instead started four at every
     /// start).
-    nonisolated(nonsending) public static func main(registry: @autoclosure @escaping @Sendable () -> Registry, arguments: [String]? = nil) async {
+    ///
+    /// `schemaLoader` turns `--descriptor-set` files into a configured format (`decode`, `check`,
+    /// `formats`); without one the option is an error.
+    nonisolated(nonsending) public static func main(registry: @autoclosure @escaping @Sendable () -> Registry,
+                                                    schemaLoader: SchemaLoader? = nil,
+                                                    arguments: [String]? = nil) async {
         CommandEnvironment.setRegistry(registry)
+        CommandEnvironment.setSchemaLoader(schemaLoader)
         if let runBatch = batchRun(for: arguments ?? Array(CommandLine.arguments.dropFirst())) {
             runBatch()
             return

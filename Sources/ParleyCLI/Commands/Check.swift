@@ -81,13 +81,18 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Also list notes and skipped files.")
     var verbose = false
 
+    @Option(name: .customLong("descriptor-set"),
+            help: "A protobuf FileDescriptorSet: protobuf bodies (with messageType) are read (repeatable).")
+    var descriptorSets: [String] = []
+
     @OptionGroup var colors: ColorOptions
 
     func run() async throws {
         guard let format = ReportFormat(rawValue: report) else {
             throw ValidationError("--report must be text, json, junit or html, not '\(report)'")
         }
-        var options = CheckOptions(registry: CommandEnvironment.registry, isStrict: strict,
+        let registry = try CommandEnvironment.registry(descriptorSets: descriptorSets).registry
+        var options = CheckOptions(registry: registry, isStrict: strict,
                                    acceptsMislabelledBodies: acceptMislabelled)
         options.keepsDetails = format.needsDetails
         if let status {

@@ -33,6 +33,8 @@ struct Decode: ParsableCommand {
           parley decode config.yaml --to application/json
           parley decode response.bin --content-type application/json
           curl -s https://example.org/feed | parley decode - --content-type text/xml
+          parley decode order.bin --descriptor-set api.binpb \\
+            --content-type 'application/protobuf;messageType=shop.Order'
         """)
 
     @Argument(help: "The body file, or - for standard input.")
@@ -45,6 +47,10 @@ struct Decode: ParsableCommand {
     @Option(help: "Transcode to this media type.")
     var to: String?
 
+    @Option(name: .customLong("descriptor-set"),
+            help: "A protobuf FileDescriptorSet (protoc --descriptor_set_out --include_imports; repeatable).")
+    var descriptorSets: [String] = []
+
     @Flag(name: .customLong("typed-json"), help: "Print typed JSON (the default when standard output is not a terminal).")
     var typedJSON = false
 
@@ -53,7 +59,7 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
-        let registry = CommandEnvironment.registry
+        let registry = try CommandEnvironment.registry(descriptorSets: descriptorSets).registry
         let label = try contentType.map { text in
             do { return try MediaType(parsing: text) } catch {
                 throw ValidationError("invalid --content-type '\(text)': \(error)")
@@ -82,14 +88,21 @@ struct Decode: ParsableCommand {
             throw ExitCode.checkFailed
         }
         let target = to ?? "application/json"
-        guard let encoder = registry.encoder(forAccept: target) else {
+        // Parameters of --to (a protobuf messageType) reach the encoder; Accept matching ignores them.
+        let requested = MediaType(target)
+        let bare = requested.map { MediaType(type: $0.type, subtype: $0.subtype).description } ?? target
+        guard let encoder = registry.encoder(forAccept: bare) else {
             printError("error: no registered format encodes '\(target)'")
             throw ExitCode.notAcceptable
+        }
+        var encodingType = encoder.mediaType
+        for parameter in requested?.parameters ?? [] where encodingType.parameter(parameter.name) == nil {
+            encodingType = encodingType.settingParameter(parameter.name, to: parameter.value)
         }
         let printsTyped = to == nil && (typedJSON || isatty(STDOUT_FILENO) != 1)
         let output = printsTyped ? value.typedJSON : value
         do {
-            var bytes = try encoder.format.encode(output, context: EncodingContext(mediaType: encoder.mediaType))
+            var bytes = try encoder.format.encode(output, context: EncodingContext(mediaType: encodingType))
             if bytes.last != UInt8(ascii: "\n") && encoder.format.isTextual { bytes.append(UInt8(ascii: "\n")) }
             Descriptors.writeAll(bytes, to: STDOUT_FILENO)
         } catch {

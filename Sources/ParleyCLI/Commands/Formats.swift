@@ -11,13 +11,18 @@ struct Formats: ParsableCommand {
         Examples:
           parley formats
           parley formats --json
+          parley formats --descriptor-set api.binpb   # also lists its protobuf message types
         """)
 
     @Flag(help: "Print one JSON object per format.")
     var json = false
 
-    func run() {
-        let registry = CommandEnvironment.registry
+    @Option(name: .customLong("descriptor-set"),
+            help: "A protobuf FileDescriptorSet whose message types to list (repeatable).")
+    var descriptorSets: [String] = []
+
+    func run() throws {
+        let (registry, messageTypes) = try CommandEnvironment.registry(descriptorSets: descriptorSets)
         for format in registry.formats {
             let limits = registry.limits(for: format)
             let decodes = format.decodableMediaTypes.map(\.description)
@@ -27,13 +32,18 @@ struct Formats: ParsableCommand {
                 print("{\"name\": \(JSONText.quote(format.name)), \"decodes\": \(list(decodes)), \"encodes\": \(list(encodes)), "
                     + "\"limits\": {\"maxBodyBytes\": \(limits.maxBodyBytes), \"maxDepth\": \(limits.maxDepth), "
                     + "\"maxNodes\": \(limits.maxNodes), \"maxExpansionRatio\": \(limits.maxExpansionRatio), "
-                    + "\"maxPixels\": \(limits.maxPixels), \"maxDecompressedBytes\": \(limits.maxDecompressedBytes)}}")
+                    + "\"maxPixels\": \(limits.maxPixels), \"maxDecompressedBytes\": \(limits.maxDecompressedBytes)}"
+                    + (format.name == "protobuf" && !messageTypes.isEmpty
+                       ? ", \"messageTypes\": \(list(messageTypes))}" : "}"))
             } else {
                 print("\(format.name)")
                 print("  decodes: \(decodes.joined(separator: ", "))")
                 print("  encodes: \(encodes.isEmpty ? "(nothing)" : encodes.joined(separator: ", "))")
                 print("  limits:  body \(limits.maxBodyBytes) bytes, depth \(limits.maxDepth), nodes \(limits.maxNodes), "
                     + "expansion \(limits.maxExpansionRatio)x, pixels \(limits.maxPixels), decompressed \(limits.maxDecompressedBytes) bytes")
+                if format.name == "protobuf" && !messageTypes.isEmpty {
+                    print("  message types: \(messageTypes.joined(separator: ", "))")
+                }
             }
         }
     }

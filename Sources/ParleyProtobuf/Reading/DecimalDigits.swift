@@ -1,0 +1,55 @@
+/// The significant decimal digits of a double, and their rounding to fewer digits, without Foundation's
+/// `String(format:)` (which would link all of Foundation and ICU into `parley`).
+enum DecimalDigits {
+    /// The digits (ASCII, no leading zeros) and exponent of a positive finite double, such that the value is
+    /// `0.<digits> × 10^exponent`, from Swift's shortest round-trip text of the double.
+    static func of(_ number: Double) -> (digits: [UInt8], exponent: Int) {
+        let text = Array(number.description.utf8)
+        var mantissa = text[...]
+        var exponent = 0
+        if let e = text.firstIndex(of: UInt8(ascii: "e")) {
+            mantissa = text[..<e]
+            exponent = Int(String(decoding: text[(e + 1)...], as: UTF8.self)) ?? 0
+        }
+        var digits: [UInt8] = []
+        var pointSeen = false
+        var integerDigits = 0
+        for byte in mantissa {
+            if byte == UInt8(ascii: ".") {
+                pointSeen = true
+                continue
+            }
+            if !pointSeen { integerDigits += 1 }
+            digits.append(byte)
+        }
+        var leading = 0
+        while leading < digits.count - 1, digits[leading] == UInt8(ascii: "0") { leading += 1 }
+        digits.removeFirst(leading)
+        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return (digits, exponent + integerDigits - leading)
+    }
+
+    /// `digits` rounded to `precision` significant digits, half to even, as `%.*g` rounds.
+    static func round(_ digits: [UInt8], _ exponent: Int, to precision: Int) -> ([UInt8], Int) {
+        guard digits.count > precision else { return (digits, exponent) }
+        var kept = Array(digits[..<precision])
+        let rest = digits[precision...]
+        let first = rest.first ?? UInt8(ascii: "0")
+        let exactlyHalf = first == UInt8(ascii: "5") && rest.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") }
+        let lastIsOdd = ((kept.last ?? 0) - UInt8(ascii: "0")) % 2 == 1
+        guard first > UInt8(ascii: "5") || (first == UInt8(ascii: "5") && (!exactlyHalf || lastIsOdd)) else {
+            return (kept, exponent)
+        }
+        var index = kept.count - 1
+        while index >= 0 {
+            if kept[index] == UInt8(ascii: "9") {
+                kept[index] = UInt8(ascii: "0")
+                index -= 1
+            } else {
+                kept[index] += 1
+                return (kept, exponent)
+            }
+        }
+        return ([UInt8(ascii: "1")] + kept.dropLast(), exponent + 1)
+    }
+}
