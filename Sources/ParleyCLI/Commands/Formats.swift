@@ -11,7 +11,7 @@ struct Formats: ParsableCommand {
         Examples:
           parley formats
           parley formats --json
-          parley formats --descriptor-set api.binpb   # also lists its protobuf message types
+          parley formats --descriptor-set api.binpb   # with its message types
         """)
 
     @Flag(help: "Print one JSON object per format.")
