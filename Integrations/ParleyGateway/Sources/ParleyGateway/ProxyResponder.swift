@@ -150,8 +150,9 @@ struct ProxyResponder: HTTPResponder {
                 return .buffered(transcodedHead, transcoded)
             } catch where upstreamHead.status.kind != .successful && error.code != .limitExceeded {
                 return .buffered(upstreamHead, bytes)   // an error answer the formats cannot read: as it came
-            } catch where error.code == .encodingFailed {
-                // The value does not fit the type the client prefers (an XML document as CSV rows).
+            } catch where error.code == .encodingFailed || error.code == .notAcceptable {
+                // The value does not fit the type the client prefers (an XML document as CSV rows),
+                // nor any other type the client accepts.
                 var refusal = ParleyError.notAcceptable(accept, available: transcoder.producible(from: from))
                 refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.essence): \(error.message)"
                 throw refusal
