@@ -35,7 +35,7 @@ let package = Package(
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
         suite("CompressionBenchmarks", [parley("ParleyCompression")]),
-        suite("SchemaBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleySchema")]),
+        suite("SchemaBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyJSON"), parley("ParleySchema")]),
 
         // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
         .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "InstructionCounting"],
