@@ -120,8 +120,8 @@ bench: bench-setup
 bench-report: bench-setup
 	@python3 -c 'import werkzeug' 2>/dev/null || python3 -m pip install --quiet werkzeug || \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-werkzeug >/dev/null
-	@python3 -c 'import jsonschema_rs, jsonschema' 2>/dev/null || \
-	  python3 -m pip install --quiet jsonschema-rs==0.29.1 jsonschema==4.26.0
+	@python3 -c 'import jsonschema_rs, jsonschema, openapi_spec_validator' 2>/dev/null || \
+	  python3 -m pip install --quiet jsonschema-rs==0.29.1 jsonschema==4.26.0 openapi-spec-validator==0.9.0
 	$(RELEASE_BUILD) --product parley
 	cd Benchmarks && $(SWIFT) build -c release --product BenchReport && \
 	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" --parley "$$(cd .. && $(RELEASE_BUILD) --show-bin-path)/parley" $(BENCH_REPORT_FLAGS)

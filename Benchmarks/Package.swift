@@ -35,7 +35,7 @@ let package = Package(
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
         suite("CompressionBenchmarks", [parley("ParleyCompression")]),
-        suite("SchemaBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleySchema")]),
+        suite("SchemaBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyJSON"), parley("ParleySchema")]),
 
         // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
         .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "InstructionCounting"],
@@ -66,7 +66,8 @@ let package = Package(
         .target(name: "PerfWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
                                parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"), parley("ParleyCSV"),
-                               parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyCLI"), "CStandardStreams"],
+                               parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyCLI"), parley("ParleySchema"),
+                               "CStandardStreams"],
                 path: "Shared/PerfWorkloads"),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         .target(name: "CProcessMemory", path: "Shared/CProcessMemory"),

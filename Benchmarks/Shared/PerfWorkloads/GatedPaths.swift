@@ -32,8 +32,9 @@ public func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists and the command line.
-public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + commandLinePaths
+/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists, JSON Schema and the
+/// command line.
+public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + schemaPaths + commandLinePaths
 
 let negotiationPaths: [GatedPath] = {
     let negotiator = AcceptNegotiator(offers: apiOffers)
