@@ -35,20 +35,28 @@ import Testing
             + Array(repeating: entry, count: entries).joined(separator: ",\n") + "]}}"
     }
 
-    /// Runs `parley arguments…` and returns its exit status and its own peak resident set in MiB
-    /// (from `wait4`, so children that other tests start at the same time do not count).
+    /// Runs `parley arguments…` and returns its exit status and its own peak resident set in MiB:
+    /// the kernel's high-water mark of its address space (`VmHWM`), read while it runs. (`rusage`
+    /// would not do: a child spawned with `vfork` semantics inherits its parent's peak.)
     static func runMeasuringPeak(_ arguments: [String]) throws -> (status: Int32, peakMebibytes: Int) {
-        let path = ParleyProcess.executable.path
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, nil, nil, argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
-        return (exitStatus, usage.ru_maxrss / 1024)
+        let process = Process()
+        process.executableURL = ParleyProcess.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var peakKibibytes = 0
+        while process.isRunning {
+            if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kibibytes = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces)
+                                       .replacingOccurrences(of: " kB", with: "")) {
+                peakKibibytes = max(peakKibibytes, kibibytes)
+            }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, peakKibibytes / 1024)
     }
 
     @Test func peakMemoryIsBoundedByTheJobsNotTheEntries() throws {
