@@ -1,14 +1,16 @@
 /// The value of a number written in JSON's number grammar, normalised so two spellings of one
 /// decimal value compare equal (`1.50`, `15e-1` and `0.15E1` give the same `DecimalText`).
-struct DecimalText: Equatable {
-    var isNegative: Bool
+/// The exponent is exact (CBOR writes it as a decimal fraction's); text whose exponent does not
+/// fit `Int` gives `nil`. The binary formats use it to tell whether a `Double` keeps a number.
+package struct DecimalText: Equatable {
+    package var isNegative: Bool
     /// Significant digits (ASCII), no leading or trailing zeros; empty for zero.
-    var digits: [UInt8]
+    package var digits: [UInt8]
     /// The power of ten the digits are multiplied by.
-    var exponent: Int
+    package var exponent: Int
 
     /// Parses `text`, or returns `nil` when it is not a JSON number (Swift's `inf` or `nan`).
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var utf8 = Array(text.utf8)[...]
         isNegative = utf8.first == UInt8(ascii: "-")
         if isNegative { utf8 = utf8.dropFirst() }
@@ -36,16 +38,14 @@ struct DecimalText: Equatable {
                 utf8 = utf8.dropFirst()
             }
             guard !utf8.isEmpty else { return nil }
-            var written = 0
-            for byte in utf8 {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                written = min(written * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)
-            }
-            exponent += negativeExponent ? -written : written
+            guard let written = CheckedArithmetic.nonNegativeDecimal(utf8),
+                  let sum = CheckedArithmetic.sum(exponent, negativeExponent ? -written : written) else { return nil }
+            exponent = sum
         }
         while digits.last == UInt8(ascii: "0") {
             digits.removeLast()
-            exponent += 1
+            guard let sum = CheckedArithmetic.sum(exponent, 1) else { return nil }
+            exponent = sum
         }
         if digits.isEmpty { exponent = 0 }
         self.digits = digits
