@@ -5,9 +5,9 @@ import PackageDescription
 // `make examples` runs it: `generate.py` writes each ```swift block into Sources/DocSnippets/Generated
 // (not committed), wrapped in a function whose parameters snippets.json gives, then `swift build`.
 // A doc edit that breaks a snippet fails the build, at the doc's own line.
-let parleyProducts = ["Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList",
-                      "ParleyMessagePack", "ParleyImage", "ParleyCompression", "ParleyClient", "ParleyFixtures",
-                      "ParleyTestKit", "ParleyCLI"]
+let parleyProducts = ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList",
+                      "ParleyMessagePack", "ParleyCBOR", "ParleyProtobuf", "ParleyImage", "ParleyCompression",
+                      "ParleyClient", "ParleyFixtures", "ParleySchema", "ParleyTestKit", "ParleyCLI"]
 
 let package = Package(
     name: "doc-snippets",
