@@ -24,7 +24,7 @@ extension ParleyServer {
 
     /// Encodes `value` in the format a scanned `Accept` field prefers, as
     /// ``reply(with:accepting:)-(Value,String?)`` does, reading no text: scan the field once per
-    /// request and pass the same ``AcceptField`` to every reply and problem of that request.
+    /// request and pass the same `AcceptField` to every reply and problem of that request.
     ///
     /// - Throws: `ParleyError` as ``reply(with:accepting:)-(Value,String?)`` does.
     public func reply(with value: Value, accepting accept: AcceptField) throws(ParleyError) -> Reply {
@@ -207,7 +207,7 @@ extension ParleyServer {
         try reply(with: encodedValue(value), for: request, options: options)
     }
 
-    /// Encodes an `Encodable` with `valueEncoder`, then as ``reply(with:for:accepting:options:)``.
+    /// Encodes an `Encodable` with `valueEncoder`, then as ``reply(with:for:accepting:options:)-(Value,_,_,_)``.
     ///
     /// - Throws: `ParleyError` as `reply(with:for:options:)` does, or
     ///   `ParleyError.Code.encodingFailed`.

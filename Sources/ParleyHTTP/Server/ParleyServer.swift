@@ -164,7 +164,7 @@ public struct ParleyServer: Sendable {
     }
 
     /// The answer to a failure as ``problemAnswer(for:to:)`` gives it, with the request's
-    /// `Accept` fields given scanned (the ``AcceptField`` its reply was negotiated with).
+    /// `Accept` fields given scanned (the `AcceptField` its reply was negotiated with).
     public func problemAnswer(for error: ParleyError, to request: HTTPRequest,
                               accepting accept: AcceptField) -> (response: HTTPResponse, body: [UInt8]) {
         let status = error.impliedStatus
