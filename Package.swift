@@ -115,7 +115,7 @@ let package = Package(
                 dependencies: ["ParleyFormatScaffolder"]),
 
         // Tests mirror the modules.
-        .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit", httpTypes]),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "Parley", "ParleyTestKit", "ParleyJSON", "ParleyXML", httpTypes]),
         .testTarget(name: "ParleyJSONTests", dependencies: ["ParleyJSON", "Parley", "ParleyTestKit"]),
         .testTarget(name: "ParleyYAMLTests", dependencies: ["ParleyYAML", "ParleyJSON", "Parley", "ParleyTestKit"]),

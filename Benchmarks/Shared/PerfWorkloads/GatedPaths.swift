@@ -48,6 +48,21 @@ let negotiationPaths: [GatedPath] = {
         GatedPath("Accept.negotiate-1000elements-6offers", iterations: 10) { _ in
             { for _ in 0..<10 { consume(negotiator.preferredOfferIndex(forAccept: thousandElementAccept)) } }
         },
+        // A gateway-like answer: one Accept against the type offers, then the fallback's and the
+        // problem's; read as text three times, or scanned once into an AcceptField.
+        GatedPath("Accept.negotiate-chrome-3offerlists-text", iterations: 1000) { _ in
+            let lists = gatewayOfferLists.map { AcceptNegotiator(offers: $0) }
+            return { for _ in 0..<1000 { for list in lists { consume(list.preferredOfferIndex(forAccept: chrome)) } } }
+        },
+        GatedPath("Accept.negotiate-chrome-3offerlists-field", iterations: 1000) { _ in
+            let lists = gatewayOfferLists.map { AcceptNegotiator(offers: $0) }
+            return {
+                for _ in 0..<1000 {
+                    let accept = AcceptField(chrome)
+                    for list in lists { consume(list.preferredOfferIndex(for: accept)) }
+                }
+            }
+        },
         GatedPath("MediaType.parse-vnd-api-json-charset", iterations: 1000) { _ in
             { for _ in 0..<1000 { consume(try? MediaType(parsing: "application/vnd.api+json; charset=utf-8")) } }
         },

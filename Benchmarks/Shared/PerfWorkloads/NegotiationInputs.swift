@@ -7,6 +7,14 @@ import Parley
 /// Six offers of a JSON/XML/YAML API, in preference order.
 public let apiOffers: [MediaType] = ["application/json", "application/xml", "application/yaml", "text/html", "text/plain", "image/png"]
 
+/// The offer lists a transcoded gateway answer negotiates one `Accept` against: the encodable
+/// types, the fallback types whose format holds the value, and a problem's types.
+public let gatewayOfferLists: [[MediaType]] = [
+    apiOffers,
+    ["application/json", "application/xml", "application/yaml"],
+    ["application/problem+json", "application/problem+xml"] + apiOffers,
+]
+
 /// `Accept` headers as browsers and tools send them, by client.
 public let clientAcceptHeaders: [(client: String, accept: String)] = [
     ("chrome", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),

@@ -1,35 +1,19 @@
 extension AcceptNegotiator {
     /// The lowest non-zero q-value among the valid elements of `accept`, read by the same
-    /// scanner negotiation uses, or `nil` when no valid element has one above 0.
+    /// scanner negotiation uses, or `nil` when no valid element has one above 0
+    /// (``AcceptField/lowestQuality``).
     ///
     /// A proxy that adds ranges of its own to a client's `Accept` goes below this, so the
     /// client's preferences still come first (`text/html, application/xml;q=0.9` → 0.9).
     public static func lowestQuality(inAccept accept: String) -> Double? {
-        var accept = accept
-        return accept.withUTF8 { bytes in
-            var scanner = AcceptScanner(bytes)
-            var lowest: Double?
-            while let element = scanner.nextElement() {
-                guard element.isValid, element.quality > 0 else { continue }
-                lowest = min(lowest ?? element.quality, element.quality)
-            }
-            return lowest
-        }
+        AcceptField(accept).lowestQuality
     }
 
     /// Whether `accept` has elements and not one of them is a valid media range, read by the
     /// scanner negotiation uses (RFC 9110 §12.5.1): such a field cannot mean anything, where an
-    /// empty field means "anything" and one valid element among invalid ones is still heard.
+    /// empty field means "anything" and one valid element among invalid ones is still heard
+    /// (``AcceptField/isMalformed``).
     public static func hasOnlyInvalidElements(_ accept: String) -> Bool {
-        var accept = accept
-        return accept.withUTF8 { bytes in
-            var scanner = AcceptScanner(bytes)
-            var sawElement = false
-            while let element = scanner.nextElement() {
-                if element.isValid { return false }
-                sawElement = true
-            }
-            return sawElement
-        }
+        AcceptField(accept).isMalformed
     }
 }

@@ -48,18 +48,45 @@ public struct AcceptNegotiator: Sendable {
         preferredOfferIndex(forAccept: accept).map { offers[$0] }
     }
 
+    /// The index in ``offers`` of the offer a scanned `Accept` field prefers, or `nil` when none
+    /// is acceptable (or the field ``AcceptField/isMalformed``). Reads no text: `accept` was
+    /// scanned when it was made, so one field negotiates against many offer lists cheaply.
+    ///
+    /// - Complexity: O(*r* × *m*) for *r* media ranges and *m* offers.
+    public func preferredOfferIndex(for accept: AcceptField) -> Int? {
+        guard !offers.isEmpty, !accept.isMalformed else { return nil }
+        return accept.bytes.withUnsafeBufferPointer { header in
+            accept.ranges.withUnsafeBufferPointer { elements in
+                preferredOfferIndex(header: header, elements: StoredAcceptElements(elements: elements))
+            }
+        }
+    }
+
+    /// The offer a scanned `Accept` field prefers, exactly as given, or `nil` when none is acceptable.
+    public func preferredOffer(for accept: AcceptField) -> MediaType? {
+        preferredOfferIndex(for: accept).map { offers[$0] }
+    }
+
     /// The index of the preferred offer for an `Accept` value given as bytes.
     public func preferredOfferIndex(forAcceptBytes raw: UnsafeRawBufferPointer) -> Int? {
+        guard !offers.isEmpty else { return nil }
+        let header = raw.bindMemory(to: UInt8.self)
+        return preferredOfferIndex(header: header, elements: AcceptScanner(header))
+    }
+
+    /// Scores every offer against the elements `source` yields (ranges into `header`): the one
+    /// negotiation both the text and the ``AcceptField`` forms run.
+    private func preferredOfferIndex<Source: AcceptElementSource>(header: UnsafeBufferPointer<UInt8>,
+                                                                  elements source: Source) -> Int? {
         let count = table.offers.count
         guard count > 0 else { return nil }
+        var source = source
         return table.withUnsafeTables { bytes, offers, parameters, groups, members in
             withUnsafeTemporaryAllocation(of: OfferScore.self, capacity: count) { scores in
                 for k in 0..<count { scores.initializeElement(at: k, to: OfferScore()) }
-                let header = raw.bindMemory(to: UInt8.self)
-                var scanner = AcceptScanner(header)
                 var sawValid = false
                 var sawAny = false
-                while let element = scanner.nextElement() {
+                while let element = source.nextElement() {
                     sawAny = true
                     guard element.isValid else { continue }
                     sawValid = true

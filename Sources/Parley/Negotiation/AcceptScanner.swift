@@ -3,8 +3,8 @@
 /// The parameters of each element are read by ``ParameterScanner``, the scanner media types
 /// use too; the `Accept` policy is here: an element that breaks the grammar is skipped, a
 /// parameter named `q` (any case) is the weight, and a bad weight skips the element.
-struct AcceptScanner {
-    struct Element {
+struct AcceptScanner: AcceptElementSource {
+    struct Element: Sendable {
         var isValid = false
         var type: Range<Int> = 0..<0
         var subtype: Range<Int> = 0..<0
@@ -191,5 +191,24 @@ struct AcceptScanner {
         if integer == 1 { return 1 }
         if fraction == 0 && tailNonZero { return Double.leastNonzeroMagnitude }
         return Double(fraction) / scale
+    }
+}
+
+/// Where negotiation reads `Accept` elements from: a scanner over the field's bytes, or the
+/// elements an ``AcceptField`` stored when it scanned them.
+protocol AcceptElementSource {
+    /// The next non-empty element (invalid ones included when the source keeps them), or `nil`.
+    mutating func nextElement() -> AcceptScanner.Element?
+}
+
+/// The valid elements an ``AcceptField`` stored, read in order.
+struct StoredAcceptElements: AcceptElementSource {
+    let elements: UnsafeBufferPointer<AcceptScanner.Element>
+    var index = 0
+
+    mutating func nextElement() -> AcceptScanner.Element? {
+        guard index < elements.count else { return nil }
+        defer { index += 1 }
+        return elements[index]
     }
 }

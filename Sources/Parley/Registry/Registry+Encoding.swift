@@ -16,6 +16,13 @@ extension Registry {
         return EncoderChoice(format: formats[offerFormats[index]], mediaType: offers.offers[index])
     }
 
+    /// The encoder a scanned `Accept` field prefers among every encodable type, or `nil` when
+    /// nothing is acceptable (answer 406, or 400 when ``AcceptField/isMalformed``). Reads no text.
+    public func encoder(for accept: AcceptField) -> EncoderChoice? {
+        guard let index = offers.preferredOfferIndex(for: accept) else { return nil }
+        return EncoderChoice(format: formats[offerFormats[index]], mediaType: offers.offers[index])
+    }
+
     /// An `Accept` field value listing the decodable types with q-values in preference order:
     /// the first format's types at q=1, each later format 0.1 lower (never below 0.1).
     /// Suffix ranges are left out (`application/*+json` is a literal in `Accept`).

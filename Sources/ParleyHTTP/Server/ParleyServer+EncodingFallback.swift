@@ -6,14 +6,14 @@ extension ParleyServer {
     /// whose format can. None of them acceptable is 406 listing the types that can encode
     /// `value`, never a server error: the client asked for something this value has no form in.
     func encodeReply(_ value: Value, choice: Registry.EncoderChoice,
-                     accepting accept: String?) throws(ParleyError) -> (reply: Reply, format: any Format) {
+                     accepting accept: AcceptField) throws(ParleyError) -> (reply: Reply, format: any Format) {
         do {
             return (try encodeReply(value, format: choice.format, as: choice.mediaType), choice.format)
         } catch where error.code == .encodingFailed {
             let capable = offersEncoding(value)
             let negotiator = AcceptNegotiator(offers: capable.map(\.mediaType))
-            guard let index = negotiator.preferredOfferIndex(forAccept: accept) else {
-                var refusal = ParleyError.notAcceptable(accept, available: capable.map(\.mediaType))
+            guard let index = negotiator.preferredOfferIndex(for: accept) else {
+                var refusal = ParleyError.notAcceptable(accept.fieldValue, available: capable.map(\.mediaType))
                 refusal.message += " (\(choice.format.name) cannot encode this value)"
                 refusal.underlying = [error]
                 throw refusal

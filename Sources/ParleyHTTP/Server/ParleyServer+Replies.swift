@@ -19,7 +19,16 @@ extension ParleyServer {
     ///   the available types), `ParleyError.Code.invalidRequest` (answer 400) when no element
     ///   of `Accept` is a media range, or `ParleyError.Code.encodingFailed`.
     public func reply(with value: Value, accepting accept: String?) throws(ParleyError) -> Reply {
-        guard let choice = registry.encoder(forAccept: accept) else { throw notAcceptable(accept) }
+        try reply(with: value, accepting: AcceptField(accept))
+    }
+
+    /// Encodes `value` in the format a scanned `Accept` field prefers, as
+    /// ``reply(with:accepting:)-(Value,String?)`` does, reading no text: scan the field once per
+    /// request and pass the same `AcceptField` to every reply and problem of that request.
+    ///
+    /// - Throws: `ParleyError` as ``reply(with:accepting:)-(Value,String?)`` does.
+    public func reply(with value: Value, accepting accept: AcceptField) throws(ParleyError) -> Reply {
+        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept) }
         return try encodeReply(value, choice: choice, accepting: accept).reply
     }
 
@@ -88,8 +97,35 @@ extension ParleyServer {
     /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
     public func reply(for request: HTTPRequest, options: ReplyOptions = ReplyOptions(),
                       localizing: (_ language: String?) -> Value) throws(ParleyError) -> Reply {
-        let accept = Self.fieldValue(request.headerFields, .accept)
-        guard let choice = registry.encoder(forAccept: accept) else { throw notAcceptable(accept) }
+        let accept = AcceptField(request.headerFields)
+        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept) }
+        return try reply(as: choice, for: request, accepting: accept, options: options, localizing: localizing)
+    }
+
+    /// Encodes `value` for `request` as ``reply(with:for:options:)-(Value,_,_)`` does, with its
+    /// `Accept` fields given scanned: no step reads them again.
+    ///
+    /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
+    public func reply(with value: Value, for request: HTTPRequest, accepting accept: AcceptField,
+                      options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept) }
+        return try reply(with: value, as: choice, for: request, accepting: accept, options: options)
+    }
+
+    /// Encodes `value` for `request` as `choice`, the encoder `Registry.encoder(for:)` chose for
+    /// `accept` already, so the type is chosen once; the rest as
+    /// ``reply(with:for:options:)-(Value,_,_)``: when `choice`'s format cannot hold `value`, the
+    /// type `accept` prefers among those that can, then language, charset, coding and `Vary`.
+    ///
+    /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
+    public func reply(with value: Value, as choice: Registry.EncoderChoice, for request: HTTPRequest,
+                      accepting accept: AcceptField, options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+        try reply(as: choice, for: request, accepting: accept, options: options) { _ in value }
+    }
+
+    /// Steps 2 to 5 of ``reply(with:for:options:)-(Value,_,_)`` after the type was chosen.
+    private func reply(as choice: Registry.EncoderChoice, for request: HTTPRequest, accepting accept: AcceptField,
+                       options: ReplyOptions, localizing: (_ language: String?) -> Value) throws(ParleyError) -> Reply {
         let language = Self.negotiateLanguage(request.headerFields, options)
         let (reply, format) = try encodeReply(localizing(language), choice: choice, accepting: accept)
         return try negotiateRepresentation(reply, format: format, language: language,
@@ -122,9 +158,19 @@ extension ParleyServer {
     ///   the format cannot write), or `ParleyError.Code.notAcceptable` when the registry
     ///   encodes nothing.
     public func reply(with problem: ProblemDetails, accepting accept: String?) throws(ParleyError) -> Reply {
+        try reply(with: problem, accepting: AcceptField(accept))
+    }
+
+    /// Encodes a problem in the format a scanned `Accept` field prefers, as
+    /// ``reply(with:accepting:)-(ProblemDetails,String?)`` does, reading no text.
+    ///
+    /// - Throws: `ParleyError` as ``reply(with:accepting:)-(ProblemDetails,String?)`` does.
+    public func reply(with problem: ProblemDetails, accepting accept: AcceptField) throws(ParleyError) -> Reply {
         let offers = problemOffers()
-        guard !offers.isEmpty else { throw ParleyError.notAcceptable(accept, available: registry.encodableMediaTypes) }
-        let chosen = offers[AcceptNegotiator(offers: offers.map(\.offer)).preferredOfferIndex(forAccept: accept) ?? 0]
+        guard !offers.isEmpty else {
+            throw ParleyError.notAcceptable(accept.fieldValue, available: registry.encodableMediaTypes)
+        }
+        let chosen = offers[AcceptNegotiator(offers: offers.map(\.offer)).preferredOfferIndex(for: accept) ?? 0]
         return try encodeReply(chosen.isXML ? problem.xmlValue : problem.value, format: registry.formats[chosen.format], as: chosen.sent)
     }
 
@@ -133,10 +179,19 @@ extension ParleyServer {
     /// ``reply(with:for:options:)-(Value,_,_)`` does, but never refused: when no coding is
     /// acceptable the problem is sent without one.
     ///
-    /// - Throws: `ParleyError` as ``reply(with:accepting:)-(ProblemDetails,_)`` does.
+    /// - Throws: `ParleyError` as ``reply(with:accepting:)-(ProblemDetails,String?)`` does.
     public func reply(with problem: ProblemDetails, for request: HTTPRequest,
                       options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
-        let reply = try reply(with: problem, accepting: Self.fieldValue(request.headerFields, .accept))
+        try reply(with: problem, for: request, accepting: AcceptField(request.headerFields), options: options)
+    }
+
+    /// Encodes a problem for `request` as ``reply(with:for:options:)-(ProblemDetails,_,_)`` does,
+    /// with its `Accept` fields given scanned.
+    ///
+    /// - Throws: `ParleyError` as ``reply(with:accepting:)-(ProblemDetails,String?)`` does.
+    public func reply(with problem: ProblemDetails, for request: HTTPRequest, accepting accept: AcceptField,
+                      options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+        let reply = try reply(with: problem, accepting: accept)
         guard let format = registry.formats.first(where: { $0.name == reply.formatName }) else { return reply }
         let language = Self.negotiateLanguage(request.headerFields, options)
         return try negotiateRepresentation(reply, format: format, language: language,
@@ -152,11 +207,28 @@ extension ParleyServer {
         try reply(with: encodedValue(value), for: request, options: options)
     }
 
+    /// Encodes an `Encodable` with `valueEncoder`, then as ``reply(with:for:accepting:options:)-(Value,_,_,_)``.
+    ///
+    /// - Throws: `ParleyError` as `reply(with:for:options:)` does, or
+    ///   `ParleyError.Code.encodingFailed`.
+    public func reply<T: Encodable>(encoding value: T, for request: HTTPRequest, accepting accept: AcceptField,
+                                    options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+        try reply(with: encodedValue(value), for: request, accepting: accept, options: options)
+    }
+
     /// Encodes an `Encodable` with `valueEncoder`, then as `reply(with:accepting:)`.
     ///
     /// - Throws: `ParleyError` as `reply(with:accepting:)` does, or
     ///   `ParleyError.Code.encodingFailed`.
     public func reply<T: Encodable>(encoding value: T, accepting accept: String?) throws(ParleyError) -> Reply {
+        try reply(with: encodedValue(value), accepting: AcceptField(accept))
+    }
+
+    /// Encodes an `Encodable` with `valueEncoder`, then as ``reply(with:accepting:)-(Value,AcceptField)``.
+    ///
+    /// - Throws: `ParleyError` as `reply(with:accepting:)` does, or
+    ///   `ParleyError.Code.encodingFailed`.
+    public func reply<T: Encodable>(encoding value: T, accepting accept: AcceptField) throws(ParleyError) -> Reply {
         try reply(with: encodedValue(value), accepting: accept)
     }
 
@@ -168,11 +240,12 @@ extension ParleyServer {
 
     /// Nothing acceptable: 400 when no element of `accept` is a media range (DESIGN: a malformed
     /// `Accept` is a client error), 406 otherwise.
-    private func notAcceptable(_ accept: String?) -> ParleyError {
-        if let accept, Self.isMalformedAccept(accept) {
-            return ParleyError(.invalidRequest, "malformed Accept '\(accept)': no element is a media range")
+    private func notAcceptable(_ accept: AcceptField) -> ParleyError {
+        if accept.isMalformed {
+            return ParleyError(.invalidRequest,
+                               "malformed Accept '\(accept.fieldValue ?? "")': no element is a media range")
         }
-        return ParleyError.notAcceptable(accept, available: registry.encodableMediaTypes)
+        return ParleyError.notAcceptable(accept.fieldValue, available: registry.encodableMediaTypes)
     }
 
     /// A problem reply's candidates, most preferred first: `application/problem+json` and

@@ -160,6 +160,13 @@ public struct ParleyServer: Sendable {
     ///   - request: The request it answers.
     /// - Returns: The response head and body.
     public func problemAnswer(for error: ParleyError, to request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
+        problemAnswer(for: error, to: request, accepting: AcceptField(request.headerFields))
+    }
+
+    /// The answer to a failure as ``problemAnswer(for:to:)`` gives it, with the request's
+    /// `Accept` fields given scanned (the `AcceptField` its reply was negotiated with).
+    public func problemAnswer(for error: ParleyError, to request: HTTPRequest,
+                              accepting accept: AcceptField) -> (response: HTTPResponse, body: [UInt8]) {
         let status = error.impliedStatus
         var extensions: Value.Object = [:]
         if !error.acceptableTypes.isEmpty, status == .notAcceptable || status == .unsupportedMediaType {
@@ -167,17 +174,25 @@ public struct ParleyServer: Sendable {
         }
         let extra = status == .unsupportedMediaType ? unsupportedMediaTypeFields : HTTPFields()
         return problemAnswer(ProblemDetails(status, detail: error.message, extensions: extensions),
-                             status: status, fields: extra, to: request)
+                             status: status, fields: extra, to: request, accepting: accept)
     }
 
     /// The answer carrying `problem` with `status` and `fields`, negotiated as
     /// ``problemAnswer(for:to:)`` does; a plain-text body when the registry encodes nothing.
     public func problemAnswer(_ problem: ProblemDetails, status: HTTPResponse.Status, fields: HTTPFields = [:],
                               to request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
+        problemAnswer(problem, status: status, fields: fields, to: request, accepting: AcceptField(request.headerFields))
+    }
+
+    /// The answer carrying `problem` as ``problemAnswer(_:status:fields:to:)`` gives it, with the
+    /// request's `Accept` fields given scanned.
+    public func problemAnswer(_ problem: ProblemDetails, status: HTTPResponse.Status, fields: HTTPFields = [:],
+                              to request: HTTPRequest,
+                              accepting accept: AcceptField) -> (response: HTTPResponse, body: [UInt8]) {
         var head: HTTPResponse
         let body: [UInt8]
         do {
-            let reply = try reply(with: problem, for: request)
+            let reply = try reply(with: problem, for: request, accepting: accept)
             head = reply.response(status: status)
             body = reply.body
         } catch {
@@ -194,7 +209,7 @@ public struct ParleyServer: Sendable {
     /// §12.5.1), so it cannot mean anything. An empty value, or one with a single valid element,
     /// is not malformed (the negotiator skips invalid elements).
     public static func isMalformedAccept(_ accept: String) -> Bool {
-        AcceptNegotiator.hasOnlyInvalidElements(accept)
+        AcceptField(accept).isMalformed
     }
 
     private func parsedContentType(_ received: String) throws(ParleyError) -> MediaType {

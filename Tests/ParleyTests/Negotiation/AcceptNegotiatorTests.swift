@@ -5,8 +5,13 @@ import Testing
     static let offers: [MediaType] = ["application/json", "application/xml", "text/html", "text/plain", "image/png", "application/yaml"]
     let negotiator = AcceptNegotiator(offers: Self.offers)
 
+    /// The offer the text path chooses; every vector also checks that a scanned ``AcceptField``
+    /// chooses the same.
     func choice(_ accept: String?, _ offers: [MediaType] = Self.offers) -> String? {
-        AcceptNegotiator(offers: offers).preferredOffer(forAccept: accept)?.description
+        let negotiator = AcceptNegotiator(offers: offers)
+        let chosen = negotiator.preferredOffer(forAccept: accept)
+        #expect(negotiator.preferredOffer(for: AcceptField(accept)) == chosen, "AcceptField differs for \(String(describing: accept))")
+        return chosen?.description
     }
 
     @Test func noAcceptFieldAcceptsEverythingAndTheFirstOfferWins() {

@@ -21,11 +21,12 @@ struct ProxyResponder: HTTPResponder {
         let started = ContinuousClock.now
         var summary = ExchangeSummary(request: request.head, response: HTTPResponse(status: .ok), started: Date())
         let requestTap = BodyTap(limit: observer.captureLimit)
+        let accept = AcceptField(request.head.headerFields)   // scanned once, carried to every decision
         let answer: Answer
         do {
-            answer = try await proxy(request, requestTap: requestTap, summary: &summary)
+            answer = try await proxy(request, accepting: accept, requestTap: requestTap, summary: &summary)
         } catch {
-            answer = .buffered(problem(for: error, request: request.head))
+            answer = .buffered(problem(for: error, request: request.head, accepting: accept))
         }
         summary.requestBody = requestTap.captured
         summary.bytesIn = requestTap.count
@@ -94,12 +95,11 @@ struct ProxyResponder: HTTPResponder {
 
     // MARK: Forwarding
 
-    private func proxy(_ request: Request, requestTap: BodyTap, summary: inout ExchangeSummary) async throws -> Answer {
+    private func proxy(_ request: Request, accepting accept: AcceptField, requestTap: BodyTap,
+                       summary: inout ExchangeSummary) async throws -> Answer {
         let head = request.head
         let route = configuration.route(for: head.path ?? "/")
         let limit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
-        let acceptFields = head.headerFields[values: .accept]
-        let accept = acceptFields.isEmpty ? nil : acceptFields.joined(separator: ", ")
 
         var fields = ForwardedFields.endToEnd(head.headerFields)
         fields[.contentLength] = nil
@@ -134,9 +134,9 @@ struct ProxyResponder: HTTPResponder {
             summary.upstreamResponse = response.head
             return .streamed(upstreamHead, response.body)
         case .notAcceptable(let upstreamType, let producible):
-            var error = ParleyError.notAcceptable(accept, available: producible)
-            error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into anything '\(accept ?? "")' accepts"
-            return .buffered(transcoder.server.problemAnswer(for: error, to: head))
+            var error = ParleyError.notAcceptable(accept.fieldValue, available: producible)
+            error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into anything '\(accept.fieldValue ?? "")' accepts"
+            return .buffered(transcoder.server.problemAnswer(for: error, to: head, accepting: accept))
         case .transcode(let from, let to):
             let bytes = try await collect(response.body, limit: limit, tap: nil) {
                 UpstreamFailure.unusableBody("the upstream's \(from.essence) body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
@@ -145,16 +145,17 @@ struct ProxyResponder: HTTPResponder {
             summary.upstreamResponseBody = Array(bytes.prefix(observer.captureLimit))
             summary.upstreamResponseByteCount = bytes.count
             do {
-                let (transcodedHead, transcoded) = try transcoder.transcode(upstreamHead, body: bytes, for: head, limit: limit)
-                summary.transcoded = (from.essence, to.essence)
+                let (transcodedHead, transcoded) = try transcoder.transcode(
+                    upstreamHead, body: bytes, for: head, as: to, accepting: accept, limit: limit)
+                summary.transcoded = (from.essence, to.mediaType.essence)
                 return .buffered(transcodedHead, transcoded)
             } catch where upstreamHead.status.kind != .successful && error.code != .limitExceeded {
                 return .buffered(upstreamHead, bytes)   // an error answer the formats cannot read: as it came
             } catch where error.code == .encodingFailed || error.code == .notAcceptable {
                 // The value does not fit the type the client prefers (an XML document as CSV rows),
                 // nor any other type the client accepts.
-                var refusal = ParleyError.notAcceptable(accept, available: transcoder.producible(from: from))
-                refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.essence): \(error.message)"
+                var refusal = ParleyError.notAcceptable(accept.fieldValue, available: transcoder.producible(from: from))
+                refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.mediaType.essence): \(error.message)"
                 throw refusal
             } catch {
                 throw UpstreamFailure.unusableBody("the upstream's \(from.essence) body cannot be transcoded: \(error.message)")
@@ -200,28 +201,30 @@ struct ProxyResponder: HTTPResponder {
     /// The problem answer (RFC 9457) for a failure: 504 for an upstream that did not answer in
     /// time, 502 for one that could not be reached or sent what the gateway could not use, and the
     /// status a ``ParleyError`` implies for the client's own mistakes.
-    private func problem(for error: any Error, request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
+    private func problem(for error: any Error, request: HTTPRequest,
+                         accepting accept: AcceptField) -> (response: HTTPResponse, body: [UInt8]) {
         let server = transcoder.server
         switch error {
         case UpstreamFailure.timedOut(let timeout):
             return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream sent no response head within \(timeout)"),
-                                        status: .gatewayTimeout, to: request)
+                                        status: .gatewayTimeout, to: request, accepting: accept)
         case UpstreamFailure.unreachable(let reason):
             return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream could not be reached: \(reason)"),
-                                        status: .badGateway, to: request)
+                                        status: .badGateway, to: request, accepting: accept)
         case UpstreamFailure.unusableBody(let reason):
-            return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request)
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request,
+                                        accepting: accept)
         case let error as ParleyError:
-            return server.problemAnswer(for: error, to: request)
+            return server.problemAnswer(for: error, to: request, accepting: accept)
         case let failure as AsyncHTTPClientTransport.Failure where (failure.underlying as? HTTPClientError) == .readTimeout:
             return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream's body stalled for longer than the upstream timeout"),
-                                        status: .gatewayTimeout, to: request)
+                                        status: .gatewayTimeout, to: request, accepting: accept)
         case let failure as AsyncHTTPClientTransport.Failure:
             return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(failure.message)"),
-                                        status: .badGateway, to: request)
+                                        status: .badGateway, to: request, accepting: accept)
         default:
             return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(error)"),
-                                        status: .badGateway, to: request)
+                                        status: .badGateway, to: request, accepting: accept)
         }
     }
 }

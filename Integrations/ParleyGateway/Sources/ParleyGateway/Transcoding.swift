@@ -5,12 +5,12 @@ import ParleyCompression
 
 /// What the gateway does with an upstream response, decided from its head and the client's
 /// `Accept` before any body byte is read.
-enum ResponsePlan: Equatable {
+enum ResponsePlan {
     /// The client accepts the upstream's type (or the answer has no content): stream it through.
     case passThrough
     /// A registered format decodes the upstream's type and the client accepts one the registry
-    /// encodes: buffer, decode, re-encode.
-    case transcode(from: MediaType, to: MediaType)
+    /// encodes (`to`, chosen here once): buffer, decode, re-encode.
+    case transcode(from: MediaType, to: Registry.EncoderChoice)
     /// Neither: 406 listing what the gateway could produce (a 2xx), or the answer passed
     /// through (an error status: the client gets the upstream's own words).
     case notAcceptable(upstreamType: MediaType, producible: [MediaType])
@@ -64,16 +64,16 @@ struct Transcoder: Sendable {
     /// transcode from that the client does not accept already, so an upstream that can serve the
     /// client directly does, and one that cannot sends something the gateway can convert.
     /// `nil` (no field) and a field accepting everything pass unchanged.
-    func upstreamAccept(forClient accept: String?) -> String? {
-        guard let accept, !accept.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "," }) else { return accept }
-        guard registry.encoder(forAccept: accept) != nil else { return accept }   // nothing to transcode into
+    func upstreamAccept(forClient accept: AcceptField) -> String? {
+        guard let text = accept.fieldValue, !accept.acceptsAnything else { return accept.fieldValue }
+        guard registry.encoder(for: accept) != nil else { return text }   // nothing to transcode into
         let added = zip(decodableTypes, decodableTypeNegotiators)
-            .filter { $1.preferredOfferIndex(forAccept: accept) == nil }.map(\.0)
-        guard !added.isEmpty else { return accept }
-        let lowest = AcceptNegotiator.lowestQuality(inAccept: accept) ?? 1
+            .filter { $1.preferredOfferIndex(for: accept) == nil }.map(\.0)
+        guard !added.isEmpty else { return text }
+        let lowest = accept.lowestQuality ?? 1
         let quality = max(0.001, (lowest * 500).rounded(.down) / 1000)   // half, three decimals
         let q = quality == 1 ? "" : ";q=\(Self.format(quality))"
-        return ([accept] + added.map { "\($0.essence)\(q)" }).joined(separator: ", ")
+        return ([text] + added.map { "\($0.essence)\(q)" }).joined(separator: ", ")
     }
 
     private static func format(_ quality: Double) -> String {
@@ -85,22 +85,22 @@ struct Transcoder: Sendable {
     // MARK: Responses
 
     /// Decides what to do with `head` for a client that sent `accept` with `method`.
-    func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: String?) -> ResponsePlan {
-        guard let accept, method != .head, head.status.kind != .informational,
+    func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: AcceptField) -> ResponsePlan {
+        guard accept.fieldValue != nil, method != .head, head.status.kind != .informational,
               head.status != .noContent, head.status != .notModified, head.status != .partialContent,
               let label = head.headerFields[.contentType], let upstreamType = try? MediaType(parsing: label)
         else { return .passThrough }
-        if AcceptNegotiator(offers: [upstreamType]).preferredOffer(forAccept: accept) != nil { return .passThrough }
+        if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return .passThrough }
         guard let match = registry.decoder(for: upstreamType), match.format.carriesStructuredValues else {
             return head.status.kind == .successful ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
                                                     : .passThrough
         }
-        guard let choice = registry.encoder(forAccept: accept) else {
+        guard let choice = registry.encoder(for: accept) else {
             return head.status.kind == .successful
                 ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
                 : .passThrough
         }
-        return .transcode(from: upstreamType, to: choice.mediaType)
+        return .transcode(from: upstreamType, to: choice)
     }
 
     /// What an upstream body of `type` can be turned into: itself, then every structured type
@@ -112,16 +112,17 @@ struct Transcoder: Sendable {
     }
 
     /// Decodes an upstream body (its `Content-Encoding` undone, within `limit`) with the response
-    /// pipeline and encodes it for the client.
+    /// pipeline and encodes it for the client as `choice`, the plan's, with `accept` (the client's,
+    /// scanned once) for the fallback when `choice` cannot hold the value.
     ///
     /// - Returns: The new head (type, length, `Vary`, weak `ETag`, no coding) and body.
     /// - Throws: ``ParleyError`` from the pipeline (the body does not decode, or is over a limit)
     ///   or from encoding.
-    func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest,
-                   limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
+    func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, as choice: Registry.EncoderChoice,
+                   accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
         let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
         let value = try pipeline.run(head, body: body, request: request).get()
-        let reply = try server.reply(with: value, for: request)
+        let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
         var fields = HTTPFields()
         for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
             fields.append(field)

@@ -60,9 +60,10 @@ public struct Negotiated: ResponseEncodable, AsyncResponseEncodable, Sendable {
     private func response(for request: Request) throws -> Response {
         let server = try request.parley.server()
         let head = request.parley.httpRequest
+        let accept = request.parley.accept
         let reply = switch body {
-        case .value(let value): try server.reply(with: value, for: head)
-        case .encodable(let encodable): try server.reply(encoding: encodable, for: head)
+        case .value(let value): try server.reply(with: value, for: head, accepting: accept)
+        case .encodable(let encodable): try server.reply(encoding: encodable, for: head, accepting: accept)
         }
         return Response(status: status, reply: reply, extraHeaders: headers, allocator: request.byteBufferAllocator)
     }

@@ -64,27 +64,31 @@ public struct ParleyMiddleware: AsyncMiddleware {
     /// The problem document answering `error`.
     func problemResponse(for error: any Error, to request: Request) -> Response {
         let head = request.parley.httpRequest
+        let accept = request.parley.accept
         let answer: (response: HTTPResponse, body: [UInt8])
         switch error {
         case let error as ParleyError:
-            answer = server.problemAnswer(for: error, to: head)
+            answer = server.problemAnswer(for: error, to: head, accepting: accept)
         case let abort as any AbortError where abort.status == .unsupportedMediaType:
             // Vapor's own 415 (no coder configured for the type): the registry's decodable types.
             let received = request.headers.first(name: .contentType) ?? ""
-            answer = server.problemAnswer(for: .unsupportedMediaType(received, acceptable: server.registry.decodableMediaTypes), to: head)
+            answer = server.problemAnswer(for: .unsupportedMediaType(received, acceptable: server.registry.decodableMediaTypes),
+                                          to: head, accepting: accept)
         case let abort as any AbortError:
             let status = HTTPResponse.Status(code: Int(abort.status.code))
             var fields = HTTPFields()
             for (name, value) in abort.headers {
                 if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
             }
-            answer = server.problemAnswer(ProblemDetails(status, detail: abort.reason), status: status, fields: fields, to: head)
+            answer = server.problemAnswer(ProblemDetails(status, detail: abort.reason), status: status, fields: fields,
+                                          to: head, accepting: accept)
         case let error as DecodingError:
             answer = server.problemAnswer(ProblemDetails(.badRequest, detail: "the request body does not fit: \(error)"),
-                                          status: .badRequest, to: head)
+                                          status: .badRequest, to: head, accepting: accept)
         default:
             request.logger.report(error: error)
-            answer = server.problemAnswer(ProblemDetails(.internalServerError), status: .internalServerError, to: head)
+            answer = server.problemAnswer(ProblemDetails(.internalServerError), status: .internalServerError,
+                                          to: head, accepting: accept)
         }
         return Response(status: HTTPResponseStatus(statusCode: Int(answer.response.status.code)), fields: answer.response.headerFields,
                         body: answer.body, allocator: request.byteBufferAllocator)

@@ -31,6 +31,20 @@ extension Request {
                                authority: nil, path: request.url.path, headerFields: fields)
         }
 
+        /// The request's `Accept` fields, scanned once per request (on first use) and kept with it:
+        /// its reply and, when that fails, its problem answer negotiate the same value.
+        public var accept: AcceptField {
+            if let scanned = request.storage[AcceptKey.self] { return scanned }
+            let values = request.headers[.accept]
+            let scanned = AcceptField(values.isEmpty ? nil : values.joined(separator: ", "))
+            request.storage[AcceptKey.self] = scanned
+            return scanned
+        }
+
+        private struct AcceptKey: StorageKey {
+            typealias Value = AcceptField
+        }
+
         /// Decodes the collected body by its `Content-Type` into a value tree
         /// (``ParleyServer/decodeValue(_:of:)``): suffix types such as `application/vnd.api+json`
         /// included; an empty body without `Content-Type` is `.null`.
