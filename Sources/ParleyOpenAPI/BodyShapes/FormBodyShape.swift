@@ -77,9 +77,10 @@ public struct FormBodyShape: Sendable {
                                                schema: propertySchema, registry: registry)
             } else {
                 do {
-                    reader = try ParameterDeserializer(name: property, location: .query, style: encoding.style ?? .form,
-                                                       explode: encoding.explode, allowReserved: encoding.allowReserved,
-                                                       allowEmptyValue: true, schema: propertySchema, resolver: resolver)
+                    reader = try ParameterDeserializer(
+                        name: property, location: .query, style: encoding.style ?? .form, explode: encoding.explode,
+                        allowReserved: encoding.allowReserved, allowEmptyValue: true, schema: propertySchema,
+                        resolver: resolver)
                 } catch {
                     throw DeserializationError(error.code, subject: "form property '\(property)'", text: error.text,
                                                error.message)
@@ -105,7 +106,8 @@ public struct FormBodyShape: Sendable {
         }
         for name in extraOrder {
             let texts = extra[name] ?? []
-            members.append(.init(key: name, value: texts.count == 1 ? .string(texts[0]) : .array(texts.map(Value.string))))
+            let value: Value = texts.count == 1 ? .string(texts[0]) : .array(texts.map(Value.string))
+            members.append(.init(key: name, value: value))
         }
         return .object(Value.Object(members))
     }

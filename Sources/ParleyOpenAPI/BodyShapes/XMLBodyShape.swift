@@ -40,7 +40,9 @@ public struct XMLBodyShape: Sendable {
     /// - Returns: The root element's content shaped by the schema.
     /// - Throws: ``DeserializationError`` with `unresolvedReference` or `limitExceeded`.
     public func value(from decoded: Value) throws(DeserializationError) -> Value {
-        guard case .object(let document) = decoded, document.count == 1, let root = document.first else { return decoded }
+        guard case .object(let document) = decoded, document.count == 1, let root = document.first else {
+            return decoded
+        }
         guard let node = try SchemaNode.resolve(schema, resolver: resolver, subject: Self.subject) else {
             return Self.withoutDeclarations(root.value)
         }
@@ -92,7 +94,8 @@ public struct XMLBodyShape: Sendable {
             if hints.isAttribute {
                 let name = hints.name ?? property
                 guard let key = members.map(\.key).first(where: {
-                    $0.hasPrefix("@") && scope.matches(String($0.dropFirst()), name: name, hints: hints, isAttribute: true)
+                    $0.hasPrefix("@")
+                        && scope.matches(String($0.dropFirst()), name: name, hints: hints, isAttribute: true)
                 }), let value = members[key] else { continue }
                 used.insert(key)
                 result.append(.init(key: property, value: try coerced(Self.text(of: value), node: propertyNode)))

@@ -47,7 +47,8 @@ extension ParameterDeserializer {
     /// `;color=blue;color=black` and `;R=100;G=200`. `;color` alone is the empty value.
     func matrixValue(_ text: String, kind: SchemaNode.Kind, node: SchemaNode?) throws(DeserializationError) -> Value {
         guard text.hasPrefix(";") else {
-            throw DeserializationError(.missingPrefix, subject: subject, text: text, "a matrix value starts with ';\(name)'")
+            throw DeserializationError(.missingPrefix, subject: subject, text: text,
+                                       "a matrix value starts with ';\(name)'")
         }
         let segments = keyedPairs(text.dropFirst().split(separator: ";", omittingEmptySubsequences: false))
         if kind == .object && explode { return try object(segments, node: node) }
@@ -79,7 +80,9 @@ extension ParameterDeserializer {
     func queryValue(_ pairs: [ParameterInput.Pair], kind: SchemaNode.Kind,
                     node: SchemaNode?) throws(DeserializationError) -> Value? {
         if style == .deepObject { return try deepObjectValue(pairs, node: node) }
-        if kind == .object && explode { return try explodedObject(pairs.map { ($0.name, $0.rawValue ?? "") }, node: node) }
+        if kind == .object && explode {
+            return try explodedObject(pairs.map { ($0.name, $0.rawValue ?? "") }, node: node)
+        }
         let values = pairs.filter { $0.name == name }.map { $0.rawValue ?? "" }
         guard !values.isEmpty else { return nil }
         if !allowEmptyValue, values.contains(where: \.isEmpty) {
@@ -92,7 +95,8 @@ extension ParameterDeserializer {
     /// The `form` reading of a parameter's values (each occurrence of its name), shared by query
     /// parameters, cookies and form bodies; `spaceDelimited` and `pipeDelimited` split at their
     /// own delimiter after decoding.
-    func formValue(_ values: [Substring], kind: SchemaNode.Kind, node: SchemaNode?) throws(DeserializationError) -> Value {
+    func formValue(_ values: [Substring], kind: SchemaNode.Kind,
+                   node: SchemaNode?) throws(DeserializationError) -> Value {
         switch kind {
         case .primitive:
             // A repeated primitive is kept as the list it is, so validation reports its type.
@@ -129,7 +133,8 @@ extension ParameterDeserializer {
         let declared = try node?.propertyNames(subject: subject) ?? []
         var members: [Value.Object.Member] = []
         for (key, raw) in pairs where declared.isEmpty || declared.contains(key) {
-            members.append(.init(key: key, value: try coerced(try decoded(raw), node: node?.property(key, subject: subject))))
+            let value = try coerced(try decoded(raw), node: node?.property(key, subject: subject))
+            members.append(.init(key: key, value: value))
         }
         return members.isEmpty ? nil : .object(Value.Object(members))
     }
@@ -155,7 +160,9 @@ extension ParameterDeserializer {
     /// cookie per item (`color=blue; color=black`) or per property (`R=100; G=200`).
     func cookieValue(_ values: [Substring], cookies: [(name: String, value: String)], kind: SchemaNode.Kind,
                      node: SchemaNode?) throws(DeserializationError) -> Value? {
-        if kind == .object && explode { return try explodedObject(cookies.map { ($0.name, Substring($0.value)) }, node: node) }
+        if kind == .object && explode {
+            return try explodedObject(cookies.map { ($0.name, Substring($0.value)) }, node: node)
+        }
         guard !values.isEmpty else { return nil }
         return try formValue(values, kind: kind, node: node)
     }

@@ -55,7 +55,8 @@ public struct ParameterDeserializer: Sendable {
         let style = style ?? .defaultStyle(for: location)
         guard style.isAllowed(in: location) else {
             throw DeserializationError(.unsupportedStyle, subject: "\(location.rawValue) parameter '\(name)'",
-                                       text: style.rawValue, "style \(style.rawValue) is not allowed in \(location.rawValue)")
+                                       text: style.rawValue,
+                                       "style \(style.rawValue) is not allowed in \(location.rawValue)")
         }
         self.name = name
         self.location = location
@@ -180,13 +181,15 @@ public struct ParameterDeserializer: Sendable {
         members.reserveCapacity(pairs.count)
         for (rawName, rawValue) in pairs {
             let key = try decoded(rawName)
-            members.append(.init(key: key, value: try coerced(try decoded(rawValue), node: node?.property(key, subject: subject))))
+            let value = try coerced(try decoded(rawValue), node: node?.property(key, subject: subject))
+            members.append(.init(key: key, value: value))
         }
         return .object(Value.Object(members))
     }
 
     /// A list read as alternating names and values (`R,100,G,200`).
-    func alternatingPairs(_ items: [Substring], text: some StringProtocol) throws(DeserializationError) -> [(Substring, Substring)] {
+    func alternatingPairs(_ items: [Substring],
+                          text: some StringProtocol) throws(DeserializationError) -> [(Substring, Substring)] {
         guard items.count.isMultiple(of: 2) else {
             throw DeserializationError(.malformedPairs, subject: subject, text: String(text),
                                        "an object needs a value after each name (name,value,…)")

@@ -24,8 +24,8 @@ struct SchemaNode {
         while case .string(let reference)? = current["$ref"] {
             hops += 1
             guard hops <= maxReferenceChain, let target = resolver.schema(for: reference) else {
-                throw DeserializationError(.unresolvedReference, subject: subject, text: reference,
-                                           hops > maxReferenceChain ? "too many $ref in a row" : "no schema at this $ref")
+                let message = hops > maxReferenceChain ? "too many $ref in a row" : "no schema at this $ref"
+                throw DeserializationError(.unresolvedReference, subject: subject, text: reference, message)
             }
             name = reference.split(separator: "/").last.map(String.init)
             current = target

@@ -19,7 +19,8 @@ import Testing
     ]
 
     func shaped(_ csv: String, header: Bool = true) throws -> Value {
-        let rows = try CSVFormat().decode(Array(csv.utf8), as: MediaType("text/csv;header=\(header ? "present" : "absent")"))
+        let type = MediaType("text/csv;header=\(header ? "present" : "absent")")
+        let rows = try CSVFormat().decode(Array(csv.utf8), as: type)
         return try CSVBodyShape(schema: Self.schema).value(from: rows)
     }
 

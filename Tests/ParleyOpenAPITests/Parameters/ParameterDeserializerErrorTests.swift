@@ -92,7 +92,8 @@ import Testing
     }
 
     @Test func hostileTextNeverTraps() throws {
-        let texts = ["%", "%%%", ";;;;", "....", ",,,,", "=&=&=", "color[", "color]]", String(repeating: "%2", count: 1000),
+        let texts = ["%", "%%%", ";;;;", "....", ",,,,", "=&=&=", "color[", "color]]",
+                     String(repeating: "%2", count: 1000),
                      "\u{0}", "é%", "color=%FF%FE", String(repeating: "[", count: 500)]
         for location in ParameterLocation.allCases {
             for style in ParameterStyle.allCases where style.isAllowed(in: location) {
