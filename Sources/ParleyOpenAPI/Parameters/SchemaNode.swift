@@ -8,6 +8,9 @@ struct SchemaNode {
     let schema: Value
     /// The last path component of the last `$ref` followed (`Book` for `#/components/schemas/Book`).
     let referenceName: String?
+    /// The first `xml` object met along the `$ref` chain: a 3.1 `xml` beside a `$ref` wins over
+    /// the referenced schema's.
+    let xmlObject: Value?
     let resolver: SchemaReferenceResolver
 
     /// The most `$ref`s followed in a row before giving up (a cycle, or a runaway document).
@@ -20,6 +23,7 @@ struct SchemaNode {
                         subject: String) throws(DeserializationError) -> SchemaNode? {
         guard var current = schema else { return nil }
         var name: String?
+        var xmlObject = current["xml"]
         var hops = 0
         while case .string(let reference)? = current["$ref"] {
             hops += 1
@@ -29,8 +33,9 @@ struct SchemaNode {
             }
             name = reference.split(separator: "/").last.map(String.init)
             current = target
+            xmlObject = xmlObject ?? current["xml"]
         }
-        return SchemaNode(schema: current, referenceName: name, resolver: resolver)
+        return SchemaNode(schema: current, referenceName: name, xmlObject: xmlObject, resolver: resolver)
     }
 
     /// The node for a subschema of this one.
@@ -50,14 +55,18 @@ struct SchemaNode {
     }
 
     /// The JSON types the schema allows: `type` (a name or a list), `nullable: true` (3.0) adding
-    /// null, else the union of its composed members' types. Empty: any type.
+    /// null, else the types of its `const` or `enum` values, else the union of its composed
+    /// members' types. Empty: any type.
     func types(subject: String, depth: Int = 0) throws(DeserializationError) -> TypeSet {
         var types = TypeSet()
         switch schema["type"] {
         case .string(let name)?: types.insert(TypeSet(name: name))
         case .array(let names)?: for case .string(let name) in names { types.insert(TypeSet(name: name)) }
         default:
-            guard depth < Self.maxCompositionDepth else { return types }
+            for value in schema["enum"]?.arrayValue ?? schema["const"].map({ [$0] }) ?? [] {
+                types.insert(TypeSet(of: value))
+            }
+            guard types.isEmpty, depth < Self.maxCompositionDepth else { break }
             for member in try compositionMembers(subject: subject) {
                 types.formUnion(try member.types(subject: subject, depth: depth + 1))
             }
@@ -116,7 +125,7 @@ struct SchemaNode {
     }
 
     /// The `xml` object's hints.
-    var xml: XMLHints { XMLHints(schema["xml"]) }
+    var xml: XMLHints { XMLHints(xmlObject) }
 
     /// What a Schema Object's `xml` object says.
     struct XMLHints {
@@ -148,6 +157,20 @@ struct TypeSet: OptionSet {
     static let object = TypeSet(rawValue: 64)
 
     init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The type of a JSON value (a whole number is an integer).
+    init(of value: Value) {
+        switch value {
+        case .null: self = .null
+        case .bool: self = .boolean
+        case .integer: self = .integer
+        case .float, .number: self = value.integerValue != nil ? .integer : .number
+        case .string: self = .string
+        case .array: self = .array
+        case .object: self = .object
+        default: self = []
+        }
+    }
 
     /// The type a `type` keyword names (none for an unknown name).
     init(name: String) {

@@ -42,6 +42,12 @@ import Testing
         #expect(try shaped(wrong, person) == ["id": 7, "sample:name": "x"])
     }
 
+    @Test func aPrefixWithoutANamespaceMatchesThatPrefix() throws {
+        let schema: Value = ["type": "object", "properties": ["name": ["type": "string", "xml": ["prefix": "s"]]]]
+        #expect(try shaped(#"<p xmlns:s="urn:a" xmlns:t="urn:a"><s:name>x</s:name></p>"#, schema) == ["name": "x"])
+        #expect(try shaped(#"<p xmlns:s="urn:a" xmlns:t="urn:a"><t:name>x</t:name></p>"#, schema) == ["t:name": "x"])
+    }
+
     @Test func readsAnElementRenamedByXMLName() throws {
         let schema = zoo(["type": "string", "xml": ["name": "animal"]])
         #expect(try shaped("<zoo><animal>cat</animal></zoo>", schema) == ["animals": "cat"])
@@ -123,6 +129,19 @@ import Testing
         let value = try shaped(xml, ["$ref": "#/components/schemas/Book"],
                                resolver: SchemaReferenceResolver(document: document))
         #expect(value == ["id": 1, "authors": [["name": "Ada", "born": 1815], ["name": "Alan", "born": 1912]]])
+    }
+
+    @Test func anXMLObjectBesideARefWinsOverTheReferencedOne() throws {
+        let document: Value = ["components": ["schemas": [
+            "Tag": ["type": "string", "xml": ["name": "tag"]],
+        ]]]
+        let schema: Value = ["type": "object", "properties": [
+            "main": ["$ref": "#/components/schemas/Tag", "xml": ["name": "primary"]],
+            "other": ["$ref": "#/components/schemas/Tag"],
+        ]]
+        let value = try shaped("<post><primary>a</primary><tag>b</tag></post>", schema,
+                               resolver: SchemaReferenceResolver(document: document))
+        #expect(value == ["main": "a", "other": "b"])
     }
 
     @Test func readsARootArrayAsItsWrapper() throws {

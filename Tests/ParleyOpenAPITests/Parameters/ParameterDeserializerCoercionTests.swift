@@ -19,6 +19,15 @@ import Testing
         #expect(try ids.value(in: ParameterInput(pathVariables: ["ids": "1,2,30"])) == [1, 2, 30])
     }
 
+    @Test func aSchemaWithoutTypeCoercesByItsEnumOrConst() throws {
+        let level = try ParameterDeserializer(name: "level", location: .query, schema: ["enum": [1, 2, 3]])
+        #expect(try level.value(in: ParameterInput(query: "level=2")) == .integer(2))
+        let on = try ParameterDeserializer(name: "on", location: .query, schema: ["const": true])
+        #expect(try on.value(in: ParameterInput(query: "on=true")) == .bool(true))
+        let mixed = try ParameterDeserializer(name: "mode", location: .query, schema: ["enum": ["auto", 1]])
+        #expect(try mixed.value(in: ParameterInput(query: "mode=1")) == .string("1"))
+    }
+
     @Test func aBigIntegerKeepsItsExactText() throws {
         let id = try ParameterDeserializer(name: "id", location: .path, schema: ["type": "integer"])
         let text = "123456789012345678901234567890"
