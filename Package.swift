@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "ParleyCSV", targets: ["ParleyCSV"]),
         .library(name: "ParleyMessagePack", targets: ["ParleyMessagePack"]),
         .library(name: "ParleySchema", targets: ["ParleySchema"]),
+        .library(name: "ParleyOpenAPI", targets: ["ParleyOpenAPI"]),
         .library(name: "ParleyCBOR", targets: ["ParleyCBOR"]),
         .library(name: "ParleyProtobuf", targets: ["ParleyProtobuf"]),
         .library(name: "ParleyCompression", targets: ["ParleyCompression"]),
@@ -88,6 +89,8 @@ let package = Package(
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
         .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
+        // OpenAPI contracts over the value tree: parameter styles and body shapes checked with ParleySchema.
+        .target(name: "ParleyOpenAPI", dependencies: ["Parley", "ParleySchema"]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression", dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
@@ -130,6 +133,8 @@ let package = Package(
         .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
                                                             "ParleyCSV", "ParleyMessagePack"],
                     exclude: ["Suite/known-failures.txt"]),
+        .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "Parley", "ParleySchema", "ParleyJSON", "ParleyXML",
+                                                               "ParleyCSV"]),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
