@@ -1,4 +1,5 @@
 import Parley
+import ParleySchema
 
 /// A Schema Object (as a `Value`) with its `$ref`s followed, read for what shaping text needs:
 /// its types, items, properties and `xml` object. `allOf`, `anyOf` and `oneOf` members add their
@@ -60,8 +61,8 @@ struct SchemaNode {
     func types(subject: String, depth: Int = 0) throws(DeserializationError) -> TypeSet {
         var types = TypeSet()
         switch schema["type"] {
-        case .string(let name)?: types.insert(TypeSet(name: name))
-        case .array(let names)?: for case .string(let name) in names { types.insert(TypeSet(name: name)) }
+        case .string(let name)?: types.insert(TypeSet(name: name) ?? [])
+        case .array(let names)?: for case .string(let name) in names { types.insert(TypeSet(name: name) ?? []) }
         default:
             for value in schema["enum"]?.arrayValue ?? schema["const"].map({ [$0] }) ?? [] {
                 types.insert(TypeSet(of: value))
@@ -141,48 +142,6 @@ struct SchemaNode {
             prefix = value?["prefix"]?.stringValue
             isAttribute = value?["attribute"]?.boolValue ?? false
             isWrapped = value?["wrapped"]?.boolValue ?? false
-        }
-    }
-}
-
-/// A set of JSON Schema types.
-struct TypeSet: OptionSet {
-    let rawValue: UInt8
-    static let string = TypeSet(rawValue: 1)
-    static let integer = TypeSet(rawValue: 2)
-    static let number = TypeSet(rawValue: 4)
-    static let boolean = TypeSet(rawValue: 8)
-    static let null = TypeSet(rawValue: 16)
-    static let array = TypeSet(rawValue: 32)
-    static let object = TypeSet(rawValue: 64)
-
-    init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    /// The type of a JSON value (a whole number is an integer).
-    init(of value: Value) {
-        switch value {
-        case .null: self = .null
-        case .bool: self = .boolean
-        case .integer: self = .integer
-        case .float, .number: self = value.integerValue != nil ? .integer : .number
-        case .string: self = .string
-        case .array: self = .array
-        case .object: self = .object
-        default: self = []
-        }
-    }
-
-    /// The type a `type` keyword names (none for an unknown name).
-    init(name: String) {
-        switch name {
-        case "string": self = .string
-        case "integer": self = .integer
-        case "number": self = .number
-        case "boolean": self = .boolean
-        case "null": self = .null
-        case "array": self = .array
-        case "object": self = .object
-        default: self = []
         }
     }
 }

@@ -36,20 +36,33 @@ struct Node: Sendable {
 }
 
 /// A set of JSON types.
-struct TypeSet: OptionSet, Sendable, Hashable {
-    let rawValue: UInt8
-    static let null = TypeSet(rawValue: 1)
-    static let boolean = TypeSet(rawValue: 2)
-    static let integer = TypeSet(rawValue: 4)
-    static let number = TypeSet(rawValue: 8)
-    static let string = TypeSet(rawValue: 16)
-    static let array = TypeSet(rawValue: 32)
-    static let object = TypeSet(rawValue: 64)
+package struct TypeSet: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt8
+    package static let null = TypeSet(rawValue: 1)
+    package static let boolean = TypeSet(rawValue: 2)
+    package static let integer = TypeSet(rawValue: 4)
+    package static let number = TypeSet(rawValue: 8)
+    package static let string = TypeSet(rawValue: 16)
+    package static let array = TypeSet(rawValue: 32)
+    package static let object = TypeSet(rawValue: 64)
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The type of `value` (a number without a fractional part is an integer).
+    package init(of value: Value) {
+        switch InstanceKind(value) {
+        case .null: self = .null
+        case .boolean: self = .boolean
+        case .integer: self = .integer
+        case .number: self = .number
+        case .string: self = .string
+        case .array: self = .array
+        case .object: self = .object
+        }
+    }
 
     /// The type named `name` in a schema, if it is one.
-    init?(name: String) {
+    package init?(name: String) {
         switch name {
         case "null": self = .null
         case "boolean": self = .boolean

@@ -1,7 +1,7 @@
 import Parley
 
 /// Reading text scalars (XML, CSV, forms, query strings, headers) as the type a schema asks for.
-enum Coercion {
+package enum Coercion {
     /// `text` as the first of `types` it reads as: integer, number, boolean, then null
     /// (`"null"` or empty); `nil` when it reads as none.
     static func coerce(_ text: String, to types: TypeSet) -> Value? {
@@ -21,7 +21,7 @@ enum Coercion {
     }
 
     /// Whether `text` follows the JSON number grammar (no `+`, no leading zeros, digits around `.`).
-    static func isNumberSyntax(_ text: String) -> Bool {
+    package static func isNumberSyntax(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
         func digits() -> Int {
