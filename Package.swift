@@ -29,6 +29,12 @@ let httpTypesFoundation = Target.Dependency.product(name: "HTTPTypesFoundation",
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
+/// Imports are internal unless a file says `public import`, and a member is visible only where its module is
+/// imported (as swift-http-types and hummingbird build). Not yet on every target: see issue #32.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "parley",
@@ -66,23 +72,30 @@ let package = Package(
     ],
     targets: systemLibraries + [
         // The engine: media types, negotiation, registry lookups, formats, the value tree. No C.
-        .target(name: "Parley", dependencies: [httpTypes]),
+        .target(name: "Parley", dependencies: [httpTypes], swiftSettings: strictImports),
         // The HTTP layer: content coding, the response pipeline, request bodies, problem details,
         // and ParleyServer, the one server-side entry point.
         .target(name: "ParleyHTTP", dependencies: ["Parley", httpTypes]),
 
         // Formats: each depends on the core and its own C libraries only.
-        .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyYAML", dependencies: ["Parley", "CParleyYAML"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyPropertyList", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyXML", dependencies: ["Parley", "CParleyXML"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyYAML", dependencies: ["Parley", "CParleyYAML"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyPropertyList", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyXML", dependencies: ["Parley", "CParleyXML"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
         .target(name: "CParleyImageShims", dependencies: ["CParleyJPEG", "CParleyPNG", "CParleyGIF", "CParleyWebP", "CParleyTIFF"],
                 linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpdemux")]),
         .target(name: "ParleyImage",
-                dependencies: ["Parley", "CParleyImageShims", "CParleyPNG", "CParleyJPEG", "CParleyGIF", "CParleyWebP", "CParleyTIFF"],
-                exclude: ["parley-format.json"]),
-        .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+                dependencies: ["Parley", "CParleyImageShims", "CParleyPNG", "CParleyJPEG", "CParleyGIF", "CParleyWebP",
+                               "CParleyTIFF"],
+                exclude: ["parley-format.json"], swiftSettings: strictImports),
+        .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
         .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"]),
 
         // JSON Schema over `Value`: depends on the engine only.
@@ -90,10 +103,14 @@ let package = Package(
         .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
 
         // Recorded exchanges, compression, the client side.
-        .target(name: "ParleyCompression", dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
+        .target(name: "ParleyCompression",
+                dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"],
+                swiftSettings: strictImports),
         .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
-        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
-        .target(name: "ParleyTestKit", dependencies: ["Parley"]),
+        .target(name: "ParleyClient",
+                dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation],
+                swiftSettings: strictImports),
+        .target(name: "ParleyTestKit", dependencies: ["Parley"], swiftSettings: strictImports),
 
         // The command-line tool: commands in a library, formats linked by the executable.
         .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyFixtures", "ParleySchema", argumentParser, httpTypes]),

@@ -1,4 +1,5 @@
 internal import CParleyBrotli
+import ParleyHTTP
 
 /// Brotli (RFC 7932) on libbrotli, streaming through one bounded scratch buffer.
 enum Brotli {

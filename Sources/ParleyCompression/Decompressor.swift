@@ -1,3 +1,5 @@
+import ParleyHTTP
+
 /// Undoes a content coding — gzip and deflate with zlib, br with libbrotli, zstd with libzstd —
 /// never producing more bytes than a limit allows: a decompression bomb fails with
 /// `limitExceeded(maximum:)` as soon as its output would pass `maximumBytes`. Corrupt data and

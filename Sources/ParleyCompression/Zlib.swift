@@ -1,4 +1,5 @@
 internal import CParleyZlib
+import ParleyHTTP
 
 /// gzip and deflate on zlib, streaming through one bounded scratch buffer.
 enum Zlib {

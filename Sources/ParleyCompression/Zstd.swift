@@ -1,4 +1,5 @@
 internal import CParleyZstd
+import ParleyHTTP
 
 /// Zstandard (RFC 8878) on libzstd, streaming through one bounded scratch buffer.
 enum Zstd {

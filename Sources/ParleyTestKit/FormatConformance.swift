@@ -1,5 +1,5 @@
 public import Parley
-import Testing
+public import Testing
 
 /// Conformance checks every format module must pass, built-in or custom.
 ///

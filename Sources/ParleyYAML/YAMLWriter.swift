@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Parley
 
 /// Writes one value as a block-style YAML document, with an explicit stack (no recursion).

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// RFC 3339 / ISO 8601 timestamps (`2024-05-06T07:08:09Z`, `2024-05-06T07:08:09.250+02:00`),
 /// written and read without a formatter, for formats whose text has no date type and for the

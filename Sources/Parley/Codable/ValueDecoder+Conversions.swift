@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// One node a Codable decoder reads from: a ``Value`` for ``ValueDecoder``, or a position in a
 /// format's own parsed form for a format that decodes Codable types without building a tree

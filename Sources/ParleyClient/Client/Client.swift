@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 import ParleyCompression
 import ParleyJSON
 

@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 public import FoundationEssentials
 
 /// The default ``RequestSerializer``: builds requests from a method, a URL and parameters, the

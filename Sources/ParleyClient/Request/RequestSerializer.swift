@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 public import FoundationEssentials
 
 /// Builds a request from a method, a URL, parameters and header fields.

@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 
 /// Validates a response and decodes its body to a `Value` with the format its `Content-Type`
 /// selects in a registry, by running the `ResponsePipeline`.

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 extension Image {

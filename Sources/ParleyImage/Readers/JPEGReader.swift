@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// JPEG: the frame header (SOFn) parsed in Swift; pixels through libjpeg-turbo, with scans

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// TIFF: the first page's header and the page count through libtiff (from memory, through

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// Turns a shim's status code and message into a `FormatError`.

@@ -1,3 +1,5 @@
+import Parley
+
 extension XML {
     /// The event in progress during ``XML/EventReader/forEachView(_:)``: a description of it
     /// that points into the parser's own buffers and copies nothing until asked.
