@@ -29,7 +29,8 @@ package enum ISO8601Text {
             let digits = String(value.magnitude)
             return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+            + "T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if milliseconds != 0 { text += ".\(pad(milliseconds, 3))" }
         return text + "Z"
     }
