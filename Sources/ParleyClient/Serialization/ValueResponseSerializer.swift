@@ -35,7 +35,9 @@ public struct ValueResponseSerializer: ResponseSerializer {
     }
 
     /// The typed-throws form of ``serialize(_:body:request:)``.
-    public func decodeValue(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?) throws(ParleyError) -> Value {
+    public func decodeValue(
+        _ response: HTTPResponse, body: [UInt8], request: HTTPRequest?
+    ) throws(ParleyError) -> Value {
         try pipeline.run(response, body: body, request: request).get()
     }
 }
