@@ -19,8 +19,12 @@ enum ValueDifference {
             let missing = leftKeys.filter { !rightKeys.contains($0) }
             let extra = rightKeys.filter { !leftKeys.contains($0) }
             if !missing.isEmpty || !extra.isEmpty {
-                return "at \(path): " + ([missing.isEmpty ? nil : "member \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) went missing",
-                                          extra.isEmpty ? nil : "member \(extra.map { "\"\($0)\"" }.joined(separator: ", ")) appeared"]
+                return "at \(path): "
+                    + ([
+                        missing.isEmpty
+                            ? nil : "member \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) went missing",
+                        extra.isEmpty ? nil : "member \(extra.map { "\"\($0)\"" }.joined(separator: ", ")) appeared"
+                    ]
                     .compactMap { $0 }.joined(separator: ", "))
             }
             if leftKeys != rightKeys {
