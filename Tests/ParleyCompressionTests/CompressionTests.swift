@@ -1,4 +1,5 @@
 import ParleyCompression
+import ParleyHTTP
 import Testing
 
 @Suite("gzip and deflate")
