@@ -58,10 +58,9 @@ enum Brotli {
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
                         continue
                     case BROTLI_DECODER_RESULT_SUCCESS:
-                        return availableIn == 0
-                            ? nil
-                            : DecompressionError(
-                                .corrupt, coding: .brotli, detail: "\(availableIn) bytes after the end of the stream")
+                        return availableIn == 0 ? nil
+                            : DecompressionError(.corrupt, coding: .brotli,
+                                                 detail: "\(availableIn) bytes after the end of the stream")
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
                         return DecompressionError(.truncated, coding: .brotli)
                     default:

@@ -56,9 +56,9 @@ struct JSONParser {
             return error(.truncated, "unexpected end of input, expected \(expected)", at: offset)
         }
         let byte = source[offset]
-        let shown =
-            byte >= 0x20 && byte < 0x7F
-            ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        let shown = byte >= 0x20 && byte < 0x7F
+            ? "'\(Character(Unicode.Scalar(byte)))'"
+            : "byte 0x\(String(byte, radix: 16, uppercase: true))"
         return error(.malformed, "unexpected \(shown), expected \(expected)", at: offset)
     }
 

@@ -119,8 +119,7 @@ final class JSONTape: @unchecked Sendable {
             }
             // A tape made to be reused gets room for as many entries as any text that fits its
             // copy can have (``reparse``).
-            let parts =
-                try isReusable
+            let parts = try isReusable
                 ? parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
                 : parser.parseTape()
             try parser.endDocument()

@@ -150,12 +150,11 @@ struct DIB {
             return (r.uint8(at: o + 2), r.uint8(at: o + 1), r.uint8(at: o), 255)
         default:
             let value = bitCount == 16 ? UInt32(r.uint16LE(at: row + x * 2)) : r.uint32LE(at: row + x * 4)
-            let alpha =
-                masks.alpha != 0
-                ? DIB.channel(value, masks.alpha) : (hasAndMask && bitCount == 32 ? UInt8(value >> 24) : 255)
-            return (
-                DIB.channel(value, masks.red), DIB.channel(value, masks.green), DIB.channel(value, masks.blue), alpha
-            )
+            let alpha = masks.alpha != 0
+                ? DIB.channel(value, masks.alpha)
+                : (hasAndMask && bitCount == 32 ? UInt8(value >> 24) : 255)
+            return (DIB.channel(value, masks.red), DIB.channel(value, masks.green), DIB.channel(value, masks.blue),
+                    alpha)
         }
     }
 
