@@ -29,6 +29,12 @@ let httpTypesFoundation = Target.Dependency.product(name: "HTTPTypesFoundation",
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
+/// Imports are internal unless a file says `public import`, and a member is visible only where its module is
+/// imported (as swift-http-types and hummingbird build). Not yet on every target: see issue #32.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "parley",
@@ -67,23 +73,30 @@ let package = Package(
     ],
     targets: systemLibraries + [
         // The engine: media types, negotiation, registry lookups, formats, the value tree. No C.
-        .target(name: "Parley", dependencies: [httpTypes]),
+        .target(name: "Parley", dependencies: [httpTypes], swiftSettings: strictImports),
         // The HTTP layer: content coding, the response pipeline, request bodies, problem details,
         // and ParleyServer, the one server-side entry point.
         .target(name: "ParleyHTTP", dependencies: ["Parley", httpTypes]),
 
         // Formats: each depends on the core and its own C libraries only.
-        .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyYAML", dependencies: ["Parley", "CParleyYAML"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyPropertyList", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyXML", dependencies: ["Parley", "CParleyXML"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyYAML", dependencies: ["Parley", "CParleyYAML"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyPropertyList", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyXML", dependencies: ["Parley", "CParleyXML"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
         .target(name: "CParleyImageShims", dependencies: ["CParleyJPEG", "CParleyPNG", "CParleyGIF", "CParleyWebP", "CParleyTIFF"],
                 linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpdemux")]),
         .target(name: "ParleyImage",
-                dependencies: ["Parley", "CParleyImageShims", "CParleyPNG", "CParleyJPEG", "CParleyGIF", "CParleyWebP", "CParleyTIFF"],
-                exclude: ["parley-format.json"]),
-        .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"]),
-        .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+                dependencies: ["Parley", "CParleyImageShims", "CParleyPNG", "CParleyJPEG", "CParleyGIF", "CParleyWebP",
+                               "CParleyTIFF"],
+                exclude: ["parley-format.json"], swiftSettings: strictImports),
+        .target(name: "ParleyCSV", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
+        .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
         .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"]),
 
         // JSON Schema over `Value`: depends on the engine only.
@@ -93,10 +106,14 @@ let package = Package(
         .target(name: "ParleyOpenAPI", dependencies: ["Parley", "ParleySchema"]),
 
         // Recorded exchanges, compression, the client side.
-        .target(name: "ParleyCompression", dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"]),
+        .target(name: "ParleyCompression",
+                dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"],
+                swiftSettings: strictImports),
         .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
-        .target(name: "ParleyClient", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation]),
-        .target(name: "ParleyTestKit", dependencies: ["Parley"]),
+        .target(name: "ParleyClient",
+                dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation],
+                swiftSettings: strictImports),
+        .target(name: "ParleyTestKit", dependencies: ["Parley"], swiftSettings: strictImports),
 
         // The command-line tool: commands in a library, formats linked by the executable.
         .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyFixtures", "ParleySchema", argumentParser, httpTypes]),
@@ -118,16 +135,23 @@ let package = Package(
                 dependencies: ["ParleyFormatScaffolder"]),
 
         // Tests mirror the modules.
-        .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit", httpTypes]),
+        .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit", httpTypes],
+                    swiftSettings: strictImports),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "Parley", "ParleyTestKit", "ParleyJSON", "ParleyXML", httpTypes]),
-        .testTarget(name: "ParleyJSONTests", dependencies: ["ParleyJSON", "Parley", "ParleyTestKit"]),
-        .testTarget(name: "ParleyYAMLTests", dependencies: ["ParleyYAML", "ParleyJSON", "Parley", "ParleyTestKit"]),
-        .testTarget(name: "ParleyPropertyListTests", dependencies: ["ParleyPropertyList", "ParleyJSON", "Parley", "ParleyTestKit"]),
-        .testTarget(name: "ParleyXMLTests", dependencies: ["ParleyXML", "Parley", "ParleyTestKit"]),
+        .testTarget(name: "ParleyJSONTests", dependencies: ["ParleyJSON", "Parley", "ParleyTestKit"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "ParleyYAMLTests", dependencies: ["ParleyYAML", "ParleyJSON", "Parley", "ParleyTestKit"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "ParleyPropertyListTests", dependencies: ["ParleyPropertyList", "ParleyJSON", "Parley", "ParleyTestKit"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "ParleyXMLTests", dependencies: ["ParleyXML", "Parley", "ParleyTestKit"],
+                    swiftSettings: strictImports),
         .testTarget(name: "ParleyImageTests", dependencies: ["ParleyImage", "Parley", "ParleyTestKit"],
-                    exclude: ["Pillow"]),
-        .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"]),
-        .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"]),
+                    exclude: ["Pillow"], swiftSettings: strictImports),
+        .testTarget(name: "ParleyCSVTests", dependencies: ["ParleyCSV", "Parley", "ParleyTestKit"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"],
+                    swiftSettings: strictImports),
         .testTarget(name: "ParleyCBORTests", dependencies: ["ParleyCBOR", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Interop/cbor2_oracle.py"]),
         .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
@@ -138,19 +162,20 @@ let package = Package(
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
-                    exclude: ["Resources"]),
+                    exclude: ["Resources"], swiftSettings: strictImports),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
                                                               "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
                                                               "ParleyMessagePack", "ParleyTestKit", httpTypes]),
         .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyHTTP", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML"],
-                    exclude: ["Resources"]),
+                    exclude: ["Resources"], swiftSettings: strictImports),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures", "ParleyHTTP", "ParleyClient"]),
         .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
         // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
-        .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"]),
+        .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"],
+                    swiftSettings: strictImports),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -87,7 +87,9 @@ public struct CSVFormat: Format {
         return try Array(text.utf8).withUnsafeBytes { try decodeRows($0, charset: .utf8, context: context) }
     }
 
-    private func decodeRows(_ bytes: UnsafeRawBufferPointer, charset: Charset, context: DecodingContext) throws -> Value {
+    private func decodeRows(
+        _ bytes: UnsafeRawBufferPointer, charset: Charset, context: DecodingContext
+    ) throws -> Value {
         var reader = try CSVRowReader(charset: charset, limits: context.limits)
         try reader.append(bytes)
         reader.finish()
@@ -120,7 +122,9 @@ public struct CSVFormat: Format {
     /// - Parameter records: The records, in order.
     /// - Returns: `true` when the first record reads as column names.
     public static func startsWithHeader(_ records: [[String]]) -> Bool {
-        guard let first = records.first, records.count > 1, !first.isEmpty, first.allSatisfy(isText) else { return false }
+        guard let first = records.first, records.count > 1, !first.isEmpty, first.allSatisfy(isText) else {
+            return false
+        }
         return records.dropFirst().allSatisfy { $0.count == first.count && !$0.allSatisfy(isText) }
     }
 

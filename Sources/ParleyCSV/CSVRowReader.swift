@@ -52,8 +52,9 @@ public struct CSVRowReader: Sendable {
     ///   byte-level reader cannot split safely.
     public init(charset: Charset = .utf8, limits: DecodingLimits = .standard) throws(FormatError) {
         guard [Charset.utf8, .ascii, .latin1, .windows1252].contains(charset) else {
-            throw FormatError(.unsupportedMediaType, format: CSVFormat.formatName,
-                              "the row reader reads ASCII-compatible charsets, not \(charset); transcode to UTF-8 first")
+            throw FormatError(
+                .unsupportedMediaType, format: CSVFormat.formatName,
+                "the row reader reads ASCII-compatible charsets, not \(charset); transcode to UTF-8 first")
         }
         self.charset = charset
         self.limits = limits
@@ -199,7 +200,8 @@ public struct CSVRowReader: Sendable {
                 var escaped = false
                 while true {
                     guard i < end else {
-                        throw error(.truncated, "the input ends inside a quoted field", at: opening, lineBreaks: lineBreaks)
+                        throw error(
+                            .truncated, "the input ends inside a quoted field", at: opening, lineBreaks: lineBreaks)
                     }
                     let byte = b[i]
                     if byte == .quote {
@@ -234,8 +236,9 @@ public struct CSVRowReader: Sendable {
                 let start = i
                 while i < end && b[i] != .comma {
                     if b[i] == .quote {
-                        throw error(.malformed, "a quote inside an unquoted field (quote the whole field and double it)",
-                                    at: i, lineBreaks: lineBreaks)
+                        throw error(
+                            .malformed, "a quote inside an unquoted field (quote the whole field and double it)",
+                            at: i, lineBreaks: lineBreaks)
                     }
                     i += 1
                 }

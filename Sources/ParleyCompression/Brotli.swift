@@ -1,4 +1,5 @@
 internal import CParleyBrotli
+import ParleyHTTP
 
 /// Brotli (RFC 7932) on libbrotli, streaming through one bounded scratch buffer.
 enum Brotli {
@@ -48,7 +49,8 @@ enum Brotli {
                     let room = output.room
                     var availableOut = room
                     var nextOut = scratch.baseAddress
-                    let result = BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+                    let result = BrotliDecoderDecompressStream(
+                        state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
                     guard output.append(scratch, count: room - availableOut) else {
                         return DecompressionError(.limitExceeded(maximum: maximumBytes), coding: .brotli)
                     }
@@ -57,7 +59,8 @@ enum Brotli {
                         continue
                     case BROTLI_DECODER_RESULT_SUCCESS:
                         return availableIn == 0 ? nil
-                            : DecompressionError(.corrupt, coding: .brotli, detail: "\(availableIn) bytes after the end of the stream")
+                            : DecompressionError(.corrupt, coding: .brotli,
+                                                 detail: "\(availableIn) bytes after the end of the stream")
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
                         return DecompressionError(.truncated, coding: .brotli)
                     default:
@@ -95,7 +98,8 @@ enum Brotli {
                 while produced <= outputCap {
                     var availableOut = scratch.count
                     var nextOut = scratch.baseAddress
-                    let result = BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+                    let result = BrotliDecoderDecompressStream(
+                        state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
                     produced += scratch.count - availableOut
                     switch result {
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
@@ -115,7 +119,8 @@ enum Brotli {
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                guard byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D else { return false }
+                guard byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+                else { return false }
                 index += 1
                 continue
             }

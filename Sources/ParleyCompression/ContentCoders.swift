@@ -71,6 +71,12 @@ extension ContentCodings {
     /// 3. `gzip`: what every client decodes;
     /// 4. `deflate` last: clients disagree whether it means zlib or raw deflate data.
     public static let standard = ContentCodings(
-        [CompressionDecoder(.gzip), CompressionDecoder(.deflate), CompressionDecoder(.brotli), CompressionDecoder(.zstd)],
-        encoders: [CompressionEncoder(.zstd), CompressionEncoder(.brotli), CompressionEncoder(.gzip), CompressionEncoder(.deflate)])
+        [
+            CompressionDecoder(.gzip), CompressionDecoder(.deflate), CompressionDecoder(.brotli),
+            CompressionDecoder(.zstd)
+        ],
+        encoders: [
+            CompressionEncoder(.zstd), CompressionEncoder(.brotli), CompressionEncoder(.gzip),
+            CompressionEncoder(.deflate)
+        ])
 }

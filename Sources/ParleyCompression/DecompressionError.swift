@@ -24,7 +24,8 @@ public struct DecompressionError: Error, Sendable, Hashable, CustomStringConvert
         switch reason {
         case .corrupt: what = "the body is not valid \(coding) data"
         case .truncated: what = "the \(coding) data ends early"
-        case .limitExceeded(let maximum): what = "decompressing the \(coding) body exceeds the limit of \(maximum) bytes"
+        case .limitExceeded(let maximum):
+            what = "decompressing the \(coding) body exceeds the limit of \(maximum) bytes"
         }
         return detail.map { "\(what) (\($0))" } ?? what
     }

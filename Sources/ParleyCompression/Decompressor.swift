@@ -1,3 +1,5 @@
+import ParleyHTTP
+
 /// Undoes a content coding — gzip and deflate with zlib, br with libbrotli, zstd with libzstd —
 /// never producing more bytes than a limit allows: a decompression bomb fails with
 /// `limitExceeded(maximum:)` as soon as its output would pass `maximumBytes`. Corrupt data and
@@ -28,15 +30,20 @@ public struct Decompressor: Sendable {
     public func decompress(_ data: [UInt8], coding: ContentCoding) throws(DecompressionError) -> [UInt8] {
         switch coding {
         case .identity:
-            guard data.count <= maximumBytes else { throw DecompressionError(.limitExceeded(maximum: maximumBytes), coding: coding) }
+            guard data.count <= maximumBytes else {
+                throw DecompressionError(.limitExceeded(maximum: maximumBytes), coding: coding)
+            }
             return data
         case .gzip:
-            return try Zlib.decompress(data, windowBits: 16 + 15, coding: coding, maximumBytes: maximumBytes, multipleMembers: true)
+            return try Zlib.decompress(
+                data, windowBits: 16 + 15, coding: coding, maximumBytes: maximumBytes, multipleMembers: true)
         case .deflate:
             do {
-                return try Zlib.decompress(data, windowBits: 15, coding: coding, maximumBytes: maximumBytes, multipleMembers: false)
+                return try Zlib.decompress(
+                    data, windowBits: 15, coding: coding, maximumBytes: maximumBytes, multipleMembers: false)
             } catch where error.reason == .corrupt {
-                return try Zlib.decompress(data, windowBits: -15, coding: coding, maximumBytes: maximumBytes, multipleMembers: false)
+                return try Zlib.decompress(
+                    data, windowBits: -15, coding: coding, maximumBytes: maximumBytes, multipleMembers: false)
             }
         case .brotli:
             return try Brotli.decompress(data, maximumBytes: maximumBytes)

@@ -1,4 +1,5 @@
 internal import CParleyZlib
+import ParleyHTTP
 
 /// gzip and deflate on zlib, streaming through one bounded scratch buffer.
 enum Zlib {
@@ -20,7 +21,8 @@ enum Zlib {
                     stream.next_out = scratch.baseAddress
                     stream.avail_out = UInt32(scratch.count)
                     status = deflate(&stream, Z_FINISH)
-                    precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "zlib deflate failed")
+                    precondition(
+                        status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "zlib deflate failed")
                     _ = output.append(scratch, count: scratch.count - Int(stream.avail_out))
                 }
             }
@@ -55,7 +57,8 @@ enum Zlib {
                     case Z_STREAM_END:
                         // Another gzip member may follow (RFC 1952 §2.2).
                         if multipleMembers, stream.avail_in > 0,
-                           Decompressor.looksLikeGzip(UnsafeBufferPointer(start: stream.next_in, count: Int(stream.avail_in))) {
+                            Decompressor.looksLikeGzip(
+                                UnsafeBufferPointer(start: stream.next_in, count: Int(stream.avail_in))) {
                             inflateReset(&stream)
                             continue
                         }
@@ -63,7 +66,8 @@ enum Zlib {
                     case Z_BUF_ERROR where stream.avail_in == 0:
                         return DecompressionError(.truncated, coding: coding)
                     default:
-                        return DecompressionError(.corrupt, coding: coding, detail: stream.msg.map { String(cString: $0) })
+                        return DecompressionError(
+                            .corrupt, coding: coding, detail: stream.msg.map { String(cString: $0) })
                     }
                 }
             }

@@ -1,4 +1,5 @@
 internal import CParleyZstd
+import ParleyHTTP
 
 /// Zstandard (RFC 8878) on libzstd, streaming through one bounded scratch buffer.
 enum Zstd {
@@ -70,7 +71,8 @@ enum Zstd {
     /// frame's (`5?  2A 4D 18`).
     static func looksEncoded(_ data: some Collection<UInt8>) -> Bool {
         var iterator = data.makeIterator()
-        guard let b0 = iterator.next(), let b1 = iterator.next(), let b2 = iterator.next(), let b3 = iterator.next() else {
+        guard let b0 = iterator.next(), let b1 = iterator.next(), let b2 = iterator.next(), let b3 = iterator.next()
+        else {
             return false
         }
         let magic = UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24
@@ -79,8 +81,9 @@ enum Zstd {
 
     private static func error(_ code: Int) -> DecompressionError {
         if ZSTD_getErrorCode(code) == ZSTD_error_frameParameter_windowTooLarge {
-            return DecompressionError(.corrupt, coding: .zstd,
-                                      detail: "the frame's window is over the 8 MiB RFC 9659 allows a zstd content coding")
+            return DecompressionError(
+                .corrupt, coding: .zstd,
+                detail: "the frame's window is over the 8 MiB RFC 9659 allows a zstd content coding")
         }
         return DecompressionError(.corrupt, coding: .zstd, detail: errorMessage(code))
     }

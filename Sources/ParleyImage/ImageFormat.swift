@@ -93,8 +93,9 @@ public struct ImageFormat: Format {
         let kind = try ImageKind.require(bytes, limits: limits)
         guard let labelled = ImageKind(mediaType: mediaType), labelled != kind else { return (kind, nil) }
         if options.acceptsMislabelledBodies { return (kind, labelled) }
-        throw FormatError(.mislabelled, format: name,
-                          "the body is labelled \(mediaType.essence) but its bytes are \(kind.mediaType) (\(kind.name) magic bytes)")
+        throw FormatError(
+            .mislabelled, format: name,
+            "the body is labelled \(mediaType.essence) but its bytes are \(kind.mediaType) (\(kind.name) magic bytes)")
     }
 
     /// Decodes a body to its metadata object (see <doc:ValueMapping>).
@@ -128,7 +129,9 @@ public struct ImageFormat: Format {
     ///   `unsupportedMediaType` for another type.
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         guard let kind = ImageKind(mediaType: context.mediaType), kind.isEncodable else {
-            throw FormatError(.unsupportedMediaType, format: name, "Parley encodes image/png and image/jpeg, not \(context.mediaType)")
+            throw FormatError(
+                .unsupportedMediaType, format: name, "Parley encodes image/png and image/jpeg, not \(context.mediaType)"
+            )
         }
         let quality = value["quality"]?.integerValue.map { Int(clamping: $0) } ?? options.jpegQuality
         return try Image(value).encoded(as: kind, quality: quality)

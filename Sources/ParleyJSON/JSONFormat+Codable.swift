@@ -52,7 +52,8 @@ extension JSONFormat {
         }
         switch document {
         case .tape(let tape):
-            return try JSONTapeDecoder(tape: tape, index: 0, codingPath: [], options: decoder).decodeDocument(as: T.self)
+            return try JSONTapeDecoder(tape: tape, index: 0, codingPath: [], options: decoder).decodeDocument(
+                as: T.self)
         case .blank(let value):
             return try decoder.decode(T.self, from: value)
         }

@@ -83,7 +83,9 @@ extension JSONParser {
             guard i < count else { throw error(.truncated, "unterminated string", at: i) }
             let byte = bytes[i]
             guard byte == 0x5C else {
-                throw error(.malformed, "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) in a string", at: i)
+                throw error(
+                    .malformed, "unescaped control character 0x\(String(byte, radix: 16, uppercase: true)) in a string",
+                    at: i)
             }
             guard i + 1 < count else { throw error(.truncated, "unterminated escape", at: i) }
             let escaped = bytes[i + 1]
@@ -138,11 +140,18 @@ extension JSONParser {
         switch unit {
         case 0xD800...0xDBFF:
             guard i + 7 < count, bytes[i + 6] == 0x5C, bytes[i + 7] == 0x75 else {
-                throw error(.invalidText, "lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) (no low surrogate follows)", at: i)
+                throw error(
+                    .invalidText,
+                    "lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) (no low surrogate follows)",
+                    at: i)
             }
             let low = try hexQuad(at: i + 8)
             guard (0xDC00...0xDFFF).contains(low) else {
-                throw error(.invalidText, "high surrogate \\u\(String(unit, radix: 16, uppercase: true)) followed by \\u\(String(low, radix: 16, uppercase: true)), not a low surrogate", at: i)
+                throw error(
+                    .invalidText,
+                    "high surrogate \\u\(String(unit, radix: 16, uppercase: true)) followed by "
+                        + "\\u\(String(low, radix: 16, uppercase: true)), not a low surrogate",
+                    at: i)
             }
             let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             return (Unicode.Scalar(value)!, 12)

@@ -93,8 +93,9 @@ extension JSONParser {
             while innermost >= 0 {
                 let container = innermost
                 guard tape.entries[container].length < UInt32.max else {
-                    throw FormatError.limitExceeded(format: Self.formatName, limit: "members per container (tape)",
-                                                    maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
+                    throw FormatError.limitExceeded(
+                        format: Self.formatName, limit: "members per container (tape)",
+                        maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
                 }
                 tape.entries[container].length += 1
                 let isObject = tape.entries[container].kind == .object
@@ -111,8 +112,9 @@ extension JSONParser {
             }
             // Values refer to objects by their entry's index in 32 bits.
             guard tape.entries.count <= UInt32.max else {
-                throw FormatError.limitExceeded(format: Self.formatName, limit: "values per document (tape)",
-                                                maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
+                throw FormatError.limitExceeded(
+                    format: Self.formatName, limit: "values per document (tape)",
+                    maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
             }
             return tape
         }
@@ -165,10 +167,14 @@ extension JSONParser {
         let length = try decodeEscapedString(from: start)
         if length > Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .decodedString, length: 0, payload: UInt64(tape.strings.count)))
-            tape.strings.append(String(decoding: UnsafeBufferPointer(start: bytes + start, count: length), as: UTF8.self))
+            tape.strings.append(
+                String(decoding: UnsafeBufferPointer(start: bytes + start, count: length), as: UTF8.self))
             return
         }
-        tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length), payload: UInt64(truncatingIfNeeded: start)))
+        tape.entries.append(
+            JSONTape.Entry(
+                kind: .plainString, length: UInt32(truncatingIfNeeded: length),
+                payload: UInt64(truncatingIfNeeded: start)))
     }
 
     /// Appends a member's key and consumes the `:` after it.

@@ -56,7 +56,9 @@ struct JSONParser {
             return error(.truncated, "unexpected end of input, expected \(expected)", at: offset)
         }
         let byte = source[offset]
-        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        let shown = byte >= 0x20 && byte < 0x7F
+            ? "'\(Character(Unicode.Scalar(byte)))'"
+            : "byte 0x\(String(byte, radix: 16, uppercase: true))"
         return error(.malformed, "unexpected \(shown), expected \(expected)", at: offset)
     }
 
@@ -92,7 +94,8 @@ struct JSONParser {
             }
         }
         if !options.allowsFragments && bytes[position] != 0x7B && bytes[position] != 0x5B {
-            throw error(.malformed, "the top-level value must be an object or array (fragments are not allowed)", at: position)
+            throw error(
+                .malformed, "the top-level value must be an object or array (fragments are not allowed)", at: position)
         }
         return nil
     }

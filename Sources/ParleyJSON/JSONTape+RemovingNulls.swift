@@ -42,7 +42,8 @@ extension JSONTape {
         var current = open(index)
         while true {
             if current.remaining == 0 {
-                let finished: Value = current.isObject ? .object(Value.Object(current.members)) : .array(current.elements)
+                let finished: Value =
+                    current.isObject ? .object(Value.Object(current.members)) : .array(current.elements)
                 guard var parent = stack.popLast() else { return finished }
                 parent.add(finished)
                 current = parent

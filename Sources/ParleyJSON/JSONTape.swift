@@ -102,7 +102,8 @@ final class JSONTape: @unchecked Sendable {
         var isReusable = false
         if let previous {
             let previousCapacity = previous.bytes.count
-            let reusableCapacity = max(byteCapacity, byteCapacity > previousCapacity ? 2 * previousCapacity : previousCapacity)
+            let reusableCapacity = max(
+                byteCapacity, byteCapacity > previousCapacity ? 2 * previousCapacity : previousCapacity)
             if reusableCapacity <= Self.reusableByteLimit {
                 byteCapacity = reusableCapacity
                 isReusable = true
@@ -118,7 +119,8 @@ final class JSONTape: @unchecked Sendable {
             }
             // A tape made to be reused gets room for as many entries as any text that fits its
             // copy can have (``reparse``).
-            let parts = try isReusable ? parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
+            let parts = try isReusable
+                ? parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
                 : parser.parseTape()
             try parser.endDocument()
             return .tape(JSONTape(bytes: copy, entries: parts.entries.take(), strings: parts.strings,
@@ -247,7 +249,8 @@ final class JSONTape: @unchecked Sendable {
         case .plainString:
             guard Int(entry.length) == name.count else { return false }
             if name.isEmpty { return true }
-            return memcmp(bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count) == 0
+            return memcmp(bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count)
+                == 0
         default: break
         }
         var key = strings[Int(truncatingIfNeeded: entry.payload)]

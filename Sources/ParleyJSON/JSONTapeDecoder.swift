@@ -45,7 +45,8 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     @inline(__always)
     func expect(_ kind: JSONTape.Kind, at index: Int, path: @autoclosure () -> [any CodingKey]) throws {
         guard tape.entries[index].kind == kind else {
-            throw options.mismatch(kind == .object ? [String: Any].self : [Any].self, tape.scalar(at: index), path: path())
+            throw options.mismatch(
+                kind == .object ? [String: Any].self : [Any].self, tape.scalar(at: index), path: path())
         }
     }
 
@@ -56,7 +57,8 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     func unwrap<T: Decodable>(_ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
                               key: any CodingKey) throws -> T {
         if ValueDecoder.mayDecodePrimitive(T.self) {
-            return try unwrapPrimitiveOrNested(index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
+            return try unwrapPrimitiveOrNested(
+                index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
         }
         return try unwrapNested(index, as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
     }
@@ -64,8 +66,10 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
     /// ``unwrap(_:as:pathCount:nestedKeys:key:)`` for a type that may be primitive. Kept out
     /// of line: the `Optional<T>` it handles costs a metadata lookup wherever it appears.
     @inline(never)
-    func unwrapPrimitiveOrNested<T: Decodable>(_ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
-                                               key: any CodingKey) throws -> T {
+    func unwrapPrimitiveOrNested<T: Decodable>(
+        _ index: Int, as type: T.Type, pathCount: Int, nestedKeys: [any CodingKey],
+        key: any CodingKey
+    ) throws -> T {
         if let primitive = try decodePrimitive(index, as: T.self, path: { self.path(pathCount, nestedKeys, key) }) {
             return primitive
         }
@@ -88,7 +92,8 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
                                     key: any CodingKey) throws -> T {
         guard depth == pathCount else {
             // A container used outside its parent's scope: decode with a decoder of its own.
-            let child = JSONTapeDecoder(tape: tape, index: index, codingPath: path(pathCount, nestedKeys, key), options: options)
+            let child = JSONTapeDecoder(
+                tape: tape, index: index, codingPath: path(pathCount, nestedKeys, key), options: options)
             return try T(from: child)
         }
         let savedIndex = self.index
@@ -137,7 +142,8 @@ final class JSONTapeDecoder: Decoder, SingleValueDecodingContainer {
                 var result: [Element] = []
                 result.reserveCapacity(Int(tape.entries[index].length))
                 try tape.forEachElement(of: index) { position, element in
-                    result.append(try convert(tape.scalar(at: element), { path() + [CodingIndexKey(intValue: position)] }))
+                    result.append(
+                        try convert(tape.scalar(at: element), { path() + [CodingIndexKey(intValue: position)] }))
                 }
                 return result
             }

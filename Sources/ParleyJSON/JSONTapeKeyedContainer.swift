@@ -5,14 +5,14 @@ import Parley
 /// Keys are compared with the member's bytes in the input, so looking a member up creates no
 /// string. When keys repeat, the last member wins, as with `ValueDecoder`.
 ///
-/// Objects up to 16 members are searched without an index. The first lookup gathers every
-/// key's hash (computed from its bytes) into two 64-bit masks (hashes seen once, hashes seen more than once). A name whose hash no
-/// key has is absent at once; a name whose hash exactly one key has matches at most one member,
-/// so the search stops at the first match and starts where the last one ended (types decode
-/// their keys in the order servers write them); only names sharing a hash with several keys
-/// take a full scan for the last match. Larger objects get a key index on the first lookup.
-/// The masks and cursor, and the `@inline(__always)` of the tape decoder, its containers and
-/// `ValueDecoder`'s primitive conversions (one group): kept: gated by JSON.codable-api-1mb.
+/// Objects up to 16 members are searched without an index. The first lookup gathers every key's
+/// hash (computed from its bytes) into two 64-bit masks (hashes seen once, hashes seen more than
+/// once). A name whose hash no key has is absent at once; a name whose hash exactly one key has
+/// matches at most one member, so the search stops at the first match and starts where the last one
+/// ended (types decode their keys in the order servers write them); only names sharing a hash with
+/// several keys take a full scan for the last match. Larger objects get a key index on the first
+/// lookup. The masks and cursor, and the `@inline(__always)` of the tape decoder, its containers
+/// and `ValueDecoder`'s primitive conversions (one group): kept: gated by JSON.codable-api-1mb.
 final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONTapeDecoder
     let tape: JSONTape
@@ -131,8 +131,11 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     @inline(__always)
     func require(_ key: Key) throws -> Int {
         if let value = find(key) { return value }
-        throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
-                                                   debugDescription: "No value associated with key '\(key.stringValue)'."))
+        throw DecodingError.keyNotFound(
+            key,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "No value associated with key '\(key.stringValue)'."))
     }
 
     func path(_ key: Key) -> [any CodingKey] { decoder.path(pathCount, nestedKeys, key) }
@@ -141,14 +144,20 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decodeNil(forKey key: Key) throws -> Bool { tape.entries[try require(key)].kind == .null }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.options.bool(try value(key), path: path(key)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try decoder.options.bool(try value(key), path: path(key))
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let member = try require(key)
         if let string = tape.stringIfString(at: member) { return string }
         return try decoder.options.string(tape.scalar(at: member), path: path(key))
     }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.options.double(try value(key), path: { self.path(key) }) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.options.float(try value(key), path: { self.path(key) }) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.options.double(try value(key), path: { self.path(key) })
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try decoder.options.float(try value(key), path: { self.path(key) })
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
@@ -173,7 +182,9 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         try decoder.unwrap(try require(key), as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let member = try require(key)
         try decoder.expect(.object, at: member, path: path(key))
         return KeyedDecodingContainer(JSONTapeKeyedContainer<NestedKey>(
@@ -183,7 +194,8 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let member = try require(key)
         try decoder.expect(.array, at: member, path: path(key))
-        return JSONTapeUnkeyedContainer(decoder: decoder, array: member, pathCount: pathCount, nestedKeys: nestedKeys + [key])
+        return JSONTapeUnkeyedContainer(
+            decoder: decoder, array: member, pathCount: pathCount, nestedKeys: nestedKeys + [key])
     }
 
     func superDecoder() throws -> any Decoder {

@@ -28,8 +28,11 @@ final class JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private func next(_ type: Any.Type) throws -> Int {
         guard currentIndex < elementCount else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex)),
-                                                          debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex)),
+                    debugDescription: "Unkeyed container is at end."))
         }
         let current = entry
         entry = tape.next(after: current)
@@ -38,12 +41,17 @@ final class JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     /// The path of the element just taken by `next`.
-    private var currentPath: [any CodingKey] { decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex - 1)) }
+    private var currentPath: [any CodingKey] {
+        decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex - 1))
+    }
 
     func decodeNil() throws -> Bool {
         guard currentIndex < elementCount else {
-            throw DecodingError.valueNotFound(Any?.self, .init(codingPath: decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex)),
-                                                               debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                Any?.self,
+                .init(
+                    codingPath: decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex)),
+                    debugDescription: "Unkeyed container is at end."))
         }
         if tape.entries[entry].kind == .null {
             _ = try next(Any?.self)
@@ -56,14 +64,20 @@ final class JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private func nextValue(_ type: Any.Type) throws -> Value { tape.scalar(at: try next(type)) }
 
-    func decode(_ type: Bool.Type) throws -> Bool { let v = try nextValue(type); return try decoder.options.bool(v, path: currentPath) }
+    func decode(_ type: Bool.Type) throws -> Bool {
+        let v = try nextValue(type); return try decoder.options.bool(v, path: currentPath)
+    }
     func decode(_ type: String.Type) throws -> String {
         let element = try next(type)
         if let string = tape.stringIfString(at: element) { return string }
         return try decoder.options.string(tape.scalar(at: element), path: currentPath)
     }
-    func decode(_ type: Double.Type) throws -> Double { let v = try nextValue(type); return try decoder.options.double(v, path: { self.currentPath }) }
-    func decode(_ type: Float.Type) throws -> Float { let v = try nextValue(type); return try decoder.options.float(v, path: { self.currentPath }) }
+    func decode(_ type: Double.Type) throws -> Double {
+        let v = try nextValue(type); return try decoder.options.double(v, path: { self.currentPath })
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        let v = try nextValue(type); return try decoder.options.float(v, path: { self.currentPath })
+    }
     func decode(_ type: Int.Type) throws -> Int { try integer() }
     func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
     func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
@@ -87,7 +101,9 @@ final class JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
                                   key: CodingIndexKey(intValue: currentIndex - 1))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let element = try next([String: Any].self)
         try decoder.expect(.object, at: element, path: currentPath)
         return KeyedDecodingContainer(JSONTapeKeyedContainer<NestedKey>(

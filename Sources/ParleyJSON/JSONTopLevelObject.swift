@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// The top-level object of a JSON text, read member by member from its parsed form: for callers
 /// that read a few members of each of many small documents (JSON Lines, the command-line tool's

@@ -51,7 +51,8 @@ struct JSONWriter {
                     output.append(literal: "[]")
                 } else {
                     output.append(0x5B)
-                    stack.append(Frame(isObject: false, elements: elements, members: [], index: 0, count: elements.count))
+                    stack.append(
+                        Frame(isObject: false, elements: elements, members: [], index: 0, count: elements.count))
                 }
             case .object(let object):
                 if object.isEmpty {

@@ -118,7 +118,8 @@ struct MessagePackWriter {
         if options.roundsInexactNumbers || DecimalText("\(d)") == exact {
             return writeFloat(d)
         }
-        throw unsupported("'\(text)' is neither a 64-bit integer nor exactly a float64 (set roundsInexactNumbers to round it)")
+        throw unsupported(
+            "'\(text)' is neither a 64-bit integer nor exactly a float64 (set roundsInexactNumbers to round it)")
     }
 
     private mutating func writeString(_ s: String) throws(FormatError) {

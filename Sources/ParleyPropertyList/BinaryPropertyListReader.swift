@@ -45,7 +45,8 @@ struct BinaryPropertyListReader {
         let top = Self.readUnsigned(bytes, at: trailer + 16, size: 8)
         let table = Self.readUnsigned(bytes, at: trailer + 24, size: 8)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-            throw Self.error("offset size \(offsetSize) or reference size \(referenceSize) is not 1 to 8 bytes", at: trailer + 6)
+            throw Self.error(
+                "offset size \(offsetSize) or reference size \(referenceSize) is not 1 to 8 bytes", at: trailer + 6)
         }
         guard count >= 1, count <= UInt64(limits.maxNodes) else {
             if count > UInt64(limits.maxNodes) {
@@ -54,10 +55,13 @@ struct BinaryPropertyListReader {
             }
             throw Self.error("the trailer declares no objects", at: trailer + 8)
         }
-        guard top < count else { throw Self.error("top object \(top) is not below the object count \(count)", at: trailer + 16) }
+        guard top < count else {
+            throw Self.error("top object \(top) is not below the object count \(count)", at: trailer + 16)
+        }
         let (tableBytes, overflow) = Int(count).multipliedReportingOverflow(by: offsetSize)
         guard table >= 9, table < UInt64(trailer), !overflow, Int(table) + tableBytes <= trailer else {
-            throw Self.error("the offset table at \(table) does not fit between the header and the trailer", at: trailer + 24)
+            throw Self.error(
+                "the offset table at \(table) does not fit between the header and the trailer", at: trailer + 24)
         }
         objectCount = Int(count)
         topObject = Int(top)
@@ -156,7 +160,8 @@ struct BinaryPropertyListReader {
     func offset(of index: Int) throws(FormatError) -> Int {
         let offset = Self.readUnsigned(bytes, at: offsetTableStart + index * offsetSize, size: offsetSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else {
-            throw Self.error("object \(index) is at \(offset), outside the object area", at: offsetTableStart + index * offsetSize)
+            throw Self.error(
+                "object \(index) is at \(offset), outside the object area", at: offsetTableStart + index * offsetSize)
         }
         return Int(offset)
     }
@@ -179,7 +184,9 @@ struct BinaryPropertyListReader {
         let size = 1 << Int(lengthMarker & 0xF)
         try checkRange(marker + 2, size, "a length")
         let value = Self.readUnsigned(bytes, at: marker + 2, size: size)
-        guard value <= UInt64(offsetTableStart) else { throw Self.error("length \(value) is larger than the document", at: marker + 1) }
+        guard value <= UInt64(offsetTableStart) else {
+            throw Self.error("length \(value) is larger than the document", at: marker + 1)
+        }
         return (Int(value), marker + 2 + size)
     }
 
@@ -198,15 +205,19 @@ struct BinaryPropertyListReader {
         }
         expansion = CheckedArithmetic.sum(expansion, CheckedArithmetic.sum(bytes, 1) ?? Int.max) ?? Int.max
         guard expansion <= expansionBudget else {
-            throw FormatError.limitExceeded(format: Self.format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
-                                            location: .init(byteOffset: offsetTableStart + index * offsetSize))
+            throw FormatError.limitExceeded(
+                format: Self.format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
+                location: .init(byteOffset: offsetTableStart + index * offsetSize))
         }
     }
 
     mutating func object(_ index: Int, depth: Int) throws(FormatError) -> Object {
-        guard index < objectCount else { throw Self.error("reference \(index) is not below the object count \(objectCount)") }
+        guard index < objectCount else {
+            throw Self.error("reference \(index) is not below the object count \(objectCount)")
+        }
         guard depth <= limits.maxDepth else {
-            throw FormatError.limitExceeded(format: Self.format, limit: "maxDepth", maximum: limits.maxDepth, actual: depth)
+            throw FormatError.limitExceeded(
+                format: Self.format, limit: "maxDepth", maximum: limits.maxDepth, actual: depth)
         }
         nodesProduced += 1
         guard nodesProduced <= limits.maxNodes else {
@@ -258,8 +269,10 @@ struct BinaryPropertyListReader {
             // when they are valid, and refuse anything else rather than guess a charset.
             let raw = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first..<first + count])
             if let bad = Charset.firstInvalidUTF8(raw.bindMemory(to: UInt8.self)) {
-                throw Self.error("an ASCII string holds byte 0x\(String(raw[bad], radix: 16, uppercase: true)), which is neither ASCII nor part of UTF-8",
-                                 at: first + bad)
+                throw Self.error(
+                    "an ASCII string holds byte 0x\(String(raw[bad], radix: 16, uppercase: true)), which is neither "
+                        + "ASCII nor part of UTF-8",
+                    at: first + bad)
             }
             return .value(.string(String(decoding: raw, as: UTF8.self)))
         case 0x6:
@@ -267,8 +280,9 @@ struct BinaryPropertyListReader {
             let (count, overflow) = units.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw Self.error("string length overflows", at: start) }
             try checkRange(first, count, "a UTF-16 string")
-            let text = try Charset.utf16BigEndian.decode(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first..<first + count]),
-                                                         format: Self.format)
+            let text = try Charset.utf16BigEndian.decode(
+                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first..<first + count]),
+                format: Self.format)
             return .value(.string(text))
         case 0x8:
             let size = Int(low) + 1

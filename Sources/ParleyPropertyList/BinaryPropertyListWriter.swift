@@ -61,7 +61,9 @@ struct BinaryPropertyListWriter {
         var offsets: [Int] = []
         offsets.reserveCapacity(nodes.count)
         func appendBigEndian(_ value: UInt64, size: Int) {
-            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
         }
         func appendMarker(_ high: UInt8, count: Int) {
             if count < 15 {
@@ -114,7 +116,8 @@ struct BinaryPropertyListWriter {
                         out.append(0x23)
                         appendBigEndian(d.bitPattern, size: 8)
                     } else {
-                        throw FormatError(.unsupportedValue, format: Self.format, "number \(text) has no property-list form")
+                        throw FormatError(
+                            .unsupportedValue, format: Self.format, "number \(text) has no property-list form")
                     }
                 case .float(let d):
                     out.append(0x23)
@@ -128,7 +131,8 @@ struct BinaryPropertyListWriter {
                 case .string(let text): appendString(text)
                 case .tagged(_, let inner):
                     guard let id = inner.integerValue, id >= 0 else {
-                        throw FormatError(.unsupportedValue, format: Self.format, "a UID must be a non-negative integer")
+                        throw FormatError(
+                            .unsupportedValue, format: Self.format, "a UID must be a non-negative integer")
                     }
                     let size = Self.byteCount(for: UInt64(id))
                     out.append(0x80 | UInt8(size - 1))

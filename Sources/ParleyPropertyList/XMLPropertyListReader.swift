@@ -109,7 +109,8 @@ struct XMLPropertyListReader {
             }
             switch name.first {
             case UInt8(ascii: "a"): self = equals("array") ? .array : .other
-            case UInt8(ascii: "d"): self = equals("dict") ? .dict : equals("date") ? .date : equals("data") ? .data : .other
+            case UInt8(ascii: "d"):
+                self = equals("dict") ? .dict : equals("date") ? .date : equals("data") ? .data : .other
             case UInt8(ascii: "f"): self = equals("false") ? .false : .other
             case UInt8(ascii: "i"): self = equals("integer") ? .integer : .other
             case UInt8(ascii: "k"): self = equals("key") ? .key : .other
@@ -148,7 +149,10 @@ struct XMLPropertyListReader {
         guard i > nameStart else { throw error("expected an element name", at: start) }
         let nameRange = nameStart..<i
         func unterminated() -> FormatError {
-            error("unterminated tag <\(String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self))>", at: start)
+            error(
+                "unterminated tag "
+                    + "<\(String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self))>",
+                at: start)
         }
         var quote: UInt8? = nil
         while i < bytes.count {
@@ -173,7 +177,8 @@ struct XMLPropertyListReader {
 
     static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: ":")
             || byte >= 0x80
     }
 
@@ -185,10 +190,13 @@ struct XMLPropertyListReader {
     }
 
     /// Calls `body` with the UTF-8 of `text`.
-    func withUTF8<R>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> R) throws(FormatError) -> R {
+    func withUTF8<R>(
+        _ text: Text, _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> R
+    ) throws(FormatError) -> R {
         switch text {
         case .slice(let range): return try body(UnsafeBufferPointer(rebasing: bytes[range]))
-        case .rewritten(let out): return try out.withUnsafeBufferPointer { buffer throws(FormatError) in try body(buffer) }
+        case .rewritten(let out):
+            return try out.withUnsafeBufferPointer { buffer throws(FormatError) in try body(buffer) }
         }
     }
 
@@ -204,7 +212,9 @@ struct XMLPropertyListReader {
         let start = i
         while i < bytes.count {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || (byte < 0x20 && byte != 0x09 && byte != 0x0A) { break }
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || (byte < 0x20 && byte != 0x09 && byte != 0x0A) {
+                break
+            }
             i += 1
         }
         if i + 1 < bytes.count, bytes[i] == UInt8(ascii: "<"), bytes[i + 1] != UInt8(ascii: "!") {
@@ -267,7 +277,9 @@ struct XMLPropertyListReader {
         i += 1
         let nameStart = i
         while i < bytes.count && bytes[i] != UInt8(ascii: ";") && i - nameStart < 16 { i += 1 }
-        guard i < bytes.count, bytes[i] == UInt8(ascii: ";") else { throw error("bare '&' or unterminated reference", at: start) }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ";") else {
+            throw error("bare '&' or unterminated reference", at: start)
+        }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<i]), as: UTF8.self)
         i += 1
         switch name {
@@ -281,8 +293,10 @@ struct XMLPropertyListReader {
             if name.hasPrefix("#x") { scalarValue = UInt32(name.dropFirst(2), radix: 16) }
             else if name.hasPrefix("#") { scalarValue = UInt32(name.dropFirst(), radix: 10) }
             else {
-                throw FormatError(.forbidden, format: Self.format, "entity '&\(name);' is not expanded (only the predefined entities are)",
-                                  location: error("", at: start).location)
+                throw FormatError(
+                    .forbidden, format: Self.format,
+                    "entity '&\(name);' is not expanded (only the predefined entities are)",
+                    location: error("", at: start).location)
             }
             guard let value = scalarValue, let scalar = Unicode.Scalar(value), value != 0 else {
                 throw error("invalid character reference '&\(name);'", at: start)
@@ -333,8 +347,9 @@ struct XMLPropertyListReader {
                         finished = tag.element == .array ? .array([]) : .object([:])
                     } else {
                         guard stack.count + 1 <= limits.maxDepth else {
-                            throw FormatError.limitExceeded(format: Self.format, limit: "maxDepth", maximum: limits.maxDepth,
-                                                            actual: stack.count + 1, location: error("", at: tagStart).location)
+                            throw FormatError.limitExceeded(
+                                format: Self.format, limit: "maxDepth", maximum: limits.maxDepth,
+                                actual: stack.count + 1, location: error("", at: tagStart).location)
                         }
                         stack.append(tag.element == .array ? .array([]) : .dictionary([], pendingKey: nil))
                         continue
@@ -394,7 +409,8 @@ struct XMLPropertyListReader {
         }
         var magnitude: UInt64 = 0
         var radix: UInt64 = 10
-        if utf8.count > 2, utf8.first == UInt8(ascii: "0"), utf8.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x") {
+        if utf8.count > 2, utf8.first == UInt8(ascii: "0"),
+            utf8.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x") {
             radix = 16
             utf8 = utf8.dropFirst(2)
         }
@@ -433,14 +449,19 @@ struct XMLPropertyListReader {
                 case "-inf", "-infinity": return .float(-.infinity)
                 default:
                     guard !trimmed.isEmpty,
-                          trimmed.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101 }),
-                          let d = Double(text) else {
+                        trimmed.allSatisfy({
+                            ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101
+                        }),
+                        let d = Double(text)
+                    else {
                         throw error("'\(quoted())' is not a real", at: offset)
                     }
                     return .float(d)
                 }
             case .date:
-                guard let date = ISO8601Text.date(fromUTF8: trimmed) else { throw error("'\(quoted())' is not a date", at: offset) }
+                guard let date = ISO8601Text.date(fromUTF8: trimmed) else {
+                    throw error("'\(quoted())' is not a date", at: offset)
+                }
                 return .date(date)
             case .data:
                 guard let bytes = Base64Text.decode(utf8, skippingWhitespace: true) else {

@@ -22,7 +22,9 @@ enum XMLPropertyListWriter {
             case .close(let name, let depth):
                 out += "\(indent(depth))</\(name)>\n"
             case .value(let value, let depth):
-                guard depth < 512 else { throw FormatError(.unsupportedValue, format: format, "nesting deeper than 512 levels") }
+                guard depth < 512 else {
+                    throw FormatError(.unsupportedValue, format: format, "nesting deeper than 512 levels")
+                }
                 let pad = indent(depth)
                 switch value {
                 case .array(let elements):
@@ -39,7 +41,9 @@ enum XMLPropertyListWriter {
                         steps.append(.key(member.key, depth: depth + 1))
                     }
                 case .tagged("uid", let inner):
-                    guard let id = inner.integerValue else { throw FormatError(.unsupportedValue, format: format, "a UID must be an integer") }
+                    guard let id = inner.integerValue else {
+                        throw FormatError(.unsupportedValue, format: format, "a UID must be an integer")
+                    }
                     out += "\(pad)<dict>\n\(pad)\t<key>CF$UID</key>\n\(pad)\t<integer>\(id)</integer>\n\(pad)</dict>\n"
                 default:
                     out += pad + (try scalar(value)) + "\n"

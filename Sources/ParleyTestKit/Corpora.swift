@@ -20,7 +20,8 @@ public enum Corpora {
         var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while folder.path != "/" {
             if fileManager.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
-               !fileManager.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("Package.swift").path) {
+                !fileManager.fileExists(
+                    atPath: folder.deletingLastPathComponent().appendingPathComponent("Package.swift").path) {
                 let url = folder.deletingLastPathComponent().appendingPathComponent("shared/corpora/\(name)")
                 return fileManager.fileExists(atPath: url.path) ? url : nil
             }
@@ -33,7 +34,9 @@ public enum Corpora {
     public static func packageRoot(filePath: String = #filePath) -> URL? {
         var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return folder
+            }
             folder = folder.deletingLastPathComponent()
         }
         return nil
@@ -41,6 +44,7 @@ public enum Corpora {
 
     /// The message a test prints when it skips for a missing corpus.
     public static func missingMessage(_ name: String) -> String {
-        "corpus '\(name)' not found (expected ../shared/corpora/\(name) beside the checkout, or PARLEY_CORPORA): skipped"
+        "corpus '\(name)' not found (expected ../shared/corpora/\(name) beside the checkout, or PARLEY_CORPORA): "
+            + "skipped"
     }
 }

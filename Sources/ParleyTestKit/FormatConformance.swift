@@ -1,5 +1,5 @@
 public import Parley
-import Testing
+public import Testing
 
 /// Conformance checks every format module must pass, built-in or custom.
 ///
@@ -61,7 +61,8 @@ public enum FormatConformance {
 
         /// One line per failure and per skipped check, after a line naming the format.
         public var description: String {
-            let head = conforms ? "\(formatName) conforms" : "\(formatName) does not conform (\(failures.count) failures)"
+            let head =
+                conforms ? "\(formatName) conforms" : "\(formatName) does not conform (\(failures.count) failures)"
             return ([head] + failures.map { "  \($0)" } + skipped.map { "  \($0)" }).joined(separator: "\n")
         }
     }
@@ -167,7 +168,9 @@ public enum FormatConformance {
             var seen = Set<MediaType>()
             for type in list {
                 if !seen.insert(type).inserted { fail("\(type) is declared twice") }
-                if (try? MediaType(parsing: type.description)) != type { fail("\(type) does not survive parsing its own text") }
+                if (try? MediaType(parsing: type.description)) != type {
+                    fail("\(type) does not survive parsing its own text")
+                }
             }
         }
         let own = Registry(formats: [format])
@@ -181,14 +184,19 @@ public enum FormatConformance {
             let forward = Registry(formats: [format, other])
             let backward = Registry(formats: [other, format])
             var reported = Set<MediaType>()
-            for declared in format.decodableMediaTypes + other.decodableMediaTypes where reported.insert(declared.withoutParameters).inserted {
+            for declared in format.decodableMediaTypes + other.decodableMediaTypes
+            where reported.insert(declared.withoutParameters).inserted {
                 let probe = probeType(declared)
                 guard let first = forward.decoder(for: probe), let second = backward.decoder(for: probe),
                       first.format.name != second.format.name else { continue }
                 let ours = first.format.name == format.name ? first : second
                 let theirs = first.format.name == format.name ? second : first
-                fail("\(declared.withoutParameters) overlaps: \(format.name) claims it as \(ours.registeredType) (\(ours.rank)) and "
-                     + "\(other.name) as \(theirs.registeredType) (\(theirs.rank)), so which one decodes it depends on registration order")
+                fail(
+                    "\(declared.withoutParameters) overlaps: \(format.name) claims it as \(ours.registeredType) "
+                        + "(\(ours.rank)) and "
+                        + "\(other.name) as \(theirs.registeredType) (\(theirs.rank)), so which one decodes it depends "
+                        + "on registration order"
+                )
             }
         }
     }
@@ -205,7 +213,10 @@ public enum FormatConformance {
 
     static func checkRoundTrips(_ format: some Format, _ options: Options, _ report: inout Report) {
         if format.encodableMediaTypes.isEmpty {
-            report.skipped.append(Skip(check: "roundTrip", reason: "\(format.name) encodes no media type (decode-only)", isOptedOut: false))
+            report.skipped.append(
+                Skip(
+                    check: "roundTrip", reason: "\(format.name) encodes no media type (decode-only)", isOptedOut: false)
+            )
             return
         }
         if options.samples.isEmpty {
@@ -218,14 +229,22 @@ public enum FormatConformance {
                     let bytes = try format.encode(sample, as: type)
                     let decoded = try format.decode(bytes, as: type)
                     if !options.equivalent(sample, decoded) {
-                        let difference = ValueDifference.first(between: sample, and: decoded) ?? "it is not equivalent to the original"
-                        report.failures.append(Failure(
-                            check: "roundTrip",
-                            message: "\(type): sample \(index + 1) is lossy: \(difference) (sample \(ValueDifference.render(sample)))"))
+                        let difference =
+                            ValueDifference.first(between: sample, and: decoded)
+                            ?? "it is not equivalent to the original"
+                        report.failures.append(
+                            Failure(
+                                check: "roundTrip",
+                                message:
+                                    "\(type): sample \(index + 1) is lossy: \(difference) (sample "
+                                        + "\(ValueDifference.render(sample)))"
+                            ))
                     }
                 } catch {
-                    report.failures.append(Failure(check: "roundTrip",
-                                                   message: "\(type): sample \(index + 1) \(ValueDifference.render(sample)) threw \(error)"))
+                    report.failures.append(
+                        Failure(
+                            check: "roundTrip",
+                            message: "\(type): sample \(index + 1) \(ValueDifference.render(sample)) threw \(error)"))
                 }
             }
         }
@@ -267,13 +286,18 @@ public enum FormatConformance {
             } catch is FormatError {
                 continue
             } catch {
-                report.failures.append(Failure(check: "badInput",
-                                               message: "a \(input.count)-byte input threw \(type(of: error)), not FormatError: \(error)"))
+                report.failures.append(
+                    Failure(
+                        check: "badInput",
+                        message: "a \(input.count)-byte input threw \(type(of: error)), not FormatError: \(error)"))
             }
         }
         for input in options.malformedInputs {
             if (try? format.decode(input, as: mediaType)) != nil {
-                report.failures.append(Failure(check: "badInput", message: "accepted malformed input \(ParleyError.excerpt(of: input, maxCharacters: 40))"))
+                report.failures.append(
+                    Failure(
+                        check: "badInput",
+                        message: "accepted malformed input \(ParleyError.excerpt(of: input, maxCharacters: 40))"))
             }
         }
     }
@@ -284,16 +308,24 @@ public enum FormatConformance {
         func skip(_ part: String, _ reason: String, optedOut: Bool = false) {
             report.skipped.append(Skip(check: "limits.\(part)", reason: reason, isOptedOut: optedOut))
         }
-        func expectLimit(_ name: String, _ value: Int, _ limits: DecodingLimits, _ type: MediaType, _ input: [UInt8], _ what: String) {
+        func expectLimit(
+            _ name: String, _ value: Int, _ limits: DecodingLimits, _ type: MediaType, _ input: [UInt8], _ what: String
+        ) {
             do {
                 _ = try format.decode(input, as: type, limits: limits)
-                report.failures.append(Failure(
-                    check: "limits",
-                    message: "\(name) \(value) was not enforced: \(what) decoded without error; the decoder must throw FormatError.limitExceeded (read the limits from the DecodingContext)"))
+                report.failures.append(
+                    Failure(
+                        check: "limits",
+                        message:
+                            "\(name) \(value) was not enforced: \(what) decoded without error; the decoder must throw "
+                                + "FormatError.limitExceeded (read the limits from the DecodingContext)"
+                    ))
             } catch let error as FormatError where error.code == .limitExceeded {
                 return
             } catch {
-                report.failures.append(Failure(check: "limits", message: "\(name) \(value): \(what) threw \(error) instead of limitExceeded"))
+                report.failures.append(
+                    Failure(
+                        check: "limits", message: "\(name) \(value): \(what) threw \(error) instead of limitExceeded"))
             }
         }
         // A body the format decodes: an encoded sample, or one the caller gave.
@@ -301,12 +333,16 @@ public enum FormatConformance {
         if let type = format.encodableMediaTypes.first, let sample = options.samples.first,
            let bytes = try? format.encode(sample, as: type), (try? format.decode(bytes, as: type)) != nil {
             body = (type, bytes)
-        } else if let bytes = options.bodies.first(where: { (try? format.decode($0, as: decodingType(format))) != nil }) {
+        } else if let bytes = options.bodies.first(where: {
+            (try? format.decode($0, as: decodingType(format))) != nil
+        }) {
             body = (decodingType(format), bytes)
         }
         if let body, body.bytes.count > 1 {
             let limit = body.bytes.count - 1
-            expectLimit("maxBodyBytes", limit, DecodingLimits(maxBodyBytes: limit), body.type, body.bytes, "a \(body.bytes.count)-byte body")
+            expectLimit(
+                "maxBodyBytes", limit, DecodingLimits(maxBodyBytes: limit), body.type, body.bytes,
+                "a \(body.bytes.count)-byte body")
         } else {
             skip("maxBodyBytes", body == nil
                  ? "no body that decodes: \(format.name) encodes no sample and options.bodies has none"
@@ -314,7 +350,8 @@ public enum FormatConformance {
         }
         guard options.checksDepth else { return skip("maxDepth", "options.checksDepth is false", optedOut: true) }
         guard let type = format.encodableMediaTypes.first else {
-            return skip("maxDepth", "\(format.name) encodes no media type (decode-only), so there is no nested body to decode")
+            return skip(
+                "maxDepth", "\(format.name) encodes no media type (decode-only), so there is no nested body to decode")
         }
         var nested: Value = [1]
         for _ in 0..<20 { nested = [nested] }
@@ -357,9 +394,11 @@ public enum FormatConformance {
         }
         bodies += options.bodies.map { (decodingType(format), $0) }
         guard !bodies.isEmpty else {
-            report.skipped.append(Skip(check: "concurrency",
-                                       reason: "no body to decode: \(format.name) encodes no sample and options.bodies is empty",
-                                       isOptedOut: false))
+            report.skipped.append(
+                Skip(
+                    check: "concurrency",
+                    reason: "no body to decode: \(format.name) encodes no sample and options.bodies is empty",
+                    isOptedOut: false))
             return
         }
         let inputs = bodies
@@ -367,10 +406,13 @@ public enum FormatConformance {
         for (index, input) in inputs.enumerated() {
             let again = Outcome { try format.decode(input.bytes, as: input.type) }
             if again != expected[index] {
-                report.failures.append(Failure(
-                    check: "concurrency",
-                    message: "decoding body \(index + 1) (\(input.bytes.count) bytes) twice on one thread gave \(expected[index].rendered), "
-                             + "then \(again.rendered): the format keeps state from one call to the next"))
+                report.failures.append(
+                    Failure(
+                        check: "concurrency",
+                        message:
+                            "decoding body \(index + 1) (\(input.bytes.count) bytes) twice on one thread gave "
+                                + "\(expected[index].rendered), "
+                            + "then \(again.rendered): the format keeps state from one call to the next"))
                 return
             }
         }
@@ -390,11 +432,17 @@ public enum FormatConformance {
         group.wait()
         let (count, total, first) = mismatches.summary
         if let (index, outcome) = first {
-            report.failures.append(Failure(
-                check: "concurrency",
-                message: "\(count) of \(total) decodes on \(concurrentThreads) threads at once differed from the same decode on one thread "
-                         + "(first: body \(index + 1) came back as \(outcome.rendered), expected \(expected[index].rendered)): "
-                         + "the format shares mutable state between concurrent calls, so it is not safe as a Sendable value"))
+            report.failures.append(
+                Failure(
+                    check: "concurrency",
+                    message:
+                        "\(count) of \(total) decodes on \(concurrentThreads) threads at once differed from the same "
+                            + "decode on one thread "
+                        + "(first: body \(index + 1) came back as \(outcome.rendered), expected "
+                        + "\(expected[index].rendered)): "
+                        + "the format shares mutable state between concurrent calls, so it is not safe as a Sendable "
+                        + "value"
+                ))
         }
     }
 }

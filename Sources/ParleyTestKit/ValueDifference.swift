@@ -19,9 +19,10 @@ enum ValueDifference {
             let missing = leftKeys.filter { !rightKeys.contains($0) }
             let extra = rightKeys.filter { !leftKeys.contains($0) }
             if !missing.isEmpty || !extra.isEmpty {
-                return "at \(path): " + ([missing.isEmpty ? nil : "member \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) went missing",
-                                          extra.isEmpty ? nil : "member \(extra.map { "\"\($0)\"" }.joined(separator: ", ")) appeared"]
-                    .compactMap { $0 }.joined(separator: ", "))
+                let quoted = { (keys: [String]) in keys.map { "\"\($0)\"" }.joined(separator: ", ") }
+                let parts = [missing.isEmpty ? nil : "member \(quoted(missing)) went missing",
+                             extra.isEmpty ? nil : "member \(quoted(extra)) appeared"]
+                return "at \(path): " + parts.compactMap { $0 }.joined(separator: ", ")
             }
             if leftKeys != rightKeys {
                 return "at \(path): members \(leftKeys) came back in the order \(rightKeys)"

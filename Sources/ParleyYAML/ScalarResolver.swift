@@ -66,7 +66,8 @@ enum ScalarResolver {
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         let count = bytes.count
         if count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "o") || bytes[1] == UInt8(ascii: "x") {
-            return radixInteger(UnsafeBufferPointer(rebasing: bytes[2...]), radix: bytes[1] == UInt8(ascii: "o") ? 8 : 16)
+            return radixInteger(
+                UnsafeBufferPointer(rebasing: bytes[2...]), radix: bytes[1] == UInt8(ascii: "o") ? 8 : 16)
         }
         var index = 0
         var negative = false
@@ -232,7 +233,8 @@ enum ScalarResolver {
             exponent = UnsafeBufferPointer(rebasing: bytes[exponentStart..<index])
         }
         guard index == count else { return nil }
-        if let magnitude = exactDouble(integerDigits: integerDigits, fractionDigits: fractionDigits, exponent: exponent) {
+        if let magnitude = exactDouble(integerDigits: integerDigits, fractionDigits: fractionDigits,
+                                       exponent: exponent) {
             return .float(negative ? -magnitude : magnitude)
         }
 

@@ -4,7 +4,9 @@ import Parley
 /// tag text. Shared by the block writer and the flow rendering of complex keys.
 enum ScalarText {
     /// Words YAML 1.1 readers take as Booleans or null; quoted so any reader sees a string.
-    private static let yaml11Words: Set<String> = ["y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "<<", "="]
+    private static let yaml11Words: Set<String> = [
+        "y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "<<", "="
+    ]
 
     /// Whether `string` reads back as the same string when written plain.
     ///

@@ -34,7 +34,9 @@ extension TreeBuilder {
         }
 
         /// The frame under every open collection: what is delivered to it is a document.
-        static var documentLevel: Frame { Frame(isMapping: false, start: 0, nodeMark: 0, unitMark: 0, hasExtras: false) }
+        static var documentLevel: Frame {
+            Frame(isMapping: false, start: 0, nodeMark: 0, unitMark: 0, hasExtras: false)
+        }
     }
 
     /// The parts of a ``Frame`` few collections have, created when the first one appears.

@@ -51,7 +51,8 @@ struct TreeBuilder {
         self.parser = parser
         self.format = options.name
         let (product, overflow) = max(0, limits.maxExpansionRatio).multipliedReportingOverflow(by: inputLength)
-        self.expansionBudget = overflow ? Int.max : product.addingReportingOverflow(65_536).overflow ? Int.max : product + 65_536
+        self.expansionBudget =
+            overflow ? Int.max : product.addingReportingOverflow(65_536).overflow ? Int.max : product + 65_536
     }
 
     /// Reads the whole stream and returns the selected document(s).
@@ -193,8 +194,10 @@ struct TreeBuilder {
             let core = isMapping ? "tag:yaml.org,2002:map" : "tag:yaml.org,2002:seq"
             if text != "!" && text != core {
                 if ScalarResolver.isKnownTag(text) {
-                    throw FormatError(.malformed, format: format, "tag \(text) cannot be used on a \(isMapping ? "mapping" : "sequence")",
-                                      location: parser.eventLocation)
+                    throw FormatError(
+                        .malformed, format: format,
+                        "tag \(text) cannot be used on a \(isMapping ? "mapping" : "sequence")",
+                        location: parser.eventLocation)
                 }
                 try checkTag(text)
                 wrappingTag = text
@@ -212,7 +215,11 @@ struct TreeBuilder {
     private mutating func finish(_ frame: Frame, with extras: Extras) -> Value {
         let anchor = extras.anchor
         if let name = anchor {
-            if let count = openAnchors[name], count > 1 { openAnchors[name] = count - 1 } else { openAnchors[name] = nil }
+            if let count = openAnchors[name], count > 1 {
+                openAnchors[name] = count - 1
+            } else {
+                openAnchors[name] = nil
+            }
         }
         var value: Value
         if frame.isMapping {
@@ -289,8 +296,9 @@ struct TreeBuilder {
     private mutating func spendExpansion(_ units: Int) throws(FormatError) {
         expansion += units
         if expansion > expansionBudget {
-            throw FormatError.limitExceeded(format: format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
-                                            location: parser.eventLocation)
+            throw FormatError.limitExceeded(
+                format: format, limit: "maxExpansionRatio", maximum: limits.maxExpansionRatio,
+                location: parser.eventLocation)
         }
     }
 
@@ -378,14 +386,17 @@ struct TreeBuilder {
         case .array(let elements):
             for element in elements {
                 guard case .object(let object) = element else {
-                    throw FormatError(.malformed, format: format, "a merge key '<<' takes mappings, found a \(element.kindName)",
-                                      location: parser.eventLocation)
+                    throw FormatError(
+                        .malformed, format: format, "a merge key '<<' takes mappings, found a \(element.kindName)",
+                        location: parser.eventLocation)
                 }
                 sources.append(object)
             }
         default:
-            throw FormatError(.malformed, format: format, "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
-                              location: parser.eventLocation)
+            throw FormatError(
+                .malformed, format: format,
+                "a merge key '<<' takes a mapping or a sequence of mappings, found a \(value.kindName)",
+                location: parser.eventLocation)
         }
         topExtras().merges.append((position: memberScratch.count - top.start, sources: sources))
     }
@@ -400,7 +411,9 @@ struct TreeBuilder {
     }
 
     /// Inserts merged members where their `<<` appeared; explicit keys win, then earlier sources.
-    private func applyMerges(_ merges: [(position: Int, sources: [Value.Object])], to members: inout [Value.Object.Member]) {
+    private func applyMerges(
+        _ merges: [(position: Int, sources: [Value.Object])], to members: inout [Value.Object.Member]
+    ) {
         var seen = Set(members.map(\.key))
         var merged: [Value.Object.Member] = []
         merged.reserveCapacity(members.count)
@@ -441,7 +454,8 @@ struct TreeBuilder {
             throw FormatError(.malformed, format: format, "\(error.message)", location: parser.eventLocation)
         }
         if options.unknownTags == .reject {
-            throw FormatError(.forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
+            throw FormatError(
+                .forbidden, format: format, "tag \(tag) is not constructed", location: parser.eventLocation)
         }
         return .tagged(tag, .string(String(utf8: bytes)))
     }
@@ -459,7 +473,8 @@ struct TreeBuilder {
     /// The error for a `0x`/`0o` integer of `digits` significant digits, more than
     /// ``ScalarResolver/maxRadixDigits``.
     private static func radixDigitsError(_ digits: Int, options: YAMLFormat, parser: EventParser) -> FormatError {
-        FormatError.limitExceeded(format: options.name, limit: "hexadecimal or octal integer digits",
-                                  maximum: ScalarResolver.maxRadixDigits, actual: digits, location: parser.eventLocation)
+        FormatError.limitExceeded(
+            format: options.name, limit: "hexadecimal or octal integer digits",
+            maximum: ScalarResolver.maxRadixDigits, actual: digits, location: parser.eventLocation)
     }
 }

@@ -13,12 +13,14 @@ extension YAMLFormat {
             while start < bytes.count, TextSniffing.isWhiteSpace(bytes[start]) { start += 1 }
             guard start < bytes.count else { return nil }
         }
-        if TextSniffing.bytes(bytes, startWith: "%YAML".utf8, at: start) || TextSniffing.bytes(bytes, startWith: "---".utf8, at: start) {
+        if TextSniffing.bytes(bytes, startWith: "%YAML".utf8, at: start)
+            || TextSniffing.bytes(bytes, startWith: "---".utf8, at: start) {
             return yaml
         }
         if TextSniffing.bytes(bytes, startWith: "- ".utf8, at: start) { return yaml }
         if let end = TextSniffing.lastSignificantByte(bytes),
-           (bytes[start], bytes[end]) == (UInt8(ascii: "{"), UInt8(ascii: "}")) || (bytes[start], bytes[end]) == (UInt8(ascii: "["), UInt8(ascii: "]")) {
+            (bytes[start], bytes[end]) == (UInt8(ascii: "{"), UInt8(ascii: "}"))
+                || (bytes[start], bytes[end]) == (UInt8(ascii: "["), UInt8(ascii: "]")) {
             return yaml
         }
         // A plain key (letters, digits, `_`, `-`, `.`) then `: ` or `:` at the end of the line.

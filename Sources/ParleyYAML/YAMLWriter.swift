@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Parley
 
 /// Writes one value as a block-style YAML document, with an explicit stack (no recursion).
@@ -169,8 +170,11 @@ struct YAMLWriter {
             Base64Text.encode(bytes, into: &output)
         case .date(let date):
             guard let text = Timestamp.format(date) else {
-                throw FormatError(.unsupportedValue, format: format,
-                                  "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years a YAML timestamp holds (0000–9999)")
+                throw FormatError(
+                    .unsupportedValue, format: format,
+                    "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years a YAML timestamp "
+                        + "holds (0000–9999)"
+                )
             }
             output.append(contentsOf: "!!timestamp ".utf8)
             output.append(contentsOf: text.utf8)
@@ -188,13 +192,16 @@ struct YAMLWriter {
             }
         case .tagged(let tag, let inner):
             if case .tagged = inner {
-                throw FormatError(.unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps another tagged value")
+                throw FormatError(
+                    .unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps another tagged value")
             }
             if case .bytes = inner {
-                throw FormatError(.unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps bytes (!!binary)")
+                throw FormatError(
+                    .unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps bytes (!!binary)")
             }
             if case .date = inner {
-                throw FormatError(.unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps a date (!!timestamp)")
+                throw FormatError(
+                    .unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps a date (!!timestamp)")
             }
             output.append(contentsOf: ScalarText.tagText(tag).utf8)
             output.append(UInt8(ascii: " "))

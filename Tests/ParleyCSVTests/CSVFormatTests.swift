@@ -37,7 +37,9 @@ import Testing
         // 5. Fields may be enclosed in double quotes.
         #expect(try rows("\"aaa\",\"bbb\",\"ccc\"\r\nzzz,yyy,xxx") == [["aaa", "bbb", "ccc"], ["zzz", "yyy", "xxx"]])
         // 6. Quoted fields hold line breaks, quotes and commas.
-        #expect(try rows("\"aaa\",\"b\r\nbb\",\"ccc\"\r\nzzz,yyy,xxx") == [["aaa", "b\r\nbb", "ccc"], ["zzz", "yyy", "xxx"]])
+        #expect(
+            try rows("\"aaa\",\"b\r\nbb\",\"ccc\"\r\nzzz,yyy,xxx") == [["aaa", "b\r\nbb", "ccc"], ["zzz", "yyy", "xxx"]]
+        )
         // 7. A quote inside a quoted field is doubled.
         #expect(try rows("\"aaa\",\"b\"\"bb\",\"ccc\"") == [["aaa", "b\"bb", "ccc"]])
     }
@@ -112,7 +114,9 @@ import Testing
     // MARK: Encoding
 
     @Test func encodesObjectsWithAHeaderFromTheirKeys() throws {
-        let value: Value = [["id": 1, "name": "Ada"], ["name": "Lovelace, A.", "id": 2, "note": "said \"hi\"\nthen left"]]
+        let value: Value = [
+            ["id": 1, "name": "Ada"], ["name": "Lovelace, A.", "id": 2, "note": "said \"hi\"\nthen left"]
+        ]
         let expected = "id,name,note\r\n1,Ada,\r\n2,\"Lovelace, A.\",\"said \"\"hi\"\"\nthen left\"\r\n"
         #expect(String(decoding: try csv.encode(value), as: UTF8.self) == expected)
         #expect(String(decoding: try csv.encode(value, as: "text/csv;header=absent"), as: UTF8.self)

@@ -19,8 +19,11 @@ import Testing
         return rows
     }
 
-    static let tricky = Array("\u{FEFF}id,\"quoted, \"\"x\"\"\"\r\n1,\"multi\r\nline\"\r2,é\n3,\"\"\r\n,\r\nlast,row".utf8)
-    static let trickyRows = [["id", "quoted, \"x\""], ["1", "multi\r\nline"], ["2", "é"], ["3", ""], ["", ""], ["last", "row"]]
+    static let tricky = Array(
+        "\u{FEFF}id,\"quoted, \"\"x\"\"\"\r\n1,\"multi\r\nline\"\r2,é\n3,\"\"\r\n,\r\nlast,row".utf8)
+    static let trickyRows = [
+        ["id", "quoted, \"x\""], ["1", "multi\r\nline"], ["2", "é"], ["3", ""], ["", ""], ["last", "row"]
+    ]
 
     @Test(arguments: [1, 2, 3, 5, 7, 64])
     func chunkBoundariesAnywhereGiveTheSameRows(chunkSize: Int) throws {
@@ -60,13 +63,17 @@ import Testing
     }
 
     @Test func limitsAndCharsetsAreChecked() throws {
-        #expect { try readAll(Array("a,b\r\nc,d".utf8), chunkSize: 2, limits: DecodingLimits(maxBodyBytes: 5)) } throws: {
+        #expect {
+            try readAll(Array("a,b\r\nc,d".utf8), chunkSize: 2, limits: DecodingLimits(maxBodyBytes: 5))
+        } throws: {
             ($0 as? FormatError)?.code == .limitExceeded
         }
         #expect { try readAll(Array("a,b\r\nc,d".utf8), chunkSize: 2, limits: DecodingLimits(maxNodes: 3)) } throws: {
             ($0 as? FormatError)?.code == .limitExceeded
         }
-        #expect { try CSVRowReader(charset: .utf16LittleEndian) } throws: { ($0 as? FormatError)?.code == .unsupportedMediaType }
+        #expect { try CSVRowReader(charset: .utf16LittleEndian) } throws: {
+            ($0 as? FormatError)?.code == .unsupportedMediaType
+        }
         #expect(try readAll([0x63, 0xE9], chunkSize: 1, charset: .latin1) == [["cé"]])
         #expect { try readAll(Array("a,\"b".utf8), chunkSize: 1) } throws: { ($0 as? FormatError)?.code == .truncated }
     }

@@ -1,4 +1,5 @@
 import ParleyCompression
+import ParleyHTTP
 import Testing
 
 @Suite("gzip and deflate")
@@ -22,7 +23,9 @@ struct CompressionTests {
 
     @Test("Concatenated gzip members all decompress (RFC 1952 §2.2)")
     func members() throws {
-        let joined = Compressor().compress(Array("one ".utf8), coding: .gzip) + Compressor().compress(Array("two".utf8), coding: .gzip)
+        let joined =
+            Compressor().compress(Array("one ".utf8), coding: .gzip)
+            + Compressor().compress(Array("two".utf8), coding: .gzip)
         #expect(try Decompressor().decompress(joined, coding: .gzip) == Array("one two".utf8))
     }
 

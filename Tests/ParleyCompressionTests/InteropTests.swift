@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Interoperability with the brotli and zstd tools")
 struct InteropTests {
-    @Test("Bodies the tools made decode", arguments: ["api-24k.json.br", "api-24k.json.q4.br", "api-24k.json.zst", "api-24k.json.19.zst"])
+    @Test(
+        "Bodies the tools made decode",
+        arguments: ["api-24k.json.br", "api-24k.json.q4.br", "api-24k.json.zst", "api-24k.json.19.zst"])
     func toolOutputDecodes(name: String) throws {
         let coding: ContentCoding = name.hasSuffix(".br") ? .brotli : .zstd
         let coded = try TestInputs.fixture(name)
@@ -15,7 +17,8 @@ struct InteropTests {
     @Test("Our bodies decode with the tools (brotli, zstd and gzip)", arguments: [ContentCoding.brotli, .zstd, .gzip])
     func ourOutputDecodesWithTheTools(coding: ContentCoding) throws {
         let input = TestInputs.jsonLike(size: 1 << 20, seed: 7)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-interop-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "parley-interop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let coded = directory.appendingPathComponent("body"), decoded = directory.appendingPathComponent("decoded")
@@ -30,7 +33,9 @@ struct InteropTests {
         process.arguments = tool
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool.joined(separator: " ")) (make setup installs the brotli and zstd tools)")
+        #expect(
+            process.terminationStatus == 0,
+            "\(tool.joined(separator: " ")) (make setup installs the brotli and zstd tools)")
         #expect(try [UInt8](Data(contentsOf: decoded)) == input)
     }
 }

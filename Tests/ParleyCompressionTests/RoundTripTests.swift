@@ -11,7 +11,9 @@ struct RoundTripTests {
 
     @Test("Empty, small, 1 MB JSON-like and incompressible bodies round-trip", arguments: codings)
     func roundTrips(coding: ContentCoding) throws {
-        for (name, input) in [("empty", []), ("small", Array("Parley".utf8)), ("json", Self.json), ("random", Self.random)] {
+        for (name, input) in [
+            ("empty", []), ("small", Array("Parley".utf8)), ("json", Self.json), ("random", Self.random)
+        ] {
             let coded = Compressor().compress(input, coding: coding)
             #expect(Decompressor.looksEncoded(coded, coding: coding), "\(name)")
             #expect(try Decompressor().decompress(coded, coding: coding) == input, "\(name)")
@@ -24,7 +26,8 @@ struct RoundTripTests {
             }
         }
         #expect(Compressor().compress(Self.json, coding: coding).count < Self.json.count / 3)
-        #expect(Compressor().compress(Self.random, coding: coding).count < Self.random.count + Self.random.count / 100 + 64)
+        #expect(
+            Compressor().compress(Self.random, coding: coding).count < Self.random.count + Self.random.count / 100 + 64)
     }
 
     @Test("ContentCodings.standard encodes and decodes every token", arguments: codings)

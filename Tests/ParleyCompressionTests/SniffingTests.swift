@@ -10,11 +10,12 @@ struct SniffingTests {
     /// Bodies a recording stores decoded while its Content-Encoding still says br or zstd (a
     /// browser's HAR export does this).
     static let plainBodies: [String] = [
-        #"{"id":7,"name":"Ada"}"#, #"[{"id":7}]"#, "[]", "{}", "<!DOCTYPE html><html><head><title>Parley</title></head></html>",
+        #"{"id":7,"name":"Ada"}"#, #"[{"id":7}]"#, "[]", "{}",
+        "<!DOCTYPE html><html><head><title>Parley</title></head></html>",
         "<html>", #"<?xml version="1.0" encoding="UTF-8"?><feed/>"#, "Hello, world!\n", "ok", "0", "true", "null",
         "id,name\n7,Ada\n", "name: Ada\nid: 7\n", "---\nkey: value\n", "  {\"indented\": true}", "\u{FEFF}{\"bom\":1}",
         "Parley negotiates content.", "plain text", "# Title\n\nMarkdown.", "@charset \"utf-8\"; body { color: red }",
-        "function f() { return 1 }", "PNG is not text", "\"a string\"", "-12.5e3", "%PDF-1.7",
+        "function f() { return 1 }", "PNG is not text", "\"a string\"", "-12.5e3", "%PDF-1.7"
     ]
 
     @Test("Plain bodies are not taken for br or zstd")
@@ -22,8 +23,11 @@ struct SniffingTests {
         var bodies = Self.plainBodies.map { Array($0.utf8) }
         bodies.append(TestInputs.jsonLike(size: 1 << 20))
         bodies.append(try TestInputs.fixture("api-24k.json"))
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures")
-        let files = FileManager.default.enumerator(at: fixtures, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Fixtures")
+        let files =
+            FileManager.default.enumerator(at: fixtures, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            ?? []
         for file in files where !file.hasDirectoryPath {
             let data = try Data(contentsOf: file)
             if String(data: data, encoding: .utf8) != nil { bodies.append([UInt8](data)) }  // text files only
@@ -44,13 +48,17 @@ struct SniffingTests {
         #expect(Decompressor.looksLikeBrotli(Compressor().compress([], coding: .brotli)))
     }
 
-    @Test("The response pipeline undoes br and zstd, and passes bodies stored decoded", arguments: [ContentCoding.brotli, .zstd])
+    @Test(
+        "The response pipeline undoes br and zstd, and passes bodies stored decoded",
+        arguments: [ContentCoding.brotli, .zstd])
     func pipeline(coding: ContentCoding) throws {
         let json = TestInputs.jsonLike(size: 32 << 10)
         let pipeline = ResponsePipeline(registry: .builtIn, contentCodings: .standard)
         for body in [Compressor().compress(json, coding: coding), json] {
-            let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain", .contentEncoding: coding.rawValue])
-            let undone = try pipeline.contentCodingStep.undo(body, fields: response.headerFields, registry: pipeline.registry)
+            let response = HTTPResponse(
+                status: .ok, headerFields: [.contentType: "text/plain", .contentEncoding: coding.rawValue])
+            let undone = try pipeline.contentCodingStep.undo(
+                body, fields: response.headerFields, registry: pipeline.registry)
             #expect(undone.body == json)
             #expect(undone.headerFields[.contentEncoding] == nil)
         }

@@ -10,8 +10,10 @@ enum TestInputs {
         var id = 0
         while out.count < size {
             if id > 0 { out.append(UInt8(ascii: ",")) }
-            let record = #"{"id":\#(id),"name":"\#(words[Int(g.next() % 10)]) \#(words[Int(g.next() % 10)])","balance":\#(g.next() % 1_000_000).\#(g.next() % 100),"#
-                + #""active":\#(g.next() & 1 == 0),"tags":["\#(words[Int(g.next() % 10)])","\#(words[Int(g.next() % 10)])"]}"#
+            let record =
+                #"{"id":\#(id),"name":"\#(words[Int(g.next() % 10)]) \#(words[Int(g.next() % 10)])","#
+                + #""balance":\#(g.next() % 1_000_000).\#(g.next() % 100),"active":\#(g.next() & 1 == 0),"#
+                + #""tags":["\#(words[Int(g.next() % 10)])","\#(words[Int(g.next() % 10)])"]}"#
             out.append(contentsOf: record.utf8)
             id += 1
         }
@@ -27,7 +29,8 @@ enum TestInputs {
 
     /// A file of `Resources` (see its README for how each was made).
     static func fixture(_ name: String) throws -> [UInt8] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/\(name)")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Resources/\(name)")
         return try [UInt8](Data(contentsOf: url))
     }
 

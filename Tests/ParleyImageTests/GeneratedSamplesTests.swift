@@ -8,7 +8,11 @@ import Testing
     static let files = ImageCorpus.paths(under: "generated")
 
     @Test func corpusIsPresentOrSkippedVisibly() {
-        if ImageCorpus.directory == nil { print(Corpora.missingMessage("image")) } else { #expect(Self.files.count == 37) }
+        if ImageCorpus.directory == nil {
+            print(Corpora.missingMessage("image"))
+        } else {
+            #expect(Self.files.count == 37)
+        }
     }
 
     /// The colour type each of the manifest's Pillow modes stands for, per format.
@@ -81,7 +85,9 @@ import Testing
         guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
         let bmp = try Image(decoding: ImageCorpus.bytes("generated/bmp-24bit-32x24.bmp")).pixels
         for compression in ["uncompressed", "lzw", "deflate", "packbits"] {
-            #expect(try Image(decoding: ImageCorpus.bytes("generated/tiff-rgb-\(compression).tif")).pixels == bmp, "\(compression)")
+            #expect(
+                try Image(decoding: ImageCorpus.bytes("generated/tiff-rgb-\(compression).tif")).pixels == bmp,
+                "\(compression)")
         }
         let interlaced = try Image(decoding: ImageCorpus.bytes("generated/gif-interlaced-32x32.gif"))
         #expect(try Image(decoding: ImageCorpus.bytes("generated/gif-static-32x32.gif")).pixels == interlaced.pixels)
@@ -95,7 +101,8 @@ import Testing
         #expect(ImageKind(sniffing: bytes) == .png)
         #expect { try ImageFormat().decode(bytes, as: "image/jpeg") } throws: { FormatError.matches($0, .mislabelled) }
         let accepted = try ImageFormat(options: .init(acceptsMislabelledBodies: true)).decode(bytes, as: "image/jpeg")
-        #expect(accepted["mediaType"] == "image/png" && accepted["labelledAs"] == "image/jpeg" && accepted["width"] == 32)
+        #expect(
+            accepted["mediaType"] == "image/png" && accepted["labelledAs"] == "image/jpeg" && accepted["width"] == 32)
     }
 
     @Test func jpegEXIFOrientationIsReportedNotApplied() throws {

@@ -32,7 +32,9 @@ import Testing
 
     @Test func countingPagesChargesEveryDirectorysTagValues() throws {
         let tiff = HostileImages.tiffWithSharedTagBlob(tags: 1, blobBytes: 1024, pages: 3)   // about 1 KiB a directory
-        #expect(try ImageInfo(reading: tiff, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 8192))).frameCount == 3)
+        #expect(
+            try ImageInfo(reading: tiff, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 8192))).frameCount
+                == 3)
         #expect { try ImageInfo(reading: tiff, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 2048))) }
             throws: { Self.limitName($0) == "maxDecompressedBytes" }
     }
@@ -61,10 +63,12 @@ import Testing
     }
 
     @Test func libpngRowBuffersCountAgainstTheBudget() throws {
-        let png = try Image(width: 64, height: 1, rgba: testPattern(width: 64, height: 1, alpha: true)).encoded(as: .png)
+        let png = try Image(width: 64, height: 1, rgba: testPattern(width: 64, height: 1, alpha: true)).encoded(
+            as: .png)
         #expect { try Image(decoding: png, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 64 * 4 + 1024))) }
             throws: { Self.limitName($0) == "maxDecompressedBytes" }
-        #expect(try Image(decoding: png, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 1 << 20))).width == 64)
+        #expect(
+            try Image(decoding: png, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 1 << 20))).width == 64)
     }
 
     // MARK: Row 9: JPEG scans
@@ -94,7 +98,8 @@ import Testing
         let many = HostileImages.progressiveJPEGWithMinimalScans(scans: 999)
         let elapsed = ContinuousClock().measure {
             #expect { try Image(decoding: many) } throws: { error in
-                (error as? FormatError)?.limit?.name == "maxProgressiveScans" && (error as? FormatError)!.limit!.maximum < 100
+                (error as? FormatError)?.limit?.name == "maxProgressiveScans"
+                    && (error as? FormatError)!.limit!.maximum < 100
             }
         }
         #expect(elapsed < Self.timeBudget)
@@ -104,7 +109,8 @@ import Testing
         let jpeg = HostileImages.progressiveJPEGWithMinimalScans(scans: 10)   // 4 MiB of pixels, 2 MiB of coefficients
         #expect { try Image(decoding: jpeg, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 5 << 20))) }
             throws: { Self.limitName($0) == "maxDecompressedBytes" }
-        #expect(try Image(decoding: jpeg, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 7 << 20))).width == 1024)
+        #expect(
+            try Image(decoding: jpeg, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 7 << 20))).width == 1024)
     }
 
     // MARK: Row 10: JPEG without entropy data
@@ -151,15 +157,23 @@ import Testing
         let lossless = try ImageCorpus.bytes("generated/webp-lossless-64x48.webp")
         let lossy = try ImageCorpus.bytes("generated/webp-lossy-64x48.webp")
         let tight = ImageLimits(DecodingLimits(maxDecompressedBytes: pixels + 1024))
-        #expect { try Image(decoding: lossless, limits: tight) } throws: { Self.limitName($0) == "maxDecompressedBytes" }
+        #expect { try Image(decoding: lossless, limits: tight) } throws: {
+            Self.limitName($0) == "maxDecompressedBytes"
+        }
         #expect(try Image(decoding: lossy, limits: tight).width == 64)
-        #expect(try Image(decoding: lossless, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 2 * pixels))).width == 64)
+        #expect(
+            try Image(decoding: lossless, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 2 * pixels))).width
+                == 64)
         let animated = try ImageCorpus.bytes("generated/webp-animated-2-frames.webp")
         let info = try ImageInfo(reading: animated)
         let canvas = info.width * info.height * 4
-        #expect { try Image(decoding: animated, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 4 * canvas - 1))) }
+        #expect {
+            try Image(decoding: animated, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 4 * canvas - 1)))
+        }
             throws: { Self.limitName($0) == "maxDecompressedBytes" }
-        #expect(try Image(decoding: animated, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 4 * canvas))).width == info.width)
+        #expect(
+            try Image(decoding: animated, limits: ImageLimits(DecodingLimits(maxDecompressedBytes: 4 * canvas))).width
+                == info.width)
     }
 
     // MARK: Encoding
@@ -171,6 +185,8 @@ import Testing
             throws: { FormatError.matches($0, .unsupportedValue) }
         var negative = info
         negative.width = -1
-        #expect { try Image(info: negative, pixels: []).encoded(as: kind) } throws: { FormatError.matches($0, .unsupportedValue) }
+        #expect { try Image(info: negative, pixels: []).encoded(as: kind) } throws: {
+            FormatError.matches($0, .unsupportedValue)
+        }
     }
 }

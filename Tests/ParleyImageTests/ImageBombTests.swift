@@ -9,7 +9,11 @@ import Testing
     static let files = ImageCorpus.paths(under: "bombs")
 
     @Test func corpusIsPresentOrSkippedVisibly() {
-        if ImageCorpus.directory == nil { print(Corpora.missingMessage("image")) } else { #expect(Self.files.count == 8) }
+        if ImageCorpus.directory == nil {
+            print(Corpora.missingMessage("image"))
+        } else {
+            #expect(Self.files.count == 8)
+        }
     }
 
     @Test(arguments: files)
@@ -26,15 +30,19 @@ import Testing
         guard ImageCorpus.directory != nil else { print(Corpora.missingMessage("image")); return }
         let bomb = try ImageCorpus.bytes("bombs/png-32768x32768-1bit-decompression-bomb.png")
         #expect { try Image(decoding: bomb) } throws: { error in
-            (error as? FormatError)?.limit == FormatError.Limit(name: "maxPixels", maximum: 64_000_000, actual: 32768 * 32768)
+            (error as? FormatError)?.limit
+                == FormatError.Limit(name: "maxPixels", maximum: 64_000_000, actual: 32768 * 32768)
         }
         // Raising maxPixels alone is not enough: the RGBA8 buffer (4 GiB) is over maxDecompressedBytes.
         let raised = ImageLimits(DecodingLimits(maxPixels: 2_000_000_000))
-        #expect { try Image(decoding: bomb, limits: raised) } throws: { ($0 as? FormatError)?.limit?.name == "maxDecompressedBytes" }
+        #expect { try Image(decoding: bomb, limits: raised) } throws: {
+            ($0 as? FormatError)?.limit?.name == "maxDecompressedBytes"
+        }
     }
 
     @Test func limitsApplyToGeneratedImagesToo() throws {
-        let png = try Image(width: 100, height: 10, rgba: testPattern(width: 100, height: 10, alpha: false)).encoded(as: .png)
+        let png = try Image(width: 100, height: 10, rgba: testPattern(width: 100, height: 10, alpha: false)).encoded(
+            as: .png)
         #expect { try Image(decoding: png, limits: ImageLimits(DecodingLimits(maxPixels: 999))) }
             throws: { ($0 as? FormatError)?.limit?.name == "maxPixels" }
         #expect { try Image(decoding: png, limits: ImageLimits(maxDimension: 99)) }

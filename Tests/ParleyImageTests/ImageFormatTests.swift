@@ -65,7 +65,8 @@ import Testing
         let jpeg = try Image(width: 64, height: 48, rgba: rgba).encoded(as: .jpeg, quality: 95)
         #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
         let image = try Image(decoding: jpeg)
-        #expect(image.info == ImageInfo(kind: .jpeg, width: 64, height: 48, colorType: .rgb, bitDepth: 8, hasAlpha: false))
+        #expect(
+            image.info == ImageInfo(kind: .jpeg, width: 64, height: 48, colorType: .rgb, bitDepth: 8, hasAlpha: false))
         var worst = 0
         for i in 0..<rgba.count { worst = max(worst, abs(Int(rgba[i]) - Int(image.pixels[i]))) }
         #expect(worst <= 12, "largest channel difference \(worst)")
@@ -74,7 +75,8 @@ import Testing
 
     @Test func jpegQualityComesFromTheValueOrTheOptions() throws {
         let rgba = testPattern(width: 64, height: 64, alpha: false)
-        let low = try format.encode(["width": 64, "height": 64, "pixels": .bytes(rgba), "quality": 10], as: "image/jpeg")
+        let low = try format.encode(
+            ["width": 64, "height": 64, "pixels": .bytes(rgba), "quality": 10], as: "image/jpeg")
         let high = try format.encode(["width": 64, "height": 64, "pixels": .bytes(rgba)], as: "image/jpeg")
         #expect(low.count < high.count)
     }
@@ -82,12 +84,17 @@ import Testing
     @Test func encodingRejectsValuesThatAreNotImagesAndTypesItDoesNotWrite() {
         #expect { try format.encode(["width": 2, "height": 2, "pixels": .bytes([1, 2, 3])], as: "image/png") }
             throws: { FormatError.matches($0, .unsupportedValue) }
-        #expect { try format.encode(["name": "Ada"], as: "image/png") } throws: { FormatError.matches($0, .unsupportedValue) }
-        #expect { try format.encode(Self.samples[0], as: "image/gif") } throws: { FormatError.matches($0, .unsupportedMediaType) }
+        #expect { try format.encode(["name": "Ada"], as: "image/png") } throws: {
+            FormatError.matches($0, .unsupportedValue)
+        }
+        #expect { try format.encode(Self.samples[0], as: "image/gif") } throws: {
+            FormatError.matches($0, .unsupportedMediaType)
+        }
     }
 
     @Test func headerVerificationSkipsCorruptPixelDataButPixelVerificationCatchesIt() throws {
-        var png = try Image(width: 16, height: 16, rgba: testPattern(width: 16, height: 16, alpha: false)).encoded(as: .png)
+        var png = try Image(width: 16, height: 16, rgba: testPattern(width: 16, height: 16, alpha: false)).encoded(
+            as: .png)
         png[png.count - 20] ^= 0xFF        // inside the IDAT data: its CRC no longer matches
         let headerOnly = ImageFormat(options: .init(verification: .header))
         #expect(try headerOnly.decode(png, as: "image/png")["width"] == 16)

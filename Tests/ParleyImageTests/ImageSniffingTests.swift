@@ -19,8 +19,11 @@ import Testing
         #expect(ImageKind(sniffing: bytes)?.name == name)
     }
 
-    @Test(arguments: [[], [0x89, 0x50, 0x4E], Array("GIF88a".utf8), Array("BM, not a bitmap header".utf8),
-                      [0, 0, 1, 0, 0, 0], Array("<html>".utf8), Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVE".utf8)] as [[UInt8]])
+    @Test(
+        arguments: [
+            [], [0x89, 0x50, 0x4E], Array("GIF88a".utf8), Array("BM, not a bitmap header".utf8),
+            [0, 0, 1, 0, 0, 0], Array("<html>".utf8), Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVE".utf8)
+        ] as [[UInt8]])
     func rejectsLookalikes(bytes: [UInt8]) {
         #expect(ImageKind(sniffing: bytes) == nil)
     }
@@ -33,7 +36,8 @@ import Testing
     }
 
     @Test func reportsAMislabelWithoutDecoding() throws {
-        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(as: .jpeg)
+        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(
+            as: .jpeg)
         #expect(ImageKind.mislabelling(of: jpeg, labelledAs: "image/png") == .jpeg)
         #expect(ImageKind.mislabelling(of: jpeg, labelledAs: "image/jpg") == nil)
         #expect(ImageKind.mislabelling(of: jpeg, labelledAs: "application/octet-stream") == nil)
@@ -41,15 +45,18 @@ import Testing
     }
 
     @Test func aMislabelledBodyIsATypedErrorNamingTheRealFormat() throws {
-        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(as: .jpeg)
+        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(
+            as: .jpeg)
         #expect { try ImageFormat().decode(jpeg, as: "image/png") } throws: { error in
             guard let error = error as? FormatError else { return false }
-            return error.code == .mislabelled && error.message.contains("image/jpeg") && error.message.contains("image/png")
+            return error.code == .mislabelled && error.message.contains("image/jpeg")
+                && error.message.contains("image/png")
         }
     }
 
     @Test func aMislabelledBodyDecodesWhenTheCallerAcceptsIt() throws {
-        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(as: .jpeg)
+        let jpeg = try Image(width: 8, height: 8, rgba: testPattern(width: 8, height: 8, alpha: false)).encoded(
+            as: .jpeg)
         let value = try ImageFormat(options: .init(acceptsMislabelledBodies: true)).decode(jpeg, as: "image/png")
         #expect(value["mediaType"] == "image/jpeg")
         #expect(value["labelledAs"] == "image/png")

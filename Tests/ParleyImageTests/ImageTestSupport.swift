@@ -26,8 +26,10 @@ enum ImageCorpus {
 
     /// The manifest's `files` object, keyed by path under the corpus folder.
     static let manifest: [String: Entry] = {
-        guard let directory, let data = FileManager.default.contents(atPath: directory.appendingPathComponent("manifest.json").path),
-              let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return [:] }
+        guard let directory,
+            let data = FileManager.default.contents(atPath: directory.appendingPathComponent("manifest.json").path),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        else { return [:] }
         return manifest.files
     }()
 

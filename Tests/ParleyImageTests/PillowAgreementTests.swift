@@ -5,10 +5,11 @@ import ParleyTestKit
 import Testing
 
 /// Pixel-exact agreement with an independent decoder: Pillow's RGBA8 output for every decodable
-/// sample in the corpus (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), written by `Pillow/pillow_rgba_reference.py` into the folder
-/// `PARLEY_PILLOW_RGBA` names. Outside CI it is skipped visibly without them (Pillow is not a
-/// test dependency); with `CI=true` missing references are a failure: `.ci/run` installs Pillow
-/// and writes them before `make test`. Without the image corpus (no `../shared`) it is skipped.
+/// sample in the corpus (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), written by
+/// `Pillow/pillow_rgba_reference.py` into the folder `PARLEY_PILLOW_RGBA` names. Outside CI it is
+/// skipped visibly without them (Pillow is not a test dependency); with `CI=true` missing
+/// references are a failure: `.ci/run` installs Pillow and writes them before `make test`. Without
+/// the image corpus (no `../shared`) it is skipped.
 @Suite struct PillowAgreementTests {
     static let referenceFolder = ProcessInfo.processInfo.environment["PARLEY_PILLOW_RGBA"]
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
@@ -23,7 +24,8 @@ import Testing
     static func onlyTransparentWhiteDiffers(_ ours: [UInt8], _ pillow: [UInt8]) -> Bool {
         guard ours.count == pillow.count else { return false }
         for i in stride(from: 0, to: ours.count, by: 4) where ours[i..<i + 4] != pillow[i..<i + 4] {
-            if ours[i..<i + 3] != pillow[i..<i + 3] || ours[i..<i + 3] != [255, 255, 255] || ours[i + 3] != 0 || pillow[i + 3] != 255 {
+            if ours[i..<i + 3] != pillow[i..<i + 3] || ours[i..<i + 3] != [255, 255, 255] || ours[i + 3] != 0
+                || pillow[i + 3] != 255 {
                 return false
             }
         }
@@ -34,10 +36,15 @@ import Testing
         guard ImageCorpus.directory != nil else { return print(Corpora.missingMessage("image")) }
         guard let folder = Self.referenceFolder else {
             let message = "Pillow references not found (set PARLEY_PILLOW_RGBA, see Pillow/pillow_rgba_reference.py)"
-            if Self.isCI { Issue.record("\(message): CI=true, so the agreement check must run") } else { print("\(message): skipped") }
+            if Self.isCI {
+                Issue.record("\(message): CI=true, so the agreement check must run")
+            } else {
+                print("\(message): skipped")
+            }
             return
         }
-        let references = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".rgba") }.sorted()
+        let references = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".rgba") }
+            .sorted()
         // One reference per sample the manifest expects to decode, or part of the corpus goes unchecked.
         let decodable = ImageCorpus.manifest.filter { $0.value.expect == "decode" }.keys
         #expect(references.count == decodable.count,

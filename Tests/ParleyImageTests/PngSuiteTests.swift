@@ -9,7 +9,11 @@ import Testing
     static let files = ImageCorpus.paths(under: "pngsuite")
 
     @Test func corpusIsPresentOrSkippedVisibly() {
-        if ImageCorpus.directory == nil { print(Corpora.missingMessage("image")) } else { #expect(Self.files.count == 175) }
+        if ImageCorpus.directory == nil {
+            print(Corpora.missingMessage("image"))
+        } else {
+            #expect(Self.files.count == 175)
+        }
     }
 
     /// PngSuite's naming: `sNN…` files are NN×NN; the pHYs files `cdf`, `cdh`, `cds` are 8×32,
@@ -58,7 +62,8 @@ import Testing
         let gray = try Image(decoding: ImageCorpus.bytes("pngsuite/basn0g01.png"))
         for i in stride(from: 0, to: gray.pixels.count, by: 4) {
             let p = gray.pixels[i]
-            #expect((p == 0 || p == 255) && gray.pixels[i + 1] == p && gray.pixels[i + 2] == p && gray.pixels[i + 3] == 255)
+            #expect(
+                (p == 0 || p == 255) && gray.pixels[i + 1] == p && gray.pixels[i + 2] == p && gray.pixels[i + 3] == 255)
         }
     }
 }

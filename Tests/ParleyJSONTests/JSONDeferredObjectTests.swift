@@ -30,7 +30,10 @@ import Testing
         switch value {
         case .array(let elements): .array(elements.map(removingNullMembers))
         case .object(let object):
-            .object(Value.Object(object.filter { !$0.value.isNull }.map { .init(key: $0.key, value: removingNullMembers($0.value)) }))
+            .object(
+                Value.Object(
+                    object.filter { !$0.value.isNull }.map { .init(key: $0.key, value: removingNullMembers($0.value)) })
+            )
         default: value
         }
     }
@@ -58,7 +61,10 @@ import Testing
     }
 
     @Test func nestedAndWideDocumentsMatchTheTreeParser() throws {
-        let wide = "{" + (0..<40).map { #""k\#($0)": [\#($0), {"n": "v\#($0)", "deep": [[{"x": [\#($0)]}]]}]"# }.joined(separator: ",") + "}"
+        let wide =
+            "{"
+            + (0..<40).map { #""k\#($0)": [\#($0), {"n": "v\#($0)", "deep": [[{"x": [\#($0)]}]]}]"# }.joined(
+                separator: ",") + "}"
         for text in [
             wide, "[\(wide), \(wide)]",
             #"{"a": {"b": {"c": {"d": [1, 2, {"e": "\u00e9\"\ud83d\ude00"}]}}}, "a": 2}"#,
@@ -174,13 +180,17 @@ import Testing
     }
 
     @Test func oneTreeCanBeReadFromManyTasksAtOnce() async throws {
-        let text = "[" + (0..<200).map { #"{"id": \#($0), "name": "user number \#($0) with a long name", "tags": ["a", "b"]}"# }
+        let text =
+            "["
+            + (0..<200).map { #"{"id": \#($0), "name": "user number \#($0) with a long name", "tags": ["a", "b"]}"# }
             .joined(separator: ",") + "]"
         let value = try decode(text)
         let expected = value.resolved()
         let results = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
-                group.addTask { value.resolved() == expected && value[199]?["name"] == "user number 199 with a long name" }
+                group.addTask {
+                    value.resolved() == expected && value[199]?["name"] == "user number 199 with a long name"
+                }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }

@@ -128,7 +128,8 @@ import Testing
     @Test func theLastOfRepeatedKeysWinsAndKeysMayComeInAnyOrder() throws {
         #expect(try json.decode(Pair.self, from: Array(#"{"b": "x", "a": 1, "a": 2}"#.utf8)) == Pair(a: 2, b: "x"))
         #expect(try json.decode(Pair.self, from: Array(#"{"a": 1}"#.utf8)) == Pair(a: 1, b: nil))
-        #expect(try json.decode(Pair.self, from: Array(#"{"\u0061": 5, "\u0062": "\u00e9"}"#.utf8)) == Pair(a: 5, b: "é"))
+        #expect(
+            try json.decode(Pair.self, from: Array(#"{"\u0061": 5, "\u0062": "\u00e9"}"#.utf8)) == Pair(a: 5, b: "é"))
     }
 
     /// Twenty members, so the keyed container indexes them; every key also repeats.
@@ -139,7 +140,8 @@ import Testing
     @Test func everyKeyOfASmallOrLargeObjectIsFoundWhateverItsOrderAndRepeats() throws {
         for count in [3, 9, 16, 17, 20] {
             var generator = SystemRandomNumberGenerator()
-            let members = ((0..<count).map { ("k\($0)", $0) } + (0..<count).map { ("k\($0)", $0 * 10) }).shuffled(using: &generator)
+            let members = ((0..<count).map { ("k\($0)", $0) } + (0..<count).map { ("k\($0)", $0 * 10) }).shuffled(
+                using: &generator)
             let text = "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
             let lastWins = Dictionary(members, uniquingKeysWith: { $1 })
             #expect(try json.decode([String: Int].self, from: Array(text.utf8)) == lastWins)
@@ -184,7 +186,8 @@ import Testing
             #"{"id": 1, "name": null, "inner": []}"#,
             #"{"id": 1, "inner": []}"#,
             #"{"id": 1, "name": "n", "inner": [{"values": [1]}, {"values": {}}]}"#,
-            #"{"id": 1, "name": "n", "inner": [{"values": [], "when": "2024-05-06T07:08:09.250Z", "link": "https://x.example/a"}]}"#,
+            #"{"id": 1, "name": "n", "inner": [{"values": [], "when": "2024-05-06T07:08:09.250Z", "link": "#
+                + #""https://x.example/a"}]}"#,
             #"{"id": 1, "name": "n", "inner": [{"values": [], "when": "yesterday"}]}"#,
             #"{"id": 1, "name": "n", "inner": [], "blob": [1, 2, 300]}"#,
             #"{"id": 1, "name": "n", "inner": [], "blob": "not base64!"}"#,
@@ -203,7 +206,9 @@ import Testing
     }
 
     @Test func arraysOfRecordsMatchTheTreeDecoder() {
-        for document in [#"[{"a": 1}, {"a": 2, "b": "x"}]"#, #"[{"a": 1}, {"b": "x"}]"#, #"{"a": 1}"#, #"[[{"a": 1}], []]"#, "[null]"] {
+        for document in [
+            #"[{"a": 1}, {"a": 2, "b": "x"}]"#, #"[{"a": 1}, {"b": "x"}]"#, #"{"a": 1}"#, #"[[{"a": 1}], []]"#, "[null]"
+        ] {
             let (direct, tree) = bothWays([Pair].self, document)
             #expect(direct == tree, "\(document)")
             let (nestedDirect, nestedTree) = bothWays([[Pair]].self, document)
@@ -212,9 +217,12 @@ import Testing
     }
 
     @Test func dateStrategiesMatchTheTreeDecoder() {
-        for strategy: ValueDecoder.DateDecodingStrategy in [.iso8601, .secondsSince1970, .millisecondsSince1970, .deferredToDate] {
+        for strategy: ValueDecoder.DateDecodingStrategy in [
+            .iso8601, .secondsSince1970, .millisecondsSince1970, .deferredToDate
+        ] {
             for document in [#"[1700000000, 1.5]"#, #"["2024-05-06T07:08:09Z"]"#, #"[null]"#, #"[[]]"#] {
-                let (direct, tree) = bothWays([Date].self, document, decoder: ValueDecoder(dateDecodingStrategy: strategy))
+                let (direct, tree) = bothWays(
+                    [Date].self, document, decoder: ValueDecoder(dateDecodingStrategy: strategy))
                 #expect(direct == tree, "\(strategy) \(document)")
             }
         }
@@ -253,7 +261,9 @@ import Testing
     }
 
     @Test func everyContainerCallMatchesTheTreeDecoder() {
-        let document = #"{"nested": {"list": [1.5, 2], "single": 3}, "list": [null, 7, ["s"], {"single": null}, true], "single": 255, "super": 0.25}"#
+        let document =
+            #"{"nested": {"list": [1.5, 2], "single": 3}, "list": [null, 7, ["s"], {"single": null}, true], "single": "#
+                + #"255, "super": 0.25}"#
         let (direct, tree) = bothWays(Everything.self, document)
         #expect(direct == tree)
         #expect(!direct.hasPrefix("error"))
@@ -269,7 +279,8 @@ import Testing
         #expect(throws: FormatError.self) { try JSONFormat().decode(Int?.self, from: Array("  \n".utf8)) }
         let noFragments = JSONFormat(options: .init(allowsFragments: false))
         #expect(throws: FormatError.self) { try noFragments.decode(Int.self, from: Array("1".utf8)) }
-        let utf16: [UInt8] = [0xFF, 0xFE] + Array(#"{"a": 1, "b": "é"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let utf16: [UInt8] =
+            [0xFF, 0xFE] + Array(#"{"a": 1, "b": "é"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         #expect(try json.decode(Pair.self, from: utf16) == Pair(a: 1, b: "é"))
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": 2, "b" "x"}"#.utf8)
         let (direct, tree) = bothWays(Pair.self, bom)
@@ -303,7 +314,9 @@ import Testing
             _ = try registry.decode(Pair.self, from: Array(#"{"a": }"#.utf8), contentType: "application/json")
             Issue.record("expected an error")
         } catch let error as ParleyError {
-            let tree = #expect(throws: ParleyError.self) { try registry.decode(Array(#"{"a": }"#.utf8), contentType: "application/json") }
+            let tree = #expect(throws: ParleyError.self) {
+                try registry.decode(Array(#"{"a": }"#.utf8), contentType: "application/json")
+            }
             #expect(error.code == tree?.code)
             #expect(error.message == tree?.message)
         }

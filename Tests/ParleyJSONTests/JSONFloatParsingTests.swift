@@ -16,7 +16,9 @@ import Testing
     func expected(_ text: String, significantDigits: Int) -> Value {
         guard significantDigits <= 15, let double = Double(text) else { return .number(text) }
         // A zero literal is a (signed) zero; a nonzero one that underflows to zero is text.
-        if significantDigits == 0 || (double.isFinite && double.magnitude >= Double.leastNormalMagnitude) { return .float(double) }
+        if significantDigits == 0 || (double.isFinite && double.magnitude >= Double.leastNormalMagnitude) {
+            return .float(double)
+        }
         return .number(text)
     }
 
@@ -30,7 +32,8 @@ import Testing
         let wanted = expected(text, significantDigits: significantDigits)
         #expect(value == wanted, "\(text)", sourceLocation: sourceLocation)
         if case .float(let got) = value, case .float(let want) = wanted {
-            #expect(got.bitPattern == want.bitPattern, "\(text): \(got) against \(want)", sourceLocation: sourceLocation)
+            #expect(
+                got.bitPattern == want.bitPattern, "\(text): \(got) against \(want)", sourceLocation: sourceLocation)
         }
     }
 
@@ -112,14 +115,18 @@ import Testing
             #expect(try decoded(text) == .number(text))
         }
         // Leading zeros are not significant: 15 digits after them still make a float.
-        #expect(try decoded("0.000000000000000000000123456789012345e-30") == .float(0.000000000000000000000123456789012345e-30))
+        #expect(
+            try decoded("0.000000000000000000000123456789012345e-30")
+                == .float(0.000000000000000000000123456789012345e-30))
     }
 
     @Test func integerPartsBeyond64BitsStayExactText() throws {
         // 2^64 and 2^65 wrap a 64-bit accumulator to exactly 0; whatever follows, the literal has
         // more than 15 significant digits and stays text (never a zero or a small float).
-        for text in ["18446744073709551616", "18446744073709551616.5", "36893488147419103232e-10", "-18446744073709551616.0",
-                     "18446744073709551617", "99999999999999999999", "100000000000000000000e-5"] {
+        for text in [
+            "18446744073709551616", "18446744073709551616.5", "36893488147419103232e-10", "-18446744073709551616.0",
+            "18446744073709551617", "99999999999999999999", "100000000000000000000e-5"
+        ] {
             #expect(try decoded(text) == .number(text))
         }
         #expect(try decoded("1844674407370955.5") == .number("1844674407370955.5"))
@@ -132,8 +139,10 @@ import Testing
 
     @Test(arguments: [
         ("-", FormatError.Code.truncated, 1), ("1.", .truncated, 2), ("1e", .truncated, 2), ("1e+", .truncated, 3),
-        ("1E-", .truncated, 3), ("-a", .malformed, 1), ("1.x", .malformed, 2), ("1ex", .malformed, 2), ("1e+x", .malformed, 3),
-        ("-01", .malformed, 2), ("00", .malformed, 1), ("[1e]", .malformed, 3), ("[-]", .malformed, 2), ("[0.]", .malformed, 3),
+        ("1E-", .truncated, 3), ("-a", .malformed, 1), ("1.x", .malformed, 2), ("1ex", .malformed, 2),
+        ("1e+x", .malformed, 3),
+        ("-01", .malformed, 2), ("00", .malformed, 1), ("[1e]", .malformed, 3), ("[-]", .malformed, 2),
+        ("[0.]", .malformed, 3)
     ])
     func malformedNumbersFailAtTheRightByte(_ text: String, code: FormatError.Code, offset: Int) throws {
         let error = try #require(throws: FormatError.self) {

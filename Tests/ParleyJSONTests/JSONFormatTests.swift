@@ -16,9 +16,15 @@ import Testing
     }
 
     @Test func conformsToTheKit() {
-        FormatConformance.expectConformance(of: json, options: .init(
-            samples: FormatConformance.standardSamples + [[.number("12345678901234567890123"), .number("1e400"), .number("-0")]],
-            malformedInputs: [Array("[1,]".utf8), Array("{\"a\" 1}".utf8), Array("\"\\uD800\"".utf8), [0x22, 0xFF, 0x22]]))
+        FormatConformance.expectConformance(
+            of: json,
+            options: .init(
+                samples: FormatConformance.standardSamples + [
+                    [.number("12345678901234567890123"), .number("1e400"), .number("-0")]
+                ],
+                malformedInputs: [
+                    Array("[1,]".utf8), Array("{\"a\" 1}".utf8), Array("\"\\uD800\"".utf8), [0x22, 0xFF, 0x22]
+                ]))
     }
 
     @Test func declaresItsMediaTypes() {
@@ -30,7 +36,8 @@ import Testing
     }
 
     @Test func decodesScalarsAndContainers() throws {
-        #expect(try decode(#"{"a": [true, false, null, "x", 1, -2, 0.5]}"#) == ["a": [true, false, nil, "x", 1, -2, 0.5]])
+        #expect(
+            try decode(#"{"a": [true, false, null, "x", 1, -2, 0.5]}"#) == ["a": [true, false, nil, "x", 1, -2, 0.5]])
         #expect(try decode(" \t\r\n[ ] ") == [])
         #expect(try decode("{}") == [:])
     }
@@ -105,8 +112,9 @@ import Testing
     @Test func decodesEscapesInPlaceWhateverTheMix() throws {
         let pieces: [(json: String, text: String)] = [
             ("a", "a"), ("plain run of text", "plain run of text"), ("é", "é"), ("𝄞", "𝄞"), (#"\n"#, "\n"),
-            (#"\""#, "\""), (#"\\"#, "\\"), (#"\/"#, "/"), (#"\b"#, "\u{8}"), (#"\f"#, "\u{C}"), (#"\r"#, "\r"), (#"\t"#, "\t"),
-            (#"\u0041"#, "A"), (#"\u00e9"#, "é"), (#"\u20AC"#, "€"), (#"\ud834\udd1e"#, "𝄞"), (#"\u0000"#, "\u{0}"),
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\/"#, "/"), (#"\b"#, "\u{8}"), (#"\f"#, "\u{C}"), (#"\r"#, "\r"),
+            (#"\t"#, "\t"),
+            (#"\u0041"#, "A"), (#"\u00e9"#, "é"), (#"\u20AC"#, "€"), (#"\ud834\udd1e"#, "𝄞"), (#"\u0000"#, "\u{0}")
         ]
         var generator = SplitMix64(seed: 0xE5CA_9E5)
         for _ in 0..<300 {
@@ -117,9 +125,13 @@ import Testing
                 text += piece.text
             }
             let document = "[\"\(json)\",{\"\(json)\":\"\(json)\",\"k\":12.5},\"after\",\"\(json)\"]"
-            let expected: Value = [.string(text), .object([text: .string(text), "k": .float(12.5)]), "after", .string(text)]
+            let expected: Value = [
+                .string(text), .object([text: .string(text), "k": .float(12.5)]), "after", .string(text)
+            ]
             #expect(try decode(document) == expected, "\(json)")
-            #expect(try JSONFormat().decode([String: String].self, from: Array("{\"\(json)\":\"\(json)\",\"b\":\"x\"}".utf8))
+            #expect(
+                try JSONFormat().decode(
+                    [String: String].self, from: Array("{\"\(json)\":\"\(json)\",\"b\":\"x\"}".utf8))
                     == [text: text, "b": "x"], "\(json)")
         }
     }
@@ -167,7 +179,10 @@ import Testing
             guard case .object(let object) = decoded else { Issue.record("not an object"); return }
             #expect(object.keys == expected)
             #expect(object[expected[1]]?.arrayValue?.first?.objectValue?.keys == [expected[0]])
-            #expect(try JSONFormat().decode([String: Bool].self, from: Array("{\"\(key)\":true}".utf8)) == [expected[0]: true])
+            #expect(
+                try JSONFormat().decode([String: Bool].self, from: Array("{\"\(key)\":true}".utf8)) == [
+                    expected[0]: true
+                ])
         }
         // The text ends inside the key, or a raw control character is in it.
         for (text, code) in [("{\"\(plain)", FormatError.Code.truncated), ("{\"\(plain)\u{1}\":1}", .malformed),
@@ -185,11 +200,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[1,]", FormatError.Code.malformed, 3), ("[1", .truncated, 2), ("{\"a\":1,}", .malformed, 7), ("\"abc", .truncated, 4),
+        ("[1,]", FormatError.Code.malformed, 3), ("[1", .truncated, 2), ("{\"a\":1,}", .malformed, 7),
+        ("\"abc", .truncated, 4),
         ("[01]", .malformed, 2), ("[1.]", .malformed, 3), ("\"\u{1}\"", .malformed, 1), ("[\"\\x\"]", .malformed, 2),
         ("nul", .truncated, 3), ("[nulx]", .malformed, 4), ("{\"a\" 1}", .malformed, 5), ("[] []", .malformed, 3),
         ("tru", .truncated, 3), ("[fals", .truncated, 5), ("[fale]", .malformed, 4), ("[truE]", .malformed, 4),
-        ("[tRue]", .malformed, 2), ("[nulL]", .malformed, 4), ("[truex]", .malformed, 5), ("f", .truncated, 1),
+        ("[tRue]", .malformed, 2), ("[nulL]", .malformed, 4), ("[truex]", .malformed, 5), ("f", .truncated, 1)
     ])
     func rejectsMalformedInputAtTheRightOffset(_ text: String, code: FormatError.Code, offset: Int) throws {
         let error = try #require(throws: FormatError.self) { try decode(text) }

@@ -47,13 +47,16 @@ import Testing
     @Test func numbersOfAnyLengthStayExactTextWithoutTrapping() throws {
         let digits = String(repeating: "9", count: 1_000_000)
         let zeros = String(repeating: "0", count: 1_000_000)
-        for text in [digits, "-" + digits, "0." + zeros + "1", "1e" + digits, "1e-" + digits, "1." + digits + "e-" + digits,
-                     "1E+" + digits] {
+        for text in [
+            digits, "-" + digits, "0." + zeros + "1", "1e" + digits, "1e-" + digits, "1." + digits + "e-" + digits,
+            "1E+" + digits
+        ] {
             let value = try json.decode(Array("[\(text)]".utf8)).arrayValue?.first
             #expect(value == .number(text), "\(text.prefix(12))…")
         }
         // Exponents past Int64 saturate instead of overflowing.
-        #expect(try json.decode(Array("[1e99999999999999999999999999]".utf8)) == [.number("1e99999999999999999999999999")])
+        #expect(
+            try json.decode(Array("[1e99999999999999999999999999]".utf8)) == [.number("1e99999999999999999999999999")])
         #expect(try json.decode(Array("[9223372036854775808, -9223372036854775809]".utf8))
                 == [.number("9223372036854775808"), .number("-9223372036854775809")])
     }

@@ -25,12 +25,16 @@ import Testing
     @Test func nodeLimitCountsEveryValue() throws {
         let input = Array("[1,2,3,[4]]".utf8)
         #expect(try json.decode(input, limits: DecodingLimits(maxNodes: 6)) == [1, 2, 3, [4]])
-        let error = try #require(throws: FormatError.self) { try json.decode(input, limits: DecodingLimits(maxNodes: 5)) }
+        let error = try #require(throws: FormatError.self) {
+            try json.decode(input, limits: DecodingLimits(maxNodes: 5))
+        }
         #expect(error.limit?.name == "maxNodes")
     }
 
     @Test func bodySizeLimitIsCheckedFirst() throws {
-        let error = try #require(throws: FormatError.self) { try json.decode(Array("[1, 2]".utf8), limits: DecodingLimits(maxBodyBytes: 5)) }
+        let error = try #require(throws: FormatError.self) {
+            try json.decode(Array("[1, 2]".utf8), limits: DecodingLimits(maxBodyBytes: 5))
+        }
         #expect(error.limit?.name == "maxBodyBytes")
     }
 

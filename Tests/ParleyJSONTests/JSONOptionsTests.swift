@@ -30,7 +30,10 @@ import Testing
             == ["b": ["d": 1], "e": [nil, ["g": 2], nil], "h": [[nil]]])
         #expect(try decode(text, .init(removesNullValues: true, removesNullArrayElements: true))
             == ["b": ["d": 1], "e": [["g": 2]], "h": [[]]])
-        #expect(try decode(text, .init()) == ["a": nil, "b": ["c": nil, "d": 1], "e": [nil, ["f": nil, "g": 2], nil], "h": [[nil]]])
+        #expect(
+            try decode(text, .init()) == [
+                "a": nil, "b": ["c": nil, "d": 1], "e": [nil, ["f": nil, "g": 2], nil], "h": [[nil]]
+            ])
         #expect(try decode("null", .init(removesNullValues: true)) == nil)
         #expect(try decode("[null]", .init(removesNullArrayElements: true)) == [nil])
     }
@@ -38,11 +41,13 @@ import Testing
     @Test func removingNullsKeepsKeysOrderAndDuplicatesAndBuildsEveryMember() throws {
         // Escaped keys, a repeated key (both kept, in order), numbers as text, an object emptied
         // by the removal (it stays), and every member built: nothing deferred in the result.
-        let text = #"{"k\u00e9y": "v\n", "a": 1, "a": null, "a": 2, "big": 1e400, "empty": {"x": null}, "z": [{"y": null}]}"#
+        let text =
+            #"{"k\u00e9y": "v\n", "a": 1, "a": null, "a": 2, "big": 1e400, "empty": {"x": null}, "z": [{"y": null}]}"#
         let value = try decode(text, .init(removesNullValues: true))
         let object = try #require(value.objectValue)
         #expect(object.map(\.key) == ["kéy", "a", "a", "big", "empty", "z"])
-        #expect(object.map(\.value) == ["v\n", 1, 2, .number("1e400"), .object(Value.Object()), [.object(Value.Object())]])
+        #expect(
+            object.map(\.value) == ["v\n", 1, 2, .number("1e400"), .object(Value.Object()), [.object(Value.Object())]])
         #expect(!object.isDeferred)
         #expect(object.allSatisfy { !($0.value.objectValue?.isDeferred ?? false) })
     }
@@ -86,7 +91,9 @@ import Testing
 
     @Test func printsPrettily() throws {
         let value: Value = ["a": [1, 2], "b": [:], "c": []]
-        #expect(try encode(value, .init(isPrettyPrinted: true)) == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {},\n  \"c\": []\n}")
+        #expect(
+            try encode(value, .init(isPrettyPrinted: true))
+                == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {},\n  \"c\": []\n}")
         #expect(try decode(encode(value, .init(sortsKeys: true, isPrettyPrinted: true)), .init()) == value)
     }
 }

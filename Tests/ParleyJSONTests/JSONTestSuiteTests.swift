@@ -65,7 +65,10 @@ import Testing
     static let samples: [(String, Value)] = [
         ("y_array_heterogeneous.json", .array([.null, .integer(1), .string("1"), .object([:])])),
         ("y_number_negative_zero.json", .array([.number("-0")])),
-        ("y_object_duplicated_key.json", .object(Value.Object([.init(key: "a", value: .string("b")), .init(key: "a", value: .string("c"))]))),
+        (
+            "y_object_duplicated_key.json",
+            .object(Value.Object([.init(key: "a", value: .string("b")), .init(key: "a", value: .string("c"))]))
+        ),
         ("y_string_accepted_surrogate_pair.json", .array([.string("\u{10437}")])),
         ("y_string_escaped_control_character.json", .array([.string("\u{12}")])),
         ("y_number_real_capital_e.json", .array([.float(1e22)])),
@@ -73,7 +76,7 @@ import Testing
         ("y_object_basic.json", .object(["asd": .string("sdf")])),
         ("y_string_unicode_2.json", .array([.string("⍂㈴⍂")])),
         ("y_number_simple_real.json", .array([.float(123.456789)])),
-        ("y_structure_whitespace_array.json", .array([])),
+        ("y_structure_whitespace_array.json", .array([]))
     ]
 
     @Test(arguments: samples)

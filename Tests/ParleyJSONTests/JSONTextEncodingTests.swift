@@ -41,14 +41,17 @@ import Testing
     }
 
     @Test func honoursTheCharsetParameter() throws {
-        #expect(try json.decode([0x22, 0xE9, 0x22], as: MediaType(parsing: "application/json; charset=iso-8859-1")) == "é")
+        #expect(
+            try json.decode([0x22, 0xE9, 0x22], as: MediaType(parsing: "application/json; charset=iso-8859-1")) == "é")
         let error = try #require(throws: FormatError.self) {
             try json.decode(Array("1".utf8), as: MediaType(parsing: "application/json; charset=ebcdic"))
         }
         #expect(error.code == .unsupportedMediaType)
     }
 
-    @Test(arguments: [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xC0, 0xAF, 0x22]] as [[UInt8]])
+    @Test(
+        arguments: [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xC0, 0xAF, 0x22]]
+            as [[UInt8]])
     func rejectsInvalidUTF8(_ bytes: [UInt8]) throws {
         let error = try #require(throws: FormatError.self) { try json.decode(bytes) }
         #expect(error.code == .invalidText)

@@ -17,8 +17,10 @@ import Testing
     }
 
     @Test func readsStringsAsTheDecodedValueHoldsThem() throws {
-        let texts = [#"{"a": "plain", "b": "esc\"aped\u00e9", "c": null, "d": 1, "e": ["x", "y\n"], "f": ["x", 1], "g": []}"#,
-                     #"{"a": "first", "a": "last"}"#, #"{"a": "x", "a": null}"#, #"{"\u0061": "escaped key"}"#]
+        let texts = [
+            #"{"a": "plain", "b": "esc\"aped\u00e9", "c": null, "d": 1, "e": ["x", "y\n"], "f": ["x", 1], "g": []}"#,
+            #"{"a": "first", "a": "last"}"#, #"{"a": "x", "a": null}"#, #"{"\u0061": "escaped key"}"#
+        ]
         for text in texts {
             let object = try #require(try object(text))
             let decoded = try #require(try decodedObject(text))
@@ -135,7 +137,8 @@ import Testing
         let largeObject = "{" + (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"a\": \"x\"}"
         var reader = JSONTopLevelObject.Reader(format: json)
         for index in 0..<200 {
-            let text = index % 3 == 2 ? largeObject : #"{"a": "n\#(index)", "b": 1234567890123456789012345678901234567890}"#
+            let text =
+                index % 3 == 2 ? largeObject : #"{"a": "n\#(index)", "b": 1234567890123456789012345678901234567890}"#
             let bytes = Array(text.utf8)
             let expected = reading { try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json) } }
             #expect(reading { try bytes.withUnsafeBytes { try reader.object(parsing: $0) } } == expected)
@@ -178,7 +181,9 @@ import Testing
         var reader = JSONTopLevelObject.Reader(format: json, limits: limits)
         for text in [#"{"a": "x"}"#, #"{"a": [["deep"]]}"#, #"{"a": ["ok"]}"#] {
             let bytes = Array(text.utf8)
-            let expected = reading { try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json, limits: limits) } }
+            let expected = reading {
+                try bytes.withUnsafeBytes { try JSONTopLevelObject(parsing: $0, with: json, limits: limits) }
+            }
             #expect(reading { try bytes.withUnsafeBytes { try reader.object(parsing: $0) } } == expected, "\(text)")
         }
         #expect(reading { try Array(#"{"a": [["deep"]]}"#.utf8).withUnsafeBytes { try reader.object(parsing: $0) } }

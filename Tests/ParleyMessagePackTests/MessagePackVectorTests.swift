@@ -45,8 +45,12 @@ import Testing
         .init(.tagged("msgpack.ext.5", .bytes([0xAA])), [0xD4, 0x05, 0xAA]),
         .init(.tagged("msgpack.ext.5", .bytes([1, 2])), [0xD5, 0x05, 1, 2]),
         .init(.tagged("msgpack.ext.-2", .bytes([1, 2, 3, 4])), [0xD6, 0xFE, 1, 2, 3, 4]),
-        .init(.tagged("msgpack.ext.127", .bytes(Array(repeating: 7, count: 8))), [0xD7, 0x7F] + Array(repeating: 7, count: 8)),
-        .init(.tagged("msgpack.ext.0", .bytes(Array(repeating: 9, count: 16))), [0xD8, 0x00] + Array(repeating: 9, count: 16)),
+        .init(
+            .tagged("msgpack.ext.127", .bytes(Array(repeating: 7, count: 8))),
+            [0xD7, 0x7F] + Array(repeating: 7, count: 8)),
+        .init(
+            .tagged("msgpack.ext.0", .bytes(Array(repeating: 9, count: 16))),
+            [0xD8, 0x00] + Array(repeating: 9, count: 16)),
         .init(.tagged("msgpack.ext.1", .bytes([1, 2, 3])), [0xC7, 0x03, 0x01, 1, 2, 3]),
         .init(.tagged("msgpack.ext.-128", .bytes([])), [0xC7, 0x00, 0x80]),
     ]
@@ -59,8 +63,12 @@ import Testing
         .init(.date(Date(timeIntervalSince1970: 1.5)), [0xD7, 0xFF, 0x77, 0x35, 0x94, 0x00, 0x00, 0x00, 0x00, 0x01]),
         .init(.date(Date(timeIntervalSince1970: 4_294_967_296)), [0xD7, 0xFF, 0, 0, 0, 0x01, 0, 0, 0, 0]),
         // timestamp 96: before 1970, or seconds beyond 34 bits.
-        .init(.date(Date(timeIntervalSince1970: -1)), [0xC7, 0x0C, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
-        .init(.date(Date(timeIntervalSince1970: 17_179_869_184)), [0xC7, 0x0C, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0]),
+        .init(
+            .date(Date(timeIntervalSince1970: -1)),
+            [0xC7, 0x0C, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+        .init(
+            .date(Date(timeIntervalSince1970: 17_179_869_184)),
+            [0xC7, 0x0C, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0])
     ]
 
     @Test(arguments: integers + scalars + timestamps)
@@ -86,9 +94,11 @@ import Testing
         #expect(try msgpack.decode(bytes) == value)
     }
 
-    @Test(arguments: [
-        (255, [0xC4, 0xFF]), (256, [0xC5, 0x01, 0x00]), (65_535, [0xC5, 0xFF, 0xFF]), (65_536, [0xC6, 0x00, 0x01, 0x00, 0x00]),
-    ] as [(Int, [UInt8])])
+    @Test(
+        arguments: [
+            (255, [0xC4, 0xFF]), (256, [0xC5, 0x01, 0x00]), (65_535, [0xC5, 0xFF, 0xFF]),
+            (65_536, [0xC6, 0x00, 0x01, 0x00, 0x00])
+        ] as [(Int, [UInt8])])
     func binaryLengthBoundaries(length: Int, header: [UInt8]) throws {
         let value = Value.bytes(Array(repeating: 0xAB, count: length))
         let bytes = try msgpack.encode(value)
@@ -96,10 +106,12 @@ import Testing
         #expect(try msgpack.decode(bytes) == value)
     }
 
-    @Test(arguments: [
-        (15, [0x9F], [0x8F]), (16, [0xDC, 0x00, 0x10], [0xDE, 0x00, 0x10]),
-        (65_535, [0xDC, 0xFF, 0xFF], [0xDE, 0xFF, 0xFF]), (65_536, [0xDD, 0x00, 0x01, 0x00, 0x00], [0xDF, 0x00, 0x01, 0x00, 0x00]),
-    ] as [(Int, [UInt8], [UInt8])])
+    @Test(
+        arguments: [
+            (15, [0x9F], [0x8F]), (16, [0xDC, 0x00, 0x10], [0xDE, 0x00, 0x10]),
+            (65_535, [0xDC, 0xFF, 0xFF], [0xDE, 0xFF, 0xFF]),
+            (65_536, [0xDD, 0x00, 0x01, 0x00, 0x00], [0xDF, 0x00, 0x01, 0x00, 0x00])
+        ] as [(Int, [UInt8], [UInt8])])
     func containerCountBoundaries(count: Int, arrayHeader: [UInt8], mapHeader: [UInt8]) throws {
         let array = Value.array(Array(repeating: nil, count: count))
         let arrayBytes = try msgpack.encode(array)
@@ -134,13 +146,19 @@ import Testing
 
     @Test func numbersKeepTheirExactValueOrThrow() throws {
         #expect(try msgpack.encode(.number("42")) == [0x2A])
-        #expect(try msgpack.encode(.number("0.30000000000000004")) == [0xCB, 0x3F, 0xD3, 0x33, 0x33, 0x33, 0x33, 0x33, 0x34])
+        #expect(
+            try msgpack.encode(.number("0.30000000000000004")) == [0xCB, 0x3F, 0xD3, 0x33, 0x33, 0x33, 0x33, 0x33, 0x34]
+        )
         #expect(try msgpack.encode(.number("3.0e0")) == [0xCB, 0x40, 0x08, 0, 0, 0, 0, 0, 0])
-        for inexact in ["12345678901234567890123", "1e400", "0.1000000000000000055511151231257827", "-18446744073709551616"] {
+        for inexact in [
+            "12345678901234567890123", "1e400", "0.1000000000000000055511151231257827", "-18446744073709551616"
+        ] {
             #expect { try msgpack.encode(.number(inexact)) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
         }
         let rounding = MessagePackFormat(options: .init(roundsInexactNumbers: true))
-        #expect(try rounding.decode(try rounding.encode(.number("12345678901234567890123"))) == .float(1.2345678901234568e22))
+        #expect(
+            try rounding.decode(try rounding.encode(.number("12345678901234567890123")))
+                == .float(1.2345678901234568e22))
         #expect { try rounding.encode(.number("1e400")) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
     }
 

@@ -13,7 +13,8 @@ import Testing
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         offsets.append(bytes.count)
-        bytes += [0x5F, 0x12] + bigEndian(stringBytes, size: 4) + [UInt8](repeating: UInt8(ascii: "x"), count: stringBytes)
+        bytes +=
+            [0x5F, 0x12] + bigEndian(stringBytes, size: 4) + [UInt8](repeating: UInt8(ascii: "x"), count: stringBytes)
         for level in 1...max(1, levels) {
             offsets.append(bytes.count)
             bytes += [0xA2] + bigEndian(level - 1, size: 2) + bigEndian(level - 1, size: 2)
@@ -62,7 +63,9 @@ import Testing
         bytes += [0xA1] + [UInt8](repeating: 0xFF, count: 8)
         let table = bytes.count
         bytes += [8]
-        bytes += [0, 0, 0, 0, 0, 0, 1, 8] + Self.bigEndian(1, size: 8) + Self.bigEndian(0, size: 8) + Self.bigEndian(table, size: 8)
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 8] + Self.bigEndian(1, size: 8) + Self.bigEndian(0, size: 8)
+            + Self.bigEndian(table, size: 8)
         let error = #expect(throws: FormatError.self) { try plist.decode(bytes, as: "application/x-bplist") }
         #expect(error?.code == .malformed)
     }

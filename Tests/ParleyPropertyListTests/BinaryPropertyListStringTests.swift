@@ -17,7 +17,8 @@ import Testing
 
     @Test("UTF-8 in an ASCII-marked string reads as UTF-8, not as Latin-1 mojibake")
     func utf8() throws {
-        let value = try PropertyListFormat().decode(Self.plist(asciiString: Array("90’s".utf8)), as: "application/x-bplist")
+        let value = try PropertyListFormat().decode(
+            Self.plist(asciiString: Array("90’s".utf8)), as: "application/x-bplist")
         #expect(value == "90’s")
         #expect(try PropertyListFormat().decode(Self.plist(asciiString: Array("plain".utf8))) == "plain")
     }
@@ -36,7 +37,8 @@ import Testing
             print(Corpora.missingMessage("real-world/documents"))
             return
         }
-        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent("plist/node-bplist-parser/iTunes-small.bplist")))
+        let bytes = try [UInt8](
+            Data(contentsOf: folder.appendingPathComponent("plist/node-bplist-parser/iTunes-small.bplist")))
         let value = try PropertyListFormat().decode(bytes, as: "application/x-bplist")
         func strings(_ value: Value) -> [String] {
             switch value {

@@ -19,8 +19,10 @@ import Testing
     static let directory = Corpora.directory("plist")
 
     static let cases: [Case] = {
-        guard let directory, let data = FileManager.default.contents(atPath: directory.appendingPathComponent("manifest.json").path),
-              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
+        guard let directory,
+            let data = FileManager.default.contents(atPath: directory.appendingPathComponent("manifest.json").path),
+            let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+        else { return [] }
         return manifest.keys.sorted().map { name in
             let entry = manifest[name]!
             return Case(name: name, files: entry["files"] as? [String] ?? [], expected: entry["expected"] as? String,
@@ -58,7 +60,8 @@ import Testing
         for file in entry.files {
             switch entry.expect {
             case "decode":
-                let expectedBytes = try [UInt8](Data(contentsOf: Self.directory!.appendingPathComponent(entry.expected!)))
+                let expectedBytes = try [UInt8](
+                    Data(contentsOf: Self.directory!.appendingPathComponent(entry.expected!)))
                 let expected = try Value(typedJSON: try JSONFormat().decode(expectedBytes))
                 let decoded = try decode(file)
                 #expect(Self.canonical(decoded) == Self.canonical(expected), "\(file)")

@@ -8,11 +8,14 @@ import Testing
     let plist = PropertyListFormat()
 
     static let samples: [Value] = [
-        ["name": "Ada", "age": 36, "ratio": 0.25, "active": true, "when": .date(Date(timeIntervalSinceReferenceDate: 1_000)),
-         "blob": .bytes([0, 1, 2, 255])],
+        [
+            "name": "Ada", "age": 36, "ratio": 0.25, "active": true,
+            "when": .date(Date(timeIntervalSinceReferenceDate: 1_000)),
+            "blob": .bytes([0, 1, 2, 255])
+        ],
         [1, 2, 3, ["nested": ["deeper": [true, false]]]],
         ["unicode": "héllo wörld ✓ 𝄞 <&>", "empty": "", "emptyList": [], "emptyObject": [:]],
-        ["big": .number("18446744073709551615"), "small": .integer(Int64.min), "uid": .tagged("uid", .integer(9))],
+        ["big": .number("18446744073709551615"), "small": .integer(Int64.min), "uid": .tagged("uid", .integer(9))]
     ]
 
     @Test func conformsToTheKit() {
@@ -21,9 +24,11 @@ import Testing
 
     @Test(arguments: ["application/x-plist", "application/x-bplist"] as [MediaType])
     func integerBoundariesSurvive(type: MediaType) throws {
-        let value: Value = [.integer(0), .integer(255), .integer(256), .integer(65_536), .integer(Int64(UInt32.max) + 1),
-                            .integer(Int64.max), .integer(-1), .integer(Int64.min), .number("9223372036854775808"),
-                            .number("18446744073709551615")]
+        let value: Value = [
+            .integer(0), .integer(255), .integer(256), .integer(65_536), .integer(Int64(UInt32.max) + 1),
+            .integer(Int64.max), .integer(-1), .integer(Int64.min), .number("9223372036854775808"),
+            .number("18446744073709551615")
+        ]
         #expect(try plist.decode(try plist.encode(value, as: type)) == value)
     }
 
@@ -36,7 +41,9 @@ import Testing
     @Test func nullAndForeignTagsHaveNoPropertyListForm() {
         for type: MediaType in ["application/x-plist", "application/x-bplist"] {
             #expect { try plist.encode([.null], as: type) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
-            #expect { try plist.encode(.tagged("!x", 1), as: type) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+            #expect { try plist.encode(.tagged("!x", 1), as: type) } throws: {
+                ($0 as? FormatError)?.code == .unsupportedValue
+            }
         }
     }
 
@@ -45,14 +52,18 @@ import Testing
         let far: Value = ["d": .date(Date(timeIntervalSince1970: 253_539_713_695))]
         #expect(try plist.decode(try plist.encode(far, as: "application/x-plist")) == far)
         let huge: Value = ["d": .date(Date(timeIntervalSinceReferenceDate: 1e300))]
-        #expect { try plist.encode(huge, as: "application/x-plist") } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        #expect { try plist.encode(huge, as: "application/x-plist") } throws: {
+            ($0 as? FormatError)?.code == .unsupportedValue
+        }
         #expect(try plist.decode(try plist.encode(huge, as: "application/x-bplist")) == huge)
     }
 
     @Test func stringsXMLCannotCarryNeedTheBinaryForm() throws {
         for text in ["bell\u{7}", "\u{FFFE}", "non\u{FFFF}character"] {
             let value: Value = ["k": .string(text)]
-            #expect { try plist.encode(value, as: "application/x-plist") } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+            #expect { try plist.encode(value, as: "application/x-plist") } throws: {
+                ($0 as? FormatError)?.code == .unsupportedValue
+            }
             #expect(try plist.decode(try plist.encode(value, as: "application/x-bplist")) == value)
         }
         let carriageReturn: Value = ["k": "a\r\nb"]
@@ -89,8 +100,10 @@ import Testing
             "bytes": .bytes([0, 1, 2, 255]), "t": true, "e": "",
         ]
         #expect(try plist.decode(Array(doc.utf8)) == expected)
-        for bad in ["<plist><true>x</true></plist>", "<plist><data>AA=A</data></plist>", "<plist><real>1x</real></plist>",
-                    "<plist><string>a</strin></plist>", "<plist><string>a\u{1}</string></plist>"] {
+        for bad in [
+            "<plist><true>x</true></plist>", "<plist><data>AA=A</data></plist>", "<plist><real>1x</real></plist>",
+            "<plist><string>a</strin></plist>", "<plist><string>a\u{1}</string></plist>"
+        ] {
             #expect { try plist.decode(Array(bad.utf8)) } throws: { ($0 as? FormatError)?.code == .malformed }
         }
     }
@@ -112,8 +125,12 @@ import Testing
         var nested: Value = 1
         for _ in 0..<30 { nested = [nested] }
         let binary = try plist.encode(nested, as: "application/x-bplist")
-        #expect { try plist.decode(binary, limits: DecodingLimits(maxDepth: 10)) } throws: { ($0 as? FormatError)?.code == .limitExceeded }
-        #expect { try plist.decode(binary, limits: DecodingLimits(maxNodes: 5)) } throws: { ($0 as? FormatError)?.code == .limitExceeded }
+        #expect { try plist.decode(binary, limits: DecodingLimits(maxDepth: 10)) } throws: {
+            ($0 as? FormatError)?.code == .limitExceeded
+        }
+        #expect { try plist.decode(binary, limits: DecodingLimits(maxNodes: 5)) } throws: {
+            ($0 as? FormatError)?.code == .limitExceeded
+        }
     }
 
     @Test func readsTheAliases() {

@@ -14,7 +14,9 @@ struct OverlappingFormat: Format {
     var name: String { "vendor-json" }
     var decodableMediaTypes: [MediaType] { ["application/vnd.vendor+json", "application/json", "application/*+json"] }
     var encodableMediaTypes: [MediaType] { ["application/vnd.vendor+json"] }
-    func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value { try json.decode(bytes, context: context) }
+    func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
+        try json.decode(bytes, context: context)
+    }
     func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         try json.encode(value, context: EncodingContext(mediaType: jsonType))
     }
@@ -31,7 +33,8 @@ struct LossyFormat: Format {
             switch value {
             case .integer(let integer): .float(Double(integer))
             case .array(let elements): .array(elements.map(floated))
-            case .object(let object): .object(Value.Object(object.map { Value.Object.Member(key: $0.key, value: floated($0.value)) }))
+            case .object(let object):
+                .object(Value.Object(object.map { Value.Object.Member(key: $0.key, value: floated($0.value)) }))
             default: value
             }
         }

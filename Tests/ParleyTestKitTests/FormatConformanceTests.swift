@@ -15,13 +15,23 @@ import Testing
     @Test func overlappingMediaTypesFailNamingTheTypeAndBothFormats() {
         let report = FormatConformance.report(for: OverlappingFormat(), options: .init(otherFormats: [JSONFormat()]))
         let messages = report.failures(of: "mediaTypes").map(\.message)
-        #expect(messages.contains { $0.hasPrefix("application/json overlaps: vendor-json claims it as application/json (exact) and json as application/json (exact)") },
-                "\(report)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix(
+                    "application/json overlaps: vendor-json claims it as application/json (exact) and json as "
+                        + "application/json (exact)"
+                )
+            },
+            "\(report)")
         // The two suffix ranges tie too: a +json type goes to whichever is registered first.
-        #expect(messages.contains {
-            $0.hasPrefix("application/*+json overlaps: vendor-json claims it as application/*+json (suffix range) and json as application/*+json (suffix range)")
-                && $0.hasSuffix("depends on registration order")
-        }, "\(report)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix(
+                    "application/*+json overlaps: vendor-json claims it as application/*+json (suffix range) and json "
+                        + "as application/*+json (suffix range)"
+                )
+                    && $0.hasSuffix("depends on registration order")
+            }, "\(report)")
         // Its own vendor type is more specific than JSON's range: not an overlap.
         #expect(!messages.contains { $0.hasPrefix("application/vnd.vendor+json") }, "\(report)")
         #expect(report.failures.allSatisfy { $0.check == "mediaTypes" }, "\(report)")
@@ -46,8 +56,14 @@ import Testing
         let report = FormatConformance.report(for: LimitIgnoringFormat())
         let messages = report.failures(of: "limits").map(\.message)
         #expect(messages.count == 2, "\(report)")
-        #expect(messages.contains { $0.hasPrefix("maxBodyBytes ") && $0.contains("was not enforced") && $0.contains("limitExceeded") }, "\(report)")
-        #expect(messages.contains { $0.hasPrefix("maxDepth 5 was not enforced: arrays nested 21 deep decoded without error") }, "\(report)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("maxBodyBytes ") && $0.contains("was not enforced") && $0.contains("limitExceeded")
+            }, "\(report)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("maxDepth 5 was not enforced: arrays nested 21 deep decoded without error")
+            }, "\(report)")
         #expect(report.failures.allSatisfy { $0.check == "limits" }, "\(report)")
     }
 
@@ -55,7 +71,9 @@ import Testing
         let report = FormatConformance.report(for: SharedScratchFormat())
         let messages = report.failures(of: "concurrency").map(\.message)
         #expect(messages.count == 1, "\(report)")
-        #expect(messages.first?.contains("threads at once differed from the same decode on one thread") == true, "\(report)")
+        #expect(
+            messages.first?.contains("threads at once differed from the same decode on one thread") == true, "\(report)"
+        )
         #expect(messages.first?.contains("not safe as a Sendable value") == true, "\(report)")
         // On one thread it is right: nothing else fails.
         #expect(report.failures.allSatisfy { $0.check == "concurrency" }, "\(report)")
@@ -63,16 +81,23 @@ import Testing
 
     @Test func stateKeptFromCallToCallFailsOnOneThread() {
         let report = FormatConformance.report(for: StatefulFormat())
-        #expect(report.failures(of: "concurrency").contains { $0.message.contains("twice on one thread") && $0.message.contains("keeps state") },
-                "\(report)")
+        #expect(
+            report.failures(of: "concurrency").contains {
+                $0.message.contains("twice on one thread") && $0.message.contains("keeps state")
+            },
+            "\(report)")
     }
 
     @Test func aDecodeOnlyFormatIsToldWhichChecksWereSkipped() {
         let report = FormatConformance.report(for: DecodeOnlyFormat())
         #expect(report.conforms, "\(report)")
-        #expect(Set(report.skipped.map(\.check)) == ["roundTrip", "limits.maxBodyBytes", "limits.maxDepth", "concurrency"], "\(report)")
+        #expect(
+            Set(report.skipped.map(\.check)) == ["roundTrip", "limits.maxBodyBytes", "limits.maxDepth", "concurrency"],
+            "\(report)")
         #expect(report.skipped.allSatisfy { !$0.isOptedOut })
-        #expect(report.skipped.first { $0.check == "roundTrip" }?.reason == "decode-only encodes no media type (decode-only)")
+        #expect(
+            report.skipped.first { $0.check == "roundTrip" }?.reason
+                == "decode-only encodes no media type (decode-only)")
         #expect("\(report)".contains("concurrency skipped: no body to decode"), "\(report)")
     }
 
@@ -90,7 +115,8 @@ import Testing
             }
         }
         let limitless = FormatConformance.report(for: LimitlessDecodeOnly(), options: .init(bodies: bodies))
-        #expect(limitless.failures(of: "limits").map(\.message).contains { $0.hasPrefix("maxBodyBytes ") }, "\(limitless)")
+        #expect(
+            limitless.failures(of: "limits").map(\.message).contains { $0.hasPrefix("maxBodyBytes ") }, "\(limitless)")
     }
 
     @Test func turningTheDepthCheckOffIsReportedAsOptedOut() {
@@ -106,7 +132,9 @@ import Testing
     struct AnyText: Format {
         var name: String { "any-text" }
         var decodableMediaTypes: [MediaType] { ["text/x-any", "text/*"] }
-        func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value { .string(String(decoding: bytes, as: UTF8.self)) }
+        func decode(_ bytes: UnsafeRawBufferPointer, context: DecodingContext) throws -> Value {
+            .string(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     @Test func aSecondTextRangeOverlapsTheBuiltInTextFormat() {

@@ -52,15 +52,23 @@ import Testing
 
     @Test func validStandaloneDocumentsParseAndNotWellFormedOnesAreRejected() throws {
         guard let corpus = Corpora.directory("xml") else { return print(Corpora.missingMessage("xml")) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-xmltest-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "parley-xmltest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.extract(corpus.appendingPathComponent("w3c-xmltest/xmltest.zip"), into: folder)
 
         let valid = try Self.run(folder, subfolder: "valid/sa", expectParse: true)
         let notWellFormed = try Self.run(folder, subfolder: "not-wf/sa", expectParse: false)
-        print("xmltest valid/sa: \(valid.passed.count)/\(valid.passed.count + valid.failed.count) parsed; failed: \(valid.failed)")
-        print("xmltest not-wf/sa: \(notWellFormed.passed.count)/\(notWellFormed.passed.count + notWellFormed.failed.count) rejected; accepted: \(notWellFormed.failed)")
+        print(
+            "xmltest valid/sa: \(valid.passed.count)/\(valid.passed.count + valid.failed.count) parsed; failed: "
+                + "\(valid.failed)"
+        )
+        print(
+            "xmltest not-wf/sa: "
+                + "\(notWellFormed.passed.count)/\(notWellFormed.passed.count + notWellFormed.failed.count) rejected; "
+                + "accepted: \(notWellFormed.failed)"
+        )
         #expect(valid.passed.count > 100)
         #expect(notWellFormed.passed.count > 150)
         #expect(valid.failed.isEmpty)

@@ -18,13 +18,15 @@ struct XMLCorpusCase: Sendable, CustomTestStringConvertible {
     /// Every manifest entry, or nothing when the corpus is absent.
     static func all(_ expectations: Set<String>) -> [XMLCorpusCase] {
         guard let directory = Corpora.directory("xml"),
-              let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
-              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
+            let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
+            let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+        else { return [] }
         return manifest.keys.sorted().compactMap { file in
             let entry = manifest[file] ?? [:]
             guard let expect = entry["expect"] as? String, expectations.contains(expect) else { return nil }
-            return XMLCorpusCase(file: file, expect: expect, root: entry["root"] as? String, text: entry["text"] as? String,
-                                 attributes: entry["attributes"] as? [String: String] ?? [:], note: entry["note"] as? String)
+            return XMLCorpusCase(
+                file: file, expect: expect, root: entry["root"] as? String, text: entry["text"] as? String,
+                attributes: entry["attributes"] as? [String: String] ?? [:], note: entry["note"] as? String)
         }
     }
 
@@ -41,7 +43,9 @@ struct XMLCorpusCase: Sendable, CustomTestStringConvertible {
         if !Self.corpusPresent { print(Corpora.missingMessage("xml")) }
         #expect(Self.corpusPresent || XMLCorpusCase.all(["well-formed"]).isEmpty)
         // With the corpus there, the manifest must yield cases, or the parameterised tests run none.
-        #expect(!Self.corpusPresent || !XMLCorpusCase.all(["reject-or-limit"]).isEmpty, "no reject-or-limit entries read from the manifest")
+        #expect(
+            !Self.corpusPresent || !XMLCorpusCase.all(["reject-or-limit"]).isEmpty,
+            "no reject-or-limit entries read from the manifest")
     }
 
     @Test(arguments: XMLCorpusCase.all(["well-formed"]))
@@ -90,7 +94,8 @@ struct XMLCorpusCase: Sendable, CustomTestStringConvertible {
         for (way, parse) in ways {
             do {
                 try parse()
-                Issue.record("\(entry.file) was parsed by \(way); a reject-or-limit document must be rejected or stopped by a limit")
+                let rule = "a reject-or-limit document must be rejected or stopped by a limit"
+                Issue.record("\(entry.file) was parsed by \(way); \(rule)")
             } catch let error as FormatError {
                 #expect([FormatError.Code.limitExceeded, .malformed].contains(error.code), "\(way): \(error)")
             } catch {

@@ -16,11 +16,17 @@ import Testing
 
     @Test func keepsNamesNamespacesAttributesAndLeaves() throws {
         let document = try XML.Document(parsing: Self.feed)
-        #expect(document.prolog == [.comment(" generated "), .processingInstruction(target: "style", data: "href=\"a.css\"")])
+        #expect(
+            document.prolog == [
+                .comment(" generated "), .processingInstruction(target: "style", data: "href=\"a.css\"")
+            ])
         #expect(document.epilog == [.processingInstruction(target: "after", data: "")])
         let root = document.root
         #expect(root.name == XML.Name("feed", namespaceURI: "http://www.w3.org/2005/Atom"))
-        #expect(root.namespaces == [XML.Namespace(uri: "http://www.w3.org/2005/Atom"), XML.Namespace(prefix: "x", uri: "urn:x")])
+        #expect(
+            root.namespaces == [
+                XML.Namespace(uri: "http://www.w3.org/2005/Atom"), XML.Namespace(prefix: "x", uri: "urn:x")
+            ])
         #expect(root["xml:lang"] == "en")
         let entries = root.children(named: "entry")
         #expect(entries.count == 2)
@@ -41,7 +47,9 @@ import Testing
         let element = XML.Element("a", attributes: [XML.Attribute("q", value: "\"<&>\t\n")],
                                   children: [.text("1 < 2 & ]]> \r"), .cdata("x]]>y")])
         let text = try element.xmlString()
-        #expect(text == #"<a q="&quot;&lt;&amp;&gt;&#9;&#10;">1 &lt; 2 &amp; ]]&gt; &#13;<![CDATA[x]]]]><![CDATA[>y]]></a>"#)
+        #expect(
+            text == #"<a q="&quot;&lt;&amp;&gt;&#9;&#10;">1 &lt; 2 &amp; ]]&gt; &#13;<![CDATA[x]]]]><![CDATA[>y]]></a>"#
+        )
         let parsed = try XML.Document(parsing: Array(text.utf8)).root
         #expect(parsed.textContent == "1 < 2 & ]]> \rx]]>y")
         #expect(parsed["q"] == "\"<&>\t\n")
@@ -94,9 +102,12 @@ import Testing
     /// processing instruction or CDATA section as an event: the nodes are the same.
     @Test func keepsTextNodesAroundCommentsInstructionsAndCDATA() throws {
         let root = try XML.Document(parsing: Array("<r>a<!--c-->b<?p d?>c<![CDATA[x]]>y<e>z</e>\n</r>".utf8)).root
-        #expect(root.children == [.text("a"), .comment("c"), .text("b"), .processingInstruction(target: "p", data: "d"),
-                                  .text("c"), .cdata("x"), .text("y"), .element(XML.Element("e", children: [.text("z")])),
-                                  .text("\n")])
+        #expect(
+            root.children == [
+                .text("a"), .comment("c"), .text("b"), .processingInstruction(target: "p", data: "d"),
+                .text("c"), .cdata("x"), .text("y"), .element(XML.Element("e", children: [.text("z")])),
+                .text("\n")
+            ])
     }
 
     /// Texts and attribute values up to 15 bytes are made inline, longer ones on the heap: both
@@ -115,7 +126,8 @@ import Testing
 
 @Suite struct XMLEventReaderTests {
     @Test func deliversEventsInDocumentOrderWithCoalescedText() throws {
-        let events = try XML.EventReader(Array("<?p d?><r a=\"1\">x &amp; y<![CDATA[z]]><!--c--><e/></r>".utf8)).events()
+        let events = try XML.EventReader(Array("<?p d?><r a=\"1\">x &amp; y<![CDATA[z]]><!--c--><e/></r>".utf8))
+            .events()
         #expect(events == [
             .processingInstruction(target: "p", data: "d"),
             .startElement(XML.Name("r"), attributes: [XML.Attribute("a", value: "1")], namespaces: []),

@@ -74,7 +74,8 @@ private func expectSameOutcome(_ bytes: [UInt8], limits: DecodingLimits = .stand
     #expect(view.error == string.error, sourceLocation: sourceLocation)
     #expect(Array(view.events.prefix(string.events.count)) == string.events, sourceLocation: sourceLocation)
     let extra = view.events.count - string.events.count
-    #expect(extra == 0 || (extra == 1 && view.error?.limit?.name == "maxExpansionRatio"), sourceLocation: sourceLocation)
+    #expect(
+        extra == 0 || (extra == 1 && view.error?.limit?.name == "maxExpansionRatio"), sourceLocation: sourceLocation)
 }
 
 private func outcome(_ bytes: [UInt8], limits: DecodingLimits, view: Bool) -> Outcome {
@@ -216,7 +217,9 @@ private func outcome(_ bytes: [UInt8], limits: DecodingLimits, view: Bool) -> Ou
     @Test func reportsAnErrorWithLineAndColumnAfterTheEventsBeforeIt() throws {
         var starts = 0
         let error = try #require(throws: FormatError.self) {
-            try XML.EventReader(Array("<r>\n<a></b></r>".utf8)).forEachView { if $0.kind == .startElement { starts += 1 } }
+            try XML.EventReader(Array("<r>\n<a></b></r>".utf8)).forEachView {
+                if $0.kind == .startElement { starts += 1 }
+            }
         }
         #expect(starts == 2)
         #expect(error.code == .malformed)

@@ -113,9 +113,14 @@ import Testing
     }
 
     @Test func writesDatesAsTheOtherFormatsDo() throws {
-        let bytes = try format.encode(["d": .date(Date(timeIntervalSince1970: 1.25)), "y": .date(Date(timeIntervalSince1970: 253_539_713_695))])
-        #expect(String(decoding: bytes, as: UTF8.self)
-            == #"<?xml version="1.0" encoding="UTF-8"?><root><d>1970-01-01T00:00:01.250Z</d><y>10004-05-09T10:14:55Z</y></root>"#)
+        let bytes = try format.encode([
+            "d": .date(Date(timeIntervalSince1970: 1.25)), "y": .date(Date(timeIntervalSince1970: 253_539_713_695))
+        ])
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"<?xml version="1.0" encoding="UTF-8"?>"#
+                + #"<root><d>1970-01-01T00:00:01.250Z</d><y>10004-05-09T10:14:55Z</y></root>"#
+        )
     }
 
     @Test func rejectsValuesWithoutAnXMLForm() {
@@ -156,8 +161,10 @@ import Testing
             let attribute = String(repeating: "v", count: (index * 7) % 53) + "&amp;\(index)"
             let body = String(repeating: "é", count: (index * 11) % 61) + " &lt;\(index)&gt; "
             text += "<p:item p:\(name)=\"\(attribute)\"><![CDATA[\(index)]]>\(body)</p:item>\n  "
-            expected.append(["@p:\(name)": .string(String(repeating: "v", count: (index * 7) % 53) + "&\(index)"),
-                             "#text": .string("\(index)" + String(repeating: "é", count: (index * 11) % 61) + " <\(index)> ")])
+            expected.append([
+                "@p:\(name)": .string(String(repeating: "v", count: (index * 7) % 53) + "&\(index)"),
+                "#text": .string("\(index)" + String(repeating: "é", count: (index * 11) % 61) + " <\(index)> ")
+            ])
         }
         text += "</root>"
         #expect(text.utf8.count > 40_000)
@@ -193,12 +200,20 @@ import Testing
     /// Children group by qualified name: the same prefix bound to two URIs is one key, two
     /// prefixes of one URI are two; with and without the index of wide elements.
     @Test func groupsChildrenByQualifiedNameWhateverTheirNamespace() throws {
-        let rebound = #"<r xmlns:p="urn:1"><p:a>1</p:a><q xmlns:p="urn:2"/><p:a xmlns:p="urn:2">2</p:a><x:a xmlns:x="urn:1">3</x:a></r>"#
+        let rebound =
+            #"<r xmlns:p="urn:1"><p:a>1</p:a><q xmlns:p="urn:2"/><p:a xmlns:p="urn:2">2</p:a><x:a "#
+                + #"xmlns:x="urn:1">3</x:a></r>"#
         let value = try decode(rebound)
-        #expect(value == ["r": ["@xmlns:p": "urn:1", "p:a": ["1", ["@xmlns:p": "urn:2", "#text": "2"]], "q": ["@xmlns:p": "urn:2"],
-                                "x:a": ["@xmlns:x": "urn:1", "#text": "3"]]])
+        #expect(
+            value == [
+                "r": [
+                    "@xmlns:p": "urn:1", "p:a": ["1", ["@xmlns:p": "urn:2", "#text": "2"]], "q": ["@xmlns:p": "urn:2"],
+                    "x:a": ["@xmlns:x": "urn:1", "#text": "3"]
+                ]
+            ])
         let names = (0..<20).map { "n\($0)" }
-        let wide = "<r xmlns:p=\"urn:1\">" + names.map { "<\($0)/><p:\($0)/>" }.joined() + "<p:n3 xmlns:p=\"urn:2\"/><n3/></r>"
+        let wide =
+            "<r xmlns:p=\"urn:1\">" + names.map { "<\($0)/><p:\($0)/>" }.joined() + "<p:n3 xmlns:p=\"urn:2\"/><n3/></r>"
         let members = try #require(try decode(wide)["r"]?.objectValue)
         #expect(members.keys == ["@xmlns:p"] + names.flatMap { [$0, "p:" + $0] })
         #expect(members["n3"] == ["", ""])
@@ -225,7 +240,9 @@ import Testing
         let document = #"<r xmlns="urn:r" xmlns:p="urn:p"><a k="1" p:m="2">t</a> <b/>u<p:c><d>x</d></p:c></r>"#
         func outcomes(_ limits: DecodingLimits) -> (value: String?, events: String?) {
             let value: String?
-            do { _ = try decode(document, limits: limits); value = nil } catch { value = (error as? FormatError)?.limit?.name ?? "\(error)" }
+            do { _ = try decode(document, limits: limits); value = nil } catch {
+                value = (error as? FormatError)?.limit?.name ?? "\(error)"
+            }
             let events: String?
             do { try XML.EventReader(Array(document.utf8), limits: limits).forEachView { _ in }; events = nil } catch {
                 events = (error as? FormatError)?.limit?.name ?? "\(error)"
@@ -256,9 +273,13 @@ import Testing
     @Test func resolvesReferencesInAttributeValuesOfEveryLength() throws {
         for length in 0...40 {
             let plain = String(repeating: "v", count: length)
-            for (raw, resolved) in [(plain, plain), ("&amp;" + plain, "&" + plain), (plain + "&lt;", plain + "<"),
-                                    (String(plain.prefix(length / 2)) + "&#x2014;" + String(plain.dropFirst(length / 2)),
-                                     String(plain.prefix(length / 2)) + "\u{2014}" + String(plain.dropFirst(length / 2)))] {
+            for (raw, resolved) in [
+                (plain, plain), ("&amp;" + plain, "&" + plain), (plain + "&lt;", plain + "<"),
+                (
+                    String(plain.prefix(length / 2)) + "&#x2014;" + String(plain.dropFirst(length / 2)),
+                    String(plain.prefix(length / 2)) + "\u{2014}" + String(plain.dropFirst(length / 2))
+                )
+            ] {
                 #expect(try decode("<r a=\"\(raw)\"/>") == ["r": ["@a": .string(resolved)]], "\(raw)")
             }
         }

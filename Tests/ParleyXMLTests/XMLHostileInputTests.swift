@@ -25,11 +25,14 @@ import Testing
 
     static let documents: [(String, String)] = [
         ("attributes", "<r>" + String(repeating: element(100) { "a\($0)=\"\"" }, count: 20) + "</r>"),
-        ("namespace declarations", "<r>" + String(repeating: element(100) { "xmlns:p\($0)=\"u\"" }, count: 20) + "</r>"),
+        (
+            "namespace declarations",
+            "<r>" + String(repeating: element(100) { "xmlns:p\($0)=\"u\"" }, count: 20) + "</r>"
+        ),
         ("comments", "<r>" + String(repeating: "<!---->", count: 2_000) + "</r>"),
         ("processing instructions", "<r>" + String(repeating: "<?p?>", count: 2_000) + "</r>"),
         ("CDATA sections", "<r>" + String(repeating: "<![CDATA[]]>", count: 2_000) + "</r>"),
-        ("texts between elements", "<r>" + String(repeating: "x<a/>", count: 600) + "</r>"),
+        ("texts between elements", "<r>" + String(repeating: "x<a/>", count: 600) + "</r>")
     ]
 
     @Test(arguments: documents.map(\.0))
@@ -93,13 +96,16 @@ import Testing
         let long = Self.element(30_000) { "a\($0)=''" }
         // Short elements with text of every length from 0 to 400 units before them, so the long tag
         // is reached from every distance; '!' and '?' in text do not start anything.
-        let varied = (0..<400).map { "<b>" + String(repeating: $0 % 7 == 0 ? "!" : "t?", count: $0 / 2) + "</b>" }.joined()
+        let varied = (0..<400).map { "<b>" + String(repeating: $0 % 7 == 0 ? "!" : "t?", count: $0 / 2) + "</b>" }
+            .joined()
         expectRefusal("<r>" + varied + long + "</r>")
         expectRefusal("<r>" + String(repeating: "<a/>", count: 5_000) + long + "</r>")
         expectRefusal("<r>" + varied + "<!--" + varied + "-->" + varied + long + varied + "</r>")
         // The same long tag inside a comment, CDATA section or instruction, amid dense markup.
         for (open, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?p ", "?>")] {
-            let hidden = "<r>" + varied + open + String(repeating: "<c/>", count: 300) + long + String(repeating: "<c/>", count: 300)
+            let hidden =
+                "<r>" + varied + open + String(repeating: "<c/>", count: 300) + long
+                + String(repeating: "<c/>", count: 300)
                 + close + varied + "</r>"
             for error in errors(hidden, limits: .standard) { #expect(error == nil, "\(open)") }
         }
@@ -123,7 +129,9 @@ import Testing
 extension Result where Failure == any Error {
     /// The failure as a `FormatError`, `nil` on success.
     var error: FormatError? {
-        if case .failure(let error) = self { return error as? FormatError ?? FormatError(.malformed, format: "test", "\(error)") }
+        if case .failure(let error) = self {
+            return error as? FormatError ?? FormatError(.malformed, format: "test", "\(error)")
+        }
         return nil
     }
 }

@@ -36,17 +36,19 @@ import Testing
         return XML.Document(root: try #require(root), prolog: prolog, epilog: epilog)
     }
 
-    static let document = Array("""
-    <?xml version="1.0"?>
-    <!DOCTYPE r [<!ENTITY who "Ann &amp; Bob">]>
-    <!-- before --><?setup a="1"?>
-    <r xmlns="urn:r" xmlns:p="urn:p" lang="en" p:who="&who;">
-      <p:item id="1">one &who; two<![CDATA[<raw> & more]]><?tick now?><!-- inside --></p:item>
-      <item id="2" note="&#x3C;&#x26;&#x3E;"/>
-      <deep><deeper xmlns=""><deepest a="" b="ünïcödé">ünïcödé text that is longer than fifteen bytes</deepest></deeper></deep>
-    </r>
-    <?after done?><!-- after -->
-    """.utf8)
+    static let document = Array(
+        """
+        <?xml version="1.0"?>
+        <!DOCTYPE r [<!ENTITY who "Ann &amp; Bob">]>
+        <!-- before --><?setup a="1"?>
+        <r xmlns="urn:r" xmlns:p="urn:p" lang="en" p:who="&who;">
+          <p:item id="1">one &who; two<![CDATA[<raw> & more]]><?tick now?><!-- inside --></p:item>
+          <item id="2" note="&#x3C;&#x26;&#x3E;"/>
+          <deep><deeper xmlns=""><deepest a="" b="ünïcödé">ünïcödé text that is longer than fifteen bytes\
+        </deepest></deeper></deep>
+        </r>
+        <?after done?><!-- after -->
+        """.utf8)
 
     @Test func equalsATreeBuiltFromEvents() throws {
         let parsed = try XML.Document(parsing: Self.document)
@@ -62,13 +64,17 @@ import Testing
         let root = try XML.Document(parsing: Self.document).root
         #expect(root.name == XML.Name("r", namespaceURI: "urn:r"))
         #expect(root.namespaces == [XML.Namespace(uri: "urn:r"), XML.Namespace(prefix: "p", uri: "urn:p")])
-        #expect(root.attributes == [XML.Attribute("lang", value: "en"),
-                                    XML.Attribute(XML.Name("who", prefix: "p", namespaceURI: "urn:p"), value: "Ann & Bob")])
+        #expect(
+            root.attributes == [
+                XML.Attribute("lang", value: "en"),
+                XML.Attribute(XML.Name("who", prefix: "p", namespaceURI: "urn:p"), value: "Ann & Bob")
+            ])
         let item = try #require(root.firstChild(named: "p:item"))
         #expect(item.children == [.text("one Ann & Bob two"), .cdata("<raw> & more"),
                                   .processingInstruction(target: "tick", data: "now"), .comment(" inside ")])
         #expect(root.children(named: "item").first?["note"] == "<&>")
-        let deepest = try #require(root.firstChild(named: "deep")?.firstChild(named: "deeper")?.firstChild(named: "deepest"))
+        let deepest = try #require(
+            root.firstChild(named: "deep")?.firstChild(named: "deeper")?.firstChild(named: "deepest"))
         #expect(deepest.name == XML.Name("deepest"))
         #expect(deepest.attributes.map(\.value) == ["", "ünïcödé"])
         #expect(deepest.textContent == "ünïcödé text that is longer than fifteen bytes")
@@ -141,14 +147,19 @@ import Testing
         #expect(description.contains("name:"))
         #expect(description.contains("children:"))
         #expect(!description.contains("storage"))
-        #expect(String(describing: root) == String(describing: XML.Element("a", attributes: [XML.Attribute("x", value: "1")],
-                                                                          children: [.element(XML.Element("b"))])))
+        #expect(
+            String(describing: root)
+                == String(
+                    describing: XML.Element(
+                        "a", attributes: [XML.Attribute("x", value: "1")],
+                        children: [.element(XML.Element("b"))])))
     }
 
     @Test func wideAndLongDocumentsMatchTheEventTree() throws {
         var text = "<root>"
         for index in 0..<5_000 {
-            text += "<e i=\"\(index)\" s=\"\(String(repeating: "v", count: index % 40))\">\(String(repeating: "t", count: index % 70))"
+            text += "<e i=\"\(index)\" s=\"\(String(repeating: "v", count: index % 40))\">"
+            text += String(repeating: "t", count: index % 70)
             if index % 7 == 0 { text += "<!--c\(index)--><?p \(index)?><![CDATA[\(index)]]>" }
             text += "</e>\n"
         }

@@ -29,7 +29,11 @@ enum JSONReference {
                 repeat {
                     let byte = bytes[index]
                     if inString {
-                        if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                        if byte == UInt8(ascii: "\\") {
+                            index += 1
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                        }
                     } else if byte == UInt8(ascii: "\"") {
                         inString = true
                     } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
@@ -62,7 +66,9 @@ enum JSONReference {
         case let array as [Any]:
             return .array(array.map(value(from:)))
         case let dictionary as [String: Any]:
-            return .object(Value.Object(dictionary.keys.sorted().map { Value.Object.Member(key: $0, value: value(from: dictionary[$0]!)) }))
+            return .object(
+                Value.Object(
+                    dictionary.keys.sorted().map { Value.Object.Member(key: $0, value: value(from: dictionary[$0]!)) }))
         default:
             return .string("\(object)")
         }

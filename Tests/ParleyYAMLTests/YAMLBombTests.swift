@@ -17,7 +17,8 @@ import Testing
 
     static let bombs: [Bomb] = {
         guard let directory, let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
-              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
+            let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+        else { return [] }
         return manifest.keys.sorted().map { Bomb(file: $0, expect: manifest[$0]?["expect"] as? String ?? "") }
     }()
 
@@ -66,7 +67,9 @@ import Testing
 
     @Test func deepNestingStopsAtTheConfiguredDepth() throws {
         let input = Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)
-        let error = #expect(throws: FormatError.self) { try YAMLFormat().decode(input, limits: DecodingLimits(maxDepth: 99)) }
+        let error = #expect(throws: FormatError.self) {
+            try YAMLFormat().decode(input, limits: DecodingLimits(maxDepth: 99))
+        }
         #expect(error?.code == .limitExceeded)
         #expect(error?.limit?.name == "maxDepth")
         #expect(try YAMLFormat().decode(input, limits: DecodingLimits(maxDepth: 100)).arrayValue?.count == 1)
@@ -84,7 +87,8 @@ import Testing
 
     @Test func aliasExpansionIsMeasuredAgainstTheInputSize() {
         // A 4 KiB scalar aliased 100 times: 400 KiB of text from a 5 KiB document.
-        let text = "base: &b \(String(repeating: "x", count: 4096))\ncopies: [\(Array(repeating: "*b", count: 100).joined(separator: ", "))]\n"
+        let copies = Array(repeating: "*b", count: 100).joined(separator: ", ")
+        let text = "base: &b \(String(repeating: "x", count: 4096))\ncopies: [\(copies)]\n"
         let error = #expect(throws: FormatError.self) {
             try YAMLFormat().decode(Array(text.utf8), limits: DecodingLimits(maxExpansionRatio: 1))
         }

@@ -10,19 +10,25 @@ import Testing
 
     @Test(arguments: [
         ("~", Value.null), ("null", .null), ("Null", .null), ("NULL", .null), ("", .null),
-        ("true", .bool(true)), ("True", .bool(true)), ("TRUE", .bool(true)), ("false", .bool(false)), ("FALSE", .bool(false)),
-        ("0", .integer(0)), ("-17", .integer(-17)), ("+12", .integer(12)), ("0o17", .integer(15)), ("0x1F", .integer(31)),
+            ("true", .bool(true)), ("True", .bool(true)), ("TRUE", .bool(true)), ("false", .bool(false)),
+            ("FALSE", .bool(false)),
+            ("0", .integer(0)), ("-17", .integer(-17)), ("+12", .integer(12)), ("0o17", .integer(15)),
+            ("0x1F", .integer(31)),
         ("9223372036854775807", .integer(Int64.max)), ("-9223372036854775808", .integer(Int64.min)),
-        ("9223372036854775808", .number("9223372036854775808")), ("12345678901234567890123", .number("12345678901234567890123")),
+            ("9223372036854775808", .number("9223372036854775808")),
+            ("12345678901234567890123", .number("12345678901234567890123")),
         ("0xFFFFFFFFFFFFFFFFFF", .number("4722366482869645213695")), ("-0", .number("-0")),
-        ("1.5", .float(1.5)), ("-.5", .float(-0.5)), ("1e3", .float(1000)), ("6.02E+23", .float(6.02e23)), ("1.", .float(1)),
+            ("1.5", .float(1.5)), ("-.5", .float(-0.5)), ("1e3", .float(1000)), ("6.02E+23", .float(6.02e23)),
+            ("1.", .float(1)),
         (".inf", .float(.infinity)), ("-.Inf", .float(-.infinity)), ("+.INF", .float(.infinity)),
-        ("1e400", .number("1e400")), ("0.1000000000000000055511151231257827", .number("0.1000000000000000055511151231257827")),
+            ("1e400", .number("1e400")),
+            ("0.1000000000000000055511151231257827", .number("0.1000000000000000055511151231257827")),
         ("0.30000000000000004", .float(0.30000000000000004)),
         // YAML 1.1 forms are strings (or decimal) under the 1.2 core schema.
         ("yes", .string("yes")), ("No", .string("No")), ("on", .string("on")), ("off", .string("off")),
         ("0777", .integer(777)), ("1_000", .string("1_000")), ("1:20", .string("1:20")), ("0b101", .string("0b101")),
-        ("2001-12-14", .string("2001-12-14")), ("nul", .string("nul")), ("truely", .string("truely")), ("0x", .string("0x")),
+            ("2001-12-14", .string("2001-12-14")), ("nul", .string("nul")), ("truely", .string("truely")),
+            ("0x", .string("0x")),
         ("'true'", .string("true")), ("\"12\"", .string("12")), ("'~'", .string("~")), ("''", .string("")),
     ] as [(String, Value)])
     func plainScalarsResolveWithTheCoreSchema(_ text: String, _ expected: Value) throws {
@@ -125,7 +131,9 @@ import Testing
         #expect(value.objectValue?.keys == ["[null]", "[null]"])
         #expect { try YAMLFormat().encode(value) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
         let nested: Value = ["outer": .object(["a": 1, "b": 2, "a": 3])]
-        #expect { try YAMLFormat().encode(.array([nested])) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        #expect { try YAMLFormat().encode(.array([nested])) } throws: {
+            ($0 as? FormatError)?.code == .unsupportedValue
+        }
         let wide = Value.object(Value.Object((0..<40).map { .init(key: "k\($0 % 39)", value: 1) }))
         #expect { try YAMLFormat().encode(wide) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
     }

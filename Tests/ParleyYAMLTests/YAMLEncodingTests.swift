@@ -38,10 +38,12 @@ import Testing
         #expect(try roundTrip(value) == value)
     }
 
-    @Test(arguments: ["true", "False", "null", "~", "", "1.0", "12", "0x1F", "-3", ".inf", ".nan", "yes", "No", "on", "OFF",
-                      "y", "0777", "1_000", "2001-12-14", " lead", "trail ", "a: b", "a #b", "#c", "- x", "-", "?", ":", "key:",
-                      "[x]", "{x}", "&a", "*a", "!t", "|", ">", "'", "\"", "%", "@", "`", "<<", "=", "line\nbreak", "tab\there",
-                      "\u{0}\u{7}\u{1B}", "\u{85}\u{2028}\u{FEFF}", "...", "---", ",x", "x\r"])
+    @Test(arguments: [
+        "true", "False", "null", "~", "", "1.0", "12", "0x1F", "-3", ".inf", ".nan", "yes", "No", "on", "OFF",
+        "y", "0777", "1_000", "2001-12-14", " lead", "trail ", "a: b", "a #b", "#c", "- x", "-", "?", ":", "key:",
+        "[x]", "{x}", "&a", "*a", "!t", "|", ">", "'", "\"", "%", "@", "`", "<<", "=", "line\nbreak", "tab\there",
+        "\u{0}\u{7}\u{1B}", "\u{85}\u{2028}\u{FEFF}", "...", "---", ",x", "x\r"
+    ])
     func stringsThatWouldReadAsSomethingElseAreQuoted(_ string: String) throws {
         let text = try encode(["v": .string(string)])
         #expect(text.hasPrefix("v: \""), "\(text)")
@@ -49,15 +51,18 @@ import Testing
         #expect(try roundTrip([string: 1] as Value) == [string: 1] as Value)
     }
 
-    @Test(arguments: ["plain", "two words", "héllo wörld ✓ 𝄞", "a-b", "a:b", "a#b", "http://example.com/x?y=1#z", "x.y"])
+    @Test(arguments: ["plain", "two words", "héllo wörld ✓ 𝄞", "a-b", "a:b", "a#b", "http://example.com/x?y=1#z", "x.y"]
+    )
     func ordinaryStringsStayPlain(_ string: String) throws {
         #expect(try encode(["v": .string(string)]) == "v: \(string)\n")
     }
 
     @Test func numbersKeepTheirExactValue() throws {
-        let value: Value = [.integer(Int64.max), .integer(Int64.min), 0.1, 1.5e300, .float(.leastNonzeroMagnitude), -0.0, 1e16,
-                            .number("12345678901234567890123"), .number("1e400"), .number("-0"),
-                            .number("0.1000000000000000055511151231257827"), .float(.infinity), .float(-.infinity)]
+        let value: Value = [
+            .integer(Int64.max), .integer(Int64.min), 0.1, 1.5e300, .float(.leastNonzeroMagnitude), -0.0, 1e16,
+            .number("12345678901234567890123"), .number("1e400"), .number("-0"),
+            .number("0.1000000000000000055511151231257827"), .float(.infinity), .float(-.infinity)
+        ]
         #expect(try roundTrip(value) == value)
         #expect(try roundTrip(.float(.nan)).doubleValue?.isNaN == true)
         #expect(try encode(.number("1e400")) == "1e400\n")
@@ -65,9 +70,11 @@ import Testing
 
     @Test func bytesDatesAndTagsAreWrittenWithTags() throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
-        let value: Value = ["bin": .bytes([0, 1, 2, 253, 254, 255]), "when": .date(date),
-                            "point": .tagged("!point", ["x": 1]), "obj": .tagged("tag:yaml.org,2002:python/object:x.Y", ["a": [1]]),
-                            "odd": .tagged("tag:example.com,2024:a b", "v"), "list": [.tagged("!t", [1, 2]), .tagged("!e", [])]]
+        let value: Value = [
+            "bin": .bytes([0, 1, 2, 253, 254, 255]), "when": .date(date),
+            "point": .tagged("!point", ["x": 1]), "obj": .tagged("tag:yaml.org,2002:python/object:x.Y", ["a": [1]]),
+            "odd": .tagged("tag:example.com,2024:a b", "v"), "list": [.tagged("!t", [1, 2]), .tagged("!e", [])]
+        ]
         let text = try encode(value)
         #expect(text.contains("bin: !!binary AAEC/f7/\n"))
         #expect(text.contains("when: !!timestamp 2023-11-14T22:13:20.25Z\n"))
@@ -81,7 +88,9 @@ import Testing
         let last = Value.date(Date(timeIntervalSince1970: 253_402_300_799))
         #expect(try YAMLFormat().decode(try YAMLFormat().encode(last)) == last)
         for seconds in [253_402_300_800, -62_167_219_201, 1e300] {
-            #expect { try encode(.date(Date(timeIntervalSince1970: seconds))) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+            #expect { try encode(.date(Date(timeIntervalSince1970: seconds))) } throws: {
+                ($0 as? FormatError)?.code == .unsupportedValue
+            }
         }
     }
 

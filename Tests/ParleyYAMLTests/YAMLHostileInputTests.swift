@@ -53,7 +53,9 @@ import Testing
     @Test func leadingZerosDoNotCountTowardTheDigitLimit() throws {
         #expect(try decode("0x" + String(repeating: "0", count: 100_000) + "1F") == .integer(31))
         let big = String(repeating: "f", count: 512)
-        #expect(try decode("0x" + String(repeating: "0", count: 10_000) + big) == .number(schoolbookDecimal(big, radix: 16)))
+        #expect(
+            try decode("0x" + String(repeating: "0", count: 10_000) + big) == .number(schoolbookDecimal(big, radix: 16))
+        )
         #expect(throws: FormatError.self) { try decode("0x" + String(repeating: "0", count: 10) + "1" + big) }
     }
 

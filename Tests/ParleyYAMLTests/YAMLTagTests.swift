@@ -63,7 +63,8 @@ import Testing
             print(Corpora.missingMessage("recorded"))
             return
         }
-        let input = try Data(contentsOf: directory.appendingPathComponent("vcrpy/vcrpy/old_cassette.legacy-format.yaml"))
+        let input = try Data(
+            contentsOf: directory.appendingPathComponent("vcrpy/vcrpy/old_cassette.legacy-format.yaml"))
         let error = #expect(throws: FormatError.self) { try YAMLFormat(unknownTags: .reject).decode(input) }
         #expect(error?.code == .forbidden)
         let kept = try YAMLFormat().decode(input)

@@ -55,7 +55,8 @@ import Testing
 
     /// Runs one case and says whether it behaved as the suite expects.
     static func run(_ testCase: Case) -> Outcome {
-        guard let directory, let input = try? Data(contentsOf: directory.appendingPathComponent("\(testCase.id).yaml")) else {
+        guard let directory, let input = try? Data(contentsOf: directory.appendingPathComponent("\(testCase.id).yaml"))
+        else {
             return .failed("input unreadable")
         }
         let decoded: Value
@@ -122,18 +123,25 @@ import Testing
             case .libyamlVerdict: verdicts.append(testCase.id)
             case .failed:
                 if testCase.isKnownLibYAMLBug { continue }
-                if Self.libyamlWrongEvents[testCase.id] != nil { wrongEvents.append(testCase.id) } else { failures.append(testCase.id) }
+                if Self.libyamlWrongEvents[testCase.id] != nil {
+                    wrongEvents.append(testCase.id)
+                } else {
+                    failures.append(testCase.id)
+                }
             }
         }
         let withJSON = Self.cases.filter { $0.hasJSON && !$0.hasError }.count
         let withError = Self.cases.filter(\.hasError).count
-        print("yaml-test-suite: \(passed)/\(Self.cases.count) cases pass"
-              + " (\(withJSON) with JSON, \(withError) errors, \(Self.cases.count - withJSON - withError) load-only);"
-              + " \(verdicts.count) follow libyaml's own verdict (\(verdicts.filter { id in Self.cases.contains { $0.id == id && $0.hasError } }.count) invalid ones it accepts,"
-              + " the rest valid ones it rejects) [\(verdicts.joined(separator: " "))];"
-              + " \(wrongEvents.count) get wrong events from libyaml [\(wrongEvents.joined(separator: " "))];"
-              + " libyaml-err cases [\(knownBugs.joined(separator: " "))];"
-              + " failing for Parley's own reasons: \(failures.isEmpty ? "none" : failures.joined(separator: ", "))")
+        print(
+            "yaml-test-suite: \(passed)/\(Self.cases.count) cases pass"
+                + " (\(withJSON) with JSON, \(withError) errors, \(Self.cases.count - withJSON - withError) load-only);"
+                + " \(verdicts.count) follow libyaml's own verdict "
+                + "(\(verdicts.filter { id in Self.cases.contains { $0.id == id && $0.hasError } }.count) invalid ones "
+                + "it accepts,"
+                + " the rest valid ones it rejects) [\(verdicts.joined(separator: " "))];"
+                + " \(wrongEvents.count) get wrong events from libyaml [\(wrongEvents.joined(separator: " "))];"
+                + " libyaml-err cases [\(knownBugs.joined(separator: " "))];"
+                + " failing for Parley's own reasons: \(failures.isEmpty ? "none" : failures.joined(separator: ", "))")
         #expect(Self.cases.count > 0)
         #expect(failures.isEmpty)
     }

@@ -27,7 +27,9 @@ package enum CodingIndexKey: CodingKey {
 extension Array where Element == any CodingKey {
     /// The first `count` keys of this path, then `nestedKeys`, then `key`: the path of a value
     /// a container reads, rebuilt only when asked for (usually for an error).
-    package func codingPath(prefix count: Int, _ nestedKeys: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
+    package func codingPath(
+        prefix count: Int, _ nestedKeys: [any CodingKey], _ key: (any CodingKey)?
+    ) -> [any CodingKey] {
         var path = Array(prefix(count)) + nestedKeys
         if let key { path.append(key) }
         return path

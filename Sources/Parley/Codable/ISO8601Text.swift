@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// RFC 3339 / ISO 8601 timestamps (`2024-05-06T07:08:09Z`, `2024-05-06T07:08:09.250+02:00`),
 /// written and read without a formatter, for formats whose text has no date type and for the
@@ -29,7 +29,8 @@ package enum ISO8601Text {
             let digits = String(value.magnitude)
             return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+            + "T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if milliseconds != 0 { text += ".\(pad(milliseconds, 3))" }
         return text + "Z"
     }

@@ -30,7 +30,9 @@
             return count > 0
         }
         func sign() {
-            if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
         }
         sign()
         guard digits() else { return false }
@@ -47,8 +49,13 @@
     }
 
     /// `typeMismatch` naming the type asked for and the text found (its first 40 characters).
-    @usableFromInline package static func mismatch(_ type: Any.Type, _ text: String, path: [any CodingKey]) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: path,
-                                  debugDescription: "Expected \(type) but found the text '\(text.prefix(40))'."))
+    @usableFromInline package static func mismatch(
+        _ type: Any.Type, _ text: String, path: [any CodingKey]
+    ) -> DecodingError {
+        .typeMismatch(
+            type,
+            .init(
+                codingPath: path,
+                debugDescription: "Expected \(type) but found the text '\(text.prefix(40))'."))
     }
 }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// One node a Codable decoder reads from: a ``Value`` for ``ValueDecoder``, or a position in a
 /// format's own parsed form for a format that decodes Codable types without building a tree
@@ -60,9 +60,13 @@ extension ValueDecoder {
         if requested == ObjectIdentifier(Date.self) {
             return (try date(node.scalar, path: path, deferred: node.decodeDeferredDate) as! T)
         }
-        if requested == ObjectIdentifier(Data.self) { return try bytes(node.scalar, path: path).map { (Data($0) as! T) } }
+        if requested == ObjectIdentifier(Data.self) {
+            return try bytes(node.scalar, path: path).map { (Data($0) as! T) }
+        }
         if requested == ObjectIdentifier(URL.self) { return (try url(node.scalar, path: path()) as! T) }
-        if requested == ObjectIdentifier(Int64.self) { return (try integer(node.scalar, as: Int64.self, path: path) as! T) }
+        if requested == ObjectIdentifier(Int64.self) {
+            return (try integer(node.scalar, as: Int64.self, path: path) as! T)
+        }
         if requested == ObjectIdentifier(Decimal.self) { return (try decimal(node.scalar, path: path) as! T) }
         // Only arrays remain, and every array is one reference wide: other types (most often
         // the caller's own structs) skip the comparisons below.
@@ -75,10 +79,16 @@ extension ValueDecoder {
             return (try node.mapElements(path: path) { element, path in try string(element, path: path()) } as! T)
         }
         if requested == Self.intArrayType {
-            return (try node.mapElements(path: path) { element, path in try integer(element, as: Int.self, path: path) } as! T)
+            let elements = try node.mapElements(path: path) { element, path in
+                try integer(element, as: Int.self, path: path)
+            }
+            return (elements as! T)
         }
         if requested == Self.int64ArrayType {
-            return (try node.mapElements(path: path) { element, path in try integer(element, as: Int64.self, path: path) } as! T)
+            let elements = try node.mapElements(path: path) { element, path in
+                try integer(element, as: Int64.self, path: path)
+            }
+            return (elements as! T)
         }
         if requested == Self.floatArrayType {
             return (try node.mapElements(path: path) { element, path in try float(element, path: path) } as! T)
@@ -109,7 +119,8 @@ extension ValueDecoder {
         if case .null = value {
             return .valueNotFound(type, .init(codingPath: path, debugDescription: "Expected \(type) but found null."))
         }
-        return .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected \(type) but found \(value.kindName)."))
+        return .typeMismatch(
+            type, .init(codingPath: path, debugDescription: "Expected \(type) but found \(value.kindName)."))
     }
 
     @usableFromInline package func string(_ value: Value, path: @autoclosure () -> [any CodingKey]) throws -> String {
@@ -136,29 +147,38 @@ extension ValueDecoder {
 
     /// An integer of type `T` from an integer, an integral float or number text that fits `T`.
     @inlinable @inline(__always)
-    package func integer<T: FixedWidthInteger>(_ value: Value, as type: T.Type, path: () -> [any CodingKey]) throws -> T {
+    package func integer<T: FixedWidthInteger>(
+        _ value: Value, as type: T.Type, path: () -> [any CodingKey]
+    ) throws -> T {
         if case .integer(let i) = value, let result = T(exactly: i) { return result }
         return try integerSlowPath(value, as: T.self, path: path)
     }
 
     @usableFromInline
-    func integerSlowPath<T: FixedWidthInteger>(_ value: Value, as type: T.Type, path: () -> [any CodingKey]) throws -> T {
+    func integerSlowPath<T: FixedWidthInteger>(
+        _ value: Value, as type: T.Type, path: () -> [any CodingKey]
+    ) throws -> T {
         switch value {
         case .integer(let i):
             if let result = T(exactly: i) { return result }
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(i) does not fit in \(T.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "Number \(i) does not fit in \(T.self)."))
         case .number(let text):
             if let result = T(text) { return result }
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(text) does not fit in \(T.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "Number \(text) does not fit in \(T.self)."))
         case .float(let d):
             if let result = T(exactly: d) { return result }
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(d) is not an integer that fits in \(T.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "Number \(d) is not an integer that fits in \(T.self)."))
         case .string(let text) where convertsTextScalars:
             let trimmed = TextScalar.trimmed(text)
             if let result = T(trimmed) { return result }
             if TextScalar.isInteger(trimmed) {
-                throw DecodingError.dataCorrupted(.init(codingPath: path(),
-                                                        debugDescription: "Number \(trimmed) does not fit in \(T.self)."))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path(),
+                        debugDescription: "Number \(trimmed) does not fit in \(T.self)."))
             }
             throw TextScalar.mismatch(T.self, text, path: path())
         case .tagged:
@@ -174,7 +194,8 @@ extension ValueDecoder {
         case .integer(let i): return Double(i)
         case .number(let text):
             if let d = Double(text), d.isFinite { return d }
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(text) does not fit in Double."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "Number \(text) does not fit in Double."))
         case .string(let text) where convertsTextScalars:
             let trimmed = TextScalar.trimmed(text)
             if TextScalar.isNumber(trimmed), let d = Double(trimmed), d.isFinite { return d }
@@ -188,7 +209,8 @@ extension ValueDecoder {
         let d = try double(value, path: path)
         let f = Float(d)
         if f.isFinite || !d.isFinite { return f }
-        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(d) does not fit in Float."))
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: path(), debugDescription: "Number \(d) does not fit in Float."))
     }
 
     /// A `Decimal` from an integer, a float (by its shortest decimal text), number text or a string
@@ -200,24 +222,31 @@ extension ValueDecoder {
         case .float(let d) where d.isFinite: text = "\(d)"
         case .number(let number): text = number
         case .string(let string) where convertsTextScalars:
-            guard TextScalar.isNumber(TextScalar.trimmed(string)) else { throw TextScalar.mismatch(Decimal.self, string, path: path()) }
+            guard TextScalar.isNumber(TextScalar.trimmed(string)) else {
+                throw TextScalar.mismatch(Decimal.self, string, path: path())
+            }
             text = String(TextScalar.trimmed(string))
         default: throw mismatch(Decimal.self, unwrapTagged(value), path: path())
         }
         if let decimal = Decimal(string: text), !decimal.isNaN { return decimal }
-        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Number \(text) does not fit in Decimal."))
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: path(), debugDescription: "Number \(text) does not fit in Decimal."))
     }
 
     /// A date from ``Value/date(_:)``, or by ``dateDecodingStrategy``; `deferred` runs `Date`'s
     /// own `init(from:)` on the node.
-    @usableFromInline package func date(_ value: Value, path: () -> [any CodingKey], deferred: () throws -> Date) throws -> Date {
+    @usableFromInline package func date(
+        _ value: Value, path: () -> [any CodingKey], deferred: () throws -> Date
+    ) throws -> Date {
         let value = unwrapTagged(value)
         if case .date(let d) = value { return d }
         switch dateDecodingStrategy {
         case .iso8601:
             let text = try string(value, path: path())
             if let date = ISO8601Text.date(from: text) { return date }
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Expected an ISO 8601 date but found '\(text.prefix(40))'."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "Expected an ISO 8601 date but found '\(text.prefix(40))'.")
+            )
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try double(value, path: path))
         case .millisecondsSince1970:
@@ -234,7 +263,8 @@ extension ValueDecoder {
         case .bytes(let b): return b
         case .string(let text):
             if let b = Base64Text.bytes(from: text) { return b }
-            throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Expected base64 data but found '\(text.prefix(40))'."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "Expected base64 data but found '\(text.prefix(40))'."))
         case .array: return nil
         default: throw mismatch(Data.self, value, path: path())
         }
@@ -243,6 +273,7 @@ extension ValueDecoder {
     @usableFromInline package func url(_ value: Value, path: @autoclosure () -> [any CodingKey]) throws -> URL {
         let text = try string(value, path: path())
         if let url = URL(string: text) { return url }
-        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Invalid URL '\(text.prefix(80))'."))
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: path(), debugDescription: "Invalid URL '\(text.prefix(80))'."))
     }
 }

@@ -28,7 +28,8 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let elements = try arrayValue(value, path: codingPath)
-        return ValueUnkeyedDecodingContainer(decoder: self, elements: elements, pathCount: codingPath.count, nestedKeys: [])
+        return ValueUnkeyedDecodingContainer(
+            decoder: self, elements: elements, pathCount: codingPath.count, nestedKeys: [])
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -44,7 +45,8 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
         }
         guard codingPath.count == pathCount else {
             // A container used outside its parent's scope: decode with a decoder of its own.
-            let child = ValueDecoderImplementation(value: value, codingPath: path(pathCount, nestedKeys, key), options: options)
+            let child = ValueDecoderImplementation(
+                value: value, codingPath: path(pathCount, nestedKeys, key), options: options)
             return try T(from: child)
         }
         let savedValue = self.value
@@ -133,15 +135,33 @@ final class ValueDecoderImplementation: Decoder, SingleValueDecodingContainer {
     func decode(_ type: Double.Type) throws -> Double { try options.double(value, path: { self.codingPath }) }
     func decode(_ type: Float.Type) throws -> Float { try options.float(value, path: { self.codingPath }) }
     func decode(_ type: Int.Type) throws -> Int { try options.integer(value, as: Int.self, path: { self.codingPath }) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try options.integer(value, as: Int8.self, path: { self.codingPath }) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try options.integer(value, as: Int16.self, path: { self.codingPath }) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try options.integer(value, as: Int32.self, path: { self.codingPath }) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try options.integer(value, as: Int64.self, path: { self.codingPath }) }
-    func decode(_ type: UInt.Type) throws -> UInt { try options.integer(value, as: UInt.self, path: { self.codingPath }) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try options.integer(value, as: UInt8.self, path: { self.codingPath }) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try options.integer(value, as: UInt16.self, path: { self.codingPath }) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try options.integer(value, as: UInt32.self, path: { self.codingPath }) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try options.integer(value, as: UInt64.self, path: { self.codingPath }) }
+    func decode(_ type: Int8.Type) throws -> Int8 {
+        try options.integer(value, as: Int8.self, path: { self.codingPath })
+    }
+    func decode(_ type: Int16.Type) throws -> Int16 {
+        try options.integer(value, as: Int16.self, path: { self.codingPath })
+    }
+    func decode(_ type: Int32.Type) throws -> Int32 {
+        try options.integer(value, as: Int32.self, path: { self.codingPath })
+    }
+    func decode(_ type: Int64.Type) throws -> Int64 {
+        try options.integer(value, as: Int64.self, path: { self.codingPath })
+    }
+    func decode(_ type: UInt.Type) throws -> UInt {
+        try options.integer(value, as: UInt.self, path: { self.codingPath })
+    }
+    func decode(_ type: UInt8.Type) throws -> UInt8 {
+        try options.integer(value, as: UInt8.self, path: { self.codingPath })
+    }
+    func decode(_ type: UInt16.Type) throws -> UInt16 {
+        try options.integer(value, as: UInt16.self, path: { self.codingPath })
+    }
+    func decode(_ type: UInt32.Type) throws -> UInt32 {
+        try options.integer(value, as: UInt32.self, path: { self.codingPath })
+    }
+    func decode(_ type: UInt64.Type) throws -> UInt64 {
+        try options.integer(value, as: UInt64.self, path: { self.codingPath })
+    }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let primitive = try decodePrimitive(value, as: T.self, path: { self.codingPath }) { return primitive }
         return try T(from: self)

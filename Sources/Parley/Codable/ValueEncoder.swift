@@ -68,7 +68,8 @@ public struct ValueEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> Value {
         let encoder = ValueEncoderImplementation(options: self, codingPath: [])
         guard let node = try encoder.encodeNested(value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(T.self) did not encode any value."))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "\(T.self) did not encode any value."))
         }
         return node.finished()
     }

@@ -25,7 +25,8 @@ final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
             object = EncodedObject()
             node = .object(object)
         }
-        return KeyedEncodingContainer(ValueKeyedEncodingContainer<Key>(encoder: self, object: object, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            ValueKeyedEncodingContainer<Key>(encoder: self, object: object, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -79,8 +80,11 @@ final class ValueEncoderImplementation: Encoder, SingleValueEncodingContainer {
         case .date: return .date(date)
         case .iso8601:
             guard let text = ISO8601Text.string(from: date) else {
-                throw EncodingError.invalidValue(date, .init(codingPath: codingPath,
-                                                             debugDescription: ISO8601Text.noTimestampMessage(for: date)))
+                throw EncodingError.invalidValue(
+                    date,
+                    .init(
+                        codingPath: codingPath,
+                        debugDescription: ISO8601Text.noTimestampMessage(for: date)))
             }
             return .string(text)
         case .secondsSince1970: return .float(date.timeIntervalSince1970)

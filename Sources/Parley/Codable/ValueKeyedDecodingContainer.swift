@@ -45,8 +45,11 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
 
     func require(_ key: Key) throws -> Value {
         if let value = find(key) { return value }
-        throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
-                                                   debugDescription: "No value associated with key '\(key.stringValue)'."))
+        throw DecodingError.keyNotFound(
+            key,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "No value associated with key '\(key.stringValue)'."))
     }
 
     func path(_ key: Key) -> [any CodingKey] { decoder.path(pathCount, nestedKeys, key) }
@@ -55,10 +58,18 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
 
     func decodeNil(forKey key: Key) throws -> Bool { decoder.unwrapTagged(try require(key)).isNull }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.options.bool(try require(key), path: path(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.options.string(try require(key), path: path(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.options.double(try require(key), path: { self.path(key) }) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.options.float(try require(key), path: { self.path(key) }) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try decoder.options.bool(try require(key), path: path(key))
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decoder.options.string(try require(key), path: path(key))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.options.double(try require(key), path: { self.path(key) })
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try decoder.options.float(try require(key), path: { self.path(key) })
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
@@ -82,7 +93,9 @@ final class ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
         return try decoder.unwrap(try require(key), as: T.self, pathCount: pathCount, nestedKeys: nestedKeys, key: key)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let object = try decoder.objectValue(try require(key), path: path(key))
         return KeyedDecodingContainer(ValueKeyedDecodingContainer<NestedKey>(
             decoder: decoder, object: object, pathCount: pathCount, nestedKeys: nestedKeys + [key]))

@@ -8,17 +8,33 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func encode(_ value: Bool, forKey key: Key) { object.set(key.stringValue, .value(.bool(value))) }
     mutating func encode(_ value: String, forKey key: Key) { object.set(key.stringValue, .value(.string(value))) }
     mutating func encode(_ value: Double, forKey key: Key) { object.set(key.stringValue, .value(.float(value))) }
-    mutating func encode(_ value: Float, forKey key: Key) { object.set(key.stringValue, .value(ValueEncoderImplementation.float(value))) }
+    mutating func encode(_ value: Float, forKey key: Key) {
+        object.set(key.stringValue, .value(ValueEncoderImplementation.float(value)))
+    }
     mutating func encode(_ value: Int, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
     mutating func encode(_ value: Int8, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: Int16, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: Int32, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
+    mutating func encode(_ value: Int16, forKey key: Key) {
+        object.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) {
+        object.set(key.stringValue, .value(.integer(Int64(value))))
+    }
     mutating func encode(_ value: Int64, forKey key: Key) { object.set(key.stringValue, .value(.integer(value))) }
-    mutating func encode(_ value: UInt, forKey key: Key) { object.set(key.stringValue, .value(ValueEncoderImplementation.integer(value))) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { object.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { object.set(key.stringValue, .value(ValueEncoderImplementation.integer(value))) }
+    mutating func encode(_ value: UInt, forKey key: Key) {
+        object.set(key.stringValue, .value(ValueEncoderImplementation.integer(value)))
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) {
+        object.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) {
+        object.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) {
+        object.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) {
+        object.set(key.stringValue, .value(ValueEncoderImplementation.integer(value)))
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if let primitive = try encoder.primitive(value) {
@@ -28,7 +44,9 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         object.set(key.stringValue, try encoder.encodeNested(value, path: codingPath + [key]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested: EncodedObject
         if case .object(let existing) = object.node(forKey: key.stringValue) {
             nested = existing
@@ -36,7 +54,8 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
             nested = EncodedObject()
             object.set(key.stringValue, .object(nested))
         }
-        return KeyedEncodingContainer(ValueKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            ValueKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

@@ -31,12 +31,17 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return elements[currentIndex]
     }
 
-    private var currentPath: [any CodingKey] { decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex - 1)) }
+    private var currentPath: [any CodingKey] {
+        decoder.path(pathCount, nestedKeys, CodingIndexKey(intValue: currentIndex - 1))
+    }
 
     func decodeNil() throws -> Bool {
         guard currentIndex < elements.count else {
-            throw DecodingError.valueNotFound(Any?.self, .init(codingPath: decoder.path(pathCount, nestedKeys, currentKey),
-                                                               debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                Any?.self,
+                .init(
+                    codingPath: decoder.path(pathCount, nestedKeys, currentKey),
+                    debugDescription: "Unkeyed container is at end."))
         }
         if decoder.unwrapTagged(elements[currentIndex]).isNull {
             currentIndex += 1
@@ -45,10 +50,18 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool { let v = try next(type); return try decoder.options.bool(v, path: currentPath) }
-    func decode(_ type: String.Type) throws -> String { let v = try next(type); return try decoder.options.string(v, path: currentPath) }
-    func decode(_ type: Double.Type) throws -> Double { let v = try next(type); return try decoder.options.double(v, path: { self.currentPath }) }
-    func decode(_ type: Float.Type) throws -> Float { let v = try next(type); return try decoder.options.float(v, path: { self.currentPath }) }
+    func decode(_ type: Bool.Type) throws -> Bool {
+        let v = try next(type); return try decoder.options.bool(v, path: currentPath)
+    }
+    func decode(_ type: String.Type) throws -> String {
+        let v = try next(type); return try decoder.options.string(v, path: currentPath)
+    }
+    func decode(_ type: Double.Type) throws -> Double {
+        let v = try next(type); return try decoder.options.double(v, path: { self.currentPath })
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        let v = try next(type); return try decoder.options.float(v, path: { self.currentPath })
+    }
     func decode(_ type: Int.Type) throws -> Int { try integer() }
     func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
     func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
@@ -72,7 +85,9 @@ final class ValueUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                                   key: CodingIndexKey(intValue: currentIndex - 1))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let v = try next([String: Any].self)
         let object = try decoder.objectValue(v, path: currentPath)
         return KeyedDecodingContainer(ValueKeyedDecodingContainer<NestedKey>(

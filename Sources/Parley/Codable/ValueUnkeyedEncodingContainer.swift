@@ -32,11 +32,14 @@ struct ValueUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         array.elements.append(try encoder.encodeNested(value, path: codingPath + [nextKey]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = EncodedObject()
         let path = codingPath + [nextKey]
         array.elements.append(.object(nested))
-        return KeyedEncodingContainer(ValueKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, codingPath: path))
+        return KeyedEncodingContainer(
+            ValueKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, codingPath: path))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -142,15 +142,19 @@ public struct ParleyError: Error, Sendable, CustomStringConvertible {
 extension ParleyError {
     /// 415: no registered format decodes `received`.
     public static func unsupportedMediaType(_ received: String, acceptable: [MediaType]) -> ParleyError {
-        ParleyError(.unsupportedMediaType,
-                    "no decoder for content type '\(received)'; can decode \(acceptable.map(\.description).joined(separator: ", "))",
-                    receivedContentType: received, acceptableTypes: acceptable)
+        ParleyError(
+            .unsupportedMediaType,
+            "no decoder for content type '\(received)'; "
+                + "can decode \(acceptable.map(\.description).joined(separator: ", "))",
+            receivedContentType: received, acceptableTypes: acceptable)
     }
 
     /// 406: nothing `accept` allows is available.
     public static func notAcceptable(_ accept: String?, available: [MediaType]) -> ParleyError {
-        ParleyError(.notAcceptable,
-                    "nothing acceptable for Accept '\(accept ?? "")'; available: \(available.map(\.description).joined(separator: ", "))",
-                    acceptableTypes: available)
+        ParleyError(
+            .notAcceptable,
+            "nothing acceptable for Accept '\(accept ?? "")'; "
+                + "available: \(available.map(\.description).joined(separator: ", "))",
+            acceptableTypes: available)
     }
 }

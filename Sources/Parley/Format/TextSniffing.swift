@@ -42,7 +42,8 @@ public enum TextSniffing {
 
     /// ``looksLikeHTML(_:)`` for a head already made with ``lowercasedHead(_:)``.
     public static func looksLikeHTML(lowercasedHead head: String) -> Bool {
-        if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.hasPrefix("<head") || head.hasPrefix("<body") {
+        if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.hasPrefix("<head")
+            || head.hasPrefix("<body") {
             return true
         }
         return head.hasPrefix("<?xml") && (head.contains("<html") || head.contains("<!doctype html"))

@@ -66,7 +66,8 @@ public struct FormDecoder: Sendable {
             } else {
                 let text = PercentEscaping.unescape(bytes[(equals + 1)..<end], plusAsSpace: plusAsSpace)
                 if splitsCommas, text.utf8.contains(UInt8(ascii: ",")) {
-                    value = .array(text.split(separator: ",", omittingEmptySubsequences: false).map { .string(String($0)) })
+                    value = .array(
+                        text.split(separator: ",", omittingEmptySubsequences: false).map { .string(String($0)) })
                 } else {
                     value = .string(text)
                 }
@@ -74,10 +75,12 @@ public struct FormDecoder: Sendable {
             let path = segments(of: name)
             nodes += path.count + 1
             if nodes > limits.maxNodes {
-                throw FormatError.limitExceeded(format: Self.formatName, limit: "maxNodes", maximum: limits.maxNodes, actual: nodes)
+                throw FormatError.limitExceeded(
+                    format: Self.formatName, limit: "maxNodes", maximum: limits.maxNodes, actual: nodes)
             }
             if path.count > limits.maxDepth {
-                throw FormatError.limitExceeded(format: Self.formatName, limit: "maxDepth", maximum: limits.maxDepth, actual: path.count)
+                throw FormatError.limitExceeded(
+                    format: Self.formatName, limit: "maxDepth", maximum: limits.maxDepth, actual: path.count)
             }
             try root.insert(value, at: path[...], fullKey: name)
         }
@@ -102,7 +105,9 @@ public struct FormDecoder: Sendable {
         case .brackets:
             // `a[b][]`: the head up to the first `[`, then each `[…]`; anything that does not
             // follow the pattern stays part of the name (PHP and Rails do the same).
-            guard let open = key.firstIndex(of: "["), open != key.startIndex, key.hasSuffix("]") else { return [.name(key)] }
+            guard let open = key.firstIndex(of: "["), open != key.startIndex, key.hasSuffix("]") else {
+                return [.name(key)]
+            }
             var result: [Segment] = [.name(String(key[..<open]))]
             var rest = key[open...]
             while rest.first == "[" {
@@ -201,7 +206,11 @@ public struct FormDecoder: Sendable {
                 }
             case (.indexed, .index(let index)):
                 if let child = indexed[index] {
-                    if rest.isEmpty { try child.addRepeated(value, fullKey: fullKey) } else { try child.descend(value, at: rest, fullKey: fullKey) }
+                    if rest.isEmpty {
+                        try child.addRepeated(value, fullKey: fullKey)
+                    } else {
+                        try child.descend(value, at: rest, fullKey: fullKey)
+                    }
                 } else {
                     let child = rest.isEmpty ? Node.leaf(value) : Node.container(for: rest.first!)
                     if !rest.isEmpty { try child.descend(value, at: rest, fullKey: fullKey) }
@@ -222,7 +231,8 @@ public struct FormDecoder: Sendable {
             case .repeated:
                 elements.append(Node.leaf(value))
             default:
-                throw FormatError(.malformed, format: FormDecoder.formatName, "key '\(fullKey)' names a container and a value")
+                throw FormatError(
+                    .malformed, format: FormDecoder.formatName, "key '\(fullKey)' names a container and a value")
             }
         }
 

@@ -18,7 +18,8 @@ public struct FormURLEncodedFormat: Format {
     }
 
     /// `application/x-www-form-urlencoded`.
-    public static let mediaType = MediaType(lowercasedType: "application", subtype: "x-www-form-urlencoded", parameters: [])
+    public static let mediaType = MediaType(
+        lowercasedType: "application", subtype: "x-www-form-urlencoded", parameters: [])
 
     public var name: String { "form" }
     public var decodableMediaTypes: [MediaType] { [Self.mediaType] }

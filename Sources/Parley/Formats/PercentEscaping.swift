@@ -91,7 +91,9 @@ public struct PercentEscaping: Sendable, Hashable {
     }
 
     /// The unescaped bytes; a malformed `%` is kept, or gives `nil` when `strict`.
-    private static func unescapedBytes<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool, strict: Bool) -> [UInt8]?
+    private static func unescapedBytes<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, plusAsSpace: Bool, strict: Bool
+    ) -> [UInt8]?
     where Bytes.Index == Int {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

@@ -218,8 +218,11 @@ public struct QueryEncoder: Sendable {
                 writer.out.append(UInt8(ascii: "="))
                 for (index, element) in elements.enumerated() {
                     guard let text = try scalarText(element) else {
-                        throw FormatError(.unsupportedValue, format: Self.formatName,
-                                          "'\(String(decoding: key, as: UTF8.self))': comma-joined arrays hold scalars only, not a \(element.kindName)")
+                        throw FormatError(
+                            .unsupportedValue, format: Self.formatName,
+                            "'\(String(decoding: key, as: UTF8.self))': comma-joined arrays hold scalars only, not a "
+                                + "\(element.kindName)"
+                        )
                     }
                     if index > 0 { writer.out.append(UInt8(ascii: ",")) }
                     escaping.escape(text, into: &writer.out)
@@ -252,13 +255,15 @@ public struct QueryEncoder: Sendable {
             switch dates {
             case .iso8601:
                 guard let text = ISO8601Text.string(from: date) else {
-                    throw FormatError(.unsupportedValue, format: Self.formatName, ISO8601Text.noTimestampMessage(for: date))
+                    throw FormatError(
+                        .unsupportedValue, format: Self.formatName, ISO8601Text.noTimestampMessage(for: date))
                 }
                 return text
             case .secondsSince1970:
                 let seconds = date.timeIntervalSince1970
                 guard seconds.isFinite else {
-                    throw FormatError(.unsupportedValue, format: Self.formatName, "\(seconds) has no query representation")
+                    throw FormatError(
+                        .unsupportedValue, format: Self.formatName, "\(seconds) has no query representation")
                 }
                 return seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
             }

@@ -10,7 +10,9 @@ public struct TextFormat: Format {
     public init() {}
 
     public var name: String { "text" }
-    public var decodableMediaTypes: [MediaType] { [.textPlain, MediaType(lowercasedType: "text", subtype: "*", parameters: [])] }
+    public var decodableMediaTypes: [MediaType] {
+        [.textPlain, MediaType(lowercasedType: "text", subtype: "*", parameters: [])]
+    }
     public var encodableMediaTypes: [MediaType] { [.textPlain] }
     public var isTextual: Bool { true }
     public var allowsCharsetTranscoding: Bool { true }

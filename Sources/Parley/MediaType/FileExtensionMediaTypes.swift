@@ -24,7 +24,8 @@ public enum FileExtensionMediaTypes {
             ("png", "image/png"), ("jpg", "image/jpeg"), ("jpeg", "image/jpeg"), ("gif", "image/gif"),
             ("webp", "image/webp"), ("svg", "image/svg+xml"), ("tif", "image/tiff"), ("tiff", "image/tiff"),
             ("bmp", "image/bmp"), ("ico", "image/vnd.microsoft.icon"), ("heic", "image/heic"), ("avif", "image/avif"),
-            ("mp3", "audio/mpeg"), ("wav", "audio/wav"), ("ogg", "audio/ogg"), ("m4a", "audio/mp4"), ("flac", "audio/flac"),
+            ("mp3", "audio/mpeg"), ("wav", "audio/wav"), ("ogg", "audio/ogg"), ("m4a", "audio/mp4"),
+            ("flac", "audio/flac"),
             ("mp4", "video/mp4"), ("mov", "video/quicktime"), ("webm", "video/webm"),
             ("woff", "font/woff"), ("woff2", "font/woff2"), ("ttf", "font/ttf"), ("otf", "font/otf"),
         ]

@@ -71,7 +71,8 @@ enum MediaTypeScanner {
         let typeIsStar = typeEnd - typeStart == 1 && bytes[typeStart] == UInt8(ascii: "*")
         let subtypeIsStar = subtypeEnd - subtypeStart == 1 && bytes[subtypeStart] == UInt8(ascii: "*")
         if typeIsStar && !subtypeIsStar {
-            let subtype = String(decoding: UnsafeBufferPointer(rebasing: bytes[subtypeStart..<subtypeEnd]), as: UTF8.self)
+            let subtype = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[subtypeStart..<subtypeEnd]), as: UTF8.self)
             return .failure(MediaTypeParseError(.wildcardTypeWithSubtype, at: typeStart,
                                                 "'*/\(subtype)': a wildcard type needs a wildcard subtype"))
         }
@@ -113,7 +114,9 @@ enum MediaTypeScanner {
     }
 
     /// The error a media type reports for a parameter that breaks the grammar.
-    static func error(for failure: ParameterScanner.Failure, in bytes: UnsafeBufferPointer<UInt8>) -> MediaTypeParseError {
+    static func error(
+        for failure: ParameterScanner.Failure, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> MediaTypeParseError {
         let offset = failure.offset
         switch failure.kind {
         case .missingValue:
@@ -161,7 +164,8 @@ enum MediaTypeScanner {
         }
         let byte = bytes[i]
         if ByteClass.isControl(byte) {
-            return MediaTypeParseError(.controlCharacter, at: i, "control character 0x\(hex(byte)), expected \(expecting)")
+            return MediaTypeParseError(
+                .controlCharacter, at: i, "control character 0x\(hex(byte)), expected \(expecting)")
         }
         if byte == UInt8(ascii: ",") {
             return MediaTypeParseError(.list, at: i, "',' : a list where one media type was expected")

@@ -14,8 +14,7 @@
 /// Ranges such as `text/*` and `*/*` parse too (``isRange``); they never match as a concrete
 /// `Content-Type`.
 public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible,
-    ExpressibleByStringLiteral
-{
+    ExpressibleByStringLiteral {
     /// The top-level type, lower-cased (`application`), or `*`.
     public let type: String
     /// The subtype, lower-cased (`vnd.api+json`), or `*`.
@@ -160,7 +159,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, LosslessSt
 
 extension MediaType {
     /// `application/octet-stream`.
-    public static let applicationOctetStream = MediaType(lowercasedType: "application", subtype: "octet-stream", parameters: [])
+    public static let applicationOctetStream = MediaType(
+        lowercasedType: "application", subtype: "octet-stream", parameters: [])
     /// `text/plain`.
     public static let textPlain = MediaType(lowercasedType: "text", subtype: "plain", parameters: [])
     /// `*/*`.

@@ -94,7 +94,10 @@ public struct AcceptNegotiator: Sendable {
                     var candidates = 0..<count
                     var viaMembers = false
                     if !element.typeIsWildcard {
-                        guard let group = groups.firstIndex(where: { Self.equalsFolded(header, element.type, bytes, $0.type) })
+                        guard
+                            let group = groups.firstIndex(where: {
+                                Self.equalsFolded(header, element.type, bytes, $0.type)
+                            })
                         else { continue }
                         candidates = groups[group].members
                         viaMembers = true
@@ -163,9 +166,13 @@ public struct AcceptNegotiator: Sendable {
         var scanner = ParameterScanner(header, from: element.parameters.lowerBound, to: element.parameters.upperBound)
         while case .parameter(let parameter) = scanner.next() {
             if AcceptScanner.isQuality(header, parameter) { continue }
-            guard let p = offer.parameters.first(where: { equalsFolded(header, parameter.name, bytes, parameters[$0].name) }),
-                  ParameterScanner.valueEquals(header, parameter, UnsafeBufferPointer(rebasing: bytes[parameters[p].value]),
-                                               folding: parameters[p].folds)
+            guard
+                let p = offer.parameters.first(where: {
+                    equalsFolded(header, parameter.name, bytes, parameters[$0].name)
+                }),
+                ParameterScanner.valueEquals(
+                    header, parameter, UnsafeBufferPointer(rebasing: bytes[parameters[p].value]),
+                    folding: parameters[p].folds)
             else { return false }
         }
         return true

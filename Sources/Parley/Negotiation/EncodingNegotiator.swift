@@ -48,7 +48,8 @@ public struct EncodingNegotiator: Sendable {
     /// Creates a negotiator over `codings` (content-coding tokens), most preferred first.
     public init(codings: [String]) {
         var kept: [String] = []
-        for coding in codings.map({ $0.lowercased() }) where coding != Self.identity && coding != "*" && !kept.contains(coding) {
+        for coding in codings.map({ $0.lowercased() })
+        where coding != Self.identity && coding != "*" && !kept.contains(coding) {
             kept.append(coding)
         }
         self.codings = kept
@@ -63,7 +64,9 @@ public struct EncodingNegotiator: Sendable {
     ///     or `nil` when the request had none.
     ///   - preferringIdentity: Answer `identity` whenever it is acceptable, and a coding only
     ///     when it is not (a body too small to be worth compressing).
-    public func preferredCoding(forAcceptEncoding acceptEncoding: String?, preferringIdentity: Bool = false) -> String? {
+    public func preferredCoding(
+        forAcceptEncoding acceptEncoding: String?, preferringIdentity: Bool = false
+    ) -> String? {
         switch choice(forAcceptEncoding: acceptEncoding, preferringIdentity: preferringIdentity) {
         case .identity: Self.identity
         case .coding(let index): codings[index]
@@ -76,11 +79,15 @@ public struct EncodingNegotiator: Sendable {
     /// - Complexity: O(*n* × *m*) for a header of *n* bytes and *m* codings.
     public func choice(forAcceptEncoding acceptEncoding: String?, preferringIdentity: Bool = false) -> Choice? {
         guard var header = acceptEncoding else { return .identity }
-        return header.withUTF8 { choice(forAcceptEncodingBytes: UnsafeRawBufferPointer($0), preferringIdentity: preferringIdentity) }
+        return header.withUTF8 {
+            choice(forAcceptEncodingBytes: UnsafeRawBufferPointer($0), preferringIdentity: preferringIdentity)
+        }
     }
 
     /// What an `Accept-Encoding` value given as bytes prefers, or `nil` when nothing is acceptable.
-    public func choice(forAcceptEncodingBytes raw: UnsafeRawBufferPointer, preferringIdentity: Bool = false) -> Choice? {
+    public func choice(
+        forAcceptEncodingBytes raw: UnsafeRawBufferPointer, preferringIdentity: Bool = false
+    ) -> Choice? {
         let count = table.count
         return table.withUnsafeTable { bytes, offers in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: max(count, 1)) { named in

@@ -93,7 +93,8 @@ public struct LanguageNegotiator: Sendable {
                         } else {
                             continue
                         }
-                        let score = Score(specificity: specificity, match: match, quality: element.quality, position: position)
+                        let score = Score(
+                            specificity: specificity, match: match, quality: element.quality, position: position)
                         if score.outranks(scores[k]) { scores[k] = score }
                     }
                 }

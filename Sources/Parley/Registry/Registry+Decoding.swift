@@ -79,8 +79,10 @@ extension Registry.DecoderMatch {
     ///
     /// - Throws: ``ParleyError`` wrapping the format's error.
     public func decode<Bytes: Sequence<UInt8>>(_ body: Bytes, contentType: MediaType) throws(ParleyError) -> Value {
-        try run(body, contentType: contentType,
-                failure: { ParleyError(.decodingFailed, "\(format.name) failed: \($0)", underlying: [$0]) }) { bytes, context in
+        try run(
+            body, contentType: contentType,
+            failure: { ParleyError(.decodingFailed, "\(format.name) failed: \($0)", underlying: [$0]) }
+        ) { bytes, context in
             try format.decode(bytes, context: context)
         }
     }
@@ -93,9 +95,14 @@ extension Registry.DecoderMatch {
     public func decode<T: Decodable, Bytes: Sequence<UInt8>>(
         _ type: T.Type, from body: Bytes, contentType: MediaType, decoder: ValueDecoder
     ) throws(ParleyError) -> T {
-        try run(body, contentType: contentType, failure: {
-            ParleyError(.decodingFailed, "cannot decode \(T.self): \($0)", receivedContentType: contentType.description, underlying: [$0])
-        }) { bytes, context in
+        try run(
+            body, contentType: contentType,
+            failure: {
+                ParleyError(
+                    .decodingFailed, "cannot decode \(T.self): \($0)", receivedContentType: contentType.description,
+                    underlying: [$0])
+            }
+        ) { bytes, context in
             try format.decode(T.self, from: bytes, context: context, decoder: decoder)
         }
     }

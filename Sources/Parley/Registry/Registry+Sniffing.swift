@@ -36,7 +36,8 @@ extension Registry {
         return withContiguousBytes(of: body) { bytes -> Sniffed? in
             let labelFormat = table.match(label)?.owner
             if let labelFormat, let own = formats[labelFormat].sniff(bytes) {
-                return formats[labelFormat].contradicts(label: label, sniffed: own) ? Sniffed(mediaType: own, format: formats[labelFormat]) : nil
+                return formats[labelFormat].contradicts(label: label, sniffed: own)
+                    ? Sniffed(mediaType: own, format: formats[labelFormat]) : nil
             }
             return sniff(bytes, skipping: labelFormat)
         }

@@ -221,8 +221,10 @@ public struct Charset: Sendable, Hashable, CustomStringConvertible {
     }
 
     static let windows1252High: [UInt32] = [
-        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
     ]
 }
 
@@ -265,7 +267,11 @@ extension Charset {
         case .utf16, .utf16BE, .utf16LE:
             var out: [UInt8] = []
             for unit in text.utf16 {
-                if kind == .utf16LE { out += [UInt8(unit & 0xFF), UInt8(unit >> 8)] } else { out += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+                if kind == .utf16LE {
+                    out += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+                } else {
+                    out += [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+                }
             }
             return out
         case .utf32LE, .utf32BE:
@@ -282,7 +288,8 @@ extension Charset {
                 let limit: UInt32 = kind == .ascii ? 0x80 : 0x100
                 if scalar.value < limit && !(kind == .windows1252 && (0x80..<0xA0).contains(scalar.value)) {
                     out.append(UInt8(scalar.value))
-                } else if kind == .windows1252, let k = Self.windows1252High.firstIndex(of: scalar.value), scalar.value != 0 {
+                } else if kind == .windows1252, let k = Self.windows1252High.firstIndex(of: scalar.value),
+                    scalar.value != 0 {
                     out.append(UInt8(0x80 + k))
                 } else {
                     throw FormatError(.unsupportedValue, format: format, "'\(scalar)' has no \(self) encoding")

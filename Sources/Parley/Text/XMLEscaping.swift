@@ -31,7 +31,9 @@ package enum XMLEscaping {
     ) throws(Failure) {
         let attribute = context == .attribute
         // Fast path: no markup byte, no control character, no lead byte of U+FFFE/U+FFFF.
-        if !text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || ($0 == 0x22 && attribute) || $0 < 0x20 || $0 == 0xEF }) {
+        if !text.utf8.contains(where: {
+            $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || ($0 == 0x22 && attribute) || $0 < 0x20 || $0 == 0xEF
+        }) {
             bytes.append(contentsOf: text.utf8)
             return
         }

@@ -95,7 +95,8 @@ extension Value {
             switch storage {
             case .built(let members): return members[position]
             case .deferred(let document, let object):
-                precondition(position >= 0 && position < document.memberCount(of: object), "Value.Object index out of range")
+                precondition(
+                    position >= 0 && position < document.memberCount(of: object), "Value.Object index out of range")
                 var cursor = 0
                 return document.member(at: position, of: object, cursor: &cursor)
             }

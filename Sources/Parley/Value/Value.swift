@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// A format-neutral value: what every value format (JSON, YAML, property lists, …) decodes
 /// into and encodes from, so any of them can be transcoded into any other.

@@ -19,56 +19,62 @@ extension Client {
 
     /// `GET`, parameters in the query; the body decoded to a `Value` through `registry`.
     public func get(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
-        async throws(ParleyError) -> ClientResponse<Value>
-    {
-        try await send(.get, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
+        async throws(ParleyError) -> ClientResponse<Value> {
+        try await send(
+            .get, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
     /// `GET` with a response serializer of your choice.
-    public func get<S: ResponseSerializer>(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
-                                           responseSerializer: S) async throws(ParleyError) -> ClientResponse<S.Output> {
-        try await send(.get, path, parameters: parameters, headerFields: headerFields, responseSerializer: responseSerializer)
+    public func get<S: ResponseSerializer>(
+        _ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
+        responseSerializer: S
+    ) async throws(ParleyError) -> ClientResponse<S.Output> {
+        try await send(
+            .get, path, parameters: parameters, headerFields: headerFields, responseSerializer: responseSerializer)
     }
 
     /// `HEAD`, parameters in the query; an empty body is accepted and decodes to `null`.
     public func head(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
-        async throws(ParleyError) -> ClientResponse<Value>
-    {
-        try await send(.head, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
+        async throws(ParleyError) -> ClientResponse<Value> {
+        try await send(
+            .head, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
     /// `POST`, parameters in the body (a `ParameterRequestSerializer` places them as its `bodyEncoding` says).
     public func post(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
-        async throws(ParleyError) -> ClientResponse<Value>
-    {
-        try await send(.post, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
+        async throws(ParleyError) -> ClientResponse<Value> {
+        try await send(
+            .post, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
     /// `POST` with a response serializer of your choice.
-    public func post<S: ResponseSerializer>(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
-                                            responseSerializer: S) async throws(ParleyError) -> ClientResponse<S.Output> {
-        try await send(.post, path, parameters: parameters, headerFields: headerFields, responseSerializer: responseSerializer)
+    public func post<S: ResponseSerializer>(
+        _ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
+        responseSerializer: S
+    ) async throws(ParleyError) -> ClientResponse<S.Output> {
+        try await send(
+            .post, path, parameters: parameters, headerFields: headerFields, responseSerializer: responseSerializer)
     }
 
     /// `PUT`, parameters in the body.
     public func put(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
-        async throws(ParleyError) -> ClientResponse<Value>
-    {
-        try await send(.put, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
+        async throws(ParleyError) -> ClientResponse<Value> {
+        try await send(
+            .put, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
     /// `PATCH`, parameters in the body.
     public func patch(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
-        async throws(ParleyError) -> ClientResponse<Value>
-    {
-        try await send(.patch, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
+        async throws(ParleyError) -> ClientResponse<Value> {
+        try await send(
+            .patch, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
     /// `DELETE`, parameters in the query.
     public func delete(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:])
-        async throws(ParleyError) -> ClientResponse<Value>
-    {
-        try await send(.delete, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
+        async throws(ParleyError) -> ClientResponse<Value> {
+        try await send(
+            .delete, path, parameters: parameters, headerFields: headerFields, responseSerializer: valueSerializer)
     }
 
     /// Decodes any body the registry handles; empty bodies for `HEAD`, 204 and 205.

@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 import ParleyCompression
 import ParleyJSON
 
@@ -44,13 +44,19 @@ public struct Client: Sendable {
     ///     with JSON bodies through `registry`, an `Accept` field listing what `registry` decodes
     ///     and an `Accept-Encoding` field listing every coding the client undoes
     ///     (`ContentCoding.acceptEncodingValue`: `gzip, deflate, br, zstd`).
-    public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), registry: Registry = Client.defaultRegistry,
-                requestSerializer: (any RequestSerializer)? = nil) {
+    public init(
+        baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(),
+        registry: Registry = Client.defaultRegistry,
+        requestSerializer: (any RequestSerializer)? = nil
+    ) {
         self.baseURL = baseURL
         self.transport = transport
         self.registry = registry
-        self.requestSerializer = requestSerializer ?? ParameterRequestSerializer(
-            registry: registry, defaultHeaders: DefaultHeaders(registry: registry, acceptEncoding: ContentCoding.acceptEncodingValue))
+        self.requestSerializer =
+            requestSerializer
+            ?? ParameterRequestSerializer(
+                registry: registry,
+                defaultHeaders: DefaultHeaders(registry: registry, acceptEncoding: ContentCoding.acceptEncodingValue))
     }
 
     /// The registry a client uses unless given one: JSON, then the core's built-in formats.
@@ -78,7 +84,8 @@ public struct Client: Sendable {
         requestSerializer: (any RequestSerializer)? = nil, responseSerializer: S
     ) async throws(ParleyError) -> ClientResponse<S.Output> {
         let serializer = requestSerializer ?? self.requestSerializer
-        let request = try serializer.makeRequest(method: method, url: url(for: path), parameters: parameters, headerFields: headerFields)
+        let request = try serializer.makeRequest(
+            method: method, url: url(for: path), parameters: parameters, headerFields: headerFields)
         return try await send(request, responseSerializer: responseSerializer)
     }
 
@@ -88,17 +95,20 @@ public struct Client: Sendable {
         requestSerializer: (any RequestSerializer)? = nil, responseSerializer: S
     ) async throws(ParleyError) -> ClientResponse<S.Output> {
         let serializer = requestSerializer ?? self.requestSerializer
-        let request = try serializer.makeRequest(method: method, url: url(for: path), encoding: parameters, headerFields: headerFields)
+        let request = try serializer.makeRequest(
+            method: method, url: url(for: path), encoding: parameters, headerFields: headerFields)
         return try await send(request, responseSerializer: responseSerializer)
     }
 
     /// Uploads a multipart form (default `POST`).
     public func upload<S: ResponseSerializer>(
-        _ path: String, multipart form: MultipartFormData, method: HTTPRequest.Method = .post, headerFields: HTTPFields = [:],
+        _ path: String, multipart form: MultipartFormData, method: HTTPRequest.Method = .post,
+        headerFields: HTTPFields = [:],
         requestSerializer: (any RequestSerializer)? = nil, responseSerializer: S
     ) async throws(ParleyError) -> ClientResponse<S.Output> {
         let serializer = requestSerializer ?? self.requestSerializer
-        let request = try serializer.makeRequest(method: method, url: url(for: path), multipart: form, headerFields: headerFields)
+        let request = try serializer.makeRequest(
+            method: method, url: url(for: path), multipart: form, headerFields: headerFields)
         return try await send(request, responseSerializer: responseSerializer)
     }
 
@@ -108,8 +118,7 @@ public struct Client: Sendable {
     /// not decompress) is decompressed by the response pipeline's first step, within the matched
     /// format's body limit; the response serializer then runs the rest of the pipeline.
     public func send<S: ResponseSerializer>(_ serialized: SerializedRequest, responseSerializer: S)
-        async throws(ParleyError) -> ClientResponse<S.Output>
-    {
+        async throws(ParleyError) -> ClientResponse<S.Output> {
         var response: HTTPResponse
         var body: [UInt8]
         do {
@@ -117,8 +126,10 @@ public struct Client: Sendable {
         } catch let error as ParleyError {
             throw error
         } catch {
-            throw ParleyError(.transportFailed, "\(serialized.request.method.rawValue) \(Self.describe(serialized.request)) failed: \(error)",
-                              underlying: [error])
+            throw ParleyError(
+                .transportFailed,
+                "\(serialized.request.method.rawValue) \(Self.describe(serialized.request)) failed: \(error)",
+                underlying: [error])
         }
         do {
             let undone = try ContentCodingStep(.standard).undo(body, fields: response.headerFields, registry: registry)

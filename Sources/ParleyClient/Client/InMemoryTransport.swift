@@ -40,7 +40,9 @@ public struct InMemoryTransport: HTTPTransport {
         public var body: [UInt8]
 
         /// Creates a response with a status, an optional `Content-Type` and a UTF-8 body.
-        public init(status: HTTPResponse.Status, contentType: String? = nil, body: String = "", headerFields: HTTPFields = [:]) {
+        public init(
+            status: HTTPResponse.Status, contentType: String? = nil, body: String = "", headerFields: HTTPFields = [:]
+        ) {
             var fields = headerFields
             if let contentType { fields[.contentType] = contentType }
             self.response = HTTPResponse(status: status, headerFields: fields)

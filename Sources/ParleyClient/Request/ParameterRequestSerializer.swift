@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 public import FoundationEssentials
 
 /// The default ``RequestSerializer``: builds requests from a method, a URL and parameters, the
@@ -32,11 +32,14 @@ public struct ParameterRequestSerializer: RequestSerializer {
         case mediaType(MediaType)
 
         /// `application/json`.
-        public static let json = BodyEncoding.mediaType(MediaType(lowercasedType: "application", subtype: "json", parameters: []))
+        public static let json = BodyEncoding.mediaType(
+            MediaType(lowercasedType: "application", subtype: "json", parameters: []))
         /// `application/x-plist` (XML property list).
-        public static let propertyList = BodyEncoding.mediaType(MediaType(lowercasedType: "application", subtype: "x-plist", parameters: []))
+        public static let propertyList = BodyEncoding.mediaType(
+            MediaType(lowercasedType: "application", subtype: "x-plist", parameters: []))
         /// `application/yaml`.
-        public static let yaml = BodyEncoding.mediaType(MediaType(lowercasedType: "application", subtype: "yaml", parameters: []))
+        public static let yaml = BodyEncoding.mediaType(
+            MediaType(lowercasedType: "application", subtype: "yaml", parameters: []))
     }
 
     /// The formats bodies may be encoded with.
@@ -82,7 +85,8 @@ public struct ParameterRequestSerializer: RequestSerializer {
                             headerFields: HTTPFields = [:]) throws(ParleyError) -> SerializedRequest {
         let hasParameters = parameters.map { !($0.objectValue?.isEmpty ?? false) && !$0.isNull } ?? false
         guard hasParameters, let parameters else {
-            return SerializedRequest(request: try head(method: method, url: url, query: nil, headerFields: headerFields), body: nil)
+            return SerializedRequest(
+                request: try head(method: method, url: url, query: nil, headerFields: headerFields), body: nil)
         }
         if queryMethods.contains(method) {
             let query: String
@@ -91,20 +95,25 @@ public struct ParameterRequestSerializer: RequestSerializer {
             } catch {
                 throw ParleyError(.invalidRequest, "cannot encode query parameters: \(error)", underlying: [error])
             }
-            return SerializedRequest(request: try head(method: method, url: url, query: query, headerFields: headerFields), body: nil)
+            return SerializedRequest(
+                request: try head(method: method, url: url, query: query, headerFields: headerFields), body: nil)
         }
         let (bytes, contentType) = try encodeBody(parameters)
-        return try makeRequest(method: method, url: url, body: .bytes(bytes), contentType: contentType, headerFields: headerFields)
+        return try makeRequest(
+            method: method, url: url, body: .bytes(bytes), contentType: contentType, headerFields: headerFields)
     }
 
     /// Builds a request from `Encodable` parameters (through ``valueEncoder``).
-    public func makeRequest<Parameters: Encodable>(method: HTTPRequest.Method, url: URL, encoding parameters: Parameters,
-                                                   headerFields: HTTPFields = [:]) throws(ParleyError) -> SerializedRequest {
+    public func makeRequest<Parameters: Encodable>(
+        method: HTTPRequest.Method, url: URL, encoding parameters: Parameters,
+        headerFields: HTTPFields = [:]
+    ) throws(ParleyError) -> SerializedRequest {
         let value: Value
         do {
             value = try valueEncoder.encode(parameters)
         } catch {
-            throw ParleyError(.invalidRequest, "cannot encode \(Parameters.self) as parameters: \(error)", underlying: [error])
+            throw ParleyError(
+                .invalidRequest, "cannot encode \(Parameters.self) as parameters: \(error)", underlying: [error])
         }
         return try makeRequest(method: method, url: url, parameters: value, headerFields: headerFields)
     }
@@ -113,20 +122,23 @@ public struct ParameterRequestSerializer: RequestSerializer {
     /// exact `Content-Length`).
     public func makeRequest(method: HTTPRequest.Method, url: URL, multipart form: MultipartFormData,
                             headerFields: HTTPFields = [:]) throws(ParleyError) -> SerializedRequest {
-        try makeRequest(method: method, url: url, body: .multipart(form), contentType: form.contentType, headerFields: headerFields)
+        try makeRequest(
+            method: method, url: url, body: .multipart(form), contentType: form.contentType, headerFields: headerFields)
     }
 
     /// Builds a request with a prepared body.
     public func makeRequest(method: HTTPRequest.Method, url: URL, body: RequestBody, contentType: MediaType,
                             headerFields: HTTPFields = [:]) throws(ParleyError) -> SerializedRequest {
         if (method == .get || method == .head) && !allowsBodyOnGetAndHead {
-            throw ParleyError(.invalidRequest,
-                              "\(method.rawValue) request with a body; put parameters in the query or set allowsBodyOnGetAndHead")
+            throw ParleyError(
+                .invalidRequest,
+                "\(method.rawValue) request with a body; put parameters in the query or set allowsBodyOnGetAndHead")
         }
         var fields = headerFields
         if fields[.contentType] == nil { fields[.contentType] = contentType.description }
         fields[.contentLength] = String(body.contentLength)
-        return SerializedRequest(request: try head(method: method, url: url, query: nil, headerFields: fields), body: body)
+        return SerializedRequest(
+            request: try head(method: method, url: url, query: nil, headerFields: fields), body: body)
     }
 
     /// The encoded body and its `Content-Type` for parameters placed in the body.
@@ -136,21 +148,29 @@ public struct ParameterRequestSerializer: RequestSerializer {
             do {
                 return (try formEncoder.encodeBytes(parameters), FormURLEncodedFormat.mediaType)
             } catch {
-                throw ParleyError(.invalidRequest, "cannot encode form parameters: \(error)", format: "form", underlying: [error])
+                throw ParleyError(
+                    .invalidRequest, "cannot encode form parameters: \(error)", format: "form", underlying: [error])
             }
         case .mediaType(let type):
             guard let choice = registry.encoder(forAccept: type.withoutParameters.description),
                   choice.mediaType.essence == type.essence else {
-                throw ParleyError(.invalidRequest, "no registered format encodes \(type); can encode \(registry.encodableMediaTypes.map(\.description).joined(separator: ", "))",
-                                  acceptableTypes: registry.encodableMediaTypes)
+                throw ParleyError(
+                    .invalidRequest,
+                    "no registered format encodes \(type); "
+                        + "can encode \(registry.encodableMediaTypes.map(\.description).joined(separator: ", "))",
+                    acceptableTypes: registry.encodableMediaTypes)
             }
             var contentType = choice.mediaType
-            for parameter in type.parameters { contentType = contentType.settingParameter(parameter.name, to: parameter.value) }
+            for parameter in type.parameters {
+                contentType = contentType.settingParameter(parameter.name, to: parameter.value)
+            }
             if choice.format.isTextual, contentType.charset == nil {
                 contentType = contentType.settingParameter("charset", to: "utf-8")
             }
             do {
-                return (try choice.format.encode(parameters, context: EncodingContext(mediaType: contentType)), contentType)
+                return (
+                    try choice.format.encode(parameters, context: EncodingContext(mediaType: contentType)), contentType
+                )
             } catch {
                 throw ParleyError(.invalidRequest, "\(choice.format.name) cannot encode the parameters: \(error)",
                                   format: choice.format.name, underlying: [error])
@@ -160,10 +180,13 @@ public struct ParameterRequestSerializer: RequestSerializer {
 
     /// The request head: URL split into scheme, authority and path, query appended, default
     /// fields added.
-    func head(method: HTTPRequest.Method, url: URL, query: String?, headerFields: HTTPFields) throws(ParleyError) -> HTTPRequest {
+    func head(
+        method: HTTPRequest.Method, url: URL, query: String?, headerFields: HTTPFields
+    ) throws(ParleyError) -> HTTPRequest {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host(percentEncoded: true), !host.isEmpty else {
-            throw ParleyError(.invalidRequest, "invalid URL '\(url.absoluteString)': an http or https URL with a host is required")
+            throw ParleyError(
+                .invalidRequest, "invalid URL '\(url.absoluteString)': an http or https URL with a host is required")
         }
         var authority = host.contains(":") ? "[\(host)]" : host
         if let port = url.port { authority += ":\(port)" }

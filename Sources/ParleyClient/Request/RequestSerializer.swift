@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 public import FoundationEssentials
 
 /// Builds a request from a method, a URL, parameters and header fields.
@@ -21,7 +21,8 @@ public import FoundationEssentials
 ///
 ///     func makeRequest(method: HTTPRequest.Method, url: URL, parameters: Value?,
 ///                      headerFields: HTTPFields) throws(ParleyError) -> SerializedRequest {
-///         authorize(try base.makeRequest(method: method, url: url, parameters: parameters, headerFields: headerFields))
+///         authorize(try base.makeRequest(method: method, url: url, parameters: parameters,
+///                                        headerFields: headerFields))
 ///     }
 ///
 ///     func makeRequest(method: HTTPRequest.Method, url: URL, multipart form: MultipartFormData,
@@ -71,13 +72,16 @@ public protocol RequestSerializer: Sendable {
 extension RequestSerializer {
     /// Encodes `parameters` with a default `ValueEncoder` and builds the request with
     /// ``makeRequest(method:url:parameters:headerFields:)``.
-    public func makeRequest<Parameters: Encodable>(method: HTTPRequest.Method, url: URL, encoding parameters: Parameters,
-                                                   headerFields: HTTPFields) throws(ParleyError) -> SerializedRequest {
+    public func makeRequest<Parameters: Encodable>(
+        method: HTTPRequest.Method, url: URL, encoding parameters: Parameters,
+        headerFields: HTTPFields
+    ) throws(ParleyError) -> SerializedRequest {
         let value: Value
         do {
             value = try ValueEncoder().encode(parameters)
         } catch {
-            throw ParleyError(.invalidRequest, "cannot encode \(Parameters.self) as parameters: \(error)", underlying: [error])
+            throw ParleyError(
+                .invalidRequest, "cannot encode \(Parameters.self) as parameters: \(error)", underlying: [error])
         }
         return try makeRequest(method: method, url: url, parameters: value, headerFields: headerFields)
     }

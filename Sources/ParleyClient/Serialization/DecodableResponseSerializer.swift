@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 
 /// Validates a response, decodes its body with the format its `Content-Type` selects, and
 /// decodes that value into `T` — whatever format the server chose — by running the

@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 
 /// Validates a response and decodes its body to a `Value` with the format its `Content-Type`
 /// selects in a registry, by running the `ResponsePipeline`.
@@ -35,7 +35,9 @@ public struct ValueResponseSerializer: ResponseSerializer {
     }
 
     /// The typed-throws form of ``serialize(_:body:request:)``.
-    public func decodeValue(_ response: HTTPResponse, body: [UInt8], request: HTTPRequest?) throws(ParleyError) -> Value {
+    public func decodeValue(
+        _ response: HTTPResponse, body: [UInt8], request: HTTPRequest?
+    ) throws(ParleyError) -> Value {
         try pipeline.run(response, body: body, request: request).get()
     }
 }

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 extension Image {
@@ -35,7 +35,8 @@ extension Image {
                                             &output, &size, message)
                 }
             default:
-                throw FormatError(.unsupportedMediaType, format: kind.name, "Parley encodes PNG and JPEG, not \(kind.name)")
+                throw FormatError(
+                    .unsupportedMediaType, format: kind.name, "Parley encodes PNG and JPEG, not \(kind.name)")
             }
         }
         defer { parley_image_free(output) }

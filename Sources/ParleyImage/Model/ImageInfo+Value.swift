@@ -34,8 +34,9 @@ extension Image {
         guard let width = value["width"]?.integerValue, let height = value["height"]?.integerValue,
               let pixels = value["pixels"]?.bytesValue,
               let w = Int(exactly: width), let h = Int(exactly: height) else {
-            throw FormatError(.unsupportedValue, format: "image",
-                              "an image value needs integer width and height and RGBA8 bytes in pixels, not \(value.kindName)")
+            throw FormatError(
+                .unsupportedValue, format: "image",
+                "an image value needs integer width and height and RGBA8 bytes in pixels, not \(value.kindName)")
         }
         try self.init(width: w, height: h, rgba: pixels)
     }

@@ -24,7 +24,8 @@ extension ImageKind {
     /// }
     /// ```
     public static func mislabelling(of bytes: some Sequence<UInt8>, labelledAs mediaType: MediaType) -> ImageKind? {
-        guard let labelled = ImageKind(mediaType: mediaType), let real = ImageKind(sniffing: bytes), real != labelled else {
+        guard let labelled = ImageKind(mediaType: mediaType), let real = ImageKind(sniffing: bytes), real != labelled
+        else {
             return nil
         }
         return real

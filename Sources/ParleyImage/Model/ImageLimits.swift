@@ -55,8 +55,9 @@ public struct ImageLimits: Sendable, Hashable {
         // maxDimension is the caller's to raise, so the products are checked.
         guard let area = ImageBudget.product(info.width, info.height),
               let pixels = ImageBudget.product(area, max(info.frameCount, 1)), pixels <= maxPixels else {
-            throw FormatError.limitExceeded(format: format, limit: "maxPixels", maximum: maxPixels,
-                                            actual: ImageBudget.product(info.width, info.height, max(info.frameCount, 1)))
+            throw FormatError.limitExceeded(
+                format: format, limit: "maxPixels", maximum: maxPixels,
+                actual: ImageBudget.product(info.width, info.height, max(info.frameCount, 1)))
         }
         if area > maxDecompressedBytes / 4 {
             throw FormatError.limitExceeded(format: format, limit: "maxDecompressedBytes",

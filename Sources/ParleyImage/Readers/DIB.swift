@@ -17,12 +17,18 @@ struct DIB {
 
     /// Parses a DIB header at `headerOffset`; `pixelOffset` is where the pixels start, or `nil`
     /// for an icon entry (pixels follow the palette).
-    static func parse(_ r: ByteReader, headerOffset h: Int, pixelOffset: Int?, isIcon: Bool, format: String) throws -> DIB {
+    static func parse(
+        _ r: ByteReader, headerOffset h: Int, pixelOffset: Int?, isIcon: Bool, format: String
+    ) throws -> DIB {
         func fail(_ message: String) -> FormatError { FormatError(.malformed, format: format, message) }
         guard r.has(4, at: h) else { throw FormatError(.truncated, format: format, "the bitmap header is incomplete") }
         let size = Int(r.uint32LE(at: h))
-        guard [12, 16, 40, 52, 56, 64, 108, 124].contains(size) else { throw fail("unknown bitmap header size \(size)") }
-        guard r.has(size, at: h) else { throw FormatError(.truncated, format: format, "the bitmap header is incomplete") }
+        guard [12, 16, 40, 52, 56, 64, 108, 124].contains(size) else {
+            throw fail("unknown bitmap header size \(size)")
+        }
+        guard r.has(size, at: h) else {
+            throw FormatError(.truncated, format: format, "the bitmap header is incomplete")
+        }
         var width: Int, rawHeight: Int, bitCount: Int, compression: UInt32 = rgb, colorsUsed = 0
         var masks: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         var paletteOffset = h + size, entrySize = 4
@@ -35,7 +41,10 @@ struct DIB {
             if size >= 20 { compression = r.uint32LE(at: h + 16) }
             if size >= 36 { colorsUsed = Int(r.uint32LE(at: h + 32)) }
             if size >= 52 {
-                masks = (r.uint32LE(at: h + 40), r.uint32LE(at: h + 44), r.uint32LE(at: h + 48), size >= 56 ? r.uint32LE(at: h + 52) : 0)
+                masks = (
+                    r.uint32LE(at: h + 40), r.uint32LE(at: h + 44), r.uint32LE(at: h + 48),
+                    size >= 56 ? r.uint32LE(at: h + 52) : 0
+                )
             } else if size == 40 && (compression == bitFields || compression == alphaBitFields) {
                 masks = (r.uint32LE(at: h + 40), r.uint32LE(at: h + 44), r.uint32LE(at: h + 48),
                          compression == alphaBitFields ? r.uint32LE(at: h + 52) : 0)
@@ -46,7 +55,8 @@ struct DIB {
         switch compression {
         case rgb: break
         case rle8 where bitCount == 8, rle4 where bitCount == 4: break
-        case bitFields where bitCount == 16 || bitCount == 32, alphaBitFields where bitCount == 16 || bitCount == 32: break
+        case bitFields where bitCount == 16 || bitCount == 32, alphaBitFields where bitCount == 16 || bitCount == 32:
+            break
         default: throw fail("unsupported compression \(compression) at \(bitCount) bits")
         }
         if compression == rgb {
@@ -114,7 +124,8 @@ struct DIB {
                   r.has(maskBytes, at: maskOffset) else { return }                  // a missing mask: opaque
             for fileRow in 0..<height {
                 let row = destinationRow(fileRow) * stride
-                for x in 0..<width where r.uint8(at: maskOffset + fileRow * maskRowBytes + x / 8) & (0x80 >> UInt8(x % 8)) != 0 {
+                for x in 0..<width
+                where r.uint8(at: maskOffset + fileRow * maskRowBytes + x / 8) & (0x80 >> UInt8(x % 8)) != 0 {
                     out[row + x * 4 + 3] = 0
                 }
             }
@@ -139,8 +150,11 @@ struct DIB {
             return (r.uint8(at: o + 2), r.uint8(at: o + 1), r.uint8(at: o), 255)
         default:
             let value = bitCount == 16 ? UInt32(r.uint16LE(at: row + x * 2)) : r.uint32LE(at: row + x * 4)
-            let alpha = masks.alpha != 0 ? DIB.channel(value, masks.alpha) : (hasAndMask && bitCount == 32 ? UInt8(value >> 24) : 255)
-            return (DIB.channel(value, masks.red), DIB.channel(value, masks.green), DIB.channel(value, masks.blue), alpha)
+            let alpha = masks.alpha != 0
+                ? DIB.channel(value, masks.alpha)
+                : (hasAndMask && bitCount == 32 ? UInt8(value >> 24) : 255)
+            return (DIB.channel(value, masks.red), DIB.channel(value, masks.green), DIB.channel(value, masks.blue),
+                    alpha)
         }
     }
 

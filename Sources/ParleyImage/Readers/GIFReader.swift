@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// GIF: the block structure walked in Swift (canvas, frames, transparency, without LZW

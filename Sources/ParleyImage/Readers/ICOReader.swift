@@ -4,7 +4,9 @@ import Parley
 /// deepest) is the one described and decoded.
 enum ICOReader: ImageReader {
     /// The chosen entry's bytes, and whether they are a PNG.
-    static func largestEntry(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws -> (entry: UnsafeRawBufferPointer, isPNG: Bool, count: Int) {
+    static func largestEntry(
+        _ bytes: UnsafeRawBufferPointer, limits: ImageLimits
+    ) throws -> (entry: UnsafeRawBufferPointer, isPNG: Bool, count: Int) {
         let r = ByteReader(bytes)
         guard r.has(6, at: 0) else { throw FormatError.truncatedHeader(.ico) }
         let count = Int(r.uint16LE(at: 4))
@@ -60,7 +62,8 @@ enum ICOReader: ImageReader {
             try PNGReader.decodePixels(entry, info: info, limits: limits, budget: budget, into: out)
         } else {
             let r = ByteReader(entry)
-            try DIB.parse(r, headerOffset: 0, pixelOffset: nil, isIcon: true, format: "ico").decode(r, into: out, format: "ico")
+            try DIB.parse(r, headerOffset: 0, pixelOffset: nil, isIcon: true, format: "ico").decode(
+                r, into: out, format: "ico")
         }
     }
 }

@@ -49,7 +49,9 @@ extension JPEGReader {
     /// block of 2-byte coefficients for every block of every component), or `nil` when the
     /// sampling factors are invalid (libjpeg refuses them).
     static func coefficientBytes(width: Int, height: Int, sampling: [(horizontal: Int, vertical: Int)]) -> Int? {
-        guard !sampling.isEmpty, sampling.allSatisfy({ (1...4).contains($0.horizontal) && (1...4).contains($0.vertical) }) else {
+        guard !sampling.isEmpty,
+            sampling.allSatisfy({ (1...4).contains($0.horizontal) && (1...4).contains($0.vertical) })
+        else {
             return nil
         }
         let maxH = sampling.map(\.horizontal).max()!, maxV = sampling.map(\.vertical).max()!
@@ -70,14 +72,17 @@ extension JPEGReader {
         guard let firstScan = layout.firstScan else { return }              // libjpeg reports it
         let scanBytes = bytes.count - firstScan, needed = info.width * info.height / pixelsPerScanByte
         if scanBytes < needed {
-            throw FormatError(.truncated, format: "jpeg",
-                              "\(scanBytes) bytes of scan data cannot hold \(info.width)×\(info.height) pixels (at least \(needed), one per \(pixelsPerScanByte) pixels)",
-                              location: .init(byteOffset: firstScan))
+            throw FormatError(
+                .truncated, format: "jpeg",
+                "\(scanBytes) bytes of scan data cannot hold \(info.width)×\(info.height) pixels (at least \(needed), "
+                    + "one per \(pixelsPerScanByte) pixels)",
+                location: .init(byteOffset: firstScan))
         }
         if layout.isProgressive,
            let coefficients = coefficientBytes(width: info.width, height: info.height, sampling: layout.sampling) {
             var probe = budget      // libjpeg's own ceiling is the whole remaining budget; this only checks
-            try probe.charge(coefficients, for: "libjpeg's progressive coefficient arrays (\(coefficients) bytes)", format: "jpeg")
+            try probe.charge(
+                coefficients, for: "libjpeg's progressive coefficient arrays (\(coefficients) bytes)", format: "jpeg")
         }
     }
 

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// JPEG: the frame header (SOFn) parsed in Swift; pixels through libjpeg-turbo, with scans
@@ -26,8 +26,9 @@ enum JPEGReader: ImageReader {
             let length = Int(r.uint16BE(at: offset))
             guard length >= 2 else { throw fail("marker segment length \(length)", at: offset) }
             guard r.has(length, at: offset) else { throw FormatError.truncatedHeader(.jpeg) }
-            if marker == 0xE1, length >= 16, r.uint32BE(at: offset + 2) == 0x4578_6966, r.uint16BE(at: offset + 6) == 0 {
-                orientation = exifOrientation(ByteReader(r.slice(offset + 8, length - 8))) ?? orientation   // "Exif\0\0"
+            if marker == 0xE1, length >= 16, r.uint32BE(at: offset + 2) == 0x4578_6966,
+               r.uint16BE(at: offset + 6) == 0 {
+                orientation = exifOrientation(ByteReader(r.slice(offset + 8, length - 8))) ?? orientation  // "Exif\0\0"
             }
             let isFrameHeader = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
             if isFrameHeader {

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// PNG: the header parsed in Swift (IHDR with its CRC, tRNS, APNG's acTL); pixels through libpng.

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// TIFF: the first page's header and the page count through libtiff (from memory, through
@@ -18,8 +18,9 @@ enum TIFFReader: ImageReader {
         let directories = TIFFDirectories.tagBytes(bytes, maxDirectories: directoriesRead, includesDeferredTags: false)
         var budget = ImageBudget(limits)
         for (index, tagBytes) in directories.enumerated() {
-            try budget.charge(tagBytes, for: index == 0 ? "the tag values of the first directory"
-                                                        : "the tag values of directories 1 to \(index + 1)", format: "tiff")
+            let what = index == 0 ? "the tag values of the first directory"
+                                  : "the tag values of directories 1 to \(index + 1)"
+            try budget.charge(tagBytes, for: what, format: "tiff")
         }
         var header = parley_tiff_info_t()
         try ShimStatus.check(.tiff, budget: ImageBudget(limits)) { message in

@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// WebP: features through libwebp, the frame count of animations through libwebpdemux; the

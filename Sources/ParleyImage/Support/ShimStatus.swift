@@ -1,4 +1,4 @@
-import CParleyImageShims
+internal import CParleyImageShims
 import Parley
 
 /// Turns a shim's status code and message into a `FormatError`.
@@ -20,8 +20,9 @@ enum ShimStatus {
             throw FormatError(.limitExceeded, format: kind.name, detail,
                               limit: limit.map { FormatError.Limit(name: $0.name, maximum: $0.maximum) })
         case Int32(PARLEY_IMAGE_MEMORY_LIMIT):
-            throw FormatError(.limitExceeded, format: kind.name, detail,
-                              limit: budget.map { FormatError.Limit(name: "maxDecompressedBytes", maximum: $0.maximum) })
+            throw FormatError(
+                .limitExceeded, format: kind.name, detail,
+                limit: budget.map { FormatError.Limit(name: "maxDecompressedBytes", maximum: $0.maximum) })
         case Int32(PARLEY_IMAGE_TRUNCATED):
             throw FormatError(.truncated, format: kind.name, detail)
         default:

@@ -1,3 +1,5 @@
+import Parley
+
 extension XML {
     /// The event in progress during ``XML/EventReader/forEachView(_:)``: a description of it
     /// that points into the parser's own buffers and copies nothing until asked.
@@ -63,10 +65,13 @@ extension XML {
         let namespaceBase: UnsafePointer<UnsafePointer<UInt8>?>?
         let namespaceCount: Int
 
-        init(kind: Kind, state: UnsafeMutablePointer<SAXHandler.State>, first: UnsafePointer<UInt8>? = nil, prefix: UnsafePointer<UInt8>? = nil,
-             uri: UnsafePointer<UInt8>? = nil, bytes: UnsafePointer<UInt8>? = nil, count: Int = 0,
-             attributes: UnsafePointer<UnsafePointer<UInt8>?>? = nil, attributeCount: Int = 0,
-             namespaces: UnsafePointer<UnsafePointer<UInt8>?>? = nil, namespaceCount: Int = 0) {
+        init(
+            kind: Kind, state: UnsafeMutablePointer<SAXHandler.State>, first: UnsafePointer<UInt8>? = nil,
+            prefix: UnsafePointer<UInt8>? = nil,
+            uri: UnsafePointer<UInt8>? = nil, bytes: UnsafePointer<UInt8>? = nil, count: Int = 0,
+            attributes: UnsafePointer<UnsafePointer<UInt8>?>? = nil, attributeCount: Int = 0,
+            namespaces: UnsafePointer<UnsafePointer<UInt8>?>? = nil, namespaceCount: Int = 0
+        ) {
             self.kind = kind
             self.state = state
             self.first = first
@@ -299,7 +304,9 @@ extension XML.EventView {
         public func withValueBytes<Result, Failure: Error>(
             _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
         ) throws(Failure) -> Result {
-            guard let start = fields[3], let end = fields[4] else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+            guard let start = fields[3], let end = fields[4] else {
+                return try body(UnsafeBufferPointer(start: nil, count: 0))
+            }
             return try SAXHandler.withAttributeValue(state, start, count: end - start, body)
         }
     }

@@ -9,7 +9,8 @@ extension XMLFormat {
               start + 1 < bytes.count else { return nil }
         let head = TextSniffing.lowercasedHead(bytes)
         if TextSniffing.looksLikeHTML(lowercasedHead: head) {
-            return head.hasPrefix("<?xml") || head.contains("http://www.w3.org/1999/xhtml") ? "application/xhtml+xml" : nil
+            return head.hasPrefix("<?xml") || head.contains("http://www.w3.org/1999/xhtml")
+                ? "application/xhtml+xml" : nil
         }
         return TextSniffing.bytes(bytes, startWith: "<?xml".utf8, at: start) ? "application/xml" : nil
     }

@@ -18,7 +18,8 @@ extension XMLWriter {
 
     private mutating func element(named name: String, value: Value, depth: Int) throws(FormatError) {
         guard depth < XMLWriter.maxEncodingDepth else {
-            throw FormatError(.unsupportedValue, format: "xml", "value nested deeper than \(XMLWriter.maxEncodingDepth)")
+            throw FormatError(
+                .unsupportedValue, format: "xml", "value nested deeper than \(XMLWriter.maxEncodingDepth)")
         }
         guard XMLWriter.isValidName(name) else {
             throw FormatError(.unsupportedValue, format: "xml", "key \"\(name)\" is not a valid XML element name")
@@ -34,7 +35,8 @@ extension XMLWriter {
                 } else if member.key.hasPrefix("@") {
                     let attribute = String(member.key.dropFirst())
                     guard XMLWriter.isValidName(attribute) else {
-                        throw FormatError(.unsupportedValue, format: "xml", "key \"\(member.key)\" is not a valid attribute name")
+                        throw FormatError(
+                            .unsupportedValue, format: "xml", "key \"\(member.key)\" is not a valid attribute name")
                     }
                     raw(" " + attribute + "=\"")
                     try attributeValue(XMLWriter.scalarText(member.value, key: member.key))

@@ -111,7 +111,9 @@ enum MarkupScan {
         var comparisons = 0
         var last = -longTag  // the last '<' seen (none yet: no tag before the first)
         func check(_ tagStart: Int, next: Int) throws(FormatError) {
-            guard tagStart >= 0, next - tagStart >= longTag, tagStart + 1 < n, isNameStart(b[tagStart + 1]) else { return }
+            guard tagStart >= 0, next - tagStart >= longTag, tagStart + 1 < n, isNameStart(b[tagStart + 1]) else {
+                return
+            }
             let tag = readStartTag(b, from: tagStart + 1)
             try spend(tag.attributes > freeCount ? tag.attributes * (tag.attributes - 1) / 2 : 0,
                       on: &comparisons, at: tagStart)
@@ -159,7 +161,9 @@ enum MarkupScan {
     /// The first '<' among the last `probeLength` units of `after + 1 ..< before`, if any.
     private static func opening(in b: UnsafeBufferPointer<UInt8>, after start: Int, before end: Int) -> Int? {
         let from = max(start + 1, end - probeLength)
-        guard from < end, let hit = memchr(b.baseAddress! + from, Int32(UInt8(ascii: "<")), end - from) else { return nil }
+        guard from < end, let hit = memchr(b.baseAddress! + from, Int32(UInt8(ascii: "<")), end - from) else {
+            return nil
+        }
         return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
     }
 

@@ -54,9 +54,11 @@ final class ParsedTree: @unchecked Sendable {
     private let nodes: UnsafeMutableBufferPointer<NodeRecord>
     private let bytes: UnsafeMutableBufferPointer<UInt8>
 
-    fileprivate init(names: [XML.Name], namespaces: [XML.Namespace], elements: UnsafeMutableBufferPointer<ElementRecord>,
-                     attributes: UnsafeMutableBufferPointer<AttributeRecord>, nodes: UnsafeMutableBufferPointer<NodeRecord>,
-                     bytes: UnsafeMutableBufferPointer<UInt8>) {
+    fileprivate init(
+        names: [XML.Name], namespaces: [XML.Namespace], elements: UnsafeMutableBufferPointer<ElementRecord>,
+        attributes: UnsafeMutableBufferPointer<AttributeRecord>, nodes: UnsafeMutableBufferPointer<NodeRecord>,
+        bytes: UnsafeMutableBufferPointer<UInt8>
+    ) {
         self.names = names
         self.namespaces = namespaces
         self.elements = elements
@@ -104,8 +106,9 @@ final class ParsedTree: @unchecked Sendable {
         case .cdata: .cdata(string(record.start, record.count))
         case .comment: .comment(string(record.start, record.count))
         case .processingInstruction:
-            .processingInstruction(target: string(record.start, Int(record.targetCount)),
-                                   data: string(record.start &+ Int(record.targetCount), record.count &- Int(record.targetCount)))
+            .processingInstruction(
+                target: string(record.start, Int(record.targetCount)),
+                data: string(record.start &+ Int(record.targetCount), record.count &- Int(record.targetCount)))
         }
     }
 
@@ -149,7 +152,8 @@ extension ParsedTree {
         mutating func openElement(name: Int) {
             let index = elements.count
             if isInsideRoot { pending.append(NodeRecord(start: index, count: 0, kind: .element)) }
-            elements.append(ElementRecord(name: name, attributeStart: attributes.count, namespaceStart: namespaces.count))
+            elements.append(
+                ElementRecord(name: name, attributeStart: attributes.count, namespaceStart: namespaces.count))
             open.append((index, pending.count))
         }
 
@@ -174,8 +178,10 @@ extension ParsedTree {
 
         /// Adds a processing instruction to the innermost open element.
         mutating func addProcessingInstruction(target: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>) {
-            pending.append(NodeRecord(start: bytes.count, count: target.count + data.count, kind: .processingInstruction,
-                                      targetCount: UInt32(truncatingIfNeeded: target.count)))
+            pending.append(
+                NodeRecord(
+                    start: bytes.count, count: target.count + data.count, kind: .processingInstruction,
+                    targetCount: UInt32(truncatingIfNeeded: target.count)))
             bytes.append(contentsOf: target)
             bytes.append(contentsOf: data)
         }

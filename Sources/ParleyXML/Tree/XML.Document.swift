@@ -36,8 +36,8 @@ extension XML {
         ///
         /// - Parameters:
         ///   - bytes: The document, in any encoding libxml2 detects (byte-order mark or declaration).
-        ///   - limits: The limits to apply: `maxBodyBytes`, `maxDepth`, `maxNodes` (every node, attributes and texts included) and
-        ///     `maxExpansionRatio`.
+        ///   - limits: The limits to apply: `maxBodyBytes`, `maxDepth`, `maxNodes` (every node, attributes
+        ///     and texts included) and `maxExpansionRatio`.
         /// - Throws: `FormatError` with code `.malformed` or `.truncated` (with line and column)
         ///   for a document that is not well-formed, `.limitExceeded` when a limit is reached.
         public init<Bytes: Sequence<UInt8>>(parsing bytes: Bytes, limits: DecodingLimits = .standard) throws {

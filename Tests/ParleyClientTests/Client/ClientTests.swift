@@ -18,7 +18,9 @@ final class Recorder: Sendable {
     var last: (request: HTTPRequest, body: [UInt8])? { state.withLock { $0.last } }
 }
 
-func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "application/json") -> (HTTPResponse, [UInt8]) {
+func jsonResponse(
+    _ text: String, status: HTTPResponse.Status = .ok, contentType: String = "application/json"
+) -> (HTTPResponse, [UInt8]) {
     (HTTPResponse(status: status, headerFields: [.contentType: contentType]), Array(text.utf8))
 }
 
@@ -34,8 +36,9 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
             recorder.record(request, body)
             return try answer(request, body)
         }
-        let serializer = ParameterRequestSerializer(registry: jsonRegistry,
-                                                    defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["en"], userAgent: "Tests/1 Parley"))
+        let serializer = ParameterRequestSerializer(
+            registry: jsonRegistry,
+            defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["en"], userAgent: "Tests/1 Parley"))
         return Client(baseURL: base.flatMap(URL.init(string:)), transport: transport, registry: jsonRegistry,
                       requestSerializer: serializer)
     }
@@ -64,14 +67,18 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         #expect(sent.request.method == .get)
         #expect(sent.request.path == "/v1/users/7?fields%5B%5D=id&fields%5B%5D=name&q=a%20b")
         // A Decodable type asks for structured formats only.
-        #expect(sent.request.headerFields[.accept] == "application/json, text/json, application/x-www-form-urlencoded;q=0.9")
+        #expect(
+            sent.request.headerFields[.accept] == "application/json, text/json, application/x-www-form-urlencoded;q=0.9"
+        )
         #expect(sent.request.headerFields[.userAgent] == "Tests/1 Parley")
         #expect(sent.body.isEmpty)
     }
 
     @Test func postSendsAJSONBodyWithCharset() async throws {
         let recorder = Recorder()
-        let client = makeClient(recorder: recorder) { _, body in jsonResponse(String(decoding: body, as: UTF8.self), status: .created) }
+        let client = makeClient(recorder: recorder) { _, body in
+            jsonResponse(String(decoding: body, as: UTF8.self), status: .created)
+        }
         let result = try await client.post("users", parameters: ["name": "Ada", "tags": ["x"]])
         #expect(result.value == ["name": "Ada", "tags": ["x"]])
         #expect(result.response.status == .created)
@@ -84,7 +91,8 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
     @Test func everyMethodPlacesParametersAsConfigured() async throws {
         let recorder = Recorder()
         let client = makeClient(recorder: recorder) { request, _ in
-            request.method == .head ? (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), []) : jsonResponse("{}")
+            request.method == .head
+                ? (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), []) : jsonResponse("{}")
         }
         _ = try await client.delete("items/1", parameters: ["hard": true])
         #expect(recorder.last?.request.path == "/v1/items/1?hard=true")
@@ -104,13 +112,16 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         #expect(recorder.last?.body == Array("user=a+b".utf8))
 
         struct Query: Encodable { var page = 2 }
-        _ = try await client.send(.get, "list", encoding: Query(), responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
+        _ = try await client.send(
+            .get, "list", encoding: Query(), responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
         #expect(recorder.last?.request.path == "/v1/list?page=2")
     }
 
     @Test func errorStatusCarriesResponseAndADecodableBody() async throws {
         let problem = #"{"type":"about:blank","title":"Not here","status":404}"#
-        let client = makeClient { _, _ in jsonResponse(problem, status: .notFound, contentType: "application/problem+json") }
+        let client = makeClient { _, _ in
+            jsonResponse(problem, status: .notFound, contentType: "application/problem+json")
+        }
         do {
             _ = try await client.get("missing", as: User.self)
             Issue.record("expected an error")
@@ -130,27 +141,35 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
     @Test("Client() with no registry decodes JSON, and names the registered formats when a type has no decoder")
     func defaultRegistryDecodesJSON() async throws {
         let transport = InMemoryTransport { request, _ in
-            request.path == "/user" ? jsonResponse(#"{"id":7,"name":"Ada"}"#) : jsonResponse("a: 1", contentType: "application/yaml")
+            request.path == "/user"
+                ? jsonResponse(#"{"id":7,"name":"Ada"}"#) : jsonResponse("a: 1", contentType: "application/yaml")
         }
         let client = Client(baseURL: URL(string: "https://api.example.com"), transport: transport)
         #expect(try await client.get("user", as: User.self).value == User(id: 7, name: "Ada"))
         await #expect { _ = try await client.get("config") } throws: { error in
             guard let error = error as? ParleyError else { return false }
-            return error.code == .unacceptableContentType && error.message.contains("registered formats: json, text, form, raw")
+            return error.code == .unacceptableContentType
+                && error.message.contains("registered formats: json, text, form, raw")
         }
     }
 
-    @Test("A YAML file served as application/octet-stream: the error names the label, the type's need and what the body looks like")
+    @Test("YAML served as application/octet-stream: the error names the label, the type's need and the body's look")
     func yamlServedAsBytes() async {
         let registry = Registry(formats: [JSONFormat(), YAMLFormat()] + Registry.builtInFormats)
         let transport = InMemoryTransport { _, _ in
-            (HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"]), Array("id: 7\nname: Ada\n".utf8))
+            (
+                HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"]),
+                Array("id: 7\nname: Ada\n".utf8)
+            )
         }
         let client = Client(baseURL: URL(string: "https://files.example.com"), transport: transport, registry: registry)
         await #expect { _ = try await client.get("user.yaml", as: User.self) } throws: { error in
             guard let error = error as? ParleyError else { return false }
             return error.code == .unacceptableContentType
-                && error.message.contains("labelled application/octet-stream, but User needs a structured format (registered structured formats: json, yaml, form)")
+                && error.message.contains(
+                    "labelled application/octet-stream, but User needs a structured format (registered structured "
+                        + "formats: json, yaml, form)"
+                )
                 && error.message.contains("the body looks like application/yaml")
         }
     }
@@ -163,7 +182,8 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
             guard let error = error as? ParleyError else { return false }
             return error.code == .unacceptableContentType && error.response?.status == .ok
                 && error.body == Array("<html>oops</html>".utf8)
-                && error.message.contains("User needs a structured format") && error.message.contains("looks like text/html")
+                && error.message.contains("User needs a structured format")
+                && error.message.contains("looks like text/html")
         }
         let strict = makeClient { _, _ in jsonResponse("<html>oops</html>", contentType: "application/xhtml+xml") }
         await #expect { _ = try await strict.get("page") } throws: { error in
@@ -196,10 +216,16 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
     @Test func requestErrorsBeforeSending() async throws {
         let recorder = Recorder()
         let noBase = makeClient(base: nil, recorder: recorder) { _, _ in jsonResponse("{}") }
-        await #expect { _ = try await noBase.get("relative/path") } throws: { ($0 as? ParleyError)?.code == .invalidRequest }
-        await #expect { _ = try await noBase.get("ftp://example.com/x") } throws: { ($0 as? ParleyError)?.code == .invalidRequest }
+        await #expect { _ = try await noBase.get("relative/path") } throws: {
+            ($0 as? ParleyError)?.code == .invalidRequest
+        }
+        await #expect { _ = try await noBase.get("ftp://example.com/x") } throws: {
+            ($0 as? ParleyError)?.code == .invalidRequest
+        }
         let client = makeClient(recorder: recorder) { _, _ in jsonResponse("{}") }
-        await #expect { _ = try await client.post("x", parameters: ["n": .float(.nan)]) } throws: { ($0 as? ParleyError)?.code == .invalidRequest }
+        await #expect { _ = try await client.post("x", parameters: ["n": .float(.nan)]) } throws: {
+            ($0 as? ParleyError)?.code == .invalidRequest
+        }
         var bodyOnGet = try #require(client.requestSerializer as? ParameterRequestSerializer)
         bodyOnGet.queryMethods = []
         await #expect {
@@ -218,16 +244,19 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         var form = MultipartFormData()
         form.append(name: "title", value: "Holiday")
         form.append(name: "photo", bytes: [UInt8](repeating: 7, count: 1000), filename: "beach.jpg")
-        let result = try await client.upload("photos", multipart: form, responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
+        let result = try await client.upload(
+            "photos", multipart: form, responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
         #expect(result.value == "title=-:7,photo=beach.jpg:1000")
         #expect(result.request.headerFields[.contentLength] == String(form.contentLength))
     }
 
     @Test func routeTablesAnswerKnownRoutesAnd404Otherwise() async throws {
         let transport = InMemoryTransport(routes: [
-            .init(.get, "/v1/users/7"): .init(status: .ok, contentType: "application/json", body: #"{"id":7,"name":"Ada"}"#),
+            .init(.get, "/v1/users/7"): .init(
+                status: .ok, contentType: "application/json", body: #"{"id":7,"name":"Ada"}"#)
         ])
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport, registry: jsonRegistry)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1")!, transport: transport, registry: jsonRegistry)
         #expect(try await client.get("users/7", parameters: ["x": 1], as: User.self).value == User(id: 7, name: "Ada"))
         await #expect { _ = try await client.get("users/8") } throws: { error in
             guard let error = error as? ParleyError else { return false }
@@ -240,8 +269,14 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
         for coding in [ContentCoding.gzip, .deflate, .brotli, .zstd] {
             let coded = Compressor().compress(json, coding: coding)
             let client = makeClient { _, _ in
-                (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .contentEncoding: coding.rawValue,
-                                                          .contentLength: String(coded.count)]), coded)
+                (
+                    HTTPResponse(
+                        status: .ok,
+                        headerFields: [
+                            .contentType: "application/json", .contentEncoding: coding.rawValue,
+                            .contentLength: String(coded.count)
+                        ]), coded
+                )
             }
             let result = try await client.get("users/7", as: User.self)
             #expect(result.value == User(id: 7, name: "Ada"))
@@ -257,8 +292,9 @@ func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok, contentType
 
     @Test func theDefaultSerializerAcceptsEveryCodingTheClientUndoes() throws {
         let client = Client(transport: InMemoryTransport(routes: [:]), registry: jsonRegistry)
-        let built = try client.requestSerializer.makeRequest(method: .get, url: URL(string: "https://example.com/")!, parameters: nil,
-                                                             headerFields: [:])
+        let built = try client.requestSerializer.makeRequest(
+            method: .get, url: URL(string: "https://example.com/")!, parameters: nil,
+            headerFields: [:])
         #expect(built.request.headerFields[.acceptEncoding] == "gzip, deflate, br, zstd")
         for token in ContentCoding.acceptEncodingValue.split(separator: ", ") {
             #expect(ContentCodings.standard.decoder(for: String(token)) != nil)

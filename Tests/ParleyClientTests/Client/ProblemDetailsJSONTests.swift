@@ -16,16 +16,20 @@ import Testing
 
     @Test func anErrorBodyFromTheClientReadsAsAProblem() async throws {
         let transport = InMemoryTransport(routes: [
-            .init(.post, "/v1/messages"): .init(status: .forbidden, contentType: "application/problem+json", body: Self.body),
+            .init(.post, "/v1/messages"): .init(
+                status: .forbidden, contentType: "application/problem+json", body: Self.body)
         ])
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1"), transport: transport, registry: jsonRegistry)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1"), transport: transport, registry: jsonRegistry)
         do {
             _ = try await client.post("messages", parameters: ["text": "hi"])
             Issue.record("expected a 403")
         } catch {
             #expect(error.code == .unacceptableStatus)
-            let problem = try #require(ParleyError.problem(in: error.body ?? [], contentType: error.response?.headerFields[.contentType],
-                                                           registry: jsonRegistry))
+            let problem = try #require(
+                ParleyError.problem(
+                    in: error.body ?? [], contentType: error.response?.headerFields[.contentType],
+                    registry: jsonRegistry))
             #expect(problem.type == "https://example.com/probs/out-of-credit")
             #expect(problem.status == 403)
             #expect(problem.instance == "/account/12345/msgs/abc")
@@ -35,7 +39,8 @@ import Testing
 
     @Test func membersOfTheWrongJSONTypeAreIgnored() throws {
         let body = #"{"type":7,"title":["x"],"status":"403","detail":null,"instance":"/i","balance":30}"#
-        let problem = ParleyError.problem(in: Array(body.utf8), contentType: "application/problem+json", registry: jsonRegistry)
+        let problem = ParleyError.problem(
+            in: Array(body.utf8), contentType: "application/problem+json", registry: jsonRegistry)
         #expect(problem == ProblemDetails(instance: "/i", extensions: ["balance": 30]))
     }
 
@@ -46,7 +51,9 @@ import Testing
             #expect(reply.headerFields[.contentType] == "application/problem+json; charset=utf-8")
             #expect(String(decoding: reply.body, as: UTF8.self)
                     == #"{"type":"about:blank","title":"Not Found","status":404,"detail":"No user 7.","id":7}"#)
-            #expect(ParleyError.problem(in: reply.body, contentType: reply.headerFields[.contentType], registry: jsonRegistry) == problem)
+            #expect(
+                ParleyError.problem(
+                    in: reply.body, contentType: reply.headerFields[.contentType], registry: jsonRegistry) == problem)
         }
     }
 }

@@ -15,7 +15,8 @@ final class LoopbackServer {
     let port: Int
 
     static var python: String? {
-        ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:))
+        ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first(
+            where: FileManager.default.isExecutableFile(atPath:))
     }
 
     init() throws {
@@ -59,10 +60,13 @@ struct URLSessionTransportTests {
     /// byte for byte.
     @Test func liveTransportAgainstALoopbackServer() async throws {
         let server = try LoopbackServer()
-        let serializer = ParameterRequestSerializer(registry: jsonRegistry,
-                                                    defaultHeaders: DefaultHeaders(registry: jsonRegistry, languages: ["fr-CH", "fr"], userAgent: "E2E/1 Parley"))
-        let client = Client(baseURL: URL(string: "http://127.0.0.1:\(server.port)/api")!, transport: URLSessionTransport(),
-                            registry: jsonRegistry, requestSerializer: serializer)
+        let serializer = ParameterRequestSerializer(
+            registry: jsonRegistry,
+            defaultHeaders: DefaultHeaders(
+                registry: jsonRegistry, languages: ["fr-CH", "fr"], userAgent: "E2E/1 Parley"))
+        let client = Client(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)/api")!, transport: URLSessionTransport(),
+            registry: jsonRegistry, requestSerializer: serializer)
 
         let get = try await client.get("echo", parameters: ["q": "a b", "n": 1])
         #expect(get.response.status == .ok)
@@ -84,11 +88,14 @@ struct URLSessionTransportTests {
         var form = MultipartFormData()
         form.append(name: "title", value: "Ünïcode")
         try form.append(name: "file", fileAt: file.path)
-        let upload = try await client.upload("raw", multipart: form, responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
+        let upload = try await client.upload(
+            "raw", multipart: form, responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
         #expect(upload.value == .bytes(try form.encodedBytes()))
         #expect(upload.body.count == form.contentLength)
 
-        await #expect { _ = try await client.get("status/503") } throws: { ($0 as? ParleyError)?.response?.status.code == 503 }
+        await #expect { _ = try await client.get("status/503") } throws: {
+            ($0 as? ParleyError)?.response?.status.code == 503
+        }
     }
 
     /// URLSession (curl on Linux) undoes the codings it knows itself and leaves the fields: the

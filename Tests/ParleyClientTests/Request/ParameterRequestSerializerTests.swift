@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test func existingQueryPortsAndIPv6HostsAreKept() throws {
-        let built = try serializer.makeRequest(method: .get, url: URL(string: "http://[::1]:8080/p?a=1")!, parameters: ["b": true])
+        let built = try serializer.makeRequest(
+            method: .get, url: URL(string: "http://[::1]:8080/p?a=1")!, parameters: ["b": true])
         #expect(built.request.authority == "[::1]:8080")
         #expect(built.request.path == "/p?a=1&b=true")
         let bare = try serializer.makeRequest(method: .get, url: URL(string: "http://example.com")!, parameters: [:])
@@ -55,7 +56,9 @@ import Testing
                 ($0 as? ParleyError)?.code == .invalidRequest
             }
         }
-        #expect(throws: ParleyError.self) { try serializer.makeRequest(method: .get, url: url, multipart: MultipartFormData()) }
+        #expect(throws: ParleyError.self) {
+            try serializer.makeRequest(method: .get, url: url, multipart: MultipartFormData())
+        }
         bodyForAll.allowsBodyOnGetAndHead = true
         let built = try bodyForAll.makeRequest(method: .get, url: url, parameters: ["a": 1])
         #expect(built.body?.contentLength == 3)

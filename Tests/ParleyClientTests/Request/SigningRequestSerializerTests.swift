@@ -40,7 +40,8 @@ struct SigningRequestSerializer: RequestSerializer {
         }
         let signature = Self.signature(method: built.request.method.rawValue, path: built.request.path ?? "/",
                                        date: date, body: body, key: key)
-        signed.request.headerFields[Self.signatureField] = #"keyId="\#(keyID)",algorithm="hmac-sha256",signature="\#(signature)""#
+        signed.request.headerFields[Self.signatureField] =
+            #"keyId="\#(keyID)",algorithm="hmac-sha256",signature="\#(signature)""#
         return signed
     }
 
@@ -67,12 +68,15 @@ struct SigningRequestSerializer: RequestSerializer {
                 body: body, key: Self.key)
             let header = request.headerFields[SigningRequestSerializer.signatureField] ?? ""
             let verified = header == #"keyId="client-1",algorithm="hmac-sha256",signature="\#(expected)""#
-            return jsonResponse(#"{"verified":\#(verified),"signature":"\#(expected)"}"#, status: verified ? .ok : .unauthorized)
+            return jsonResponse(
+                #"{"verified":\#(verified),"signature":"\#(expected)"}"#, status: verified ? .ok : .unauthorized)
         }
     }
 
     @Test func sha256AndHMACMatchPublishedVectors() {
-        #expect(SHA256.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(SHA256.hash(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         // RFC 4231, test case 2.
         #expect(SHA256.hex(SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
@@ -81,8 +85,9 @@ struct SigningRequestSerializer: RequestSerializer {
 
     @Test func clientSendsTheSignedRequestToTheTransport() async throws {
         let recorder = Recorder()
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
-                            registry: jsonRegistry, requestSerializer: signer)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
+            registry: jsonRegistry, requestSerializer: signer)
         #expect(client.requestSerializer is SigningRequestSerializer)
 
         let result = try await client.post("users", parameters: ["name": "Ada"])
@@ -93,14 +98,18 @@ struct SigningRequestSerializer: RequestSerializer {
         #expect(sent.body == Array(#"{"name":"Ada"}"#.utf8))
         #expect(sent.request.headerFields[.contentType] == "application/json; charset=utf-8")
         // Computed independently: HMAC-SHA256("secret-key", "POST\n/v1/users\n<date>\n" + hex(SHA-256(body))).
-        #expect(sent.request.headerFields[SigningRequestSerializer.signatureField]
-                == #"keyId="client-1",algorithm="hmac-sha256",signature="22dbe35a2c86e1d428a05194436daaaa8148af535cdcfdedaaf99de8ecd6810c""#)
+        #expect(
+            sent.request.headerFields[SigningRequestSerializer.signatureField]
+                == #"keyId="client-1",algorithm="hmac-sha256","#
+                + #"signature="22dbe35a2c86e1d428a05194436daaaa8148af535cdcfdedaaf99de8ecd6810c""#
+        )
     }
 
     @Test func signatureCoversTheQueryOfBodilessRequests() async throws {
         let recorder = Recorder()
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
-                            registry: jsonRegistry, requestSerializer: signer)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
+            registry: jsonRegistry, requestSerializer: signer)
         let result = try await client.get("search", parameters: ["q": "a b"])
         #expect(result.value["verified"] == true)
         let sent = try #require(recorder.last)
@@ -113,12 +122,14 @@ struct SigningRequestSerializer: RequestSerializer {
 
     @Test func multipartUploadsAreSignedOverTheBytesSent() async throws {
         let recorder = Recorder()
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
-                            registry: jsonRegistry, requestSerializer: signer)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
+            registry: jsonRegistry, requestSerializer: signer)
         var form = MultipartFormData()
         form.append(name: "title", value: "Beach")
         form.append(name: "photo", bytes: [0xFF, 0xD8, 0xFF, 0xE0], filename: "beach.jpg", contentType: "image/jpeg")
-        let result = try await client.upload("photos", multipart: form, responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
+        let result = try await client.upload(
+            "photos", multipart: form, responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
         #expect(result.value["verified"] == true)
         let sent = try #require(recorder.last)
         #expect(sent.body == (try form.encodedBytes()))
@@ -127,8 +138,9 @@ struct SigningRequestSerializer: RequestSerializer {
     @Test func encodableParametersGoThroughTheDefaultImplementationAndAreSigned() async throws {
         struct NewUser: Encodable { var name: String }
         let recorder = Recorder()
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
-                            registry: jsonRegistry, requestSerializer: signer)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
+            registry: jsonRegistry, requestSerializer: signer)
         let result = try await client.send(.post, "users", encoding: NewUser(name: "Ada"),
                                            responseSerializer: ValueResponseSerializer(registry: jsonRegistry))
         #expect(result.value["verified"] == true)
@@ -137,8 +149,9 @@ struct SigningRequestSerializer: RequestSerializer {
 
     @Test func aSerializerPassedToOneCallIsUsedForThatCallOnly() async throws {
         let recorder = Recorder()
-        let client = Client(baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
-                            registry: jsonRegistry)
+        let client = Client(
+            baseURL: URL(string: "https://api.example.com/v1"), transport: verifyingTransport(recorder: recorder),
+            registry: jsonRegistry)
         #expect(client.requestSerializer is ParameterRequestSerializer)
 
         let unsigned = try await client.send(.get, "items", responseSerializer: AcceptingEverySerializer())

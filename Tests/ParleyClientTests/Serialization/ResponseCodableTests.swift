@@ -20,7 +20,9 @@ import Testing
     @Test func decodesWhateverJSONDialectTheServerChose() throws {
         let serializer = DecodableResponseSerializer<User>(registry: registry)
         let body = Array(#"{"id": 7, "name": "Ada", "extra": [1]}"#.utf8)
-        #expect(try serializer.serialize(response("application/vnd.api+json"), body: body, request: nil) == User(id: 7, name: "Ada"))
+        #expect(
+            try serializer.serialize(response("application/vnd.api+json"), body: body, request: nil)
+                == User(id: 7, name: "Ada"))
     }
 
     @Test func aValueThatDoesNotFitIsADecodingFailureCarryingTheBody() throws {
@@ -42,7 +44,8 @@ import Testing
     }
 
     @Test func registryDecodesAndRepliesWithCodableValues() throws {
-        let user = try registry.decode(User.self, from: Array(#"{"id":1,"name":"B"}"#.utf8), contentType: "application/json")
+        let user = try registry.decode(
+            User.self, from: Array(#"{"id":1,"name":"B"}"#.utf8), contentType: "application/json")
         #expect(user == User(id: 1, name: "B"))
         let reply = try ParleyServer(registry: registry).reply(encoding: user, accepting: "application/json")
         #expect(reply.contentType.description == "application/json; charset=utf-8")

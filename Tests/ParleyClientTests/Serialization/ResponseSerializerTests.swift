@@ -18,13 +18,15 @@ import Testing
     }
 
     @Test func decodesAnAcceptableResponse() throws {
-        let value = try serializer.serialize(response(200, "text/plain; charset=iso-8859-1"), body: [0x63, 0x61, 0x66, 0xE9], request: nil)
+        let value = try serializer.serialize(
+            response(200, "text/plain; charset=iso-8859-1"), body: [0x63, 0x61, 0x66, 0xE9], request: nil)
         #expect(value == "café")
     }
 
     @Test func unacceptableStatusCarriesResponseBodyAndExcerpt() throws {
         let body = Array("{\"error\": \"nope\"}\n\u{1B}[31m".utf8)
-        let failure = try #require(error { try serializer.serialize(response(404, "application/problem+json"), body: body, request: nil) })
+        let failure = try #require(
+            error { try serializer.serialize(response(404, "application/problem+json"), body: body, request: nil) })
         #expect(failure.code == .unacceptableStatus)
         #expect(failure.response?.status.code == 404)
         #expect(failure.body == body)
@@ -33,7 +35,8 @@ import Testing
     }
 
     @Test func unacceptableContentTypeNamesReceivedAndAcceptable() throws {
-        let failure = try #require(error { try serializer.serialize(response(200, "image/png"), body: [1], request: nil) })
+        let failure = try #require(
+            error { try serializer.serialize(response(200, "image/png"), body: [1], request: nil) })
         #expect(failure.code == .unacceptableContentType)
         #expect(failure.receivedContentType == "image/png")
         #expect(failure.acceptableTypes.contains(.textPlain))
@@ -41,21 +44,29 @@ import Testing
     }
 
     @Test func acceptableContentTypesMatchByRulesNotStrings() throws {
-        let strict = ValueResponseSerializer(registry: .builtIn, validator: ResponseValidator(acceptableContentTypes: ["text/*"]))
-        #expect(try strict.serialize(response(200, "text/csv; charset=utf-8"), body: Array("a,b".utf8), request: nil) == "a,b")
-        let failure = try #require(error { try strict.serialize(response(200, "application/octet-stream"), body: [1], request: nil) })
+        let strict = ValueResponseSerializer(
+            registry: .builtIn, validator: ResponseValidator(acceptableContentTypes: ["text/*"]))
+        #expect(
+            try strict.serialize(response(200, "text/csv; charset=utf-8"), body: Array("a,b".utf8), request: nil)
+                == "a,b")
+        let failure = try #require(
+            error { try strict.serialize(response(200, "application/octet-stream"), body: [1], request: nil) })
         #expect(failure.code == .unacceptableContentType)
     }
 
     @Test func missingAndMalformedContentTypes() throws {
-        #expect(error { try serializer.serialize(response(200, nil), body: [1], request: nil) }?.code == .missingContentType)
-        let malformed = try #require(error { try serializer.serialize(response(200, "text/plain;;charset"), body: [1], request: nil) })
+        #expect(
+            error { try serializer.serialize(response(200, nil), body: [1], request: nil) }?.code == .missingContentType
+        )
+        let malformed = try #require(
+            error { try serializer.serialize(response(200, "text/plain;;charset"), body: [1], request: nil) })
         #expect(malformed.code == .malformedContentType)
         #expect(malformed.message.contains("byte"))
     }
 
     @Test func decodeFailuresCarryTheLocation() throws {
-        let failure = try #require(error { try serializer.serialize(response(200, "text/plain"), body: [0x61, 0xFF], request: nil) })
+        let failure = try #require(
+            error { try serializer.serialize(response(200, "text/plain"), body: [0x61, 0xFF], request: nil) })
         #expect(failure.code == .decodingFailed)
         #expect(failure.location?.byteOffset == 1)
         #expect(failure.format == "text")
@@ -63,8 +74,10 @@ import Testing
     }
 
     @Test func limitFailuresSayWhichLimit() throws {
-        let small = ValueResponseSerializer(registry: Registry.builtIn.settingLimits(DecodingLimits(maxBodyBytes: 2), forFormat: "text"))
-        let failure = try #require(error { try small.serialize(response(200, "text/plain"), body: [0x61, 0x62, 0x63], request: nil) })
+        let small = ValueResponseSerializer(
+            registry: Registry.builtIn.settingLimits(DecodingLimits(maxBodyBytes: 2), forFormat: "text"))
+        let failure = try #require(
+            error { try small.serialize(response(200, "text/plain"), body: [0x61, 0x62, 0x63], request: nil) })
         #expect(failure.code == .limitExceeded)
         #expect(failure.limit == FormatError.Limit(name: "maxBodyBytes", maximum: 2, actual: 3))
         #expect(failure.impliedStatus == .contentTooLarge)
@@ -79,15 +92,22 @@ import Testing
         #expect(try serializer.serialize(response(200, "text/plain"), body: [], request: nil) == "")
         // Nothing claims content: an empty body without a Content-Type is accepted, unless the policy says otherwise.
         #expect(try serializer.serialize(response(200, nil), body: [], request: nil) == .null)
-        let labelled = ValueResponseSerializer(registry: .builtIn,
-                                               validator: ResponseValidator(emptyBodyPolicy: EmptyBodyPolicy(allowsUnlabelledEmptyBodies: false)))
-        #expect(error { try labelled.serialize(response(200, nil), body: [], request: nil) }?.code == .missingContentType)
+        let labelled = ValueResponseSerializer(
+            registry: .builtIn,
+            validator: ResponseValidator(emptyBodyPolicy: EmptyBodyPolicy(allowsUnlabelledEmptyBodies: false)))
+        #expect(
+            error { try labelled.serialize(response(200, nil), body: [], request: nil) }?.code == .missingContentType)
         // 304 has no content by HTTP, whatever bytes came with it.
-        let notModified = ValueResponseSerializer(registry: .builtIn, validator: ResponseValidator(acceptableStatusCodes: [200, 304]))
-        #expect(try notModified.serialize(response(304, "application/octet-stream"), body: [1, 2], request: nil) == .null)
-        #expect(error { try serializer.serialize(response(304, "application/octet-stream"), body: [], request: nil) }?.code == .unacceptableStatus)
-        let lenient = ValueResponseSerializer(registry: .builtIn,
-                                              validator: ResponseValidator(emptyBodyPolicy: EmptyBodyPolicy(emptyMeansValue: [:])))
+        let notModified = ValueResponseSerializer(
+            registry: .builtIn, validator: ResponseValidator(acceptableStatusCodes: [200, 304]))
+        #expect(
+            try notModified.serialize(response(304, "application/octet-stream"), body: [1, 2], request: nil) == .null)
+        #expect(
+            error { try serializer.serialize(response(304, "application/octet-stream"), body: [], request: nil) }?.code
+                == .unacceptableStatus)
+        let lenient = ValueResponseSerializer(
+            registry: .builtIn,
+            validator: ResponseValidator(emptyBodyPolicy: EmptyBodyPolicy(emptyMeansValue: [:])))
         #expect(try lenient.serialize(response(200, nil), body: [], request: nil) == [:])
     }
 

@@ -33,7 +33,8 @@ import Testing
     }
 
     @Test func lastMemberWinsForRepeatedKeys() throws {
-        let value: Value = .object(Value.Object([.init(key: "street", value: "old"), .init(key: "street", value: "new")]))
+        let value: Value = .object(
+            Value.Object([.init(key: "street", value: "old"), .init(key: "street", value: "new")]))
         #expect(try decoder.decode(Address.self, from: value).street == "new")
     }
 
@@ -57,8 +58,10 @@ import Testing
     }
 
     @Test func decodesArraysOfPrimitivesDirectlyWithElementPaths() throws {
-        let value: Value = ["doubles": [1.5, 2, .number("3")], "floats": [0.5], "ints": [1, 2.0], "longs": [.number("-9")],
-                            "strings": ["a", .tagged("!x", "b")], "flags": [true, false], "nested": [[1], [], [2, 3]]]
+        let value: Value = [
+            "doubles": [1.5, 2, .number("3")], "floats": [0.5], "ints": [1, 2.0], "longs": [.number("-9")],
+            "strings": ["a", .tagged("!x", "b")], "flags": [true, false], "nested": [[1], [], [2, 3]]
+        ]
         let decoded = try decoder.decode(Arrays.self, from: value)
         #expect(decoded == Arrays(doubles: [1.5, 2, 3], floats: [0.5], ints: [1, 2], longs: [-9], strings: ["a", "b"],
                                   flags: [true, false], nested: [[1], [], [2, 3]]))
@@ -103,7 +106,9 @@ import Testing
             try decoder.decode(Address.self, from: ["street": nil])
         }
         guard case .valueNotFound = nullName else { Issue.record("\(nullName)"); return }
-        let wrongType = try #require(throws: DecodingError.self) { try decoder.decode(Address.self, from: ["street": 1]) }
+        let wrongType = try #require(throws: DecodingError.self) {
+            try decoder.decode(Address.self, from: ["street": 1])
+        }
         guard case .typeMismatch(_, let mismatch) = wrongType else { Issue.record("\(wrongType)"); return }
         #expect(mismatch.codingPath.map(\.stringValue) == ["street"])
     }
@@ -115,8 +120,11 @@ import Testing
         #expect(try decoder.decode(Date.self, from: "2023-11-15T00:13:20+02:00") == date)
         #expect(try decoder.decode(Date.self, from: "2023-11-14T22:13:20.5Z") == date + 0.5)
         #expect(throws: DecodingError.self) { try decoder.decode(Date.self, from: "yesterday") }
-        #expect(try ValueDecoder(dateDecodingStrategy: .secondsSince1970).decode(Date.self, from: 1_700_000_000) == date)
-        #expect(try ValueDecoder(dateDecodingStrategy: .millisecondsSince1970).decode(Date.self, from: 1_700_000_000_000) == date)
+        #expect(
+            try ValueDecoder(dateDecodingStrategy: .secondsSince1970).decode(Date.self, from: 1_700_000_000) == date)
+        #expect(
+            try ValueDecoder(dateDecodingStrategy: .millisecondsSince1970).decode(Date.self, from: 1_700_000_000_000)
+                == date)
     }
 
     @Test func decodesDataFromBytesBase64AndArrays() throws {

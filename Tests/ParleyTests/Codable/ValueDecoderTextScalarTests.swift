@@ -22,10 +22,12 @@ import Testing
     }
 
     @Test func textConvertsToEveryIntegerWidthRealDecimalAndBool() throws {
-        let value: Value = ["int": "-7", "int8": " 127\n", "int16": "-32768", "int32": "+5", "int64": "9223372036854775807",
-                            "uint": "7", "uint8": "255", "uint16": "65535", "uint32": "4294967295",
-                            "uint64": "18446744073709551615", "double": "12.5", "float": "0.25e1",
-                            "decimal": "3.14159265358979323846", "flag": "true", "off": "0"]
+        let value: Value = [
+            "int": "-7", "int8": " 127\n", "int16": "-32768", "int32": "+5", "int64": "9223372036854775807",
+            "uint": "7", "uint8": "255", "uint16": "65535", "uint32": "4294967295",
+            "uint64": "18446744073709551615", "double": "12.5", "float": "0.25e1",
+            "decimal": "3.14159265358979323846", "flag": "true", "off": "0"
+        ]
         let decoded = try textual.decode(Widths.self, from: value)
         #expect(decoded == Widths(int: -7, int8: 127, int16: -32768, int32: 5, int64: .max, uint: 7, uint8: 255,
                                   uint16: 65535, uint32: .max, uint64: .max, double: 12.5, float: 2.5,
@@ -53,7 +55,9 @@ import Testing
     @Test(arguments: ["1.5", "yes", "", "0x10", "1e", "nan"])
     func textRejectedAsBoolOrNumber(_ text: String) throws {
         #expect(throws: DecodingError.self) { try textual.decode(Bool.self, from: .string(text + "!")) }
-        if text != "1.5" { #expect(throws: DecodingError.self) { try textual.decode(Double.self, from: .string(text)) } }
+        if text != "1.5" {
+            #expect(throws: DecodingError.self) { try textual.decode(Double.self, from: .string(text)) }
+        }
         #expect(throws: DecodingError.self) { try textual.decode(Int.self, from: .string(text)) }
     }
 
@@ -64,7 +68,9 @@ import Testing
         #expect(try millis.decode(Date.self, from: "1500") == Date(timeIntervalSince1970: 1.5))
         let deferred = ValueDecoder(dateDecodingStrategy: .deferredToDate, convertsTextScalars: true)
         #expect(try deferred.decode(Date.self, from: "10") == Date(timeIntervalSinceReferenceDate: 10))
-        #expect(try ValueDecoder().decode(Date.self, from: "2024-05-06T07:08:09Z") == Date(timeIntervalSince1970: 1_714_979_289))
+        #expect(
+            try ValueDecoder().decode(Date.self, from: "2024-05-06T07:08:09Z")
+                == Date(timeIntervalSince1970: 1_714_979_289))
     }
 
     @Test func decimalKeepsItsDigitsBothWays() throws {

@@ -18,18 +18,24 @@ import Testing
 
     @Test func oneKeyRepeatedBecomesOneLongArray() throws {
         let form = [String](repeating: "a=1", count: Self.count).joined(separator: "&")
-        guard case .array(let items)? = try FormDecoder().decode(form)["a"] else { Issue.record("not an array"); return }
+        guard case .array(let items)? = try FormDecoder().decode(form)["a"] else {
+            Issue.record("not an array"); return
+        }
         #expect(items.count == Self.count)
     }
 
     @Test func manyIndicesAndAppendsBecomeArrays() throws {
         let indexed = (0..<Self.count).reversed().map { "a[\($0)]=\($0)" }.joined(separator: "&")
-        guard case .array(let items)? = try FormDecoder().decode(indexed)["a"] else { Issue.record("not an array"); return }
+        guard case .array(let items)? = try FormDecoder().decode(indexed)["a"] else {
+            Issue.record("not an array"); return
+        }
         #expect(items.count == Self.count)
         #expect(items.first == .string("0"))
         #expect(items.last == .string("\(Self.count - 1)"))
         let appended = [String](repeating: "a[][x]=1&a[][y]=2", count: Self.count / 2).joined(separator: "&")
-        guard case .array(let elements)? = try FormDecoder().decode(appended)["a"] else { Issue.record("not an array"); return }
+        guard case .array(let elements)? = try FormDecoder().decode(appended)["a"] else {
+            Issue.record("not an array"); return
+        }
         #expect(elements.count == Self.count / 2)
         #expect(elements.first == ["x": "1", "y": "2"])
     }

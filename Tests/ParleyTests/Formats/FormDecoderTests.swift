@@ -12,7 +12,10 @@ import Testing
     }
 
     @Test func plusEscapesBareKeysAndEmptyValues() throws {
-        #expect(try FormDecoder().decode("?q=a+b%2Bc%C3%A9&flag&empty=&&bad=%zz") == ["q": "a b+cé", "flag": nil, "empty": "", "bad": "%zz"])
+        #expect(
+            try FormDecoder().decode("?q=a+b%2Bc%C3%A9&flag&empty=&&bad=%zz") == [
+                "q": "a b+cé", "flag": nil, "empty": "", "bad": "%zz"
+            ])
         #expect(try FormDecoder(plusAsSpace: false).decode("q=a+b") == ["q": "a+b"])
     }
 
@@ -34,14 +37,20 @@ import Testing
     }
 
     @Test func keysThatAreNotBracketPatternsStayNames() throws {
-        #expect(try FormDecoder().decode("a[b=1&[x]=2&c]d=3&e[f]g=4") == ["a[b": "1", "[x]": "2", "c]d": "3", "e[f]g": "4"])
+        #expect(
+            try FormDecoder().decode("a[b=1&[x]=2&c]d=3&e[f]g=4") == ["a[b": "1", "[x]": "2", "c]d": "3", "e[f]g": "4"])
     }
 
     @Test func roundTripsWhatTheEncoderWrites() throws {
-        let value: Value = ["name": "Ada Lovelace", "tags": ["a&b", "c=d"], "address": ["city": "Zürich", "zip": "8001"]]
+        let value: Value = [
+            "name": "Ada Lovelace", "tags": ["a&b", "c=d"], "address": ["city": "Zürich", "zip": "8001"]
+        ]
         for encoder in [QueryEncoder(), .form, QueryEncoder(arrays: .indices)] {
             let text = try encoder.encode(value)
-            #expect(try FormDecoder().decode(text) == ["address": ["city": "Zürich", "zip": "8001"], "name": "Ada Lovelace", "tags": ["a&b", "c=d"]])
+            #expect(
+                try FormDecoder().decode(text) == [
+                    "address": ["city": "Zürich", "zip": "8001"], "name": "Ada Lovelace", "tags": ["a&b", "c=d"]
+                ])
         }
         let dotted = try QueryEncoder(nesting: .dotted, arrays: .indices).encode(value)
         #expect(try FormDecoder(nesting: .dotted).decode(dotted)["address"] == ["city": "Zürich", "zip": "8001"])
@@ -65,7 +74,10 @@ import Testing
 
     @Test func formFormatIsBuiltInForDecodingAndReplies() throws {
         let body = Array("name=Ada+L&tags%5B%5D=x".utf8)
-        #expect(try Registry.builtIn.decode(body, contentType: "application/x-www-form-urlencoded") == ["name": "Ada L", "tags": ["x"]])
+        #expect(
+            try Registry.builtIn.decode(body, contentType: "application/x-www-form-urlencoded") == [
+                "name": "Ada L", "tags": ["x"]
+            ])
         let choice = try #require(Registry.builtIn.encoder(forAccept: "application/x-www-form-urlencoded"))
         #expect(choice.format.name == "form")
         #expect(choice.mediaType.description == "application/x-www-form-urlencoded")

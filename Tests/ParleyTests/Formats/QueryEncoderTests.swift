@@ -50,22 +50,31 @@ import Testing
     }
 
     @Test func dates() throws {
-        let parameters: Value = ["d": .date(Date(timeIntervalSince1970: 978_307_200)), "h": .date(Date(timeIntervalSince1970: 1.5))]
-        #expect(try QueryEncoder(dates: .iso8601).encode(parameters) == "d=2001-01-01T00%3A00%3A00Z&h=1970-01-01T00%3A00%3A01.500Z")
+        let parameters: Value = [
+            "d": .date(Date(timeIntervalSince1970: 978_307_200)), "h": .date(Date(timeIntervalSince1970: 1.5))
+        ]
+        #expect(
+            try QueryEncoder(dates: .iso8601).encode(parameters)
+                == "d=2001-01-01T00%3A00%3A00Z&h=1970-01-01T00%3A00%3A01.500Z")
         #expect(try QueryEncoder(dates: .secondsSince1970).encode(parameters) == "d=978307200&h=1.5")
         let far: Value = ["d": .date(Date(timeIntervalSince1970: 1e300))]
         #expect(try QueryEncoder(dates: .secondsSince1970).encode(far) == "d=1e%2B300")
-        #expect { try QueryEncoder(dates: .iso8601).encode(far) } throws: { ($0 as? FormatError)?.code == .unsupportedValue }
+        #expect { try QueryEncoder(dates: .iso8601).encode(far) } throws: {
+            ($0 as? FormatError)?.code == .unsupportedValue
+        }
     }
 
     @Test func keyOrder() throws {
         let parameters: Value = ["b": 1, "a": ["z": 1, "y": 2], "B": 3]
         #expect(try QueryEncoder(keyOrder: .sorted, escaping: readable).encode(parameters) == "B=3&a[y]=2&a[z]=1&b=1")
-        #expect(try QueryEncoder(keyOrder: .insertion, escaping: readable).encode(parameters) == "b=1&a[z]=1&a[y]=2&B=3")
+        #expect(
+            try QueryEncoder(keyOrder: .insertion, escaping: readable).encode(parameters) == "b=1&a[z]=1&a[y]=2&B=3")
     }
 
     @Test func sortedOrderKeepsRepeatedKeysInTheirOrder() throws {
-        let object = Value.Object([.init(key: "k", value: "2"), .init(key: "a", value: "x"), .init(key: "k", value: "1")])
+        let object = Value.Object([
+            .init(key: "k", value: "2"), .init(key: "a", value: "x"), .init(key: "k", value: "1")
+        ])
         #expect(try QueryEncoder().encode(.object(object)) == "a=x&k=2&k=1")
     }
 
@@ -73,14 +82,19 @@ import Testing
         let parameters: Value = ["q": "a b+c&d=é/~?#"]
         #expect(try QueryEncoder().encode(parameters) == "q=a%20b%2Bc%26d%3D%C3%A9%2F~%3F%23")
         #expect(try QueryEncoder(escaping: .form).encode(parameters) == "q=a+b%2Bc%26d%3D%C3%A9%2F~%3F%23")
-        #expect(try QueryEncoder(escaping: .rfc3986.allowing("/?")).encode(parameters) == "q=a%20b%2Bc%26d%3D%C3%A9/~?%23")
+        #expect(
+            try QueryEncoder(escaping: .rfc3986.allowing("/?")).encode(parameters) == "q=a%20b%2Bc%26d%3D%C3%A9/~?%23")
         #expect(PercentEscaping.rfc3986.allowing("%é").allowedCharacters == PercentEscaping.unreservedCharacters)
     }
 
     @Test("Unescaping keeps a malformed % leniently and refuses it strictly, as it refuses bytes that are not UTF-8")
     func unescaping() {
-        func lenient(_ text: String, plus: Bool = false) -> String { PercentEscaping.unescape(Array(text.utf8), plusAsSpace: plus) }
-        func strict(_ text: String, plus: Bool = false) -> String? { PercentEscaping.unescapeStrictly(Array(text.utf8), plusAsSpace: plus) }
+        func lenient(_ text: String, plus: Bool = false) -> String {
+            PercentEscaping.unescape(Array(text.utf8), plusAsSpace: plus)
+        }
+        func strict(_ text: String, plus: Bool = false) -> String? {
+            PercentEscaping.unescapeStrictly(Array(text.utf8), plusAsSpace: plus)
+        }
         #expect(lenient("a%20b+c%2B%C3%A9", plus: true) == "a b c+é")
         #expect(strict("a%20b+c%2B%C3%A9", plus: true) == "a b c+é")
         #expect(strict("a+b") == "a+b")
@@ -95,7 +109,9 @@ import Testing
     }
 
     @Test func scalarsOfEveryKind() throws {
-        let parameters: Value = ["b": .bytes([1, 2, 3]), "f": 2.5, "g": 2.0, "n": .number("1e400"), "t": .tagged("uid", 7)]
+        let parameters: Value = [
+            "b": .bytes([1, 2, 3]), "f": 2.5, "g": 2.0, "n": .number("1e400"), "t": .tagged("uid", 7)
+        ]
         #expect(try QueryEncoder().encode(parameters) == "b=AQID&f=2.5&g=2&n=1e400&t=7")
     }
 

@@ -24,6 +24,7 @@ import Testing
 
     @Test func aRepeatedNameIsStillFoundWithinTheLimit() throws {
         let text = Self.parameters(MediaType.maxParameterCount - 1) + ";P0=w"
-        #expect(try #require(throws: MediaTypeParseError.self) { try MediaType(parsing: text) }.code == .duplicateParameter)
+        #expect(
+            try #require(throws: MediaTypeParseError.self) { try MediaType(parsing: text) }.code == .duplicateParameter)
     }
 }

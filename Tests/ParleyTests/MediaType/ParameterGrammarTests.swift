@@ -133,7 +133,9 @@ import Testing
     }
 
     @Test func aCommaIsAListForAMediaTypeButEndsAnAcceptElement() {
-        for input in ["text/plain,", "text/plain;a=1,text/html", "text/plain;a=\"x\",b", "text/plain; ,a=1", "text/plain;a=1 ,"] {
+        for input in [
+            "text/plain,", "text/plain;a=1,text/html", "text/plain;a=\"x\",b", "text/plain; ,a=1", "text/plain;a=1 ,"
+        ] {
             do {
                 _ = try MediaType(parsing: input)
                 Issue.record("expected a list error for \(input)")
@@ -150,8 +152,10 @@ import Testing
     @Test func anInvalidQuotedStringInAnAcceptElementStillHidesItsCommas() {
         // The element is skipped up to the comma after its closing quote, not the one inside.
         let negotiator = AcceptNegotiator(offers: ["text/plain", "image/png", "text/html"])
-        #expect(negotiator.preferredOffer(forAccept: "text/plain;a=\"x\u{1},text/html\", image/png;q=0.1") == "image/png")
-        #expect(negotiator.preferredOffer(forAccept: "text/plain;a=\"x\\\",text/html\"y, image/png;q=0.1") == "image/png")
+        #expect(
+            negotiator.preferredOffer(forAccept: "text/plain;a=\"x\u{1},text/html\", image/png;q=0.1") == "image/png")
+        #expect(
+            negotiator.preferredOffer(forAccept: "text/plain;a=\"x\\\",text/html\"y, image/png;q=0.1") == "image/png")
     }
 
     @Test func quotedAndTokenValuesCompareAsTheSameValue() {

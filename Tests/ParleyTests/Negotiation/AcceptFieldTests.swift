@@ -76,7 +76,9 @@ import Testing
         let unterminated = "text/plain;a=\"" + String(repeating: ",", count: 100_000)
         for field in [long, unterminated] {
             let negotiator = AcceptNegotiator(offers: Self.offers)
-            #expect(negotiator.preferredOfferIndex(for: AcceptField(field)) == negotiator.preferredOfferIndex(forAccept: field))
+            #expect(
+                negotiator.preferredOfferIndex(for: AcceptField(field))
+                    == negotiator.preferredOfferIndex(forAccept: field))
         }
         #expect(AcceptField(unterminated).isMalformed)
     }
@@ -88,7 +90,9 @@ import Testing
             print(Corpora.missingMessage("real-world/negotiation"))
             return
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".jsonl") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".jsonl")
+        }
         var compared = 0
         for file in files.sorted() {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
@@ -99,8 +103,10 @@ import Testing
                 let offers = offerTexts.compactMap { try? MediaType(parsing: $0) }
                 guard offers.count == offerTexts.count else { continue }
                 let negotiator = AcceptNegotiator(offers: offers)
-                #expect(negotiator.preferredOfferIndex(for: AcceptField(field)) == negotiator.preferredOfferIndex(forAccept: field),
-                        "\(file): \(String(describing: field)) over \(offerTexts)")
+                #expect(
+                    negotiator.preferredOfferIndex(for: AcceptField(field))
+                        == negotiator.preferredOfferIndex(forAccept: field),
+                    "\(file): \(String(describing: field)) over \(offerTexts)")
                 compared += 1
             }
         }

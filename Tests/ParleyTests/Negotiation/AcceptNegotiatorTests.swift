@@ -2,7 +2,9 @@ import Parley
 import Testing
 
 @Suite struct AcceptNegotiatorTests {
-    static let offers: [MediaType] = ["application/json", "application/xml", "text/html", "text/plain", "image/png", "application/yaml"]
+    static let offers: [MediaType] = [
+        "application/json", "application/xml", "text/html", "text/plain", "image/png", "application/yaml"
+    ]
     let negotiator = AcceptNegotiator(offers: Self.offers)
 
     /// The offer the text path chooses; every vector also checks that a scanned ``AcceptField``
@@ -10,7 +12,9 @@ import Testing
     func choice(_ accept: String?, _ offers: [MediaType] = Self.offers) -> String? {
         let negotiator = AcceptNegotiator(offers: offers)
         let chosen = negotiator.preferredOffer(forAccept: accept)
-        #expect(negotiator.preferredOffer(for: AcceptField(accept)) == chosen, "AcceptField differs for \(String(describing: accept))")
+        #expect(
+            negotiator.preferredOffer(for: AcceptField(accept)) == chosen,
+            "AcceptField differs for \(String(describing: accept))")
         return chosen?.description
     }
 
@@ -79,18 +83,24 @@ import Testing
     func equallySpecificRangesCountWithTheirHighestQuality(accept: String) {
         #expect(choice(accept, ["application/json"]) == "application/json")
         // The highest of the equal ranges' q (0.9 or 1) beats another offer's 0.8.
-        #expect(choice(accept + ", application/yaml;q=0.8", ["application/yaml", "application/json"]) == "application/json")
+        #expect(
+            choice(accept + ", application/yaml;q=0.8", ["application/yaml", "application/json"]) == "application/json")
     }
 
     @Test func equallySpecificRangesWithParametersCountWithTheirHighestQuality() {
         let offers: [MediaType] = ["text/html; level=1", "text/plain"]
         #expect(choice("text/html;level=1;q=0, text/html;level=1, text/plain;q=0.5", offers) == "text/html; level=1")
         #expect(choice("text/html;level=1, text/html;level=1;q=0, text/plain;q=0.5", offers) == "text/html; level=1")
-        #expect(choice("text/html;q=0;level=1, text/plain;q=0.5, text/html;level=1;q=0.6", offers) == "text/html; level=1")
+        #expect(
+            choice("text/html;q=0;level=1, text/plain;q=0.5, text/html;level=1;q=0.6", offers) == "text/html; level=1")
         // Different parameters, the same count: still equally specific.
         let both: [MediaType] = ["text/html; level=1; charset=utf-8", "text/plain"]
-        #expect(choice("text/html;level=1;q=0, text/html;charset=utf-8;q=0.7, text/plain;q=0.5", both) == "text/html; level=1; charset=utf-8")
-        #expect(choice("text/html;charset=utf-8;q=0.7, text/html;level=1;q=0, text/plain;q=0.5", both) == "text/html; level=1; charset=utf-8")
+        #expect(
+            choice("text/html;level=1;q=0, text/html;charset=utf-8;q=0.7, text/plain;q=0.5", both)
+                == "text/html; level=1; charset=utf-8")
+        #expect(
+            choice("text/html;charset=utf-8;q=0.7, text/html;level=1;q=0, text/plain;q=0.5", both)
+                == "text/html; level=1; charset=utf-8")
         // Wildcards alike.
         #expect(choice("*/*;q=0, */*;q=0.5", ["application/json"]) == "application/json")
         #expect(choice("text/*;q=0.5, text/*;q=0", ["text/plain"]) == "text/plain")
@@ -104,21 +114,28 @@ import Testing
     }
 
     @Test func qIsTheWeightWhereverItStandsAndInAnyCase() {
-        #expect(choice("text/plain;Q=0.1;charset=utf-8, text/html;q=0.2", ["text/plain; charset=utf-8", "text/html"]) == "text/html")
-        #expect(choice("text/plain;q=0.9;charset=utf-8, text/html;q=0.2", ["text/plain; charset=utf-8", "text/html"]) == "text/plain; charset=utf-8")
+        #expect(
+            choice("text/plain;Q=0.1;charset=utf-8, text/html;q=0.2", ["text/plain; charset=utf-8", "text/html"])
+                == "text/html")
+        #expect(
+            choice("text/plain;q=0.9;charset=utf-8, text/html;q=0.2", ["text/plain; charset=utf-8", "text/html"])
+                == "text/plain; charset=utf-8")
     }
 
     @Test func legacyFormsAreReadLeniently() {
         #expect(choice("*; q=.2", ["application/json"]) == "application/json")
-        #expect(choice("text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2", ["application/json"]) == "application/json")
+        #expect(
+            choice("text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2", ["application/json"]) == "application/json")
         #expect(choice("text/plain;q=.5, text/html;q=0.4999", ["text/plain", "text/html"]) == "text/plain")
         #expect(choice("text/plain;q=0.00001", ["text/plain"]) == "text/plain")
         #expect(choice("text/plain;q=0.0000000000000000000001", ["text/plain"]) == "text/plain")
         #expect(choice("text/plain;q=1.", ["text/plain"]) == "text/plain")
     }
 
-    @Test(arguments: ["text/plain;q=1.001", "text/plain;q=-1", "text/plain;q=", "text/plain;q=0.5;q=0.6",
-                      "text/plain;q=\"1\"", "text/plain;q=1e0", "text/plain;q=.", "text/plain;q=+1", "text/plain;q=0x1"])
+    @Test(arguments: [
+        "text/plain;q=1.001", "text/plain;q=-1", "text/plain;q=", "text/plain;q=0.5;q=0.6",
+        "text/plain;q=\"1\"", "text/plain;q=1e0", "text/plain;q=.", "text/plain;q=+1", "text/plain;q=0x1"
+    ])
     func badQualitySkipsTheElement(accept: String) {
         #expect(choice(accept, ["text/plain"]) == nil)
         #expect(choice(accept + ", image/png;q=0.1", ["text/plain", "image/png"]) == "image/png")
@@ -134,13 +151,18 @@ import Testing
     }
 
     @Test func commasInsideQuotedStringsDoNotSplit() {
-        #expect(choice("text/plain;x=\"a,b\", image/png;q=0.1", ["text/plain; x=\"a,b\"", "image/png"]) == "text/plain; x=\"a,b\"")
+        #expect(
+            choice("text/plain;x=\"a,b\", image/png;q=0.1", ["text/plain; x=\"a,b\"", "image/png"])
+                == "text/plain; x=\"a,b\"")
         // An unterminated quote swallows the rest of the field: only what came before counts.
-        #expect(choice("image/png;q=0.1, text/plain;x=\"open, application/json", ["application/json", "image/png"]) == "image/png")
+        #expect(
+            choice("image/png;q=0.1, text/plain;x=\"open, application/json", ["application/json", "image/png"])
+                == "image/png")
     }
 
     @Test func realBrowserHeaders() {
-        let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
+        let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,"
+            + "*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
         #expect(choice(chrome) == "text/html")
         #expect(choice(chrome, ["application/json", "application/xml"]) == "application/xml")
         let firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"

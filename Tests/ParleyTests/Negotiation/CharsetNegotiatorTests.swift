@@ -12,7 +12,9 @@ import Testing
         var header: String?
         var charsets: [String]
         var expected: String?
-        var testDescription: String { "\(header.map { "'\($0)'" } ?? "no field") over \(charsets) → \(expected ?? "nil")" }
+        var testDescription: String {
+            "\(header.map { "'\($0)'" } ?? "no field") over \(charsets) → \(expected ?? "nil")"
+        }
     }
 
     static let vectors: [Vector] = [
@@ -36,7 +38,8 @@ import Testing
     ]
 
     @Test(arguments: vectors) func negotiates(_ vector: Vector) {
-        #expect(CharsetNegotiator(charsets: vector.charsets).charset(forAcceptCharset: vector.header) == vector.expected)
+        #expect(
+            CharsetNegotiator(charsets: vector.charsets).charset(forAcceptCharset: vector.header) == vector.expected)
     }
 
     /// jshttp/negotiator's `negotiator.charset(offers)` assertions: header, offers, answer.
@@ -65,11 +68,14 @@ import Testing
         Vector(header: "UTF-8;q=0.8, ISO-8859-1", charsets: ["UTF-8", "KOI8-R", "ISO-8859-1"], expected: "ISO-8859-1"),
         Vector(header: "UTF-8;q=0.8, ISO-8859-1", charsets: ["UTF-8", "KOI8-R"], expected: "UTF-8"),
         Vector(header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["ISO-8859-1"], expected: "ISO-8859-1"),
-        Vector(header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["UTF-8", "ISO-8859-1"], expected: "UTF-8"),
-        Vector(header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["ISO-8859-1", "UTF-8"], expected: "UTF-8"),
+        Vector(
+            header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["UTF-8", "ISO-8859-1"], expected: "UTF-8"),
+        Vector(
+            header: "UTF-8;q=0.9, ISO-8859-1;q=0.8, UTF-8;q=0.7", charsets: ["ISO-8859-1", "UTF-8"], expected: "UTF-8")
     ]
 
     @Test(arguments: negotiatorCases) func agreesWithNegotiator(_ vector: Vector) {
-        #expect(CharsetNegotiator(charsets: vector.charsets).charset(forAcceptCharset: vector.header) == vector.expected)
+        #expect(
+            CharsetNegotiator(charsets: vector.charsets).charset(forAcceptCharset: vector.header) == vector.expected)
     }
 }

@@ -12,7 +12,9 @@ import Testing
         var codings: [String]
         var expected: String?
         var preferringIdentity = false
-        var testDescription: String { "\(header.map { "'\($0)'" } ?? "no field") over \(codings) → \(expected ?? "nil")" }
+        var testDescription: String {
+            "\(header.map { "'\($0)'" } ?? "no field") over \(codings) → \(expected ?? "nil")"
+        }
     }
 
     static let vectors: [Vector] = [
@@ -70,7 +72,9 @@ import Testing
 
     @Test(arguments: vectors) func negotiates(_ vector: Vector) {
         let negotiator = EncodingNegotiator(codings: vector.codings)
-        #expect(negotiator.preferredCoding(forAcceptEncoding: vector.header, preferringIdentity: vector.preferringIdentity) == vector.expected)
+        #expect(
+            negotiator.preferredCoding(forAcceptEncoding: vector.header, preferringIdentity: vector.preferringIdentity)
+                == vector.expected)
     }
 
     /// One of jshttp/negotiator's `negotiator.encoding(offers)` assertions (test/encoding.js), with
@@ -92,7 +96,8 @@ import Testing
 
     static let negotiatorCases: [CrossCheck] = [
         CrossCheck(header: nil, offers: ["identity"], negotiator: "identity", parley: "identity"),
-        CrossCheck(header: nil, offers: ["gzip"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
+        CrossCheck(
+            header: nil, offers: ["gzip"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
         CrossCheck(header: "*", offers: ["identity"], negotiator: "identity", parley: "identity"),
         CrossCheck(header: "*", offers: ["gzip"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "*", offers: ["gzip", "identity"], negotiator: "gzip", parley: "gzip"),
@@ -100,30 +105,45 @@ import Testing
         CrossCheck(header: "*, gzip", offers: ["gzip"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "*, gzip", offers: ["compress", "gzip"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "*, gzip;q=0", offers: ["identity"], negotiator: "identity", parley: "identity"),
-        CrossCheck(header: "*, gzip;q=0", offers: ["gzip"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
+        CrossCheck(
+            header: "*, gzip;q=0", offers: ["gzip"], negotiator: nil, parley: "identity",
+            difference: identityIsAlwaysOffered),
         CrossCheck(header: "*, gzip;q=0", offers: ["gzip", "compress"], negotiator: "compress", parley: "compress"),
         CrossCheck(header: "*;q=0", offers: ["identity"], negotiator: nil, parley: nil),
         CrossCheck(header: "*;q=0", offers: ["gzip"], negotiator: nil, parley: nil),
         CrossCheck(header: "*;q=0, identity;q=1", offers: ["identity"], negotiator: "identity", parley: "identity"),
-        CrossCheck(header: "*;q=0, identity;q=1", offers: ["gzip"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
+        CrossCheck(
+            header: "*;q=0, identity;q=1", offers: ["gzip"], negotiator: nil, parley: "identity",
+            difference: identityIsAlwaysOffered),
         CrossCheck(header: "identity", offers: ["identity"], negotiator: "identity", parley: "identity"),
-        CrossCheck(header: "identity", offers: ["gzip"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
+        CrossCheck(
+            header: "identity", offers: ["gzip"], negotiator: nil, parley: "identity",
+            difference: identityIsAlwaysOffered),
         CrossCheck(header: "identity;q=0", offers: ["identity"], negotiator: nil, parley: nil),
         CrossCheck(header: "identity;q=0", offers: ["gzip"], negotiator: nil, parley: nil),
         CrossCheck(header: "gzip", offers: ["gzip"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "gzip", offers: ["identity", "gzip"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "gzip", offers: ["identity"], negotiator: "identity", parley: "identity"),
-        CrossCheck(header: "gzip, compress;q=0", offers: ["compress"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
-        CrossCheck(header: "gzip, compress;q=0", offers: ["deflate", "compress"], negotiator: nil, parley: "identity", difference: identityIsAlwaysOffered),
+        CrossCheck(
+            header: "gzip, compress;q=0", offers: ["compress"], negotiator: nil, parley: "identity",
+            difference: identityIsAlwaysOffered),
+        CrossCheck(
+            header: "gzip, compress;q=0", offers: ["deflate", "compress"], negotiator: nil, parley: "identity",
+            difference: identityIsAlwaysOffered),
         CrossCheck(header: "gzip, compress;q=0", offers: ["gzip", "compress"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "gzip, deflate", offers: ["deflate", "compress"], negotiator: "deflate", parley: "deflate"),
         CrossCheck(header: "gzip, deflate", offers: ["deflate", "gzip"], negotiator: "gzip", parley: "deflate",
-                   difference: "equal q: negotiator follows the header's order, Parley the server's (RFC 9110 leaves it to the server)"),
+            difference:
+                "equal q: negotiator follows the header's order, Parley the server's (RFC 9110 leaves it to the server)"
+        ),
         CrossCheck(header: "gzip;q=0.8, deflate", offers: ["gzip"], negotiator: "gzip", parley: "gzip"),
         CrossCheck(header: "gzip;q=0.8, deflate", offers: ["deflate"], negotiator: "deflate", parley: "deflate"),
-        CrossCheck(header: "gzip;q=0.8, deflate", offers: ["deflate", "gzip"], negotiator: "deflate", parley: "deflate"),
+        CrossCheck(
+            header: "gzip;q=0.8, deflate", offers: ["deflate", "gzip"], negotiator: "deflate", parley: "deflate"),
         CrossCheck(header: "gzip;q=0.8, identity;q=0.5, *;q=0.3", offers: ["gzip"], negotiator: "gzip", parley: "gzip"),
-        CrossCheck(header: "gzip;q=0.8, identity;q=0.5, *;q=0.3", offers: ["compress", "identity"], negotiator: "identity", parley: "identity"),
+        CrossCheck(
+            header: "gzip;q=0.8, identity;q=0.5, *;q=0.3", offers: ["compress", "identity"], negotiator: "identity",
+            parley: "identity")
     ]
 
     @Test(arguments: negotiatorCases) func agreesWithNegotiatorOrSaysWhyNot(_ check: CrossCheck) {

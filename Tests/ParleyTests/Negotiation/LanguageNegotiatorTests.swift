@@ -12,7 +12,9 @@ import Testing
         var header: String?
         var languages: [String]
         var expected: String?
-        var testDescription: String { "\(header.map { "'\($0)'" } ?? "no field") over \(languages) → \(expected ?? "nil")" }
+        var testDescription: String {
+            "\(header.map { "'\($0)'" } ?? "no field") over \(languages) → \(expected ?? "nil")"
+        }
     }
 
     static let vectors: [Vector] = [
@@ -26,12 +28,15 @@ import Testing
         // "zh-Hant-CN-x-private1", "zh-Hant-CN" (the singleton "x" goes with "private1"), "zh-Hant", "zh".
         Vector(header: "zh-Hant-CN-x-private1-private2", languages: ["zh-Hant-CN-x", "zh-Hant"], expected: "zh-Hant"),
         Vector(header: "zh-Hant-CN-x-private1-private2", languages: ["zh", "zh-Hant-CN"], expected: "zh-Hant-CN"),
-        Vector(header: "zh-Hant-CN-x-private1-private2", languages: ["zh-Hant-CN-x-private1"], expected: "zh-Hant-CN-x-private1"),
+        Vector(
+            header: "zh-Hant-CN-x-private1-private2", languages: ["zh-Hant-CN-x-private1"],
+            expected: "zh-Hant-CN-x-private1"),
         // Browsers' headers: filtering first, lookup where filtering finds nothing.
         Vector(header: "en-GB,en;q=0.9,de;q=0.8", languages: ["de", "en", "fr", "ja"], expected: "en"),
         Vector(header: "en-GB,en;q=0.9,de;q=0.8", languages: ["en-US", "en-GB", "de"], expected: "en-GB"),
         Vector(header: "en-GB,en;q=0.9,de;q=0.8", languages: ["de", "en-US"], expected: "en-US"),
-        Vector(header: "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", languages: ["de", "en", "fr-FR"], expected: "fr-FR"),
+        Vector(header: "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", languages: ["de", "en", "fr-FR"],
+               expected: "fr-FR"),
         Vector(header: "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", languages: ["ja"], expected: "ja"),
         // q=0 excludes what the range filters to; lookup never revives it.
         Vector(header: "*, fr;q=0", languages: ["fr", "en"], expected: "en"),
@@ -60,7 +65,9 @@ import Testing
 
     @Test(arguments: vectors) func negotiates(_ vector: Vector) {
         let negotiator = LanguageNegotiator(languages: vector.languages)
-        #expect(negotiator.preferredLanguageIndex(forAcceptLanguage: vector.header).map { vector.languages[$0] } == vector.expected)
+        #expect(
+            negotiator.preferredLanguageIndex(forAcceptLanguage: vector.header).map { vector.languages[$0] }
+                == vector.expected)
     }
 
     /// One of jshttp/negotiator's `negotiator.language(offers)` assertions (test/language.js);
@@ -108,7 +115,9 @@ import Testing
         CrossCheck(header: "en-US;q=0.8, es", offers: ["es", "en-US"], negotiator: "es", parley: "es"),
         CrossCheck(header: "en-US;q=0.8, es", offers: ["en-US", "es"], negotiator: "es", parley: "es"),
         CrossCheck(header: "en-US;q=0.8, es", offers: ["en-US", "en"], negotiator: "en-US", parley: "en-US"),
-        CrossCheck(header: "nl;q=0.5, fr, de, en, it, es, pt, no, se, fi, ro", offers: ["nl", "fr"], negotiator: "fr", parley: "fr"),
+        CrossCheck(
+            header: "nl;q=0.5, fr, de, en, it, es, pt, no, se, fi, ro", offers: ["nl", "fr"], negotiator: "fr",
+            parley: "fr")
     ]
 
     @Test(arguments: negotiatorCases) func agreesWithNegotiatorOrSaysWhyNot(_ check: CrossCheck) {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Parley
 import Testing
 
@@ -62,8 +63,10 @@ struct DeclaredFormat: Format {
         #expect(match(contentType) == nil)
     }
 
-    @Test(arguments: ["application/*+json", "application/*+json; charset=utf-8", "APPLICATION/*+JSON", "application/*+xml",
-                      "image/*+xml", "*/*", "text/*", "application/*", "*/*; q=1", "*"])
+    @Test(arguments: [
+        "application/*+json", "application/*+json; charset=utf-8", "APPLICATION/*+JSON", "application/*+xml",
+        "image/*+xml", "*/*", "text/*", "application/*", "*/*; q=1", "*"
+    ])
     func aWildcardContentTypeMatchesNothingEvenWhereTheSameRangeIsRegistered(contentType: String) {
         let registry = Registry(formats: [
             DeclaredFormat(name: "json", decodableMediaTypes: ["application/json", "application/*+json"]),
@@ -99,8 +102,10 @@ struct DeclaredFormat: Format {
 @Suite struct RegistryTests {
     @Test func encoderFollowsAcceptAcrossFormats() {
         let registry = Registry(formats: [
-            DeclaredFormat(name: "json", decodableMediaTypes: ["application/json"], encodableMediaTypes: ["application/json"]),
-            DeclaredFormat(name: "yaml", decodableMediaTypes: ["application/yaml"], encodableMediaTypes: ["application/yaml"]),
+            DeclaredFormat(
+                name: "json", decodableMediaTypes: ["application/json"], encodableMediaTypes: ["application/json"]),
+            DeclaredFormat(
+                name: "yaml", decodableMediaTypes: ["application/yaml"], encodableMediaTypes: ["application/yaml"])
         ])
         #expect(registry.encoder(forAccept: nil)?.format.name == "json")
         #expect(registry.encoder(forAccept: "application/yaml, */*;q=0.1")?.format.name == "yaml")
@@ -113,11 +118,15 @@ struct DeclaredFormat: Format {
             DeclaredFormat(name: "xml", decodableMediaTypes: ["application/xml", "text/xml"]),
             TextFormat(),
         ])
-        #expect(registry.acceptHeaderValue() == "application/json, application/xml;q=0.9, text/xml;q=0.9, text/plain;q=0.8, text/*;q=0.8")
+        #expect(
+            registry.acceptHeaderValue()
+                == "application/json, application/xml;q=0.9, text/xml;q=0.9, text/plain;q=0.8, text/*;q=0.8")
         #expect(registry.acceptHeaderValue(includeAny: true).hasSuffix(", */*;q=0.01"))
         // The generated header negotiates back to the first format.
         let accept = registry.acceptHeaderValue()
-        #expect(AcceptNegotiator(offers: ["text/plain", "application/json"]).preferredOffer(forAccept: accept) == "application/json")
+        #expect(
+            AcceptNegotiator(offers: ["text/plain", "application/json"]).preferredOffer(forAccept: accept)
+                == "application/json")
     }
 
     @Test func limitsCanBeChangedPerFormat() throws {

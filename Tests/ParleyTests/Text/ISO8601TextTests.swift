@@ -28,7 +28,9 @@ import Testing
 
     @Test func theYearTakesFourToElevenDigitsAndASign() {
         #expect(ISO8601Text.date(from: "+2024-05-06T07:08:09Z") == ISO8601Text.date(from: "2024-05-06T07:08:09Z"))
-        for text in ["999-01-01T00:00:00Z", "123456789012-01-01T00:00:00Z", "--2024-01-01T00:00:00Z", "-01-01T00:00:00Z"] {
+        for text in [
+            "999-01-01T00:00:00Z", "123456789012-01-01T00:00:00Z", "--2024-01-01T00:00:00Z", "-01-01T00:00:00Z"
+        ] {
             #expect(ISO8601Text.date(from: text) == nil, "\(text)")
         }
     }

@@ -7,7 +7,9 @@ import Testing
 
     @Test func conformsToTheKit() {
         FormatConformance.expectConformance(
-            of: text, options: .init(samples: ["plain", "", "ünïcödé 𝄞"], malformedInputs: [[0xC3], [0xED, 0xA0, 0x80]], checksDepth: false))
+            of: text,
+            options: .init(
+                samples: ["plain", "", "ünïcödé 𝄞"], malformedInputs: [[0xC3], [0xED, 0xA0, 0x80]], checksDepth: false))
         FormatConformance.expectConformance(
             of: RawFormat(), options: .init(samples: [.bytes([0, 1, 255]), .bytes([])], checksDepth: false))
     }
@@ -59,7 +61,9 @@ import Testing
     }
 
     @Test func rejectsInvalidUTF8Forms() {
-        for bad: [UInt8] in [[0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0xE2, 0x82]] {
+        for bad: [UInt8] in [
+            [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0xE2, 0x82]
+        ] {
             #expect(throws: FormatError.self) { try text.decode(bad, as: .textPlain) }
         }
     }
@@ -72,8 +76,12 @@ import Testing
         let sample = "ASCII é € 中文 𝄞 😀 \u{10FFFF}\u{FFFD}"
         let big = sample.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         let little = sample.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        let utf32BE = sample.unicodeScalars.flatMap { s in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: s.value >> $0) } }
-        let utf32LE = sample.unicodeScalars.flatMap { s in [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: s.value >> $0) } }
+        let utf32BE = sample.unicodeScalars.flatMap { s in
+            [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: s.value >> $0) }
+        }
+        let utf32LE = sample.unicodeScalars.flatMap { s in
+            [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: s.value >> $0) }
+        }
         #expect(try big.withUnsafeBytes { try Charset.utf16BigEndian.decode($0) } == sample)
         #expect(try little.withUnsafeBytes { try Charset.utf16LittleEndian.decode($0) } == sample)
         #expect(try utf32BE.withUnsafeBytes { try Charset(name: "utf-32be")!.decode($0) } == sample)

@@ -38,7 +38,9 @@ import Testing
         #expect(value == .date(Date(timeIntervalSinceReferenceDate: -31_622_400.001)))
     }
 
-    @Test(arguments: [["$int": "1.5"], ["$real": "x"], ["$date": "yesterday"], ["$data": "***"], ["$uid": "a"]] as [Value])
+    @Test(
+        arguments: [["$int": "1.5"], ["$real": "x"], ["$date": "yesterday"], ["$data": "***"], ["$uid": "a"]] as [Value]
+    )
     func rejectsBrokenMarkers(typed: Value) {
         #expect(throws: FormatError.self) { try Value(typedJSON: typed) }
     }
