@@ -14,6 +14,7 @@ extension GatewayConfiguration {
     /// max_header_bytes: 16384       # 431 over this
     /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
     /// admin: 127.0.0.1:9090         # /health and /metrics
+    /// trusted_proxies: [10.0.0.0/8] # peers whose Forwarded / X-Forwarded-* fields are kept
     /// routes:
     ///   - prefix: /legacy
     ///     upstream: http://127.0.0.1:9001
@@ -26,6 +27,9 @@ extension GatewayConfiguration {
     ///   redact_headers: [x-api-key]
     ///   redact_paths: [password, user.token]
     ///   redact_query: [api_key]       # besides access_token
+    ///   max_bytes: 1073741824         # finished HAR files kept, in bytes (oldest removed first)
+    ///   max_files: 1000               # finished HAR files kept
+    ///   max_age: 604800               # seconds a finished HAR file is kept
     /// ```
     ///
     /// Every key is optional but `upstream`, which a flag may give instead (pass it as
@@ -44,7 +48,8 @@ extension GatewayConfiguration {
         }
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
         try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
-                            "max_transcode_bytes", "admin", "routes", "record"])
+                            "max_transcode_bytes", "admin", "routes", "record",
+                            "trusted_proxies"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -56,6 +61,11 @@ extension GatewayConfiguration {
         if let seconds = try file.seconds("body_timeout") { bodyTimeout = seconds }
         if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
         if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
+        trustedProxies = try file.strings("trusted_proxies").map { text throws(GatewayConfigurationError) in
+            do throws(GatewayConfigurationError) { return try AddressRange(parsing: text) } catch {
+                throw GatewayConfigurationError("trusted_proxies: \(error.message)")
+            }
+        }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
             try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
@@ -71,7 +81,8 @@ extension GatewayConfiguration {
                          maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
         }
         if let record = try file.object("record") {
-            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths", "redact_query"])
+            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths",
+                                  "redact_query", "max_bytes", "max_files", "max_age"])
             guard let directory = try record.string("directory") else {
                 throw GatewayConfigurationError("record.directory: required when record is given")
             }
@@ -79,7 +90,10 @@ extension GatewayConfiguration {
                                   maxExchangesPerFile: try record.positiveInteger("max_exchanges_per_file") ?? 500,
                                   redactedHeaders: try record.strings("redact_headers"),
                                   redactedPaths: try record.strings("redact_paths"),
-                                  redactedQueryParameters: try record.strings("redact_query"))
+                                  redactedQueryParameters: try record.strings("redact_query"),
+                                  maxBytes: try record.positiveInteger("max_bytes"),
+                                  maxFiles: try record.positiveInteger("max_files"),
+                                  maxAge: try record.seconds("max_age", upTo: 366 * 86_400))
         }
     }
 }
@@ -135,10 +149,10 @@ private struct ConfigurationReader {
         return Int(number)
     }
 
-    func seconds(_ name: String) throws(GatewayConfigurationError) -> Duration? {
+    func seconds(_ name: String, upTo most: Double = 86_400) throws(GatewayConfigurationError) -> Duration? {
         guard let value = object[name], !value.isNull else { return nil }
-        guard let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 else {
-            throw GatewayConfigurationError("\(key(name)): seconds from 0 to 86400 are required")
+        guard let seconds = value.doubleValue, seconds > 0, seconds <= most else {
+            throw GatewayConfigurationError("\(key(name)): seconds from 0 to \(Int(most)) are required")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
