@@ -63,6 +63,14 @@ public struct Gateway: Service {
 
     /// Serves until graceful shutdown, then finishes the requests in flight and returns.
     public func run() async throws {
+        // Routes' descriptor sets are read first: a bad one stops the gateway before it holds anything.
+        let transcodeLimits = [configuration.maxTranscodeBytes] + configuration.routes.compactMap(\.maxTranscodeBytes)
+        let base = RouteRegistries.base(registry)
+        var routeTranscoders: [String: Transcoder] = [:]
+        for route in configuration.routes {
+            guard let routeRegistry = try RouteRegistries.registry(for: route, base: base) else { continue }
+            routeTranscoders[route.pathPrefix] = Transcoder(registry: routeRegistry, transcodeLimits: transcodeLimits)
+        }
         // The transport's configuration: no redirects followed, bodies byte for byte, a refused
         // connection failing at once (502) rather than retried; more pooled connections a host.
         var clientConfiguration = AsyncHTTPClientTransport.defaultConfiguration
@@ -90,9 +98,9 @@ public struct Gateway: Service {
             RecordingFilter(registry: registry, urls: urls, redactsBodies: !recorder.options.redactedPaths.isEmpty,
                             maxBytes: recorder.options.maxRecordedBodyBytes)
         }
-        let transcodeLimits = [configuration.maxTranscodeBytes] + configuration.routes.compactMap(\.maxTranscodeBytes)
         let responder = ProxyResponder(configuration: configuration,
-                                       transcoder: Transcoder(registry: registry, transcodeLimits: transcodeLimits),
+                                       transcoder: Transcoder(registry: base, transcodeLimits: transcodeLimits),
+                                       routeTranscoders: routeTranscoders,
                                        upstream: try upstream(client), observer: observer)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)

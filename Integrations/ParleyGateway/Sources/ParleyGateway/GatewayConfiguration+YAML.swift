@@ -21,6 +21,10 @@ extension GatewayConfiguration {
     ///     request_types: [application/xml]
     ///     upstream_timeout: 5
     ///     max_transcode_bytes: 1048576
+    ///   - prefix: /orders                # a protobuf upstream, answering JSON, YAML, XML clients
+    ///     request_types: [application/x-protobuf]
+    ///     descriptor_sets: [orders.binpb]  # protoc --descriptor_set_out --include_imports
+    ///     message_type: shop.Order       # of bodies whose media type names none
     /// record:
     ///   directory: recordings
     ///   max_exchanges_per_file: 500
@@ -67,11 +71,12 @@ extension GatewayConfiguration {
             }
         }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
-            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes"])
+            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes",
+                                 "descriptor_sets", "message_type"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
                 throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
             }
-            return Route(pathPrefix: prefix, upstream: try route.url("upstream"),
+            var built = Route(pathPrefix: prefix, upstream: try route.url("upstream"),
                          requestTypes: try route.strings("request_types").map { text throws(GatewayConfigurationError) in
                              do { return try MediaType(parsing: text) } catch {
                                  throw GatewayConfigurationError("\(route.path).request_types: '\(text)' is not a media type: \(error)")
@@ -79,6 +84,12 @@ extension GatewayConfiguration {
                          },
                          upstreamTimeout: try route.seconds("upstream_timeout"),
                          maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
+            built.descriptorSets = try route.strings("descriptor_sets").map { URL(fileURLWithPath: $0) }
+            built.messageType = try route.string("message_type")
+            if built.messageType != nil, built.descriptorSets.isEmpty {
+                throw GatewayConfigurationError("\(route.path).message_type: needs descriptor_sets")
+            }
+            return built
         }
         if let record = try file.object("record") {
             try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths",

@@ -83,6 +83,13 @@ public struct GatewayConfiguration: Sendable {
         public var upstreamTimeout: Duration?
         /// Overrides ``GatewayConfiguration/maxTranscodeBytes`` for this route.
         public var maxTranscodeBytes: Int?
+        /// Serialized `FileDescriptorSet` files (`protoc --descriptor_set_out --include_imports`):
+        /// the route's upstream speaks Protocol Buffers with these message types, transcoded to
+        /// and from the types clients ask for (ProtoJSON mapping). Empty: no protobuf.
+        public var descriptorSets: [URL] = []
+        /// The message type (`pkg.Msg`) of protobuf bodies whose media type names none
+        /// (`application/x-protobuf` without `messageType=`), in both directions.
+        public var messageType: String?
 
         /// Creates a route.
         public init(pathPrefix: String, upstream: URL? = nil, requestTypes: [MediaType] = [],

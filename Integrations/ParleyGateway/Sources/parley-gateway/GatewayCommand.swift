@@ -13,7 +13,8 @@ struct GatewayCommand: AsyncParsableCommand {
         discussion: """
         Forwards every request to the upstream. A response whose Content-Type the client accepts \
         streams through byte for byte; one a linked format decodes is transcoded into a type the \
-        client accepts (JSON, YAML, XML, property lists, MessagePack, CSV); otherwise 406. Upstream \
+        client accepts (JSON, YAML, XML, property lists, MessagePack, CSV, CBOR, and Protocol \
+        Buffers on routes of --config that name descriptor_sets and a message_type); otherwise 406. Upstream \
         failures answer 502 or 504 with problem details (RFC 9457).
 
         Prints "listening on http://HOST:PORT" when ready; SIGTERM or SIGINT stop it after the \
