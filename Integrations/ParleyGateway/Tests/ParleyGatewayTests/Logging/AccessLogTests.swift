@@ -17,9 +17,10 @@ import Testing
                 // Lines of about 150 bytes: the pipe (64 KiB) and the buffer are full after about 500.
                 var answered = 0
                 for _ in 0..<1200 {
-                    let answer = try await fetch("http://\(gateway.main)/value",
-                                                 headers: [("Accept", "application/json")], timeout: .seconds(10))
-                    if answer.status == 200 { answered += 1 }
+                    guard let answer = try? await fetch("http://\(gateway.main)/value",
+                                                        headers: [("Accept", "application/json")], timeout: .seconds(5)),
+                          answer.status == 200 else { break }
+                    answered += 1
                 }
                 #expect(answered == 1200)
                 #expect(writer.droppedLines > 0)
