@@ -20,8 +20,9 @@ extension CommandLineTests {
             // the loop stops at the first request not answered within 5 s.
             var answered = 0
             for _ in 0..<1500 {
-                guard let answer = try? await fetch("http://\(address)/value", headers: [("Accept", "application/json")],
-                                                    timeout: .seconds(5)), answer.status == 200 else { break }
+                guard let answer = try? await fetch("http://\(address)/value",
+                                                    headers: [("Accept", "application/json")], timeout: .seconds(5)),
+                      answer.status == 200 else { break }
                 answered += 1
             }
             #expect(answered == 1500)

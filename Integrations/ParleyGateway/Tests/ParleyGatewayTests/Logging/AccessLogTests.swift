@@ -18,7 +18,8 @@ import Testing
                 var answered = 0
                 for _ in 0..<1200 {
                     guard let answer = try? await fetch("http://\(gateway.main)/value",
-                                                        headers: [("Accept", "application/json")], timeout: .seconds(5)),
+                                                        headers: [("Accept", "application/json")],
+                                                        timeout: .seconds(5)),
                           answer.status == 200 else { break }
                     answered += 1
                 }
