@@ -8,7 +8,8 @@ import PackageDescription
 // `parley-gateway` is the executable: flags, the YAML configuration, signals.
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", package: "parley")
 let parley = { (name: String) in Target.Dependency.product(name: name, package: "parley") }
-let formats = ["ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyMessagePack", "ParleyCSV"].map(parley)
+let formats = ["ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyMessagePack", "ParleyCSV",
+               "ParleyCBOR", "ParleyProtobuf"].map(parley)
 
 let package = Package(
     name: "parley-gateway",
@@ -34,6 +35,7 @@ let package = Package(
     targets: [
         .target(name: "ParleyGateway",
                 dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
+                               parley("ParleyProtobuf"),
                                .product(name: "ParleyAsyncHTTPClient", package: "parley-async-http-client"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -45,7 +47,8 @@ let package = Package(
                                .product(name: "Metrics", package: "swift-metrics"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        // Links every built-in format but images: `Registry.linked` is what the gateway transcodes.
+        // Links every built-in format but images: `Registry.linked` is what the gateway transcodes
+        // (protobuf once a route names descriptor sets).
         .executableTarget(name: "parley-gateway",
                           dependencies: ["ParleyGateway", .product(name: "ArgumentParser", package: "swift-argument-parser")] + formats,
                           plugins: [registration]),

@@ -1,13 +1,24 @@
+import Foundation
 import Logging
 import ParleyFixtures
 
 /// Everything that watches finished exchanges: the access log (one structured line per
-/// request, through swift-log), the metrics, and the recorder when `--record` is on.
+/// request, through swift-log; the executable's handler never blocks, see ``LogLineWriter``),
+/// the metrics, and the recorder when `--record` is on.
 struct ExchangeObserver: Sendable {
+    /// Warnings (a recording that failed).
     let logger: Logger
+    /// The access log.
+    let accessLogger: Logger
     let metrics: GatewayMetrics
     /// Writes the upstream exchanges as HAR files, when recording.
     let recorder: HARRecorder?
+    /// Secret query parameters, redacted in access-log lines as in recordings.
+    var urls = URLRedaction(parameters: [])
+    /// What makes an exchange safe to record (failing closed), when recording.
+    var recordingFilter: RecordingFilter?
+    /// Whether writes are failing: one error log per run of failures.
+    let recordingHealth = RecordingHealth()
 
     /// How many bytes of each body are kept for the recorder (0 when not recording).
     var captureLimit: Int { recorder?.options.maxRecordedBodyBytes ?? 0 }
@@ -15,10 +26,10 @@ struct ExchangeObserver: Sendable {
     func finished(_ summary: ExchangeSummary) {
         metrics.record(summary)
         record(summary)
-        guard logger.logLevel <= .info else { return }
+        guard accessLogger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "method": "\(summary.request.method.rawValue)",
-            "path": "\(summary.request.path ?? "")",
+            "path": "\(urls.apply(to: summary.request.path ?? ""))",
             "status": "\(summary.response.status.code)",
             "duration_ms": "\(Self.rounded(summary.duration.milliseconds))",
             "bytes_in": "\(summary.bytesIn)",
@@ -27,7 +38,7 @@ struct ExchangeObserver: Sendable {
         if let latency = summary.upstreamLatency { metadata["upstream_ms"] = "\(Self.rounded(latency.milliseconds))" }
         if let transcoded = summary.transcoded { metadata["transcoded"] = "\(transcoded.from) -> \(transcoded.to)" }
         if summary.incomplete { metadata["incomplete"] = "true" }
-        logger.info("request", metadata: metadata)
+        accessLogger.info("request", metadata: metadata)
     }
 
     /// Records what the upstream was asked and answered: the exchange `parley check` checks and
@@ -35,13 +46,28 @@ struct ExchangeObserver: Sendable {
     /// the gateway did not read (406), are not recorded.
     private func record(_ summary: ExchangeSummary) {
         guard let recorder, let request = summary.upstreamRequest, let response = summary.upstreamResponse else { return }
-        let exchange = CapturedExchange(request: request, requestBody: summary.upstreamRequestBody,
+        var exchange = CapturedExchange(request: request, requestBody: summary.upstreamRequestBody,
                                         requestBodyByteCount: summary.upstreamRequestByteCount ?? summary.bytesIn, response: response,
                                         responseBody: summary.upstreamResponseBody,
                                         responseBodyByteCount: summary.upstreamResponseByteCount,
                                         startedAt: summary.started, totalMilliseconds: summary.duration.milliseconds)
-        do { try recorder.record(exchange) } catch {
-            logger.warning("recording failed", metadata: ["error": "\(error)"])
+        if let recordingFilter { exchange = recordingFilter.apply(to: exchange) }
+        do {
+            do { try recorder.record(exchange) } catch {
+                // A folder removed while running is made again; other failures stand.
+                guard !FileManager.default.fileExists(atPath: recorder.directory) else { throw error }
+                try? FileManager.default.createDirectory(atPath: recorder.directory, withIntermediateDirectories: true)
+                try recorder.record(exchange)
+            }
+            if recordingHealth.succeeded() {
+                logger.notice("recording resumed", metadata: ["directory": "\(recorder.directory)"])
+            }
+        } catch {
+            metrics.recordingFailed()
+            if recordingHealth.failed() {
+                logger.error("recording failed; no exchange is recorded until a write succeeds",
+                             metadata: ["error": "\(error)", "metric": "parley_gateway_recording_failures_total"])
+            }
         }
     }
 

@@ -36,6 +36,8 @@ public struct Gateway: Service {
     /// The formats it transcodes between.
     public let registry: Registry
     private let logger: Logger
+    private let accessLogger: Logger
+    private let logWriters: [LogLineWriter]
     private let onListening: @Sendable (Addresses) async -> Void
 
     /// Creates a gateway.
@@ -43,18 +45,32 @@ public struct Gateway: Service {
     /// - Parameters:
     ///   - configuration: Where to listen and forward, limits, routes, recording.
     ///   - registry: The formats to transcode between (`Registry.linked` in the executable).
-    ///   - logger: Receives the access log (one `info` line per request) and lifecycle events.
+    ///   - logger: Receives lifecycle events and warnings, and the access log unless `accessLogger` is given.
+    ///   - accessLogger: Receives the access log (one `info` line per request); `nil` uses `logger`.
+    ///   - logWriters: The writers behind the loggers, whose dropped lines the metrics count
+    ///     (`parley_gateway_log_lines_dropped_total`).
     ///   - onListening: Called once every listener is bound, with the bound addresses.
     public init(configuration: GatewayConfiguration, registry: Registry, logger: Logger = Logger(label: "parley-gateway"),
+                accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
                 onListening: @escaping @Sendable (Addresses) async -> Void = { _ in }) {
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
+        self.accessLogger = accessLogger ?? logger
+        self.logWriters = logWriters
         self.onListening = onListening
     }
 
     /// Serves until graceful shutdown, then finishes the requests in flight and returns.
     public func run() async throws {
+        // Routes' descriptor sets are read first: a bad one stops the gateway before it holds anything.
+        let transcodeLimits = [configuration.maxTranscodeBytes] + configuration.routes.compactMap(\.maxTranscodeBytes)
+        let base = RouteRegistries.base(registry)
+        var routeTranscoders: [String: Transcoder] = [:]
+        for route in configuration.routes {
+            guard let routeRegistry = try RouteRegistries.registry(for: route, base: base) else { continue }
+            routeTranscoders[route.pathPrefix] = Transcoder(registry: routeRegistry, transcodeLimits: transcodeLimits)
+        }
         // The transport's configuration: no redirects followed, bodies byte for byte, a refused
         // connection failing at once (502) rather than retried; more pooled connections a host.
         var clientConfiguration = AsyncHTTPClientTransport.defaultConfiguration
@@ -65,7 +81,8 @@ public struct Gateway: Service {
         let longest = ([configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)).max() ?? .seconds(30)
         clientConfiguration.timeout.read = .nanoseconds(longest.nanoseconds)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        let metrics = GatewayMetrics()
+        let metrics = GatewayMetrics(logWriters: logWriters, knownTypes: Set((registry.decodableMediaTypes
+            + registry.encodableMediaTypes).map(\.essence)))
         let recorder = try configuration.recording.map { recording in
             try HARRecorder(directory: recording.directory.path, registry: registry,
                             options: RecordingOptions(maxExchangesPerFile: recording.maxExchangesPerFile,
@@ -73,17 +90,26 @@ public struct Gateway: Service {
                                                       redactedPaths: recording.redactedPaths,
                                                       redactedQueryParameters: ["access_token"] + recording.redactedQueryParameters))
         }
-        let observer = ExchangeObserver(logger: logger, metrics: metrics, recorder: recorder)
-        let transcodeLimits = [configuration.maxTranscodeBytes] + configuration.routes.compactMap(\.maxTranscodeBytes)
+        var observer = ExchangeObserver(logger: logger, accessLogger: accessLogger, metrics: metrics,
+                                        recorder: recorder)
+        let urls = URLRedaction(parameters: configuration.recording?.redactedQueryParameters ?? [])
+        observer.urls = urls
+        observer.recordingFilter = recorder.map { recorder in
+            RecordingFilter(registry: registry, urls: urls, redactsBodies: !recorder.options.redactedPaths.isEmpty,
+                            maxBytes: recorder.options.maxRecordedBodyBytes)
+        }
         let responder = ProxyResponder(configuration: configuration,
-                                       transcoder: Transcoder(registry: registry, transcodeLimits: transcodeLimits),
+                                       transcoder: Transcoder(registry: base, transcodeLimits: transcodeLimits),
+                                       routeTranscoders: routeTranscoders,
                                        upstream: try upstream(client), observer: observer)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)
         let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
         let maxHeaderBytes = configuration.maxHeaderBytes
+        let policy = RequestHeadPolicy(trustedProxies: configuration.trustedProxies)
         let channel = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout)],
+            additionalChannelHandlers: [RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout,
+                                                          policy: policy)],
             idleTimeout: nil,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes))
         let proxy = Application(responder: responder, server: .http1(configuration: channel),
@@ -101,11 +127,17 @@ public struct Gateway: Service {
                                                   logger: logger)
                     group.addTask { try await adminServer.run() }
                 }
-                if let recorder {
-                    // Files close after a minute even when traffic stops (the recorder rotates by age on flush).
+                if let recorder, let recording = configuration.recording {
+                    // Files close after a minute even when traffic stops (the recorder rotates by age on flush);
+                    // the folder is kept within its limits.
+                    let retention = RecordingRetention(directory: recorder.directory,
+                                                       prefix: recorder.options.fileNamePrefix,
+                                                       maxBytes: recording.maxBytes, maxFiles: recording.maxFiles,
+                                                       maxAge: recording.maxAge)
                     group.addTask {
                         try? await cancelWhenGracefulShutdown {
                             while true {
+                                retention.sweep()
                                 try await Task.sleep(for: .seconds(5))
                                 try? recorder.flush()
                             }

@@ -14,18 +14,26 @@ extension GatewayConfiguration {
     /// max_header_bytes: 16384       # 431 over this
     /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
     /// admin: 127.0.0.1:9090         # /health and /metrics
+    /// trusted_proxies: [10.0.0.0/8] # peers whose Forwarded / X-Forwarded-* fields are kept
     /// routes:
     ///   - prefix: /legacy
     ///     upstream: http://127.0.0.1:9001
     ///     request_types: [application/xml]
     ///     upstream_timeout: 5
     ///     max_transcode_bytes: 1048576
+    ///   - prefix: /orders                # a protobuf upstream, answering JSON, YAML, XML clients
+    ///     request_types: [application/x-protobuf]
+    ///     descriptor_sets: [orders.binpb]  # protoc --descriptor_set_out --include_imports
+    ///     message_type: shop.Order       # of bodies whose media type names none
     /// record:
     ///   directory: recordings
     ///   max_exchanges_per_file: 500
     ///   redact_headers: [x-api-key]
     ///   redact_paths: [password, user.token]
     ///   redact_query: [api_key]       # besides access_token
+    ///   max_bytes: 1073741824         # finished HAR files kept, in bytes (oldest removed first)
+    ///   max_files: 1000               # finished HAR files kept
+    ///   max_age: 604800               # seconds a finished HAR file is kept
     /// ```
     ///
     /// Every key is optional but `upstream`, which a flag may give instead (pass it as
@@ -44,7 +52,8 @@ extension GatewayConfiguration {
         }
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
         try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
-                            "max_transcode_bytes", "admin", "routes", "record"])
+                            "max_transcode_bytes", "admin", "routes", "record",
+                            "trusted_proxies"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -56,12 +65,18 @@ extension GatewayConfiguration {
         if let seconds = try file.seconds("body_timeout") { bodyTimeout = seconds }
         if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
         if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
+        trustedProxies = try file.strings("trusted_proxies").map { text throws(GatewayConfigurationError) in
+            do throws(GatewayConfigurationError) { return try AddressRange(parsing: text) } catch {
+                throw GatewayConfigurationError("trusted_proxies: \(error.message)")
+            }
+        }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
-            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes"])
+            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes",
+                                 "descriptor_sets", "message_type"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
                 throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
             }
-            return Route(pathPrefix: prefix, upstream: try route.url("upstream"),
+            var built = Route(pathPrefix: prefix, upstream: try route.url("upstream"),
                          requestTypes: try route.strings("request_types").map { text throws(GatewayConfigurationError) in
                              do { return try MediaType(parsing: text) } catch {
                                  throw GatewayConfigurationError("\(route.path).request_types: '\(text)' is not a media type: \(error)")
@@ -69,9 +84,16 @@ extension GatewayConfiguration {
                          },
                          upstreamTimeout: try route.seconds("upstream_timeout"),
                          maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
+            built.descriptorSets = try route.strings("descriptor_sets").map { URL(fileURLWithPath: $0) }
+            built.messageType = try route.string("message_type")
+            if built.messageType != nil, built.descriptorSets.isEmpty {
+                throw GatewayConfigurationError("\(route.path).message_type: needs descriptor_sets")
+            }
+            return built
         }
         if let record = try file.object("record") {
-            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths", "redact_query"])
+            try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths",
+                                  "redact_query", "max_bytes", "max_files", "max_age"])
             guard let directory = try record.string("directory") else {
                 throw GatewayConfigurationError("record.directory: required when record is given")
             }
@@ -79,7 +101,10 @@ extension GatewayConfiguration {
                                   maxExchangesPerFile: try record.positiveInteger("max_exchanges_per_file") ?? 500,
                                   redactedHeaders: try record.strings("redact_headers"),
                                   redactedPaths: try record.strings("redact_paths"),
-                                  redactedQueryParameters: try record.strings("redact_query"))
+                                  redactedQueryParameters: try record.strings("redact_query"),
+                                  maxBytes: try record.positiveInteger("max_bytes"),
+                                  maxFiles: try record.positiveInteger("max_files"),
+                                  maxAge: try record.seconds("max_age", upTo: 366 * 86_400))
         }
     }
 }
@@ -135,10 +160,10 @@ private struct ConfigurationReader {
         return Int(number)
     }
 
-    func seconds(_ name: String) throws(GatewayConfigurationError) -> Duration? {
+    func seconds(_ name: String, upTo most: Double = 86_400) throws(GatewayConfigurationError) -> Duration? {
         guard let value = object[name], !value.isNull else { return nil }
-        guard let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 else {
-            throw GatewayConfigurationError("\(key(name)): seconds from 0 to 86400 are required")
+        guard let seconds = value.doubleValue, seconds > 0, seconds <= most else {
+            throw GatewayConfigurationError("\(key(name)): seconds from 0 to \(Int(most)) are required")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }

@@ -46,6 +46,10 @@ public struct GatewayConfiguration: Sendable {
     public var replayDirectory: URL?
     /// Host and port of the admin listener (`/health`, `/metrics`), or `nil` for none.
     public var admin: HostAndPort?
+    /// Peers (proxies in front of the gateway) whose `Forwarded` and `X-Forwarded-*` fields are
+    /// kept and added to; from any other peer they are dropped. Empty by default: the gateway
+    /// then trusts no client's claim about where a request came from.
+    public var trustedProxies: [AddressRange] = []
 
     /// Creates a configuration with the defaults above.
     public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,
@@ -79,6 +83,13 @@ public struct GatewayConfiguration: Sendable {
         public var upstreamTimeout: Duration?
         /// Overrides ``GatewayConfiguration/maxTranscodeBytes`` for this route.
         public var maxTranscodeBytes: Int?
+        /// Serialized `FileDescriptorSet` files (`protoc --descriptor_set_out --include_imports`):
+        /// the route's upstream speaks Protocol Buffers with these message types, transcoded to
+        /// and from the types clients ask for (ProtoJSON mapping). Empty: no protobuf.
+        public var descriptorSets: [URL] = []
+        /// The message type (`pkg.Msg`) of protobuf bodies whose media type names none
+        /// (`application/x-protobuf` without `messageType=`), in both directions.
+        public var messageType: String?
 
         /// Creates a route.
         public init(pathPrefix: String, upstream: URL? = nil, requestTypes: [MediaType] = [],
@@ -111,14 +122,26 @@ public struct GatewayConfiguration: Sendable {
         /// Body paths redacted (`password`, `user.token`, `items[*].secret`) in bodies a
         /// registered format decodes.
         public var redactedPaths: [String]
-        /// Query parameters whose values are redacted in recorded URLs and `Location` fields,
-        /// besides `access_token` (RFC 6750 §2.3), which always is.
+        /// Query parameters whose values are redacted in recorded URLs (the request target,
+        /// `Location`, `Content-Location`, `Referer`, `Link`) and in access-log lines, besides
+        /// `access_token` (RFC 6750 §2.3), which always is; `name[]` and `name[0]` count as `name`.
         public var redactedQueryParameters: [String]
+        /// The most bytes of finished HAR files the folder keeps; the oldest are removed past
+        /// it (checked every 5 seconds). `nil`: no limit.
+        public var maxBytes: Int?
+        /// The most finished HAR files the folder keeps; the oldest are removed past it. `nil`: no limit.
+        public var maxFiles: Int?
+        /// Finished HAR files older than this are removed. `nil`: kept for ever.
+        public var maxAge: Duration?
 
         /// Creates recording settings.
         public init(directory: URL, maxExchangesPerFile: Int = 500, redactedHeaders: [String] = [],
-                    redactedPaths: [String] = [], redactedQueryParameters: [String] = []) {
+                    redactedPaths: [String] = [], redactedQueryParameters: [String] = [],
+                    maxBytes: Int? = nil, maxFiles: Int? = nil, maxAge: Duration? = nil) {
             self.directory = directory
+            self.maxBytes = maxBytes
+            self.maxFiles = maxFiles
+            self.maxAge = maxAge
             self.maxExchangesPerFile = maxExchangesPerFile
             self.redactedHeaders = redactedHeaders
             self.redactedPaths = redactedPaths

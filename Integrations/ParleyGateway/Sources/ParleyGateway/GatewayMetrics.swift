@@ -8,18 +8,29 @@ import Prometheus
 /// | name | kind | labels |
 /// |---|---|---|
 /// | `parley_gateway_requests_total` | counter | `status` |
-/// | `parley_gateway_transcodes_total` | counter | `from`, `to` |
+/// | `parley_gateway_transcodes_total` | counter | `from`, `to` (a type the registry names, or `other`) |
 /// | `parley_gateway_upstream_latency_seconds` | histogram | |
 /// | `parley_gateway_bytes_in_total` | counter | |
 /// | `parley_gateway_bytes_out_total` | counter | |
+/// | `parley_gateway_log_lines_dropped_total` | counter | |
+/// | `parley_gateway_recording_failures_total` | counter | |
 struct GatewayMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private let bytesIn: CoreMetrics.Counter
     private let bytesOut: CoreMetrics.Counter
     private let upstreamLatency: CoreMetrics.Timer
+    private let recordingFailures: CoreMetrics.Counter
+    /// The log writers whose dropped lines `parley_gateway_log_lines_dropped_total` counts.
+    private let logWriters: [LogLineWriter]
 
-    init() {
+    /// The media types (essences) a label may name; others are `other`, so an upstream cannot
+    /// make a series per type it invents.
+    private let knownTypes: Set<String>
+
+    init(logWriters: [LogLineWriter] = [], knownTypes: Set<String> = []) {
+        self.logWriters = logWriters
+        self.knownTypes = knownTypes
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                                    .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -27,6 +38,7 @@ struct GatewayMetrics: Sendable {
         self.factory = factory
         bytesIn = CoreMetrics.Counter(label: "parley_gateway_bytes_in_total", factory: factory)
         bytesOut = CoreMetrics.Counter(label: "parley_gateway_bytes_out_total", factory: factory)
+        recordingFailures = CoreMetrics.Counter(label: "parley_gateway_recording_failures_total", factory: factory)
         upstreamLatency = CoreMetrics.Timer(label: "parley_gateway_upstream_latency_seconds", preferredDisplayUnit: .seconds, factory: factory)
     }
 
@@ -35,7 +47,8 @@ struct GatewayMetrics: Sendable {
         CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", String(summary.response.status.code))],
                 factory: factory).increment()
         if let transcoded = summary.transcoded {
-            CoreMetrics.Counter(label: "parley_gateway_transcodes_total", dimensions: [("from", transcoded.from), ("to", transcoded.to)],
+            CoreMetrics.Counter(label: "parley_gateway_transcodes_total",
+                                dimensions: [("from", label(transcoded.from)), ("to", label(transcoded.to))],
                     factory: factory).increment()
         }
         if let latency = summary.upstreamLatency { upstreamLatency.recordNanoseconds(latency.nanoseconds) }
@@ -43,10 +56,23 @@ struct GatewayMetrics: Sendable {
         bytesOut.increment(by: summary.bytesOut)
     }
 
+    /// `type` when the registry names it, else `other`.
+    func label(_ type: String) -> String { knownTypes.contains(type) ? type : "other" }
+
+    /// Counts an exchange the recorder failed to write.
+    func recordingFailed() { recordingFailures.increment() }
+
     /// The Prometheus text exposition of every metric.
     func exposition() -> [UInt8] {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        // Counted by the writers themselves, read when the metrics are asked for.
+        let dropped = logWriters.reduce(0) { $0 + $1.droppedLines }
+        buffer += Array("""
+            # TYPE parley_gateway_log_lines_dropped_total counter
+            parley_gateway_log_lines_dropped_total \(dropped)
+
+            """.utf8)
         return buffer
     }
 }

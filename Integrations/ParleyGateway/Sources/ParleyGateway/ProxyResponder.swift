@@ -14,6 +14,8 @@ struct ProxyResponder: HTTPResponder {
 
     let configuration: GatewayConfiguration
     let transcoder: Transcoder
+    /// The transcoders of routes with a registry of their own (descriptor sets), by path prefix.
+    let routeTranscoders: [String: Transcoder]
     let upstream: Upstream
     let observer: ExchangeObserver
 
@@ -99,6 +101,7 @@ struct ProxyResponder: HTTPResponder {
                        summary: inout ExchangeSummary) async throws -> Answer {
         let head = request.head
         let route = configuration.route(for: head.path ?? "/")
+        let transcoder = route.flatMap { routeTranscoders[$0.pathPrefix] } ?? self.transcoder
         let limit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
 
         var fields = ForwardedFields.endToEnd(head.headerFields)

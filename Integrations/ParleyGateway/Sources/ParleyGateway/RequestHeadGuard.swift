@@ -9,9 +9,12 @@ import NIOHTTPTypes
 /// - a request body that goes `bodyTimeout` without a byte closes the connection, after a 408
 ///   when no answer has started (a stalled upload cannot hold it either);
 /// - a head over the decoder's field limit gets 431 and the connection is closed, where the
-///   framework would answer 400.
+///   framework would answer 400;
+/// - every head goes through ``RequestHeadPolicy``: the admitted head, rewritten (its path
+///   normalised), goes on; a refused one is answered (400, 405, …) once the responses before
+///   it have ended, and the connection is closed.
 ///
-/// Both answers carry a small problem document (RFC 9457) in JSON: no head was read, so there
+/// The answers carry a small problem document (RFC 9457) in JSON: no head was read, so there
 /// is no `Accept` to negotiate with.
 final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -21,6 +24,9 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let timeout: TimeAmount
     private let bodyTimeout: TimeAmount
+    private let policy: RequestHeadPolicy
+    /// A refused head waiting for the responses before it to end; everything read after it is dropped.
+    private var refusal: RequestHeadPolicy.Refusal?
     private var timer: Scheduled<Void>?
     /// Requests whose head arrived and whose response has not ended.
     private var open = 0
@@ -33,9 +39,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a response head has been written since the last response ended.
     private var responding = false
 
-    init(timeout: TimeAmount, bodyTimeout: TimeAmount) {
+    init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy = RequestHeadPolicy()) {
         self.timeout = timeout
         self.bodyTimeout = bodyTimeout
+        self.policy = policy
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -59,8 +66,15 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard refusal == nil, !answered else { return }   // the connection closes after the refusal
+        var data = data
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
+            let client = context.channel.remoteAddress?.ipAddress
+            do { data = wrapInboundOut(.head(try policy.admit(head, from: client))) } catch {
+                refuse(context, error)
+                return
+            }
             open += 1
             timer?.cancel()
             timer = nil
@@ -82,6 +96,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             responding = false
             open = max(0, open - 1)
+            if open == 0, let refusal {
+                context.write(data, promise: promise)
+                answer(context, refusal.status, refusal.detail, fields: refusal.fields)
+                return
+            }
             if open == 0 { arm(context) }
         default:
             break
@@ -125,18 +144,34 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Answers a refused head now, or once the responses before it have ended.
+    private func refuse(_ context: ChannelHandlerContext, _ refusal: RequestHeadPolicy.Refusal) {
+        timer?.cancel()
+        timer = nil
+        self.refusal = refusal
+        if open == 0 { answer(context, refusal.status, refusal.detail, fields: refusal.fields) }
+    }
+
     /// Writes a problem answer and closes the connection, once.
-    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status, _ detail: String) {
+    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status, _ detail: String,
+                        fields: HTTPFields = [:]) {
         guard !answered else { return }
         answered = true
         timer?.cancel()
         bodyTimer?.cancel()
-        let body = #"{"type":"about:blank","title":"\#(status.reasonPhrase)","status":\#(status.code),"detail":"\#(detail)"}"#
+        var escaped = ""
+        for character in detail {
+            if character == "\"" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        let body = #"{"type":"about:blank","title":"\#(status.reasonPhrase)","status":\#(status.code),"#
+            + #""detail":"\#(escaped)"}"#
         var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
         buffer.writeString(body)
-        let head = HTTPResponse(status: status, headerFields: [.contentType: "application/problem+json",
+        var head = HTTPResponse(status: status, headerFields: [.contentType: "application/problem+json",
                                                                 .contentLength: String(buffer.readableBytes),
                                                                 .connection: "close"])
+        head.headerFields.append(contentsOf: fields)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(buffer)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -13,7 +13,8 @@ struct GatewayCommand: AsyncParsableCommand {
         discussion: """
         Forwards every request to the upstream. A response whose Content-Type the client accepts \
         streams through byte for byte; one a linked format decodes is transcoded into a type the \
-        client accepts (JSON, YAML, XML, property lists, MessagePack, CSV); otherwise 406. Upstream \
+        client accepts (JSON, YAML, XML, property lists, MessagePack, CSV, CBOR, and Protocol \
+        Buffers on routes of --config that name descriptor_sets and a message_type); otherwise 406. Upstream \
         failures answer 502 or 504 with problem details (RFC 9457).
 
         Prints "listening on http://HOST:PORT" when ready; SIGTERM or SIGINT stop it after the \
@@ -24,6 +25,7 @@ struct GatewayCommand: AsyncParsableCommand {
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --record recordings
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --replay recordings
           parley-gateway --config gateway.yaml --admin 127.0.0.1:9090
+          parley-gateway --upstream http://api.internal --access-log access.log --trusted-proxy 10.0.0.0/8
           curl -H 'Accept: application/yaml' http://127.0.0.1:8080/users/7
         """)
 
@@ -48,8 +50,21 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve /health and /metrics (Prometheus) on this address.", valueName: "HOST:PORT"))
     var admin: String?
 
-    @Option(help: ArgumentHelp("Log level of the access log on stderr: trace, debug, info, notice, warning, error, critical.", valueName: "LEVEL"))
+    @Option(help: ArgumentHelp("The least severe level logged: trace, debug, info (the access log), notice, warning, "
+                               + "error, critical.", valueName: "LEVEL"))
     var logLevel: String = "info"
+
+    @Option(help: ArgumentHelp("""
+        Where the access log (one line per request) goes: off, stderr (default), or a file appended to. \
+        Lines go through a bounded buffer to a writer thread; when it is full they are dropped and \
+        counted (parley_gateway_log_lines_dropped_total), so a slow log never slows forwarding.
+        """, valueName: "off|stderr|FILE"))
+    var accessLog: String = "stderr"
+
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A proxy in front of the gateway (an address or CIDR block; repeatable) whose Forwarded "
+                               + "and X-Forwarded-* fields are kept; from other peers they are dropped.", valueName: "CIDR"))
+    var trustedProxies: [String] = []
 
     func validate() throws {
         if config == nil, upstream == nil { throw ValidationError("--upstream URL is required (or a --config file naming one)") }
@@ -78,6 +93,13 @@ struct GatewayCommand: AsyncParsableCommand {
         if let flagUpstream { configuration.upstream = flagUpstream }
         if let listen { configuration.listen = try HostAndPort(parsing: listen) }
         if let admin { configuration.admin = try HostAndPort(parsing: admin) }
+        if !trustedProxies.isEmpty {
+            configuration.trustedProxies = try trustedProxies.map { text throws(GatewayConfigurationError) in
+                do throws(GatewayConfigurationError) { return try AddressRange(parsing: text) } catch {
+                    throw GatewayConfigurationError("--trusted-proxy: \(error.message)")
+                }
+            }
+        }
         if let upstreamTimeout { configuration.upstreamTimeout = .milliseconds(Int64((upstreamTimeout * 1000).rounded())) }
         if let replay {
             var isFolder: ObjCBool = false
@@ -100,15 +122,53 @@ struct GatewayCommand: AsyncParsableCommand {
         return configuration
     }
 
+    /// The access log's destination, `nil` for off.
+    var accessLogDestination: LogLineWriter.Destination? {
+        switch accessLog {
+        case "off": nil
+        case "stderr": .standardError
+        default: .file(accessLog)
+        }
+    }
+
     func run() async throws { try await serve() }
 
     /// Runs the gateway until SIGTERM or SIGINT.
     func serve() async throws {
         let configuration = try gatewayConfiguration()
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        // Every line goes through a writer thread: standard error (or the access-log file) may
+        // be a pipe that is read slowly, or not at all.
+        let standardError = try LogLineWriter(.standardError)
+        LoggingSystem.bootstrap { label in
+            var handler = BufferedLogHandler(label: label, writer: standardError)
+            handler.logLevel = level
+            return handler
+        }
         var logger = Logger(label: "parley-gateway")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let gateway = Gateway(configuration: configuration, registry: .linked, logger: logger) { addresses in
+        logger.logLevel = level
+        var writers = [standardError]
+        let accessLogger: Logger
+        switch accessLogDestination {
+        case nil:
+            accessLogger = Logger(label: "parley-gateway.access") { _ in SwiftLogNoOpLogHandler() }
+        case .standardError:
+            accessLogger = logger
+        case .file(let path):
+            let file: LogLineWriter
+            do throws(GatewayConfigurationError) { file = try LogLineWriter(.file(path)) } catch {
+                throw GatewayConfigurationError("--access-log: \(error.message)")
+            }
+            writers.append(file)
+            accessLogger = Logger(label: "parley-gateway") { label in
+                var handler = BufferedLogHandler(label: label, writer: file)
+                handler.logLevel = level
+                return handler
+            }
+        }
+        defer { for writer in writers { writer.close() } }
+        let gateway = Gateway(configuration: configuration, registry: .linked, logger: logger,
+                              accessLogger: accessLogger, logWriters: writers) { addresses in
             var line = "listening on http://\(addresses.main)"
             if let admin = addresses.admin { line += " (admin on http://\(admin))" }
             FileHandle.standardOutput.write(Data((line + "\n").utf8))

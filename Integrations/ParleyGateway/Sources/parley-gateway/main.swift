@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import ParleyGateway
 
+// A log or client pipe closed by its reader is an error on that write, not the end of the process.
+signal(SIGPIPE, SIG_IGN)
+
 // Bad flags and bad configuration exit 2 (argument-parser's own usage errors would exit 64).
 do {
     let command = try GatewayCommand.parse()

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+
+/// A swift-log handler that formats each message as one line and hands it to a
+/// ``LogLineWriter``: logging costs a format and a buffer append, never a blocking write.
+///
+/// A line reads `2026-11-28T11:00:00.123Z info parley-gateway: request key=value …`, metadata
+/// sorted by key; values with spaces, quotes or `=` are quoted.
+public struct BufferedLogHandler: LogHandler {
+    /// The writer lines go to.
+    public let writer: LogLineWriter
+    /// The logger's label, printed on every line.
+    public let label: String
+    /// The least severe level written.
+    public var logLevel: Logger.Level = .info
+    /// Metadata added to every line.
+    public var metadata: Logger.Metadata = [:]
+
+    /// Creates a handler for the logger labelled `label`.
+    public init(label: String, writer: LogLineWriter) {
+        self.label = label
+        self.writer = writer
+    }
+
+    /// The metadata value for `key`.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Formats the event and queues it.
+    public func log(event: LogEvent) {
+        var merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        if let error = event.error { merged["error"] = "\(error)" }
+        writer.submit(Self.line(date: Date(), level: event.level, label: label, message: event.message.description,
+                                metadata: merged))
+    }
+
+    /// One log line (without its newline).
+    static func line(date: Date, level: Logger.Level, label: String, message: String,
+                     metadata: Logger.Metadata) -> String {
+        var text = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date) + " "
+        text += "\(level.rawValue) \(label): \(quoted(message))"
+        for key in metadata.keys.sorted() {
+            text += " \(key)=\(quoted(metadata[key]!.description))"
+        }
+        return text
+    }
+
+    /// `value` as it is when it is one plain token, else in double quotes with `"`, `\` and
+    /// control characters escaped (so one log line is always one line).
+    static func quoted(_ value: String) -> String {
+        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "=" && scalar != "\\"
+        }
+        if plain { return value }
+        var text = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                text += "\\u{\(String(scalar.value, radix: 16))}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}

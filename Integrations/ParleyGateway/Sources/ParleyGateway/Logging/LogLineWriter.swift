@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Writes log lines to a file descriptor from a thread of its own, so that a slow reader (a log
+/// shipper that falls behind, a pipe nobody drains) never blocks the thread that logs.
+///
+/// ``submit(_:)`` only appends to a bounded buffer and returns; when the buffer already holds
+/// ``capacity`` bytes, the line is dropped and counted in ``droppedLines`` (the gateway exposes
+/// that count as `parley_gateway_log_lines_dropped_total`).
+public final class LogLineWriter: Sendable {
+    /// Where the lines go.
+    public enum Destination: Sendable, Equatable {
+        /// The process's standard error.
+        case standardError
+        /// A file, created when missing and appended to.
+        case file(String)
+    }
+
+    private struct State {
+        var lines: [String] = []
+        var bytes = 0
+        var dropped = 0
+        var closed = false
+    }
+
+    /// The most bytes of lines waiting to be written; lines past it are dropped.
+    public let capacity: Int
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Opens `destination` and starts the writer thread.
+    ///
+    /// - Parameter capacity: The most bytes of lines waiting to be written. Default 1 MiB.
+    /// - Throws: ``GatewayConfigurationError`` when the file cannot be opened for appending.
+    public convenience init(_ destination: Destination, capacity: Int = 1 << 20) throws(GatewayConfigurationError) {
+        switch destination {
+        case .standardError:
+            self.init(descriptor: STDERR_FILENO, ownsDescriptor: false, capacity: capacity)
+        case .file(let path):
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw GatewayConfigurationError("cannot open '\(path)' for the log: \(reason)")
+            }
+            self.init(descriptor: descriptor, ownsDescriptor: true, capacity: capacity)
+        }
+    }
+
+    /// Writes to an open file descriptor (a pipe in tests), which it closes on ``close()`` when
+    /// `ownsDescriptor`.
+    public init(descriptor: Int32, ownsDescriptor: Bool, capacity: Int = 1 << 20) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.capacity = max(capacity, 1)
+        let thread = Thread { [self] in drain() }
+        thread.name = "parley-log-writer"
+        thread.start()
+    }
+
+    /// Queues `line` (a newline is added), or drops it when the buffer is full. Never blocks on I/O.
+    public func submit(_ line: String) {
+        let queued = state.withLock { (state: inout State) -> Bool in
+            let size = line.utf8.count + 1
+            guard !state.closed, state.bytes + size <= capacity else {
+                if !state.closed { state.dropped += 1 }
+                return false
+            }
+            state.lines.append(line)
+            state.bytes += size
+            return true
+        }
+        if queued { wake.signal() }
+    }
+
+    /// Lines dropped so far because the buffer was full.
+    public var droppedLines: Int { state.withLock(\.dropped) }
+
+    /// Stops taking lines; the writer thread writes what is queued and ends (closing the file it
+    /// opened). Waits at most `timeout` for that: a descriptor nobody reads cannot hold the caller.
+    public func close(waitingAtMost timeout: Duration = .seconds(1)) {
+        state.withLock { $0.closed = true }
+        wake.signal()
+        _ = finished.wait(timeout: .now() + .nanoseconds(Int(timeout.nanoseconds)))
+    }
+
+    /// The writer thread: waits for lines, takes all that are queued, writes them.
+    private func drain() {
+        while true {
+            wake.wait()
+            let (lines, closed) = state.withLock { state in
+                defer {
+                    state.lines.removeAll(keepingCapacity: true)
+                    state.bytes = 0
+                }
+                return (state.lines, state.closed)
+            }
+            if !lines.isEmpty {
+                var text = lines.joined(separator: "\n")
+                text.append("\n")
+                writeAll(Array(text.utf8))
+            }
+            if closed { break }
+        }
+        if ownsDescriptor { closeDescriptor(descriptor) }
+        finished.signal()
+    }
+
+    /// Writes every byte, going on after partial writes and interruptions; gives up on errors.
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}
+
+/// Closes a file descriptor (outside the class, whose `close` is another function).
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}

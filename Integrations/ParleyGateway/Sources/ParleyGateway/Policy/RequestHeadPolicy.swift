@@ -1,0 +1,115 @@
+import HTTPTypes
+
+/// What the gateway admits of a request head, and how it rewrites an admitted one before it is
+/// routed and forwarded. Called for every head, before any answer starts (``RequestHeadGuard``).
+///
+/// Refused (the connection is then closed):
+/// - `CONNECT` and `TRACE`: 405, with `Allow` (the gateway tunnels nothing and does not echo heads);
+/// - no `Host`, or more than one: 400 (RFC 9112 §3.2);
+/// - a path that cannot be normalised safely: 400 (``RequestTarget``).
+///
+/// Rewritten:
+/// - the path normalised (``RequestTarget``);
+/// - fields whose names hold `_` dropped (a CGI-style upstream reads `X_User` as `X-User`);
+/// - `Connection` read as a list: the fields it names are dropped (never the framing fields
+///   `Content-Length` and `Transfer-Encoding`), and what stays of it is `close` or `keep-alive`;
+/// - `Forwarded` (RFC 7239), `X-Forwarded-For`, `-Host`, `-Proto` and `X-Real-IP` from a client
+///   that is not a trusted proxy dropped; the client's address appended to `Forwarded`
+///   (`for=`, with `host=` and `proto=`) and `X-Forwarded-For`.
+struct RequestHeadPolicy: Sendable {
+    /// A head the gateway answers itself, with the status and why.
+    struct Refusal: Error, Equatable, Sendable {
+        var status: HTTPResponse.Status
+        var detail: String
+        /// Extra fields of the answer (`Allow` for 405).
+        var fields: HTTPFields = [:]
+    }
+
+    /// Peers whose `Forwarded` and `X-Forwarded-*` fields are kept (and added to).
+    var trustedProxies: [AddressRange] = []
+
+    /// The methods a 405 names.
+    static let allowedMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+
+    static let forwarded = HTTPField.Name("Forwarded")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    static let xRealIP = HTTPField.Name("X-Real-IP")!
+    private static let host = HTTPField.Name("Host")!
+
+    /// `head`, from the peer at `client` (an IP address, when known), as the gateway routes and
+    /// forwards it, or the answer that refuses it.
+    func admit(_ head: HTTPRequest, from client: String?) throws(Refusal) -> HTTPRequest {
+        var head = head
+        if head.method == .connect || head.method == .trace {
+            throw Refusal(status: .methodNotAllowed, detail: "the gateway does not answer \(head.method.rawValue)",
+                          fields: [.allow: Self.allowedMethods])
+        }
+        if head.headerFields[Self.host] != nil {
+            throw Refusal(status: .badRequest, detail: "the request has more than one Host field")
+        }
+        guard let authority = head.authority, !authority.isEmpty else {
+            throw Refusal(status: .badRequest, detail: "the request has no Host field")
+        }
+        if let path = head.path {
+            do { head.path = try RequestTarget.normalized(path) } catch {
+                throw Refusal(status: .badRequest, detail: error.reason)
+            }
+        }
+        var fields = HTTPFields(head.headerFields.filter { !$0.name.rawName.contains("_") })
+        fields = Self.applyingConnection(fields)
+        if let client { fields = forwarding(fields, client: client, host: authority) }
+        head.headerFields = fields
+        return head
+    }
+
+    /// `fields` without those `Connection` names, and `Connection` itself only `close` (when
+    /// named) or `keep-alive`.
+    private static func applyingConnection(_ fields: HTTPFields) -> HTTPFields {
+        let tokens = Set(fields[values: .connection].flatMap { value in
+            value.split(separator: ",").map { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() }
+        })
+        guard !tokens.isEmpty else { return fields }
+        var named = Set(tokens.compactMap { HTTPField.Name(String($0)) })
+        named.subtract([.contentLength, .transferEncoding, .connection])
+        var kept = HTTPFields(fields.filter { !named.contains($0.name) && $0.name != .connection })
+        if tokens.contains("close") {
+            kept[.connection] = "close"
+        } else if tokens.contains("keep-alive") {
+            kept[.connection] = "keep-alive"
+        }
+        return kept
+    }
+
+    /// `fields` with the proxy fields of an untrusted client dropped and `client` added.
+    private func forwarding(_ fields: HTTPFields, client: String, host: String) -> HTTPFields {
+        let trusted = trustedProxies.contains { $0.contains(client) }
+        var fields = fields
+        if !trusted {
+            for name in [Self.forwarded, Self.xForwardedFor, Self.xForwardedHost, Self.xForwardedProto, Self.xRealIP] {
+                fields[name] = nil
+            }
+        }
+        let node = client.contains(":") ? "\"[\(client)]\"" : client
+        let quotedHost = host.replacingBackslashAndQuote()
+        fields.append(HTTPField(name: Self.forwarded, value: "for=\(node);host=\"\(quotedHost)\";proto=http"))
+        let earlier = fields[values: Self.xForwardedFor]
+        fields[Self.xForwardedFor] = (earlier + [client]).joined(separator: ", ")
+        if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
+        if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
+        return fields
+    }
+}
+
+extension String {
+    /// The text with `\` and `"` escaped, for a quoted-string (RFC 9110 §5.6.4).
+    fileprivate func replacingBackslashAndQuote() -> String {
+        var escaped = ""
+        for character in self {
+            if character == "\"" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

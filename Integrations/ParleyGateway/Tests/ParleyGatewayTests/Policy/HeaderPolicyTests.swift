@@ -1,0 +1,141 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Parley
+@testable import ParleyGateway
+import Testing
+
+/// The request head policy (review finding 9): methods, Host, names, Connection, Forwarded.
+@Suite struct HeaderPolicyTests {
+    /// Sends `head` (request line and fields, without the blank line) on a new connection.
+    static func send(_ head: String, port: Int,
+                     waitingForClose: Bool = true) async throws -> (answer: RawResponse?, closed: Bool) {
+        let connection = try await RawConnection.open(port: port)
+        try await connection.send(head + "\r\n\r\n")
+        let answer = await connection.responses(1, within: .seconds(10)).first
+        let closed = waitingForClose ? await connection.waitForClose(within: .seconds(3)) : false
+        await connection.close()
+        return (answer, closed)
+    }
+
+    /// The fields the upstream's echo saw, by lower-cased name.
+    struct EchoedFields {
+        let value: Value
+        subscript(name: String) -> [String]? { value["fields"]?[name]?.arrayValue?.compactMap(\.stringValue) }
+    }
+
+    static func echoedFields(_ answer: RawResponse?) throws -> EchoedFields {
+        let answer = try #require(answer)
+        let json = try MediaType(parsing: "application/json")
+        return EchoedFields(value: try Registry.linked.decode(answer.body, contentType: json))
+    }
+
+    @Test func connectAndTraceAre405AndAMissingOrDuplicateHostIs400() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                for head in ["CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443",
+                             "TRACE /echo/x HTTP/1.1\r\nHost: gateway"] {
+                    let (answer, closed) = try await Self.send(head, port: gateway.main.port)
+                    #expect(answer?.status == 405, "\(head)")
+                    #expect(answer?.field("Allow")?.contains("GET") == true)
+                    #expect(closed)
+                }
+                for head in ["GET /echo/x HTTP/1.1", "GET /echo/x HTTP/1.1\r\nHost: gateway\r\nHost: other"] {
+                    let (answer, closed) = try await Self.send(head, port: gateway.main.port)
+                    #expect(answer?.status == 400, "\(head)")
+                    #expect(answer?.text.contains("Host") == true)
+                    #expect(closed)
+                }
+            }
+        }
+    }
+
+    @Test func underscoreNamesTEAndNamesConnectionListsDoNotGoUpstreamAndCloseIsHonouredInAList() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let (answer, closed) = try await Self.send("""
+                    GET /echo/x HTTP/1.1\r\nHost: gateway\r\nAccept: application/json\r\nX_User: admin\r\nX-User: ada\r
+                    TE: gzip, chunked\r\nConnection: keep-alive, X-Secret, close\r\nX-Secret: s
+                    """, port: gateway.main.port)
+                #expect(answer?.status == 200)
+                let fields = try Self.echoedFields(answer)
+                #expect(fields["x-user"] == ["ada"])
+                #expect(fields["x_user"] == nil)
+                #expect(fields["te"] == nil)
+                #expect(fields["x-secret"] == nil)
+                #expect(answer?.field("Connection") == "close")
+                #expect(closed)
+            }
+        }
+    }
+
+    @Test func untrustedForwardingFieldsAreDroppedAndTheClientAddressIsAdded() async throws {
+        let head = """
+            GET /echo/x HTTP/1.1\r\nHost: gateway.example\r\nAccept: application/json\r\nX-Forwarded-For: 203.0.113.9\r
+            Forwarded: for=203.0.113.9\r\nX-Real-IP: 203.0.113.9\r\nX-Forwarded-Host: evil
+            """
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                // A client naming X-Forwarded-For in Connection cannot have the gateway drop its own.
+                let sent = try await Self.send(head + "\r\nConnection: X-Forwarded-For", port: gateway.main.port,
+                                               waitingForClose: false)
+                let fields = try Self.echoedFields(sent.answer)
+                #expect(fields["x-forwarded-for"] == ["127.0.0.1"])
+                #expect(fields["forwarded"] == [#"for=127.0.0.1;host="gateway.example";proto=http"#])
+                #expect(fields["x-real-ip"] == nil)
+                #expect(fields["x-forwarded-host"] == ["gateway.example"])
+                #expect(fields["x-forwarded-proto"] == ["http"])
+            }
+            let loopback = try AddressRange(parsing: "127.0.0.0/8")
+            try await withGateway(upstream: upstream, configure: { $0.trustedProxies = [loopback] }) { gateway in
+                let sent = try await Self.send(head, port: gateway.main.port, waitingForClose: false)
+                let fields = try Self.echoedFields(sent.answer)
+                #expect(fields["x-forwarded-for"] == ["203.0.113.9, 127.0.0.1"])
+                #expect(fields["forwarded"] == ["for=203.0.113.9", #"for=127.0.0.1;host="gateway.example";proto=http"#])
+                #expect(fields["x-real-ip"] == ["203.0.113.9"])
+                #expect(fields["x-forwarded-host"] == ["evil"])
+            }
+        }
+    }
+
+    @Test func transcodeMetricLabelsNameRegisteredTypesOrOther() async throws {
+        let router = Router()
+        router.get("/typed/{n}") { _, context -> Response in
+            let type = "application/vnd.invented\(context.parameters.get("n") ?? "")+json"
+            return Response(status: .ok, headers: [.contentType: type],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"a":1}"#)))
+        }
+        try await withUpstream(router) { upstream in
+            let admin = HostAndPort(host: "127.0.0.1", port: 0)
+            try await withGateway(upstream: upstream, configure: { $0.admin = admin }) { gateway in
+                for index in 0..<3 {
+                    let answer = try await fetch("http://\(gateway.main)/typed/\(index)",
+                                                 headers: [("Accept", "application/yaml")])
+                    #expect(answer.status == 200)
+                }
+                let metrics = try await fetch("http://\(try #require(gateway.admin))/metrics").text
+                #expect(metrics.contains(#"parley_gateway_transcodes_total{from="other",to="application/yaml"} 3"#),
+                        "\(metrics)")
+                #expect(!metrics.contains("invented"))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("10.0.0.0/8", "10.255.1.2", true), ("10.0.0.0/8", "11.0.0.1", false), ("127.0.0.1", "127.0.0.1", true),
+        ("127.0.0.1", "127.0.0.2", false), ("192.168.1.128/25", "192.168.1.200", true),
+        ("192.168.1.128/25", "192.168.1.5", false), ("::1", "::1", true), ("fd00::/8", "fd12::1", true),
+        ("fd00::/8", "fe80::1", false), ("10.0.0.0/8", "::ffff:10.1.2.3", true),
+        ("0.0.0.0/0", "8.8.8.8", true), ("10.0.0.0/8", "not an address", false),
+    ])
+    func addressRanges(range: String, address: String, contained: Bool) throws {
+        #expect(try AddressRange(parsing: range).contains(address) == contained)
+    }
+
+    @Test func badAddressRangesAreConfigurationErrors() {
+        for text in ["10.0.0.0/33", "::/129", "example.org", "10.0.0/8", ""] {
+            #expect(throws: GatewayConfigurationError.self, "\(text)") { try AddressRange(parsing: text) }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+@testable import ParleyGateway
+import Testing
+
+/// Path normalisation before routing and forwarding (RFC 3986 §6.2.2 and §5.2.4).
+@Suite struct RequestTargetTests {
+    @Test(arguments: [
+        ("/api/users", "/api/users"),
+        ("/%61pi/users", "/api/users"),
+        ("/%41%5a%7e%2D%2e%5F", "/AZ~-._"),
+        ("//api//users", "/api/users"),
+        ("/./api/./users", "/api/users"),
+        ("/api/x/../users", "/api/users"),
+        ("/api/x/%2e%2e/users", "/api/users"),
+        ("/api/x/%2E./users", "/api/users"),
+        ("/api/users/", "/api/users/"),
+        ("/api/users/.", "/api/users/"),
+        ("/api/users/..", "/api/"),
+        ("/api/..", "/"),
+        ("/", "/"),
+        ("/.", "/"),
+        ("/a%20b/%e2%82%ac", "/a%20b/%E2%82%AC"),
+        ("/a..b/.c/..d", "/a..b/.c/..d"),
+        ("/api/users?q=/../x&y=%2F", "/api/users?q=/../x&y=%2F"),
+        ("/%61pi?", "/api?"),
+        ("*", "*"),
+    ])
+    func normalises(target: String, expected: String) throws {
+        #expect(try RequestTarget.normalized(target) == expected)
+    }
+
+    @Test(arguments: [
+        ("/..", "climbs above"),
+        ("/api/../..", "climbs above"),
+        ("/api/%2e%2e/%2E%2E/etc/passwd", "climbs above"),
+        ("/api/..%2Fsecret", "encoded '/'"),
+        ("/api%2fsecret", "encoded '/'"),
+        ("/api/%5C..", "encoded '/' or '\\'"),
+        ("/api\\..\\secret", "'\\'"),
+        ("/api/%00", "NUL"),
+        ("/api/%", "malformed"),
+        ("/api/%4", "malformed"),
+        ("/api/%zz", "malformed"),
+        ("api", "not a path"),
+        ("", "not a path"),
+    ])
+    func rejects(target: String, reason: String) {
+        #expect {
+            try RequestTarget.normalized(target)
+        } throws: { error in
+            (error as? RequestTarget.Rejection)?.reason.contains(reason) == true
+        }
+    }
+}
