@@ -27,6 +27,10 @@ public struct CheckOptions: Sendable {
     public var keepsDetails = false
     /// The most body bytes an ``ExchangeDetail`` keeps. Default 256 KiB.
     public var maxDetailBodyBytes = 256 * 1024
+    /// How much of a decoded value an ``ExchangeDetail`` keeps: the ``ValuePreview`` the HTML
+    /// report shows (its tree's nodes, depth and string characters, a CSV table's records).
+    /// Default the report's defaults, so the page shows all that was kept.
+    public var previewLimits = HTMLReportLimits()
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,

@@ -48,25 +48,15 @@ public struct ExchangeChecker: Sendable {
         if options.keepsDetails {
             result.detail?.body = Array(outcome.body.prefix(options.maxDetailBodyBytes))
             result.detail?.bodyByteCount = outcome.body.count
-            result.detail?.value = result.value.map { Self.preview($0, maxBytes: options.maxDetailBodyBytes) }
+            // Only the preview is kept: the whole value is released once the exchange is checked.
+            result.detail?.preview = result.value.map {
+                ValuePreview($0, limits: options.previewLimits, isTable: outcome.formatName == "csv")
+            }
             if outcome.findings.contains(where: { $0.kind == .mislabelledBody }),
                let label = response.headers["Content-Type"].flatMap(MediaType.init) {
                 result.detail?.sniffedType = options.registry.mislabelling(of: outcome.body, labelledAs: label)?.mediaType
             }
         }
         return result
-    }
-
-    /// A decoded text or byte string cut to `maxBytes`, so a report's detail keeps a preview of
-    /// a large body rather than all of it; other values are kept as they are.
-    static func preview(_ value: Value, maxBytes: Int) -> Value {
-        switch value {
-        case .string(let text) where text.utf8.count > maxBytes:
-            return .string(String(decoding: text.utf8.prefix(maxBytes), as: UTF8.self))
-        case .bytes(let bytes) where bytes.count > maxBytes:
-            return .bytes(Array(bytes.prefix(maxBytes)))
-        default:
-            return value
-        }
     }
 }

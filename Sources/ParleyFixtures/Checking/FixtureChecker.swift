@@ -119,7 +119,8 @@ public struct FixtureChecker: Sendable {
         let differences = walk.found
         if !differences.isEmpty {
             if options.keepsDetails {
-                result.detail?.snapshot = SnapshotDifference(expected: entry.value, match: entry.match, paths: walk.paths)
+                let expected = ValuePreview(entry.value, limits: options.previewLimits)
+                result.detail?.snapshot = SnapshotDifference(expected: expected, match: entry.match, paths: walk.paths)
             }
             result.findings.append(Finding(.snapshotMismatch,
                                            "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    "),
