@@ -34,8 +34,10 @@ public struct CheckOptions: Sendable {
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,
-                severities: [Finding.Kind: Severity] = [:], maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
-                acceptsMislabelledBodies: Bool = false, charsetConverter: any CharsetConverting = SystemCharsetConverter()) {
+                severities: [Finding.Kind: Severity] = [:],
+                maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
+                acceptsMislabelledBodies: Bool = false,
+                charsetConverter: any CharsetConverting = SystemCharsetConverter()) {
         self.registry = registry
         self.acceptableStatuses = acceptableStatuses
         self.isStrict = isStrict
@@ -55,10 +57,11 @@ public struct CheckOptions: Sendable {
     /// stored body unless the recording is raw HTTP (its reader frames the body by that field).
     public func pipeline(for kind: RecordingKind) -> ResponsePipeline {
         let statuses = acceptableStatuses.map { filter in ResponseValidator.allStatusCodes.filter(filter.accepts) }
-        return ResponsePipeline(registry: registry,
-                                validator: ResponseValidator(acceptableStatusCodes: statuses ?? ResponseValidator.allStatusCodes),
+        let validator = ResponseValidator(acceptableStatusCodes: statuses ?? ResponseValidator.allStatusCodes)
+        return ResponsePipeline(registry: registry, validator: validator,
                                 contentCodings: .standard, charsetConverter: charsetConverter,
-                                maxDecompressedBytes: maxDecompressedBytes, acceptsMislabelledBodies: acceptsMislabelledBodies,
+                                maxDecompressedBytes: maxDecompressedBytes,
+                                acceptsMislabelledBodies: acceptsMislabelledBodies,
                                 checksContentLength: kind != .rawHTTP)
     }
 }

@@ -12,7 +12,8 @@ struct HTMLExchangeView {
     func row(_ result: ExchangeResult) -> String {
         let findings = result.findings.map { finding in
             let message = finding.message.count > 240 ? String(finding.message.prefix(240)) + "…" : finding.message
-            return "<li class=\"sev-\(finding.severity)\"><b>\(finding.kind.rawValue)</b> \(HTMLText.escaped(message, keepingLines: true))</li>"
+            return "<li class=\"sev-\(finding.severity)\"><b>\(finding.kind.rawValue)</b> "
+                + "\(HTMLText.escaped(message, keepingLines: true))</li>"
         }.joined()
         return "<tr class=\"main\"><th scope=\"row\"><span class=\"file\">\(e(result.path))</span>#\(result.index)</th>"
             + "<td>\(e(result.method))</td><td class=\"url\">\(e(result.url))</td><td>\(result.status)</td>"
@@ -24,7 +25,8 @@ struct HTMLExchangeView {
     /// The expandable row under the main row; `content` is its body (empty when a script fills it later).
     func detailsRow(_ result: ExchangeResult, content: String) -> String {
         let size = result.detail.map { HTMLText.byteCount($0.bodyByteCount) } ?? HTMLText.byteCount(result.bodyBytes)
-        return "<tr class=\"more\"><td colspan=\"8\"><details><summary>Headers and body <span class=\"dim\">(\(size))</span></summary>\(content)</details></td></tr>"
+        return "<tr class=\"more\"><td colspan=\"8\"><details><summary>Headers and body "
+            + "<span class=\"dim\">(\(size))</span></summary>\(content)</details></td></tr>"
     }
 
     /// What expanding the row shows; `previewAllowed` is false once the page's preview budget is spent.
@@ -32,7 +34,8 @@ struct HTMLExchangeView {
         var html = "<div class=\"detail\">"
         if !result.findings.isEmpty {
             html += "<h4>Findings</h4><ul class=\"findings full\">" + result.findings.map {
-                "<li class=\"sev-\($0.severity)\"><b>\($0.severity) \($0.kind.rawValue)</b> <span class=\"msg\">\(HTMLText.escaped($0.message, keepingLines: true))</span></li>"
+                "<li class=\"sev-\($0.severity)\"><b>\($0.severity) \($0.kind.rawValue)</b> "
+                    + "<span class=\"msg\">\(HTMLText.escaped($0.message, keepingLines: true))</span></li>"
             }.joined() + "</ul>"
         }
         guard let detail = result.detail else { return html + "</div>" }
@@ -41,11 +44,14 @@ struct HTMLExchangeView {
                 + "<span> but the bytes are <code>\(e(sniffed.description))</code></span></p>"
         }
         html += "<div class=\"fields\">" + fields("Request header fields", detail.requestFields)
-            + fields("Response header fields (\(result.status)\(detail.reason.isEmpty ? "" : " " + e(detail.reason)))", detail.responseFields)
+            + fields("Response header fields (\(result.status)\(detail.reason.isEmpty ? "" : " " + e(detail.reason)))",
+                     detail.responseFields)
             + "</div>"
         html += "<h4>Body</h4>"
         guard previewAllowed else {
-            return html + "<p class=\"cut\">Preview left out: the page's preview budget (\(HTMLText.byteCount(limits.maxPreviewCharactersInReport))) is used up.</p></div>"
+            let budget = HTMLText.byteCount(limits.maxPreviewCharactersInReport)
+            return html + "<p class=\"cut\">Preview left out: the page's preview budget (\(budget)) is used up.</p>"
+                + "</div>"
         }
         if let snapshot = detail.snapshot, let actual = detail.preview {
             let paths = Set(snapshot.paths)
@@ -69,7 +75,9 @@ struct HTMLExchangeView {
         html += "<table class=\"kv\"><tbody>"
         for field in fields.fields.prefix(limits.maxFields) {
             let value = field.value.count > limits.maxFieldCharacters
-                ? e(String(field.value.prefix(limits.maxFieldCharacters))) + "<span class=\"cut\"> … cut at \(limits.maxFieldCharacters) of \(field.value.count) characters</span>"
+                ? e(String(field.value.prefix(limits.maxFieldCharacters)))
+                    + "<span class=\"cut\"> … cut at \(limits.maxFieldCharacters) of \(field.value.count)"
+                    + " characters</span>"
                 : e(field.value)
             html += "<tr><th scope=\"row\">\(e(field.name))</th><td>\(value)</td></tr>"
         }
@@ -88,7 +96,8 @@ struct HTMLExchangeView {
             if result.format == "image", let image = image(value, detail) { return image }
             if result.format == "csv", case .array(let count, let records) = value { return csv(records, count: count) }
             if case .string(let text, let byteCount) = value {
-                return textPreview(text, note: "text, \(charset(result)), \(size)", total: byteCount, kept: text.utf8.count)
+                return textPreview(text, note: "text, \(charset(result)), \(size)",
+                                   total: byteCount, kept: text.utf8.count)
             }
             var budget = TreeBudget(nodes: limits.maxTreeNodes)
             let tree = tree(value, highlighting: [], budget: &budget)
@@ -99,15 +108,20 @@ struct HTMLExchangeView {
             return "<p class=\"dim\">Decoded by \(e(result.format ?? "?")) from \(size)</p>" + tree + cut
         }
         // Not decoded: an image whose bytes are another kind still shows; otherwise the bytes as text.
-        if let sniffed = detail.sniffedType, let image = inlineImage(detail, mediaType: sniffed.essence, caption: "\(e(sniffed.essence)), as its bytes really are") {
+        if let sniffed = detail.sniffedType,
+           let image = inlineImage(detail, mediaType: sniffed.essence,
+                                   caption: "\(e(sniffed.essence)), as its bytes really are") {
             return image
         }
         let text = String(decoding: detail.body.prefix(limits.maxTextCharacters * 4), as: UTF8.self)
-        return textPreview(text, note: "not decoded: the stored bytes read as UTF-8, \(size)", total: detail.bodyByteCount, kept: detail.body.count)
+        return textPreview(text, note: "not decoded: the stored bytes read as UTF-8, \(size)",
+                           total: detail.bodyByteCount, kept: detail.body.count)
     }
 
     private func charset(_ result: ExchangeResult) -> String {
-        if let charset = result.contentType.flatMap(MediaType.init)?.charset { return "charset \(e(charset)) (from Content-Type)" }
+        if let charset = result.contentType.flatMap(MediaType.init)?.charset {
+            return "charset \(e(charset)) (from Content-Type)"
+        }
         return "no charset parameter (the format's default)"
     }
 
@@ -132,7 +146,8 @@ struct HTMLExchangeView {
         if case .string(let format, _)? = value["format"] { kind = format } else { kind = "image" }
         let caption = "\(e(kind)), \(width) × \(height), \(HTMLText.byteCount(detail.bodyByteCount))"
         return inlineImage(detail, mediaType: type, caption: caption, width: width, height: height)
-            ?? "<p>\(caption)</p><p class=\"cut\">Not inlined: larger than \(HTMLText.byteCount(limits.maxImageBytes)).</p>"
+            ?? "<p>\(caption)</p><p class=\"cut\">Not inlined: larger than "
+                + "\(HTMLText.byteCount(limits.maxImageBytes)).</p>"
     }
 
     /// Raster types a browser shows and that carry no script; anything else is never inlined.
@@ -140,9 +155,13 @@ struct HTMLExchangeView {
 
     private func inlineImage(_ detail: ExchangeDetail, mediaType: String, caption: String,
                              width: Int64? = nil, height: Int64? = nil) -> String? {
-        guard Self.inlineImageTypes.contains(mediaType), detail.hasWholeBody, detail.body.count <= limits.maxImageBytes else { return nil }
-        let size = width.flatMap { w in height.map { h in " width=\"\(min(w, 480))\" height=\"\(w > 480 ? h * 480 / max(w, 1) : h)\"" } } ?? ""
-        return "<figure class=\"image\"><img alt=\"the response body\"\(size) src=\"data:\(mediaType);base64,\(Data(detail.body).base64EncodedString())\">"
+        guard Self.inlineImageTypes.contains(mediaType), detail.hasWholeBody,
+              detail.body.count <= limits.maxImageBytes else { return nil }
+        let size = width.flatMap { w in
+            height.map { h in " width=\"\(min(w, 480))\" height=\"\(w > 480 ? h * 480 / max(w, 1) : h)\"" }
+        } ?? ""
+        let data = Data(detail.body).base64EncodedString()
+        return "<figure class=\"image\"><img alt=\"the response body\"\(size) src=\"data:\(mediaType);base64,\(data)\">"
             + "<figcaption>\(caption)</figcaption></figure>"
     }
 
@@ -165,7 +184,8 @@ struct HTMLExchangeView {
         }
         html += "</tbody></table>"
         if shown.count < count {
-            html += "<p class=\"cut\">… cut: showing the first \(shown.count) of \(HTMLText.grouped(count)) records</p>"
+            html += "<p class=\"cut\">… cut: showing the first \(shown.count) of \(HTMLText.grouped(count))"
+                + " records</p>"
         }
         return html
     }

@@ -122,7 +122,8 @@ extension ParleyServer {
     ///
     /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
     public func reply(with value: Value, as choice: Registry.EncoderChoice, for request: HTTPRequest,
-                      accepting accept: AcceptField, options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+                      accepting accept: AcceptField,
+                      options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
         try reply(as: choice, for: request, accepting: accept, options: options) { _ in value }
     }
 
@@ -174,7 +175,8 @@ extension ParleyServer {
             throw ParleyError.notAcceptable(accept.fieldValue, available: registry.encodableMediaTypes)
         }
         let chosen = offers[AcceptNegotiator(offers: offers.map(\.offer)).preferredOfferIndex(for: accept) ?? 0]
-        return try encodeReply(chosen.isXML ? problem.xmlValue : problem.value, format: registry.formats[chosen.format], as: chosen.sent)
+        return try encodeReply(chosen.isXML ? problem.xmlValue : problem.value,
+                               format: registry.formats[chosen.format], as: chosen.sent)
     }
 
     /// Encodes a problem for `request`, negotiating its type from the `Accept` fields and, as
@@ -322,13 +324,16 @@ extension ParleyServer {
             }
             if transcodedTo == nil, refusing,
                CharsetNegotiator(charsets: ["utf-8"]).unexcludedCharsetIndex(forAcceptCharset: acceptCharset) == nil {
+                let others = offered.dropFirst().joined(separator: ", ")
                 throw ParleyError(.notAcceptable,
-                                  "nothing acceptable for Accept-Charset '\(acceptCharset ?? "")': it excludes UTF-8 and the body has no form in \(offered.dropFirst().joined(separator: ", "))",
+                                  "nothing acceptable for Accept-Charset '\(acceptCharset ?? "")': it excludes UTF-8"
+                                      + " and the body has no form in \(others)",
                                   acceptableTypes: [reply.contentType])
             }
         }
         // Never a second coding over one applied already.
-        if format.isCompressible && !options.contentCodings.encoders.isEmpty && reply.headerFields[.contentEncoding] == nil {
+        if format.isCompressible && !options.contentCodings.encoders.isEmpty
+            && reply.headerFields[.contentEncoding] == nil {
             let negotiator = EncodingNegotiator(options.contentCodings)
             let acceptEncoding = Self.fieldValue(fields, .acceptEncoding)
             let choice = negotiator.choice(forAcceptEncoding: acceptEncoding,
@@ -344,8 +349,10 @@ extension ParleyServer {
                 break
             case nil:
                 if refusing {
+                    let available = (negotiator.codings + ["identity"]).joined(separator: ", ")
                     throw ParleyError(.notAcceptable,
-                                      "nothing acceptable for Accept-Encoding '\(acceptEncoding ?? "")'; available: \((negotiator.codings + ["identity"]).joined(separator: ", "))",
+                                      "nothing acceptable for Accept-Encoding '\(acceptEncoding ?? "")';"
+                                          + " available: \(available)",
                                       acceptableTypes: [reply.contentType])
                 }
             }
