@@ -143,7 +143,7 @@ struct HTMLReportTests {
         #expect(result.detail?.body.count == CheckOptions(registry: testRegistry).maxDetailBodyBytes)
         let page = Self.page(of: [result])
         #expect(page.utf8.count < 200_000)
-        #expect(page.contains("… cut: showing the first 16,384 characters"))
+        #expect(page.contains("… cut: showing the first 16,384 characters of 50.0 MB"))
     }
 
     @Test("Trees stop at their node limit, CSV at 100 records, and large images are not inlined")
@@ -155,7 +155,8 @@ struct HTMLReportTests {
         let wide = ExchangeResult(path: "memory", index: 0, method: "GET", url: "", status: 200, contentType: "application/json",
                                   format: "json", bodyBytes: 1, findings: [], value: nil,
                                   detail: ExchangeDetail(requestFields: [:], responseFields: [:], reason: "", body: [1], bodyByteCount: 1,
-                                                         value: .array(Array(repeating: .integer(1), count: 1_000_000))))
+                                                         preview: ValuePreview(.array(Array(repeating: .integer(1), count: 1_000_000)),
+                                                                               limits: HTMLReportLimits())))
         let clock = ContinuousClock()
         let started = clock.now
         #expect(Self.page(of: [wide]).contains("… cut: 999001 more members not shown"))
@@ -196,6 +197,89 @@ struct HTMLReportTests {
         let plain = check(exchange(headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         #expect(plain.detail == nil)
         let kept = check(exchange(headers: ["Content-Type": "application/json"], body: Array("{}".utf8)), options: Self.options)
-        #expect(kept.detail?.value == .object([:]) && kept.detail?.responseFields["Content-Type"] == "application/json")
+        #expect(kept.detail?.preview?.root == .object(count: 0, members: []))
+        #expect(kept.detail?.responseFields["Content-Type"] == "application/json")
+    }
+
+    /// A JSON body of `count` objects `{"id": n, "name": "item n"}`.
+    static func catalogue(_ count: Int) -> [UInt8] {
+        Array(("[" + (0..<count).map { "{\"id\":\($0),\"name\":\"item \($0)\"}" }.joined(separator: ",") + "]").utf8)
+    }
+
+    @Test("A large body's detail keeps only the tree preview, with the real counts, and the page says what it elides")
+    func largeBodyKeepsABoundedPreview() throws {
+        let result = check(exchange(headers: ["Content-Type": "application/json"], body: Self.catalogue(100_000)),
+                           options: Self.options)
+        let preview = try #require(result.detail?.preview)
+        // The root and 333 objects of three values each: the report's 1,000 values, no more.
+        #expect(preview.nodeCount == 1_000)
+        guard case .array(let count, let items) = preview.root else { Issue.record("not an array"); return }
+        #expect(count == 100_000 && items.count == 333)
+        #expect(preview.elidedCount == 100_000 - 333)
+        #expect(items.allSatisfy { $0.memberCount == 2 })
+        let page = Self.page(of: [result])
+        #expect(page.utf8.count < 300_000)
+        #expect(page.contains("array of 100000"))
+        #expect(page.contains("<li class=\"cut\">… 99,667 more not shown</li>"))
+        #expect(page.contains("… cut: 99667 more members not shown, with what they hold (the preview shows 1000 values)"))
+        #expect(page.contains("item 332") && !page.contains("item 333"))
+    }
+
+    @Test("Strings in a tree keep their first characters and say their real size; bytes keep only their size")
+    func stringsInATreeAreCut() throws {
+        let long = String(repeating: "é", count: 500_000)   // 1,000,000 bytes of UTF-8
+        let value: Value = ["text": .string(long), "data": .bytes([UInt8](repeating: 7, count: 300_000))]
+        let preview = ValuePreview(value, limits: HTMLReportLimits())
+        guard case .string(let kept, let byteCount)? = preview.root["text"] else { Issue.record("no text"); return }
+        #expect(kept.count == 1_000 && byteCount == 1_000_000)
+        #expect(preview.root["data"] == .bytes(count: 300_000))
+        let result = ExchangeResult(path: "memory", index: 0, method: "GET", url: "", status: 200,
+                                    contentType: "application/json", format: "json", bodyBytes: 1, findings: [], value: nil,
+                                    detail: ExchangeDetail(requestFields: [:], responseFields: [:], reason: "", body: [1],
+                                                           bodyByteCount: 1, preview: preview))
+        let page = Self.page(of: [result])
+        #expect(page.contains("… cut at 1,000 characters of 1.0 MB"))
+        #expect(page.contains("300.0 kB of data"))
+        #expect(page.utf8.count < 100_000)
+    }
+
+    @Test("A preview stops at the tree's depth but keeps the count of what is below")
+    func depthIsCut() {
+        var limits = HTMLReportLimits()
+        limits.maxTreeDepth = 2
+        let preview = ValuePreview(["a": ["b": ["c": 1, "d": 2]]], limits: limits)
+        #expect(preview.root["a"]?["b"] == .object(count: 2, members: []))
+        #expect(preview.nodeCount == 3 && preview.elidedCount == 2)
+    }
+
+    @Test("A snapshot mismatch keeps previews of both sides, not the pinned value whole")
+    func snapshotSidesArePreviews() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("big.har").path
+        let body = String(decoding: Self.catalogue(5_000), as: UTF8.self)
+        let har = """
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+             {"startedDateTime": "2026-11-20T10:00:00.000Z", "time": 1,
+              "request": {"method": "GET", "url": "https://example.org/items", "httpVersion": "HTTP/1.1", "headers": [],
+                          "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+              "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                           "headers": [{"name": "Content-Type", "value": "application/json"}], "cookies": [],
+                           "content": {"size": \(body.utf8.count), "mimeType": "application/json",
+                                       "text": \(HTMLText.scriptJSONString(body))},
+                           "redirectURL": "", "headersSize": -1, "bodySize": -1},
+              "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
+            """
+        try har.write(toFile: path, atomically: true, encoding: .utf8)
+        let pinned: Value = .array((0..<6_000).map { (n: Int) -> Value in ["id": .integer(Int64(n)), "name": .string("item \(n)")] })
+        try Snapshot(entries: [.init(index: 0, match: .exact, value: pinned)]).write(for: path)
+        let check = FixtureChecker(options: Self.options).check(FixtureFile(path: path, isExplicit: true))
+        let result = try #require(check.exchanges.first)
+        #expect(result.value == nil)
+        let snapshot = try #require(result.detail?.snapshot)
+        #expect(snapshot.expected.nodeCount == 1_000 && snapshot.expected.root.memberCount == 6_000)
+        #expect(result.detail?.preview?.nodeCount == 1_000 && result.detail?.preview?.root.memberCount == 5_000)
+        let page = Self.page(of: [result])
+        #expect(page.contains("array of 6000") && page.contains("array of 5000"))
     }
 }

@@ -27,11 +27,17 @@ public struct CheckOptions: Sendable {
     public var keepsDetails = false
     /// The most body bytes an ``ExchangeDetail`` keeps. Default 256 KiB.
     public var maxDetailBodyBytes = 256 * 1024
+    /// How much of a decoded value an ``ExchangeDetail`` keeps: the ``ValuePreview`` the HTML
+    /// report shows (its tree's nodes, depth and string characters, a CSV table's records).
+    /// Default the report's defaults, so the page shows all that was kept.
+    public var previewLimits = HTMLReportLimits()
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,
-                severities: [Finding.Kind: Severity] = [:], maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
-                acceptsMislabelledBodies: Bool = false, charsetConverter: any CharsetConverting = SystemCharsetConverter()) {
+                severities: [Finding.Kind: Severity] = [:],
+                maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
+                acceptsMislabelledBodies: Bool = false,
+                charsetConverter: any CharsetConverting = SystemCharsetConverter()) {
         self.registry = registry
         self.acceptableStatuses = acceptableStatuses
         self.isStrict = isStrict
@@ -51,10 +57,11 @@ public struct CheckOptions: Sendable {
     /// stored body unless the recording is raw HTTP (its reader frames the body by that field).
     public func pipeline(for kind: RecordingKind) -> ResponsePipeline {
         let statuses = acceptableStatuses.map { filter in ResponseValidator.allStatusCodes.filter(filter.accepts) }
-        return ResponsePipeline(registry: registry,
-                                validator: ResponseValidator(acceptableStatusCodes: statuses ?? ResponseValidator.allStatusCodes),
+        let validator = ResponseValidator(acceptableStatusCodes: statuses ?? ResponseValidator.allStatusCodes)
+        return ResponsePipeline(registry: registry, validator: validator,
                                 contentCodings: .standard, charsetConverter: charsetConverter,
-                                maxDecompressedBytes: maxDecompressedBytes, acceptsMislabelledBodies: acceptsMislabelledBodies,
+                                maxDecompressedBytes: maxDecompressedBytes,
+                                acceptsMislabelledBodies: acceptsMislabelledBodies,
                                 checksContentLength: kind != .rawHTTP)
     }
 }

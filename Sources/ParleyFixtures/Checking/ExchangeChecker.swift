@@ -21,11 +21,13 @@ public struct ExchangeChecker: Sendable {
                                     contentType: response.headers["Content-Type"], format: nil,
                                     bodyBytes: response.body?.count ?? 0, findings: [], value: nil)
         for note in response.readingNotes {
-            result.findings.append(Finding(note.kind, note.message, severity: options.severities[note.kind] ?? note.severity))
+            let severity = options.severities[note.kind] ?? note.severity
+            result.findings.append(Finding(note.kind, note.message, severity: severity))
         }
         if options.keepsDetails {
+            let body = Array((response.body ?? []).prefix(options.maxDetailBodyBytes))
             result.detail = ExchangeDetail(requestFields: exchange.request.headers, responseFields: response.headers,
-                                           reason: response.reason, body: Array((response.body ?? []).prefix(options.maxDetailBodyBytes)),
+                                           reason: response.reason, body: body,
                                            bodyByteCount: response.body?.count ?? 0)
         }
         if response.headers.exceedsMaxCount {
@@ -34,7 +36,8 @@ public struct ExchangeChecker: Sendable {
             return result
         }
         if exchange.isMissingItsBody {
-            result.findings.append(Finding(.noBody, "no body was recorded; not checked", severity: options.severity(of: .noBody)))
+            result.findings.append(Finding(.noBody, "no body was recorded; not checked",
+                                           severity: options.severity(of: .noBody)))
             return result
         }
         let outcome = options.pipeline(for: kind).run(response.httpResponse, body: response.body ?? [],
@@ -48,25 +51,16 @@ public struct ExchangeChecker: Sendable {
         if options.keepsDetails {
             result.detail?.body = Array(outcome.body.prefix(options.maxDetailBodyBytes))
             result.detail?.bodyByteCount = outcome.body.count
-            result.detail?.value = result.value.map { Self.preview($0, maxBytes: options.maxDetailBodyBytes) }
+            // Only the preview is kept: the whole value is released once the exchange is checked.
+            result.detail?.preview = result.value.map {
+                ValuePreview($0, limits: options.previewLimits, isTable: outcome.formatName == "csv")
+            }
             if outcome.findings.contains(where: { $0.kind == .mislabelledBody }),
                let label = response.headers["Content-Type"].flatMap(MediaType.init) {
-                result.detail?.sniffedType = options.registry.mislabelling(of: outcome.body, labelledAs: label)?.mediaType
+                let mislabelling = options.registry.mislabelling(of: outcome.body, labelledAs: label)
+                result.detail?.sniffedType = mislabelling?.mediaType
             }
         }
         return result
-    }
-
-    /// A decoded text or byte string cut to `maxBytes`, so a report's detail keeps a preview of
-    /// a large body rather than all of it; other values are kept as they are.
-    static func preview(_ value: Value, maxBytes: Int) -> Value {
-        switch value {
-        case .string(let text) where text.utf8.count > maxBytes:
-            return .string(String(decoding: text.utf8.prefix(maxBytes), as: UTF8.self))
-        case .bytes(let bytes) where bytes.count > maxBytes:
-            return .bytes(Array(bytes.prefix(maxBytes)))
-        default:
-            return value
-        }
     }
 }

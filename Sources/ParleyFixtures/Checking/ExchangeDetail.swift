@@ -6,8 +6,9 @@ import Parley
 ///
 /// ``ExchangeChecker`` fills ``ExchangeResult/detail`` only when
 /// ``CheckOptions/keepsDetails`` is set (the HTML report sets it); it keeps at most
-/// ``CheckOptions/maxDetailBodyBytes`` of the body, so memory stays bounded by that and the
-/// decoded value while a reporter renders the file.
+/// ``CheckOptions/maxDetailBodyBytes`` of the body and a ``ValuePreview`` of the decoded value
+/// (within ``CheckOptions/previewLimits``), never the whole value, so memory stays bounded by
+/// those limits while a reporter renders the file.
 public struct ExchangeDetail: Sendable {
     /// The request's header fields as recorded.
     public var requestFields: RecordedFields
@@ -20,9 +21,9 @@ public struct ExchangeDetail: Sendable {
     public var body: [UInt8]
     /// The size of that body before it was cut, in bytes.
     public var bodyByteCount: Int
-    /// The decoded value, when the body decoded (also for an unacceptable status); a decoded
-    /// text or byte string is cut to ``CheckOptions/maxDetailBodyBytes``.
-    public var value: Value?
+    /// What the report shows of the decoded value, when the body decoded (also for an
+    /// unacceptable status): cut to ``CheckOptions/previewLimits``, with the real counts.
+    public var preview: ValuePreview?
     /// What the bytes really look like when the pipeline found the body mislabelled:
     /// `Registry.mislabelling(of:labelledAs:)`, the function the pipeline's sniffing step asks.
     public var sniffedType: MediaType?
@@ -35,8 +36,8 @@ public struct ExchangeDetail: Sendable {
 
 /// A decoded value's differences from its pinned snapshot, for a report to show side by side.
 public struct SnapshotDifference: Sendable {
-    /// The pinned value.
-    public var expected: Value
+    /// The pinned value, cut to ``CheckOptions/previewLimits`` as the actual one is.
+    public var expected: ValuePreview
     /// How it was compared.
     public var match: Snapshot.Match
     /// The paths that differ (`$.user.id`, `$.tags[1]`), as in the finding's message but not

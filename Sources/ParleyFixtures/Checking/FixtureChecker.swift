@@ -29,7 +29,8 @@ public struct FixtureChecker: Sendable {
     public var snapshots: SnapshotMode
 
     /// Creates a checker.
-    public init(options: CheckOptions, reader: RecordingReader = RecordingReader(), snapshots: SnapshotMode = .compare) {
+    public init(options: CheckOptions, reader: RecordingReader = RecordingReader(),
+                snapshots: SnapshotMode = .compare) {
         self.options = options
         self.reader = reader
         self.snapshots = snapshots
@@ -42,7 +43,8 @@ public struct FixtureChecker: Sendable {
             recording = try reader.read(path: file.path)
         } catch {
             let skipped = !file.isExplicit && error.reason == .notARecording
-            return RecordingCheck(path: file.path, kind: nil, byteCount: 0, exchanges: [], readError: error, isSkipped: skipped)
+            return RecordingCheck(path: file.path, kind: nil, byteCount: 0, exchanges: [], readError: error,
+                                  isSkipped: skipped)
         }
         let checker = ExchangeChecker(options: options)
         var check = RecordingCheck(path: file.path, kind: recording.kind, byteCount: recording.byteCount,
@@ -67,10 +69,11 @@ public struct FixtureChecker: Sendable {
             results.append(result)
         }
         for entry in snapshot?.entries ?? [] where !seen.contains(entry.index) {
+            let missing = Finding(.snapshotMismatch,
+                                  "the snapshot pins exchange \(entry.index), which the recording does not have",
+                                  severity: options.severity(of: .snapshotMismatch))
             results.append(ExchangeResult(path: file.path, index: entry.index, method: "", url: "",
-                                          status: 0, contentType: nil, format: nil, bodyBytes: 0,
-                                          findings: [Finding(.snapshotMismatch, "the snapshot pins exchange \(entry.index), which the recording does not have",
-                                                             severity: options.severity(of: .snapshotMismatch))]))
+                                          status: 0, contentType: nil, format: nil, bodyBytes: 0, findings: [missing]))
         }
         if snapshots == .update {
             check.wroteSnapshot = updateSnapshot(results, path: file.path)
@@ -119,11 +122,12 @@ public struct FixtureChecker: Sendable {
         let differences = walk.found
         if !differences.isEmpty {
             if options.keepsDetails {
-                result.detail?.snapshot = SnapshotDifference(expected: entry.value, match: entry.match, paths: walk.paths)
+                let expected = ValuePreview(entry.value, limits: options.previewLimits)
+                result.detail?.snapshot = SnapshotDifference(expected: expected, match: entry.match, paths: walk.paths)
             }
-            result.findings.append(Finding(.snapshotMismatch,
-                                           "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    "),
-                                           severity: options.severity(of: .snapshotMismatch)))
+            let message = "differs from its \(entry.match) snapshot:\n    " + differences.joined(separator: "\n    ")
+            let severity = options.severity(of: .snapshotMismatch)
+            result.findings.append(Finding(.snapshotMismatch, message, severity: severity))
         }
     }
 

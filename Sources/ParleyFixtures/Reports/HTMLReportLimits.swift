@@ -1,11 +1,14 @@
 /// How much of each exchange the HTML report shows, so a 50 MB body does not make a 50 MB page.
-/// Whatever is cut is said where it was cut.
+/// Whatever is cut is said where it was cut. ``CheckOptions/previewLimits`` applies the same
+/// limits when an exchange is checked, so a report holds only a ``ValuePreview`` of each body.
 public struct HTMLReportLimits: Sendable, Hashable {
     /// The most characters of text (a text body, a body that did not decode) shown per exchange.
     /// Default 16 Ki.
     public var maxTextCharacters = 16 * 1024
     /// The most values of a decoded tree shown per exchange. Default 1,000.
     public var maxTreeNodes = 1_000
+    /// The most characters of one string in a decoded tree. Default 1,000.
+    public var maxStringCharacters = 1_000
     /// Tree levels shown open; deeper levels are collapsed. Default 2.
     public var openDepth = 2
     /// Tree levels shown at all. Default 32.

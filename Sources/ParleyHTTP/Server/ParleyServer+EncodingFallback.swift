@@ -24,8 +24,8 @@ extension ParleyServer {
     }
 
     /// The encodable types, in preference order, whose format encodes `value` (each format is
-    /// tried once, with its first type).
-    private func offersEncoding(_ value: Value) -> [(format: any Format, mediaType: MediaType)] {
+    /// tried once, with its first type): what a 406 for `value` lists.
+    func offersEncoding(_ value: Value) -> [(format: any Format, mediaType: MediaType)] {
         var verdicts: [Int: Bool] = [:]
         var capable: [(format: any Format, mediaType: MediaType)] = []
         for (offer, formatIndex) in zip(registry.encodableMediaTypes, registry.offerFormats) {

@@ -16,7 +16,7 @@ extension ParleyServer {
     ///   - value: The value to send.
     ///   - accept: The request's `Accept` field value (all fields joined by `, `), or `nil`.
     /// - Throws: `ParleyError` with `ParleyError.Code.notAcceptable` (answer 406, listing
-    ///   the available types), `ParleyError.Code.invalidRequest` (answer 400) when no element
+    ///   the types whose format can encode `value`), `ParleyError.Code.invalidRequest` (answer 400) when no element
     ///   of `Accept` is a media range, or `ParleyError.Code.encodingFailed`.
     public func reply(with value: Value, accepting accept: String?) throws(ParleyError) -> Reply {
         try reply(with: value, accepting: AcceptField(accept))
@@ -28,7 +28,7 @@ extension ParleyServer {
     ///
     /// - Throws: `ParleyError` as ``reply(with:accepting:)-(Value,String?)`` does.
     public func reply(with value: Value, accepting accept: AcceptField) throws(ParleyError) -> Reply {
-        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept) }
+        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept, encoding: value) }
         return try encodeReply(value, choice: choice, accepting: accept).reply
     }
 
@@ -92,13 +92,16 @@ extension ParleyServer {
     ///   - request: The request whose `Accept…` fields are read.
     ///   - options: What to negotiate besides the type.
     ///   - localizing: Builds the value in a language of ``ReplyOptions/languages`` (the
-    ///     negotiated one or the default), or `nil` when none are offered. Called once, after
-    ///     the media type was found acceptable.
+    ///     negotiated one or the default), or `nil` when none are offered. Called once: after
+    ///     the media type was found acceptable, or, when none is, to list in the 406 the types
+    ///     whose format can encode the value.
     /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
     public func reply(for request: HTTPRequest, options: ReplyOptions = ReplyOptions(),
                       localizing: (_ language: String?) -> Value) throws(ParleyError) -> Reply {
         let accept = AcceptField(request.headerFields)
-        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept) }
+        guard let choice = registry.encoder(for: accept) else {
+            throw notAcceptable(accept, encoding: localizing(Self.negotiateLanguage(request.headerFields, options)))
+        }
         return try reply(as: choice, for: request, accepting: accept, options: options, localizing: localizing)
     }
 
@@ -108,7 +111,7 @@ extension ParleyServer {
     /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
     public func reply(with value: Value, for request: HTTPRequest, accepting accept: AcceptField,
                       options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
-        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept) }
+        guard let choice = registry.encoder(for: accept) else { throw notAcceptable(accept, encoding: value) }
         return try reply(with: value, as: choice, for: request, accepting: accept, options: options)
     }
 
@@ -119,7 +122,8 @@ extension ParleyServer {
     ///
     /// - Throws: `ParleyError` as ``reply(with:for:options:)-(Value,_,_)`` does.
     public func reply(with value: Value, as choice: Registry.EncoderChoice, for request: HTTPRequest,
-                      accepting accept: AcceptField, options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
+                      accepting accept: AcceptField,
+                      options: ReplyOptions = ReplyOptions()) throws(ParleyError) -> Reply {
         try reply(as: choice, for: request, accepting: accept, options: options) { _ in value }
     }
 
@@ -171,7 +175,8 @@ extension ParleyServer {
             throw ParleyError.notAcceptable(accept.fieldValue, available: registry.encodableMediaTypes)
         }
         let chosen = offers[AcceptNegotiator(offers: offers.map(\.offer)).preferredOfferIndex(for: accept) ?? 0]
-        return try encodeReply(chosen.isXML ? problem.xmlValue : problem.value, format: registry.formats[chosen.format], as: chosen.sent)
+        return try encodeReply(chosen.isXML ? problem.xmlValue : problem.value,
+                               format: registry.formats[chosen.format], as: chosen.sent)
     }
 
     /// Encodes a problem for `request`, negotiating its type from the `Accept` fields and, as
@@ -239,13 +244,14 @@ extension ParleyServer {
     }
 
     /// Nothing acceptable: 400 when no element of `accept` is a media range (DESIGN: a malformed
-    /// `Accept` is a client error), 406 otherwise.
-    private func notAcceptable(_ accept: AcceptField) -> ParleyError {
+    /// `Accept` is a client error), 406 otherwise, listing only the types whose format can encode
+    /// `value` (an object is never offered as `text/plain`).
+    private func notAcceptable(_ accept: AcceptField, encoding value: @autoclosure () -> Value) -> ParleyError {
         if accept.isMalformed {
             return ParleyError(.invalidRequest,
                                "malformed Accept '\(accept.fieldValue ?? "")': no element is a media range")
         }
-        return ParleyError.notAcceptable(accept.fieldValue, available: registry.encodableMediaTypes)
+        return ParleyError.notAcceptable(accept.fieldValue, available: offersEncoding(value()).map(\.mediaType))
     }
 
     /// A problem reply's candidates, most preferred first: `application/problem+json` and
@@ -318,13 +324,16 @@ extension ParleyServer {
             }
             if transcodedTo == nil, refusing,
                CharsetNegotiator(charsets: ["utf-8"]).unexcludedCharsetIndex(forAcceptCharset: acceptCharset) == nil {
+                let others = offered.dropFirst().joined(separator: ", ")
                 throw ParleyError(.notAcceptable,
-                                  "nothing acceptable for Accept-Charset '\(acceptCharset ?? "")': it excludes UTF-8 and the body has no form in \(offered.dropFirst().joined(separator: ", "))",
+                                  "nothing acceptable for Accept-Charset '\(acceptCharset ?? "")': it excludes UTF-8"
+                                      + " and the body has no form in \(others)",
                                   acceptableTypes: [reply.contentType])
             }
         }
         // Never a second coding over one applied already.
-        if format.isCompressible && !options.contentCodings.encoders.isEmpty && reply.headerFields[.contentEncoding] == nil {
+        if format.isCompressible && !options.contentCodings.encoders.isEmpty
+            && reply.headerFields[.contentEncoding] == nil {
             let negotiator = EncodingNegotiator(options.contentCodings)
             let acceptEncoding = Self.fieldValue(fields, .acceptEncoding)
             let choice = negotiator.choice(forAcceptEncoding: acceptEncoding,
@@ -340,8 +349,10 @@ extension ParleyServer {
                 break
             case nil:
                 if refusing {
+                    let available = (negotiator.codings + ["identity"]).joined(separator: ", ")
                     throw ParleyError(.notAcceptable,
-                                      "nothing acceptable for Accept-Encoding '\(acceptEncoding ?? "")'; available: \((negotiator.codings + ["identity"]).joined(separator: ", "))",
+                                      "nothing acceptable for Accept-Encoding '\(acceptEncoding ?? "")';"
+                                          + " available: \(available)",
                                       acceptableTypes: [reply.contentType])
                 }
             }

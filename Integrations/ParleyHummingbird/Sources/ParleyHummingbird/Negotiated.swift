@@ -21,7 +21,7 @@ public struct Negotiated<Content: Sendable>: ResponseGenerator, Sendable {
     public var headerFields: HTTPFields
     /// The formats; `nil` takes them from the request context.
     public var server: ParleyServer?
-    private let makeReply: @Sendable (Content, ParleyServer, HTTPRequest) throws(ParleyError) -> Reply
+    private let makeReply: @Sendable (Content, ParleyServer, HTTPRequest, AcceptField) throws(ParleyError) -> Reply
 
     /// Answers a value tree.
     public init(_ value: Parley.Value, status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:],
@@ -30,7 +30,9 @@ public struct Negotiated<Content: Sendable>: ResponseGenerator, Sendable {
         self.status = status
         self.headerFields = headerFields
         self.server = server
-        self.makeReply = { value, server, request throws(ParleyError) in try server.reply(with: value, for: request) }
+        self.makeReply = { value, server, request, accept throws(ParleyError) in
+            try server.reply(with: value, for: request, accepting: accept)
+        }
     }
 
     /// Answers an `Encodable`, through the server's `ValueEncoder`.
@@ -40,10 +42,13 @@ public struct Negotiated<Content: Sendable>: ResponseGenerator, Sendable {
         self.status = status
         self.headerFields = headerFields
         self.server = server
-        self.makeReply = { value, server, request throws(ParleyError) in try server.reply(encoding: value, for: request) }
+        self.makeReply = { value, server, request, accept throws(ParleyError) in
+            try server.reply(encoding: value, for: request, accepting: accept)
+        }
     }
 
-    /// The negotiated response.
+    /// The negotiated response. The request's `Accept` fields are scanned once: a failure's
+    /// ``ParleyProblem`` carries the same `AcceptField`, so its problem is negotiated alike.
     ///
     /// - Throws: ``ParleyProblem`` (406, 400), or `HTTPError(.internalServerError)` when neither
     ///   `server` nor the context gives the formats.
@@ -51,12 +56,13 @@ public struct Negotiated<Content: Sendable>: ResponseGenerator, Sendable {
         guard let server = server ?? context.parleyServer else {
             throw HTTPError(.internalServerError, message: "Negotiated needs a ParleyRequestContext or a server")
         }
+        let accept = AcceptField(request.head.headerFields)
         do {
-            var response = Response(try makeReply(content, server, request.head), status: status)
+            var response = Response(try makeReply(content, server, request.head, accept), status: status)
             for field in headerFields { response.headers.append(field) }
             return response
         } catch {
-            throw ParleyProblem(error, server: server)
+            throw ParleyProblem(error, server: server, accepting: accept)
         }
     }
 }

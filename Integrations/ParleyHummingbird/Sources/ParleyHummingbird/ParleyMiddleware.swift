@@ -42,16 +42,19 @@ public struct ParleyMiddleware<Context: RequestContext>: RouterMiddleware {
             let response = try await next(decompressed(request), context)
             return request.method == .head ? response.createHeadResponse() : response
         } catch let problem as ParleyProblem {
-            return answer(problem.error, to: request)
+            // Negotiated from the Accept the failed reply scanned, when it carries one.
+            return answer(problem.error, to: request, accepting: problem.accept)
         } catch let error as ParleyError {
             return answer(error, to: request)
         } catch let error as HTTPError {
             let problem = ProblemDetails(error.status, detail: error.body)
-            let (head, body) = server.problemAnswer(problem, status: error.status, fields: error.headers, to: request.head)
+            let (head, body) = server.problemAnswer(problem, status: error.status, fields: error.headers,
+                                                    to: request.head)
             return Response(head: head, body: body, for: request)
         } catch let error as NIOTooManyBytesError {
             // A route that collected its body itself, past its own limit.
-            let (head, body) = server.problemAnswer(ProblemDetails(error.status), status: error.status, to: request.head)
+            let (head, body) = server.problemAnswer(ProblemDetails(error.status), status: error.status,
+                                                    to: request.head)
             return Response(head: head, body: body, for: request)
         }
     }
@@ -59,12 +62,14 @@ public struct ParleyMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The request with its `Content-Encoding` undone, or as it is when it has none.
     private func decompressed(_ request: Request) async throws -> Request {
         guard request.headers[.contentEncoding] != nil else { return request }
-        let (head, body) = try server.undoContentCoding(of: request.head, body: try await server.collectBody(of: request))
+        let collected = try await server.collectBody(of: request)
+        let (head, body) = try server.undoContentCoding(of: request.head, body: collected)
         return Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
     }
 
-    private func answer(_ error: ParleyError, to request: Request) -> Response {
-        let (head, body) = server.problemAnswer(for: error, to: request.head)
+    private func answer(_ error: ParleyError, to request: Request, accepting accept: AcceptField? = nil) -> Response {
+        let (head, body) = server.problemAnswer(for: error, to: request.head,
+                                                accepting: accept ?? AcceptField(request.head.headerFields))
         return Response(head: head, body: body, for: request)
     }
 }

@@ -14,14 +14,18 @@ public struct ParleyResponseEncoder: ResponseEncoder, Sendable {
         self.server = server
     }
 
-    /// Encodes `value` for `request`.
+    /// Encodes `value` for `request`, scanning its `Accept` fields once for the reply and, when it
+    /// fails, the problem.
     ///
-    /// - Throws: ``ParleyProblem`` (406, 400, or 500 when the chosen format cannot encode the value).
-    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+    /// - Throws: ``ParleyProblem`` (406 when no acceptable format can encode the value, 400 for a
+    ///   malformed `Accept`, 500 when the value itself cannot be encoded).
+    public func encode(_ value: some Encodable, from request: Request,
+                       context: some RequestContext) throws -> Response {
+        let accept = AcceptField(request.head.headerFields)
         do {
-            return Response(try server.reply(encoding: value, for: request.head))
+            return Response(try server.reply(encoding: value, for: request.head, accepting: accept))
         } catch {
-            throw ParleyProblem(error, server: server)
+            throw ParleyProblem(error, server: server, accepting: accept)
         }
     }
 }

@@ -96,6 +96,51 @@ struct Greeting: Codable, Sendable, ResponseEncodable {
         #expect(problem.detail == "too many rows")
     }
 
+    /// Between the route and what answers its failure, a middleware rewrites `Accept` (as a
+    /// versioning or defaulting middleware may): the problem must be negotiated from the
+    /// `AcceptField` the failed reply was negotiated with, not from the request scanned again.
+    struct RewritingAccept<Context: RequestContext>: RouterMiddleware {
+        let accept: String
+        func handle(_ request: Request, context: Context,
+                    next: (Request, Context) async throws -> Response) async throws -> Response {
+            var head = request.head
+            head.headerFields[.accept] = accept
+            return try await next(Request(head: head, body: request.body), context)
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func aFailedReplysProblemIsNegotiatedFromTheSameAccept(withMiddleware: Bool) async throws {
+        let router = Router(context: PlainContext.self)
+        if withMiddleware { router.add(middleware: ParleyMiddleware()) }
+        // The route sees `text/plain`, which cannot hold an object and accepts nothing that can.
+        router.add(middleware: RewritingAccept(accept: "text/plain"))
+        router.get("/tree") { _, _ in Negotiated(["id": 7] as Value) }
+        router.get("/greeting") { _, _ in Greeting(text: "hello") }
+        for path in ["/tree", "/greeting"] {
+            let answer = try await send(LiveCase("406", .get, path, headerFields: [.accept: "application/xml"],
+                                                 status: 406), to: router)
+            #expect(answer.status == 406)
+            // Negotiated from the client's application/xml it would be problem+xml; from the
+            // reply's text/plain, the problem's plain-text form.
+            #expect(answer.headerFields[.contentType] == "text/plain; charset=utf-8", "\(path)")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("nothing acceptable for Accept 'text/plain'"))
+        }
+    }
+
+    @Test func a406ListsOnlyTheTypesThatCanHoldTheValue() async throws {
+        let router = router()
+        router.add(middleware: ParleyMiddleware())
+        router.get("/tree") { _, _ in Negotiated(["id": 7] as Value) }
+        let answer = try await send(LiveCase("406", .get, "/tree", headerFields: [.accept: "application/x-unknown"],
+                                             status: 406), to: router)
+        #expect(answer.status == 406)
+        let problem = try JSONFormat().decode(answer.body)
+        let acceptable = try #require(problem["acceptable"]?.arrayValue).compactMap(\.stringValue)
+        #expect(acceptable.contains("application/json") && acceptable.contains("application/msgpack"))
+        #expect(!acceptable.contains("text/plain") && !acceptable.contains("application/octet-stream"))
+    }
+
     @Test func malformedAcceptIsDetectedOnlyWhenNoElementIsARange() {
         #expect(ParleyServer.isMalformedAccept("application/"))
         #expect(ParleyServer.isMalformedAccept("text/csv;charset=\"utf-8"))

@@ -3,6 +3,7 @@ import Parley
 import ParleyHTTP
 import ParleyCompression
 import ParleyJSON
+import ParleyVapor
 import Testing
 import Vapor
 
@@ -164,6 +165,41 @@ import Vapor
                 for try await ok in group where ok { passed += 1 }
                 #expect(passed == 120)
             }
+        }
+    }
+}
+
+/// Gives the route another `Accept` and puts the client's back once the route is done, so what
+/// answers a failure sees the client's field again: the problem must still be negotiated from
+/// the `AcceptField` the failed reply was negotiated with.
+struct AcceptForTheRoute: AsyncMiddleware {
+    let accept: String
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let original = request.headers[.accept]
+        request.headers.replaceOrAdd(name: .accept, value: accept)
+        defer {
+            request.headers.remove(name: .accept)
+            for value in original { request.headers.add(name: .accept, value: value) }
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+@Suite struct ReplyAndProblemAcceptTests {
+    @Test func aFailedReplysProblemIsNegotiatedFromTheSameAccept() async throws {
+        let routes: (Application) throws -> Void = { app in
+            // text/plain cannot hold an object and accepts nothing that can: 406.
+            app.grouped(AcceptForTheRoute(accept: "text/plain")).get("object") { _ in Negotiated(["id": 7]) }
+        }
+        try await withLiveServer(routes: routes) { client in
+            let response = try await client.send(.GET, "/object", headers: [("Accept", "application/xml")])
+            #expect(response.status == 406)
+            // From the client's application/xml it would be problem+xml; from the reply's
+            // text/plain, the problem's plain-text form.
+            #expect(response.contentType == "text/plain; charset=utf-8")
+            #expect(response.text.contains("nothing acceptable for Accept 'text/plain'"))
+            #expect(!response.text.contains("available: text/plain"))
         }
     }
 }
