@@ -27,6 +27,11 @@ public struct CheckOptions: Sendable {
     public var keepsDetails = false
     /// The most body bytes an ``ExchangeDetail`` keeps. Default 256 KiB.
     public var maxDetailBodyBytes = 256 * 1024
+    /// A further check of each exchange whose response went through the pipeline, such as an
+    /// OpenAPI contract check: it gets the exchange, the body with its content coding undone and
+    /// the decoded value (`nil` when decoding failed), and returns findings whose severities
+    /// ``severities`` may still change. Default `nil`.
+    public var contractCheck: (@Sendable (RecordedExchange, [UInt8], Value?) -> [Finding])?
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,
