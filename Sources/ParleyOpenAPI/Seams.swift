@@ -23,7 +23,8 @@ public struct ContractSeams: Sendable {
     /// name repeats); bodies unchanged. Schemas then read the text by type (`"5"` as 5).
     public static let passThrough = ContractSeams(
         deserializeParameter: { input in
-            let decoded = input.values.map { PercentEscaping.unescape(Array($0.utf8), plusAsSpace: input.location == .query) }
+            let plusAsSpace = input.location == .query
+            let decoded = input.values.map { PercentEscaping.unescape(Array($0.utf8), plusAsSpace: plusAsSpace) }
             switch decoded.count {
             case 0: return nil
             case 1: return .string(decoded[0])

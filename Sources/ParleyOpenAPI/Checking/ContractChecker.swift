@@ -31,10 +31,12 @@ public struct ContractChecker: Sendable {
     public func check(request: ContractRequest, response: ContractResponse) -> [ContractFinding] {
         let path = request.pathAndQuery.path
         guard let match = document.operation(method: request.method, path: String(path)) else {
-            return [ContractFinding(.noOperation, "\(request.method.uppercased()) \(path) matches no path of the document")]
+            return [ContractFinding(.noOperation,
+                                    "\(request.method.uppercased()) \(path) matches no path of the document")]
         }
         guard let operation = match.operation else {
-            return [ContractFinding(.noOperation, "\(request.method.uppercased()) \(path) matches \(match.pathTemplate), "
+            return [ContractFinding(.noOperation,
+                                    "\(request.method.uppercased()) \(path) matches \(match.pathTemplate), "
                                     + "which declares \(match.allowedMethods.joined(separator: ", ")) only")]
         }
         return checkRequest(request, match: match, operation: operation)
@@ -69,7 +71,9 @@ public struct ContractChecker: Sendable {
                 continue
             }
             guard let value else {
-                if parameter.isRequired { findings.append(ContractFinding(.request, "\(label) is required and missing")) }
+                if parameter.isRequired {
+                    findings.append(ContractFinding(.request, "\(label) is required and missing"))
+                }
                 continue
             }
             if let schema = parameter.schema {
@@ -152,8 +156,8 @@ public struct ContractChecker: Sendable {
     ) -> [ContractFinding] {
         let kind: ContractFinding.Kind = direction == .request ? .request : .contentType
         guard let contentType, let type = try? MediaType(parsing: contentType) else {
-            return [ContractFinding(kind, "\(label) has \(contentType.map { "an unreadable Content-Type '\($0)'" } ?? "no Content-Type"); "
-                                    + "the document declares \(content.declaredList)")]
+            let what = contentType.map { "an unreadable Content-Type '\($0)'" } ?? "no Content-Type"
+            return [ContractFinding(kind, "\(label) has \(what); the document declares \(content.declaredList)")]
         }
         guard let entry = content.entry(for: type) else {
             return [ContractFinding(kind, "\(label) is \(type.essence), which the document does not declare "

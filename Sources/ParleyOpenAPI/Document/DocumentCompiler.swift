@@ -56,9 +56,11 @@ struct DocumentCompiler {
         } catch {
             let described = OAS.Error(from: error)
             let pointer = described.codingPath.map {
-                "/" + ($0.intValue.map(String.init) ?? $0.stringValue).replacing("~", with: "~0").replacing("/", with: "~1")
+                let token = $0.intValue.map(String.init) ?? $0.stringValue
+                return "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
             }.joined()
-            throw OpenAPILoadError(.invalidDocument, file: file, pointer: pointer, message: described.localizedDescription)
+            throw OpenAPILoadError(.invalidDocument, file: file, pointer: pointer,
+                                   message: described.localizedDescription)
         }
     }
 
@@ -70,12 +72,14 @@ struct DocumentCompiler {
         switch value {
         case .float(let number) where number.rounded() == number && abs(number) >= 9_223_372_036_854_775_808.0:
             return .integer(number > 0 ? .max : .min)
-        case .number(let text) where Int64(text) == nil && !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }):
+        case .number(let text) where Int64(text) == nil && text.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "+" }):
             return .integer(text.hasPrefix("-") ? .min : .max)
         case .array(let elements):
             return .array(elements.map(clampingIntegralFloats))
         case .object(let object):
-            return .object(Value.Object(object.members.map { .init(key: $0.key, value: clampingIntegralFloats($0.value)) }))
+            return .object(Value.Object(object.members.map {
+                .init(key: $0.key, value: clampingIntegralFloats($0.value))
+            }))
         default:
             return value
         }
@@ -209,7 +213,9 @@ struct DocumentCompiler {
                                 content: try content(response.content, at: place.appending("content")))
     }
 
-    mutating func content(_ map: OAS.Content.Map, at location: RawLocation) throws(OpenAPILoadError) -> CompiledContent {
+    mutating func content(_ map: OAS.Content.Map, at location: RawLocation) throws(OpenAPILoadError)
+        -> CompiledContent
+    {
         var entries: [CompiledContent.Entry] = []
         for (type, entry) in map {
             guard let declared = try? MediaType(parsing: type.rawValue) else {

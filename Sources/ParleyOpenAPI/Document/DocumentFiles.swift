@@ -81,10 +81,12 @@ struct RawLocation: Sendable, Hashable {
         let target = parts[0].isEmpty ? file : Self.resolve(String(parts[0]), against: file)
         let fragment = parts.count > 1 ? String(parts[1]) : ""
         guard fragment.isEmpty || fragment.hasPrefix("/") else {
-            throw OpenAPILoadError(.unresolvedReference, file: file, message: "\(reference) is not a JSON Pointer reference")
+            throw OpenAPILoadError(.unresolvedReference, file: file,
+                                   message: "\(reference) is not a JSON Pointer reference")
         }
         let tokens = fragment.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            PercentEscaping.unescape(Array($0.utf8), plusAsSpace: false).replacing("~1", with: "/").replacing("~0", with: "~")
+            PercentEscaping.unescape(Array($0.utf8), plusAsSpace: false)
+                .replacing("~1", with: "/").replacing("~0", with: "~")
         }
         return RawLocation(file: target, pointer: Array(tokens))
     }
