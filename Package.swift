@@ -139,7 +139,7 @@ let package = Package(
                                                             "ParleyCSV", "ParleyMessagePack"],
                     exclude: ["Suite/known-failures.txt"]),
         .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "ParleySchema", "Parley", "ParleyJSON", "ParleyYAML",
-                                                             "ParleyMessagePack"],
+                                                             "ParleyMessagePack", "ParleyXML"],
                     exclude: ["Interop/openapi_core_oracle.py"]),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"]),

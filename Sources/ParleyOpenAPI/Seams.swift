@@ -20,7 +20,8 @@ public struct ContractSeams: Sendable {
     }
 
     /// Parameters as their percent-decoded text (a string, or an array of strings when a query
-    /// name repeats); bodies unchanged. Schemas then read the text by type (`"5"` as 5).
+    /// name repeats), which schemas then read by type (`"5"` as 5); bodies unchanged, except that
+    /// an XML document is its root element's content (as `parley schema validate` reads it).
     public static let passThrough = ContractSeams(
         deserializeParameter: { input in
             let plusAsSpace = input.location == .query
@@ -31,7 +32,11 @@ public struct ContractSeams: Sendable {
             default: return .array(decoded.map(Value.string))
             }
         },
-        shapeBody: { value, _ in value })
+        shapeBody: { value, input in
+            let isXML = input.mediaType.subtype == "xml" || input.mediaType.suffix == "xml"
+            if isXML, case .object(let root) = value, root.count == 1 { return root[0].value }
+            return value
+        })
 }
 
 /// What the parameter seam reads.

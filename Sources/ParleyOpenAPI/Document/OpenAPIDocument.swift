@@ -10,7 +10,7 @@ import ParleySchema
 /// ```
 ///
 /// The document is read with OpenAPIKit (3.0 documents are converted to its 3.1 model); its
-/// Schema Objects compile with ``ParleySchema`` from the document's own text, in the dialect of
+/// Schema Objects compile with `ParleySchema` from the document's own text, in the dialect of
 /// its version, so their `$ref`s (internal, or to local files) resolve as written.
 public struct OpenAPIDocument: Sendable {
     /// The `openapi` field (`3.0.3`, `3.1.0`).

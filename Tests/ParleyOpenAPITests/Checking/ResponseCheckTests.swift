@@ -1,6 +1,7 @@
 import Parley
 import ParleyMessagePack
 import ParleyOpenAPI
+import ParleyXML
 import Testing
 
 @Suite struct ResponseCheckTests {
@@ -133,5 +134,36 @@ import Testing
         let file = ContractRequest(method: "GET", target: "/v1/files/a.txt")
         #expect(kinds(ContractResponse(status: 204), file).isEmpty)
         #expect(kinds(ContractResponse(status: 200, headers: [("X-Rate-Limit", "1")])) == [.contentType])
+    }
+}
+
+/// The default seams: an XML body is checked as its root element's content, its text scalars read
+/// by the schema's types.
+@Suite struct DefaultSeamTests {
+    @Test func anXMLBodyIsCheckedAsItsRootElementsContent() throws {
+        let folder = try temporaryFolder(["api.yaml": """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /order:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/xml:
+                          schema: {type: object, required: [id], properties: {id: {type: integer}, qty: {type: integer, maximum: 100}}}
+            """])
+        let registry = Registry(formats: testRegistry.formats + [XMLFormat()])
+        let checker = ContractChecker(document: try OpenAPIDocument(contentsOf: folder + "/api.yaml", registry: registry),
+                                      registry: registry)
+        let request = ContractRequest(method: "GET", target: "/order")
+        func response(_ xml: String) -> ContractResponse {
+            ContractResponse(status: 200, headers: [("Content-Type", "application/xml")], body: json(xml))
+        }
+        #expect(checker.check(request: request, response: response("<order><id>7</id><qty>2</qty></order>")).isEmpty)
+        let findings = checker.check(request: request, response: response("<order><id>7</id><qty>250</qty></order>"))
+        #expect(findings.map(\.kind) == [.body])
+        #expect(findings.first?.instancePath == "/qty")
     }
 }
