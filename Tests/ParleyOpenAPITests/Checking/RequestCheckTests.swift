@@ -72,3 +72,27 @@ import Testing
         #expect(findings(request).map(\.kind) == [.request])
     }
 }
+
+/// readOnly and writeOnly by direction in an OpenAPI 3.1 document too.
+@Suite struct DirectionIn31Tests {
+    @Test func readOnlyIsRefusedInRequestsAndWriteOnlyInResponses() throws {
+        let folder = try temporaryFolder(["api.json": """
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/users": {"post": {
+              "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}},
+              "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}}}}}},
+             "components": {"schemas": {"User": {"type": "object", "properties": {
+               "id": {"type": "integer", "readOnly": true}, "password": {"type": "string", "writeOnly": true}}}}}}
+            """])
+        let checker = ContractChecker(document: try OpenAPIDocument(contentsOf: folder + "/api.json", registry: testRegistry),
+                                      registry: testRegistry)
+        func exchange(request: String, response: String) -> [ContractFinding] {
+            checker.check(
+                request: ContractRequest(method: "POST", target: "/users", headers: [("Content-Type", "application/json")],
+                                         body: json(request)),
+                response: ContractResponse(status: 201, headers: [("Content-Type", "application/json")], body: json(response)))
+        }
+        #expect(exchange(request: #"{"password": "p"}"#, response: #"{"id": 1}"#).isEmpty)
+        #expect(exchange(request: #"{"id": 1, "password": "p"}"#, response: #"{"id": 1}"#).map(\.kind) == [.request])
+        #expect(exchange(request: #"{"password": "p"}"#, response: #"{"id": 1, "password": "p"}"#).map(\.kind) == [.body])
+    }
+}
