@@ -41,10 +41,11 @@ run: build
 	$$bin/parley formats; echo; \
 	$$bin/parley check Fixtures/recorded --stats
 
-# The interoperability tests run Python's cbor2, Google's protoc (grpcio-tools) and Python protobuf
-# (pinned: the versions they were checked with).
+# The interoperability tests run Python's cbor2, Google's protoc (grpcio-tools), Python protobuf and
+# openapi-core (ParleyOpenAPI's agreement test), pinned: the versions they were checked with.
 CBOR2_VERSION := 6.3.0
 PROTOBUF_PIP := grpcio-tools==1.71.0 protobuf==5.29.4
+OPENAPI_CORE_VERSION := 0.23.1
 test: setup
 	@python3 -c 'import importlib.metadata as m; assert m.version("cbor2") == "$(CBOR2_VERSION)"' 2>/dev/null \
 	  || python3 -m pip install --quiet cbor2==$(CBOR2_VERSION) \
@@ -52,6 +53,9 @@ test: setup
 	@python3 -c 'import importlib.metadata as m; assert m.version("grpcio-tools") == "1.71.0" and m.version("protobuf") == "5.29.4"' \
 	  2>/dev/null || python3 -m pip install --quiet $(PROTOBUF_PIP) \
 	  || python3 -m pip install --quiet --break-system-packages $(PROTOBUF_PIP)
+	@python3 -c 'import importlib.metadata as m; assert m.version("openapi-core") == "$(OPENAPI_CORE_VERSION)"' 2>/dev/null \
+	  || python3 -m pip install --quiet openapi-core==$(OPENAPI_CORE_VERSION) \
+	  || python3 -m pip install --quiet --break-system-packages openapi-core==$(OPENAPI_CORE_VERSION)
 	$(SWIFT) test
 	$(MAKE) integration-test
 

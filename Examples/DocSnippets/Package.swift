@@ -7,7 +7,7 @@ import PackageDescription
 // A doc edit that breaks a snippet fails the build, at the doc's own line.
 let parleyProducts = ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList",
                       "ParleyMessagePack", "ParleyCBOR", "ParleyProtobuf", "ParleyImage", "ParleyCompression",
-                      "ParleyClient", "ParleyFixtures", "ParleySchema", "ParleyTestKit", "ParleyCLI"]
+                      "ParleyClient", "ParleyFixtures", "ParleySchema", "ParleyOpenAPI", "ParleyTestKit", "ParleyCLI"]
 
 let package = Package(
     name: "doc-snippets",

@@ -30,6 +30,16 @@ struct Check: AsyncParsableCommand {
         browser exports full of fonts. A response whose body the recording left out (HAR exports \
         often do for images) is noted and not checked.
 
+        With --openapi SPEC (an OpenAPI 3.0 or 3.1 document, JSON or YAML, $refs to local files \
+        followed), every exchange is also checked against its operation: the server base path, \
+        path template and method (contract-no-operation), the request's parameters and body \
+        (contract-request, readOnly refused), the status (contract-status: 2XX ranges and \
+        default count), the Content-Type (contract-content-type, matched as negotiation does), \
+        response headers (contract-header) and the body against its schema in whatever linked \
+        format decodes it (contract-body, writeOnly refused; one finding per violation with its \
+        instance and schema paths). A type declared without a schema, or that no linked format \
+        decodes, is a contract-unchecked warning: nothing passes unchecked silently.
+
         Without a path, the current folder is checked. Exit codes: 0 every exchange passed \
         (warnings allowed unless --strict), 1 a check failed, 2 usage error or a recording that \
         could not be read (the report still lists it, every other file is checked, and a last \
@@ -42,6 +52,7 @@ struct Check: AsyncParsableCommand {
           parley check recordings/ --report html --output report.html
           parley check huge-corpus/ --shard 2/8 --stats
           parley check recordings/ --color always | less -R
+          parley check recordings/ --openapi openapi.yaml --severity contract-unchecked=note
         """)
 
     @Argument(help: "Files or folders of recordings (default: the current folder).")
@@ -85,6 +96,9 @@ struct Check: AsyncParsableCommand {
             help: "A protobuf FileDescriptorSet: protobuf bodies (with messageType) are read (repeatable).")
     var descriptorSets: [String] = []
 
+    @Option(help: "Also check every exchange against this OpenAPI 3.0/3.1 document (JSON or YAML).")
+    var openapi: String?
+
     @OptionGroup var colors: ColorOptions
 
     func run() async throws {
@@ -95,6 +109,9 @@ struct Check: AsyncParsableCommand {
         var options = CheckOptions(registry: registry, isStrict: strict,
                                    acceptsMislabelledBodies: acceptMislabelled)
         options.keepsDetails = format.needsDetails
+        if let openapi {
+            options.contractCheck = try ContractBridge.contractCheck(path: openapi, registry: registry)
+        }
         if let status {
             guard let filter = StatusFilter(status) else { throw ValidationError("invalid --status '\(status)'") }
             options.acceptableStatuses = filter

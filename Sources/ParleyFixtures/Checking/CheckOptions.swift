@@ -31,6 +31,11 @@ public struct CheckOptions: Sendable {
     /// report shows (its tree's nodes, depth and string characters, a CSV table's records).
     /// Default the report's defaults, so the page shows all that was kept.
     public var previewLimits = HTMLReportLimits()
+    /// A further check of each exchange whose response went through the pipeline, such as an
+    /// OpenAPI contract check: it gets the exchange, the body with its content coding undone and
+    /// the decoded value (`nil` when decoding failed), and returns findings whose severities
+    /// ``severities`` may still change. Default `nil`.
+    public var contractCheck: (@Sendable (RecordedExchange, [UInt8], Value?) -> [Finding])?
 
     /// Creates options.
     public init(registry: Registry, acceptableStatuses: StatusFilter? = nil, isStrict: Bool = false,

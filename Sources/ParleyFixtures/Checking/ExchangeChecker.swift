@@ -48,6 +48,12 @@ public struct ExchangeChecker: Sendable {
         result.format = outcome.formatName
         // An unacceptable status still has its body decoded (kept for snapshots).
         result.value = outcome.output ?? outcome.error?.decodedBody
+        if let contractCheck = options.contractCheck {
+            for var finding in contractCheck(exchange, outcome.body, result.value) {
+                finding.severity = options.severity(of: finding.kind)
+                result.findings.append(finding)
+            }
+        }
         if options.keepsDetails {
             result.detail?.body = Array(outcome.body.prefix(options.maxDetailBodyBytes))
             result.detail?.bodyByteCount = outcome.body.count

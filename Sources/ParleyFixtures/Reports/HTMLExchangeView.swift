@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Parley
+import ParleyHTTP
+import ParleyJSON
 
 /// Renders one exchange of the HTML report: its table row, and what expanding it shows (header
 /// fields, the body as decoded, a mislabelled body's label against what it is, a snapshot
@@ -35,7 +37,7 @@ struct HTMLExchangeView {
         if !result.findings.isEmpty {
             html += "<h4>Findings</h4><ul class=\"findings full\">" + result.findings.map {
                 "<li class=\"sev-\($0.severity)\"><b>\($0.severity) \($0.kind.rawValue)</b> "
-                    + "<span class=\"msg\">\(HTMLText.escaped($0.message, keepingLines: true))</span></li>"
+                    + "<span class=\"msg\">\(HTMLText.escaped($0.message + $0.pathsText, keepingLines: true))</span></li>"
             }.joined() + "</ul>"
         }
         guard let detail = result.detail else { return html + "</div>" }
@@ -62,7 +64,53 @@ struct HTMLExchangeView {
                 + "</section></div>"
             return html + "</div>"
         }
-        return html + body(result, detail) + "</div>"
+        let violations = result.findings.filter { $0.instancePath != nil || $0.schemaPath != nil }
+        var marked: Set<String> = []
+        if !violations.isEmpty {
+            html += "<table class=\"kv contract\"><caption>Contract violations</caption><thead><tr>"
+                + "<th scope=\"col\">Value at</th><th scope=\"col\">Offending value</th><th scope=\"col\">Violated schema path</th></tr></thead><tbody>"
+            for finding in violations.prefix(limits.maxFields) {
+                let value = finding.value.map(valueText) ?? ""
+                let instancePath = finding.instancePath.map { $0.isEmpty ? "/" : $0 } ?? ""
+                html += "<tr><td><code class=\"instance-path\">\(e(instancePath))</code></td>"
+                    + "<td><code class=\"offending-value\">\(e(value))</code></td>"
+                    + "<td><code class=\"schema-path\">\(e(finding.schemaPath ?? ""))</code></td></tr>"
+                if let pointer = finding.instancePath, let value = detail.preview?.root,
+                   let path = Self.treePath(ofPointer: pointer, in: value) {
+                    marked.insert(path)
+                }
+            }
+            html += "</tbody></table>"
+        }
+        return html + body(result, detail, highlighting: marked) + "</div>"
+    }
+
+    /// A value as compact JSON for the violations table, cut to 200 characters.
+    private func valueText(_ value: Value) -> String {
+        let text = (try? JSONFormat().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? value.kindName
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    /// A JSON Pointer (`/0/title`) as the tree's path (`$[0].title`), reading `value` to tell
+    /// array indices from object keys; `nil` when it names nothing there.
+    static func treePath(ofPointer pointer: String, in value: ValuePreview.Node) -> String? {
+        var path = "$"
+        var current = value
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch current {
+            case .array(_, let items):
+                guard let index = Int(key), items.indices.contains(index) else { return nil }
+                path += "[\(index)]"
+                current = items[index]
+            case .object(_, let members):
+                guard let next = members.first(where: { $0.key == key }) else { return nil }
+                path += "." + key
+                current = next.value
+            default: return nil
+            }
+        }
+        return path
     }
 
     // MARK: Pieces
@@ -88,7 +136,7 @@ struct HTMLExchangeView {
         return html + "</section>"
     }
 
-    private func body(_ result: ExchangeResult, _ detail: ExchangeDetail) -> String {
+    private func body(_ result: ExchangeResult, _ detail: ExchangeDetail, highlighting: Set<String>) -> String {
         if detail.bodyByteCount == 0 { return "<p class=\"dim\">empty</p>" }
         let size = HTMLText.byteCount(detail.bodyByteCount)
         if let preview = detail.preview {
@@ -100,7 +148,7 @@ struct HTMLExchangeView {
                                    total: byteCount, kept: text.utf8.count)
             }
             var budget = TreeBudget(nodes: limits.maxTreeNodes)
-            let tree = tree(value, highlighting: [], budget: &budget)
+            let tree = tree(value, highlighting: highlighting, budget: &budget)
             let cut = budget.cut > 0
                 ? "<p class=\"cut\">… cut: \(budget.cut) more members not shown, with what they hold"
                     + " (the preview shows \(limits.maxTreeNodes) values)</p>"

@@ -85,6 +85,8 @@ enum HTMLPage {
         table.kv{border-collapse:collapse;font-family:ui-monospace,monospace;font-size:12px}
         table.kv th{text-align:left;padding:1px 10px 1px 0;color:var(--dim);white-space:nowrap;vertical-align:top;font-weight:normal}
         table.kv td{word-break:break-all}
+        table.contract{margin:6px 0}table.contract caption{text-align:left;font-weight:bold;padding:2px 0}
+        table.contract td{padding:1px 10px 1px 0;vertical-align:top}
         pre.text{white-space:pre-wrap;word-break:break-all;background:var(--soft);padding:8px;max-height:420px;overflow:auto;margin:4px 0}
         ul.tree{font-family:ui-monospace,monospace;font-size:12px;list-style:none;padding-left:0;margin:4px 0}
         ul.tree ul{list-style:none;padding-left:18px;margin:0}

@@ -10,7 +10,9 @@ struct JSONLinesReporter: CheckReporter {
         }
         for result in check.exchanges {
             let findings = result.findings.map {
-                "{\"kind\":\(q($0.kind.rawValue)),\"severity\":\(q($0.severity.description)),\"message\":\(q($0.message))}"
+                "{\"kind\":\(q($0.kind.rawValue)),\"severity\":\(q($0.severity.description)),\"message\":\(q($0.message))"
+                    + ($0.instancePath.map { ",\"instance_path\":\(q($0))" } ?? "")
+                    + ($0.schemaPath.map { ",\"schema_path\":\(q($0))" } ?? "") + "}"
             }
             write("{\"type\":\"exchange\",\"file\":\(q(result.path)),\"kind\":\(q(check.kind?.rawValue ?? "")),"
                   + "\"index\":\(result.index),\"method\":\(q(result.method)),\"url\":\(q(result.url)),"

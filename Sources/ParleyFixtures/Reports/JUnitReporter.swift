@@ -33,7 +33,7 @@ struct JUnitReporter: CheckReporter {
             write("    <testcase classname=\(attr(check.path)) name=\(attr(name))>")
             if result.fails(strict: strict) {
                 let failing = result.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }
-                let message = failing.map { "\($0.kind): \($0.message)" }.joined(separator: "; ")
+                let message = failing.map { "\($0.kind): \($0.message)\($0.pathsText)" }.joined(separator: "; ")
                 write("      <failure type=\(attr(failing.first?.kind.rawValue ?? "failure")) message=\(attr(message))>\(text(message))</failure>")
             }
             let others = result.findings.filter { !($0.severity == .error || (strict && $0.severity == .warning)) }

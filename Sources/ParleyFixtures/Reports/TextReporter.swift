@@ -27,7 +27,7 @@ struct TextReporter: CheckReporter {
             let type = result.contentType.map { " [\(safe($0))]" } ?? ""
             // A snapshot mismatch lists its differences on lines of their own (each already escaped).
             let first = shown.map {
-                "\($0.kind): " + ($0.kind == .snapshotMismatch ? TerminalText.escapedKeepingLines($0.message) : safe($0.message))
+                "\($0.kind): " + ($0.kind == .snapshotMismatch ? TerminalText.escapedKeepingLines($0.message) : safe($0.message + $0.pathsText))
             }
             write("\(tag)  \(safe(result.label)) → \(result.status)\(type): " + first.joined(separator: "; "))
         }

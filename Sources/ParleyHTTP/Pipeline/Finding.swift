@@ -65,6 +65,20 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// The response has no content to decode: HEAD, 1xx, 204, 205, 304, an empty body the
         /// empty-body policy accepts, or a 206 byte range (note).
         case noBody = "no-body"
+        /// Method and path match no operation of the OpenAPI document (error).
+        case contractNoOperation = "contract-no-operation"
+        /// The status is not declared for the operation, and it has no `default` (error).
+        case contractStatus = "contract-status"
+        /// The `Content-Type` is not declared for that response (error).
+        case contractContentType = "contract-content-type"
+        /// The response body violates its schema, one finding per violation (error).
+        case contractBody = "contract-body"
+        /// A declared response header is missing or invalid (error).
+        case contractHeader = "contract-header"
+        /// A parameter or the request body violates the operation (error).
+        case contractRequest = "contract-request"
+        /// Declared without a schema, or a type no registered format decodes: not checked (warning).
+        case contractUnchecked = "contract-unchecked"
 
         public var description: String { rawValue }
 
@@ -73,8 +87,9 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
             switch self {
             case .decodeFailed, .limitExceeded, .malformedContentType, .corruptEncoding, .unacceptableStatus,
                  .snapshotMismatch, .missingContentType, .unknownContentType, .unsupportedEncoding, .unsupportedCharset,
-                 .invalidFraming: .error
-            case .mislabelledBody, .lengthMismatch: .warning
+                 .invalidFraming, .contractNoOperation, .contractStatus, .contractContentType, .contractBody,
+                 .contractHeader, .contractRequest: .error
+            case .mislabelledBody, .lengthMismatch, .contractUnchecked: .warning
             case .storedDecoded, .chunkFraming, .noBody: .note
             }
         }
@@ -86,13 +101,28 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public var severity: Severity
     /// A sentence saying what exactly, with offsets or lines where known.
     public var message: String
+    /// For a schema violation: a JSON Pointer into the checked value (`/0/title`).
+    public var instancePath: String?
+    /// For a schema violation: the violated keyword's place in the schema's document.
+    public var schemaPath: String?
+    /// For a schema violation: the offending value (at ``instancePath``).
+    public var value: Value?
 
     /// Creates a finding with the kind's default severity unless one is given.
-    public init(_ kind: Kind, _ message: String, severity: Severity? = nil) {
+    public init(_ kind: Kind, _ message: String, severity: Severity? = nil, instancePath: String? = nil,
+                schemaPath: String? = nil, value: Value? = nil) {
         self.kind = kind
         self.severity = severity ?? kind.defaultSeverity
         self.message = message
+        self.instancePath = instancePath
+        self.schemaPath = schemaPath
+        self.value = value
     }
 
-    public var description: String { "\(severity) \(kind): \(message)" }
+    public var description: String {
+        var text = "\(severity) \(kind): \(message)"
+        if let instancePath { text += " [at \(instancePath.isEmpty ? "/" : instancePath)]" }
+        if let schemaPath { text += " [schema \(schemaPath)]" }
+        return text
+    }
 }

@@ -1,0 +1,232 @@
+import Parley
+import ParleySchema
+
+/// Checks exchanges against an ``OpenAPIDocument``: the operation they match, then the request
+/// (parameters, body) and the response (status, `Content-Type`, headers, body). Nothing passes
+/// silently: what the document does not declare is an error, and what it declares but cannot be
+/// checked is a ``ContractFinding/Kind/unchecked`` warning.
+///
+/// ```swift
+/// let findings = checker.check(request: request, response: response)
+/// ```
+public struct ContractChecker: Sendable {
+    /// The document checked against.
+    public let document: OpenAPIDocument
+    /// The formats bodies decode with.
+    public let registry: Registry
+    /// Parameter deserialization and body shaping.
+    /// The most schema violations reported per body or parameter; default 20.
+    public var maxSchemaFindings = 20
+
+    /// Creates a checker.
+    public init(document: OpenAPIDocument, registry: Registry) {
+        self.document = document
+        self.registry = registry
+    }
+
+    /// Everything wrong with an exchange: ``ContractFinding/Kind/noOperation`` alone when it
+    /// matches no operation, else the request's findings then the response's.
+    public func check(request: ContractRequest, response: ContractResponse) -> [ContractFinding] {
+        let path = request.pathAndQuery.path
+        guard let match = document.operation(method: request.method, path: String(path)) else {
+            return [ContractFinding(.noOperation,
+                                    "\(request.method.uppercased()) \(path) matches no path of the document")]
+        }
+        guard let operation = match.operation else {
+            return [ContractFinding(.noOperation,
+                                    "\(request.method.uppercased()) \(path) matches \(match.pathTemplate), "
+                                    + "which declares \(match.allowedMethods.joined(separator: ", ")) only")]
+        }
+        return checkRequest(request, match: match, operation: operation)
+            + checkResponse(response, operation: operation, method: request.method)
+    }
+
+    // MARK: - Requests
+
+    /// The request's parameter and body findings against `operation`.
+    public func checkRequest(_ request: ContractRequest, match: OperationMatch, operation: CompiledOperation)
+        -> [ContractFinding]
+    {
+        var findings: [ContractFinding] = []
+        let input = ParameterInput(pathVariables: match.pathParameters, query: String(request.pathAndQuery.query),
+                                   headerFields: request.headers)
+        for parameter in operation.parameters {
+            let label = "\(parameter.location.rawValue) parameter '\(parameter.name)' of \(operation.name)"
+            let value: Value?
+            do {
+                value = try parameter.deserializer.value(in: input)
+            } catch {
+                findings.append(ContractFinding(.request, "\(label) does not read: \(error)"))
+                continue
+            }
+            guard let value else {
+                if parameter.isRequired {
+                    findings.append(ContractFinding(.request, "\(label) is required and missing"))
+                }
+                continue
+            }
+            if let schema = parameter.schema {
+                findings += violations(of: value, schema, kind: .request, label: label,
+                                       options: .init(direction: .request, coercesStrings: true))
+            }
+        }
+        findings += checkRequestBody(request, operation: operation)
+        return findings
+    }
+
+    func checkRequestBody(_ request: ContractRequest, operation: CompiledOperation) -> [ContractFinding] {
+        let contentType = request.headers.values(named: "Content-Type").first
+        guard let body = operation.requestBody else {
+            if request.body.isEmpty { return [] }
+            return [ContractFinding(.request, "\(operation.name) declares no request body, but one was sent")]
+        }
+        guard !request.body.isEmpty || contentType != nil else {
+            return body.isRequired ? [ContractFinding(.request, "\(operation.name) requires a request body")] : []
+        }
+        return checkBody(request.body, decoded: nil, contentType: contentType, content: body.content,
+                         direction: .request, label: "the request body of \(operation.name)")
+    }
+
+    // MARK: - Responses
+
+    /// The response's status, header and body findings against `operation`.
+    public func checkResponse(_ response: ContractResponse, operation: CompiledOperation, method: String)
+        -> [ContractFinding]
+    {
+        guard let declared = operation.responses.response(for: response.status) else {
+            return [ContractFinding(.status, "status \(response.status) is not declared for \(operation.name) "
+                                    + "(declared: \(operation.responses.keys.joined(separator: ", ")))")]
+        }
+        let label = "the \(response.status) response of \(operation.name)"
+        var findings: [ContractFinding] = []
+        for header in declared.headers {
+            let values = response.headers.values(named: header.name)
+            guard !values.isEmpty else {
+                if header.isRequired {
+                    findings.append(ContractFinding(.header, "\(label) lacks the required header \(header.name)"))
+                }
+                continue
+            }
+            guard let schema = header.schema else { continue }
+            do {
+                let reader = try ParameterDeserializer(name: header.name, location: .header, style: .simple,
+                                                       explode: false, schema: schema.raw, resolver: schema.resolver)
+                if let value = try reader.value(in: ParameterInput(headerFields: response.headers)) {
+                    findings += violations(of: value, schema, kind: .header, label: "header \(header.name) of \(label)",
+                                           options: .init(direction: .response, coercesStrings: true))
+                }
+            } catch {
+                findings.append(ContractFinding(.header, "header \(header.name) of \(label) does not read: \(error)"))
+            }
+        }
+        let hasNoBody = method.uppercased() == "HEAD" || response.status == 204 || response.status == 304
+            || (100..<200).contains(response.status)
+        if hasNoBody { return findings }
+        let contentType = response.headers.values(named: "Content-Type").first
+        if response.body.isEmpty && contentType == nil && response.decodedBody == nil {
+            if !declared.content.entries.isEmpty {
+                findings.append(ContractFinding(.contentType, "\(label) has no body; the document declares "
+                                                + declared.content.declaredList))
+            }
+            return findings
+        }
+        findings += checkBody(response.body, decoded: response.decodedBody, contentType: contentType,
+                              content: declared.content, direction: .response, label: label)
+        return findings
+    }
+
+    // MARK: - Bodies
+
+    /// A body against a `content` map: its type declared, then its value against that type's schema.
+    func checkBody(
+        _ bytes: [UInt8], decoded: Value?, contentType: String?, content: CompiledContent,
+        direction: ParleySchema.JSONSchema.Direction, label: String
+    ) -> [ContractFinding] {
+        let kind: ContractFinding.Kind = direction == .request ? .request : .contentType
+        guard let contentType, let type = try? MediaType(parsing: contentType) else {
+            let what = contentType.map { "an unreadable Content-Type '\($0)'" } ?? "no Content-Type"
+            return [ContractFinding(kind, "\(label) has \(what); the document declares \(content.declaredList)")]
+        }
+        guard let entry = content.entry(for: type) else {
+            return [ContractFinding(kind, "\(label) is \(type.essence), which the document does not declare "
+                                    + "(declared: \(content.declaredList))")]
+        }
+        guard let schema = entry.schema else {
+            return [ContractFinding(.unchecked, "\(label) is \(type.essence), declared without a schema: not checked")]
+        }
+        guard let decoder = registry.decoder(for: type) else {
+            return [ContractFinding(.unchecked, "\(label) is \(type.essence), which no registered format decodes: "
+                                    + "not checked")]
+        }
+        let value: Value
+        do {
+            value = try Self.shaped(decoded ?? decoder.decode(bytes, contentType: type), bytes: bytes,
+                                    type: type, schema: schema, registry: registry)
+        } catch {
+            let kind: ContractFinding.Kind = direction == .request ? .request : .body
+            return [ContractFinding(kind, "\(label) does not decode as \(type.essence): \(error)")]
+        }
+        return violations(of: value, schema, kind: direction == .request ? .request : .body, label: label,
+                          options: .init(direction: direction, coercesStrings: decoder.format.scalarsAreText))
+    }
+
+    /// A decoded body as the value its Schema Object describes: an XML document through the
+    /// schema's `xml` objects, CSV records as objects with text read by type, a form body by its
+    /// properties' types; other formats' values as they are.
+    static func shaped(_ value: Value, bytes: [UInt8], type: MediaType, schema: CompiledSchema,
+                       registry: Registry) throws -> Value {
+        if type.subtype == "xml" || type.suffix == "xml" {
+            return try XMLBodyShape(schema: schema.raw, resolver: schema.resolver).value(from: value)
+        }
+        if type.essence == "text/csv" {
+            return try CSVBodyShape(schema: schema.raw, resolver: schema.resolver).value(from: value)
+        }
+        if type.essence == "application/x-www-form-urlencoded" {
+            return try FormBodyShape(schema: schema.raw, registry: registry, resolver: schema.resolver)
+                .value(fromBody: String(decoding: bytes, as: UTF8.self))
+        }
+        return value
+    }
+
+    /// One finding per schema violation of `value` (at most ``maxSchemaFindings``).
+    func violations(
+        of value: Value, _ schema: CompiledSchema, kind: ContractFinding.Kind, label: String,
+        options: ParleySchema.JSONSchema.ValidationOptions
+    ) -> [ContractFinding] {
+        let result: ValidationResult
+        do {
+            result = try schema.schema.validate(value, options: options)
+        } catch {
+            return [ContractFinding(kind, "\(label) was not checked to the end: \(error)", schemaPath: schema.location)]
+        }
+        if result.isValid { return [] }
+        return result.errors.prefix(maxSchemaFindings).map { error in
+            ContractFinding(kind, "\(label): \(error.message)", instancePath: error.instanceLocation,
+                            schemaPath: schemaPath(error, schema: schema),
+                            value: Self.value(at: error.instanceLocation, in: value))
+        }
+    }
+
+    /// The violated keyword's place, relative to the document when it is in the document's file
+    /// (`#/paths/~1books/get/…/type`).
+    func schemaPath(_ error: ValidationError, schema: CompiledSchema) -> String {
+        let absolute = error.absoluteKeywordLocation.isEmpty ? schema.location : error.absoluteKeywordLocation
+        return absolute.hasPrefix(document.uri + "#") ? String(absolute.dropFirst(document.uri.count)) : absolute
+    }
+
+    /// The value at a JSON Pointer of `root`.
+    static func value(at pointer: String, in root: Value) -> Value? {
+        var value = root
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch value {
+            case .object(let object): guard let next = object[key] else { return nil }; value = next
+            case .array(let elements):
+                guard let index = Int(key), elements.indices.contains(index) else { return nil }
+                value = elements[index]
+            default: return nil
+            }
+        }
+        return value
+    }
+}

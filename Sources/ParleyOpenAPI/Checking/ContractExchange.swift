@@ -1,0 +1,71 @@
+import Parley
+
+/// A request as the contract check reads it.
+public struct ContractRequest: Sendable {
+    /// The method (any case).
+    public var method: String
+    /// The request target: an absolute URL or a path with an optional query.
+    public var target: String
+    /// The header fields in order.
+    public var headers: [(name: String, value: String)]
+    /// The body (empty when there is none).
+    public var body: [UInt8]
+
+    /// Creates a request.
+    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The path and the raw query of ``target`` (no scheme, authority or fragment).
+    var pathAndQuery: (path: Substring, query: Substring) {
+        var rest = Substring(target)
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        if let scheme = rest.firstRange(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? ""
+        }
+        guard let mark = rest.firstIndex(of: "?") else { return (rest, "") }
+        return (rest[..<mark], rest[rest.index(after: mark)...])
+    }
+}
+
+/// A response as the contract check reads it.
+public struct ContractResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields in order.
+    public var headers: [(name: String, value: String)]
+    /// The body as it arrived, with any content coding already undone (empty when there is none).
+    public var body: [UInt8]
+    /// The body already decoded by its `Content-Type` (a response pipeline's output), so the
+    /// check does not decode it again; `nil` decodes ``body``.
+    public var decodedBody: Value?
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                decodedBody: Value? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.decodedBody = decodedBody
+    }
+}
+
+extension Array where Element == (name: String, value: String) {
+    /// The values of every field named `name` (any case).
+    func values(named name: String) -> [String] {
+        filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, for header field names.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Parley
+import ParleySchema
+
+/// A Schema Object of the document compiled for validation, with where it is.
+public struct CompiledSchema: Sendable {
+    /// The validator.
+    public let schema: JSONSchema
+    /// The Schema Object as written (a `$ref` is not followed), for the body-shaping seam.
+    public let raw: Value
+    /// `file#pointer` of the Schema Object, the start of every `schema_path` it reports.
+    public let location: String
+    /// Finds the Schema Objects `raw`'s `$ref`s name in its file, for reading text by type.
+    public let resolver: SchemaReferenceResolver
+}
+
+/// One operation of the document, ready to check exchanges against.
+public struct CompiledOperation: Sendable {
+    /// The HTTP method, upper case.
+    public let method: String
+    /// The path template as the document writes it (`/books/{id}`).
+    public let pathTemplate: String
+    /// The `operationId`, if any.
+    public let operationID: String?
+    /// The operation's parameters, path-level ones included (operation-level ones win).
+    public let parameters: [CompiledParameter]
+    /// The request body, if the operation declares one.
+    public let requestBody: CompiledRequestBody?
+    /// The declared responses.
+    public let responses: CompiledResponses
+
+    /// The `operationId`, or `METHOD /template` when it has none.
+    public var name: String { operationID ?? "\(method) \(pathTemplate)" }
+}
+
+/// A declared parameter.
+public struct CompiledParameter: Sendable {
+    public let name: String
+    public let location: ParameterLocation
+    public let isRequired: Bool
+    /// Reads the parameter's serialized text by its `style`, `explode` and schema types.
+    public let deserializer: ParameterDeserializer
+    /// The schema (of `schema`, or of the single `content` entry); `nil` when none.
+    public let schema: CompiledSchema?
+}
+
+/// A declared request body.
+public struct CompiledRequestBody: Sendable {
+    public let isRequired: Bool
+    public let content: CompiledContent
+}
+
+/// A `content` map: declared media types (or ranges) with their schemas.
+public struct CompiledContent: Sendable {
+    /// A declared media type and its schema (`nil`: declared without one).
+    public struct Entry: Sendable {
+        public let declared: MediaType
+        public let schema: CompiledSchema?
+    }
+
+    public let entries: [Entry]
+    let matcher: MediaTypeMatcher
+
+    init(entries: [Entry]) {
+        self.entries = entries
+        self.matcher = MediaTypeMatcher(entries.map(\.declared))
+    }
+
+    /// The declared entry for `contentType`, by the engine's matching rules (exact, `+suffix`
+    /// ranges, the suffix's base type, `type/*`, `*/*`).
+    public func entry(for contentType: MediaType) -> Entry? {
+        matcher.match(contentType).map { entries[$0.owner] }
+    }
+
+    /// The declared types, for messages.
+    var declaredList: String { entries.isEmpty ? "none" : entries.map(\.declared.description).joined(separator: ", ") }
+}
+
+/// A declared response header.
+public struct CompiledHeader: Sendable {
+    public let name: String
+    public let isRequired: Bool
+    public let schema: CompiledSchema?
+}
+
+/// A declared response.
+public struct CompiledResponse: Sendable {
+    /// The key it is declared under (`200`, `2XX`, `default`).
+    public let key: String
+    public let headers: [CompiledHeader]
+    public let content: CompiledContent
+}
+
+/// An operation's responses by status: exact codes, then ranges, then `default`.
+public struct CompiledResponses: Sendable {
+    var exact: [Int: CompiledResponse] = [:]
+    var ranges: [Int: CompiledResponse] = [:]
+    var fallback: CompiledResponse?
+    /// The declared keys, in document order, for messages.
+    var keys: [String] = []
+
+    /// The response declared for `status`.
+    public func response(for status: Int) -> CompiledResponse? {
+        exact[status] ?? ranges[status / 100] ?? fallback
+    }
+}

@@ -1,0 +1,93 @@
+import FoundationEssentials
+import Parley
+import ParleySchema
+
+/// An OpenAPI 3.0.x or 3.1.x document, loaded and compiled for checking exchanges.
+///
+/// ```swift
+/// let document = try OpenAPIDocument(contentsOf: "openapi.yaml", registry: registry)
+/// let checker = ContractChecker(document: document, registry: registry)
+/// ```
+///
+/// The document is read with OpenAPIKit (3.0 documents are converted to its 3.1 model); its
+/// Schema Objects compile with `ParleySchema` from the document's own text, in the dialect of
+/// its version, so their `$ref`s (internal, or to local files) resolve as written.
+public struct OpenAPIDocument: Sendable {
+    /// The `openapi` field (`3.0.3`, `3.1.0`).
+    public let version: String
+    /// The `file://` URI of the document.
+    public let uri: String
+    /// Every operation, in document order.
+    public let operations: [CompiledOperation]
+    /// The base paths of the document's `servers` (`/v1`), longest first; `[""]` when none.
+    let basePaths: [[PathSegmentPattern]]
+    /// Operations by path template.
+    let router: OperationRouter
+
+    /// Loads the document at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: A JSON or YAML file.
+    ///   - registry: The formats its files decode with (JSON and YAML).
+    /// - Throws: ``OpenAPILoadError`` naming the file and the place in it.
+    public init(contentsOf path: String, registry: Registry) throws(OpenAPILoadError) {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        try self.init(uri: RawLocation.resolve(absolute, against: "file:///"), files: DocumentFiles(registry: registry))
+    }
+
+    /// Loads a document already decoded, named `uri` (a `file://` URI: relative `$ref`s resolve
+    /// against it).
+    ///
+    /// - Throws: ``OpenAPILoadError`` naming the place.
+    public init(_ value: Value, uri: String, registry: Registry) throws(OpenAPILoadError) {
+        var files = DocumentFiles(registry: registry)
+        files.values[uri] = value
+        try self.init(uri: uri, files: files)
+    }
+
+    init(uri: String, files: DocumentFiles) throws(OpenAPILoadError) {
+        var compiler = try DocumentCompiler(uri: uri, files: files)
+        self.version = compiler.version
+        self.uri = uri
+        self.operations = try compiler.compileOperations()
+        self.basePaths = compiler.basePaths
+        var router = OperationRouter()
+        for (index, operation) in operations.enumerated() {
+            try router.add(template: operation.pathTemplate, method: operation.method, operation: index, file: uri)
+        }
+        self.router = router
+    }
+
+    /// The operation for `method` and a request path (no query), its path parameters (raw,
+    /// still percent-encoded) and the path template; `nil` when nothing matches. HEAD falls
+    /// back to GET.
+    public func operation(method: String, path: String) -> OperationMatch? {
+        let segments = OperationRouter.segments(of: path)
+        let upper = method.uppercased()
+        for base in basePaths where base.count <= segments.count {
+            var parameters: [String: String] = [:]
+            guard zip(base, segments).allSatisfy({ $0.matches($1, into: &parameters) }) else { continue }
+            let rest = segments[base.count...]
+            guard let found = router.lookup(rest) else { continue }
+            guard let index = found.operations[upper] ?? (upper == "HEAD" ? found.operations["GET"] : nil) else {
+                return OperationMatch(operation: nil, pathTemplate: found.template, pathParameters: found.parameters,
+                                      allowedMethods: found.operations.keys.sorted())
+            }
+            return OperationMatch(operation: operations[index], pathTemplate: found.template,
+                                  pathParameters: found.parameters, allowedMethods: found.operations.keys.sorted())
+        }
+        return nil
+    }
+}
+
+/// The result of matching a request to the document.
+public struct OperationMatch: Sendable {
+    /// The operation; `nil` when the path matched but the method did not.
+    public let operation: CompiledOperation?
+    /// The path template that matched.
+    public let pathTemplate: String
+    /// Path parameters by name, as they appear in the path (percent-encoded).
+    public let pathParameters: [String: String]
+    /// The methods the matched path declares.
+    public let allowedMethods: [String]
+}

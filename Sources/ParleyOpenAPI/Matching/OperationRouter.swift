@@ -1,0 +1,98 @@
+/// Path templates in a segment trie: a lookup visits one node per path segment, trying literal
+/// children before mixed templates before whole-segment parameters, so the most specific
+/// template wins (`/books/mine` before `/books/{id}`).
+struct OperationRouter: Sendable {
+    struct Node: Sendable {
+        var literals: [String: Int] = [:]
+        var templates: [(pattern: PathSegmentPattern, node: Int)] = []
+        var parameter: Int?
+        /// Operation indices by method, at the node a template ends.
+        var operations: [String: Int] = [:]
+        /// The template ending here and its parameter names in capture order.
+        var template: String?
+        var names: [String] = []
+    }
+
+    /// A lookup's result.
+    struct Found {
+        var template: String
+        var operations: [String: Int]
+        var parameters: [String: String]
+    }
+
+    var nodes: [Node] = [Node()]
+
+    /// The segments of a path (empty segments dropped, so `/books/` is `/books`).
+    static func segments(of path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// Adds one operation of `template`.
+    mutating func add(template: String, method: String, operation: Int, file: String) throws(OpenAPILoadError) {
+        var node = 0
+        var names: [String] = []
+        for segment in Self.segments(of: template) {
+            guard let pattern = PathSegmentPattern(template: segment) else {
+                throw OpenAPILoadError(.invalidDocument, file: file, pointer: "/paths",
+                                       message: "the path template \(template) has unpaired braces")
+            }
+            names += pattern.parameterNames
+            node = child(of: node, for: pattern)
+        }
+        if let existing = nodes[node].template, existing != template, nodes[node].operations[method] != nil {
+            throw OpenAPILoadError(.invalidDocument, file: file, pointer: "/paths",
+                                   message: "\(method) \(template) and \(existing) are the same template")
+        }
+        nodes[node].template = nodes[node].template ?? template
+        if nodes[node].names.isEmpty { nodes[node].names = names }
+        nodes[node].operations[method] = nodes[node].operations[method] ?? operation
+    }
+
+    private mutating func child(of node: Int, for pattern: PathSegmentPattern) -> Int {
+        switch pattern {
+        case .literal(let text):
+            if let existing = nodes[node].literals[text] { return existing }
+            nodes.append(Node())
+            nodes[node].literals[text] = nodes.count - 1
+        case .parameter:
+            if let existing = nodes[node].parameter { return existing }
+            nodes.append(Node())
+            nodes[node].parameter = nodes.count - 1
+        case .template:
+            if let existing = nodes[node].templates.first(where: { $0.pattern.shape == pattern.shape }) {
+                return existing.node
+            }
+            nodes.append(Node())
+            nodes[node].templates.append((pattern, nodes.count - 1))
+        }
+        return nodes.count - 1
+    }
+
+    /// The template `segments` match, most specific first; `nil` when none does.
+    func lookup(_ segments: ArraySlice<Substring>) -> Found? {
+        var captures: [String] = []
+        guard let end = walk(0, segments, &captures) else { return nil }
+        let node = nodes[end]
+        var parameters: [String: String] = [:]
+        for (name, value) in zip(node.names, captures) { parameters[name] = value }
+        return Found(template: node.template!, operations: node.operations, parameters: parameters)
+    }
+
+    private func walk(_ index: Int, _ segments: ArraySlice<Substring>, _ captures: inout [String]) -> Int? {
+        let node = nodes[index]
+        guard let segment = segments.first else { return node.template == nil ? nil : index }
+        let rest = segments.dropFirst()
+        if let next = node.literals[String(segment)], let end = walk(next, rest, &captures) { return end }
+        for (pattern, next) in node.templates {
+            let mark = captures.count
+            if pattern.capture(segment, into: &captures), let end = walk(next, rest, &captures) { return end }
+            captures.removeSubrange(mark...)
+        }
+        if let next = node.parameter, !segment.isEmpty {
+            captures.append(String(segment))
+            if let end = walk(next, rest, &captures) { return end }
+            captures.removeLast()
+        }
+        return nil
+    }
+}
