@@ -137,8 +137,8 @@ import Testing
     }
 }
 
-/// An XML body is checked as its root element's content (through the Schema Object's `xml`), its text scalars read
-/// by the schema's types.
+/// An XML body is checked as its root element's content (through the Schema Object's `xml`),
+/// its text scalars read by the schema's types.
 @Suite struct XMLBodyCheckTests {
     @Test func anXMLBodyIsCheckedAsItsRootElementsContent() throws {
         let folder = try temporaryFolder(["api.yaml": """
