@@ -2,8 +2,13 @@ import FoundationEssentials
 import Parley
 
 /// Reads CBOR items from bytes into `Value`s, iteratively: open arrays, maps and tags are frames
-/// on an explicit stack and finished children wait on one flat value stack, so nesting costs
-/// heap, never machine stack, and is bounded by `DecodingLimits/maxDepth`.
+/// on an explicit stack and finished children wait on two flat stacks (object members and other
+/// items, `Value.ChildStack`), so nesting costs heap, never machine stack, and is bounded by
+/// `DecodingLimits/maxDepth`.
+///
+/// A map's text keys go straight to the member stack with their values; a map whose key is not a
+/// text string moves its members to the item stack as key/value pairs and finishes there, where
+/// `CBORMapKeys` decides what it becomes.
 struct CBORReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: DecodingLimits
@@ -11,22 +16,30 @@ struct CBORReader {
     private var offset = 0
     private var nodes = 0
 
-    /// An open array, map or tag. `remaining` counts the items still to come (a map's keys and
-    /// values both count), or is -1 for an indefinite length; `start` is where the container's
-    /// children begin on the value stack.
+    /// An open container or tag. `remaining` counts what is still to come (an array's elements, a
+    /// map's entries, a kept map's keys and values), or is -1 for an indefinite length; `start` is
+    /// where its children begin on their stack (members for `.map`, items otherwise).
     private struct Frame {
-        enum Kind { case array, map, tag }
+        enum Kind {
+            /// A map whose keys so far are all text: its members are on the member stack.
+            case map
+            /// A map with a key that is not text: its keys and values alternate on the item stack.
+            case pairs
+            case array, tag
+        }
         var kind: Kind
         var remaining: Int
         var start: Int
         var tag: UInt64
         var position: Int
+        /// For `.map`: whether the next item is a key.
+        var awaitingKey = true
     }
 
     /// What one item's head (and payload, for scalars and strings) stands for.
     private enum Item {
         case scalar(Value)
-        case container(Frame.Kind, count: Int?)
+        case container(isMap: Bool, count: Int?)
         case tag(UInt64)
     }
 
@@ -64,30 +77,49 @@ struct CBORReader {
     /// Reads one whole data item.
     private mutating func readItem() throws(FormatError) -> Value {
         var frames: [Frame] = []
-        var values: [Value] = []
+        var members = Value.ChildStack<Value.Object.Member>()
+        var items = Value.ChildStack<Value>()
         var indefiniteNesting = 0
         while true {
+            // A map's text key goes on the member stack with a placeholder its value replaces; any
+            // other key turns the map into key/value pairs on the item stack.
+            if let top = frames.indices.last, frames[top].kind == .map, frames[top].awaitingKey,
+               offset < bytes.count, bytes[offset] != 0xFF {
+                if let key = try readTextKey() {
+                    members.append(Value.Object.Member(key: key, value: .null))
+                    frames[top].awaitingKey = false
+                } else {
+                    let start = items.count
+                    for member in members.removeTail(from: frames[top].start) {
+                        items.append(.string(member.key))
+                        items.append(member.value)
+                    }
+                    let remaining = frames[top].remaining
+                    frames[top] = Frame(kind: .pairs, remaining: remaining < 0 ? -1 : remaining * 2, start: start,
+                                        tag: 0, position: frames[top].position)
+                }
+            }
             let start = offset
             var value: Value
             if start < bytes.count, bytes[start] == 0xFF {
                 guard let top = frames.last, top.kind != .tag, top.remaining < 0 else {
                     throw malformed("a break (0xFF) outside an indefinite-length array or map", at: start)
                 }
-                if top.kind == .map, (values.count - top.start) % 2 != 0 {
+                if top.kind == .map ? !top.awaitingKey : top.kind == .pairs && (items.count - top.start) % 2 != 0 {
                     throw malformed("an indefinite-length map ends after a key, before its value", at: start)
                 }
                 offset += 1
                 frames.removeLast()
                 indefiniteNesting -= 1
-                value = try close(top, &values)
+                value = close(top, &members, &items)
             } else {
                 switch try readHead() {
                 case .scalar(let scalar):
                     value = scalar
-                case .container(let kind, let count):
+                case .container(let isMap, let count):
                     try open(depth: frames.count + 1, at: start)
                     if count == 0 {
-                        value = kind == .array ? .array([]) : .object(Value.Object())
+                        value = isMap ? .object(Value.Object()) : .array([])
                         break
                     }
                     if count == nil {
@@ -99,38 +131,57 @@ struct CBORReader {
                                 location: .init(byteOffset: start))
                         }
                     }
-                    frames.append(Frame(kind: kind, remaining: count ?? -1, start: values.count, tag: 0,
-                                        position: start))
+                    frames.append(Frame(kind: isMap ? .map : .array, remaining: count ?? -1,
+                                        start: isMap ? members.count : items.count, tag: 0, position: start))
                     continue
                 case .tag(let number):
                     try open(depth: frames.count + 1, at: start)
-                    frames.append(Frame(kind: .tag, remaining: 1, start: values.count, tag: number, position: start))
+                    frames.append(Frame(kind: .tag, remaining: 1, start: items.count, tag: number, position: start))
                     continue
                 }
             }
             // Hand the finished value to its parent; close every container and tag it completes.
             while let last = frames.indices.last {
-                if frames[last].kind == .tag {
+                switch frames[last].kind {
+                case .tag:
                     let frame = frames.removeLast()
                     value = try CBORTags.apply(frame.tag, to: value, at: frame.position, options: options)
                     continue
+                case .map:
+                    members[members.count - 1].value = value
+                    frames[last].awaitingKey = true
+                case .pairs, .array:
+                    items.append(value)
                 }
-                values.append(value)
                 guard frames[last].remaining > 0 else { break }
                 frames[last].remaining -= 1
                 guard frames[last].remaining == 0 else { break }
                 let frame = frames.removeLast()
-                value = try close(frame, &values)
+                value = close(frame, &members, &items)
             }
             if frames.isEmpty { return value }
         }
     }
 
-    /// The array or map of a finished frame, its children moved off the value stack.
-    private func close(_ frame: Frame, _ values: inout [Value]) throws(FormatError) -> Value {
-        defer { values.removeSubrange(frame.start...) }
-        if frame.kind == .array { return .array(Array(values[frame.start...])) }
-        return CBORMapKeys.value(ofMapItems: values[frame.start...], keepsNonTextKeys: options.keepsNonTextKeys)
+    /// The array or map of a finished frame, its children moved off their stack.
+    private func close(_ frame: Frame, _ members: inout Value.ChildStack<Value.Object.Member>,
+                       _ items: inout Value.ChildStack<Value>) -> Value {
+        switch frame.kind {
+        case .map: .object(Value.Object(members.removeTail(from: frame.start)))
+        case .pairs: CBORMapKeys.value(ofMapItems: items.removeTail(from: frame.start),
+                                       keepsNonTextKeys: options.keepsNonTextKeys)
+        default: .array(items.removeTail(from: frame.start))
+        }
+    }
+
+    /// A map key that is a definite-length text string, read; `nil` (nothing read) for any other key.
+    private mutating func readTextKey() throws(FormatError) -> String? {
+        let initial = bytes[offset]
+        guard initial >> 5 == 3, initial & 0x1F < 28 else { return nil }
+        let start = offset
+        try countNode(at: start)
+        offset += 1
+        return try readText(try take(try readArgument(info: initial & 0x1F, at: start), at: start))
     }
 
     // MARK: Heads
@@ -144,8 +195,8 @@ struct CBORReader {
         if info == 31 {
             switch major {
             case 2, 3: return .scalar(try readIndefiniteString(isText: major == 3, at: start))
-            case 4: return .container(.array, count: nil)
-            case 5: return .container(.map, count: nil)
+            case 4: return .container(isMap: false, count: nil)
+            case 5: return .container(isMap: true, count: nil)
             default: throw malformed("major type \(major) has no indefinite length", at: start)
             }
         }
@@ -162,9 +213,9 @@ struct CBORReader {
         case 3:
             return .scalar(.string(try readText(try take(argument, at: start))))
         case 4:
-            return .container(.array, count: try checkedCount(argument, itemsEach: 1, at: start))
+            return .container(isMap: false, count: try checkedCount(argument, itemsEach: 1, at: start))
         case 5:
-            return .container(.map, count: try checkedCount(argument, itemsEach: 2, at: start) * 2)
+            return .container(isMap: true, count: try checkedCount(argument, itemsEach: 2, at: start))
         default:
             return .tag(argument)
         }
