@@ -33,7 +33,7 @@ struct ProtobufReader {
             throw FormatError.limitExceeded(format: ProtobufFormat.formatName, limit: "maxDepth",
                                             maximum: maxDepth, location: .init(byteOffset: base))
         }
-        if let wellKnown = WellKnownType(rawValue: table.fullName) {
+        if let wellKnown = table.wellKnown {
             return try readWellKnown(wellKnown, table, bytes, base: base, depth: depth)
         }
         let slots = try readSlots(table, bytes, base: base, depth: depth)
@@ -328,8 +328,8 @@ struct ProtobufReader {
         let (digits, exponent) = DecimalDigits.of(exact.magnitude)
         for precision in 6...9 {
             let (rounded, roundedExponent) = DecimalDigits.round(digits, exponent, to: precision)
-            let text = (exact < 0 ? "-" : "") + "0." + String(decoding: rounded, as: UTF8.self) + "e\(roundedExponent)"
-            if let candidate = Double(text), Float(candidate) == number { return candidate }
+            let candidate = DecimalDigits.double(rounded, exponent: roundedExponent, isNegative: exact < 0)
+            if let candidate, Float(candidate) == number { return candidate }
         }
         return exact
     }

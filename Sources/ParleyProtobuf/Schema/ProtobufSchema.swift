@@ -161,9 +161,12 @@ struct MessageTable: Sendable {
     let indexByName: [String: Int]
     let isMapEntry: Bool
     let oneofNames: [String]
+    /// The well-known type this message is, which ProtoJSON gives a form of its own.
+    let wellKnown: WellKnownType?
 
     init(_ message: Google_Protobuf_DescriptorProto, fullName: String, syntax: Syntax) {
         self.fullName = fullName
+        wellKnown = WellKnownType(rawValue: fullName)
         isMapEntry = message.options.mapEntry
         oneofNames = message.oneofDecl.map(\.name)
         var fields: [FieldInfo] = []
