@@ -49,7 +49,7 @@ struct ProtobufReader {
         while !cursor.isAtEnd {
             let tagStart = cursor.position
             let tag = try cursor.readTag()
-            guard let index = table.indexByNumber[tag.number], table.fields[index].kind != .group else {
+            guard let index = table.indexByNumber[tag.number] else {
                 if tag.wireType == .endGroup { throw cursor.error(.malformed, "an end-group tag without its start") }
                 try cursor.skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
                 try keepUnknown(bytes, tagStart..<cursor.position, into: &unknown, base: base)
@@ -75,9 +75,14 @@ struct ProtobufReader {
                     members.append(entry)
                 }
                 slots[index] = .map(positions, members)
-            } else if case .message(let name) = field.kind {
-                guard tag.wireType == .lengthDelimited else { throw wrongWireType(field, tag.wireType, cursor) }
-                let range = try cursor.readLengthDelimited()
+            } else if let name = field.kind.messageName {
+                guard tag.wireType == field.kind.wireType else { throw wrongWireType(field, tag.wireType, cursor) }
+                let range: Range<Int>
+                if tag.wireType == .startGroup {
+                    range = try cursor.readGroup(number: tag.number, depth: depth + 1, maxDepth: maxDepth)
+                } else {
+                    range = try cursor.readLengthDelimited()
+                }
                 if field.isRepeated {
                     let value = try read(messageTable(name), cursor.slice(range), base: base + range.lowerBound,
                                          depth: depth + 1)
@@ -170,7 +175,7 @@ struct ProtobufReader {
                 object.append(key: field.jsonName, value: .array(values))
             case .map(_, let members): object.append(key: field.jsonName, value: .object(Value.Object(members)))
             case .message(let ranges):
-                guard case .message(let name) = field.kind else { continue }
+                guard let name = field.kind.messageName else { continue }
                 let table = try messageTable(name)
                 let value: Value
                 if ranges.count == 1 {

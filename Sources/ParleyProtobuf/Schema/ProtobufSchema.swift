@@ -50,7 +50,8 @@ public struct ProtobufSchema: Sendable {
         for table in messages.values {
             for field in table.fields {
                 switch field.kind {
-                case .message(let name) where messages[name] == nil, .enumeration(let name) where enums[name] == nil:
+                case .message(let name) where messages[name] == nil, .group(let name) where messages[name] == nil,
+                     .enumeration(let name) where enums[name] == nil:
                     throw FormatError(.malformed, format: ProtobufFormat.formatName,
                                       "\(table.fullName).\(field.name) names \(name), which no descriptor set defines")
                 default: break
@@ -106,10 +107,20 @@ enum Syntax: Sendable {
 
 /// A field's wire kind and, for messages and enums, the full name of its type.
 enum FieldKind: Sendable, Equatable {
-    case double, float, int64, uint64, int32, fixed64, fixed32, bool, string, group, bytes, uint32
+    case double, float, int64, uint64, int32, fixed64, fixed32, bool, string, bytes, uint32
     case sfixed32, sfixed64, sint32, sint64
     case message(String)
+    /// A proto2 group: a message written between a start-group and an end-group tag.
+    case group(String)
     case enumeration(String)
+
+    /// The full name of the message type of a message or group field.
+    var messageName: String? {
+        switch self {
+        case .message(let name), .group(let name): name
+        default: nil
+        }
+    }
 
     /// The wire type a single (unpacked) value of this kind is written with.
     var wireType: WireType {
@@ -215,7 +226,7 @@ struct MessageTable: Sendable {
         case .fixed32: .fixed32
         case .bool: .bool
         case .string: .string
-        case .group: .group
+        case .group: .group(ProtobufSchema.trimmed(field.typeName))
         case .message: .message(ProtobufSchema.trimmed(field.typeName))
         case .bytes: .bytes
         case .uint32: .uint32
