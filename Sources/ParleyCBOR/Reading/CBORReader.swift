@@ -10,11 +10,8 @@ import Parley
 /// text string moves its members to the item stack as key/value pairs and finishes there, where
 /// `CBORMapKeys` decides what it becomes.
 struct CBORReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let limits: DecodingLimits
+    private var input: BinaryInput
     private let options: CBORFormat.Options
-    private var offset = 0
-    private var nodes = 0
 
     /// An open container or tag. `remaining` counts what is still to come (an array's elements, a
     /// map's entries, a kept map's keys and values), or is -1 for an indefinite length; `start` is
@@ -44,16 +41,15 @@ struct CBORReader {
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, options: CBORFormat.Options) {
-        self.bytes = bytes
-        self.limits = limits
+        input = BinaryInput(bytes, format: CBORFormat.formatName, limits: limits)
         self.options = options
     }
 
     /// Reads the single item the bytes hold; anything after it is malformed.
     mutating func readSingle() throws(FormatError) -> Value {
         let value = try readItem()
-        guard offset == bytes.count else {
-            throw malformed("\(bytes.count - offset) byte(s) after the item", at: offset)
+        guard input.remaining == 0 else {
+            throw malformed("\(input.remaining) byte(s) after the item", at: input.offset)
         }
         return value
     }
@@ -61,7 +57,7 @@ struct CBORReader {
     /// Reads every item of a CBOR sequence (RFC 8742) into an array; empty input is `[]`.
     mutating func readSequence() throws(FormatError) -> Value {
         var items: [Value] = []
-        while offset < bytes.count { items.append(try readItem()) }
+        while input.remaining > 0 { items.append(try readItem()) }
         return .array(items)
     }
 
@@ -70,7 +66,7 @@ struct CBORReader {
     /// A guard, not `offset < bytes.count ? try readItem() : nil`: Swift 6.3.1's debug build
     /// miscompiles that ternary under typed throws (the caller crashed allocating 26 GB).
     mutating func readNextItem() throws(FormatError) -> Value? {
-        guard offset < bytes.count else { return nil }
+        guard input.remaining > 0 else { return nil }
         return try readItem()
     }
 
@@ -84,7 +80,7 @@ struct CBORReader {
             // A map's text key goes on the member stack with a placeholder its value replaces; any
             // other key turns the map into key/value pairs on the item stack.
             if let top = frames.indices.last, frames[top].kind == .map, frames[top].awaitingKey,
-               offset < bytes.count, bytes[offset] != 0xFF {
+               input.remaining > 0, input.bytes[input.offset] != 0xFF {
                 if let key = try readTextKey() {
                     members.append(Value.Object.Member(key: key, value: .null))
                     frames[top].awaitingKey = false
@@ -99,16 +95,16 @@ struct CBORReader {
                                         tag: 0, position: frames[top].position)
                 }
             }
-            let start = offset
+            let start = input.offset
             var value: Value
-            if start < bytes.count, bytes[start] == 0xFF {
+            if input.remaining > 0, input.bytes[start] == 0xFF {
                 guard let top = frames.last, top.kind != .tag, top.remaining < 0 else {
                     throw malformed("a break (0xFF) outside an indefinite-length array or map", at: start)
                 }
                 if top.kind == .map ? !top.awaitingKey : top.kind == .pairs && (items.count - top.start) % 2 != 0 {
                     throw malformed("an indefinite-length map ends after a key, before its value", at: start)
                 }
-                offset += 1
+                input.offset += 1
                 frames.removeLast()
                 indefiniteNesting -= 1
                 value = close(top, &members, &items)
@@ -117,7 +113,7 @@ struct CBORReader {
                 case .scalar(let scalar):
                     value = scalar
                 case .container(let isMap, let count):
-                    try open(depth: frames.count + 1, at: start)
+                    try input.checkDepth(frames.count + 1, at: start)
                     if count == 0 {
                         value = isMap ? .object(Value.Object()) : .array([])
                         break
@@ -135,7 +131,7 @@ struct CBORReader {
                                         start: isMap ? members.count : items.count, tag: 0, position: start))
                     continue
                 case .tag(let number):
-                    try open(depth: frames.count + 1, at: start)
+                    try input.checkDepth(frames.count + 1, at: start)
                     frames.append(Frame(kind: .tag, remaining: 1, start: items.count, tag: number, position: start))
                     continue
                 }
@@ -176,20 +172,20 @@ struct CBORReader {
 
     /// A map key that is a definite-length text string, read; `nil` (nothing read) for any other key.
     private mutating func readTextKey() throws(FormatError) -> String? {
-        let initial = bytes[offset]
+        let initial = input.bytes[input.offset]
         guard initial >> 5 == 3, initial & 0x1F < 28 else { return nil }
-        let start = offset
-        try countNode(at: start)
-        offset += 1
-        return try readText(try take(try readArgument(info: initial & 0x1F, at: start), at: start))
+        let start = input.offset
+        try input.countItem(at: start)
+        input.offset += 1
+        return try readText(try input.take(try readArgument(info: initial & 0x1F, at: start), at: start))
     }
 
     // MARK: Heads
 
     private mutating func readHead() throws(FormatError) -> Item {
-        let start = offset
-        try countNode(at: start)
-        let initial = try readByte()
+        let start = input.offset
+        try input.countItem(at: start)
+        let initial = try input.readByte()
         let major = initial >> 5
         let info = initial & 0x1F
         if info == 31 {
@@ -209,13 +205,15 @@ struct CBORReader {
             if argument <= UInt64(Int64.max) { return .scalar(.integer(-1 - Int64(argument))) }
             return .scalar(.number(argument == .max ? "-18446744073709551616" : "-\(argument + 1)"))
         case 2:
-            return .scalar(.bytes(Array(try take(argument, at: start))))
+            return .scalar(.bytes(Array(try input.take(argument, at: start))))
         case 3:
-            return .scalar(.string(try readText(try take(argument, at: start))))
+            return .scalar(.string(try readText(try input.take(argument, at: start))))
         case 4:
-            return .container(isMap: false, count: try checkedCount(argument, itemsEach: 1, at: start))
+            let count = try input.checkedCount(argument, bytesEach: 1, noun: "element(s)", at: start)
+            return .container(isMap: false, count: count)
         case 5:
-            return .container(isMap: true, count: try checkedCount(argument, itemsEach: 2, at: start))
+            let count = try input.checkedCount(argument, bytesEach: 2, noun: "pair(s)", at: start)
+            return .container(isMap: true, count: count)
         default:
             return .tag(argument)
         }
@@ -225,10 +223,10 @@ struct CBORReader {
     private mutating func readArgument(info: UInt8, at start: Int) throws(FormatError) -> UInt64 {
         switch info {
         case 0...23: return UInt64(info)
-        case 24: return try readBigEndian(1)
-        case 25: return try readBigEndian(2)
-        case 26: return try readBigEndian(4)
-        case 27: return try readBigEndian(8)
+        case 24: return try input.readBigEndian(1)
+        case 25: return try input.readBigEndian(2)
+        case 26: return try input.readBigEndian(4)
+        case 27: return try input.readBigEndian(8)
         default: throw malformed("additional information \(info) is reserved", at: start)
         }
     }
@@ -240,13 +238,13 @@ struct CBORReader {
         case 22: return .null
         case 23: return .tagged(CBORFormat.undefinedTag, .null)
         case 24:
-            let number = try readByte()
+            let number = try input.readByte()
             // RFC 8949 §3.3: 0–23 have the one-byte form only. 24–31 are read as RFC 7049 allowed.
             guard number >= 24 else { throw malformed("simple value \(number) in two bytes", at: start) }
             return .tagged(CBORFormat.simpleValueTag, .integer(Int64(number)))
-        case 25: return .float(HalfFloat.double(fromBits: UInt16(try readBigEndian(2))))
-        case 26: return .float(Double(Float(bitPattern: UInt32(try readBigEndian(4)))))
-        case 27: return .float(Double(bitPattern: try readBigEndian(8)))
+        case 25: return .float(HalfFloat.double(fromBits: UInt16(try input.readBigEndian(2))))
+        case 26: return .float(Double(Float(bitPattern: UInt32(try input.readBigEndian(4)))))
+        case 27: return .float(Double(bitPattern: try input.readBigEndian(8)))
         case 28...30: throw malformed("additional information \(info) is reserved", at: start)
         default: return .tagged(CBORFormat.simpleValueTag, .integer(Int64(info)))
         }
@@ -257,15 +255,15 @@ struct CBORReader {
     private mutating func readIndefiniteString(isText: Bool, at start: Int) throws(FormatError) -> Value {
         var joined: [UInt8] = []
         while true {
-            let chunkStart = offset
-            let initial = try readByte()
+            let chunkStart = input.offset
+            let initial = try input.readByte()
             if initial == 0xFF { break }
             guard initial >> 5 == (isText ? 3 : 2), initial & 0x1F != 31 else {
                 throw malformed("a chunk of an indefinite-length \(isText ? "text" : "byte") string must be a "
                                 + "definite-length \(isText ? "text" : "byte") string", at: chunkStart)
             }
-            try countNode(at: chunkStart)
-            let chunk = try take(try readArgument(info: initial & 0x1F, at: chunkStart), at: chunkStart)
+            try input.countItem(at: chunkStart)
+            let chunk = try input.take(try readArgument(info: initial & 0x1F, at: chunkStart), at: chunkStart)
             if isText { _ = try readText(chunk) }
             joined.append(contentsOf: chunk)
         }
@@ -291,70 +289,7 @@ struct CBORReader {
         return String(utf8: payload)
     }
 
-    // MARK: Bytes
-
-    private mutating func readByte() throws(FormatError) -> UInt8 {
-        guard offset < bytes.count else { throw truncated(at: offset) }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    /// Reads a big-endian unsigned integer of `width` bytes.
-    private mutating func readBigEndian(_ width: Int) throws(FormatError) -> UInt64 {
-        guard bytes.count - offset >= width else { throw truncated(at: offset) }
-        var result: UInt64 = 0
-        for i in offset..<(offset + width) { result = result << 8 | UInt64(bytes[i]) }
-        offset += width
-        return result
-    }
-
-    /// The next `length` bytes; a declared length beyond the input is `truncated`, never allocated.
-    private mutating func take(_ length: UInt64,
-                               at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
-        guard length <= UInt64(Int.max), CheckedArithmetic.fits(Int(length), in: bytes.count, from: offset) else {
-            throw FormatError(.truncated, format: CBORFormat.formatName,
-                              "declares \(length) byte(s) but \(bytes.count - offset) remain",
-                              location: .init(byteOffset: start))
-        }
-        let count = Int(length)
-        defer { offset += count }
-        return bytes[offset..<(offset + count)]
-    }
-
-    /// A declared element count is plausible only if the bytes left could hold that many items
-    /// of at least one byte each.
-    private func checkedCount(_ count: UInt64, itemsEach: Int, at start: Int) throws(FormatError) -> Int {
-        guard count <= UInt64((bytes.count - offset) / itemsEach) else {
-            throw FormatError(.truncated, format: CBORFormat.formatName,
-                              "declares \(count) \(itemsEach == 2 ? "pair" : "element")(s) but only "
-                              + "\(bytes.count - offset) byte(s) remain",
-                              location: .init(byteOffset: start))
-        }
-        return Int(count)
-    }
-
-    private mutating func countNode(at start: Int) throws(FormatError) {
-        nodes += 1
-        if nodes > limits.maxNodes {
-            throw FormatError.limitExceeded(format: CBORFormat.formatName, limit: "maxNodes",
-                                            maximum: limits.maxNodes, location: .init(byteOffset: start))
-        }
-    }
-
-    private func open(depth: Int, at start: Int) throws(FormatError) {
-        if depth > limits.maxDepth {
-            throw FormatError.limitExceeded(format: CBORFormat.formatName, limit: "maxDepth",
-                                            maximum: limits.maxDepth, actual: depth,
-                                            location: .init(byteOffset: start))
-        }
-    }
-
-    private func truncated(at position: Int) -> FormatError {
-        FormatError(.truncated, format: CBORFormat.formatName, "the input ends inside an item",
-                    location: .init(byteOffset: position))
-    }
-
     private func malformed(_ message: String, at position: Int) -> FormatError {
-        FormatError(.malformed, format: CBORFormat.formatName, message, location: .init(byteOffset: position))
+        input.malformed(message, at: position)
     }
 }

@@ -142,13 +142,13 @@ struct CBORWriter {
     private mutating func writeFloat(_ d: Double) {
         if let half = HalfFloat.bits(exactly: d) {
             bytes.append(0xF9)
-            appendBigEndian(UInt64(half), width: 2)
+            bytes.appendBigEndian(UInt64(half), width: 2)
         } else if let single = Self.singleBits(exactly: d) {
             bytes.append(0xFA)
-            appendBigEndian(UInt64(single), width: 4)
+            bytes.appendBigEndian(UInt64(single), width: 4)
         } else {
             bytes.append(0xFB)
-            appendBigEndian(d.bitPattern, width: 8)
+            bytes.appendBigEndian(d.bitPattern, width: 8)
         }
     }
 
@@ -273,18 +273,10 @@ struct CBORWriter {
         let type = major << 5
         switch argument {
         case 0..<24: bytes.append(type | UInt8(argument))
-        case 0...0xFF: bytes.append(type | 24); appendBigEndian(argument, width: 1)
-        case 0...0xFFFF: bytes.append(type | 25); appendBigEndian(argument, width: 2)
-        case 0...0xFFFF_FFFF: bytes.append(type | 26); appendBigEndian(argument, width: 4)
-        default: bytes.append(type | 27); appendBigEndian(argument, width: 8)
-        }
-    }
-
-    private mutating func appendBigEndian(_ value: UInt64, width: Int) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+        case 0...0xFF: bytes.append(type | 24); bytes.appendBigEndian(argument, width: 1)
+        case 0...0xFFFF: bytes.append(type | 25); bytes.appendBigEndian(argument, width: 2)
+        case 0...0xFFFF_FFFF: bytes.append(type | 26); bytes.appendBigEndian(argument, width: 4)
+        default: bytes.append(type | 27); bytes.appendBigEndian(argument, width: 8)
         }
     }
 
