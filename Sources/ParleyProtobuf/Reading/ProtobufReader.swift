@@ -25,6 +25,11 @@ struct ProtobufReader {
         /// A singular message: every occurrence's bytes, merged when read.
         case message([Range<Int>])
         case map([String: Int], [Value.Object.Member])
+
+        var isEmpty: Bool {
+            if case .empty = self { return true }
+            return false
+        }
     }
 
     mutating func read(_ table: MessageTable, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
@@ -49,7 +54,7 @@ struct ProtobufReader {
         while !cursor.isAtEnd {
             let tagStart = cursor.position
             let tag = try cursor.readTag()
-            guard let index = table.indexByNumber[tag.number] else {
+            guard let index = table.index(ofField: tag.number) else {
                 if tag.wireType == .endGroup { throw cursor.error(.malformed, "an end-group tag without its start") }
                 try cursor.skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
                 try keepUnknown(bytes, tagStart..<cursor.position, into: &unknown, base: base)
@@ -161,19 +166,21 @@ struct ProtobufReader {
     mutating func object(_ table: MessageTable, _ slots: [Slot], unknown: [UInt8],
                                  _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
                                  depth: Int) throws(FormatError) -> Value {
-        var object = Value.Object()
+        var members: [Value.Object.Member] = []
+        members.reserveCapacity(slots.count(where: { !$0.isEmpty }) + (unknown.isEmpty ? 0 : 1))
         for (index, slot) in slots.enumerated() {
             let field = table.fields[index]
             switch slot {
             case .empty: continue
             case .single(let value, let isDefault):
                 if isDefault && !field.hasPresence { continue }
-                object.append(key: field.jsonName, value: value)
+                members.append(Value.Object.Member(key: field.jsonName, value: value))
             case .list(let values):
                 // An empty packed run sets no element: the field is absent, as for any empty repeated field.
                 if values.isEmpty { continue }
-                object.append(key: field.jsonName, value: .array(values))
-            case .map(_, let members): object.append(key: field.jsonName, value: .object(Value.Object(members)))
+                members.append(Value.Object.Member(key: field.jsonName, value: .array(values)))
+            case .map(_, let entries):
+                members.append(Value.Object.Member(key: field.jsonName, value: .object(Value.Object(entries))))
             case .message(let ranges):
                 guard let name = field.kind.messageName else { continue }
                 let table = try messageTable(name)
@@ -189,18 +196,20 @@ struct ProtobufReader {
                         try read(table, buffer, base: start, depth: depth + 1)
                     }
                 }
-                object.append(key: field.jsonName, value: value)
+                members.append(Value.Object.Member(key: field.jsonName, value: value))
             }
         }
-        if !unknown.isEmpty { object.append(key: ProtobufFormat.unknownFieldsKey, value: .bytes(unknown)) }
-        return .object(object)
+        if !unknown.isEmpty {
+            members.append(Value.Object.Member(key: ProtobufFormat.unknownFieldsKey, value: .bytes(unknown)))
+        }
+        return .object(Value.Object(members))
     }
 
     private mutating func mapEntry(_ field: FieldInfo, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
                                    depth: Int) throws(FormatError) -> Value.Object.Member {
         guard case .message(let name) = field.kind else { preconditionFailure("a map field is a message field") }
         let table = try messageTable(name)
-        guard let keyIndex = table.indexByNumber[1], let valueIndex = table.indexByNumber[2] else {
+        guard let keyIndex = table.index(ofField: 1), let valueIndex = table.index(ofField: 2) else {
             throw FormatError(.malformed, format: ProtobufFormat.formatName, "map entry \(name) lacks its key or value")
         }
         let slots = try readSlots(table, bytes, base: base, depth: depth).slots

@@ -166,8 +166,8 @@ struct FieldInfo: Sendable {
 struct MessageTable: Sendable {
     let fullName: String
     var fields: [FieldInfo]
-    /// Field index by field number.
-    let indexByNumber: [UInt32: Int]
+    /// The field numbers, in the fields' (ascending) order.
+    let numbers: [UInt32]
     /// Field index by ProtoJSON name and by `.proto` name.
     let indexByName: [String: Int]
     let isMapEntry: Bool
@@ -204,14 +204,12 @@ struct MessageTable: Sendable {
         }
         fields.sort { $0.number < $1.number }
         self.fields = fields
-        var byNumber: [UInt32: Int] = [:]
         var byName: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
-            byNumber[field.number] = index
             byName[field.name] = index
             byName[field.jsonName] = index
         }
-        indexByNumber = byNumber
+        numbers = fields.map(\.number)
         indexByName = byName
     }
 
@@ -236,6 +234,19 @@ struct MessageTable: Sendable {
         case .sint32: .sint32
         case .sint64: .sint64
         }
+    }
+
+    /// The index of field `number`, by binary search of the numbers (no hashing: the reader looks up every
+    /// field it reads).
+    func index(ofField number: UInt32) -> Int? {
+        var low = 0
+        var high = numbers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if numbers[middle] == number { return middle }
+            if numbers[middle] < number { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 
     /// protoc's default JSON name: underscores dropped, the letter after each upper-cased.
