@@ -22,6 +22,8 @@ let package = Package(
     dependencies: [
         .package(name: "parley", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        // The generated-code protobuf anchor: the library only, as parley uses it (never the build plugin).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
     ],
     targets: [
         suite("NegotiationBenchmarks", ["PerfWorkloads", parley("Parley")]),
@@ -50,7 +52,7 @@ let package = Package(
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
                                          parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"), parley("ParleyMessagePack"), parley("ParleySchema"), parley("ParleyProtobuf"),
-                                         "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
+                                         "GeneratedProtobuf", "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
                           path: "Report/BenchReport"),
 
         // Deterministic inputs shared by the suites.
@@ -70,6 +72,10 @@ let package = Package(
                                "CStandardStreams"],
                 path: "Shared/PerfWorkloads"),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
+        // swift-protobuf's generated code for Tests/ParleyProtobufTests/Resources/oracle_test.proto,
+        // generated once and committed (see Shared/GeneratedProtobuf/README.md).
+        .target(name: "GeneratedProtobuf", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                path: "Shared/GeneratedProtobuf", exclude: ["README.md"]),
         .target(name: "CProcessMemory", path: "Shared/CProcessMemory"),
         // Instruction counts: perf_event_open where there is a hardware counter, else callgrind.
         .target(name: "InstructionCounting", dependencies: ["CInstructionCounter"], path: "Shared/InstructionCounting"),

@@ -6,10 +6,7 @@ import Parley
 /// array elements, `Value.ChildStack`), so nesting costs heap, never machine stack, and is
 /// bounded by `DecodingLimits/maxDepth`.
 struct MessagePackReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let limits: DecodingLimits
-    private var offset = 0
-    private var nodes = 0
+    private var input: BinaryInput
 
     /// An open array or map: how many elements (map entries) are still to come, where its
     /// finished children start on their stack, and whether a map's next item is a key.
@@ -28,8 +25,7 @@ struct MessagePackReader {
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) {
-        self.bytes = bytes
-        self.limits = limits
+        input = BinaryInput(bytes, format: MessagePackFormat.formatName, limits: limits)
     }
 
     /// Reads the single value the bytes hold.
@@ -49,19 +45,19 @@ struct MessagePackReader {
                 }
                 isMapValue = true
             }
-            let start = offset
+            let start = input.offset
             var value: Value
             switch try readItem() {
             case .scalar(let scalar):
                 value = scalar
             case .array(let count):
                 guard count > 0 else { value = .array([]); break }
-                try open(depth: frames.count + 1, at: start)
+                try input.checkDepth(frames.count + 1, at: start)
                 frames.append(Frame(isMap: false, remaining: count, start: elements.count, awaitingKey: false))
                 continue
             case .map(let count):
                 guard count > 0 else { value = .object(Value.Object()); break }
-                try open(depth: frames.count + 1, at: start)
+                try input.checkDepth(frames.count + 1, at: start)
                 frames.append(Frame(isMap: true, remaining: count, start: members.count, awaitingKey: true))
                 continue
             }
@@ -81,8 +77,8 @@ struct MessagePackReader {
                 isMapValue = frames.last?.isMap ?? false
             }
             if frames.isEmpty {
-                guard offset == bytes.count else {
-                    throw malformed("\(bytes.count - offset) byte(s) after the value", at: offset)
+                guard input.remaining == 0 else {
+                    throw malformed("\(input.remaining) byte(s) after the value", at: input.offset)
                 }
                 return value
             }
@@ -92,13 +88,13 @@ struct MessagePackReader {
     // MARK: Items
 
     private mutating func readItem() throws(FormatError) -> Item {
-        let start = offset
-        try countNode(at: start)
-        let byte = try readByte()
+        let start = input.offset
+        try input.countItem(at: start)
+        let byte = try input.readByte()
         switch byte {
         case 0x00...0x7F: return .scalar(.integer(Int64(byte)))
-        case 0x80...0x8F: return .map(count: try checkedCount(Int(byte & 0x0F), bytesEach: 2, at: start))
-        case 0x90...0x9F: return .array(count: try checkedCount(Int(byte & 0x0F), bytesEach: 1, at: start))
+        case 0x80...0x8F: return .map(count: try mapCount(UInt64(byte & 0x0F), at: start))
+        case 0x90...0x9F: return .array(count: try arrayCount(UInt64(byte & 0x0F), at: start))
         case 0xA0...0xBF: return .scalar(.string(try readString(length: Int(byte & 0x1F), at: start)))
         case 0xC0: return .scalar(.null)
         case 0xC1: throw malformed("0xC1 is never used", at: start)
@@ -106,22 +102,22 @@ struct MessagePackReader {
         case 0xC3: return .scalar(.bool(true))
         case 0xC4, 0xC5, 0xC6:
             let length = try readLength(widthCode: byte - 0xC4)
-            return .scalar(.bytes(Array(try take(length, at: start))))
+            return .scalar(.bytes(Array(try input.take(UInt64(length), at: start))))
         case 0xC7, 0xC8, 0xC9:
             let length = try readLength(widthCode: byte - 0xC7)
             return .scalar(try readExtension(length: length, at: start))
-        case 0xCA: return .scalar(.float(Double(Float(bitPattern: UInt32(try readBigEndian(4))))))
-        case 0xCB: return .scalar(.float(Double(bitPattern: try readBigEndian(8))))
-        case 0xCC: return .scalar(.integer(Int64(try readBigEndian(1))))
-        case 0xCD: return .scalar(.integer(Int64(try readBigEndian(2))))
-        case 0xCE: return .scalar(.integer(Int64(try readBigEndian(4))))
+        case 0xCA: return .scalar(.float(Double(Float(bitPattern: UInt32(try input.readBigEndian(4))))))
+        case 0xCB: return .scalar(.float(Double(bitPattern: try input.readBigEndian(8))))
+        case 0xCC: return .scalar(.integer(Int64(try input.readBigEndian(1))))
+        case 0xCD: return .scalar(.integer(Int64(try input.readBigEndian(2))))
+        case 0xCE: return .scalar(.integer(Int64(try input.readBigEndian(4))))
         case 0xCF:
-            let u = try readBigEndian(8)
+            let u = try input.readBigEndian(8)
             return .scalar(u <= UInt64(Int64.max) ? .integer(Int64(u)) : .number(String(u)))
-        case 0xD0: return .scalar(.integer(Int64(Int8(truncatingIfNeeded: try readBigEndian(1)))))
-        case 0xD1: return .scalar(.integer(Int64(Int16(truncatingIfNeeded: try readBigEndian(2)))))
-        case 0xD2: return .scalar(.integer(Int64(Int32(truncatingIfNeeded: try readBigEndian(4)))))
-        case 0xD3: return .scalar(.integer(Int64(bitPattern: try readBigEndian(8))))
+        case 0xD0: return .scalar(.integer(Int64(Int8(truncatingIfNeeded: try input.readBigEndian(1)))))
+        case 0xD1: return .scalar(.integer(Int64(Int16(truncatingIfNeeded: try input.readBigEndian(2)))))
+        case 0xD2: return .scalar(.integer(Int64(Int32(truncatingIfNeeded: try input.readBigEndian(4)))))
+        case 0xD3: return .scalar(.integer(Int64(bitPattern: try input.readBigEndian(8))))
         case 0xD4, 0xD5, 0xD6, 0xD7, 0xD8:
             return .scalar(try readExtension(length: 1 << Int(byte - 0xD4), at: start))
         case 0xD9, 0xDA, 0xDB:
@@ -129,10 +125,10 @@ struct MessagePackReader {
             return .scalar(.string(try readString(length: length, at: start)))
         case 0xDC, 0xDD:
             let count = try readLength(widthCode: byte - 0xDC + 1)
-            return .array(count: try checkedCount(count, bytesEach: 1, at: start))
+            return .array(count: try arrayCount(UInt64(count), at: start))
         case 0xDE, 0xDF:
             let count = try readLength(widthCode: byte - 0xDE + 1)
-            return .map(count: try checkedCount(count, bytesEach: 2, at: start))
+            return .map(count: try mapCount(UInt64(count), at: start))
         default: // 0xE0...0xFF: negative fixint
             return .scalar(.integer(Int64(Int8(bitPattern: byte))))
         }
@@ -140,7 +136,7 @@ struct MessagePackReader {
 
     /// A map key: a string, or an integer written as its decimal text.
     private mutating func readKey() throws(FormatError) -> String {
-        let start = offset
+        let start = input.offset
         switch try readItem() {
         case .scalar(.string(let key)): return key
         case .scalar(.integer(let key)): return String(key)
@@ -157,8 +153,8 @@ struct MessagePackReader {
     }
 
     private mutating func readExtension(length: Int, at start: Int) throws(FormatError) -> Value {
-        let type = Int8(bitPattern: try readByte())
-        let payload = try take(length, at: start)
+        let type = Int8(bitPattern: try input.readByte())
+        let payload = try input.take(UInt64(length), at: start)
         guard type == -1 else {
             return .tagged(MessagePackFormat.extensionTag(type), .bytes(Array(payload)))
         }
@@ -171,7 +167,8 @@ struct MessagePackReader {
     /// A `str` payload: ASCII checked eight bytes at a time and made into a string directly;
     /// anything else validated as UTF-8 first.
     private mutating func readString(length: Int, at start: Int) throws(FormatError) -> String {
-        let payload = UnsafeBufferPointer(rebasing: try take(length, at: start))
+        let slice = try input.take(UInt64(length), at: start)
+        let payload = UnsafeBufferPointer(rebasing: slice)
         guard let base = payload.baseAddress else { return "" }
         var i = 0
         while i &+ 8 <= length {
@@ -181,76 +178,27 @@ struct MessagePackReader {
         while i < length && base[i] < 0x80 { i &+= 1 }
         if i < length, let bad = Charset.firstInvalidUTF8(UnsafeBufferPointer(rebasing: payload[i...])) {
             throw FormatError(.invalidText, format: MessagePackFormat.formatName, "a str is not valid UTF-8",
-                              location: .init(byteOffset: offset - length + i + bad))
+                              location: .init(byteOffset: slice.startIndex + i + bad))
         }
         return String(decoding: payload, as: UTF8.self)
     }
 
-    // MARK: Bytes
-
-    private mutating func readByte() throws(FormatError) -> UInt8 {
-        guard offset < bytes.count else { throw truncated(at: offset) }
-        defer { offset += 1 }
-        return bytes[offset]
+    /// An array's declared element count, plausible only if the bytes left could hold that many elements.
+    private func arrayCount(_ count: UInt64, at start: Int) throws(FormatError) -> Int {
+        try input.checkedCount(count, bytesEach: 1, noun: "element(s)", at: start)
     }
 
-    /// Reads a big-endian unsigned integer of `width` bytes.
-    private mutating func readBigEndian(_ width: Int) throws(FormatError) -> UInt64 {
-        guard bytes.count - offset >= width else { throw truncated(at: offset) }
-        var result: UInt64 = 0
-        for i in offset..<(offset + width) { result = result << 8 | UInt64(bytes[i]) }
-        offset += width
-        return result
+    /// A map's declared entry count, plausible only if the bytes left could hold a key and a value for each.
+    private func mapCount(_ count: UInt64, at start: Int) throws(FormatError) -> Int {
+        try input.checkedCount(count, bytesEach: 2, noun: "entries", at: start)
     }
 
     /// Reads a length field of 1, 2 or 4 bytes (`widthCode` 0, 1, 2).
     private mutating func readLength(widthCode: UInt8) throws(FormatError) -> Int {
-        Int(try readBigEndian(1 << Int(widthCode)))
-    }
-
-    /// The next `count` bytes; a declared length beyond the input is `truncated`, never allocated.
-    private mutating func take(_ count: Int, at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
-        guard CheckedArithmetic.fits(count, in: bytes.count, from: offset) else {
-            throw FormatError(.truncated, format: MessagePackFormat.formatName,
-                              "declares \(count) byte(s) but \(bytes.count - offset) remain",
-                              location: .init(byteOffset: start))
-        }
-        defer { offset += count }
-        return bytes[offset..<(offset + count)]
-    }
-
-    /// An element count is plausible only if the bytes left could hold that many elements.
-    private func checkedCount(_ count: Int, bytesEach: Int, at start: Int) throws(FormatError) -> Int {
-        guard count <= (bytes.count - offset) / bytesEach else {
-            throw FormatError(.truncated, format: MessagePackFormat.formatName,
-                              "declares \(count) element(s) but only \(bytes.count - offset) byte(s) remain",
-                              location: .init(byteOffset: start))
-        }
-        return count
-    }
-
-    private mutating func countNode(at start: Int) throws(FormatError) {
-        nodes += 1
-        if nodes > limits.maxNodes {
-            throw FormatError.limitExceeded(format: MessagePackFormat.formatName, limit: "maxNodes",
-                                            maximum: limits.maxNodes, location: .init(byteOffset: start))
-        }
-    }
-
-    private func open(depth: Int, at start: Int) throws(FormatError) {
-        if depth > limits.maxDepth {
-            throw FormatError.limitExceeded(format: MessagePackFormat.formatName, limit: "maxDepth",
-                                            maximum: limits.maxDepth, actual: depth,
-                                            location: .init(byteOffset: start))
-        }
-    }
-
-    private func truncated(at position: Int) -> FormatError {
-        FormatError(.truncated, format: MessagePackFormat.formatName, "the input ends inside a value",
-                    location: .init(byteOffset: position))
+        Int(try input.readBigEndian(1 << Int(widthCode)))
     }
 
     private func malformed(_ message: String, at position: Int) -> FormatError {
-        FormatError(.malformed, format: MessagePackFormat.formatName, message, location: .init(byteOffset: position))
+        input.malformed(message, at: position)
     }
 }

@@ -81,32 +81,32 @@ struct MessagePackWriter {
             bytes.append(UInt8(bitPattern: Int8(i)))
         } else if i >= Int64(Int8.min) {
             bytes.append(0xD0)
-            appendBigEndian(UInt64(bitPattern: i), width: 1)
+            bytes.appendBigEndian(UInt64(bitPattern: i), width: 1)
         } else if i >= Int64(Int16.min) {
             bytes.append(0xD1)
-            appendBigEndian(UInt64(bitPattern: i), width: 2)
+            bytes.appendBigEndian(UInt64(bitPattern: i), width: 2)
         } else if i >= Int64(Int32.min) {
             bytes.append(0xD2)
-            appendBigEndian(UInt64(bitPattern: i), width: 4)
+            bytes.appendBigEndian(UInt64(bitPattern: i), width: 4)
         } else {
             bytes.append(0xD3)
-            appendBigEndian(UInt64(bitPattern: i), width: 8)
+            bytes.appendBigEndian(UInt64(bitPattern: i), width: 8)
         }
     }
 
     private mutating func writeUnsigned(_ u: UInt64) {
         switch u {
         case 0...0x7F: bytes.append(UInt8(u))
-        case 0...0xFF: bytes.append(0xCC); appendBigEndian(u, width: 1)
-        case 0...0xFFFF: bytes.append(0xCD); appendBigEndian(u, width: 2)
-        case 0...0xFFFF_FFFF: bytes.append(0xCE); appendBigEndian(u, width: 4)
-        default: bytes.append(0xCF); appendBigEndian(u, width: 8)
+        case 0...0xFF: bytes.append(0xCC); bytes.appendBigEndian(u, width: 1)
+        case 0...0xFFFF: bytes.append(0xCD); bytes.appendBigEndian(u, width: 2)
+        case 0...0xFFFF_FFFF: bytes.append(0xCE); bytes.appendBigEndian(u, width: 4)
+        default: bytes.append(0xCF); bytes.appendBigEndian(u, width: 8)
         }
     }
 
     private mutating func writeFloat(_ d: Double) {
         bytes.append(0xCB)
-        appendBigEndian(d.bitPattern, width: 8)
+        bytes.appendBigEndian(d.bitPattern, width: 8)
     }
 
     private mutating func writeNumber(_ text: String) throws(FormatError) {
@@ -151,23 +151,15 @@ struct MessagePackWriter {
             bytes.append(small.base | UInt8(count))
         } else if count <= 0xFF && codes.0 != codes.1 {
             bytes.append(codes.0)
-            appendBigEndian(UInt64(count), width: 1)
+            bytes.appendBigEndian(UInt64(count), width: 1)
         } else if count <= 0xFFFF {
             bytes.append(codes.1)
-            appendBigEndian(UInt64(count), width: 2)
+            bytes.appendBigEndian(UInt64(count), width: 2)
         } else if count <= 0xFFFF_FFFF {
             bytes.append(codes.2)
-            appendBigEndian(UInt64(count), width: 4)
+            bytes.appendBigEndian(UInt64(count), width: 4)
         } else {
             throw unsupported("\(count) elements or bytes exceed MessagePack's 2^32 − 1")
-        }
-    }
-
-    private mutating func appendBigEndian(_ value: UInt64, width: Int) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeneratedProtobuf
 import Parley
 import ParleyJSON
 import ParleyProtobuf
@@ -7,7 +8,8 @@ import PerfWorkloads
 // Protocol Buffers (issue #36): decoding a 1 MB message stream (a parley.test.Repeated holding some 9,000
 // parley.test.Scalars) dynamically from its descriptor set, to the value tree and on to JSON text, against
 // Google's Python protobuf (its upb C core) parsing the same bytes and turning them into the same dictionary
-// (ParseFromString + json_format.MessageToDict), timed in a Python child process on the same clock.
+// (ParseFromString + json_format.MessageToDict), timed in a Python child process on the same clock; and the
+// dynamic decode against swift-protobuf's generated code for the same schema decoding the same bytes.
 
 /// The test schema's descriptor set and .proto file, which the oracle test keeps in step with protoc.
 let protobufResources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -50,6 +52,7 @@ func protobufTargets(python: String, runs: Int, clock: Clock, folder: URL) throw
     let parley = try timeInterleaved(runs: runs, clock: clock, [
         { consume(try format.decode(bytes, as: type)) },
         { consume(try json.encode(try format.decode(bytes, as: type))) },
+        { consume(try Parley_Test_Repeated(serializedBytes: bytes)) },
     ])
     let name = "a \(megabytes(bytes.count)) message stream"
     let file = folder.appendingPathComponent("stream-1mb.binpb")
@@ -74,7 +77,10 @@ func protobufTargets(python: String, runs: Int, clock: Clock, folder: URL) throw
                           + "(it needs grpcio-tools and protobuf): \(text)")
     }
     let anchor = "Python protobuf ParseFromString + MessageToDict"
+    let generated = "swift-protobuf's generated-code decode of the same bytes (Parley_Test_Repeated(serializedBytes:))"
     return [
+        speedRow("Protobuf dynamic decode to Value, \(name) vs \(generated)", parley: parley[0], anchor: parley[2],
+                 anchorName: "generated", goal: .speedAtLeast(1.0 / 3)),
         speedRow("Protobuf decode to Value, \(name) vs \(anchor)", parley: parley[0], anchor: google,
                  anchorName: "protobuf", goal: .speedAtLeast(3)),
         speedRow("Protobuf decode to JSON text, \(name) vs \(anchor)", parley: parley[1], anchor: google,

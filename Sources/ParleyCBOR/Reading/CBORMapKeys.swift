@@ -5,7 +5,7 @@ import Parley
 /// with its text keys, is kept whole as `Value.tagged("cbor.map", [[key, value], …])`.
 enum CBORMapKeys {
     /// The value of a map whose keys and values alternate in `items`.
-    static func value(ofMapItems items: ArraySlice<Value>, keepsNonTextKeys: Bool) -> Value {
+    static func value(ofMapItems items: [Value], keepsNonTextKeys: Bool) -> Value {
         var members: [Value.Object.Member] = []
         members.reserveCapacity(items.count / 2)
         var converted = false
@@ -26,7 +26,7 @@ enum CBORMapKeys {
     }
 
     /// Whether a converted integer key has the same text as one of the text keys.
-    private static func collides(_ items: ArraySlice<Value>) -> Bool {
+    private static func collides(_ items: [Value]) -> Bool {
         var texts = Set<String>()
         for index in stride(from: items.startIndex, to: items.endIndex, by: 2) {
             if case .string(let text) = items[index] { texts.insert(text) }
@@ -41,7 +41,7 @@ enum CBORMapKeys {
         return false
     }
 
-    private static func kept(_ items: ArraySlice<Value>) -> Value {
+    private static func kept(_ items: [Value]) -> Value {
         let pairs = stride(from: items.startIndex, to: items.endIndex, by: 2).map {
             Value.array([items[$0], items[$0 + 1]])
         }

@@ -31,65 +31,75 @@ struct CBORWriter {
 
     mutating func write(_ root: Value) throws(FormatError) {
         var stack: [Frame] = []
-        var pending: Value? = root
-        while true {
-            if let value = pending {
-                pending = nil
-                switch value {
-                case .null: bytes.append(0xF6)
-                case .bool(let b): bytes.append(b ? 0xF5 : 0xF4)
-                case .integer(let i): writeInteger(i)
-                case .float(let d): writeFloat(d)
-                case .number(let text): try writeNumber(text)
-                case .string(let s): writeText(s)
-                case .bytes(let b):
-                    writeHead(major: 2, b.count)
-                    bytes.append(contentsOf: b)
-                case .date(let date): try writeDate(date)
-                case .array(let elements):
-                    writeHead(major: 4, elements.count)
-                    if !elements.isEmpty { stack.append(Frame(kind: .array, values: elements)) }
-                case .object(let object):
-                    writeHead(major: 5, object.count)
-                    if !object.isEmpty {
-                        let members = options.isDeterministic ? sorted(object.members) : object.members
-                        stack.append(Frame(kind: .object, members: members))
-                    }
-                case .tagged(let tag, let inner):
-                    if let pairs = try keptMapPairs(tag, inner) {
-                        writeHead(major: 5, pairs.count)
-                        if !pairs.isEmpty {
-                            let ordered = options.isDeterministic ? try sorted(pairs) : pairs
-                            stack.append(Frame(kind: .pairs, values: ordered))
-                        }
-                    } else if try !writeSimple(tag, inner) {
-                        if let number = Self.tagNumber(tag) { writeHead(major: 6, number) }
-                        pending = inner
-                        continue
-                    }
-                }
-            }
-            guard let last = stack.indices.last else { return }
+        if let frame = try writeItem(root) { stack.append(frame) }
+        while let last = stack.indices.last {
             let next = stack[last].next
             stack[last].next = next + 1
             let isLast = next + 1 == stack[last].count
+            // Each element is handed to writeItem where it lies, not copied out of its array first.
+            let opened: Frame?
             switch stack[last].kind {
             case .array, .single:
-                pending = stack[last].values[next]
+                opened = try writeItem(stack[last].values[next])
             case .object:
                 writeText(stack[last].members[next].key)
-                pending = stack[last].members[next].value
+                opened = try writeItem(stack[last].members[next].value)
             case .pairs:
                 guard case .array(let pair) = stack[last].values[next], pair.count == 2 else {
                     throw unsupported("a cbor.map pair must be a [key, value] array")
                 }
                 if isLast { stack.removeLast() }
                 stack.append(Frame(kind: .single, values: [pair[1]]))
-                pending = pair[0]
+                if let frame = try writeItem(pair[0]) { stack.append(frame) }
                 continue
             }
             if isLast { stack.removeLast() }
+            if let opened { stack.append(opened) }
         }
+    }
+
+    /// Writes a scalar whole, or the heads of a container and the tags around it; returns the
+    /// container's frame when it has elements to write.
+    private mutating func writeItem(_ value: Value) throws(FormatError) -> Frame? {
+        switch value {
+        case .null: bytes.append(0xF6)
+        case .bool(let b): bytes.append(b ? 0xF5 : 0xF4)
+        case .integer(let i): writeInteger(i)
+        case .float(let d): writeFloat(d)
+        case .number(let text): try writeNumber(text)
+        case .string(let s): writeText(s)
+        case .bytes(let b):
+            writeHead(major: 2, b.count)
+            bytes.append(contentsOf: b)
+        case .date(let date): try writeDate(date)
+        case .array(let elements):
+            writeHead(major: 4, elements.count)
+            if !elements.isEmpty { return Frame(kind: .array, values: elements) }
+        case .object(let object):
+            writeHead(major: 5, object.count)
+            if !object.isEmpty {
+                return Frame(kind: .object, members: options.isDeterministic ? sorted(object.members) : object.members)
+            }
+        case .tagged:
+            return try writeTagged(value)
+        }
+        return nil
+    }
+
+    /// A tagged value: its tag heads in a loop (tags may nest deeply), then the value inside.
+    private mutating func writeTagged(_ value: Value) throws(FormatError) -> Frame? {
+        var current = value
+        while case .tagged(let tag, let inner) = current {
+            if let pairs = try keptMapPairs(tag, inner) {
+                writeHead(major: 5, pairs.count)
+                if pairs.isEmpty { return nil }
+                return Frame(kind: .pairs, values: options.isDeterministic ? try sorted(pairs) : pairs)
+            }
+            if try writeSimple(tag, inner) { return nil }
+            if let number = Self.tagNumber(tag) { writeHead(major: 6, number) }
+            current = inner
+        }
+        return try writeItem(current)
     }
 
     /// The number in a `cbor.tag.<number>` tag, or `nil` for other tags (whose inner value is
@@ -142,13 +152,13 @@ struct CBORWriter {
     private mutating func writeFloat(_ d: Double) {
         if let half = HalfFloat.bits(exactly: d) {
             bytes.append(0xF9)
-            appendBigEndian(UInt64(half), width: 2)
+            bytes.appendBigEndian(UInt64(half), width: 2)
         } else if let single = Self.singleBits(exactly: d) {
             bytes.append(0xFA)
-            appendBigEndian(UInt64(single), width: 4)
+            bytes.appendBigEndian(UInt64(single), width: 4)
         } else {
             bytes.append(0xFB)
-            appendBigEndian(d.bitPattern, width: 8)
+            bytes.appendBigEndian(d.bitPattern, width: 8)
         }
     }
 
@@ -273,18 +283,10 @@ struct CBORWriter {
         let type = major << 5
         switch argument {
         case 0..<24: bytes.append(type | UInt8(argument))
-        case 0...0xFF: bytes.append(type | 24); appendBigEndian(argument, width: 1)
-        case 0...0xFFFF: bytes.append(type | 25); appendBigEndian(argument, width: 2)
-        case 0...0xFFFF_FFFF: bytes.append(type | 26); appendBigEndian(argument, width: 4)
-        default: bytes.append(type | 27); appendBigEndian(argument, width: 8)
-        }
-    }
-
-    private mutating func appendBigEndian(_ value: UInt64, width: Int) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+        case 0...0xFF: bytes.append(type | 24); bytes.appendBigEndian(argument, width: 1)
+        case 0...0xFFFF: bytes.append(type | 25); bytes.appendBigEndian(argument, width: 2)
+        case 0...0xFFFF_FFFF: bytes.append(type | 26); bytes.appendBigEndian(argument, width: 4)
+        default: bytes.append(type | 27); bytes.appendBigEndian(argument, width: 8)
         }
     }
 

@@ -52,4 +52,26 @@ enum DecimalDigits {
         }
         return ([UInt8(ascii: "1")] + kept.dropLast(), exponent + 1)
     }
+
+    /// The double nearest `0.<digits> × 10^exponent` (negated when `isNegative`), as `Double(text)` reads it:
+    /// at most 15 digits scaled by a power of ten up to 10^22 are both exact in a double, so one multiplication
+    /// or division rounds once, correctly; other values go through the text.
+    static func double(_ digits: [UInt8], exponent: Int, isNegative: Bool) -> Double? {
+        let scale = exponent - digits.count
+        if digits.count <= 15, (-22...22).contains(scale) {
+            var mantissa: UInt64 = 0
+            for digit in digits { mantissa = mantissa * 10 + UInt64(digit - UInt8(ascii: "0")) }
+            let power = exactPowersOfTen[abs(scale)]
+            let magnitude = scale < 0 ? Double(mantissa) / power : Double(mantissa) * power
+            return isNegative ? -magnitude : magnitude
+        }
+        return Double((isNegative ? "-" : "") + "0." + String(decoding: digits, as: UTF8.self) + "e\(exponent)")
+    }
+
+    /// 10^0 through 10^22, each exact in a double.
+    private static let exactPowersOfTen: [Double] = (0...22).map { power in
+        var value = 1.0
+        for _ in 0..<power { value *= 10 }
+        return value
+    }
 }

@@ -25,6 +25,11 @@ struct ProtobufReader {
         /// A singular message: every occurrence's bytes, merged when read.
         case message([Range<Int>])
         case map([String: Int], [Value.Object.Member])
+
+        var isEmpty: Bool {
+            if case .empty = self { return true }
+            return false
+        }
     }
 
     mutating func read(_ table: MessageTable, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
@@ -33,7 +38,7 @@ struct ProtobufReader {
             throw FormatError.limitExceeded(format: ProtobufFormat.formatName, limit: "maxDepth",
                                             maximum: maxDepth, location: .init(byteOffset: base))
         }
-        if let wellKnown = WellKnownType(rawValue: table.fullName) {
+        if let wellKnown = table.wellKnown {
             return try readWellKnown(wellKnown, table, bytes, base: base, depth: depth)
         }
         let slots = try readSlots(table, bytes, base: base, depth: depth)
@@ -49,7 +54,7 @@ struct ProtobufReader {
         while !cursor.isAtEnd {
             let tagStart = cursor.position
             let tag = try cursor.readTag()
-            guard let index = table.indexByNumber[tag.number], table.fields[index].kind != .group else {
+            guard let index = table.index(ofField: tag.number) else {
                 if tag.wireType == .endGroup { throw cursor.error(.malformed, "an end-group tag without its start") }
                 try cursor.skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
                 try keepUnknown(bytes, tagStart..<cursor.position, into: &unknown, base: base)
@@ -75,9 +80,14 @@ struct ProtobufReader {
                     members.append(entry)
                 }
                 slots[index] = .map(positions, members)
-            } else if case .message(let name) = field.kind {
-                guard tag.wireType == .lengthDelimited else { throw wrongWireType(field, tag.wireType, cursor) }
-                let range = try cursor.readLengthDelimited()
+            } else if let name = field.kind.messageName {
+                guard tag.wireType == field.kind.wireType else { throw wrongWireType(field, tag.wireType, cursor) }
+                let range: Range<Int>
+                if tag.wireType == .startGroup {
+                    range = try cursor.readGroup(number: tag.number, depth: depth + 1, maxDepth: maxDepth)
+                } else {
+                    range = try cursor.readLengthDelimited()
+                }
                 if field.isRepeated {
                     let value = try read(messageTable(name), cursor.slice(range), base: base + range.lowerBound,
                                          depth: depth + 1)
@@ -156,21 +166,23 @@ struct ProtobufReader {
     mutating func object(_ table: MessageTable, _ slots: [Slot], unknown: [UInt8],
                                  _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
                                  depth: Int) throws(FormatError) -> Value {
-        var object = Value.Object()
+        var members: [Value.Object.Member] = []
+        members.reserveCapacity(slots.count(where: { !$0.isEmpty }) + (unknown.isEmpty ? 0 : 1))
         for (index, slot) in slots.enumerated() {
             let field = table.fields[index]
             switch slot {
             case .empty: continue
             case .single(let value, let isDefault):
                 if isDefault && !field.hasPresence { continue }
-                object.append(key: field.jsonName, value: value)
+                members.append(Value.Object.Member(key: field.jsonName, value: value))
             case .list(let values):
                 // An empty packed run sets no element: the field is absent, as for any empty repeated field.
                 if values.isEmpty { continue }
-                object.append(key: field.jsonName, value: .array(values))
-            case .map(_, let members): object.append(key: field.jsonName, value: .object(Value.Object(members)))
+                members.append(Value.Object.Member(key: field.jsonName, value: .array(values)))
+            case .map(_, let entries):
+                members.append(Value.Object.Member(key: field.jsonName, value: .object(Value.Object(entries))))
             case .message(let ranges):
-                guard case .message(let name) = field.kind else { continue }
+                guard let name = field.kind.messageName else { continue }
                 let table = try messageTable(name)
                 let value: Value
                 if ranges.count == 1 {
@@ -184,18 +196,20 @@ struct ProtobufReader {
                         try read(table, buffer, base: start, depth: depth + 1)
                     }
                 }
-                object.append(key: field.jsonName, value: value)
+                members.append(Value.Object.Member(key: field.jsonName, value: value))
             }
         }
-        if !unknown.isEmpty { object.append(key: ProtobufFormat.unknownFieldsKey, value: .bytes(unknown)) }
-        return .object(object)
+        if !unknown.isEmpty {
+            members.append(Value.Object.Member(key: ProtobufFormat.unknownFieldsKey, value: .bytes(unknown)))
+        }
+        return .object(Value.Object(members))
     }
 
     private mutating func mapEntry(_ field: FieldInfo, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
                                    depth: Int) throws(FormatError) -> Value.Object.Member {
         guard case .message(let name) = field.kind else { preconditionFailure("a map field is a message field") }
         let table = try messageTable(name)
-        guard let keyIndex = table.indexByNumber[1], let valueIndex = table.indexByNumber[2] else {
+        guard let keyIndex = table.index(ofField: 1), let valueIndex = table.index(ofField: 2) else {
             throw FormatError(.malformed, format: ProtobufFormat.formatName, "map entry \(name) lacks its key or value")
         }
         let slots = try readSlots(table, bytes, base: base, depth: depth).slots
@@ -328,8 +342,8 @@ struct ProtobufReader {
         let (digits, exponent) = DecimalDigits.of(exact.magnitude)
         for precision in 6...9 {
             let (rounded, roundedExponent) = DecimalDigits.round(digits, exponent, to: precision)
-            let text = (exact < 0 ? "-" : "") + "0." + String(decoding: rounded, as: UTF8.self) + "e\(roundedExponent)"
-            if let candidate = Double(text), Float(candidate) == number { return candidate }
+            let candidate = DecimalDigits.double(rounded, exponent: roundedExponent, isNegative: exact < 0)
+            if let candidate, Float(candidate) == number { return candidate }
         }
         return exact
     }

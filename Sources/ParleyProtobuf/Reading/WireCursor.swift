@@ -97,22 +97,29 @@ struct WireCursor {
         case .fixed32: _ = try readFixed32()
         case .lengthDelimited: _ = try readLengthDelimited()
         case .endGroup: throw error(.malformed, "an end-group tag without its start")
-        case .startGroup:
-            guard depth < maxDepth else {
-                throw FormatError.limitExceeded(format: ProtobufFormat.formatName, limit: "maxDepth",
-                                                maximum: maxDepth, location: .init(byteOffset: base + position))
-            }
-            while true {
-                guard !isAtEnd else { throw error(.truncated, "the input ends inside group \(number)") }
-                let tag = try readTag()
-                if tag.wireType == .endGroup {
-                    guard tag.number == number else {
-                        throw error(.malformed, "group \(number) ends with the end tag of \(tag.number)")
-                    }
-                    return
+        case .startGroup: _ = try readGroup(number: number, depth: depth, maxDepth: maxDepth)
+        }
+    }
+
+    /// The fields of group `number`, whose start tag has been read: the range up to its end tag, which is
+    /// read too. Nested groups are counted against `maxDepth`.
+    mutating func readGroup(number: UInt32, depth: Int, maxDepth: Int) throws(FormatError) -> Range<Int> {
+        guard depth < maxDepth else {
+            throw FormatError.limitExceeded(format: ProtobufFormat.formatName, limit: "maxDepth",
+                                            maximum: maxDepth, location: .init(byteOffset: base + position))
+        }
+        let start = position
+        while true {
+            guard !isAtEnd else { throw error(.truncated, "the input ends inside group \(number)") }
+            let tagStart = position
+            let tag = try readTag()
+            if tag.wireType == .endGroup {
+                guard tag.number == number else {
+                    throw error(.malformed, "group \(number) ends with the end tag of \(tag.number)")
                 }
-                try skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
+                return start..<tagStart
             }
+            try skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
         }
     }
 }

@@ -50,7 +50,8 @@ public struct ProtobufSchema: Sendable {
         for table in messages.values {
             for field in table.fields {
                 switch field.kind {
-                case .message(let name) where messages[name] == nil, .enumeration(let name) where enums[name] == nil:
+                case .message(let name) where messages[name] == nil, .group(let name) where messages[name] == nil,
+                     .enumeration(let name) where enums[name] == nil:
                     throw FormatError(.malformed, format: ProtobufFormat.formatName,
                                       "\(table.fullName).\(field.name) names \(name), which no descriptor set defines")
                 default: break
@@ -106,10 +107,20 @@ enum Syntax: Sendable {
 
 /// A field's wire kind and, for messages and enums, the full name of its type.
 enum FieldKind: Sendable, Equatable {
-    case double, float, int64, uint64, int32, fixed64, fixed32, bool, string, group, bytes, uint32
+    case double, float, int64, uint64, int32, fixed64, fixed32, bool, string, bytes, uint32
     case sfixed32, sfixed64, sint32, sint64
     case message(String)
+    /// A proto2 group: a message written between a start-group and an end-group tag.
+    case group(String)
     case enumeration(String)
+
+    /// The full name of the message type of a message or group field.
+    var messageName: String? {
+        switch self {
+        case .message(let name), .group(let name): name
+        default: nil
+        }
+    }
 
     /// The wire type a single (unpacked) value of this kind is written with.
     var wireType: WireType {
@@ -155,15 +166,18 @@ struct FieldInfo: Sendable {
 struct MessageTable: Sendable {
     let fullName: String
     var fields: [FieldInfo]
-    /// Field index by field number.
-    let indexByNumber: [UInt32: Int]
+    /// The field numbers, in the fields' (ascending) order.
+    let numbers: [UInt32]
     /// Field index by ProtoJSON name and by `.proto` name.
     let indexByName: [String: Int]
     let isMapEntry: Bool
     let oneofNames: [String]
+    /// The well-known type this message is, which ProtoJSON gives a form of its own.
+    let wellKnown: WellKnownType?
 
     init(_ message: Google_Protobuf_DescriptorProto, fullName: String, syntax: Syntax) {
         self.fullName = fullName
+        wellKnown = WellKnownType(rawValue: fullName)
         isMapEntry = message.options.mapEntry
         oneofNames = message.oneofDecl.map(\.name)
         var fields: [FieldInfo] = []
@@ -190,14 +204,12 @@ struct MessageTable: Sendable {
         }
         fields.sort { $0.number < $1.number }
         self.fields = fields
-        var byNumber: [UInt32: Int] = [:]
         var byName: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
-            byNumber[field.number] = index
             byName[field.name] = index
             byName[field.jsonName] = index
         }
-        indexByNumber = byNumber
+        numbers = fields.map(\.number)
         indexByName = byName
     }
 
@@ -212,7 +224,7 @@ struct MessageTable: Sendable {
         case .fixed32: .fixed32
         case .bool: .bool
         case .string: .string
-        case .group: .group
+        case .group: .group(ProtobufSchema.trimmed(field.typeName))
         case .message: .message(ProtobufSchema.trimmed(field.typeName))
         case .bytes: .bytes
         case .uint32: .uint32
@@ -222,6 +234,19 @@ struct MessageTable: Sendable {
         case .sint32: .sint32
         case .sint64: .sint64
         }
+    }
+
+    /// The index of field `number`, by binary search of the numbers (no hashing: the reader looks up every
+    /// field it reads).
+    func index(ofField number: UInt32) -> Int? {
+        var low = 0
+        var high = numbers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if numbers[middle] == number { return middle }
+            if numbers[middle] < number { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 
     /// protoc's default JSON name: underscores dropped, the letter after each upper-cased.

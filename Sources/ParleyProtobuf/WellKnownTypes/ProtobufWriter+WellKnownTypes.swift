@@ -44,7 +44,7 @@ extension ProtobufWriter {
             case .bytes, .date: throw error(path, "a google.protobuf.Value cannot hold \(value.kindName)")
             }
             if case .null = value { member = .null }
-            guard let index = table.indexByNumber[number] else { return out }
+            guard let index = table.index(ofField: number) else { return out }
             try write(table.fields[index], member, path: path, depth: depth, into: &out)
         case .any:
             guard case .object(let object) = value else { throw error(path, "an Any is written from an object") }

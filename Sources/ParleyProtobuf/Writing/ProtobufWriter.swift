@@ -104,10 +104,16 @@ struct ProtobufWriter {
 
     private mutating func writeSingle(_ field: FieldInfo, _ value: Value, path: String, depth: Int,
                                       into out: inout [UInt8], keepsDefault: Bool) throws(FormatError) {
-        if case .message(let name) = field.kind {
+        if let name = field.kind.messageName {
             let body = try message(messageTable(name), value, path: path, depth: depth + 1)
-            Wire.appendTag(field.number, .lengthDelimited, to: &out)
-            Wire.appendLengthDelimited(body, to: &out)
+            if case .group = field.kind {
+                Wire.appendTag(field.number, .startGroup, to: &out)
+                out += body
+                Wire.appendTag(field.number, .endGroup, to: &out)
+            } else {
+                Wire.appendTag(field.number, .lengthDelimited, to: &out)
+                Wire.appendLengthDelimited(body, to: &out)
+            }
             return
         }
         let raw = try scalar(field, value, path: path)

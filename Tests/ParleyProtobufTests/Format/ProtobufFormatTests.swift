@@ -94,6 +94,19 @@ import Testing
                 == [0x1A, 0x03, 0x01, 0x02, 0x03, 0x88, 0x01, 0x04])
     }
 
+    /// parley.test2.WithGroups (proto2): group header = 2 holds title = 3 and repeated group tag = 5; a group is
+    /// read between its start and end tags and written back the same way.
+    @Test func proto2GroupsReadAndWriteBetweenTheirTags() throws {
+        let format = try TestSchema.format(messageType: "parley.test2.WithGroups")
+        let wire: [UInt8] = [0x08, 0x07, 0x13, 0x1A, 0x02, 0x68, 0x69, 0x2B, 0x32, 0x01, 0x61, 0x2C, 0x14]
+        let value: Value = ["id": 7, "header": ["title": "hi", "tag": [["label": "a"]]]]
+        #expect(try format.decode(wire) == value)
+        #expect(try format.encode(value) == wire)
+        // A singular group that occurs twice is merged, as a message is.
+        #expect(try format.decode([0x13, 0x1A, 0x01, 0x61, 0x14, 0x13, 0x20, 0x02, 0x14])
+                == ["header": ["title": "a", "stamp": "1"]])
+    }
+
     @Test func unknownEnumNumbersReadAsNumbers() throws {
         let format = try TestSchema.format(messageType: "parley.test.Scalars")
         #expect(try format.decode([0x80, 0x01, 0x07]) == ["fColor": 7])

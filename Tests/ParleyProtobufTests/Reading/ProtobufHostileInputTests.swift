@@ -65,6 +65,28 @@ import Testing
         #expect(Self.code(groups) == .limitExceeded)
     }
 
+    /// parley.test2.WithGroups (proto2): group header = 2 (tags 0x13 … 0x14), repeated group item = 7
+    /// (0x3B … 0x3C) holding a WithGroups message in field 10 (0x52).
+    @Test func knownGroupsEndWithTheirOwnEndTag() {
+        #expect(Self.code([0x13], "parley.test2.WithGroups") == .truncated)
+        #expect(Self.code([0x13, 0x1A, 0x01], "parley.test2.WithGroups") == .truncated)
+        #expect(Self.code([0x13, 0x3C], "parley.test2.WithGroups") == .malformed)       // ended by item's end tag
+        #expect(Self.code([0x12, 0x00], "parley.test2.WithGroups") == .malformed)       // header length-delimited
+        #expect(Self.code([0x14], "parley.test2.WithGroups") == .malformed)             // an end tag alone
+        #expect(Self.code([0x13, 0x14], "parley.test2.WithGroups") == nil)
+    }
+
+    @Test func nestedGroupsAreBoundedByTheDepthLimit() {
+        func nested(_ levels: Int) -> [UInt8] {
+            var message: [UInt8] = []
+            for _ in 0..<levels { message = [0x3B, 0x52] + varint(message.count) + message + [0x3C] }
+            return message
+        }
+        #expect(Self.code(nested(200), "parley.test2.WithGroups") == .limitExceeded)
+        #expect(Self.code(nested(10), "parley.test2.WithGroups") == nil)
+        #expect(Self.code(nested(10), "parley.test2.WithGroups", limits: DecodingLimits(maxDepth: 10)) == .limitExceeded)
+    }
+
     @Test func nodesBodyAndUnknownBytesAreBounded() {
         let repeated: [UInt8] = Array(repeating: [0x18, 0x01], count: 1000).flatMap { $0 }
         #expect(Self.code(repeated, "parley.test.Repeated", limits: DecodingLimits(maxNodes: 100)) == .limitExceeded)

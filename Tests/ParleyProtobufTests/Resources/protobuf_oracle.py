@@ -2,9 +2,10 @@
 """The outside oracle for ParleyProtobuf: Google's protoc (grpcio-tools) and Python protobuf.
 
   protobuf_oracle.py generate OUT COUNT SEED
-      compiles oracle_test.proto into OUT (a descriptor set with --include_imports, and Python classes),
-      checks the committed oracle_test.binpb matches, and writes OUT/cases.json: COUNT random
-      parley.test.Everything messages, each as {"wire": base64, "json": json_format.MessageToDict(...)}.
+      compiles oracle_test.proto and oracle_groups.proto into OUT (one descriptor set with --include_imports,
+      and Python classes), checks the committed oracle_test.binpb matches, and writes OUT/cases.json: COUNT
+      random parley.test.Everything messages and COUNT random parley.test2.WithGroups messages (proto2 groups),
+      each as {"type": full name, "wire": base64, "json": json_format.MessageToDict(...)}.
   protobuf_oracle.py verify OUT
       reads OUT/results.json (Parley's JSON of each case's wire bytes, and Parley's encoding of each
       case's JSON), requires each JSON to equal MessageToDict's as a value and each encoding to parse
@@ -35,14 +36,15 @@ def compile_proto(out):
     include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
     descriptor = os.path.join(out, "oracle_test.binpb")
     status = protoc.main(["protoc", f"-I{HERE}", f"-I{include}", f"--descriptor_set_out={descriptor}",
-                          "--include_imports", f"--python_out={out}", os.path.join(HERE, "oracle_test.proto")])
+                          "--include_imports", f"--python_out={out}", os.path.join(HERE, "oracle_test.proto"),
+                          os.path.join(HERE, "oracle_groups.proto")])
     if status != 0:
         sys.exit(f"protoc failed with status {status}")
     with open(descriptor, "rb") as fresh, open(os.path.join(HERE, "oracle_test.binpb"), "rb") as committed:
         if fresh.read() != committed.read():
             sys.exit("Resources/oracle_test.binpb differs from protoc's output: copy " + descriptor + " over it")
     sys.path.insert(0, out)
-    return importlib.import_module("oracle_test_pb2")
+    return importlib.import_module("oracle_test_pb2"), importlib.import_module("oracle_groups_pb2")
 
 
 def random_text(rng):
@@ -237,22 +239,55 @@ def fill_everything(message, rng, module, depth=0):
         fill_everything(message.child, rng, module, depth + 1)
 
 
+def fill_groups(message, rng, depth=0):
+    if rng.random() < 0.6:
+        message.id = random_int(rng, "int32")
+    if rng.random() < 0.7:
+        message.header.SetInParent()
+        if rng.random() < 0.7:
+            message.header.title = random_text(rng)
+        if rng.random() < 0.5:
+            message.header.stamp = random_int(rng, "sint64")
+        for _ in range(rng.randrange(0, 3)):
+            tag = message.header.tag.add()
+            if rng.random() < 0.8:
+                tag.label = random_text(rng)
+    for _ in range(rng.randrange(0, 3)):
+        item = message.item.add()
+        if rng.random() < 0.7:
+            item.count = random_int(rng, "uint32")
+        if rng.random() < 0.5:
+            item.weight = random_double(rng)
+        if depth < 2 and rng.random() < 0.3:
+            fill_groups(item.nested, rng, depth + 1)
+    if rng.random() < 0.5:
+        message.note = random_text(rng)
+
+
 def to_dict(message):
     return json_format.MessageToDict(message, preserving_proto_field_name=False)
 
 
 def generate(out, count, seed):
-    module = compile_proto(out)
+    module, groups = compile_proto(out)
     rng = random.Random(seed)
     cases = []
     for _ in range(count):
         message = module.Everything()
         fill_everything(message, rng, module)
-        wire = message.SerializeToString()
-        cases.append({"wire": base64.b64encode(wire).decode(), "json": to_dict(message)})
+        cases.append(case(message))
+    for _ in range(count):
+        message = groups.WithGroups()
+        fill_groups(message, rng)
+        cases.append(case(message))
     with open(os.path.join(out, "cases.json"), "w") as handle:
         json.dump(cases, handle)
-    print(f"protobuf oracle: {count} random messages (seed {seed}) written")
+    print(f"protobuf oracle: {len(cases)} random messages (seed {seed}) written")
+
+
+def case(message):
+    wire = message.SerializeToString()
+    return {"type": message.DESCRIPTOR.full_name, "wire": base64.b64encode(wire).decode(), "json": to_dict(message)}
 
 
 def same(a, b):
@@ -289,7 +324,8 @@ def difference(a, b, path="$"):
 
 def verify(out):
     sys.path.insert(0, out)
-    module = importlib.import_module("oracle_test_pb2")
+    classes = {"parley.test.Everything": importlib.import_module("oracle_test_pb2").Everything,
+               "parley.test2.WithGroups": importlib.import_module("oracle_groups_pb2").WithGroups}
     with open(os.path.join(out, "cases.json")) as handle:
         cases = json.load(handle)
     with open(os.path.join(out, "results.json")) as handle:
@@ -303,9 +339,10 @@ def verify(out):
             decoded += 1
         elif len(failures) < 12:
             failures.append(f"case {index} decode: {difference(case['json'], result['json'])}")
-        original = module.Everything.FromString(base64.b64decode(case["wire"]))
+        message_class = classes[case["type"]]
+        original = message_class.FromString(base64.b64decode(case["wire"]))
         try:
-            reparsed = module.Everything.FromString(base64.b64decode(result["wire"]))
+            reparsed = message_class.FromString(base64.b64decode(result["wire"]))
             ok = reparsed == original or same(to_dict(reparsed), to_dict(original))
         except Exception as error:  # a parse failure is a mismatch, reported below
             ok = False
@@ -314,8 +351,9 @@ def verify(out):
             encoded += 1
         elif len(failures) < 10:
             failures.append(f"case {index} encode: {result['wire']}\n  reparsed {reparsed}\n  original {original}")
+    groups = sum(1 for case in cases if case["type"] == "parley.test2.WithGroups")
     print(f"protobuf oracle: decode {decoded}/{len(cases)} equal to MessageToDict; "
-          f"encode {encoded}/{len(cases)} parse back equal")
+          f"encode {encoded}/{len(cases)} parse back equal ({groups} of them proto2 messages with groups)")
     for failure in failures:
         print(failure)
     sys.exit(0 if decoded == encoded == len(cases) else 1)
