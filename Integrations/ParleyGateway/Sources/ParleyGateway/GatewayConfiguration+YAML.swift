@@ -13,6 +13,10 @@ extension GatewayConfiguration {
     /// body_timeout: 60              # seconds a request body may go without a byte
     /// max_header_bytes: 16384       # 431 over this
     /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
+    /// request_buffer_bytes: 65536   # request body held before going upstream (streams past it)
+    /// send_timeout: 60              # seconds a client may take no byte of its answer
+    /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
+    /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
     /// admin: 127.0.0.1:9090         # /health and /metrics
     /// routes:
     ///   - prefix: /legacy
@@ -20,6 +24,7 @@ extension GatewayConfiguration {
     ///     request_types: [application/xml]
     ///     upstream_timeout: 5
     ///     max_transcode_bytes: 1048576
+    ///     transcode: preferred        # or when-unacceptable: only when the client refuses the upstream's type
     /// record:
     ///   directory: recordings
     ///   max_exchanges_per_file: 500
@@ -44,7 +49,8 @@ extension GatewayConfiguration {
         }
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
         try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
-                            "max_transcode_bytes", "admin", "routes", "record"])
+                            "max_transcode_bytes", "admin", "routes", "record",
+                            "request_buffer_bytes", "send_timeout", "transcode_on_loop_bytes", "max_concurrent_transcodes"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -56,10 +62,20 @@ extension GatewayConfiguration {
         if let seconds = try file.seconds("body_timeout") { bodyTimeout = seconds }
         if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
         if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
+        if let bytes = try file.positiveInteger("request_buffer_bytes") { requestBufferBytes = bytes }
+        if let seconds = try file.seconds("send_timeout") { sendTimeout = seconds }
+        if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
+        if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
-            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes"])
+            try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes", "transcode"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
                 throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
+            }
+            let mode = try route.string("transcode").map { text throws(GatewayConfigurationError) in
+                guard let mode = TranscodeMode(rawValue: text) else {
+                    throw GatewayConfigurationError("\(route.path).transcode: '\(text)' is not preferred or when-unacceptable")
+                }
+                return mode
             }
             return Route(pathPrefix: prefix, upstream: try route.url("upstream"),
                          requestTypes: try route.strings("request_types").map { text throws(GatewayConfigurationError) in
@@ -68,7 +84,8 @@ extension GatewayConfiguration {
                              }
                          },
                          upstreamTimeout: try route.seconds("upstream_timeout"),
-                         maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
+                         maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"),
+                         transcode: mode ?? .preferred)
         }
         if let record = try file.object("record") {
             try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths", "redact_query"])

@@ -17,10 +17,13 @@ final class RawConnection: Sendable {
         self.inbox = inbox
     }
 
-    /// Connects to `host`:`port`.
-    static func open(host: String = "127.0.0.1", port: Int) async throws -> RawConnection {
+    /// Connects to `host`:`port`; with `reading` false it reads nothing until ``startReading()``
+    /// (a client that stops reading its answer).
+    static func open(host: String = "127.0.0.1", port: Int, reading: Bool = true) async throws -> RawConnection {
         let inbox = Inbox()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: reading)
+            .channelOption(.socketOption(.so_rcvbuf), value: reading ? 131_072 : 16_384)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(inbox: inbox)) }
             }
@@ -31,6 +34,12 @@ final class RawConnection: Sendable {
     /// Writes `bytes` and flushes them; throws when the connection is closed.
     func send(_ bytes: [UInt8]) async throws {
         try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+    }
+
+    /// Starts reading (after `open(port:reading: false)`).
+    func startReading() async throws {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
     }
 
     /// Writes `text` as UTF-8.

@@ -1,0 +1,21 @@
+/// Why the upstream gave no usable answer.
+enum UpstreamFailure: Error, Sendable {
+    /// No head within the timeout (the gateway answers 504).
+    case timedOut(Duration)
+    /// Refused, reset, unresolvable, or a malformed head (the gateway answers 502).
+    case unreachable(String)
+    /// A response body the gateway had to read and could not use: over the transcoding limit,
+    /// cut short, or not what its `Content-Type` says (502).
+    case unusableBody(String)
+    /// A response body the gateway had to read went silent for longer than the upstream timeout (504).
+    case stalled
+}
+
+/// The gateway is transcoding as many large bodies as it may at once (503).
+struct GatewayBusy: Error, Sendable, CustomStringConvertible {
+    let limit: Int
+
+    var description: String {
+        "the gateway is transcoding \(limit) large bodies already (max_concurrent_transcodes); try again"
+    }
+}
