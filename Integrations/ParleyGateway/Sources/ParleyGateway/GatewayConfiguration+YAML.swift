@@ -15,6 +15,7 @@ extension GatewayConfiguration {
     /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
     /// request_buffer_bytes: 65536   # request body held before going upstream (streams past it)
     /// send_timeout: 60              # seconds a client may take no byte of its answer
+    /// upload_timeout: 300           # seconds a request body may take in all
     /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
     /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
     /// admin: 127.0.0.1:9090         # /health and /metrics
@@ -50,7 +51,7 @@ extension GatewayConfiguration {
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
         try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
                             "max_transcode_bytes", "admin", "routes", "record",
-                            "request_buffer_bytes", "send_timeout", "transcode_on_loop_bytes", "max_concurrent_transcodes"])
+                            "request_buffer_bytes", "send_timeout", "upload_timeout", "transcode_on_loop_bytes", "max_concurrent_transcodes"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -64,6 +65,7 @@ extension GatewayConfiguration {
         if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
         if let bytes = try file.positiveInteger("request_buffer_bytes") { requestBufferBytes = bytes }
         if let seconds = try file.seconds("send_timeout") { sendTimeout = seconds }
+        if let seconds = try file.seconds("upload_timeout") { uploadTimeout = seconds }
         if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
         if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in

@@ -53,6 +53,9 @@ public struct GatewayConfiguration: Sendable {
     /// The longest a client may go without taking a byte of its answer while more waits to be
     /// sent; longer closes the connection (nginx's `send_timeout`). Default 60 s.
     public var sendTimeout: Duration = .seconds(60)
+    /// The longest a request body may take in all, however steadily it arrives; longer closes the
+    /// connection (after a 408 when no answer has started). Default 300 s.
+    public var uploadTimeout: Duration = .seconds(300)
     /// Transcoded bodies up to this many bytes are decoded and encoded on the connection's event
     /// loop; larger ones on a thread pool, so one large transcode never stalls the other
     /// connections of its loop. Default 64 KiB.

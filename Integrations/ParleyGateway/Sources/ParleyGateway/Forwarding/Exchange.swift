@@ -65,13 +65,16 @@ final class Exchange {
     var lastUpstreamRead = NIODeadline.now()
     var headTimer: Scheduled<Void>?
     var bodyTimer: Scheduled<Void>?
+    /// Fires when the request body has taken the upload timeout and has not ended.
+    var uploadTimer: Scheduled<Void>?
 
     /// Whether a response head went to the client.
     var responseStarted = false
     /// Whether the connection closes after the answer (the client asked, or its body is unread).
     var closesAfter: Bool
 
-    init(head: HTTPRequest, route: GatewayConfiguration.Route?, configuration: GatewayConfiguration, captureLimit: Int) {
+    init(head: HTTPRequest, route: GatewayConfiguration.Route?, configuration: GatewayConfiguration,
+         captureLimit: Int) {
         self.head = head
         self.route = route
         self.accept = AcceptField(head.headerFields)

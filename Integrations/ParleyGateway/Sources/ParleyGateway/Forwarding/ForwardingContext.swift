@@ -33,7 +33,8 @@ struct ForwardingContext: Sendable {
         self.pools = pools
         self.replay = replay
         self.requestBufferBytes = configuration.requestBufferBytes
-        let longest = ([configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)).max() ?? .seconds(30)
+        let timeouts = [configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)
+        let longest = timeouts.max() ?? .seconds(30)
         self.upstreamBodyTimeout = .nanoseconds(longest.nanoseconds)
         self.sendTimeout = .nanoseconds(configuration.sendTimeout.nanoseconds)
         self.threadPool = threadPool

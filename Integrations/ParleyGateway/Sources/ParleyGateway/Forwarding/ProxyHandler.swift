@@ -155,10 +155,33 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func begin(_ head: HTTPRequest) {
         let configuration = shared.configuration
         let route = configuration.route(for: head.path ?? "/")
-        let exchange = Exchange(head: head, route: route, configuration: configuration, captureLimit: shared.observer.captureLimit)
+        let exchange = Exchange(head: head, route: route, configuration: configuration,
+                                captureLimit: shared.observer.captureLimit)
         exchange.transcodesRequest = shared.transcoder.needsRequestTranscoding(label: head.headerFields[.contentType],
                                                                                types: route?.requestTypes ?? [])
         self.exchange = exchange
+        if let context {
+            let timeout = shared.configuration.uploadTimeout
+            let loop = context.eventLoop.assumeIsolated()
+            exchange.uploadTimer = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
+                guard self.exchange === exchange, exchange.requestState != .complete, let context = self.context else {
+                    return
+                }
+                if exchange.responseStarted {
+                    abandon(exchange, complete: false)
+                    closing = true
+                    context.close(promise: nil)
+                } else {
+                    exchange.requestState = .discarding
+                    fail(exchange, UploadTimedOut(timeout: timeout))
+                }
+            }
+        }
+        if head.headerFields[.expect]?.lowercased() == "100-continue", let context {
+            // The gateway reads the body before the upstream sees the request: it says go on itself
+            // (as nginx does), and the upstream is not asked to.
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
     }
 
     private func bodyArrived(_ buffer: ByteBuffer, _ exchange: Exchange) {
@@ -173,7 +196,8 @@ final class ProxyHandler: ChannelDuplexHandler {
                     exchange.requestState = .discarding
                     exchange.held = []
                     let limit = exchange.transcodeLimit
-                    fail(exchange, ParleyError(.limitExceeded, "the request body is over the gateway's transcoding limit of \(limit) bytes"))
+                    let message = "the request body is over the gateway's transcoding limit of \(limit) bytes"
+                    fail(exchange, ParleyError(.limitExceeded, message))
                 }
             } else if exchange.heldBytes > shared.requestBufferBytes {
                 exchange.requestState = .streaming
@@ -191,6 +215,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     }
 
     private func requestEnded(_ exchange: Exchange) {
+        exchange.uploadTimer?.cancel()
+        exchange.uploadTimer = nil
         let state = exchange.requestState
         exchange.requestState = .complete
         switch state {
@@ -215,6 +241,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.responseState = .waitingHead
         var fields = ForwardedFields.endToEnd(exchange.head.headerFields)
         fields[.contentLength] = nil
+        fields[.expect] = nil
         fields[.accept] = shared.transcoder.upstreamAccept(forClient: exchange.accept)
         if exchange.transcodesRequest {
             let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
@@ -233,7 +260,8 @@ final class ProxyHandler: ChannelDuplexHandler {
                 return
             }
         }
-        let framed = exchange.head.headerFields[.contentLength] != nil || exchange.head.headerFields[.transferEncoding] != nil
+        let fieldsIn = exchange.head.headerFields
+        let framed = fieldsIn[.contentLength] != nil || fieldsIn[.transferEncoding] != nil
         if exchange.requestState == .complete {
             if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
         } else if let length = exchange.head.headerFields[.contentLength] {
@@ -253,7 +281,8 @@ final class ProxyHandler: ChannelDuplexHandler {
             return
         }
         guard request.scheme == "http", let host = exchange.upstreamHost else {
-            fail(exchange, UpstreamFailure.unreachable("'\(request.scheme ?? "")' upstreams are not supported: TLS ends in front of the upstream, the gateway speaks http"))
+            fail(exchange, UpstreamFailure.unreachable(
+                "'\(request.scheme ?? "")' upstreams are not supported: the gateway speaks http, TLS ends in front"))
             return
         }
         let timeout = TimeAmount.nanoseconds(exchange.timeout.nanoseconds)
@@ -285,7 +314,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.upstream = upstream
         upstream.write(.head(request))
         for buffer in exchange.held { upstream.write(.body(buffer)) }
-        if exchange.requestState == .complete, upstream.served > 0, !exchange.retried, Self.idempotent.contains(request.method) {
+        if exchange.requestState == .complete, upstream.served > 0, !exchange.retried,
+           Self.idempotent.contains(request.method) {
             exchange.resendable = exchange.held
         }
         exchange.held = []
@@ -308,7 +338,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func requestSent(_ exchange: Exchange) {
         guard exchange.responseState == .waitingHead, let context else { return }
         let timeout = exchange.timeout
-        exchange.headTimer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
+        let loop = context.eventLoop.assumeIsolated()
+        exchange.headTimer = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
             guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
             fail(exchange, UpstreamFailure.timedOut(timeout))
         }
@@ -427,6 +458,7 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// The exchange ended without a whole response (the client or the upstream went away).
     private func abandon(_ exchange: Exchange, complete: Bool) {
         exchange.cancelTimers()
+        exchange.uploadTimer?.cancel()
         dropUpstream(exchange)
         if self.exchange === exchange { self.exchange = nil }
         guard exchange.responseState != .done else { return }
@@ -487,19 +519,25 @@ final class ProxyHandler: ChannelDuplexHandler {
         let accept = exchange.accept
         switch error {
         case UpstreamFailure.timedOut(let timeout):
-            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream sent no response head within \(timeout)"),
-                                        status: .gatewayTimeout, to: request, accepting: accept)
+            let detail = "the upstream sent no response head within \(timeout)"
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: detail), status: .gatewayTimeout,
+                                        to: request, accepting: accept)
         case UpstreamFailure.stalled:
-            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: "the upstream's body stalled for longer than the upstream timeout"),
-                                        status: .gatewayTimeout, to: request, accepting: accept)
+            let detail = "the upstream's body stalled for longer than the upstream timeout"
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: detail), status: .gatewayTimeout,
+                                        to: request, accepting: accept)
         case UpstreamFailure.unreachable(let reason):
-            return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream could not be reached: \(reason)"),
-                                        status: .badGateway, to: request, accepting: accept)
+            let detail = "the upstream could not be reached: \(reason)"
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: detail), status: .badGateway, to: request,
+                                        accepting: accept)
         case UpstreamFailure.unusableBody(let reason):
             return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request,
                                         accepting: accept)
         case let error as ParleyError:
             return server.problemAnswer(for: error, to: request, accepting: accept)
+        case let late as UploadTimedOut:
+            return server.problemAnswer(ProblemDetails(.requestTimeout, detail: late.description),
+                                        status: .requestTimeout, to: request, accepting: accept)
         case let busy as GatewayBusy:
             var answer = server.problemAnswer(ProblemDetails(.serviceUnavailable, detail: busy.description),
                                               status: .serviceUnavailable, to: request, accepting: accept)
@@ -531,13 +569,16 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             case .collecting:
                 guard exchange.collected.readableBytes + buffer.readableBytes <= exchange.transcodeLimit else {
                     let type = exchange.plan.map { "\($0.from.essence) " } ?? ""
+                    let limit = exchange.transcodeLimit
                     fail(exchange, UpstreamFailure.unusableBody(
-                        "the upstream's \(type)body is over the gateway's transcoding limit of \(exchange.transcodeLimit) bytes (max_transcode_bytes)"))
+                        "the upstream's \(type)body is over the gateway's transcoding limit of \(limit) bytes "
+                            + "(max_transcode_bytes)"))
                     return
                 }
                 var buffer = buffer
                 exchange.collected.writeBuffer(&buffer)
-                if !exchange.holdsTranscodeSlot, exchange.collected.readableBytes > shared.configuration.transcodeOnLoopBytes {
+                let large = exchange.collected.readableBytes > shared.configuration.transcodeOnLoopBytes
+                if !exchange.holdsTranscodeSlot, large {
                     guard shared.transcodeSlots.take() else {
                         fail(exchange, GatewayBusy(limit: shared.transcodeSlots.limit))
                         return
@@ -571,7 +612,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.upstream = nil
         switch exchange.responseState {
         case .waitingHead:
-            if let resend = exchange.resendable, let host = exchange.upstreamHost, let request = exchange.summary.upstreamRequest {
+            if let resend = exchange.resendable, let host = exchange.upstreamHost,
+               let request = exchange.summary.upstreamRequest {
                 // A pooled connection the upstream had closed: the request goes again, once, on a new one.
                 exchange.resendable = nil
                 exchange.retried = true
@@ -580,7 +622,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 connect(host, timeout: .nanoseconds(exchange.timeout.nanoseconds), request, exchange)
                 return
             }
-            fail(exchange, UpstreamFailure.unreachable(error.map { String(describing: $0) } ?? "the connection closed before a response head"))
+            let reason = error.map { String(describing: $0) } ?? "the connection closed before a response head"
+            fail(exchange, UpstreamFailure.unreachable(reason))
         case .collecting:
             let reason = error.map { String(describing: $0) } ?? "the connection closed mid-body"
             fail(exchange, UpstreamFailure.unusableBody("the upstream's body was cut short: \(reason)"))
@@ -622,8 +665,10 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
         case .notAcceptable(let upstreamType, let producible):
             var error = ParleyError.notAcceptable(exchange.accept.fieldValue, available: producible)
-            error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into anything '\(exchange.accept.fieldValue ?? "")' accepts"
-            let answer = shared.transcoder.server.problemAnswer(for: error, to: exchange.head, accepting: exchange.accept)
+            error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into "
+                + "anything '\(exchange.accept.fieldValue ?? "")' accepts"
+            let answer = shared.transcoder.server.problemAnswer(for: error, to: exchange.head,
+                                                                accepting: exchange.accept)
             dropUpstream(exchange)
             respond(exchange, head: answer.response, body: answer.body)
         case .transcode(let from, let to):
@@ -682,8 +727,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             }
     }
 
-    private func transcoded(_ result: Result<(HTTPResponse, [UInt8]), ParleyError>, head: HTTPResponse, body bytes: [UInt8],
-                            _ exchange: Exchange) {
+    private func transcoded(_ result: Result<(HTTPResponse, [UInt8]), ParleyError>, head: HTTPResponse,
+                            body bytes: [UInt8], _ exchange: Exchange) {
         guard let (from, to) = exchange.plan.map({ ($0.from, $0.to) }) else { return }
         do {
             let (transcodedHead, transcoded) = try result.get()
@@ -694,11 +739,14 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         } catch where error.code == .encodingFailed || error.code == .notAcceptable {
             // The value does not fit the type the client prefers (an XML document as CSV rows),
             // nor any other type the client accepts.
-            var refusal = ParleyError.notAcceptable(exchange.accept.fieldValue, available: shared.transcoder.producible(from: from))
-            refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.mediaType.essence): \(error.message)"
+            var refusal = ParleyError.notAcceptable(exchange.accept.fieldValue,
+                                                    available: shared.transcoder.producible(from: from))
+            refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.mediaType.essence): "
+                + error.message
             fail(exchange, refusal)
         } catch {
-            fail(exchange, UpstreamFailure.unusableBody("the upstream's \(from.essence) body cannot be transcoded: \(error.message)"))
+            let reason = "the upstream's \(from.essence) body cannot be transcoded: \(error.message)"
+            fail(exchange, UpstreamFailure.unusableBody(reason))
         }
     }
 }

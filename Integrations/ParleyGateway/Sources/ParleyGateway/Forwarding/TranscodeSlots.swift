@@ -12,7 +12,8 @@ final class TranscodeSlots: Sendable {
     func take() -> Bool {
         var current = taken.load(ordering: .relaxed)
         while current < limit {
-            let (exchanged, original) = taken.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = taken.compareExchange(expected: current, desired: current + 1,
+                                                              ordering: .acquiringAndReleasing)
             if exchanged { return true }
             current = original
         }

@@ -11,6 +11,13 @@ enum UpstreamFailure: Error, Sendable {
     case stalled
 }
 
+/// A request body took longer than the upload timeout in all (408).
+struct UploadTimedOut: Error, Sendable, CustomStringConvertible {
+    let timeout: Duration
+
+    var description: String { "the request body took longer than the gateway's upload timeout of \(timeout)" }
+}
+
 /// The gateway is transcoding as many large bodies as it may at once (503).
 struct GatewayBusy: Error, Sendable, CustomStringConvertible {
     let limit: Int

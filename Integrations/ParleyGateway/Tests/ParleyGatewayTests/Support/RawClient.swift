@@ -81,8 +81,8 @@ struct RawResponse: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
     func field(_ name: String) -> String? { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
 
-    /// The responses at the start of `bytes`, bodies framed by `Content-Length` or chunked (a
-    /// body with neither runs to the end). A last response whose body is cut short is left out,
+    /// The responses at the start of `bytes` (1xx ones included, without a body), bodies framed
+    /// by `Content-Length` or chunked (a body with neither runs to the end). A last response whose body is cut short is left out,
     /// or with `partial` included with the body bytes that did arrive.
     static func parse(_ bytes: [UInt8], partial: Bool = false) -> [RawResponse] {
         var responses: [RawResponse] = []
@@ -97,7 +97,9 @@ struct RawResponse: Sendable {
             }
             var response = RawResponse(status: status, fields: fields, body: [])
             rest = rest[end.upperBound...]
-            if let length = response.field("Content-Length").flatMap(Int.init) {
+            if (100..<200).contains(status) {
+                // An interim answer: no body, the final one follows.
+            } else if let length = response.field("Content-Length").flatMap(Int.init) {
                 let available = min(length, rest.count)
                 response.body = Array(rest.prefix(available))
                 rest = rest.dropFirst(available)
