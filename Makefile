@@ -225,6 +225,8 @@ server-bench: setup
 
 # parley-gateway under wrk on loopback (not in CI), release build: against nginx's plain proxy_pass
 # to the same upstream, then transcoding JSON -> YAML and MessagePack; SECONDS per case, default 30.
+# Both write an access-log line per request; the table has the gateway's CPU time per request.
+# PARLEY_GATEWAY_BIN=PATH benchmarks another build (say, main's) against the same nginx.
 # gateway-soak: SOAK_SECONDS (default 300) at a fixed rate; fails when RSS after warm-up grows 10% or
 # more, or descriptors do not return. gateway-load-check (CI): the soak for 20 seconds against the
 # debug build `make integration-test` leaves in .build-integrations (no release build in CI), RSS

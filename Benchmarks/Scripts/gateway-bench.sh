@@ -14,6 +14,9 @@
 # machine's load hits both): nginx passthrough, gateway passthrough (both `Accept: application/json`),
 # gateway JSON->YAML (`Accept: application/yaml`) and JSON->MessagePack (`Accept: application/msgpack`).
 # Each answer is checked once before it is timed (status, type; passthrough bodies byte for byte).
+# Both proxies write an access-log line per request (nginx's anchor to a file, the gateway at
+# --log-level info to its standard error, a file). The gateway's CPU time per request is its
+# process's user + system time over a case divided by the requests wrk completed.
 #
 # wrk runs one thread with 2 connections per core for N seconds per case (default 30); wrk, nginx and
 # the gateway share the machine's cores, so compare ratios within one run, never absolute figures.
@@ -51,9 +54,10 @@ gw_make_bodies
 gw_build_gateway "$CONFIGURATION"
 UPSTREAM_PORT=$(free_port)
 ANCHOR_PORT=$(free_port)
-gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
+ANCHOR_ACCESS_LOG="$WORK/anchor-access.log" gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
 NGINX_URL="http://127.0.0.1:$ANCHOR_PORT"
-gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+GATEWAY_LOG_LEVEL=info gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+CLOCK_TICKS=$(getconf CLK_TCK)
 
 CORES=$(nproc)
 CONNECTIONS=$((2 * CORES))
@@ -79,16 +83,25 @@ for size in "${SIZES[@]}"; do
 done
 [ $failed = 0 ] || exit 1
 
-# Runs one case; prints "requests/s|p50|p99|errors" (errors: non-2xx answers and socket errors).
+# The gateway process's user + system CPU time so far, in clock ticks.
+gateway_ticks() { awk '{ print $14 + $15 }' "/proc/$GATEWAY_PID/stat"; }
+
+# Runs one case; prints "requests/s|p50|p99|errors|gateway CPU µs per request" (errors: non-2xx
+# answers and socket errors).
 run_case() {
-  local url=$1 accept=$2 out
+  local url=$1 accept=$2 out before after
+  before=$(gateway_ticks)
   out=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -H "Accept: $accept" "$url")
-  awk '/^Requests\/sec:/ { rps = $2 }
+  after=$(gateway_ticks)
+  awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
+       / requests in / { requests = $1 }
+       /^Requests\/sec:/ { rps = $2 }
        $1 == "50%" { p50 = $2 }
        $1 == "99%" { p99 = $2 }
        /Non-2xx or 3xx responses:/ { bad += $5 }
        /Socket errors:/ { gsub(",", ""); bad += $4 + $6 + $8 + $10 }
-       END { printf "%s|%s|%s|%d\n", rps ? rps : 0, p50 ? p50 : "?", p99 ? p99 : "?", bad }' <<<"$out"
+       END { cpu = requests > 0 ? ticks / hz * 1e6 / requests : 0
+             printf "%s|%s|%s|%d|%.0f\n", rps ? rps : 0, p50 ? p50 : "?", p99 ? p99 : "?", bad, cpu }' <<<"$out"
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -105,14 +118,14 @@ echo >&2
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The run with the median requests/s of each case; errors summed over its rounds.
-declare -A RPS=() P50=() P99=() ERRORS=()
+declare -A RPS=() P50=() P99=() ERRORS=() CPU=()
 for size in "${SIZES[@]}"; do
   for spec in "${CASES[@]}"; do
     IFS='|' read -r name _ <<<"$spec"
     runs=$(awk -F'|' -v s="$size" -v n="$name" '$1 == s && $2 == n' "$WORK/runs" | sort -t'|' -k3,3g)
     count=$(wc -l <<<"$runs")
-    IFS='|' read -r _ _ rps p50 p99 _ <<<"$(sed -n "$(( (count + 1) / 2 ))p" <<<"$runs")"
-    RPS[$size/$name]=$rps; P50[$size/$name]=$p50; P99[$size/$name]=$p99
+    IFS='|' read -r _ _ rps p50 p99 _ cpu <<<"$(sed -n "$(( (count + 1) / 2 ))p" <<<"$runs")"
+    RPS[$size/$name]=$rps; P50[$size/$name]=$p50; P99[$size/$name]=$p99; CPU[$size/$name]=$cpu
     ERRORS[$size/$name]=$(awk -F'|' '{ n += $6 } END { print n + 0 }' <<<"$runs")
   done
 done
@@ -123,8 +136,8 @@ printf 'gateway-bench: %s s per case, %s round(s) (median), wrk -t1 -c%s (2 conn
   "$DURATION" "$ROUNDS" "$CONNECTIONS" "$CORES"
 printf 'parley-gateway (%s build) and %s, both in front of nginx serving static JSON; load average %s before, %s after\n\n' \
   "$CONFIGURATION" "$(nginx -v 2>&1 | sed 's/^nginx version: //')" "$LOAD_BEFORE" "$LOAD_AFTER"
-printf '| body | case | bytes out | requests/s | p50 | p99 | vs nginx | vs gateway passthrough |\n'
-printf '|---|---|---:|---:|---:|---:|---:|---:|\n'
+printf '| body | case | bytes out | requests/s | p50 | p99 | gateway CPU/request | vs nginx | vs gateway passthrough |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for size in "${SIZES[@]}"; do
   for spec in "${CASES[@]}"; do
     IFS='|' read -r name _ <<<"$spec"
@@ -134,8 +147,10 @@ for size in "${SIZES[@]}"; do
     vs_nginx=$(ratio "${RPS[$key]}" "${RPS[$size/nginx passthrough]}")
     vs_gateway=-
     case "$name" in *JSON-\>*) vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");; esac
-    printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \
-      "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" "$vs_nginx" "$vs_gateway"
+    cpu=-
+    case "$name" in gateway*) cpu="${CPU[$key]} µs";; esac
+    printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \
+      "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" "$cpu" "$vs_nginx" "$vs_gateway"
   done
 done
 

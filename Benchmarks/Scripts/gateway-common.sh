@@ -46,6 +46,7 @@ for name, size in (("1k", 1024), ("100k", 100 * 1024), ("1m", 1024 * 1024)):
 PY
 }
 
+# ANCHOR_ACCESS_LOG: where the anchor writes its access log (default off).
 # Starts one nginx (Debian's package, `daemon off`, every path in $WORK) with two servers on
 # 127.0.0.1: the upstream at $1, serving $WORK/www as application/json from memory-cached static
 # files, and, when $2 is not empty, the anchor at $2, a plain `proxy_pass` to the upstream as a tuned
@@ -92,6 +93,7 @@ CONF
   }
   server {
     listen 127.0.0.1:$anchor_port;
+    access_log ${ANCHOR_ACCESS_LOG:-off};
     location / {
       proxy_pass http://origin;
       proxy_http_version 1.1;
@@ -133,8 +135,9 @@ gw_build_gateway() {
 
 # Starts the gateway in front of upstream URL $1 on a port the system picks (and an admin port when
 # $2 is "admin"); waits for its "listening on" line and sets GATEWAY_PID, GATEWAY_URL (and ADMIN_URL).
+# GATEWAY_LOG_LEVEL (default error) is its --log-level: info writes its access log to $WORK/gateway.err.
 gw_start_gateway() {
-  local args=(--listen 127.0.0.1:0 --upstream "$1" --log-level error)
+  local args=(--listen 127.0.0.1:0 --upstream "$1" --log-level "${GATEWAY_LOG_LEVEL:-error}")
   [ "${2:-}" = admin ] && args+=(--admin 127.0.0.1:0)
   "$GATEWAY_BIN" "${args[@]}" >"$WORK/gateway.out" 2>"$WORK/gateway.err" &
   GATEWAY_PID=$!

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// parley-gateway: a transcoding reverse proxy on Hummingbird 2 and AsyncHTTPClient. A package of
+// parley-gateway: a transcoding reverse proxy on SwiftNIO channel handlers (Hummingbird 2 serves its
+// admin port; AsyncHTTPClient is the tests' client). A package of
 // its own so that neither the `parley` tool nor a consumer of the core builds NIO.
 //
 // `ParleyGateway` is the proxy as a library (tests start it in-process on ephemeral ports);
@@ -20,7 +21,6 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "parley", path: "../.."),
-        .package(name: "parley-async-http-client", path: "../ParleyAsyncHTTPClient"),
         // No default traits: swift-configuration support and full Foundation are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -36,12 +36,13 @@ let package = Package(
         .target(name: "ParleyGateway",
                 dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
                                parley("ParleyProtobuf"),
-                               .product(name: "ParleyAsyncHTTPClient", package: "parley-async-http-client"),
                                .product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOExtras", package: "swift-nio-extras"),
                                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                               .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Metrics", package: "swift-metrics"),

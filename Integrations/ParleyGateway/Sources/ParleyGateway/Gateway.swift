@@ -1,10 +1,9 @@
-import AsyncHTTPClient
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import Parley
-import ParleyAsyncHTTPClient
 import ParleyFixtures
 import ServiceLifecycle
 
@@ -71,16 +70,6 @@ public struct Gateway: Service {
             guard let routeRegistry = try RouteRegistries.registry(for: route, base: base) else { continue }
             routeTranscoders[route.pathPrefix] = Transcoder(registry: routeRegistry, transcodeLimits: transcodeLimits)
         }
-        // The transport's configuration: no redirects followed, bodies byte for byte, a refused
-        // connection failing at once (502) rather than retried; more pooled connections a host.
-        var clientConfiguration = AsyncHTTPClientTransport.defaultConfiguration
-        clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
-        // Once the request is sent, an upstream silent for longer than the longest upstream timeout
-        // fails the exchange, so a body that stalls after its head holds no request (and no graceful
-        // shutdown) for ever. The wait for the head is the route's own timeout (Upstream.send).
-        let longest = ([configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)).max() ?? .seconds(30)
-        clientConfiguration.timeout.read = .nanoseconds(longest.nanoseconds)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let metrics = GatewayMetrics(logWriters: logWriters, knownTypes: Set((registry.decodableMediaTypes
             + registry.encodableMediaTypes).map(\.essence)))
         let recorder = try configuration.recording.map { recording in
@@ -98,28 +87,25 @@ public struct Gateway: Service {
             RecordingFilter(registry: registry, urls: urls, redactsBodies: !recorder.options.redactedPaths.isEmpty,
                             maxBytes: recorder.options.maxRecordedBodyBytes)
         }
-        let responder = ProxyResponder(configuration: configuration,
+        let group = MultiThreadedEventLoopGroup.singleton
+        let threadPool = NIOThreadPool(numberOfThreads: System.coreCount)
+        threadPool.start()
+        defer { threadPool.shutdownGracefully { _ in } }
+        let shared = ForwardingContext(configuration: configuration,
                                        transcoder: Transcoder(registry: base, transcodeLimits: transcodeLimits),
-                                       routeTranscoders: routeTranscoders,
-                                       upstream: try upstream(client), observer: observer)
+                                       routeTranscoders: routeTranscoders, observer: observer,
+                                       pools: UpstreamPools(group: group), replay: try replayTransport(),
+                                       threadPool: threadPool)
+        let proxy = ProxyServer(shared: shared, group: group)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
-        let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)
-        let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
-        let maxHeaderBytes = configuration.maxHeaderBytes
-        let policy = RequestHeadPolicy(trustedProxies: configuration.trustedProxies)
-        let channel = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout,
-                                                          policy: policy)],
-            idleTimeout: nil,
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes))
-        let proxy = Application(responder: responder, server: .http1(configuration: channel),
-                                configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
-                                                     serverName: nil),
-                                onServerRunning: { channel in await bound.add(main: channel.localAddress?.port) },
-                                logger: logger)
+        let configuration = configuration
         do {
             try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { try await proxy.run() }
+                group.addTask {
+                    try await proxy.run(host: configuration.listen.host, port: configuration.listen.port) { port in
+                        await bound.add(main: port)
+                    }
+                }
                 if let admin = configuration.admin {
                     let adminServer = Application(responder: AdminResponder(metrics: metrics),
                                                   configuration: .init(address: .hostname(admin.host, port: admin.port), serverName: nil),
@@ -153,22 +139,20 @@ public struct Gateway: Service {
             }
         } catch {
             try? recorder?.close()
-            try? await client.shutdown()
             throw error
         }
         try recorder?.close()
-        try await client.shutdown()
     }
 }
 
 extension Gateway {
-    /// The live upstream, or the replayer of ``GatewayConfiguration/replayDirectory``.
-    private func upstream(_ client: HTTPClient) throws -> Upstream {
-        guard let directory = configuration.replayDirectory else { return .live(client) }
+    /// The replayer of ``GatewayConfiguration/replayDirectory``, or `nil` for a live upstream.
+    private func replayTransport() throws -> ReplayTransport? {
+        guard let directory = configuration.replayDirectory else { return nil }
         let recordings = try FixtureFiles.discover([directory.path]).map { file in
             try RecordingReader().read(path: file.path)
         }
-        return .replay(ReplayTransport(replayer: Replayer(recordings: recordings)))
+        return ReplayTransport(replayer: Replayer(recordings: recordings))
     }
 }
 

@@ -13,6 +13,11 @@ extension GatewayConfiguration {
     /// body_timeout: 60              # seconds a request body may go without a byte
     /// max_header_bytes: 16384       # 431 over this
     /// max_transcode_bytes: 16777216 # bytes buffered to transcode a body (502 over this)
+    /// request_buffer_bytes: 65536   # request body held before going upstream (streams past it)
+    /// send_timeout: 60              # seconds a client may take no byte of its answer
+    /// upload_timeout: 300           # seconds a request body may take in all
+    /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
+    /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
     /// admin: 127.0.0.1:9090         # /health and /metrics
     /// trusted_proxies: [10.0.0.0/8] # peers whose Forwarded / X-Forwarded-* fields are kept
     /// routes:
@@ -21,6 +26,7 @@ extension GatewayConfiguration {
     ///     request_types: [application/xml]
     ///     upstream_timeout: 5
     ///     max_transcode_bytes: 1048576
+    ///     transcode: preferred        # or when-unacceptable: only when the client refuses the upstream's type
     ///   - prefix: /orders                # a protobuf upstream, answering JSON, YAML, XML clients
     ///     request_types: [application/x-protobuf]
     ///     descriptor_sets: [orders.binpb]  # protoc --descriptor_set_out --include_imports
@@ -53,7 +59,8 @@ extension GatewayConfiguration {
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
         try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
                             "max_transcode_bytes", "admin", "routes", "record",
-                            "trusted_proxies"])
+                            "trusted_proxies", "request_buffer_bytes", "send_timeout", "upload_timeout",
+                            "transcode_on_loop_bytes", "max_concurrent_transcodes"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -65,6 +72,11 @@ extension GatewayConfiguration {
         if let seconds = try file.seconds("body_timeout") { bodyTimeout = seconds }
         if let bytes = try file.positiveInteger("max_header_bytes") { maxHeaderBytes = bytes }
         if let bytes = try file.positiveInteger("max_transcode_bytes") { maxTranscodeBytes = bytes }
+        if let bytes = try file.positiveInteger("request_buffer_bytes") { requestBufferBytes = bytes }
+        if let seconds = try file.seconds("send_timeout") { sendTimeout = seconds }
+        if let seconds = try file.seconds("upload_timeout") { uploadTimeout = seconds }
+        if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
+        if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
         trustedProxies = try file.strings("trusted_proxies").map { text throws(GatewayConfigurationError) in
             do throws(GatewayConfigurationError) { return try AddressRange(parsing: text) } catch {
                 throw GatewayConfigurationError("trusted_proxies: \(error.message)")
@@ -72,9 +84,16 @@ extension GatewayConfiguration {
         }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
             try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes",
-                                 "descriptor_sets", "message_type"])
+                                 "transcode", "descriptor_sets", "message_type"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
                 throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
+            }
+            let mode = try route.string("transcode").map { text throws(GatewayConfigurationError) in
+                guard let mode = TranscodeMode(rawValue: text) else {
+                    throw GatewayConfigurationError(
+                        "\(route.path).transcode: '\(text)' is not preferred or when-unacceptable")
+                }
+                return mode
             }
             var built = Route(pathPrefix: prefix, upstream: try route.url("upstream"),
                          requestTypes: try route.strings("request_types").map { text throws(GatewayConfigurationError) in
@@ -83,7 +102,8 @@ extension GatewayConfiguration {
                              }
                          },
                          upstreamTimeout: try route.seconds("upstream_timeout"),
-                         maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"))
+                         maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"),
+                         transcode: mode ?? .preferred)
             built.descriptorSets = try route.strings("descriptor_sets").map { URL(fileURLWithPath: $0) }
             built.messageType = try route.string("message_type")
             if built.messageType != nil, built.descriptorSets.isEmpty {

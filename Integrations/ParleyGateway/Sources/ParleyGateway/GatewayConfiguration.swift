@@ -50,6 +50,23 @@ public struct GatewayConfiguration: Sendable {
     /// kept and added to; from any other peer they are dropped. Empty by default: the gateway
     /// then trusts no client's claim about where a request came from.
     public var trustedProxies: [AddressRange] = []
+    /// The most request-body bytes held before the request goes upstream: a body that ends
+    /// within it is sent whole, so a slow upload holds no upstream connection while it trickles
+    /// (nginx's `proxy_request_buffering`); a longer one streams once it passes it. Default 64 KiB.
+    public var requestBufferBytes = 64 * 1024
+    /// The longest a client may go without taking a byte of its answer while more waits to be
+    /// sent; longer closes the connection (nginx's `send_timeout`). Default 60 s.
+    public var sendTimeout: Duration = .seconds(60)
+    /// The longest a request body may take in all, however steadily it arrives; longer closes the
+    /// connection (after a 408 when no answer has started). Default 300 s.
+    public var uploadTimeout: Duration = .seconds(300)
+    /// Transcoded bodies up to this many bytes are decoded and encoded on the connection's event
+    /// loop; larger ones on a thread pool, so one large transcode never stalls the other
+    /// connections of its loop. Default 64 KiB.
+    public var transcodeOnLoopBytes = 64 * 1024
+    /// The most bodies over ``transcodeOnLoopBytes`` buffered or transcoded at once; another
+    /// is 503 (with `Retry-After`). Default 8.
+    public var maxConcurrentTranscodes = 8
 
     /// Creates a configuration with the defaults above.
     public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,
@@ -90,15 +107,19 @@ public struct GatewayConfiguration: Sendable {
         /// The message type (`pkg.Msg`) of protobuf bodies whose media type names none
         /// (`application/x-protobuf` without `messageType=`), in both directions.
         public var messageType: String?
+        /// When a body is transcoded rather than passed through. Default
+        /// ``GatewayConfiguration/TranscodeMode/preferred``.
+        public var transcode: TranscodeMode
 
         /// Creates a route.
         public init(pathPrefix: String, upstream: URL? = nil, requestTypes: [MediaType] = [],
-                    upstreamTimeout: Duration? = nil, maxTranscodeBytes: Int? = nil) {
+                    upstreamTimeout: Duration? = nil, maxTranscodeBytes: Int? = nil, transcode: TranscodeMode = .preferred) {
             self.pathPrefix = pathPrefix
             self.upstream = upstream
             self.requestTypes = requestTypes
             self.upstreamTimeout = upstreamTimeout
             self.maxTranscodeBytes = maxTranscodeBytes
+            self.transcode = transcode
         }
 
         /// Whether `path` (without its query) falls under ``pathPrefix``.

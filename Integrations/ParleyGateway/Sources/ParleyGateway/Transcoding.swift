@@ -30,6 +30,13 @@ struct Transcoder: Sendable {
     /// (a pipeline holds a registry with the limit applied to every format; building one per
     /// request doubled a small transcoded answer's cost).
     private let pipelines: [Int: ResponsePipeline]
+    /// The server decoding request bodies for each transcoding limit: content coding undone
+    /// within the limit, every format's body limit at most the limit.
+    private let requestServers: [Int: ParleyServer]
+    /// For each type the gateway transcodes from (by essence): a negotiator over that type
+    /// first, then every structured type the registry encodes, with the encoder of each. It
+    /// says which of them a client prefers, the upstream's own winning ties.
+    private let preferences: [String: (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?])]
 
     /// Creates the transcoder of `registry`, with pipelines ready for `transcodeLimits` (the
     /// gateway's and its routes' `max_transcode_bytes`).
@@ -40,21 +47,47 @@ struct Transcoder: Sendable {
             .filter { !$0.isRange }
         self.decodableTypeNegotiators = decodableTypes.map { AcceptNegotiator(offers: [$0]) }
         var pipelines: [Int: ResponsePipeline] = [:]
+        var requestServers: [Int: ParleyServer] = [:]
         for limit in transcodeLimits where pipelines[limit] == nil {
             pipelines[limit] = Self.pipeline(registry: registry, limit: limit)
+            requestServers[limit] = Self.requestServer(registry: registry, limit: limit)
         }
         self.pipelines = pipelines
+        self.requestServers = requestServers
+        var preferences: [String: (AcceptNegotiator, [Registry.EncoderChoice?])] = [:]
+        for type in decodableTypes where preferences[type.essence] == nil {
+            preferences[type.essence] = Self.preference(from: type, registry: registry)
+        }
+        self.preferences = preferences
+    }
+
+    /// The offers a client chooses among for an upstream body of `type`: `type`, then every
+    /// structured type the registry encodes, each with its encoder.
+    private static func preference(from type: MediaType,
+                                   registry: Registry) -> (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?]) {
+        var seen: Set<String> = [type.essence]
+        let encodable = registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes).filter { !$0.isRange }
+        let offers = [(try? MediaType(parsing: type.essence)) ?? type] + encodable.filter { seen.insert($0.essence).inserted }
+        return (AcceptNegotiator(offers: offers), offers.map { registry.encoder(for: AcceptField($0.essence)) })
+    }
+
+    /// The registry with every format's body limit at most `limit`.
+    private static func limited(_ registry: Registry, to limit: Int) -> Registry {
+        registry.formats.reduce(registry) { registry, format in
+            var limits = registry.limits(for: format)
+            limits.maxBodyBytes = min(limits.maxBodyBytes, limit)
+            return registry.settingLimits(limits, forFormat: format.name)
+        }
+    }
+
+    private static func requestServer(registry: Registry, limit: Int) -> ParleyServer {
+        ParleyServer(registry: limited(registry, to: limit), contentCodings: .standard, maxDecompressedBytes: limit)
     }
 
     /// A response pipeline that decodes any status with `registry`, every format's body limit
     /// and the decompressed size capped at `limit`.
     private static func pipeline(registry: Registry, limit: Int) -> ResponsePipeline {
-        let limited = registry.formats.reduce(registry) { registry, format in
-            var limits = registry.limits(for: format)
-            limits.maxBodyBytes = min(limits.maxBodyBytes, limit)
-            return registry.settingLimits(limits, forFormat: format.name)
-        }
-        return ResponsePipeline(registry: limited, validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+        ResponsePipeline(registry: limited(registry, to: limit), validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
                                 contentCodings: .standard, maxDecompressedBytes: limit)
     }
 
@@ -84,12 +117,28 @@ struct Transcoder: Sendable {
 
     // MARK: Responses
 
-    /// Decides what to do with `head` for a client that sent `accept` with `method`.
-    func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: AcceptField) -> ResponsePlan {
+    /// Decides what to do with `head` for a client that sent `accept` with `method`: with
+    /// `mode` ``GatewayConfiguration/TranscodeMode/preferred``, the type the client prefers
+    /// among the upstream's and those the registry encodes (the upstream's on a tie); with
+    /// ``GatewayConfiguration/TranscodeMode/whenUnacceptable``, the upstream's whenever the
+    /// client accepts it.
+    func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: AcceptField,
+              mode: GatewayConfiguration.TranscodeMode = .preferred) -> ResponsePlan {
         guard accept.fieldValue != nil, method != .head, head.status.kind != .informational,
               head.status != .noContent, head.status != .notModified, head.status != .partialContent,
               let label = head.headerFields[.contentType], let upstreamType = try? MediaType(parsing: label)
         else { return .passThrough }
+        if mode == .preferred, registry.decoder(for: upstreamType)?.format.carriesStructuredValues == true {
+            // Types beyond the registry's own (`application/problem+json`) are rare: built here.
+            let preference = preferences[upstreamType.essence] ?? Self.preference(from: upstreamType, registry: registry)
+            guard let index = preference.negotiator.preferredOfferIndex(for: accept) else {
+                return head.status.kind == .successful
+                    ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
+                    : .passThrough
+            }
+            guard index > 0, let choice = preference.choices[index] else { return .passThrough }
+            return .transcode(from: upstreamType, to: choice)
+        }
         if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return .passThrough }
         guard let match = registry.decoder(for: upstreamType), match.format.carriesStructuredValues else {
             return head.status.kind == .successful ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
@@ -123,6 +172,9 @@ struct Transcoder: Sendable {
         let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
         let value = try pipeline.run(head, body: body, request: request).get()
         let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
+        guard reply.body.count <= limit else {
+            throw ParleyError(.limitExceeded, "the transcoded \(reply.contentType.essence) body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+        }
         var fields = HTTPFields()
         for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
             fields.append(field)
@@ -160,7 +212,8 @@ struct Transcoder: Sendable {
     /// - Returns: The new `Content-Type` and body.
     /// - Throws: ``ParleyError``: 415 when the body's type does not decode or no type of `types`
     ///   encodes, 400 when the body does not decode.
-    func transcodeRequestBody(_ body: [UInt8], of request: HTTPRequest, to types: [MediaType]) throws(ParleyError) -> (MediaType, [UInt8]) {
+    func transcodeRequestBody(_ body: [UInt8], of request: HTTPRequest, to types: [MediaType],
+                              limit: Int) throws(ParleyError) -> (MediaType, [UInt8]) {
         guard let target = types.first(where: { registry.encoder(forAccept: $0.description) != nil }) else {
             throw ParleyError.unsupportedMediaType(request.headerFields[.contentType] ?? "", acceptable: types)
         }
@@ -168,8 +221,12 @@ struct Transcoder: Sendable {
            let match = registry.decoder(for: type), !match.format.carriesStructuredValues {
             throw ParleyError.unsupportedMediaType(label, acceptable: types + decodableTypes)
         }
-        let value = try server.decodeValue(body, of: request)
+        let decoder = requestServers[limit] ?? Self.requestServer(registry: registry, limit: limit)
+        let value = try decoder.decodeValue(body, of: request)
         let reply = try server.reply(with: value, accepting: target.description)
+        guard reply.body.count <= limit else {
+            throw ParleyError(.limitExceeded, "the transcoded request body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+        }
         return (reply.contentType, reply.body)
     }
 }

@@ -11,11 +11,14 @@ struct GatewayCommand: AsyncParsableCommand {
         commandName: "parley-gateway",
         abstract: "A reverse proxy that answers every client in the format it asks for.",
         discussion: """
-        Forwards every request to the upstream. A response whose Content-Type the client accepts \
-        streams through byte for byte; one a linked format decodes is transcoded into a type the \
-        client accepts (JSON, YAML, XML, property lists, MessagePack, CSV, CBOR, and Protocol \
-        Buffers on routes of --config that name descriptor_sets and a message_type); otherwise 406. Upstream \
-        failures answer 502 or 504 with problem details (RFC 9457).
+        Forwards every request to the upstream. A response whose Content-Type is the client's \
+        first choice streams through byte for byte; one a linked format decodes is transcoded into \
+        the type the client prefers (JSON, YAML, XML, property lists, MessagePack, CSV, CBOR, and \
+        Protocol Buffers on routes of --config that name descriptor_sets and a message_type; a \
+        route's `transcode: when-unacceptable` only when the client refuses the upstream's type); \
+        otherwise 406. Upstream failures answer 502 or 504 with problem details (RFC 9457). \
+        Request bodies are held up to request_buffer_bytes before going upstream; a client that \
+        takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys).
 
         Prints "listening on http://HOST:PORT" when ready; SIGTERM or SIGINT stop it after the \
         requests in flight (exit 0). Bad flags or configuration exit 2.

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Parley
+import ParleyCompression
+import ParleyGateway
 import ParleyHTTP
 import Testing
 
@@ -85,6 +87,100 @@ import Testing
                 #expect(png.status == 409)
                 #expect(png.header("Content-Type") == "application/problem+json")
                 #expect(png.text.contains(#""detail":"taken""#))
+            }
+        }
+    }
+}
+
+/// Which type the client gets when it accepts the upstream's and prefers another (issue #33).
+@Suite struct PreferenceTests {
+    @Test func aClientThatPrefersAnotherTypeGetsItAndOneThatPrefersTheUpstreamsGetsItUntouched() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let yaml = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "application/json;q=0.1, application/yaml")])
+                #expect(yaml.status == 200)
+                #expect(yaml.header("Content-Type") == "application/yaml; charset=utf-8")
+                #expect(try Registry.linked.decode(yaml.body, contentType: MediaType(parsing: "application/yaml")) == TestUpstream.value)
+                for accept in ["application/json, application/yaml;q=0.5", "*/*", "application/yaml, application/json"] {
+                    let json = try await fetch("http://\(gateway.main)/value", headers: [("Accept", accept)])
+                    #expect(json.header("Content-Type")?.hasPrefix("application/json") == true, "\(accept)")
+                    #expect(json.header("ETag") == TestUpstream.etag, "\(accept): passed through, still strong")
+                }
+            }
+        }
+    }
+
+    @Test func aWhenUnacceptableRoutePassesThroughWhateverTheClientAccepts() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { configuration in
+                configuration.routes = [.init(pathPrefix: "/value", transcode: .whenUnacceptable)]
+            }) { gateway in
+                let json = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "application/json;q=0.1, application/yaml")])
+                #expect(json.status == 200)
+                #expect(json.header("ETag") == TestUpstream.etag)
+                #expect(json.header("Content-Type")?.hasPrefix("application/json") == true)
+            }
+        }
+    }
+
+    @Test func theRouteOptionReadsFromYAML() throws {
+        let yaml = "upstream: http://127.0.0.1:9000\nroutes:\n  - prefix: /a\n    transcode: when-unacceptable\n  - prefix: /b\n"
+        let configuration = try GatewayConfiguration(yaml: Array(yaml.utf8))
+        #expect(configuration.routes.map(\.transcode) == [.whenUnacceptable, .preferred])
+        #expect(throws: GatewayConfigurationError.self) {
+            try GatewayConfiguration(yaml: Array("upstream: http://h\nroutes:\n  - prefix: /a\n    transcode: always\n".utf8))
+        }
+    }
+}
+
+/// What bounds a transcode: its input after content coding, its output, and how many run at once.
+@Suite struct TranscodeBoundsTests {
+    @Test func anEncodedAnswerOverTheLimitIs502NamingIt() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            let original = try await fetch(upstream.absoluteString + "/large/200")
+            let limit = original.body.count + 16
+            try await withGateway(upstream: upstream, configure: { $0.maxTranscodeBytes = limit }) { gateway in
+                let answer = try await fetch("http://\(gateway.main)/large/200", headers: [("Accept", "application/xml")])
+                #expect(answer.status == 502, "\(answer.body.count) bytes")
+                #expect(problemDetail(answer)?.contains("transcoding limit of \(limit) bytes") == true, "\(answer.text)")
+            }
+        }
+    }
+
+    @Test func aGzipRequestBodyThatDecodesPastTheLimitIs413() async throws {
+        let json = Array(("[" + Array(repeating: "0", count: 50_000).joined(separator: ",") + "]").utf8)
+        let gzip = Compressor(level: 9).compress(json, coding: .gzip)
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { configuration in
+                configuration.routes = [.init(pathPrefix: "/echo", requestTypes: [MediaType("application/yaml")], maxTranscodeBytes: 10_000)]
+            }) { gateway in
+                #expect(gzip.count < 10_000)
+                let answer = try await fetch("http://\(gateway.main)/echo/in", method: .POST,
+                                             headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzip)
+                #expect(answer.status == 413, "\(answer.text)")
+            }
+        }
+    }
+
+    @Test func aLargeBodyIsTranscodedOffTheLoopAndOverTheConcurrencyCapIs503() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            let original = try await fetch(upstream.absoluteString + "/large/5000")
+            let expected = try ParleyServer(registry: Registry.linked).reply(
+                with: Registry.linked.decode(original.body, contentType: MediaType(parsing: "application/json")), accepting: "application/msgpack")
+            try await withGateway(upstream: upstream, configure: { $0.transcodeOnLoopBytes = 1024 }) { gateway in
+                let answer = try await fetch("http://\(gateway.main)/large/5000", headers: [("Accept", "application/msgpack")])
+                #expect(answer.status == 200)
+                #expect(answer.body == expected.body)
+            }
+            try await withGateway(upstream: upstream, configure: { configuration in
+                configuration.transcodeOnLoopBytes = 1024
+                configuration.maxConcurrentTranscodes = 0
+            }) { gateway in
+                let busy = try await fetch("http://\(gateway.main)/large/5000", headers: [("Accept", "application/msgpack")])
+                #expect(busy.status == 503)
+                #expect(busy.header("Retry-After") == "1")
+                let small = try await fetch("http://\(gateway.main)/large/10", headers: [("Accept", "application/msgpack")])
+                #expect(small.status == 200, "a body under transcode_on_loop_bytes needs no slot")
             }
         }
     }

@@ -17,10 +17,13 @@ final class RawConnection: Sendable {
         self.inbox = inbox
     }
 
-    /// Connects to `host`:`port`.
-    static func open(host: String = "127.0.0.1", port: Int) async throws -> RawConnection {
+    /// Connects to `host`:`port`; with `reading` false it reads nothing until ``startReading()``
+    /// (a client that stops reading its answer).
+    static func open(host: String = "127.0.0.1", port: Int, reading: Bool = true) async throws -> RawConnection {
         let inbox = Inbox()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: reading)
+            .channelOption(.socketOption(.so_rcvbuf), value: reading ? 131_072 : 16_384)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(inbox: inbox)) }
             }
@@ -31,6 +34,12 @@ final class RawConnection: Sendable {
     /// Writes `bytes` and flushes them; throws when the connection is closed.
     func send(_ bytes: [UInt8]) async throws {
         try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+    }
+
+    /// Starts reading (after `open(port:reading: false)`).
+    func startReading() async throws {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
     }
 
     /// Writes `text` as UTF-8.
@@ -72,8 +81,8 @@ struct RawResponse: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
     func field(_ name: String) -> String? { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
 
-    /// The responses at the start of `bytes`, bodies framed by `Content-Length` or chunked (a
-    /// body with neither runs to the end). A last response whose body is cut short is left out,
+    /// The responses at the start of `bytes` (1xx ones included, without a body), bodies framed
+    /// by `Content-Length` or chunked (a body with neither runs to the end). A last response whose body is cut short is left out,
     /// or with `partial` included with the body bytes that did arrive.
     static func parse(_ bytes: [UInt8], partial: Bool = false) -> [RawResponse] {
         var responses: [RawResponse] = []
@@ -88,7 +97,9 @@ struct RawResponse: Sendable {
             }
             var response = RawResponse(status: status, fields: fields, body: [])
             rest = rest[end.upperBound...]
-            if let length = response.field("Content-Length").flatMap(Int.init) {
+            if (100..<200).contains(status) {
+                // An interim answer: no body, the final one follows.
+            } else if let length = response.field("Content-Length").flatMap(Int.init) {
                 let available = min(length, rest.count)
                 response.body = Array(rest.prefix(available))
                 rest = rest.dropFirst(available)

@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Parley
+
+/// One request on a client connection, from its head until both it and its answer are over:
+/// what the ``ProxyHandler`` knows and has decided about it.
+final class Exchange {
+    /// Where the client's request body is.
+    enum RequestState {
+        /// Held until it ends or passes the buffering threshold.
+        case buffering
+        /// Going upstream part by part as it arrives.
+        case streaming
+        /// Arriving after an answer that needs none of it (413): dropped.
+        case discarding
+        /// Over: every byte arrived.
+        case complete
+    }
+
+    /// Where the answer is.
+    enum ResponseState {
+        case idle
+        /// Sent upstream; no head yet.
+        case waitingHead
+        /// The upstream's head went to the client; its body follows part by part.
+        case streaming
+        /// The upstream's body is read whole, to transcode.
+        case collecting
+        /// The client has the whole answer (or the connection is closing).
+        case done
+    }
+
+    let head: HTTPRequest
+    let route: GatewayConfiguration.Route?
+    /// The route's transcoder (its own registry when it names descriptor sets), else the gateway's.
+    let transcoder: Transcoder
+    /// The client's `Accept`, scanned once and carried to every decision.
+    let accept: AcceptField
+    let transcodeLimit: Int
+    let timeout: Duration
+    let started = ContinuousClock.now
+    var summary: ExchangeSummary
+    let requestTap: BodyTap
+    var responseTap: BodyTap?
+
+    var transcodesRequest = false
+    var requestState = RequestState.buffering
+    var responseState = ResponseState.idle
+    /// Request body held back (before the upstream connection is there).
+    var held: [ByteBuffer] = []
+    var heldBytes = 0
+    /// The whole request body as sent, kept until the response head in case a reused upstream
+    /// connection turns out closed and the request goes again on a new one.
+    var resendable: [ByteBuffer]?
+    var retried = false
+
+    var upstreamHost: UpstreamKey?
+    var upstream: UpstreamConnection?
+    var upstreamKeepsAlive = true
+    var sentAt: ContinuousClock.Instant?
+    var upstreamHead: HTTPResponse?
+    var plan: (from: MediaType, to: Registry.EncoderChoice)?
+    var collected = ByteBuffer()
+    /// Whether the exchange holds one of the gateway's ``TranscodeSlots`` (its body is large).
+    var holdsTranscodeSlot = false
+    var lastUpstreamRead = NIODeadline.now()
+    var headTimer: Scheduled<Void>?
+    var bodyTimer: Scheduled<Void>?
+    /// Fires when the request body has taken the upload timeout and has not ended.
+    var uploadTimer: Scheduled<Void>?
+
+    /// Whether a response head went to the client.
+    var responseStarted = false
+    /// Whether the connection closes after the answer (the client asked, or its body is unread).
+    var closesAfter: Bool
+
+    init(head: HTTPRequest, route: GatewayConfiguration.Route?, transcoder: Transcoder,
+         configuration: GatewayConfiguration, captureLimit: Int) {
+        self.head = head
+        self.route = route
+        self.transcoder = transcoder
+        self.accept = AcceptField(head.headerFields)
+        self.transcodeLimit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
+        self.timeout = route?.upstreamTimeout ?? configuration.upstreamTimeout
+        self.summary = ExchangeSummary(request: head, response: HTTPResponse(status: .ok), started: Date())
+        self.requestTap = BodyTap(limit: captureLimit)
+        self.closesAfter = head.headerFields[values: .connection].contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() == "close" }
+        }
+    }
+
+    func receivedBody(_ buffer: ByteBuffer) { requestTap.take(buffer.readableBytesView) }
+
+    func cancelTimers() {
+        headTimer?.cancel()
+        headTimer = nil
+        bodyTimer?.cancel()
+        bodyTimer = nil
+    }
+}

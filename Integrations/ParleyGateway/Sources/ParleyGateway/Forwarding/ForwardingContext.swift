@@ -1,0 +1,52 @@
+import NIOCore
+import NIOPosix
+import Parley
+import ParleyFixtures
+
+/// What every client connection's ``ProxyHandler`` shares: the configuration, the format
+/// decisions, the observer of finished exchanges, the upstream pools, and the replayer.
+struct ForwardingContext: Sendable {
+    let configuration: GatewayConfiguration
+    let transcoder: Transcoder
+    /// The transcoders of routes with a registry of their own (descriptor sets), by path prefix.
+    let routeTranscoders: [String: Transcoder]
+    let observer: ExchangeObserver
+    let pools: UpstreamPools
+    /// Answers instead of the upstream when the gateway replays recordings.
+    let replay: ReplayTransport?
+    /// The most request-body bytes held before an upstream connection is taken: a request whose
+    /// body ends within it goes upstream whole, so a slow upload holds no upstream connection.
+    let requestBufferBytes: Int
+    /// The longest an upstream body may go silent once its head is in: the longest upstream
+    /// timeout of the gateway and its routes.
+    let upstreamBodyTimeout: TimeAmount
+    /// The longest a client may take no byte of its answer while more waits; longer closes.
+    let sendTimeout: TimeAmount
+    /// Where bodies over ``GatewayConfiguration/transcodeOnLoopBytes`` are transcoded.
+    let threadPool: NIOThreadPool
+    /// The cap on large bodies buffered or transcoded at once.
+    let transcodeSlots: TranscodeSlots
+
+    init(configuration: GatewayConfiguration, transcoder: Transcoder, routeTranscoders: [String: Transcoder],
+         observer: ExchangeObserver,
+         pools: UpstreamPools, replay: ReplayTransport?, threadPool: NIOThreadPool) {
+        self.configuration = configuration
+        self.transcoder = transcoder
+        self.routeTranscoders = routeTranscoders
+        self.observer = observer
+        self.pools = pools
+        self.replay = replay
+        self.requestBufferBytes = configuration.requestBufferBytes
+        let timeouts = [configuration.upstreamTimeout] + configuration.routes.compactMap(\.upstreamTimeout)
+        let longest = timeouts.max() ?? .seconds(30)
+        self.upstreamBodyTimeout = .nanoseconds(longest.nanoseconds)
+        self.sendTimeout = .nanoseconds(configuration.sendTimeout.nanoseconds)
+        self.threadPool = threadPool
+        self.transcodeSlots = TranscodeSlots(limit: configuration.maxConcurrentTranscodes)
+    }
+
+    /// The transcoder for a request on `route`.
+    func transcoder(for route: GatewayConfiguration.Route?) -> Transcoder {
+        route.flatMap { routeTranscoders[$0.pathPrefix] } ?? transcoder
+    }
+}

@@ -1,0 +1,752 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import Parley
+import ParleyFixtures
+import ParleyHTTP
+
+/// Answers the requests of one client connection, the last handler of its channel: each
+/// request goes to an upstream connection taken from its event loop's pool, and the response
+/// streams back, is transcoded, or is refused (the rules are in ``Transcoder``).
+///
+/// Bodies move as the `ByteBuffer`s that arrive, with backpressure both ways: the client is read
+/// only while the upstream can take writes, the upstream only while the client can. A request
+/// body is held until it ends or passes ``ForwardingContext/requestBufferBytes``, so a slow
+/// upload takes no upstream connection while it trickles. Requests are answered one at a time:
+/// the parts of a pipelined request wait, and the client is not read, until the answer before
+/// it is sent.
+final class ProxyHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let shared: ForwardingContext
+    private let pool: UpstreamPool
+    private var context: ChannelHandlerContext?
+    private var exchange: Exchange?
+    private var readPending = false
+    /// Set once the connection is closing: no further request is answered.
+    private var closing = false
+    /// Fires when the client has taken no byte for the send timeout while writes wait.
+    private var sendTimer: Scheduled<Void>?
+    /// Parts of pipelined requests that arrived while the one before was being answered.
+    private var queued: CircularBuffer<HTTPRequestPart> = []
+
+    init(shared: ForwardingContext, pool: UpstreamPool) {
+        self.shared = shared
+        self.pool = pool
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    // MARK: The client's side
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if !queued.isEmpty || exchange?.requestState == .complete {
+            queued.append(part)
+            return
+        }
+        handle(part)
+    }
+
+    private func handle(_ part: HTTPRequestPart) {
+        switch part {
+        case .head(let head):
+            guard exchange == nil, !closing else { return }
+            begin(head)
+        case .body(let buffer):
+            exchange?.receivedBody(buffer)
+            guard let exchange else { return }
+            bodyArrived(buffer, exchange)
+        case .end:
+            guard let exchange else { return }
+            requestEnded(exchange)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        exchange?.upstream?.flush()
+        context.fireChannelReadComplete()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if !queued.isEmpty {
+            readPending = true
+        } else if let exchange, exchange.requestState == .streaming, exchange.responseState != .done,
+                  !(exchange.upstream?.isWritable ?? false) {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            sendTimer?.cancel()
+            sendTimer = nil
+            exchange?.upstream?.resumeReads()
+        } else if sendTimer == nil {
+            // The client stopped reading: what waits is bounded by the paused upstream, and the
+            // connection by the send timeout (nginx's `send_timeout`).
+            sendTimer = context.eventLoop.assumeIsolated().scheduleTask(in: shared.sendTimeout) { [self] in
+                sendTimer = nil
+                guard let context = self.context, !context.channel.isWritable else { return }
+                if let exchange { abandon(exchange, complete: false) }
+                closing = true
+                context.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // Graceful shutdown: an idle connection closes now, a busy one after its answer.
+        closing = true
+        if let exchange {
+            exchange.closesAfter = true
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        sendTimer?.cancel()
+        sendTimer = nil
+        closing = true
+        if let exchange { abandon(exchange, complete: false) }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError || error is HTTP1TypeConversionError, exchange?.responseStarted != true {
+            // A request NIO cannot parse: 400, and the connection closes (its framing is lost).
+            if let exchange { abandon(exchange, complete: false) }
+            closing = true
+            let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return
+        }
+        if let exchange { abandon(exchange, complete: false) }
+        closing = true
+        context.close(promise: nil)
+    }
+
+    private func resumeClientReads() {
+        guard readPending, let context else { return }
+        readPending = false
+        context.read()
+    }
+
+    // MARK: A request
+
+    private func begin(_ head: HTTPRequest) {
+        let configuration = shared.configuration
+        let route = configuration.route(for: head.path ?? "/")
+        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route),
+                                configuration: configuration, captureLimit: shared.observer.captureLimit)
+        exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(label: head.headerFields[.contentType],
+                                                                               types: route?.requestTypes ?? [])
+        self.exchange = exchange
+        if let context {
+            let timeout = shared.configuration.uploadTimeout
+            let loop = context.eventLoop.assumeIsolated()
+            exchange.uploadTimer = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
+                guard self.exchange === exchange, exchange.requestState != .complete, let context = self.context else {
+                    return
+                }
+                if exchange.responseStarted {
+                    abandon(exchange, complete: false)
+                    closing = true
+                    context.close(promise: nil)
+                } else {
+                    exchange.requestState = .discarding
+                    fail(exchange, UploadTimedOut(timeout: timeout))
+                }
+            }
+        }
+        if head.headerFields[.expect]?.lowercased() == "100-continue", let context {
+            // The gateway reads the body before the upstream sees the request: it says go on itself
+            // (as nginx does), and the upstream is not asked to.
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
+    }
+
+    private func bodyArrived(_ buffer: ByteBuffer, _ exchange: Exchange) {
+        // Answered early: the rest of the body is read and dropped until the connection closes.
+        guard exchange.responseState != .done else { return }
+        switch exchange.requestState {
+        case .buffering:
+            exchange.held.append(buffer)
+            exchange.heldBytes += buffer.readableBytes
+            if exchange.transcodesRequest {
+                if exchange.heldBytes > exchange.transcodeLimit {
+                    exchange.requestState = .discarding
+                    exchange.held = []
+                    let limit = exchange.transcodeLimit
+                    let message = "the request body is over the gateway's transcoding limit of \(limit) bytes"
+                    fail(exchange, ParleyError(.limitExceeded, message))
+                }
+            } else if exchange.heldBytes > shared.requestBufferBytes {
+                exchange.requestState = .streaming
+                dispatch(exchange)
+            }
+        case .streaming:
+            if let upstream = exchange.upstream {
+                upstream.write(.body(buffer))
+            } else {
+                exchange.held.append(buffer)
+            }
+        case .discarding, .complete:
+            break
+        }
+    }
+
+    private func requestEnded(_ exchange: Exchange) {
+        exchange.uploadTimer?.cancel()
+        exchange.uploadTimer = nil
+        let state = exchange.requestState
+        exchange.requestState = .complete
+        switch state {
+        case .buffering:
+            dispatch(exchange)
+        case .streaming:
+            if let upstream = exchange.upstream {
+                upstream.write(.end(nil), flush: true)
+                requestSent(exchange)
+            }
+        case .discarding, .complete:
+            // Answered already (413, or an early answer): the connection can serve the next one.
+            if exchange.responseState == .done { finishRequest(exchange) }
+        }
+        resumeClientReads()
+    }
+
+    // MARK: Upstream
+
+    /// Sends the request upstream: through a pooled connection, or to the replayer.
+    private func dispatch(_ exchange: Exchange) {
+        exchange.responseState = .waitingHead
+        var fields = ForwardedFields.endToEnd(exchange.head.headerFields)
+        fields[.contentLength] = nil
+        fields[.expect] = nil
+        fields[.accept] = exchange.transcoder.upstreamAccept(forClient: exchange.accept)
+        if exchange.transcodesRequest {
+            let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
+            do {
+                let types = exchange.route?.requestTypes ?? []
+                let (type, transcoded) = try exchange.transcoder.transcodeRequestBody(bytes, of: exchange.head, to: types,
+                                                                                    limit: exchange.transcodeLimit)
+                fields[.contentType] = type.description
+                fields[.contentEncoding] = nil
+                exchange.held = [ByteBuffer(bytes: transcoded)]
+                exchange.heldBytes = transcoded.count
+                exchange.summary.upstreamRequestBody = Array(transcoded.prefix(shared.observer.captureLimit))
+                exchange.summary.upstreamRequestByteCount = transcoded.count
+            } catch {
+                fail(exchange, error)
+                return
+            }
+        }
+        let fieldsIn = exchange.head.headerFields
+        let framed = fieldsIn[.contentLength] != nil || fieldsIn[.transferEncoding] != nil
+        if exchange.requestState == .complete {
+            if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
+        } else if let length = exchange.head.headerFields[.contentLength] {
+            fields[.contentLength] = length
+        } else {
+            fields[.transferEncoding] = "chunked"
+        }
+        let request: HTTPRequest
+        do { request = try upstreamRequest(for: exchange, fields: fields) } catch {
+            fail(exchange, error)
+            return
+        }
+        exchange.summary.upstreamRequest = request
+        exchange.sentAt = .now
+        if let replay = shared.replay {
+            self.replay(request, exchange, with: replay)
+            return
+        }
+        guard request.scheme == "http", let host = exchange.upstreamHost else {
+            fail(exchange, UpstreamFailure.unreachable(
+                "'\(request.scheme ?? "")' upstreams are not supported: the gateway speaks http, TLS ends in front"))
+            return
+        }
+        let timeout = TimeAmount.nanoseconds(exchange.timeout.nanoseconds)
+        connect(host, timeout: timeout, request, exchange)
+    }
+
+    private func connect(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange) {
+        pool.acquire(host, timeout: timeout) { [self] result in
+            switch result {
+            case .failure(let error):
+                guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
+                if case ChannelError.connectTimeout = error {
+                    fail(exchange, UpstreamFailure.timedOut(exchange.timeout))
+                } else {
+                    fail(exchange, UpstreamFailure.unreachable(String(describing: error)))
+                }
+            case .success(let upstream):
+                guard self.exchange === exchange, exchange.responseState == .waitingHead else {
+                    upstream.close()
+                    return
+                }
+                connected(upstream, request, exchange)
+            }
+        }
+    }
+
+    private func connected(_ upstream: UpstreamConnection, _ request: HTTPRequest, _ exchange: Exchange) {
+        upstream.delegate = self
+        exchange.upstream = upstream
+        upstream.write(.head(request))
+        for buffer in exchange.held { upstream.write(.body(buffer)) }
+        if exchange.requestState == .complete, upstream.served > 0, !exchange.retried,
+           Self.idempotent.contains(request.method) {
+            exchange.resendable = exchange.held
+        }
+        exchange.held = []
+        if exchange.requestState == .complete {
+            upstream.write(.end(nil), flush: true)
+            requestSent(exchange)
+        } else {
+            upstream.flush()
+            if upstream.isWritable { resumeClientReads() }
+        }
+    }
+
+    /// How long a connection answered before its request body ended reads and drops the rest.
+    private static let linger = TimeAmount.seconds(2)
+
+    /// Methods a request may be sent again with (RFC 9110 §9.2.2).
+    private static let idempotent: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete, .trace]
+
+    /// The whole request is upstream: the wait for the response head starts.
+    private func requestSent(_ exchange: Exchange) {
+        guard exchange.responseState == .waitingHead, let context else { return }
+        let timeout = exchange.timeout
+        let loop = context.eventLoop.assumeIsolated()
+        exchange.headTimer = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
+            guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
+            fail(exchange, UpstreamFailure.timedOut(timeout))
+        }
+    }
+
+    private func replay(_ request: HTTPRequest, _ exchange: Exchange, with transport: ReplayTransport) {
+        guard let context else { return }
+        let promise = context.eventLoop.makePromise(of: (HTTPResponse, [UInt8]).self)
+        promise.completeWithTask { try await transport.send(request, body: nil) }
+        promise.futureResult.assumeIsolated().whenComplete { [self] result in
+            guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
+            switch result {
+            case .failure(let error):
+                fail(exchange, UpstreamFailure.unreachable("no recording answers it: \(error)"))
+            case .success(let (head, body)):
+                var head = head
+                head.headerFields[.contentLength] = String(body.count)
+                upstream(received: .head(head))
+                if self.exchange === exchange, !body.isEmpty { upstream(received: .body(ByteBuffer(bytes: body))) }
+                if self.exchange === exchange { upstream(received: .end(nil)) }
+                upstreamReadComplete()
+            }
+        }
+    }
+
+    /// The request for the upstream: the route's (or the gateway's) upstream, its path followed
+    /// by the client's path and query, with `fields`.
+    private func upstreamRequest(for exchange: Exchange, fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
+        let base = exchange.route?.upstream ?? shared.configuration.upstream
+        guard let scheme = base.scheme, let host = base.host else { throw .unreachable("'\(base)' has no host") }
+        var prefix = base.path
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        let path = exchange.head.path ?? "/"
+        let authority = base.port.map { "\(host.contains(":") ? "[\(host)]" : host):\($0)" } ?? host
+        exchange.upstreamHost = UpstreamKey(host: host, port: base.port ?? (scheme == "https" ? 443 : 80))
+        return HTTPRequest(method: exchange.head.method, scheme: scheme, authority: authority,
+                           path: prefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
+    }
+
+    // MARK: Answers
+
+    /// Answers `exchange` with the problem document for `error`, and drops its upstream.
+    private func fail(_ exchange: Exchange, _ error: any Error) {
+        let answer = problem(for: error, exchange: exchange)
+        dropUpstream(exchange)
+        respond(exchange, head: answer.response, body: answer.body)
+    }
+
+    /// Writes a whole answer. An answer already under way cannot change: the connection closes.
+    private func respond(_ exchange: Exchange, head: HTTPResponse, body: [UInt8]) {
+        guard let context, self.exchange === exchange else { return }
+        exchange.cancelTimers()
+        guard !exchange.responseStarted else {
+            abandon(exchange, complete: false)
+            closing = true
+            context.close(promise: nil)
+            return
+        }
+        var head = head
+        head.headerFields[.contentLength] = String(body.count)
+        if exchange.requestState != .complete { exchange.closesAfter = true }
+        if exchange.closesAfter { head.headerFields[.connection] = "close" }
+        exchange.responseStarted = true
+        exchange.responseState = .done
+        exchange.summary.response = head
+        exchange.summary.responseBody = Array(body.prefix(shared.observer.captureLimit))
+        exchange.summary.bytesOut = body.count
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !body.isEmpty { context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil) }
+        endResponse(exchange, complete: true)
+    }
+
+    /// Ends the response to the client, reports the exchange, and closes the connection when the
+    /// exchange says so.
+    private func endResponse(_ exchange: Exchange, complete: Bool) {
+        guard let context else { return }
+        exchange.responseState = .done
+        exchange.summary.incomplete = !complete
+        if exchange.requestState == .complete { finishRequest(exchange) }
+        let closes = exchange.closesAfter
+        let lingers = exchange.requestState != .complete
+        if closes { closing = true }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            guard closes else { return }
+            guard lingers else {
+                context.close(promise: nil)
+                return
+            }
+            // The client is still sending a body nobody reads: closing now would reset the
+            // connection and could lose the answer in the client's buffers. The gateway stops
+            // writing, reads and drops for a while, then closes (a lingering close).
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.linger) { context.close(promise: nil) }
+        }
+        report(exchange)
+    }
+
+    /// Forgets the exchange once both its request and its response are over.
+    private func finishRequest(_ exchange: Exchange) {
+        guard self.exchange === exchange else { return }
+        self.exchange = nil
+        guard !queued.isEmpty, let context else {
+            resumeClientReads()
+            return
+        }
+        // The next pipelined request, on the next tick (the answer's end is being written now).
+        context.eventLoop.assumeIsolated().execute { [self] in
+            while let part = queued.popFirst() {
+                handle(part)
+                if self.exchange?.requestState == .complete { break }
+            }
+            if queued.isEmpty { resumeClientReads() }
+        }
+    }
+
+    /// The exchange ended without a whole response (the client or the upstream went away).
+    private func abandon(_ exchange: Exchange, complete: Bool) {
+        exchange.cancelTimers()
+        exchange.uploadTimer?.cancel()
+        dropUpstream(exchange)
+        if self.exchange === exchange { self.exchange = nil }
+        guard exchange.responseState != .done else { return }
+        exchange.responseState = .done
+        exchange.summary.incomplete = !complete
+        report(exchange)
+    }
+
+    /// Closes the exchange's upstream connection (its state is unknown: it cannot be reused).
+    private func dropUpstream(_ exchange: Exchange) {
+        guard let upstream = exchange.upstream else { return }
+        exchange.upstream = nil
+        upstream.delegate = nil
+        upstream.close()
+    }
+
+    /// Hands the exchange's upstream connection back to the pool, when it can serve another.
+    private func releaseUpstream(_ exchange: Exchange) {
+        guard let upstream = exchange.upstream else { return }
+        exchange.upstream = nil
+        upstream.delegate = nil
+        guard exchange.requestState == .complete, exchange.upstreamKeepsAlive else {
+            upstream.close()
+            return
+        }
+        // On the next tick: bytes past the response's end, in the same read, close it first.
+        let pool = self.pool
+        pool.eventLoop.assumeIsolated().execute { pool.release(upstream) }
+    }
+
+    private func report(_ exchange: Exchange) {
+        var summary = exchange.summary
+        summary.requestBody = exchange.requestTap.captured
+        summary.bytesIn = exchange.requestTap.count
+        if summary.upstreamRequestBody.isEmpty { summary.upstreamRequestBody = exchange.requestTap.captured }
+        if let tap = exchange.responseTap {
+            summary.responseBody = tap.captured
+            summary.bytesOut = tap.count
+            summary.upstreamResponseBody = tap.captured
+            summary.upstreamResponseByteCount = tap.count
+        }
+        summary.duration = ContinuousClock.now - exchange.started
+        if exchange.holdsTranscodeSlot {
+            exchange.holdsTranscodeSlot = false
+            shared.transcodeSlots.give()
+        }
+        shared.observer.finished(summary)
+    }
+
+    // MARK: Failures
+
+    /// The problem answer (RFC 9457) for a failure: 504 for an upstream that did not answer in
+    /// time, 502 for one that could not be reached or sent what the gateway could not use, and the
+    /// status a ``ParleyError`` implies for the client's own mistakes.
+    private func problem(for error: any Error, exchange: Exchange) -> (response: HTTPResponse, body: [UInt8]) {
+        let server = exchange.transcoder.server
+        let request = exchange.head
+        let accept = exchange.accept
+        switch error {
+        case UpstreamFailure.timedOut(let timeout):
+            let detail = "the upstream sent no response head within \(timeout)"
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: detail), status: .gatewayTimeout,
+                                        to: request, accepting: accept)
+        case UpstreamFailure.stalled:
+            let detail = "the upstream's body stalled for longer than the upstream timeout"
+            return server.problemAnswer(ProblemDetails(.gatewayTimeout, detail: detail), status: .gatewayTimeout,
+                                        to: request, accepting: accept)
+        case UpstreamFailure.unreachable(let reason):
+            let detail = "the upstream could not be reached: \(reason)"
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: detail), status: .badGateway, to: request,
+                                        accepting: accept)
+        case UpstreamFailure.unusableBody(let reason):
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: reason), status: .badGateway, to: request,
+                                        accepting: accept)
+        case let error as ParleyError:
+            return server.problemAnswer(for: error, to: request, accepting: accept)
+        case let late as UploadTimedOut:
+            return server.problemAnswer(ProblemDetails(.requestTimeout, detail: late.description),
+                                        status: .requestTimeout, to: request, accepting: accept)
+        case let busy as GatewayBusy:
+            var answer = server.problemAnswer(ProblemDetails(.serviceUnavailable, detail: busy.description),
+                                              status: .serviceUnavailable, to: request, accepting: accept)
+            answer.response.headerFields[.retryAfter] = "1"
+            return answer
+        default:
+            return server.problemAnswer(ProblemDetails(.badGateway, detail: "the upstream exchange failed: \(error)"),
+                                        status: .badGateway, to: request, accepting: accept)
+        }
+    }
+}
+
+// MARK: The upstream's side
+
+extension ProxyHandler: UpstreamConnectionDelegate {
+    func upstream(received part: HTTPResponsePart) {
+        guard let exchange, let context else { return }
+        switch part {
+        case .head(let head):
+            guard head.status.kind != .informational, exchange.responseState == .waitingHead else { return }
+            responseHead(head, exchange)
+        case .body(let buffer):
+            exchange.lastUpstreamRead = .now()
+            switch exchange.responseState {
+            case .streaming:
+                exchange.responseTap?.take(buffer.readableBytesView)
+                context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+                if !context.channel.isWritable { exchange.upstream?.pauseReads() }
+            case .collecting:
+                guard exchange.collected.readableBytes + buffer.readableBytes <= exchange.transcodeLimit else {
+                    let type = exchange.plan.map { "\($0.from.essence) " } ?? ""
+                    let limit = exchange.transcodeLimit
+                    fail(exchange, UpstreamFailure.unusableBody(
+                        "the upstream's \(type)body is over the gateway's transcoding limit of \(limit) bytes "
+                            + "(max_transcode_bytes)"))
+                    return
+                }
+                var buffer = buffer
+                exchange.collected.writeBuffer(&buffer)
+                let large = exchange.collected.readableBytes > shared.configuration.transcodeOnLoopBytes
+                if !exchange.holdsTranscodeSlot, large {
+                    guard shared.transcodeSlots.take() else {
+                        fail(exchange, GatewayBusy(limit: shared.transcodeSlots.limit))
+                        return
+                    }
+                    exchange.holdsTranscodeSlot = true
+                }
+            default:
+                break
+            }
+        case .end:
+            exchange.cancelTimers()
+            switch exchange.responseState {
+            case .streaming:
+                releaseUpstream(exchange)
+                endResponse(exchange, complete: true)
+            case .collecting:
+                releaseUpstream(exchange)
+                transcode(exchange)
+            default:
+                break
+            }
+        }
+    }
+
+    func upstreamReadComplete() {
+        if exchange?.responseState == .streaming || exchange?.responseState == .done { context?.flush() }
+    }
+
+    func upstreamFailed(_ error: (any Error)?) {
+        guard let exchange, let context else { return }
+        exchange.upstream = nil
+        switch exchange.responseState {
+        case .waitingHead:
+            if let resend = exchange.resendable, let host = exchange.upstreamHost,
+               let request = exchange.summary.upstreamRequest {
+                // A pooled connection the upstream had closed: the request goes again, once, on a new one.
+                exchange.resendable = nil
+                exchange.retried = true
+                exchange.held = resend
+                exchange.cancelTimers()
+                connect(host, timeout: .nanoseconds(exchange.timeout.nanoseconds), request, exchange)
+                return
+            }
+            let reason = error.map { String(describing: $0) } ?? "the connection closed before a response head"
+            fail(exchange, UpstreamFailure.unreachable(reason))
+        case .collecting:
+            let reason = error.map { String(describing: $0) } ?? "the connection closed mid-body"
+            fail(exchange, UpstreamFailure.unusableBody("the upstream's body was cut short: \(reason)"))
+        case .streaming:
+            // The client has the head and part of the body: closing is the only way to say it is cut.
+            abandon(exchange, complete: false)
+            closing = true
+            context.close(promise: nil)
+        case .idle, .done:
+            break
+        }
+    }
+
+    func upstreamWritabilityChanged(_ writable: Bool) {
+        if writable { resumeClientReads() }
+    }
+
+    private func responseHead(_ received: HTTPResponse, _ exchange: Exchange) {
+        guard let context else { return }
+        exchange.cancelTimers()
+        exchange.resendable = nil
+        if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
+        exchange.upstreamKeepsAlive = !received.headerFields[values: .connection].contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() == "close" }
+        }
+        var head = received
+        head.headerFields = ForwardedFields.endToEnd(received.headerFields)
+        switch exchange.transcoder.plan(for: head, method: exchange.head.method, accept: exchange.accept,
+                                      mode: exchange.route?.transcode ?? .preferred) {
+        case .passThrough:
+            exchange.summary.upstreamResponse = received
+            exchange.summary.response = head
+            exchange.responseTap = BodyTap(limit: shared.observer.captureLimit)
+            exchange.responseState = .streaming
+            if exchange.requestState != .complete { exchange.closesAfter = true }
+            if exchange.closesAfter { head.headerFields[.connection] = "close" }
+            exchange.responseStarted = true
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
+        case .notAcceptable(let upstreamType, let producible):
+            var error = ParleyError.notAcceptable(exchange.accept.fieldValue, available: producible)
+            error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into "
+                + "anything '\(exchange.accept.fieldValue ?? "")' accepts"
+            let answer = exchange.transcoder.server.problemAnswer(for: error, to: exchange.head,
+                                                                accepting: exchange.accept)
+            dropUpstream(exchange)
+            respond(exchange, head: answer.response, body: answer.body)
+        case .transcode(let from, let to):
+            exchange.summary.upstreamResponse = received
+            exchange.upstreamHead = head
+            exchange.plan = (from, to)
+            exchange.collected = context.channel.allocator.buffer(capacity: 0)
+            exchange.responseState = .collecting
+            armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
+        }
+    }
+
+    /// Waits `delay` for the upstream's body, then checks how long it has been silent.
+    private func armBodyTimer(_ exchange: Exchange, in delay: TimeAmount) {
+        guard let context else { return }
+        exchange.lastUpstreamRead = .now()
+        exchange.bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            guard self.exchange === exchange else { return }
+            let silent = NIODeadline.now() - exchange.lastUpstreamRead
+            if silent < shared.upstreamBodyTimeout {
+                armBodyTimer(exchange, in: shared.upstreamBodyTimeout - silent)
+                return
+            }
+            if exchange.responseState == .collecting {
+                fail(exchange, UpstreamFailure.stalled)
+            } else if exchange.responseState == .streaming {
+                abandon(exchange, complete: false)
+                closing = true
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Decodes the collected upstream body and answers with it re-encoded, or with why not: on
+    /// the event loop when it is small, on the thread pool when it is large.
+    private func transcode(_ exchange: Exchange) {
+        guard let head = exchange.upstreamHead, let plan = exchange.plan, let context else { return }
+        let bytes = Array(exchange.collected.readableBytesView)
+        exchange.collected = ByteBuffer()
+        exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
+        exchange.summary.upstreamResponseByteCount = bytes.count
+        let transcoder = exchange.transcoder
+        let (request, accept, limit) = (exchange.head, exchange.accept, exchange.transcodeLimit)
+        let work = { @Sendable () throws(ParleyError) -> (HTTPResponse, [UInt8]) in
+            try transcoder.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept, limit: limit)
+        }
+        guard exchange.holdsTranscodeSlot else {
+            transcoded(Result(catching: work), head: head, body: bytes, exchange)
+            return
+        }
+        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { try work() }
+            .assumeIsolated().whenComplete { [self] result in
+                guard self.exchange === exchange else { return }
+                transcoded(result.mapError { $0 as? ParleyError ?? ParleyError(.decodingFailed, "\($0)") },
+                           head: head, body: bytes, exchange)
+            }
+    }
+
+    private func transcoded(_ result: Result<(HTTPResponse, [UInt8]), ParleyError>, head: HTTPResponse,
+                            body bytes: [UInt8], _ exchange: Exchange) {
+        guard let (from, to) = exchange.plan.map({ ($0.from, $0.to) }) else { return }
+        do {
+            let (transcodedHead, transcoded) = try result.get()
+            exchange.summary.transcoded = (from.essence, to.mediaType.essence)
+            respond(exchange, head: transcodedHead, body: transcoded)
+        } catch where head.status.kind != .successful && error.code != .limitExceeded {
+            respond(exchange, head: head, body: bytes)   // an error answer the formats cannot read: as it came
+        } catch where error.code == .encodingFailed || error.code == .notAcceptable {
+            // The value does not fit the type the client prefers (an XML document as CSV rows),
+            // nor any other type the client accepts.
+            var refusal = ParleyError.notAcceptable(exchange.accept.fieldValue,
+                                                    available: exchange.transcoder.producible(from: from))
+            refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.mediaType.essence): "
+                + error.message
+            fail(exchange, refusal)
+        } catch {
+            let reason = "the upstream's \(from.essence) body cannot be transcoded: \(error.message)"
+            fail(exchange, UpstreamFailure.unusableBody(reason))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// What an upstream connection reports to the exchange using it, on their shared event loop.
+protocol UpstreamConnectionDelegate: AnyObject {
+    /// A response part arrived.
+    func upstream(received part: HTTPResponsePart)
+    /// A read burst ended: what was written to the client can be flushed.
+    func upstreamReadComplete()
+    /// The connection failed or closed before the response ended (`error` says why, when known).
+    func upstreamFailed(_ error: (any Error)?)
+    /// The connection can take more writes (`true`) or asks the writer to wait (`false`).
+    func upstreamWritabilityChanged(_ writable: Bool)
+}
+
+/// One HTTP/1.1 connection to an upstream, the last handler of its channel: it hands response
+/// parts to the exchange that holds it (its delegate), and reads from the socket only while
+/// that exchange's client can take writes, so a slow client slows the upstream down rather
+/// than filling memory (the `read` interception of swift-nio's glue handler).
+final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPResponsePart
+    typealias OutboundIn = HTTPRequestPart
+    typealias OutboundOut = HTTPRequestPart
+
+    /// Where the connection goes, for pooling.
+    let key: UpstreamKey
+    /// The exchange using the connection; `nil` while it idles in the pool.
+    weak var delegate: (any UpstreamConnectionDelegate)?
+    /// Called once when the channel closes, so the pool forgets it.
+    var onClose: ((UpstreamConnection) -> Void)?
+    private var context: ChannelHandlerContext?
+    private var readsPaused = false
+    private var readPending = false
+    private(set) var isActive = false
+    /// How many exchanges the connection served before (0 for a new one).
+    var served = 0
+
+    init(key: UpstreamKey) { self.key = key }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        isActive = context.channel.isActive
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func channelActive(context: ChannelHandlerContext) {
+        isActive = true
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isActive = false
+        let delegate = delegate
+        self.delegate = nil
+        onClose?(self)
+        onClose = nil
+        delegate?.upstreamFailed(nil)
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let delegate else {
+            // Bytes on an idle connection: nothing asked for them, so it cannot be reused.
+            context.close(promise: nil)
+            return
+        }
+        delegate.upstream(received: unwrapInboundIn(data))
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        delegate?.upstreamReadComplete()
+        context.fireChannelReadComplete()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let delegate = delegate
+        self.delegate = nil
+        delegate?.upstreamFailed(error)
+        context.close(promise: nil)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        delegate?.upstreamWritabilityChanged(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if readsPaused {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    // MARK: Used by the exchange
+
+    var isWritable: Bool { context?.channel.isWritable ?? false }
+
+    /// Stops reading from the upstream until ``resumeReads()``.
+    func pauseReads() { readsPaused = true }
+
+    /// Reads again, issuing the read held back meanwhile.
+    func resumeReads() {
+        guard readsPaused else { return }
+        readsPaused = false
+        if readPending, let context {
+            readPending = false
+            context.read()
+        }
+    }
+
+    func write(_ part: HTTPRequestPart, flush: Bool = false) {
+        guard let context else { return }
+        if flush {
+            context.writeAndFlush(wrapOutboundOut(part), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(part), promise: nil)
+        }
+    }
+
+    func flush() { context?.flush() }
+
+    func close() { context?.close(promise: nil) }
+}
+
+/// An upstream's address as the pool keys it.
+struct UpstreamKey: Hashable, Sendable {
+    var host: String
+    var port: Int
+}

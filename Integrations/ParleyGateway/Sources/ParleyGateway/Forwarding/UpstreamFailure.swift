@@ -1,0 +1,28 @@
+/// Why the upstream gave no usable answer.
+enum UpstreamFailure: Error, Sendable {
+    /// No head within the timeout (the gateway answers 504).
+    case timedOut(Duration)
+    /// Refused, reset, unresolvable, or a malformed head (the gateway answers 502).
+    case unreachable(String)
+    /// A response body the gateway had to read and could not use: over the transcoding limit,
+    /// cut short, or not what its `Content-Type` says (502).
+    case unusableBody(String)
+    /// A response body the gateway had to read went silent for longer than the upstream timeout (504).
+    case stalled
+}
+
+/// A request body took longer than the upload timeout in all (408).
+struct UploadTimedOut: Error, Sendable, CustomStringConvertible {
+    let timeout: Duration
+
+    var description: String { "the request body took longer than the gateway's upload timeout of \(timeout)" }
+}
+
+/// The gateway is transcoding as many large bodies as it may at once (503).
+struct GatewayBusy: Error, Sendable, CustomStringConvertible {
+    let limit: Int
+
+    var description: String {
+        "the gateway is transcoding \(limit) large bodies already (max_concurrent_transcodes); try again"
+    }
+}

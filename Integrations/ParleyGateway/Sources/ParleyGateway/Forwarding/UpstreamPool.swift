@@ -1,0 +1,113 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+import NIOPosix
+
+/// The keep-alive HTTP/1.1 connections to the upstreams of one event loop, used only on that
+/// loop: a client's exchange takes an upstream connection on its own loop, so no byte of it
+/// crosses threads. Sendable only to be handed to its loop: every method checks it runs there.
+final class UpstreamPool: @unchecked Sendable {
+    let eventLoop: any EventLoop
+    /// The most idle connections kept for one upstream; more are closed when released.
+    let maxIdlePerUpstream: Int
+    private var idle: [UpstreamKey: [UpstreamConnection]] = [:]
+    private var closed = false
+
+    init(eventLoop: any EventLoop, maxIdlePerUpstream: Int = 64) {
+        self.eventLoop = eventLoop
+        self.maxIdlePerUpstream = maxIdlePerUpstream
+    }
+
+    /// Hands `body` an idle connection to `key`, at once, or a new one (connecting within
+    /// `timeout`), or why none could be made.
+    func acquire(_ key: UpstreamKey, timeout: TimeAmount,
+                 _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
+        eventLoop.preconditionInEventLoop()
+        while var connections = idle[key], let connection = connections.popLast() {
+            idle[key] = connections.isEmpty ? nil : connections
+            connection.onClose = nil
+            if connection.isActive { return body(.success(connection)) }
+        }
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .connectTimeout(timeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPClientCodec())
+                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key))
+                }
+            }
+        let connected: EventLoopFuture<any Channel>
+        if let address = try? SocketAddress(ipAddress: key.host, port: key.port) {
+            connected = bootstrap.connect(to: address)
+        } else {
+            connected = bootstrap.connect(host: key.host, port: key.port)
+        }
+        connected.assumeIsolated().whenComplete { result in
+            body(result.flatMap { channel in
+                Result { try channel.pipeline.syncOperations.handler(type: UpstreamConnection.self) }
+            })
+        }
+    }
+
+    /// Takes back a connection whose exchange ended cleanly, to reuse; closes it when the pool
+    /// is full or shut.
+    func release(_ connection: UpstreamConnection) {
+        eventLoop.preconditionInEventLoop()
+        connection.delegate = nil
+        connection.served += 1
+        connection.resumeReads()
+        var connections = idle[connection.key] ?? []
+        guard !closed, connection.isActive, connections.count < maxIdlePerUpstream else {
+            connection.close()
+            return
+        }
+        connection.onClose = { [weak self] closing in self?.forget(closing) }
+        connections.append(connection)
+        idle[connection.key] = connections
+    }
+
+    private func forget(_ connection: UpstreamConnection) {
+        guard var connections = idle[connection.key] else { return }
+        connections.removeAll { $0 === connection }
+        idle[connection.key] = connections.isEmpty ? nil : connections
+    }
+
+    /// Closes every idle connection; those released later close too.
+    func shutdown() {
+        eventLoop.preconditionInEventLoop()
+        closed = true
+        let connections = idle.values.flatMap { $0 }
+        idle.removeAll()
+        for connection in connections { connection.close() }
+    }
+}
+
+/// One ``UpstreamPool`` per event loop of a group, found by the loop a client channel runs on.
+struct UpstreamPools: Sendable {
+    private let pools: [ObjectIdentifier: UpstreamPool]
+    private let loops: [any EventLoop]
+
+    init(group: any EventLoopGroup) {
+        var pools: [ObjectIdentifier: UpstreamPool] = [:]
+        var loops: [any EventLoop] = []
+        for loop in group.makeIterator() {
+            loops.append(loop)
+            pools[ObjectIdentifier(loop)] = UpstreamPool(eventLoop: loop)
+        }
+        self.pools = pools
+        self.loops = loops
+    }
+
+    /// The pool of `eventLoop`; call on that loop.
+    func pool(for eventLoop: any EventLoop) -> UpstreamPool? { pools[ObjectIdentifier(eventLoop)] }
+
+    /// Closes the idle connections of every pool.
+    func shutdown() async {
+        for loop in loops {
+            let pools = self
+            try? await loop.submit { pools.pool(for: loop)?.shutdown() }.get()
+        }
+    }
+}
