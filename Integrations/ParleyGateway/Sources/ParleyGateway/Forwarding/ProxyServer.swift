@@ -20,6 +20,7 @@ struct ProxyServer {
         let configuration = shared.configuration
         let headerTimeout = TimeAmount.nanoseconds(configuration.headerTimeout.nanoseconds)
         let bodyTimeout = TimeAmount.nanoseconds(configuration.bodyTimeout.nanoseconds)
+        let policy = RequestHeadPolicy(trustedProxies: configuration.trustedProxies)
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = configuration.maxHeaderBytes
         limits.maxHeaderListSize = configuration.maxHeaderBytes
