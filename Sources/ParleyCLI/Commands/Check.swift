@@ -52,7 +52,7 @@ struct Check: AsyncParsableCommand {
           parley check recordings/ --report html --output report.html
           parley check huge-corpus/ --shard 2/8 --stats
           parley check recordings/ --color always | less -R
-          parley check recordings/ --openapi openapi.yaml --severity contract-unchecked=note
+          parley check recordings/ --openapi openapi.yaml
         """)
 
     @Argument(help: "Files or folders of recordings (default: the current folder).")
