@@ -10,8 +10,9 @@ internal import Darwin
 /// A pass over the raw document before libxml2 parses it, bounding the work libxml2 2.9 does in
 /// time that grows with the square of a count: it compares each attribute of a start tag with
 /// every one before it (to find duplicates), and looks every element's and attribute's namespace
-/// up through all the declarations in scope. Without this pass, 1 MB of attributes on one element
-/// took 20 s, and 100 × 100 nested declarations with 800,000 prefixed children 33 s.
+/// up through all the declarations in scope. Without this pass, a megabyte of attributes on one
+/// element, or deeply nested declarations over many prefixed children, hold libxml2 for tens of
+/// seconds (the linearity gate's XML workloads keep the figures).
 ///
 /// The work is counted as comparisons: a start tag with *k* attributes (namespace declarations
 /// included) costs *k*(*k* − 1)/2 once *k* passes 64, and, while more than 64 declarations are in
