@@ -14,8 +14,8 @@ struct DocumentCompiler {
     let schemaOptions: ParleySchema.JSONSchema.Options
     /// At most this many `$ref` hops from one place to what it names.
     static let maxReferenceHops = 32
-    /// The fields of a Path Item Object that hold operations.
-    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    /// The fields of a Path Item Object that hold operations (read in document order).
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     init(uri: String, files: DocumentFiles) throws(OpenAPILoadError) {
         self.uri = uri
@@ -118,14 +118,14 @@ struct DocumentCompiler {
     mutating func compileOperations() throws(OpenAPILoadError) -> [CompiledOperation] {
         var operations: [CompiledOperation] = []
         let paths = RawLocation(file: uri, pointer: ["paths"])
-        for member in try Self.members(root, "paths", at: top) where !member.key.hasPrefix("x-") {
+        for member in Self.lastOfEachKey(try Self.members(root, "paths", at: top)) where !member.key.hasPrefix("x-") {
             guard member.key.hasPrefix("/") else {
                 throw Self.invalid(paths.appending(member.key), "a path must start with /")
             }
             let (pathItem, itemLocation) = try resolve(paths.appending(member.key), "a Path Item Object")
             let shared = try parameters(of: pathItem, at: itemLocation)
-            for method in Self.methods {
-                guard let entry = pathItem[method] else { continue }
+            for (method, entry) in Self.lastOfEachKey(pathItem.members).map({ ($0.key, $0.value) })
+            where Self.methods.contains(method) {
                 let location = itemLocation.appending(method)
                 let operation = try Self.object(entry, at: location, "an Operation Object")
                 var merged = shared
@@ -346,6 +346,15 @@ struct DocumentCompiler {
 
     static func invalid(_ place: RawLocation, _ message: String) -> OpenAPILoadError {
         OpenAPILoadError(.invalidDocument, file: place.file, pointer: place.pointerText, message: message)
+    }
+
+    /// `members` in document order with each key once, holding its last value (as lookups do).
+    static func lastOfEachKey(_ members: [Value.Object.Member]) -> [Value.Object.Member] {
+        var last: [String: Value] = [:]
+        for member in members { last[member.key] = member.value }
+        return members.compactMap { member in
+            last.removeValue(forKey: member.key).map { .init(key: member.key, value: $0) }
+        }
     }
 
     /// `value` as an object, else an error naming `what` it should be.

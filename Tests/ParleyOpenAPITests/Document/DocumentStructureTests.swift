@@ -52,6 +52,18 @@ import Testing
         #expect(findings.map(\.kind) == [.request, .request], "\(findings)")
     }
 
+    @Test func operationsAreInDocumentOrder() throws {
+        let folder = try temporaryFolder(["api.json": """
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+              "/b": {"x-note": 1, "post": {"operationId": "b1"}, "delete": {"operationId": "b2"},
+                     "get": {"operationId": "b3"}},
+              "x-skipped": {}, "/a": {"patch": {"operationId": "a1"}, "put": {"operationId": "a2"}}}}
+            """])
+        let document = try OpenAPIDocument(contentsOf: folder + "/api.json", registry: testRegistry)
+        #expect(document.operations.map(\.name) == ["b1", "b2", "b3", "a1", "a2"])
+        #expect(document.operations.map(\.method) == ["POST", "DELETE", "GET", "PATCH", "PUT"])
+    }
+
     static let malformed: [(name: String, paths: String, code: OpenAPILoadError.Code, pointer: String)] = [
         ("paths not an object", "paths: [1]", .invalidDocument, "/paths"),
         ("a parameter without a name", "paths: {/a: {get: {parameters: [{in: query, schema: {}}], responses: {}}}}",
@@ -71,8 +83,9 @@ import Testing
         ("a $ref naming nothing", "paths: {/a: {get: {parameters: [{$ref: '#/components/parameters/Nope'}]}}}",
          .unresolvedReference, "/components/parameters/Nope"),
         ("a reference cycle",
-         "paths: {/a: {$ref: '#/components/pathItems/A'}}\ncomponents: {pathItems: {A: {$ref: '#/components/pathItems/B'}, "
-             + "B: {$ref: '#/components/pathItems/A'}}}",
+         "paths: {/a: {$ref: '#/components/pathItems/A'}}\n"
+             + "components: {pathItems: {A: {$ref: '#/components/pathItems/B'},\n"
+             + "                         B: {$ref: '#/components/pathItems/A'}}}",
          .unresolvedReference, "/paths/~1a"),
         ("a path not starting with /", "paths: {a: {}}", .invalidDocument, "/paths/a"),
     ]
