@@ -1,47 +1,51 @@
-import FoundationEssentials
-import OpenAPIKit
-import OpenAPIKit30
-import OpenAPIKitCompat
 import Parley
 import ParleySchema
 
-/// Reads a document with OpenAPIKit and compiles what checking needs: operations, their
-/// parameters, bodies and responses, each Schema Object compiled from the raw text at its place.
+/// Walks a document's decoded value for what checking needs: operations, their parameters,
+/// bodies and responses (following Reference Objects by place), each Schema Object compiled
+/// from the raw text at its place.
 struct DocumentCompiler {
-    typealias OAS = OpenAPIKit.OpenAPI
-
     let uri: String
     var files: DocumentFiles
-    let document: OAS.Document
+    let root: Value.Object
     let version: String
+    /// Whether the document is OpenAPI 3.0 (else 3.1).
+    let isOpenAPI30: Bool
     let schemaOptions: ParleySchema.JSONSchema.Options
     /// At most this many `$ref` hops from one place to what it names.
     static let maxReferenceHops = 32
+    /// The fields of a Path Item Object that hold operations (read in document order).
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     init(uri: String, files: DocumentFiles) throws(OpenAPILoadError) {
         self.uri = uri
         self.files = files
-        let root = try self.files.file(uri)
+        let top = RawLocation(file: uri, pointer: [])
+        let root = try Self.object(try self.files.file(uri), at: top, "an OpenAPI document")
         guard case .string(let version)? = root["openapi"] else {
             throw OpenAPILoadError(.unsupportedVersion, file: uri, pointer: "/openapi",
                                    message: "no openapi field: this is not an OpenAPI 3 document")
         }
+        self.root = root
         self.version = version
         let dialect: ParleySchema.JSONSchema.Dialect
         switch ParleySchema.JSONSchema.OpenAPIDocumentSchema(openAPIVersion: version) {
         case .openAPI30?:
             dialect = .openAPI30
-            self.document = try Self.decode(OpenAPIKit30.OpenAPI.Document.self, from: root, file: uri)
-                .convert(to: .v3_1_1)
+            self.isOpenAPI30 = true
+            guard root["paths"] != nil else {
+                throw Self.invalid(top, "no paths object (an OpenAPI 3.0 document needs one)")
+            }
         case .openAPI31?, .openAPI31WithDialect?:
             dialect = .openAPI31
-            self.document = try Self.decode(OAS.Document.self, from: root, file: uri)
+            self.isOpenAPI30 = false
         case nil:
             throw OpenAPILoadError(.unsupportedVersion, file: uri, pointer: "/openapi",
                                    message: "openapi \(version): only 3.0.x and 3.1.x are read")
         }
+        if let paths = root["paths"] { _ = try Self.object(paths, at: top.appending("paths"), "paths") }
         var resources = SchemaResources()
-        resources.register(root, at: uri)
+        resources.register(.object(root), at: uri)
         let registry = files.registry
         resources.serve(folder: "", under: "file://") { bytes in
             try DocumentFiles.decode(bytes, path: "", registry: registry)
@@ -49,48 +53,37 @@ struct DocumentCompiler {
         self.schemaOptions = ParleySchema.JSONSchema.Options(dialect: dialect, resources: resources)
     }
 
-    /// Decodes an OpenAPIKit type from a value, a failure naming the coding path.
-    static func decode<T: Decodable>(_ type: T.Type, from value: Value, file: String) throws(OpenAPILoadError) -> T {
-        do {
-            return try ValueDecoder().decode(T.self, from: clampingIntegralFloats(value))
-        } catch {
-            let described = OAS.Error(from: error)
-            let pointer = described.codingPath.map {
-                let token = $0.intValue.map(String.init) ?? $0.stringValue
-                return "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
-            }.joined()
-            throw OpenAPILoadError(.invalidDocument, file: file, pointer: pointer,
-                                   message: described.localizedDescription)
-        }
-    }
-
-    /// `value` with each integral float beyond `Int64` (the OpenAI document's integer bounds
-    /// ±9223372036854776000) replaced by the nearest `Int64`: OpenAPIKit reads integer schema
-    /// bounds as `Int` and refuses them otherwise. Only the copy OpenAPIKit reads is changed; the
-    /// schemas compile from the document as written.
-    static func clampingIntegralFloats(_ value: Value) -> Value {
-        switch value {
-        case .float(let number) where number.rounded() == number && abs(number) >= 9_223_372_036_854_775_808.0:
-            return .integer(number > 0 ? .max : .min)
-        case .number(let text) where Int64(text) == nil && text.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "+" }):
-            return .integer(text.hasPrefix("-") ? .min : .max)
-        case .array(let elements):
-            return .array(elements.map(clampingIntegralFloats))
-        case .object(let object):
-            return .object(Value.Object(object.members.map {
-                .init(key: $0.key, value: clampingIntegralFloats($0.value))
-            }))
-        default:
-            return value
-        }
-    }
+    /// The document's root, where `openapi`, `servers` and `paths` are.
+    var top: RawLocation { RawLocation(file: uri, pointer: []) }
 
     /// The base paths of the document's servers, variables set to their defaults and enums;
     /// longest first. A document without servers has the base path `/`.
-    var basePaths: [[PathSegmentPattern]] {
+    func basePaths() throws(OpenAPILoadError) -> [[PathSegmentPattern]] {
         var paths: Set<[PathSegmentPattern]> = []
-        for server in document.servers {
-            for url in Self.expand(server.urlTemplate.absoluteString, variables: server.variables) {
+        let place = RawLocation(file: uri, pointer: ["servers"])
+        for (index, entry) in try Self.array(root, "servers", at: top).enumerated() {
+            let serverPlace = place.appending(String(index))
+            let server = try Self.object(entry, at: serverPlace, "a Server Object")
+            guard let url = try Self.string(server, "url", at: serverPlace) else {
+                throw Self.invalid(serverPlace, "a Server Object needs a url")
+            }
+            var variables: [(name: String, values: [String])] = []
+            for member in try Self.members(server, "variables", at: serverPlace) {
+                let variablePlace = serverPlace.appending("variables", member.key)
+                let variable = try Self.object(member.value, at: variablePlace, "a Server Variable Object")
+                guard let fallback = try Self.string(variable, "default", at: variablePlace) else {
+                    throw Self.invalid(variablePlace, "a Server Variable Object needs a default")
+                }
+                var values = [fallback]
+                for (offset, value) in try Self.array(variable, "enum", at: variablePlace).enumerated() {
+                    guard case .string(let text) = value else {
+                        throw Self.invalid(variablePlace.appending("enum", String(offset)), "must be a string")
+                    }
+                    if !values.contains(text) { values.append(text) }
+                }
+                variables.append((member.key, values))
+            }
+            for url in Self.expand(url, variables: variables) {
                 paths.insert(Self.pathSegments(ofServerURL: url))
             }
         }
@@ -100,10 +93,9 @@ struct DocumentCompiler {
 
     /// A server URL with each `{variable}` replaced by its default or one of its enum values
     /// (at most 64 combinations).
-    static func expand(_ url: String, variables: OrderedDictionary<String, OAS.Server.Variable>) -> [String] {
+    static func expand(_ url: String, variables: [(name: String, values: [String])]) -> [String] {
         var results = [url]
-        for (name, variable) in variables {
-            let values = Array(Set([variable.default] + (variable.enum ?? [])))
+        for (name, values) in variables {
             results = results.flatMap { url in values.map { url.replacing("{\(name)}", with: $0) } }
             if results.count > 64 { results = Array(results.prefix(64)) }
         }
@@ -126,115 +118,175 @@ struct DocumentCompiler {
     mutating func compileOperations() throws(OpenAPILoadError) -> [CompiledOperation] {
         var operations: [CompiledOperation] = []
         let paths = RawLocation(file: uri, pointer: ["paths"])
-        for (path, item) in document.paths {
-            let (pathItem, itemLocation) = try resolve(item, at: paths.appending(path.rawValue))
-            let shared = try parameters(pathItem.parameters, at: itemLocation.appending("parameters"))
-            for endpoint in pathItem.endpoints {
-                let method = endpoint.method.rawValue.uppercased()
-                let location = itemLocation.appending(endpoint.method.rawValue.lowercased())
-                let operation = endpoint.operation
+        for member in Self.lastOfEachKey(try Self.members(root, "paths", at: top)) where !member.key.hasPrefix("x-") {
+            guard member.key.hasPrefix("/") else {
+                throw Self.invalid(paths.appending(member.key), "a path must start with /")
+            }
+            let (pathItem, itemLocation) = try resolve(paths.appending(member.key), "a Path Item Object")
+            let shared = try parameters(of: pathItem, at: itemLocation)
+            for (method, entry) in Self.lastOfEachKey(pathItem.members).map({ ($0.key, $0.value) })
+            where Self.methods.contains(method) {
+                let location = itemLocation.appending(method)
+                let operation = try Self.object(entry, at: location, "an Operation Object")
                 var merged = shared
-                for parameter in try parameters(operation.parameters, at: location.appending("parameters")) {
+                for parameter in try parameters(of: operation, at: location) {
                     merged.removeAll { $0.name == parameter.name && $0.location == parameter.location }
                     merged.append(parameter)
                 }
                 var body: CompiledRequestBody?
-                if let requestBody = operation.requestBody {
-                    let (request, requestLocation) = try resolve(requestBody, at: location.appending("requestBody"))
-                    body = CompiledRequestBody(
-                        isRequired: request.required,
-                        content: try content(request.content, at: requestLocation.appending("content")))
-                }
-                var responses = CompiledResponses()
-                for (status, response) in operation.responses {
-                    let compiled = try self.response(status.rawValue, response,
-                                                     at: location.appending("responses", status.rawValue))
-                    responses.keys.append(status.rawValue)
-                    switch status.value {
-                    case .default: responses.fallback = compiled
-                    case .status(let code): responses.exact[code] = compiled
-                    case .range(let range): responses.ranges[Int(String(range.rawValue.prefix(1)))!] = compiled
+                if operation["requestBody"] != nil {
+                    let (request, place) = try resolve(location.appending("requestBody"), "a Request Body Object")
+                    guard request["content"] != nil else {
+                        throw Self.invalid(place, "a Request Body Object needs content")
                     }
+                    body = CompiledRequestBody(isRequired: try Self.bool(request, "required", at: place) ?? false,
+                                               content: try content(of: request, at: place))
+                }
+                if isOpenAPI30, operation["responses"] == nil {
+                    throw Self.invalid(location, "an Operation Object needs responses (OpenAPI 3.0)")
                 }
                 operations.append(CompiledOperation(
-                    method: method, pathTemplate: path.rawValue, operationID: operation.operationId,
-                    parameters: merged, requestBody: body, responses: responses))
+                    method: method.uppercased(), pathTemplate: member.key,
+                    operationID: try Self.string(operation, "operationId", at: location),
+                    parameters: merged, requestBody: body,
+                    responses: try responses(of: operation, at: location)))
             }
         }
         return operations
     }
 
-    mutating func parameters(_ list: OAS.Parameter.Array, at location: RawLocation) throws(OpenAPILoadError)
+    mutating func responses(of operation: Value.Object, at location: RawLocation) throws(OpenAPILoadError)
+        -> CompiledResponses
+    {
+        var responses = CompiledResponses()
+        for member in try Self.members(operation, "responses", at: location) where !member.key.hasPrefix("x-") {
+            let key = member.key
+            let place = location.appending("responses", key)
+            let digits = Array(key.utf8)
+            let compiled: CompiledResponse
+            if key == "default" {
+                compiled = try response(key, at: place)
+                responses.fallback = compiled
+            } else if digits.count == 3, let code = Int(key), (100...599).contains(code) {
+                compiled = try response(key, at: place)
+                responses.exact[code] = compiled
+            } else if digits.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(digits[0]),
+                      key.dropFirst().uppercased() == "XX"
+            {
+                compiled = try response(key, at: place)
+                responses.ranges[Int(digits[0] - UInt8(ascii: "0"))] = compiled
+            } else {
+                throw Self.invalid(place, "\(key) is not a status code, a range such as 2XX, or default")
+            }
+            responses.keys.append(key)
+        }
+        return responses
+    }
+
+    /// The operation's or path item's `parameters`.
+    mutating func parameters(of owner: Value.Object, at location: RawLocation) throws(OpenAPILoadError)
         -> [CompiledParameter]
     {
         var compiled: [CompiledParameter] = []
-        for (index, entry) in list.enumerated() {
-            let (parameter, place) = try resolve(entry, at: location.appending(String(index)))
-            let where_ = ParameterLocation(rawValue: parameter.location.rawValue) ?? .query
-            var allowEmptyValue = false
-            if case .query(_, let allowsEmpty, _) = parameter.context { allowEmptyValue = allowsEmpty }
+        for index in try Self.array(owner, "parameters", at: location).indices {
+            let (parameter, place) = try resolve(location.appending("parameters", String(index)),
+                                                 "a Parameter Object")
+            guard let name = try Self.string(parameter, "name", at: place) else {
+                throw Self.invalid(place, "a Parameter Object needs a name")
+            }
+            guard let in_ = try Self.string(parameter, "in", at: place) else {
+                throw Self.invalid(place, "a Parameter Object needs in")
+            }
+            guard let where_ = ParameterLocation(rawValue: in_) else {
+                throw Self.invalid(place.appending("in"), "in: \(in_) is not query, header, path or cookie")
+            }
+            let required = try Self.bool(parameter, "required", at: place)
+            if where_ == .path, required != true {
+                throw Self.invalid(place, "path parameter \(name) must have required: true")
+            }
             let schema: CompiledSchema?
             let deserializer: ParameterDeserializer
-            switch parameter.schemaOrContent {
-            case .a(let context):
+            switch (parameter["schema"], parameter["content"]) {
+            case (_?, _?):
+                throw Self.invalid(place, "a Parameter Object has schema or content, not both")
+            case (nil, nil):
+                throw Self.invalid(place, "a Parameter Object needs schema or content")
+            case (_?, nil):
+                var style: ParameterStyle?
+                if let text = try Self.string(parameter, "style", at: place) {
+                    guard let known = ParameterStyle(rawValue: text) else {
+                        throw Self.invalid(place.appending("style"), "style \(text) is not an OpenAPI style")
+                    }
+                    style = known
+                }
+                let explode = try Self.bool(parameter, "explode", at: place)
+                let allowReserved = try Self.bool(parameter, "allowReserved", at: place) ?? false
+                let allowsEmpty = try Self.bool(parameter, "allowEmptyValue", at: place) ?? false
                 schema = try compileSchema(at: place.appending("schema"))
                 do {
                     deserializer = try ParameterDeserializer(
-                        name: parameter.name, location: where_, style: ParameterStyle(rawValue: context.style.rawValue),
-                        explode: context.explode, allowReserved: context.allowReserved,
-                        allowEmptyValue: allowEmptyValue, schema: schema?.raw, resolver: schema?.resolver ?? .none)
+                        name: name, location: where_, style: style, explode: explode, allowReserved: allowReserved,
+                        allowEmptyValue: where_ == .query && allowsEmpty, schema: schema?.raw,
+                        resolver: schema?.resolver ?? .none)
                 } catch {
                     throw OpenAPILoadError(.invalidParameter, file: place.file, pointer: place.pointerText,
                                            message: error.message)
                 }
-            case .b(let content):
-                let type = content.keys.first
+            case (nil, _?):
+                let type = try Self.members(parameter, "content", at: place).first?.key
                 schema = try type.map { type throws(OpenAPILoadError) in
-                    try compileSchema(at: place.appending("content", type.rawValue, "schema"), optional: true)
+                    try compileSchema(at: place.appending("content", type, "schema"), optional: true)
                 } ?? nil
-                let mediaType = type.flatMap { try? MediaType(parsing: $0.rawValue) } ?? "application/json"
-                deserializer = ParameterDeserializer(name: parameter.name, location: where_, contentType: mediaType,
+                let mediaType = type.flatMap { try? MediaType(parsing: $0) } ?? "application/json"
+                deserializer = ParameterDeserializer(name: name, location: where_, contentType: mediaType,
                                                      schema: schema?.raw, registry: files.registry)
             }
             compiled.append(CompiledParameter(
-                name: parameter.name, location: where_, isRequired: parameter.required,
+                name: name, location: where_, isRequired: required ?? false,
                 deserializer: deserializer, schema: schema))
         }
         return compiled
     }
 
-    mutating func response(
-        _ key: String, _ entry: Either<OAS.Reference<OAS.Response>, OAS.Response>, at location: RawLocation
-    ) throws(OpenAPILoadError) -> CompiledResponse {
-        let (response, place) = try resolve(entry, at: location)
+    mutating func response(_ key: String, at location: RawLocation) throws(OpenAPILoadError) -> CompiledResponse {
+        let (response, place) = try resolve(location, "a Response Object")
+        guard try Self.string(response, "description", at: place) != nil else {
+            throw Self.invalid(place, "a Response Object needs a description")
+        }
         var headers: [CompiledHeader] = []
-        for (name, header) in response.headers ?? [:] where name.lowercased() != "content-type" {
-            let (resolved, headerPlace) = try resolve(header, at: place.appending("headers", name))
+        for member in try Self.members(response, "headers", at: place) where member.key.lowercased() != "content-type" {
+            let (header, headerPlace) = try resolve(place.appending("headers", member.key), "a Header Object")
             var schema: CompiledSchema?
-            switch resolved.schemaOrContent {
-            case .a: schema = try compileSchema(at: headerPlace.appending("schema"))
-            case .b(let content):
-                if let type = content.keys.first {
-                    schema = try compileSchema(at: headerPlace.appending("content", type.rawValue, "schema"),
-                                               optional: true)
+            switch (header["schema"], header["content"]) {
+            case (_?, _?):
+                throw Self.invalid(headerPlace, "a Header Object has schema or content, not both")
+            case (nil, nil):
+                throw Self.invalid(headerPlace, "a Header Object needs schema or content")
+            case (_?, nil):
+                schema = try compileSchema(at: headerPlace.appending("schema"))
+            case (nil, _?):
+                if let type = try Self.members(header, "content", at: headerPlace).first?.key {
+                    schema = try compileSchema(at: headerPlace.appending("content", type, "schema"), optional: true)
                 }
             }
-            headers.append(CompiledHeader(name: name, isRequired: resolved.required, schema: schema))
+            headers.append(CompiledHeader(name: member.key,
+                                          isRequired: try Self.bool(header, "required", at: headerPlace) ?? false,
+                                          schema: schema))
         }
-        return CompiledResponse(key: key, headers: headers,
-                                content: try content(response.content, at: place.appending("content")))
+        return CompiledResponse(key: key, headers: headers, content: try content(of: response, at: place))
     }
 
-    mutating func content(_ map: OAS.Content.Map, at location: RawLocation) throws(OpenAPILoadError)
+    /// The `content` map of `owner` (a request body or a response).
+    mutating func content(of owner: Value.Object, at location: RawLocation) throws(OpenAPILoadError)
         -> CompiledContent
     {
         var entries: [CompiledContent.Entry] = []
-        for (type, entry) in map {
-            guard let declared = try? MediaType(parsing: type.rawValue) else {
-                throw OpenAPILoadError(.invalidDocument, file: location.file, pointer: location.pointerText,
-                                       message: "\(type.rawValue) is not a media type")
+        let contentPlace = location.appending("content")
+        for member in try Self.members(owner, "content", at: location) {
+            guard let declared = try? MediaType(parsing: member.key) else {
+                throw Self.invalid(contentPlace, "\(member.key) is not a media type")
             }
-            let (_, place) = try resolve(entry, at: location.appending(type.rawValue))
+            let (_, place) = try resolve(contentPlace.appending(member.key), "a Media Type Object")
             entries.append(.init(declared: declared, schema: try compileSchema(at: place.appending("schema"),
                                                                                 optional: true)))
         }
@@ -258,38 +310,89 @@ struct DocumentCompiler {
             return CompiledSchema(schema: schema, raw: raw, location: location.uri,
                                   resolver: SchemaReferenceResolver(document: file))
         } catch {
-            throw OpenAPILoadError(.invalidSchema, file: location.file, pointer: location.pointerText,
-                                   message: error.description)
+            // The place of the keyword that broke (which may be in a schema this one references).
+            let broken = error.schemaLocation.flatMap { text in
+                text.hasPrefix("file://") ? try? location.resolving(text) : nil
+            } ?? location
+            var message = error.message
+            if broken != location {
+                message += " (compiling the Schema Object at \(location.uri.dropFirst("file://".count)))"
+            }
+            throw OpenAPILoadError(.invalidSchema, file: broken.file, pointer: broken.pointerText, message: message)
         }
     }
 
     // MARK: - References
 
-    /// The object an entry names, following references (internal ones through OpenAPIKit's
-    /// components, others from the raw file they point into), with the place it was found.
-    mutating func resolve<T: OpenAPIKit.ComponentDictionaryLocatable & Decodable>(
-        _ entry: Either<OAS.Reference<T>, T>, at location: RawLocation
-    ) throws(OpenAPILoadError) -> (T, RawLocation) {
-        var current = entry
+    /// The object at `location`, following Reference Objects (`{"$ref": …}`, into this file or
+    /// other local ones), with the place it was found.
+    mutating func resolve(_ location: RawLocation, _ what: String) throws(OpenAPILoadError)
+        -> (Value.Object, RawLocation)
+    {
         var place = location
         for _ in 0..<Self.maxReferenceHops {
-            guard case .a(let reference) = current else {
-                guard case .b(let value) = current else { break }
-                return (value, place)
+            let object = try Self.object(try files.value(at: place), at: place, what)
+            guard let reference = object["$ref"] else { return (object, place) }
+            guard case .string(let text) = reference else {
+                throw Self.invalid(place.appending("$ref"), "$ref must be a string")
             }
-            let text = reference.jsonReference.absoluteString
-            let target = try place.resolving(text)
-            if place.file == uri, reference.jsonReference.isInternal,
-                let found = try? document.components.lookupOnce(reference)
-            {
-                current = found
-            } else {
-                let raw = try files.value(at: target)
-                current = try Self.decode(Either<OAS.Reference<T>, T>.self, from: raw, file: target.file)
-            }
-            place = target
+            place = try place.resolving(text)
         }
         throw OpenAPILoadError(.unresolvedReference, file: location.file, pointer: location.pointerText,
                                message: "more than \(Self.maxReferenceHops) $ref hops (a cycle?)")
+    }
+
+    // MARK: - Fields
+
+    static func invalid(_ place: RawLocation, _ message: String) -> OpenAPILoadError {
+        OpenAPILoadError(.invalidDocument, file: place.file, pointer: place.pointerText, message: message)
+    }
+
+    /// `members` in document order with each key once, holding its last value (as lookups do).
+    static func lastOfEachKey(_ members: [Value.Object.Member]) -> [Value.Object.Member] {
+        var last: [String: Value] = [:]
+        for member in members { last[member.key] = member.value }
+        return members.compactMap { member in
+            last.removeValue(forKey: member.key).map { .init(key: member.key, value: $0) }
+        }
+    }
+
+    /// `value` as an object, else an error naming `what` it should be.
+    static func object(_ value: Value, at place: RawLocation, _ what: String) throws(OpenAPILoadError)
+        -> Value.Object
+    {
+        guard case .object(let object) = value else { throw invalid(place, "\(what) must be an object") }
+        return object
+    }
+
+    /// The members of the object field `key` of `owner` at `place` (none when absent).
+    static func members(_ owner: Value.Object, _ key: String, at place: RawLocation) throws(OpenAPILoadError)
+        -> [Value.Object.Member]
+    {
+        guard let value = owner[key] else { return [] }
+        return try object(value, at: place.appending(key), key).members
+    }
+
+    /// The array field `key` of `owner` at `place` (empty when absent).
+    static func array(_ owner: Value.Object, _ key: String, at place: RawLocation) throws(OpenAPILoadError)
+        -> [Value]
+    {
+        guard let value = owner[key] else { return [] }
+        guard case .array(let elements) = value else { throw invalid(place.appending(key), "\(key) must be an array") }
+        return elements
+    }
+
+    static func string(_ owner: Value.Object, _ key: String, at place: RawLocation) throws(OpenAPILoadError)
+        -> String?
+    {
+        guard let value = owner[key] else { return nil }
+        guard case .string(let text) = value else { throw invalid(place.appending(key), "\(key) must be a string") }
+        return text
+    }
+
+    static func bool(_ owner: Value.Object, _ key: String, at place: RawLocation) throws(OpenAPILoadError) -> Bool? {
+        guard let value = owner[key] else { return nil }
+        guard case .bool(let flag) = value else { throw invalid(place.appending(key), "\(key) must be true or false") }
+        return flag
     }
 }

@@ -9,9 +9,10 @@ import ParleySchema
 /// let checker = ContractChecker(document: document, registry: registry)
 /// ```
 ///
-/// The document is read with OpenAPIKit (3.0 documents are converted to its 3.1 model); its
-/// Schema Objects compile with `ParleySchema` from the document's own text, in the dialect of
-/// its version, so their `$ref`s (internal, or to local files) resolve as written.
+/// The document's files are decoded with the registry's JSON or YAML format and its structure
+/// (paths, operations, parameters, bodies, responses, following `$ref`s) is read from those
+/// values; its Schema Objects compile with `ParleySchema` from the document's own text, in the
+/// dialect of its version, so their `$ref`s (internal, or to local files) resolve as written.
 public struct OpenAPIDocument: Sendable {
     /// The `openapi` field (`3.0.3`, `3.1.0`).
     public let version: String
@@ -50,7 +51,7 @@ public struct OpenAPIDocument: Sendable {
         self.version = compiler.version
         self.uri = uri
         self.operations = try compiler.compileOperations()
-        self.basePaths = compiler.basePaths
+        self.basePaths = try compiler.basePaths()
         var router = OperationRouter()
         for (index, operation) in operations.enumerated() {
             try router.add(template: operation.pathTemplate, method: operation.method, operation: index, file: uri)
