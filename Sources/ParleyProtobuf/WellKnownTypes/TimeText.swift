@@ -1,3 +1,5 @@
+import Parley
+
 /// The RFC 3339 text of `Timestamp` and the seconds text of `Duration`, both ways, as ProtoJSON
 /// writes them: fractions of 0, 3, 6 or 9 digits, `Z` on output, any offset on input.
 enum TimeText {
@@ -112,26 +114,14 @@ enum TimeText {
         }
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    /// Days since 1970-01-01 of a proleptic Gregorian date (the engine's calendar arithmetic).
     private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int64(ISO8601Text.daysFromCivil(year: Int(year), month: Int(month), day: Int(day)))
     }
 
-    /// The date of a day count since 1970-01-01 (civil_from_days).
+    /// The date of a day count since 1970-01-01.
     private static func civil(fromDays count: Int64) -> (Int64, Int64, Int64) {
-        let z = count + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = ISO8601Text.civilDate(fromDays: Int(count))
+        return (Int64(date.year), Int64(date.month), Int64(date.day))
     }
 }
