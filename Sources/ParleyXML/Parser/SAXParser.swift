@@ -145,7 +145,7 @@ final class SAXParser {
         sax.hasExternalSubset = xmlSAX2HasExternalSubset
         sax.getEntity = xmlSAX2GetEntity
         sax.getParameterEntity = xmlSAX2GetParameterEntity
-        sax.entityDecl = xmlSAX2EntityDecl
+        sax.entityDecl = saxEntityDecl
         sax.attributeDecl = xmlSAX2AttributeDecl
         sax.elementDecl = xmlSAX2ElementDecl
         sax.notationDecl = xmlSAX2NotationDecl
@@ -207,6 +207,52 @@ private func activeState(_ ctx: UnsafeMutableRawPointer?) -> UnsafeMutablePointe
     guard let state = context.pointee._private?.assumingMemoryBound(to: SAXHandler.State.self) else { return nil }
     state.pointee.activeContext = context
     return state
+}
+
+/// libxml2's declaration, then a refusal of an internal entity whose replacement text reaches
+/// itself through other declared entities: libxml2 finds such a loop only while expanding it, after
+/// work that grows with the references' fan-out.
+private func saxEntityDecl(ctx: UnsafeMutableRawPointer?, name: UnsafePointer<xmlChar>?, type: Int32,
+                           publicId: UnsafePointer<xmlChar>?, systemId: UnsafePointer<xmlChar>?,
+                           content: UnsafeMutablePointer<xmlChar>?) {
+    xmlSAX2EntityDecl(ctx, name, type, publicId, systemId, content)
+    guard let ctx, let name, let content else { return }
+    let context = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let document = context.pointee.myDoc else { return }
+    let start = String(cString: name)
+    var visited: Set<String> = []
+    var pending = EntityReferences.names(in: String(cString: content))
+    while let next = pending.popLast() {
+        if next == start {
+            guard let state = activeState(ctx) else { return }
+            guard let handler = state.pointee.handler?.takeUnretainedValue() else { return }
+            handler.fail(FormatError(.malformed, format: "xml",
+                                     "the entity '\(start)' refers to itself (an entity reference loop)",
+                                     location: handler.currentLocation()))
+            return
+        }
+        guard visited.insert(next).inserted, let entity = xmlGetDocEntity(document, next),
+              let text = entity.pointee.content else { continue }
+        pending += EntityReferences.names(in: String(cString: text))
+    }
+}
+
+/// The names of the general entity references (`&name;`) in an entity's replacement text.
+enum EntityReferences {
+    static func names(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = text[...]
+        while let amp = rest.firstIndex(of: "&") {
+            rest = rest[rest.index(after: amp)...]
+            guard rest.first != "#", let end = rest.firstIndex(of: ";") else { continue }
+            let name = rest[..<end]
+            if !name.isEmpty, !name.contains(where: { $0 == "&" || $0 == " " || $0 == "<" }) {
+                names.append(String(name))
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return names
+    }
 }
 
 private func saxStartElement(
