@@ -50,6 +50,10 @@ class SAXHandler {
         /// The handler that owns this state (it outlives the parse): the C callbacks find the
         /// state in the context's `_private`, and the handler here.
         var handler: Unmanaged<SAXHandler>?
+        /// Entities referenced before they were declared: only those can close a reference loop.
+        var forwardReferencedEntities: Set<String> = []
+        /// Entities visited so far checking declarations for reference loops (bounded per document).
+        var entityLoopSteps = 0
         /// The name cache: `cacheSize` slots.
         var names: UnsafeMutablePointer<NameSlot>?
         /// Every name the cache made, in order, when a handler keeps them (the tree builder
