@@ -61,14 +61,16 @@ start_hummingbird() {
   wait_ready /resource
 }
 
-cases_hummingbird() {
+# The cases both servers run; $1 names the framework whose own encoder and decoder are the baseline.
+server_cases() {
+  local framework=$1
   # The decoding routes' body: the small payload as JSON (about 1 KB), as the baseline writes it.
   curl -s -o "$WORK/small.json" "$BASE_URL/bench/baseline/small"
   cat <<CASES
-json-1k hummingbird JSONEncoder|GET|/bench/baseline/small|application/json||
-json-1k parley|GET|/bench/small|application/json||json-1k hummingbird JSONEncoder
-json-100k hummingbird JSONEncoder|GET|/bench/baseline/large|application/json||
-json-100k parley|GET|/bench/large|application/json||json-100k hummingbird JSONEncoder
+json-1k $framework JSONEncoder|GET|/bench/baseline/small|application/json||
+json-1k parley|GET|/bench/small|application/json||json-1k $framework JSONEncoder
+json-100k $framework JSONEncoder|GET|/bench/baseline/large|application/json||
+json-100k parley|GET|/bench/large|application/json||json-100k $framework JSONEncoder
 yaml-1k parley|GET|/bench/small|application/yaml||json-1k parley
 xml-1k parley|GET|/bench/small|application/xml||json-1k parley
 msgpack-1k parley|GET|/bench/small|application/msgpack||json-1k parley
@@ -77,10 +79,12 @@ yaml-100k parley|GET|/bench/large|application/yaml||json-100k parley
 xml-100k parley|GET|/bench/large|application/xml||json-100k parley
 msgpack-100k parley|GET|/bench/large|application/msgpack||json-100k parley
 csv-100k parley|GET|/bench/large|text/csv||json-100k parley
-decode-1k hummingbird JSONDecoder|POST|/bench/baseline/decode||$WORK/small.json|
-decode-1k parley|POST|/bench/decode||$WORK/small.json|decode-1k hummingbird JSONDecoder
+decode-1k $framework JSONDecoder|POST|/bench/baseline/decode||$WORK/small.json|
+decode-1k parley|POST|/bench/decode||$WORK/small.json|decode-1k $framework JSONDecoder
 CASES
 }
+
+cases_hummingbird() { server_cases hummingbird; }
 
 # --- Vapor: Examples/VaporService (built in the integrations' shared scratch folder) ------------
 
@@ -95,26 +99,7 @@ start_vapor() {
   wait_ready /books
 }
 
-cases_vapor() {
-  # The decoding routes' body: the small payload as JSON (about 1 KB), as the baseline writes it.
-  curl -s -o "$WORK/small.json" "$BASE_URL/bench/baseline/small"
-  cat <<CASES
-json-1k vapor JSONEncoder|GET|/bench/baseline/small|application/json||
-json-1k parley|GET|/bench/small|application/json||json-1k vapor JSONEncoder
-json-100k vapor JSONEncoder|GET|/bench/baseline/large|application/json||
-json-100k parley|GET|/bench/large|application/json||json-100k vapor JSONEncoder
-yaml-1k parley|GET|/bench/small|application/yaml||json-1k parley
-xml-1k parley|GET|/bench/small|application/xml||json-1k parley
-msgpack-1k parley|GET|/bench/small|application/msgpack||json-1k parley
-csv-1k parley|GET|/bench/small|text/csv||json-1k parley
-yaml-100k parley|GET|/bench/large|application/yaml||json-100k parley
-xml-100k parley|GET|/bench/large|application/xml||json-100k parley
-msgpack-100k parley|GET|/bench/large|application/msgpack||json-100k parley
-csv-100k parley|GET|/bench/large|text/csv||json-100k parley
-decode-1k vapor JSONDecoder|POST|/bench/baseline/decode||$WORK/small.json|
-decode-1k parley|POST|/bench/decode||$WORK/small.json|decode-1k vapor JSONDecoder
-CASES
-}
+cases_vapor() { server_cases vapor; }
 
 # --- the run ------------------------------------------------------------------------------------
 
