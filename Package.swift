@@ -102,8 +102,10 @@ let package = Package(
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
         .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
-        // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through ParleySchema.
-        .target(name: "ParleyOpenAPI", dependencies: ["Parley", "ParleySchema"]),
+        // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through
+        // ParleySchema, request bodies' content codings undone as a server's pipeline does.
+        .target(name: "ParleyOpenAPI",
+                dependencies: ["Parley", "ParleySchema", "ParleyHTTP", "ParleyCompression", httpTypes]),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression",
@@ -159,7 +161,8 @@ let package = Package(
                                                             "ParleyCSV", "ParleyMessagePack"],
                     exclude: ["Suite/known-failures.txt"]),
         .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "ParleySchema", "Parley", "ParleyJSON", "ParleyYAML",
-                                                             "ParleyMessagePack", "ParleyXML", "ParleyCSV"],
+                                                             "ParleyMessagePack", "ParleyXML", "ParleyCSV", "ParleyHTTP",
+                                                             "ParleyCompression"],
                     exclude: ["Interop/openapi_core_oracle.py"]),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"]),
