@@ -246,9 +246,10 @@ gateway-load-check: setup
 	Benchmarks/Scripts/gateway-soak.sh --seconds 20 --debug --max-growth 25
 
 # Renders `parley check --report html` reports of Fixtures/recorded, Fixtures/failing, the hostile
-# recordings in Tests/Browser/hostile and a generated 10,000-exchange corpus, and tests them in
-# headless Chromium driven by Selenium (Tests/Browser): counts against the JSON Lines report,
-# filters, expansion, images, no script from a recording, load time, accessibility basics.
+# recordings in Tests/Browser/hostile, Tests/Browser/contract checked with --openapi and a generated
+# 10,000-exchange corpus, and tests them in headless Chromium driven by Selenium (Tests/Browser):
+# counts against the JSON Lines report, filters, expansion, images, no script from a recording,
+# load time, accessibility basics, the contract violations (schema path and offending value).
 # Installs Debian's chromium and chromium-driver and Selenium from PyPI when missing. Artifacts
 # (reports, screenshots/, timings.json) go to .build-browser/.
 SELENIUM_VERSION ?= 4.40.0
