@@ -105,7 +105,8 @@ let package = Package(
         // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through
         // ParleySchema, request bodies' content codings undone as a server's pipeline does.
         .target(name: "ParleyOpenAPI",
-                dependencies: ["Parley", "ParleySchema", "ParleyHTTP", "ParleyCompression", httpTypes]),
+                dependencies: ["Parley", "ParleySchema", "ParleyHTTP", "ParleyCompression", httpTypes],
+                swiftSettings: strictImports),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression",
@@ -163,7 +164,7 @@ let package = Package(
         .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "ParleySchema", "Parley", "ParleyJSON", "ParleyYAML",
                                                              "ParleyMessagePack", "ParleyXML", "ParleyCSV", "ParleyHTTP",
                                                              "ParleyCompression"],
-                    exclude: ["Interop/openapi_core_oracle.py"]),
+                    exclude: ["Interop/openapi_core_oracle.py"], swiftSettings: strictImports),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],

@@ -1,6 +1,6 @@
-import Parley
+public import Parley
 import ParleyCompression
-import ParleyHTTP
+public import ParleyHTTP
 import ParleySchema
 
 /// Checks exchanges against an ``OpenAPIDocument``: the operation they match, then the request

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// A request as the contract check reads it.
 public struct ContractRequest: Sendable {

@@ -1,5 +1,5 @@
-import Parley
-import ParleySchema
+public import Parley
+public import ParleySchema
 
 /// A Schema Object of the document compiled for validation, with where it is.
 public struct CompiledSchema: Sendable {

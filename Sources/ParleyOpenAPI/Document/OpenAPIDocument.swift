@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+public import Parley
 import ParleySchema
 
 /// An OpenAPI 3.0.x or 3.1.x document, loaded and compiled for checking exchanges.
