@@ -203,6 +203,8 @@ public struct ContractChecker: Sendable {
     ) -> [ContractFinding] {
         let result: ValidationResult
         do {
+            // The common case, a valid value, without collecting errors.
+            if try schema.schema.isValid(value, options: options) { return [] }
             result = try schema.schema.validate(value, options: options)
         } catch {
             return [ContractFinding(kind, "\(label) was not checked to the end: \(error)", schemaPath: schema.location)]

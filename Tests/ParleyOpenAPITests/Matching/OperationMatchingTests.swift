@@ -48,6 +48,14 @@ import Testing
         #expect(wrongMethod.first?.message.contains("/books/{id}") == true)
     }
 
+    @Test func aURLInTheQueryIsNotTakenForTheTargetsScheme() throws {
+        let checker = ContractChecker(document: try bookshop(), registry: testRegistry)
+        let request = ContractRequest(method: "GET", target: "/v1/books?limit=5&next=https://example.com/v1/authors")
+        #expect(checker.check(request: request, response: bookListResponse()).isEmpty)
+        let absolute = ContractRequest(method: "GET", target: "https://api.example.com/v1/books?limit=5#top")
+        #expect(checker.check(request: absolute, response: bookListResponse()).isEmpty)
+    }
+
     @Test func aThousandPathsEachFindTheirOwnOperation() throws {
         var paths = ""
         for n in 0..<1000 {
