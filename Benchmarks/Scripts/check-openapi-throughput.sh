@@ -35,6 +35,7 @@ fi
 
 if [ -n "$KEEP" ]; then
   WORK="$KEEP"
+  mkdir -p "$WORK"
 else
   WORK="$(mktemp -d /tmp/parley-openapi-throughput.XXXXXX)"
   trap 'rm -rf "$WORK"' EXIT
