@@ -149,7 +149,8 @@ linearity-gate: bench-setup valgrind
 
 # Gates CI on instruction counts (issue #19): each gated path (Benchmarks/Shared/PerfWorkloads:
 # negotiation, JSON decode+walk and Codable, XML string events and value tree, YAML, property
-# lists, `parley negotiate --batch`, `parley check` on a generated corpus) runs under valgrind's
+# lists, JSON Schema, OpenAPI contract checks of a GET and a POST exchange, `parley negotiate
+# --batch`, `parley check` on a generated corpus) runs under valgrind's
 # callgrind, and the run fails when one takes more than 5% more instructions than its line in
 # Benchmarks/Gate/instruction-thresholds.txt. Counts, not times: the machine's load cannot move
 # them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the lines of the paths it ran (add --filter X
@@ -246,9 +247,10 @@ gateway-load-check: setup
 	Benchmarks/Scripts/gateway-soak.sh --seconds 20 --debug --max-growth 25
 
 # Renders `parley check --report html` reports of Fixtures/recorded, Fixtures/failing, the hostile
-# recordings in Tests/Browser/hostile and a generated 10,000-exchange corpus, and tests them in
-# headless Chromium driven by Selenium (Tests/Browser): counts against the JSON Lines report,
-# filters, expansion, images, no script from a recording, load time, accessibility basics.
+# recordings in Tests/Browser/hostile, Tests/Browser/contract checked with --openapi and a generated
+# 10,000-exchange corpus, and tests them in headless Chromium driven by Selenium (Tests/Browser):
+# counts against the JSON Lines report, filters, expansion, images, no script from a recording,
+# load time, accessibility basics, the contract violations (schema path and offending value).
 # Installs Debian's chromium and chromium-driver and Selenium from PyPI when missing. Artifacts
 # (reports, screenshots/, timings.json) go to .build-browser/.
 SELENIUM_VERSION ?= 4.40.0

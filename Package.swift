@@ -102,8 +102,11 @@ let package = Package(
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
         .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
-        // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through ParleySchema.
-        .target(name: "ParleyOpenAPI", dependencies: ["Parley", "ParleySchema"]),
+        // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through
+        // ParleySchema, request bodies' content codings undone as a server's pipeline does.
+        .target(name: "ParleyOpenAPI",
+                dependencies: ["Parley", "ParleySchema", "ParleyHTTP", "ParleyCompression", httpTypes],
+                swiftSettings: strictImports),
 
         // Recorded exchanges, compression, the client side.
         .target(name: "ParleyCompression",
@@ -159,8 +162,9 @@ let package = Package(
                                                             "ParleyCSV", "ParleyMessagePack"],
                     exclude: ["Suite/known-failures.txt"]),
         .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "ParleySchema", "Parley", "ParleyJSON", "ParleyYAML",
-                                                             "ParleyMessagePack", "ParleyXML", "ParleyCSV"],
-                    exclude: ["Interop/openapi_core_oracle.py"]),
+                                                             "ParleyMessagePack", "ParleyXML", "ParleyCSV", "ParleyHTTP",
+                                                             "ParleyCompression"],
+                    exclude: ["Interop/openapi_core_oracle.py"], swiftSettings: strictImports),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],

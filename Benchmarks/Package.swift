@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
                                          parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"), parley("ParleyMessagePack"), parley("ParleySchema"), parley("ParleyProtobuf"),
-                                         "GeneratedProtobuf", "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
+                                         parley("ParleyOpenAPI"), "GeneratedProtobuf", "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
                           path: "Report/BenchReport"),
 
         // Deterministic inputs shared by the suites.
@@ -69,7 +69,7 @@ let package = Package(
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
                                parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"), parley("ParleyCSV"),
                                parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyCLI"), parley("ParleySchema"),
-                               "CStandardStreams"],
+                               parley("ParleyOpenAPI"), "CStandardStreams"],
                 path: "Shared/PerfWorkloads"),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         // swift-protobuf's generated code for Tests/ParleyProtobufTests/Resources/oracle_test.proto,

@@ -8,6 +8,11 @@
 A mix of kinds (60% HAR, 20% vcrpy YAML, 10% Ruby vcr JSON, 10% raw HTTP) with JSON, XML, YAML
 and text bodies, some gzip-coded; sizes vary around the mean so the total reaches the target.
 Deterministic (fixed seed). Nothing is written outside the output folder.
+
+`--openapi FILE` also writes an OpenAPI 3.1 document the corpus matches (GET /r/{id}, /y and /z,
+each a 200 with an array of the generated records), for `parley check --openapi`
+(Scripts/check-openapi-throughput.sh). The raw HTTP recordings hold no request, so they are
+contract-no-operation findings under it.
 """
 import argparse, base64, gzip, json, os, random
 
@@ -68,12 +73,35 @@ def raw(rng, size):
             + b"\r\n\r\n" + payload)
 
 
+def openapi_document():
+    """The OpenAPI 3.1 document every recorded request of the corpus matches, its bodies valid."""
+    record = {"type": "object", "required": ["id", "name", "score", "tags", "active", "note"],
+              "additionalProperties": False,
+              "properties": {"id": {"type": "integer", "minimum": 0}, "name": {"type": "string"},
+                             "score": {"type": "number"}, "tags": {"type": "array", "items": {"type": "string"}},
+                             "active": {"type": "boolean"}, "note": {"type": "string", "maxLength": 200}}}
+    ok = {"200": {"description": "records",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Records"}}}}}
+    return {"openapi": "3.1.0", "info": {"title": "Generated corpus", "version": "1"},
+            "paths": {"/r/{id}": {"get": {"operationId": "getRecords", "responses": ok,
+                                          "parameters": [{"name": "id", "in": "path", "required": True,
+                                                          "schema": {"type": "integer", "minimum": 0}}]}},
+                      "/y": {"get": {"operationId": "getY", "responses": ok}},
+                      "/z": {"get": {"operationId": "getZ", "responses": ok}}},
+            "components": {"schemas": {"Record": record,
+                                       "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}}}}}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("output")
     parser.add_argument("--files", type=int, default=10_000)
     parser.add_argument("--megabytes", type=int, default=1_000)
+    parser.add_argument("--openapi", help="also write the OpenAPI document the corpus matches to this file")
     args = parser.parse_args()
+    if args.openapi:
+        with open(args.openapi, "w") as f:
+            json.dump(openapi_document(), f, indent=1)
     rng = random.Random(20261123)
     mean = args.megabytes * 1_000_000 // args.files
     os.makedirs(args.output, exist_ok=True)

@@ -28,16 +28,17 @@ def parley_binary():
 class Report:
     """One rendered report and the JSON Lines records of the same check."""
 
-    def __init__(self, name, paths):
+    def __init__(self, name, paths, options=()):
         self.name = name
         self.html = OUT / f"{name}.html"
         binary = parley_binary()
         started = time.monotonic()
-        run = subprocess.run([binary, "check", *paths, "--report", "html", "--output", str(self.html)], cwd=ROOT,
-                             capture_output=True, text=True)
+        run = subprocess.run([binary, "check", *paths, *options, "--report", "html", "--output", str(self.html)],
+                             cwd=ROOT, capture_output=True, text=True)
         self.seconds = time.monotonic() - started
         assert run.returncode in (0, 1, 2), run.stderr
-        lines = subprocess.run([binary, "check", *paths, "--report", "json"], cwd=ROOT, capture_output=True, text=True)
+        lines = subprocess.run([binary, "check", *paths, *options, "--report", "json"], cwd=ROOT, capture_output=True,
+                               text=True)
         records = [json.loads(line) for line in lines.stdout.splitlines() if line.strip()]
         self.exchanges = [r for r in records if r["type"] == "exchange"]
         self.summary = next(r for r in records if r["type"] == "summary")
@@ -58,18 +59,36 @@ def make_corpus():
     marker.write_text("ok")
 
 
+class Reports:
+    """The reports by name, each rendered when a test first asks for it (so `-k contract` renders
+    only the contract report)."""
+
+    def __init__(self):
+        self.built = {}
+
+    def __getitem__(self, name):
+        if name not in self.built:
+            self.built[name] = self.render(name)
+        return self.built[name]
+
+    @staticmethod
+    def render(name):
+        if name == "corpus":
+            make_corpus()
+            return Report("corpus", [str(CORPUS.relative_to(ROOT))])
+        if name == "contract":
+            # `parley check --openapi`: the contract violations table of each failing exchange.
+            return Report("contract", ["Tests/Browser/contract/recordings"],
+                          ["--openapi", "Tests/Browser/contract/openapi.yaml"])
+        folders = {"recorded": "Fixtures/recorded", "failing": "Fixtures/failing", "hostile": "Tests/Browser/hostile"}
+        return Report(name, [folders[name]])
+
+
 @pytest.fixture(scope="session")
 def reports():
     OUT.mkdir(exist_ok=True)
     SCREENSHOTS.mkdir(exist_ok=True)
-    make_corpus()
-    built = {
-        "recorded": Report("recorded", ["Fixtures/recorded"]),
-        "failing": Report("failing", ["Fixtures/failing"]),
-        "hostile": Report("hostile", ["Tests/Browser/hostile"]),
-        "corpus": Report("corpus", [str(CORPUS.relative_to(ROOT))]),
-    }
-    return built
+    return Reports()
 
 
 def chrome(javascript=True):

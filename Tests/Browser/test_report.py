@@ -1,7 +1,8 @@
 """`parley check --report html` as a person sees it, in headless Chromium: summary counts equal
 the JSON Lines report's, every filter narrows the table to the rows JSON Lines names, rows expand
 to their previews, inline images load, a hostile recording runs no script, the 10,000-exchange
-page is interactive within 2 s, and the accessibility basics hold.
+page is interactive within 2 s, the accessibility basics hold, and a `parley check --openapi`
+report shows each violated schema path beside the offending value.
 """
 import collections, re, time
 
@@ -13,7 +14,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import SCREENSHOTS, chrome
 
-REPORTS = ["recorded", "failing", "hostile", "corpus"]
+REPORTS = ["recorded", "failing", "hostile", "corpus", "contract"]
 
 
 def load(browser, report):
@@ -80,7 +81,7 @@ def test_summary_counts_equal_the_json_lines_report(browser, reports, name):
     assert shown_keys(browser) == [key(r) for r in report.exchanges[:100]]
 
 
-@pytest.mark.parametrize("name", ["recorded", "failing", "hostile", "corpus"])
+@pytest.mark.parametrize("name", REPORTS)
 def test_every_filter_narrows_the_table_to_the_right_rows(browser, reports, name):
     report = reports[name]
     load(browser, report)
@@ -139,6 +140,38 @@ def test_expanding_a_row_shows_its_preview(browser, reports):
     row.find_element(By.CSS_SELECTOR, "tr.more summary").click()
     WebDriverWait(browser, 5).until(lambda d: row.find_elements(By.CSS_SELECTOR, ".detail ul.tree"))
     assert "Decoded by json" in row.find_element(By.CSS_SELECTOR, ".detail").text
+
+
+def test_a_contract_report_shows_the_violated_schema_path_and_the_offending_value(browser, reports):
+    report = reports["contract"]
+    load(browser, report)
+    # What the JSON Lines report says is wrong with each exchange of books.har, by index.
+    expected = [[(f.get("instance_path"), f.get("schema_path")) for f in r["findings"] if f["kind"] == "contract-body"]
+                for r in report.exchanges]
+    schema = "#/paths/~1books~1{id}/get/responses/200/content/application~1json/schema/properties"
+    assert expected[:3] == [[], [("/title", schema + "/title/type")], [("/isbn", schema + "/isbn/pattern")]]
+    assert [f["kind"] for f in report.exchanges[3]["findings"]] == ["contract-no-operation"]
+    for index, wanted in [(1, ["451"]), (2, ['"ISBN-0441569595"'])]:
+        row = browser.find_element(By.XPATH, f"//tbody[.//th[contains(., 'books.har#{index}')]]")
+        row.find_element(By.CSS_SELECTOR, "tr.more summary").click()
+        table = row.find_element(By.CSS_SELECTOR, ".detail table.contract")
+        assert table.is_displayed()
+        assert table.find_element(By.TAG_NAME, "caption").text == "Contract violations"
+        rows = table.find_elements(By.CSS_SELECTOR, ":scope > tbody > tr")
+        shown = [(r.find_element(By.CSS_SELECTOR, "code.instance-path").text,
+                  r.find_element(By.CSS_SELECTOR, "code.schema-path").text,
+                  r.find_element(By.CSS_SELECTOR, "code.offending-value").text) for r in rows]
+        assert [(path, schema_path) for path, schema_path, _ in shown] == expected[index]
+        assert [value for _, _, value in shown] == wanted
+        # The offending value is marked in the body preview beside the table.
+        marked = row.find_elements(By.CSS_SELECTOR, ".detail ul.tree li.diff")
+        assert marked and all(m.is_displayed() for m in marked) and wanted[0] in marked[0].text
+    # A conforming exchange has no table.
+    row = browser.find_element(By.XPATH, "//tbody[.//th[contains(., 'books.har#0')]]")
+    row.find_element(By.CSS_SELECTOR, "tr.more summary").click()
+    assert row.find_elements(By.CSS_SELECTOR, ".detail table.contract") == []
+    browser.set_window_size(1400, 1600)
+    browser.save_screenshot(str(SCREENSHOTS / "contract-expanded.png"))
 
 
 def test_snapshot_mismatch_shows_expected_and_actual_side_by_side(browser, reports):

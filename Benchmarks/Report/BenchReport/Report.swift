@@ -3,7 +3,7 @@ struct TargetRow {
     enum Goal {
         /// Parley's speed over the anchor's (the anchor's time divided by Parley's) at least this.
         case speedAtLeast(Double)
-        /// A time at most this many seconds (per line, for the batch modes).
+        /// A time at most this many seconds (per line for the batch modes, whose paths say so).
         case timeAtMost(Double)
         /// No target: shown for context.
         case none
@@ -41,7 +41,7 @@ struct TargetRow {
         case .speedAtLeast(let ratio) where ratio < 1 && abs(1 / ratio - (1 / ratio).rounded()) < 0.01:
             return String(format: "≥ %.2f× (within %.0f×)", ratio, 1 / ratio)
         case .speedAtLeast(let ratio): return ratio < 1 ? String(format: "≥ %.2f× (%.0f%%)", ratio, ratio * 100) : String(format: "≥ %g×", ratio)
-        case .timeAtMost(let seconds): return "≤ \(formatTime(seconds)) a line"
+        case .timeAtMost(let seconds): return "≤ \(formatTime(seconds))"
         case .none: return "—"
         }
     }

@@ -14,7 +14,7 @@ import Foundation
 // 6.5x within one run (raw SAX2 on 1 MB: best 1.45 ms, median 9.5 ms), CPU time by at most about
 // 20%; --wall times wall clock instead.
 //
-// Usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|protobuf|cli|memory ...] [--wall] [--parley PATH] [--python PATH]
+// Usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|openapi|protobuf|cli|memory ...] [--wall] [--parley PATH] [--python PATH]
 //        BenchReport --memory-worker CASE FILE   (internal: one memory measurement)
 //        BenchReport --timing-worker CALL RUNS [--wall]   (internal: an anchor timed in its own process)
 
@@ -68,7 +68,7 @@ func parseOptions() -> Options {
                 exit(1)
             }
         default:
-            print("usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|protobuf|cli|memory ...] [--wall] [--parley PATH] [--python PATH]")
+            print("usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|openapi|protobuf|cli|memory ...] [--wall] [--parley PATH] [--python PATH]")
             exit(2)
         }
     }
@@ -108,6 +108,7 @@ func report(_ options: Options) -> Bool {
     section("yaml") { try yamlTargets(runs: options.runs(forBytes:), clock: options.clock) }
     section("cbor") { try cborTargets(python: options.python, runs: options.runs(forBytes: 1 << 20), clock: options.clock, folder: folder) }
     section("schema") { try schemaTargets(python: options.python, runs: options.runs ?? 15, clock: options.clock) }
+    section("openapi") { try openAPITargets(runs: options.runs ?? 15, clock: options.clock) }
     section("protobuf") { try protobufTargets(python: options.python, runs: options.runs(forBytes: 1 << 20), clock: options.clock, folder: folder) }
     section("cli") { try commandLineTargets(parley: options.parley, python: options.python, runs: options.runs ?? 5, clock: options.clock, folder: folder) }
     if !rows.isEmpty {

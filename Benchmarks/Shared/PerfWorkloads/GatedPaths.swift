@@ -32,9 +32,9 @@ public func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists, JSON Schema and the
-/// command line.
-public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + schemaPaths + commandLinePaths
+/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists, JSON Schema, OpenAPI
+/// contract checking and the command line.
+public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + schemaPaths + openAPIPaths + commandLinePaths
 
 let negotiationPaths: [GatedPath] = {
     let negotiator = AcceptNegotiator(offers: apiOffers)

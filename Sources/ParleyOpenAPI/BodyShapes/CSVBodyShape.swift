@@ -1,4 +1,5 @@
 public import Parley
+import ParleySchema
 
 /// Coerces the rows `CSVFormat` decodes a body into (an array of records whose fields are all
 /// text) by the types of the body schema's `items`, so the schema validates a CSV body as it

@@ -1,4 +1,5 @@
 public import Parley
+import ParleySchema
 
 /// Turns the value `XMLFormat` decodes a body into (`{root: content}`, attributes as `@name`
 /// members, text as strings) into the JSON-shaped value a Schema Object describes, following

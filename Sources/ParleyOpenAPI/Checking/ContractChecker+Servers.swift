@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// What a server checks before it answers: the request alone.
 public struct RequestCheck: Sendable {

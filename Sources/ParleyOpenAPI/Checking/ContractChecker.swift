@@ -1,4 +1,6 @@
-import Parley
+public import Parley
+import ParleyCompression
+public import ParleyHTTP
 import ParleySchema
 
 /// Checks exchanges against an ``OpenAPIDocument``: the operation they match, then the request
@@ -17,6 +19,9 @@ public struct ContractChecker: Sendable {
     /// Parameter deserialization and body shaping.
     /// The most schema violations reported per body or parameter; default 20.
     public var maxSchemaFindings = 20
+    /// Undoes a request body's `Content-Encoding` before it is checked; default: gzip, deflate,
+    /// br and zstd, within 256 MiB.
+    public var contentCodingStep = ContentCodingStep(.standard)
 
     /// Creates a checker.
     public init(document: OpenAPIDocument, registry: Registry) {
@@ -83,8 +88,11 @@ public struct ContractChecker: Sendable {
         guard !request.body.isEmpty || contentType != nil else {
             return body.isRequired ? [ContractFinding(.request, "\(operation.name) requires a request body")] : []
         }
-        return checkBody(request.body, decoded: nil, contentType: contentType, content: body.content,
-                         direction: .request, label: "the request body of \(operation.name)")
+        let label = "the request body of \(operation.name)"
+        let undone = undoContentCoding(of: request, label: label)
+        if let finding = undone.finding { return [finding] }
+        return checkBody(undone.body, decoded: nil, contentType: contentType, content: body.content,
+                         direction: .request, label: label)
     }
 
     // MARK: - Responses
@@ -195,6 +203,8 @@ public struct ContractChecker: Sendable {
     ) -> [ContractFinding] {
         let result: ValidationResult
         do {
+            // The common case, a valid value, without collecting errors.
+            if try schema.schema.isValid(value, options: options) { return [] }
             result = try schema.schema.validate(value, options: options)
         } catch {
             return [ContractFinding(kind, "\(label) was not checked to the end: \(error)", schemaPath: schema.location)]

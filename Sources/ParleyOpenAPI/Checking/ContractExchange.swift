@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// A request as the contract check reads it.
 public struct ContractRequest: Sendable {
@@ -19,16 +19,20 @@ public struct ContractRequest: Sendable {
         self.body = body
     }
 
-    /// The path and the raw query of ``target`` (no scheme, authority or fragment).
+    /// The path and the raw query of ``target`` (no scheme, authority or fragment). Only a
+    /// target that does not start with `/` can hold a scheme, so `/go?to=https://x` keeps its query.
+    /// The delimiters are ASCII, so the target is scanned by its UTF-8 bytes, not by Characters.
     var pathAndQuery: (path: Substring, query: Substring) {
         var rest = Substring(target)
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-        if let scheme = rest.firstRange(of: "://") {
-            rest = rest[scheme.upperBound...]
-            rest = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? ""
+        if let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<fragment] }
+        if !rest.hasPrefix("/"), let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")),
+           rest[colon...].hasPrefix("://") {
+            rest = rest[rest.utf8.index(colon, offsetBy: 3)...]
+            let slash = UInt8(ascii: "/"), mark = UInt8(ascii: "?")
+            rest = rest.utf8.firstIndex(where: { $0 == slash || $0 == mark }).map { rest[$0...] } ?? ""
         }
-        guard let mark = rest.firstIndex(of: "?") else { return (rest, "") }
-        return (rest[..<mark], rest[rest.index(after: mark)...])
+        guard let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (rest, "") }
+        return (rest[..<mark], rest[rest.utf8.index(after: mark)...])
     }
 }
 

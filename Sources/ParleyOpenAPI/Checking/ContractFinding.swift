@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// One way an exchange departs from its OpenAPI document.
 public struct ContractFinding: Sendable, Hashable, CustomStringConvertible {

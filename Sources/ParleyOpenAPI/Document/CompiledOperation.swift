@@ -1,5 +1,5 @@
-import Parley
-import ParleySchema
+public import Parley
+public import ParleySchema
 
 /// A Schema Object of the document compiled for validation, with where it is.
 public struct CompiledSchema: Sendable {
@@ -27,6 +27,9 @@ public struct CompiledOperation: Sendable {
     public let requestBody: CompiledRequestBody?
     /// The declared responses.
     public let responses: CompiledResponses
+    /// The base paths of the servers that serve it (its own `servers`, else its path item's,
+    /// else the document's), longest first.
+    let basePaths: [[PathSegmentPattern]]
 
     /// The `operationId`, or `METHOD /template` when it has none.
     public var name: String { operationID ?? "\(method) \(pathTemplate)" }

@@ -59,9 +59,18 @@ struct DocumentCompiler {
     /// The base paths of the document's servers, variables set to their defaults and enums;
     /// longest first. A document without servers has the base path `/`.
     func basePaths() throws(OpenAPILoadError) -> [[PathSegmentPattern]] {
+        try basePaths(of: root, at: top) ?? [[]]
+    }
+
+    /// The base paths of the `servers` of `owner` (the document, a Path Item Object or an
+    /// Operation Object) at `location`, longest first; `nil` when it has none, so the enclosing
+    /// object's servers apply.
+    func basePaths(of owner: Value.Object, at location: RawLocation) throws(OpenAPILoadError)
+        -> [[PathSegmentPattern]]?
+    {
         var paths: Set<[PathSegmentPattern]> = []
-        let place = RawLocation(file: uri, pointer: ["servers"])
-        for (index, entry) in try Self.array(root, "servers", at: top).enumerated() {
+        let place = location.appending("servers")
+        for (index, entry) in try Self.array(owner, "servers", at: location).enumerated() {
             let serverPlace = place.appending(String(index))
             let server = try Self.object(entry, at: serverPlace, "a Server Object")
             guard let url = try Self.string(server, "url", at: serverPlace) else {
@@ -87,7 +96,7 @@ struct DocumentCompiler {
                 paths.insert(Self.pathSegments(ofServerURL: url))
             }
         }
-        if paths.isEmpty { paths.insert([]) }
+        if paths.isEmpty { return nil }
         return paths.sorted { $0.count > $1.count }
     }
 
@@ -115,7 +124,11 @@ struct DocumentCompiler {
 
     // MARK: - Operations
 
-    mutating func compileOperations() throws(OpenAPILoadError) -> [CompiledOperation] {
+    /// Every operation, each with the base paths of the servers that serve it: its own
+    /// `servers`, else its path item's, else `documentBases`.
+    mutating func compileOperations(documentBases: [[PathSegmentPattern]]) throws(OpenAPILoadError)
+        -> [CompiledOperation]
+    {
         var operations: [CompiledOperation] = []
         let paths = RawLocation(file: uri, pointer: ["paths"])
         for member in Self.lastOfEachKey(try Self.members(root, "paths", at: top)) where !member.key.hasPrefix("x-") {
@@ -124,6 +137,7 @@ struct DocumentCompiler {
             }
             let (pathItem, itemLocation) = try resolve(paths.appending(member.key), "a Path Item Object")
             let shared = try parameters(of: pathItem, at: itemLocation)
+            let itemBases = try basePaths(of: pathItem, at: itemLocation) ?? documentBases
             for (method, entry) in Self.lastOfEachKey(pathItem.members).map({ ($0.key, $0.value) })
             where Self.methods.contains(method) {
                 let location = itemLocation.appending(method)
@@ -149,7 +163,8 @@ struct DocumentCompiler {
                     method: method.uppercased(), pathTemplate: member.key,
                     operationID: try Self.string(operation, "operationId", at: location),
                     parameters: merged, requestBody: body,
-                    responses: try responses(of: operation, at: location)))
+                    responses: try responses(of: operation, at: location),
+                    basePaths: try basePaths(of: operation, at: location) ?? itemBases))
             }
         }
         return operations

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+public import Parley
 import ParleySchema
 
 /// An OpenAPI 3.0.x or 3.1.x document, loaded and compiled for checking exchanges.
@@ -20,7 +20,8 @@ public struct OpenAPIDocument: Sendable {
     public let uri: String
     /// Every operation, in document order.
     public let operations: [CompiledOperation]
-    /// The base paths of the document's `servers` (`/v1`), longest first; `[""]` when none.
+    /// Every base path of a `servers` list (the document's, a path item's or an operation's:
+    /// `/v1`), longest first; `[[]]` when there is none.
     let basePaths: [[PathSegmentPattern]]
     /// Operations by path template.
     let router: OperationRouter
@@ -50,8 +51,10 @@ public struct OpenAPIDocument: Sendable {
         var compiler = try DocumentCompiler(uri: uri, files: files)
         self.version = compiler.version
         self.uri = uri
-        self.operations = try compiler.compileOperations()
-        self.basePaths = try compiler.basePaths()
+        self.operations = try compiler.compileOperations(documentBases: try compiler.basePaths())
+        var bases: Set<[PathSegmentPattern]> = []
+        for operation in operations { bases.formUnion(operation.basePaths) }
+        self.basePaths = bases.isEmpty ? [[]] : bases.sorted { $0.count > $1.count }
         var router = OperationRouter()
         for (index, operation) in operations.enumerated() {
             try router.add(template: operation.pathTemplate, method: operation.method, operation: index, file: uri)
@@ -61,7 +64,7 @@ public struct OpenAPIDocument: Sendable {
 
     /// The operation for `method` and a request path (no query), its path parameters (raw,
     /// still percent-encoded) and the path template; `nil` when nothing matches. HEAD falls
-    /// back to GET.
+    /// back to GET. An operation matches only under the base paths of its own servers.
     public func operation(method: String, path: String) -> OperationMatch? {
         let segments = OperationRouter.segments(of: path)
         let upper = method.uppercased()
@@ -70,12 +73,14 @@ public struct OpenAPIDocument: Sendable {
             guard zip(base, segments).allSatisfy({ $0.matches($1, into: &parameters) }) else { continue }
             let rest = segments[base.count...]
             guard let found = router.lookup(rest) else { continue }
-            guard let index = found.operations[upper] ?? (upper == "HEAD" ? found.operations["GET"] : nil) else {
-                return OperationMatch(operation: nil, pathTemplate: found.template, pathParameters: found.parameters,
-                                      allowedMethods: found.operations.keys.sorted())
+            func served(_ method: String) -> Int? {
+                found.operations[method].flatMap { operations[$0].basePaths.contains(base) ? $0 : nil }
             }
-            return OperationMatch(operation: operations[index], pathTemplate: found.template,
-                                  pathParameters: found.parameters, allowedMethods: found.operations.keys.sorted())
+            let index = served(upper) ?? (upper == "HEAD" ? served("GET") : nil)
+            let allowed = found.operations.keys.filter { served($0) != nil }.sorted()
+            if allowed.isEmpty { continue }
+            return OperationMatch(operation: index.map { operations[$0] }, pathTemplate: found.template,
+                                  pathParameters: found.parameters, allowedMethods: allowed)
         }
         return nil
     }

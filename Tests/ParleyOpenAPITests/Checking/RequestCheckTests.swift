@@ -11,14 +11,16 @@ import Testing
     }
 
     func findings(_ request: ContractRequest, status: Int = 200) -> [ContractFinding] {
+        let created = json(#"{"id": 1, "title": "a", "isbn": "9780441013593"}"#)
         let response = status == 201
-            ? ContractResponse(status: 201, headers: [("Content-Type", "application/json")], body: json(#"{"id": 1, "title": "a", "isbn": "9780441013593"}"#))
+            ? ContractResponse(status: 201, headers: [("Content-Type", "application/json")], body: created)
             : bookListResponse()
         return checker.check(request: request, response: response)
     }
 
     @Test func aConformingRequestPasses() {
-        #expect(findings(ContractRequest(method: "GET", target: "/v1/books?limit=5", headers: [("X-Trace", "ab12")])).isEmpty)
+        let request = ContractRequest(method: "GET", target: "/v1/books?limit=5", headers: [("X-Trace", "ab12")])
+        #expect(findings(request).isEmpty)
     }
 
     @Test func aMissingRequiredQueryParameterIsAnError() {
@@ -60,15 +62,16 @@ import Testing
     @Test func aMessagePackRequestBodyIsChecked() throws {
         for (value, expected) in [(["title": "a", "isbn": "9780441013593"] as Value, [ContractFinding.Kind]()),
                                   (["title": "a", "isbn": 9780441013593] as Value, [.request])] {
-            let request = ContractRequest(method: "POST", target: "/v1/books", headers: [("Content-Type", "application/msgpack")],
+            let request = ContractRequest(method: "POST", target: "/v1/books",
+                                          headers: [("Content-Type", "application/msgpack")],
                                           body: try MessagePackFormat().encode(value))
             #expect(findings(request, status: 201).map(\.kind) == expected)
         }
     }
 
     @Test func aBodyOnAnOperationWithoutOneIsAnError() {
-        let request = ContractRequest(method: "GET", target: "/v1/books?limit=1", headers: [("Content-Type", "application/json")],
-                                      body: json("{}"))
+        let request = ContractRequest(method: "GET", target: "/v1/books?limit=1",
+                                      headers: [("Content-Type", "application/json")], body: json("{}"))
         #expect(findings(request).map(\.kind) == [.request])
     }
 }
@@ -79,20 +82,23 @@ import Testing
         let folder = try temporaryFolder(["api.json": """
             {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/users": {"post": {
               "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}},
-              "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}}}}}},
+              "responses": {"201": {"description": "ok",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}}}}}},
              "components": {"schemas": {"User": {"type": "object", "properties": {
                "id": {"type": "integer", "readOnly": true}, "password": {"type": "string", "writeOnly": true}}}}}}
             """])
-        let checker = ContractChecker(document: try OpenAPIDocument(contentsOf: folder + "/api.json", registry: testRegistry),
-                                      registry: testRegistry)
+        let document = try OpenAPIDocument(contentsOf: folder + "/api.json", registry: testRegistry)
+        let checker = ContractChecker(document: document, registry: testRegistry)
         func exchange(request: String, response: String) -> [ContractFinding] {
             checker.check(
-                request: ContractRequest(method: "POST", target: "/users", headers: [("Content-Type", "application/json")],
-                                         body: json(request)),
-                response: ContractResponse(status: 201, headers: [("Content-Type", "application/json")], body: json(response)))
+                request: ContractRequest(method: "POST", target: "/users",
+                                         headers: [("Content-Type", "application/json")], body: json(request)),
+                response: ContractResponse(status: 201, headers: [("Content-Type", "application/json")],
+                                           body: json(response)))
         }
         #expect(exchange(request: #"{"password": "p"}"#, response: #"{"id": 1}"#).isEmpty)
         #expect(exchange(request: #"{"id": 1, "password": "p"}"#, response: #"{"id": 1}"#).map(\.kind) == [.request])
-        #expect(exchange(request: #"{"password": "p"}"#, response: #"{"id": 1, "password": "p"}"#).map(\.kind) == [.body])
+        let writeOnly = exchange(request: #"{"password": "p"}"#, response: #"{"id": 1, "password": "p"}"#)
+        #expect(writeOnly.map(\.kind) == [.body])
     }
 }

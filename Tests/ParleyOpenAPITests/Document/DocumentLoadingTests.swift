@@ -50,14 +50,17 @@ import Testing
                   content:
                     application/json: {schema: {type: array, items: {$ref: "../schemas/pet.json"}}}
                 """,
-            "schemas/pet.json": #"{"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}"#,
+            "schemas/pet.json": #"""
+                {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+                """#,
         ])
         let document = try OpenAPIDocument(contentsOf: folder + "/openapi.yaml", registry: testRegistry)
         let checker = ContractChecker(document: document, registry: testRegistry)
         let request = ContractRequest(method: "GET", target: "/pets")
-        let good = ContractResponse(status: 200, headers: [("Content-Type", "application/json")], body: json(#"[{"name": "Rex"}]"#))
+        let typed = [("Content-Type", "application/json")]
+        let good = ContractResponse(status: 200, headers: typed, body: json(#"[{"name": "Rex"}]"#))
         #expect(checker.check(request: request, response: good).isEmpty)
-        let bad = ContractResponse(status: 200, headers: [("Content-Type", "application/json")], body: json(#"[{"name": 7}]"#))
+        let bad = ContractResponse(status: 200, headers: typed, body: json(#"[{"name": 7}]"#))
         let findings = checker.check(request: request, response: bad)
         #expect(findings.map(\.kind) == [.body])
         #expect(findings.first?.schemaPath?.contains("pet.json#/properties/name/type") == true)
@@ -88,7 +91,8 @@ import Testing
             #expect {
                 try OpenAPIDocument(contentsOf: folder + "/" + name, registry: testRegistry)
             } throws: { error in
-                (error as? OpenAPILoadError)?.code == .unsupportedVersion && (error as? OpenAPILoadError)?.pointer == "/openapi"
+                let loadError = error as? OpenAPILoadError
+                return loadError?.code == .unsupportedVersion && loadError?.pointer == "/openapi"
             }
         }
     }

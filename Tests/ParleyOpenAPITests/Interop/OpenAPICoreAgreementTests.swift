@@ -15,12 +15,15 @@ import Testing
          "paths": {
           "/items": {
            "get": {"operationId": "listItems",
-            "parameters": [{"name": "limit", "in": "query", "required": true, "schema": {"type": "integer", "maximum": 50}}],
+            "parameters": [{"name": "limit", "in": "query", "required": true,
+                            "schema": {"type": "integer", "maximum": 50}}],
             "responses": {"200": {"description": "ok",
               "headers": {"X-Total": {"required": true, "schema": {"type": "integer"}}},
-              "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}}}}}},
+              "content": {"application/json": {"schema": {"type": "array",
+                "items": {"$ref": "#/components/schemas/Item"}}}}}}},
            "post": {"operationId": "addItem",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+            "requestBody": {"required": true,
+              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
             "responses": {"201": {"description": "created",
               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}}}}},
           "/items/{id}": {
@@ -30,7 +33,8 @@ import Testing
               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
               "404": {"description": "missing", "content": {"application/json": {"schema": {"type": "object",
                 "required": ["message"], "properties": {"message": {"type": "string"}}}}}}}}}},
-         "components": {"schemas": {"Item": {"type": "object", "required": ["name", "sku"], "additionalProperties": false,
+         "components": {"schemas": {"Item": {"type": "object", "required": ["name", "sku"],
+           "additionalProperties": false,
            "properties": {"id": {"type": "integer", "readOnly": true}, "name": {"type": "string"},
              "sku": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$"},
              "colour": {"type": "string", "enum": ["red", "green", "blue"]},
@@ -65,15 +69,18 @@ import Testing
         let colours = ["red", "green", "blue"]
         for n in 0..<seeds {
             let sku = "ABC-\(String(1000 + n * 37 % 9000))"
-            let item = #"{"id": \#(n), "name": "item \#(n)", "sku": "\#(sku)", "colour": "\#(colours[n % 3])", "price": \#(n).5}"#
+            let item = #"{"id": \#(n), "name": "item \#(n)", "sku": "\#(sku)", "#
+                + #""colour": "\#(colours[n % 3])", "price": \#(n).5}"#
             let newItem = #"{"name": "item \#(n)", "sku": "\#(sku)"}"#
             let json = ["Content-Type": "application/json"]
-            let list = Case(mutation: "valid list", method: "GET", url: "https://api.example.com/v1/items?limit=\(n % 50)",
-                            status: 200, responseHeaders: json.merging(["X-Total": "\(n)"]) { $1 }, responseBody: "[\(item)]")
+            let list = Case(mutation: "valid list", method: "GET",
+                            url: "https://api.example.com/v1/items?limit=\(n % 50)", status: 200,
+                            responseHeaders: json.merging(["X-Total": "\(n)"]) { $1 }, responseBody: "[\(item)]")
             let one = Case(mutation: "valid get", method: "GET", url: "https://api.example.com/v1/items/\(n)",
                            status: 200, responseHeaders: json, responseBody: item)
             let post = Case(mutation: "valid post", method: "POST", url: "https://api.example.com/v1/items",
-                            requestHeaders: json, requestBody: newItem, status: 201, responseHeaders: json, responseBody: item)
+                            requestHeaders: json, requestBody: newItem, status: 201, responseHeaders: json,
+                            responseBody: item)
             let missing = Case(mutation: "valid 404", method: "GET", url: "https://api.example.com/v1/items/\(n)",
                                status: 404, responseHeaders: json, responseBody: #"{"message": "no item \#(n)"}"#)
             cases += [list, one, post, missing]
@@ -84,24 +91,36 @@ import Testing
                 return copy
             }
             cases += [
-                mutated(one, "wrong type") { $0.responseBody = $0.responseBody.replacing(#""name": "item"#, with: #""name": 7, "x": "item"#) },
-                mutated(one, "wrong type (price)") { $0.responseBody = #"{"name": "a", "sku": "\#(sku)", "price": "cheap"}"# },
+                mutated(one, "wrong type") {
+                    $0.responseBody = $0.responseBody.replacing(#""name": "item"#, with: #""name": 7, "x": "item"#)
+                },
+                mutated(one, "wrong type (price)") {
+                    $0.responseBody = #"{"name": "a", "sku": "\#(sku)", "price": "cheap"}"#
+                },
                 mutated(one, "missing required") { $0.responseBody = #"{"name": "item \#(n)"}"# },
-                mutated(one, "extra property") { $0.responseBody = #"{"name": "a", "sku": "\#(sku)", "weight": \#(n)}"# },
+                mutated(one, "extra property") {
+                    $0.responseBody = #"{"name": "a", "sku": "\#(sku)", "weight": \#(n)}"#
+                },
                 mutated(one, "enum") { $0.responseBody = #"{"name": "a", "sku": "\#(sku)", "colour": "mauve"}"# },
                 mutated(one, "pattern") { $0.responseBody = #"{"name": "a", "sku": "abc-\#(n)"}"# },
                 mutated(one, "minimum") { $0.responseBody = #"{"name": "a", "sku": "\#(sku)", "price": -\#(n + 1)}"# },
                 mutated(one, "undeclared status") { $0.status = 500 + n % 4 },
-                mutated(one, "undeclared type") { $0.responseHeaders = ["Content-Type": "text/html"]; $0.responseBody = "<p>\(n)</p>" },
+                mutated(one, "undeclared type") {
+                    $0.responseHeaders = ["Content-Type": "text/html"]; $0.responseBody = "<p>\(n)</p>"
+                },
                 mutated(list, "missing required header") { $0.responseHeaders = json },
                 mutated(list, "mistyped header") { $0.responseHeaders["X-Total"] = "many" },
                 mutated(list, "missing required query") { $0.url = "https://api.example.com/v1/items" },
                 mutated(list, "mistyped query") { $0.url = "https://api.example.com/v1/items?limit=ten" },
                 mutated(list, "query above maximum") { $0.url = "https://api.example.com/v1/items?limit=\(51 + n)" },
                 mutated(one, "mistyped path parameter") { $0.url = "https://api.example.com/v1/items/item-\(n)" },
-                mutated(post, "readOnly in request") { $0.requestBody = #"{"id": \#(n), "name": "a", "sku": "\#(sku)"}"# },
+                mutated(post, "readOnly in request") {
+                    $0.requestBody = #"{"id": \#(n), "name": "a", "sku": "\#(sku)"}"#
+                },
                 mutated(post, "request missing required") { $0.requestBody = #"{"name": "a"}"# },
-                mutated(post, "request extra property") { $0.requestBody = #"{"name": "a", "sku": "\#(sku)", "z": 1}"# },
+                mutated(post, "request extra property") {
+                    $0.requestBody = #"{"name": "a", "sku": "\#(sku)", "z": 1}"#
+                },
                 mutated(post, "request wrong type") { $0.requestBody = #"{"name": ["a"], "sku": "\#(sku)"}"# },
                 mutated(post, "request undeclared type") {
                     $0.requestHeaders = ["Content-Type": "text/plain"]; $0.requestBody = "item \(n)"
@@ -117,8 +136,8 @@ import Testing
     @Test func verdictsAgreeWithOpenAPICore() throws {
         let folder = try temporaryFolder(["shop.json": Self.spec])
         let registry = Registry(formats: [JSONFormat(), TextFormat()])
-        let checker = ContractChecker(document: try OpenAPIDocument(contentsOf: folder + "/shop.json", registry: registry),
-                                      registry: registry)
+        let document = try OpenAPIDocument(contentsOf: folder + "/shop.json", registry: registry)
+        let checker = ContractChecker(document: document, registry: registry)
         let cases = Self.corpus(seeds: 25)
         let corpus = folder + "/exchanges.jsonl"
         try Data((cases.map(\.line).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: corpus))
@@ -132,17 +151,20 @@ import Testing
                 request: ContractRequest(method: exchange.method, target: exchange.url,
                                          headers: exchange.requestHeaders.map { ($0.key, $0.value) },
                                          body: exchange.requestBody.map { Array($0.utf8) } ?? []),
-                response: ContractResponse(status: exchange.status, headers: exchange.responseHeaders.map { ($0.key, $0.value) },
+                response: ContractResponse(status: exchange.status,
+                                           headers: exchange.responseHeaders.map { ($0.key, $0.value) },
                                            body: Array(exchange.responseBody.utf8)))
             let requestValid = !findings.contains { Self.requestKinds.contains($0.kind) }
             let responseValid = !findings.contains { Self.responseKinds.contains($0.kind) }
             #expect(!findings.contains { $0.kind == .unchecked }, "\(exchange.mutation): \(findings)")
             let same = verdict["request"] == .bool(requestValid) && verdict["response"] == .bool(responseValid)
-            #expect(same, "\(exchange.mutation) \(exchange.method) \(exchange.url): parley request \(requestValid) response \(responseValid) \(findings); openapi-core \(line)")
+            let verdicts = "parley request \(requestValid) response \(responseValid) \(findings); openapi-core \(line)"
+            #expect(same, "\(exchange.mutation) \(exchange.method) \(exchange.url): \(verdicts)")
             if same { agreed += 1 }
             if !requestValid || !responseValid { invalid += 1 }
         }
-        print("openapi-core agreement: \(agreed) of \(cases.count) exchanges (\(cases.count - invalid) valid, \(invalid) invalid)")
+        print("openapi-core agreement: \(agreed) of \(cases.count) exchanges "
+              + "(\(cases.count - invalid) valid, \(invalid) invalid)")
         #expect(invalid > cases.count / 2)
     }
 

@@ -39,8 +39,8 @@ import Testing
 
     @Test func noOperationIsAFinding() throws {
         let checker = ContractChecker(document: try bookshop(), registry: testRegistry)
-        let findings = checker.check(request: ContractRequest(method: "GET", target: "https://api.example.com/v1/authors"),
-                                     response: ContractResponse(status: 200))
+        let authors = ContractRequest(method: "GET", target: "https://api.example.com/v1/authors")
+        let findings = checker.check(request: authors, response: ContractResponse(status: 200))
         #expect(findings.map(\.kind) == [.noOperation])
         let wrongMethod = checker.check(request: ContractRequest(method: "PUT", target: "/v1/books/1"),
                                         response: ContractResponse(status: 200))
@@ -48,13 +48,23 @@ import Testing
         #expect(wrongMethod.first?.message.contains("/books/{id}") == true)
     }
 
+    @Test func aURLInTheQueryIsNotTakenForTheTargetsScheme() throws {
+        let checker = ContractChecker(document: try bookshop(), registry: testRegistry)
+        let request = ContractRequest(method: "GET", target: "/v1/books?limit=5&next=https://example.com/v1/authors")
+        #expect(checker.check(request: request, response: bookListResponse()).isEmpty)
+        let absolute = ContractRequest(method: "GET", target: "https://api.example.com/v1/books?limit=5#top")
+        #expect(checker.check(request: absolute, response: bookListResponse()).isEmpty)
+    }
+
     @Test func aThousandPathsEachFindTheirOwnOperation() throws {
         var paths = ""
         for n in 0..<1000 {
             paths += "  /r\(n)/items/{id}:\n    get: {operationId: op\(n), responses: {'200': {description: ok}}}\n"
-            paths += "  /r\(n)/items/latest:\n    get: {operationId: latest\(n), responses: {'200': {description: ok}}}\n"
+            paths += "  /r\(n)/items/latest:\n"
+                + "    get: {operationId: latest\(n), responses: {'200': {description: ok}}}\n"
         }
-        let folder = try temporaryFolder(["big.yaml": "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n" + paths])
+        let header = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        let folder = try temporaryFolder(["big.yaml": header + paths])
         let document = try OpenAPIDocument(contentsOf: folder + "/big.yaml", registry: testRegistry)
         #expect(document.operations.count == 2000)
         for n in [0, 499, 999] {
