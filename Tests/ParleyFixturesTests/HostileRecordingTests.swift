@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import Testing
 @testable import ParleyFixtures
 

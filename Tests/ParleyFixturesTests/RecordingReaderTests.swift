@@ -1,6 +1,7 @@
 import Foundation
 import Parley
 import ParleyJSON
+import ParleyHTTP
 import Testing
 import ParleyFixtures
 

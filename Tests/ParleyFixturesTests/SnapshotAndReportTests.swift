@@ -2,6 +2,7 @@ import Foundation
 import Parley
 import ParleyJSON
 import ParleyXML
+import ParleyHTTP
 import Testing
 @testable import ParleyFixtures
 

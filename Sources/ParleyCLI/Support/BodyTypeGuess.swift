@@ -1,4 +1,4 @@
-import Parley
+package import Parley
 import ParleyHTTP
 import ParleyFixtures
 

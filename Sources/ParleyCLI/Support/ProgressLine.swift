@@ -6,7 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ParleyFixtures
+package import ParleyFixtures
 
 /// `parley check`'s progress line on standard error, only on a terminal: files done of the total,
 /// throughput, an estimate of the time left and the failures so far, redrawn in place at most ten

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import HTTPTypes
 public import Parley
 import ParleyJSON
 

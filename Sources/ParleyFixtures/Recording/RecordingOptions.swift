@@ -1,6 +1,6 @@
 import Parley
-import ParleyHTTP
-import ParleyCompression
+public import ParleyHTTP
+public import ParleyCompression
 
 /// What a ``HARRecorder`` writes: when it starts a new file, what it redacts, how much of a
 /// body it keeps.

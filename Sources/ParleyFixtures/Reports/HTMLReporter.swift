@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// What a report says about the run itself: the command line and Parley's version.
 public struct ReportRun: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Parley
+import ParleyHTTP
 
 /// The HTML report's summary: the verdict, counts per outcome and per finding kind with bar
 /// charts (inline SVG), how the run went (command line, version, time, throughput), and the

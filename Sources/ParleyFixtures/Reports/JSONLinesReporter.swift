@@ -1,3 +1,5 @@
+import ParleyHTTP
+
 /// JSON Lines: `{"type":"exchange",…}` per exchange, `{"type":"file",…}` per unreadable file,
 /// and `{"type":"summary",…}` last.
 struct JSONLinesReporter: CheckReporter {

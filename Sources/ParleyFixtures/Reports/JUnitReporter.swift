@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// JUnit XML for CI systems: a `<testsuite>` per recording, a `<testcase>` per exchange, a
 /// `<failure>` for each failing one (warnings too in strict mode), `<error>` for unreadable files.

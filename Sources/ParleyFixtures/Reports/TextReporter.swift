@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// The human summary: one line per failing or suspicious exchange with file, entry index,
 /// method, URL and reason; totals at the end. Text that comes from a recording (paths, URLs,

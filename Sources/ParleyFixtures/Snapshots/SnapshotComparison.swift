@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+public import Parley
 
 /// Compares decoded values with pinned ones and describes the differences by path.
 ///
