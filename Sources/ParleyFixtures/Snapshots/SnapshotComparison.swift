@@ -85,7 +85,8 @@ enum SnapshotComparison {
                 }
             default:
                 if expected != actual {
-                    report(": expected \(SnapshotComparison.render(expected)), got \(SnapshotComparison.render(actual))")
+                    report(": expected \(SnapshotComparison.render(expected)), got " +
+                           "\(SnapshotComparison.render(actual))")
                 }
             }
         }
