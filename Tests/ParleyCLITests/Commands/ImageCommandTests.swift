@@ -48,7 +48,8 @@ import Testing
     static var bombs: URL? {
         let corpora = ProcessInfo.processInfo.environment["PARLEY_CORPORA"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("shared/corpora")
         let url = corpora.appendingPathComponent("image/bombs")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
