@@ -30,7 +30,8 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
 /// Imports are internal unless a file says `public import`, and a member is visible only where its module is
-/// imported (as swift-http-types and hummingbird build). Not yet on every target: see issue #32.
+/// imported (as swift-http-types and hummingbird build). Not yet on ParleyCBOR, ParleyProtobuf, ParleyOpenAPI,
+/// the registration and scaffolder targets and their tests: see issue #32.
 let strictImports: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -76,7 +77,7 @@ let package = Package(
         .target(name: "Parley", dependencies: [httpTypes], swiftSettings: strictImports),
         // The HTTP layer: content coding, the response pipeline, request bodies, problem details,
         // and ParleyServer, the one server-side entry point.
-        .target(name: "ParleyHTTP", dependencies: ["Parley", httpTypes]),
+        .target(name: "ParleyHTTP", dependencies: ["Parley", httpTypes], swiftSettings: strictImports),
 
         // Formats: each depends on the core and its own C libraries only.
         .target(name: "ParleyJSON", dependencies: ["Parley"], exclude: ["parley-format.json"],
@@ -100,7 +101,8 @@ let package = Package(
         .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"]),
 
         // JSON Schema over `Value`: depends on the engine only.
-        .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
+        .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"],
+                swiftSettings: strictImports),
         .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
         // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through
         // ParleySchema, request bodies' content codings undone as a server's pipeline does.
@@ -112,20 +114,24 @@ let package = Package(
         .target(name: "ParleyCompression",
                 dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"],
                 swiftSettings: strictImports),
-        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
+        .target(name: "ParleyFixtures",
+                dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes],
+                swiftSettings: strictImports),
         .target(name: "ParleyClient",
                 dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation],
                 swiftSettings: strictImports),
         .target(name: "ParleyTestKit", dependencies: ["Parley"], swiftSettings: strictImports),
 
         // The command-line tool: commands in a library, formats linked by the executable.
-        .target(name: "ParleyCLI", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyFixtures", "ParleySchema", "ParleyOpenAPI",
-                                                 argumentParser, httpTypes]),
+        .target(name: "ParleyCLI",
+                dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyFixtures", "ParleySchema", "ParleyOpenAPI",
+                               argumentParser, httpTypes],
+                swiftSettings: strictImports),
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyCLI", "Parley", "ParleyJSON", "ParleyYAML", "ParleyPropertyList", "ParleyXML",
                            "ParleyImage", "ParleyCSV", "ParleyMessagePack", "ParleyCBOR", "ParleyProtobuf"],
-            plugins: [registration]),
+            swiftSettings: strictImports, plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
         .executableTarget(name: "ParleyRegistryGenerator", path: "Plugins/ParleyRegistryGenerator"),
@@ -141,7 +147,9 @@ let package = Package(
         // Tests mirror the modules.
         .testTarget(name: "ParleyTests", dependencies: ["Parley", "ParleyTestKit", httpTypes],
                     swiftSettings: strictImports),
-        .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "Parley", "ParleyTestKit", "ParleyJSON", "ParleyXML", httpTypes]),
+        .testTarget(name: "ParleyHTTPTests",
+                    dependencies: ["ParleyHTTP", "Parley", "ParleyTestKit", "ParleyJSON", "ParleyXML", httpTypes],
+                    swiftSettings: strictImports),
         .testTarget(name: "ParleyJSONTests", dependencies: ["ParleyJSON", "Parley", "ParleyTestKit"],
                     swiftSettings: strictImports),
         .testTarget(name: "ParleyYAMLTests", dependencies: ["ParleyYAML", "ParleyJSON", "Parley", "ParleyTestKit"],
@@ -158,9 +166,10 @@ let package = Package(
                     swiftSettings: strictImports),
         .testTarget(name: "ParleyCBORTests", dependencies: ["ParleyCBOR", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Interop/cbor2_oracle.py"]),
-        .testTarget(name: "ParleySchemaTests", dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
-                                                            "ParleyCSV", "ParleyMessagePack"],
-                    exclude: ["Suite/known-failures.txt"]),
+        .testTarget(name: "ParleySchemaTests",
+                    dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
+                                   "ParleyCSV", "ParleyMessagePack"],
+                    exclude: ["Suite/known-failures.txt"], swiftSettings: strictImports),
         .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "ParleySchema", "Parley", "ParleyJSON", "ParleyYAML",
                                                              "ParleyMessagePack", "ParleyXML", "ParleyCSV", "ParleyHTTP",
                                                              "ParleyCompression"],
@@ -169,15 +178,18 @@ let package = Package(
                     exclude: ["Resources"]),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"], swiftSettings: strictImports),
-        .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
-                                                              "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
-                                                              "ParleyMessagePack", "ParleyTestKit", httpTypes]),
+        .testTarget(name: "ParleyFixturesTests",
+                    dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley",
+                                   "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage",
+                                   "ParleyCSV", "ParleyMessagePack", "ParleyTestKit", httpTypes],
+                    swiftSettings: strictImports),
         .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyHTTP", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML"],
                     exclude: ["Resources"], swiftSettings: strictImports),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
                     plugins: [registration]),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures", "ParleyHTTP", "ParleyClient"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures", "ParleyHTTP", "ParleyClient"],
+                    swiftSettings: strictImports),
         .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
         // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
         .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"],

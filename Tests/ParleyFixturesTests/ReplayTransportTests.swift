@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Parley
 import ParleyClient
+import ParleyHTTP
 import Testing
 import ParleyFixtures
 

@@ -70,7 +70,8 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Warnings fail the check too.")
     var strict = false
 
-    @Option(help: "Change a finding's severity: KIND=error|warning|note (repeatable), e.g. unknown-content-type=warning.")
+    @Option(
+        help: "Change a finding's severity: KIND=error|warning|note (repeatable), e.g. unknown-content-type=warning.")
     var severity: [String] = []
 
     @Flag(name: .customLong("accept-mislabelled"),
@@ -121,7 +122,8 @@ struct Check: AsyncParsableCommand {
             guard parts.count == 2, let kind = Finding.Kind(rawValue: parts[0]),
                   let level = ["error": Severity.error, "warning": .warning, "note": .note][parts[1]] else {
                 let kinds = Finding.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ValidationError("invalid --severity '\(item)': use KIND=error|warning|note with KIND one of \(kinds)")
+                throw ValidationError("invalid --severity '\(item)': use KIND=error|warning|note with KIND one of " +
+                                      "\(kinds)")
             }
             options.severities[kind] = level
         }
@@ -139,7 +141,8 @@ struct Check: AsyncParsableCommand {
         let progress = ProgressLine(total: files.count, enabled: isatty(2) == 1, style: colors.style(forDescriptor: 2))
         let run = ReportRun(commandLine: ["parley"] + CommandLine.arguments.dropFirst())
         var reporter = format.reporter(strict: strict, verbose: verbose,
-                                       style: output == nil ? colors.style(forDescriptor: 1) : .plain, run: run) { line in
+                                       style: output == nil ? colors.style(forDescriptor: 1) : .plain,
+                                       run: run) { line in
             progress.clear()
             sink.write(line)
         }
@@ -160,7 +163,8 @@ struct Check: AsyncParsableCommand {
         if stats {
             let seconds = Date().timeIntervalSince(started)
             let megabytes = Double(summary.bytes) / 1_000_000
-            printError(cFormat("stats: %ld files (%ld recordings), %ld exchanges, %.1f MB in %.2f s: %.1f MB/s, %.0f exchanges/s",
+            printError(cFormat("stats: %ld files (%ld recordings), %ld exchanges, %.1f MB in %.2f s: %.1f MB/s, %.0f " +
+                               "exchanges/s",
                               files.count, summary.recordings, summary.exchanges, megabytes, seconds,
                               megabytes / max(seconds, 1e-9), Double(summary.exchanges) / max(seconds, 1e-9)))
         }

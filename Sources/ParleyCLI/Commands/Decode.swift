@@ -51,7 +51,8 @@ struct Decode: ParsableCommand {
             help: "A protobuf FileDescriptorSet (protoc --descriptor_set_out --include_imports; repeatable).")
     var descriptorSets: [String] = []
 
-    @Flag(name: .customLong("typed-json"), help: "Print typed JSON (the default when standard output is not a terminal).")
+    @Flag(name: .customLong("typed-json"),
+          help: "Print typed JSON (the default when standard output is not a terminal).")
     var typedJSON = false
 
     func validate() throws {
@@ -81,7 +82,8 @@ struct Decode: ParsableCommand {
         do {
             value = try outcome.get()
         } catch let error where error.code == .unacceptableContentType {
-            printError("error: no registered format decodes '\(type)'; can decode \(registry.decodableMediaTypes.map(\.description).joined(separator: ", "))")
+            printError("error: no registered format decodes '\(type)'; can decode " +
+                       "\(registry.decodableMediaTypes.map(\.description).joined(separator: ", "))")
             throw ExitCode.notAcceptable
         } catch {
             printError("error: \(error.message)")

@@ -29,7 +29,8 @@ struct Formats: ParsableCommand {
             let encodes = format.encodableMediaTypes.map(\.description)
             if json {
                 let list = { (types: [String]) in "[" + types.map { JSONText.quote($0) }.joined(separator: ", ") + "]" }
-                print("{\"name\": \(JSONText.quote(format.name)), \"decodes\": \(list(decodes)), \"encodes\": \(list(encodes)), "
+                print("{\"name\": \(JSONText.quote(format.name)), \"decodes\": \(list(decodes)), "
+                    + "\"encodes\": \(list(encodes)), "
                     + "\"limits\": {\"maxBodyBytes\": \(limits.maxBodyBytes), \"maxDepth\": \(limits.maxDepth), "
                     + "\"maxNodes\": \(limits.maxNodes), \"maxExpansionRatio\": \(limits.maxExpansionRatio), "
                     + "\"maxPixels\": \(limits.maxPixels), \"maxDecompressedBytes\": \(limits.maxDecompressedBytes)}"
@@ -39,8 +40,9 @@ struct Formats: ParsableCommand {
                 print("\(format.name)")
                 print("  decodes: \(decodes.joined(separator: ", "))")
                 print("  encodes: \(encodes.isEmpty ? "(nothing)" : encodes.joined(separator: ", "))")
-                print("  limits:  body \(limits.maxBodyBytes) bytes, depth \(limits.maxDepth), nodes \(limits.maxNodes), "
-                    + "expansion \(limits.maxExpansionRatio)x, pixels \(limits.maxPixels), decompressed \(limits.maxDecompressedBytes) bytes")
+                print("  limits:  body \(limits.maxBodyBytes) bytes, depth \(limits.maxDepth), "
+                    + "nodes \(limits.maxNodes), expansion \(limits.maxExpansionRatio)x, pixels \(limits.maxPixels), "
+                    + "decompressed \(limits.maxDecompressedBytes) bytes")
                 if format.name == "protobuf" && !messageTypes.isEmpty {
                     print("  message types: \(messageTypes.joined(separator: ", "))")
                 }

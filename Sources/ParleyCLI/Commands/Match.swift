@@ -51,7 +51,9 @@ struct Match: ParsableCommand {
             guard let contentType = try line.string("content_type") else {
                 throw InputError(message: "expected {\"content_type\": string}")
             }
-            let registry = try line.strings("registered").map { try registries.value(for: $0, build: Self.registry(registering:)) }
+            let registry = try line.strings("registered").map {
+                try registries.value(for: $0, build: Self.registry(registering:))
+            }
             answer.member("match", Self.match(contentType, in: registry))
         }
     }

@@ -40,7 +40,9 @@ struct MediaTypeCommand: ParsableCommand {
     static func runBatch() {
         forEachBatchLine { line, answer in
             // Parsed straight from the line's bytes: no string is made for the value.
-            let written: Void? = try line.withString("value") { bytes in Self.write(try MediaType(parsing: bytes), to: &answer) }
+            let written: Void? = try line.withString("value") { bytes in
+                Self.write(try MediaType(parsing: bytes), to: &answer)
+            }
             if written == nil { throw InputError(message: "expected {\"value\": string}") }
         }
     }

@@ -74,12 +74,15 @@ struct Negotiate: ParsableCommand {
         DimensionRequest(encoding: (acceptEncoding != nil || encodings != nil)
                             ? (acceptEncoding, Self.list(encodings) ?? Self.defaultEncodings) : nil,
                          language: languages != nil ? (acceptLanguage, Self.list(languages) ?? []) : nil,
-                         charset: (acceptCharset != nil || charsets != nil) ? (acceptCharset, Self.list(charsets) ?? []) : nil)
+                         charset: (acceptCharset != nil || charsets != nil) ? (acceptCharset, Self.list(charsets) ?? [])
+                             : nil)
     }
 
     func validate() throws {
         if acceptLanguage != nil && languages == nil { throw ValidationError("--accept-language needs --languages") }
-        if languages != nil && (Self.list(languages) ?? []).isEmpty { throw ValidationError("give at least one language") }
+        if languages != nil && (Self.list(languages) ?? []).isEmpty {
+            throw ValidationError("give at least one language")
+        }
     }
 
     func run() throws {
@@ -129,11 +132,14 @@ struct Negotiate: ParsableCommand {
     /// One batch line's answer.
     static func answer(batchLine line: BatchLine, negotiators: inout BatchListCache<AcceptNegotiator>,
                        to answer: inout BatchAnswer) throws {
-        if line.has("accept_language") && !line.has("languages") { throw InputError(message: "accept_language needs languages") }
+        if line.has("accept_language") && !line.has("languages") {
+            throw InputError(message: "accept_language needs languages")
+        }
         let dimensions = DimensionRequest(
             encoding: line.has("accept_encoding") || line.has("encodings")
                 ? (try line.string("accept_encoding"), try line.strings("encodings") ?? defaultEncodings) : nil,
-            language: line.has("languages") ? (try line.string("accept_language"), try line.strings("languages") ?? []) : nil,
+            language: line.has("languages") ? (try line.string("accept_language"), try line.strings("languages") ?? [])
+                : nil,
             charset: line.has("accept_charset") || line.has("charsets")
                 ? (try line.string("accept_charset"), try line.strings("charsets") ?? []) : nil)
         // Each member is read once; `has` only decides when both are absent or null.
@@ -141,7 +147,8 @@ struct Negotiate: ParsableCommand {
         let accept = try line.string("accept")
         if offers != nil || accept != nil || line.has("offers") || line.has("accept") || !dimensions.asksAny {
             let offers = offers ?? []
-            let choice = try negotiators.value(for: offers, build: negotiator(for:)).preferredOfferIndex(forAccept: accept)
+            let offerNegotiator = try negotiators.value(for: offers, build: negotiator(for:))
+            let choice = offerNegotiator.preferredOfferIndex(forAccept: accept)
             answer.member("choice", choice.map { offers[$0] })
         }
         let chosen = dimensions.answer()
@@ -181,8 +188,12 @@ struct DimensionRequest {
     /// excluded), the language (the default when none matches), the charset (the first not
     /// excluded when none is acceptable, UTF-8 when all are), each `nil` when not asked.
     func answer() -> (encoding: String?, language: String?, charset: String?) {
-        let coding = encoding.flatMap { EncodingNegotiator(codings: $0.offers).preferredCoding(forAcceptEncoding: $0.field) }
-        let chosenLanguage = language.flatMap { LanguageNegotiator(languages: $0.offers).language(forAcceptLanguage: $0.field) }
+        let coding = encoding.flatMap {
+            EncodingNegotiator(codings: $0.offers).preferredCoding(forAcceptEncoding: $0.field)
+        }
+        let chosenLanguage = language.flatMap {
+            LanguageNegotiator(languages: $0.offers).language(forAcceptLanguage: $0.field)
+        }
         let chosenCharset = charset.map { charset -> String in
             let offered = ReplyOptions(charsets: charset.offers).offeredCharsets
             let index = CharsetNegotiator(charsets: offered).unexcludedCharsetIndex(forAcceptCharset: charset.field)

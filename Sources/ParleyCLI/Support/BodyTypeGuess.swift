@@ -1,4 +1,4 @@
-import Parley
+package import Parley
 import ParleyHTTP
 import ParleyFixtures
 
@@ -32,7 +32,8 @@ package enum BodyTypeGuess {
             return Choice(mediaType: sniffed.mediaType, reason: extensionNote.map { "\(why); \($0)" } ?? why)
         }
         let source = path.map { "'\(TerminalText.escaped($0))'" } ?? "standard input"
-        let known = extensionNote ?? (path == nil ? "standard input has no file extension" : "the file name has no extension")
+        let known = extensionNote ?? (path == nil ? "standard input has no file extension"
+                                      : "the file name has no extension")
         throw InputError(message: "cannot tell the type of \(source): \(known), and no linked format recognises "
             + "its content; pass --content-type TYPE")
     }

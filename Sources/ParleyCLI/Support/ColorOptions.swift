@@ -7,7 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ParleyFixtures
+package import ParleyFixtures
 
 /// When a command colours its output: `--color auto|always|never` and `--no-color`.
 package enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {

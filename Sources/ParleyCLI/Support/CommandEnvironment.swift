@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+package import Parley
 import ParleyFixtures
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ParleyFixtures
+package import ParleyFixtures
 
 /// `parley check`'s progress line on standard error, only on a terminal: files done of the total,
 /// throughput, an estimate of the time left and the failures so far, redrawn in place at most ten
@@ -28,7 +28,8 @@ package final class ProgressLine: @unchecked Sendable {
     func update(_ done: Int, summary: CheckSummary, path: String) {
         guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
         lastDraw = Date()
-        let line = Self.text(done: done, total: total, bytes: summary.bytes, failed: summary.errors + summary.unreadableFiles,
+        let line = Self.text(done: done, total: total, bytes: summary.bytes,
+                             failed: summary.errors + summary.unreadableFiles,
                              elapsed: lastDraw.timeIntervalSince(started), path: path, style: style)
         Descriptors.writeAll("\r\u{1B}[K\(line)", to: STDERR_FILENO)
     }

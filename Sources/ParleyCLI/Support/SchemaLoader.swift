@@ -1,4 +1,5 @@
-import Parley
+public import Parley
+import ParleyHTTP
 
 /// How `--descriptor-set` files become a format, given by an executable that links a format reading schemas
 /// (ParleyProtobuf): the commands stay free of any one format module.

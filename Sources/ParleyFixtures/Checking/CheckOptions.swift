@@ -1,5 +1,5 @@
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 import ParleyCompression
 
 /// What a check looks for and how strictly.

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// What a report shows of one exchange beyond its findings: the header fields, the body the
 /// format saw, what it decoded to, what a mislabelled body really is, and the snapshot a

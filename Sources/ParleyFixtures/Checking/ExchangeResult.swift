@@ -1,5 +1,5 @@
-import Parley
-import ParleyHTTP
+public import Parley
+public import ParleyHTTP
 
 /// The outcome of checking one recorded exchange.
 public struct ExchangeResult: Sendable {

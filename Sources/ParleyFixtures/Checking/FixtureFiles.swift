@@ -43,7 +43,8 @@ public enum FixtureFiles {
         var found: [String] = []
         for name in names where !name.hasPrefix(".") {
             let relative = prefix + name
-            switch (try? FileManager.default.attributesOfItem(atPath: folder + relative))?[.type] as? FileAttributeType {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder + relative)
+            switch attributes?[.type] as? FileAttributeType {
             case .typeDirectory?: found += regularFiles(in: folder, under: relative + "/")
             case .typeRegular?: found.append(relative)
             default: continue
@@ -56,7 +57,10 @@ public enum FixtureFiles {
         let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
         let upper = name.uppercased()
         if Snapshot.isSidecar(name) || upper.hasSuffix(".PARTIAL") { return false }
-        if upper.hasPrefix("README") || upper.hasPrefix("LICENSE") || upper.hasPrefix("COPYING") || upper.hasSuffix(".MD") { return false }
+        if upper.hasPrefix("README") || upper.hasPrefix("LICENSE") || upper.hasPrefix("COPYING")
+            || upper.hasSuffix(".MD") {
+            return false
+        }
         return true
     }
 

@@ -1,3 +1,5 @@
+import Parley
+
 /// The status codes a check accepts, written as a comma-separated list of codes (`200`),
 /// classes (`2xx`) and ranges (`200-299`): `--status 2xx,304`.
 public struct StatusFilter: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// A decoded value cut to what the HTML report shows of it, built when the exchange is checked
 /// so a report holds this instead of the whole value.

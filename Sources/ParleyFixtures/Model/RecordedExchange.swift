@@ -1,5 +1,5 @@
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// A request as recorded.
 public struct RecordedRequest: Sendable, Hashable {

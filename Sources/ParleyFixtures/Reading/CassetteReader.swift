@@ -28,7 +28,8 @@ struct CassetteReader {
         for (index, interaction) in interactions.enumerated() {
             if case .tagged(let tag, _) = interaction {
                 throw RecordingError(.malformed, path: path,
-                                     "interaction \(index) is a serialized application object (\(tag)), not data; re-record it with a current vcr")
+                                     "interaction \(index) is a serialized application object (\(tag)), not data; " +
+                                     "re-record it with a current vcr")
             }
             guard let request = interaction["request"], let response = interaction["response"] else {
                 throw RecordingError(.malformed, path: path, "interaction \(index) has no request or response")
@@ -36,7 +37,8 @@ struct CassetteReader {
             for (side, value) in [("request", request), ("response", response)] {
                 if case .tagged(let tag, _) = value {
                     throw RecordingError(.malformed, path: path,
-                                         "interaction \(index)'s \(side) is a serialized application object (\(tag)), not data")
+                                         "interaction \(index)'s \(side) is a serialized application object " +
+                                         "(\(tag)), not data")
                 }
             }
             exchanges.append(RecordedExchange(index: index, request: self.request(request, kind: kind),

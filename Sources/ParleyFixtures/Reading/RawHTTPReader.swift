@@ -12,8 +12,8 @@ import ParleyHTTP
 ///
 /// Framing errors are errors (RFC 9112 §6.3, `Finding.Kind.invalidFraming`): a `Content-Length`
 /// that is not a length, or one or a chunk size declaring more than twice the bytes of the whole
-/// recording (no hand edit is that far off). A `Content-Length` that is merely off (a hand-edited body) is a `lengthMismatch`
-/// warning, and a chunked label on a body stored decoded a `chunkFraming` note.
+/// recording (no hand edit is that far off). A `Content-Length` that is merely off (a hand-edited body) is a
+/// `lengthMismatch` warning, and a chunked label on a body stored decoded a `chunkFraming` note.
 struct RawHTTPReader {
     let path: String
 
@@ -37,7 +37,8 @@ struct RawHTTPReader {
                 guard offset < bytes.count else { break }
                 guard Self.startsStatusLine(bytes, at: offset) else {
                     return .failure(RecordingError(.malformed, path: path,
-                                                   "byte \(offset): expected a status line such as \"HTTP/1.1 200 OK\""))
+                                                   "byte \(offset): expected a status line " +
+                                                   "such as \"HTTP/1.1 200 OK\""))
                 }
                 switch message(bytes, at: offset, index: responses.count, scan: &scan) {
                 case .success(let (exchange, next)):
@@ -69,8 +70,10 @@ struct RawHTTPReader {
         }
         let statusLine = String(decoding: UnsafeBufferPointer(rebasing: bytes[statusRange]), as: UTF8.self)
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, let code = CheckedArithmetic.nonNegativeDecimal(parts[1]), (100...999).contains(code) else {
-            return .failure(RecordingError(.malformed, path: path, "byte \(start): status line \"\(statusLine)\" has no status code"))
+        guard parts.count >= 2, let code = CheckedArithmetic.nonNegativeDecimal(parts[1]),
+              (100...999).contains(code) else {
+            return .failure(RecordingError(.malformed, path: path,
+                                           "byte \(start): status line \"\(statusLine)\" has no status code"))
         }
         let version = String(parts[0])
         let reason = parts.count > 2 ? String(parts[2]) : ""
@@ -105,9 +108,13 @@ struct RawHTTPReader {
             case .body(let body, let end):
                 return .success((exchange(index, code, reason, version, headers, body, notes), end))
             case .oversizedChunk(let sizeText, let remaining):
-                notes.append(Finding(.invalidFraming, "chunk size \"\(sizeText.prefix(40))\" is more than twice what the whole recording holds (\(remaining) bytes follow it; RFC 9112 §6.3: the message cannot be framed); read as it is"))
+                notes.append(Finding(.invalidFraming,
+                                     "chunk size \"\(sizeText.prefix(40))\" is more than twice what the whole " +
+                                     "recording holds (\(remaining) bytes follow it; RFC 9112 §6.3: the message " +
+                                     "cannot be framed); read as it is"))
             case .notChunked:
-                notes.append(Finding(.chunkFraming, "Transfer-Encoding says chunked but the body is not chunk-framed; read as it is"))
+                notes.append(Finding(.chunkFraming,
+                                     "Transfer-Encoding says chunked but the body is not chunk-framed; read as it is"))
             }
         }
         var end = nextMessage
@@ -115,11 +122,15 @@ struct RawHTTPReader {
         let declaredLength = lengthText.flatMap { CheckedArithmetic.nonNegativeDecimal($0) }
         if let lengthText, declaredLength == nil {
             notes.append(Finding(.invalidFraming,
-                                 "Content-Length \"\(lengthText.prefix(40))\" is not a length (digits only, at most \(Int.max); RFC 9112 §6.3: the message cannot be framed); the body is read up to the next message"))
+                                 "Content-Length \"\(lengthText.prefix(40))\" is not a length (digits only, at most " +
+                                 "\(Int.max); RFC 9112 §6.3: the message cannot be framed); the body is read up to " +
+                                 "the next message"))
         }
         if let declared = declaredLength, Self.isBeyondRecording(declared, bytes.count) {
             notes.append(Finding(.invalidFraming,
-                                 "Content-Length is \(declared), more than twice the \(bytes.count) bytes of the whole recording (RFC 9112 §6.3: the message cannot be framed); the body is read up to the next message"))
+                                 "Content-Length is \(declared), more than twice the \(bytes.count) bytes of the " +
+                                 "whole recording (RFC 9112 §6.3: the message cannot be framed); the body is read up " +
+                                 "to the next message"))
         } else if let declared = declaredLength {
             if CheckedArithmetic.fits(declared, in: bytes.count, from: bodyStart),
                bodyStart + declared == nextMessage || startsAfterBlankLines(bytes, bodyStart + declared) {
@@ -229,7 +240,8 @@ struct RawHTTPReader {
             let sizeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
                 .split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpacesAndTabs() } ?? ""
             // A decoded body may start with a word of hex letters ("cafe"); a size has a digit.
-            guard !sizeText.isEmpty, sizeText.utf8.allSatisfy({ $0 < 0x80 && Character(UnicodeScalar($0)).isHexDigit }) else {
+            guard !sizeText.isEmpty,
+                  sizeText.utf8.allSatisfy({ $0 < 0x80 && Character(UnicodeScalar($0)).isHexDigit }) else {
                 return nil
             }
             let size = CheckedArithmetic.nonNegativeHexadecimal(sizeText)
@@ -250,7 +262,9 @@ struct RawHTTPReader {
         var body: [UInt8] = []
         var offset = start
         while true {
-            guard let (range, next) = line(bytes, from: offset), next <= limit || next == bytes.count else { return nil }
+            guard let (range, next) = line(bytes, from: offset), next <= limit || next == bytes.count else {
+                return nil
+            }
             let sizeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
                 .split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpacesAndTabs() } ?? ""
             guard let size = CheckedArithmetic.nonNegativeHexadecimal(sizeText) else { return nil }

@@ -27,7 +27,8 @@ public struct RecordingReader: Sendable {
             throw RecordingError(.unreadable, path: path, "cannot read the file (\(systemErrorText(error)))")
         }
         guard data.count <= maxFileBytes else {
-            throw RecordingError(.unreadable, path: path, "the file has \(data.count) bytes, over the limit of \(maxFileBytes)")
+            throw RecordingError(.unreadable, path: path,
+                                 "the file has \(data.count) bytes, over the limit of \(maxFileBytes)")
         }
         return try read(bytes: [UInt8](data), path: path)
     }
@@ -55,7 +56,8 @@ public struct RecordingReader: Sendable {
                 exchanges = try CassetteReader(path: path).exchanges(in: root, kind: cassette)
             } else {
                 throw RecordingError(.notARecording, path: path,
-                                     "JSON, but neither a HAR log nor a cassette (no \"log\", \"http_interactions\" or \"interactions\")")
+                                     "JSON, but neither a HAR log nor a cassette (no \"log\", \"http_interactions\" " +
+                                     "or \"interactions\")")
             }
         } else {
             let root: Value
@@ -67,7 +69,8 @@ public struct RecordingReader: Sendable {
             }
             if case .array(let items) = root, items.first?["request"] != nil, items.first?["response"] != nil {
                 throw RecordingError(.malformed, path: path,
-                                     "a vcrpy cassette in the legacy pre-1.0 layout (a bare list of pickled Python objects); re-record it with a current vcrpy")
+                                     "a vcrpy cassette in the legacy pre-1.0 layout (a bare list of pickled Python " +
+                                     "objects); re-record it with a current vcrpy")
             }
             guard let cassette = CassetteReader.kind(of: root, serializedAsJSON: false) else {
                 throw RecordingError(.notARecording, path: path,
@@ -83,12 +86,15 @@ public struct RecordingReader: Sendable {
                         path: String) throws(RecordingError) -> Value {
         do {
             return try bytes[start...].withUnsafeBytes { raw in
-                try format.decode(raw, context: DecodingContext(mediaType: type, limits: DecodingLimits(maxBodyBytes: maxFileBytes)))
+                try format.decode(raw,
+                        context: DecodingContext(mediaType: type, limits: DecodingLimits(maxBodyBytes: maxFileBytes)))
             }
         } catch let error as FormatError {
             var shifted = error
             if let offset = error.location?.byteOffset { shifted.location?.byteOffset = offset + start }
-            throw RecordingError(.malformed, path: path, "invalid \(format.name.uppercased()): \(shifted.message)\(shifted.location.map { " at \($0)" } ?? "")")
+            throw RecordingError(.malformed, path: path,
+                                 "invalid \(format.name.uppercased()): " +
+                                 "\(shifted.message)\(shifted.location.map { " at \($0)" } ?? "")")
         } catch {
             throw RecordingError(.malformed, path: path, "invalid \(format.name.uppercased()): \(error)")
         }

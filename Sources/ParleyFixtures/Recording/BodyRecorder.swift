@@ -48,11 +48,13 @@ struct BodyRecorder: Sendable {
         if !codings.isEmpty {
             let names = codings.joined(separator: ", ")
             if cutBefore {
-                body.notes.append("\(label): Content-Encoding \(names) not undone, the body reached the recorder cut; stored as received")
+                body.notes.append("\(label): Content-Encoding \(names) not undone, the body reached the recorder " +
+                                  "cut; stored as received")
             } else {
                 do {
                     // The pipeline's content-coding step, on the fields alone.
-                    let decoded = try pipeline.contentCodingStep.undo(received, fields: fields, registry: pipeline.registry).body
+                    let decoded = try pipeline.contentCodingStep.undo(received, fields: fields,
+                                                                      registry: pipeline.registry).body
                     body.bytes = decoded
                     body.size = decoded.count
                     readable = true
@@ -74,7 +76,8 @@ struct BodyRecorder: Sendable {
             body.bytes.removeLast(body.bytes.count - maxBytes)
         }
         if body.bytes.count < body.size {
-            body.notes.append("\(label): cut to \(body.bytes.count) of \(body.size) bytes (maxRecordedBodyBytes \(maxBytes))")
+            body.notes.append("\(label): cut to \(body.bytes.count) of \(body.size) bytes (maxRecordedBodyBytes " +
+                              "\(maxBytes))")
         }
         return body
     }
@@ -109,13 +112,16 @@ struct BodyRecorder: Sendable {
         do {
             body.bytes = try match.format.encode(value, context: EncodingContext(mediaType: encodedType))
             body.size = body.bytes.count
-            if ContentCodings.tokens(of: fields).allSatisfy({ $0 == "identity" }) { body.contentLength = body.bytes.count }
+            if ContentCodings.tokens(of: fields).allSatisfy({ $0 == "identity" }) {
+                body.contentLength = body.bytes.count
+            }
         } catch {
             // The body holds a value that must not be recorded and cannot be rewritten without it.
             body.bytes = []
             body.size = 0
             body.contentLength = 0
-            body.notes.append("\(label): left out: \(count) value(s) to redact, but \(match.format.name) cannot re-encode it (\(error))")
+            body.notes.append("\(label): left out: \(count) value(s) to redact, but \(match.format.name) cannot " +
+                              "re-encode it (\(error))")
         }
     }
 }

@@ -42,9 +42,11 @@ struct HARFile {
                 let code = errno
                 attempts += 1
                 if code == EEXIST, attempts < 10_000 { continue }
-                throw RecordingError(.unwritable, path: partial, "cannot create the file (\(String(cString: strerror(code))))")
+                throw RecordingError(.unwritable, path: partial,
+                                     "cannot create the file (\(String(cString: strerror(code))))")
             }
-            let prologue = #"{"log":{"version":"1.2","creator":{"name":"parley","version":"\#(DefaultHeaders.parleyVersion)"},"entries":["#
+            let prologue = #"{"log":{"version":"1.2","creator":{"name":"parley","#
+                + #""version":"\#(DefaultHeaders.parleyVersion)"},"entries":["#
             do {
                 try Self.writeAll(Array(prologue.utf8), to: fd, path: partial)
             } catch {
@@ -90,7 +92,8 @@ struct HARFile {
             guard code == EEXIST else {
                 // A file system without hard links: rename, which replaces nothing we chose.
                 guard rename(partialPath, target) == 0 else {
-                    throw RecordingError(.unwritable, path: partialPath, "cannot rename the file (\(String(cString: strerror(errno))))")
+                    throw RecordingError(.unwritable, path: partialPath,
+                                         "cannot rename the file (\(String(cString: strerror(errno))))")
                 }
                 return target
             }

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import HTTPTypes
 public import Parley
 import ParleyJSON
 
@@ -88,7 +89,8 @@ public final class HARRecorder: @unchecked Sendable {
         self.options = options
         self.bodies = BodyRecorder(registry: registry, paths: paths, options: options)
         self.redactedHeaders = options.allRedactedHeaders
-        self.redactedQuery = QueryRedaction(parameters: options.redactedQueryParameters, replacement: options.replacement)
+        self.redactedQuery = QueryRedaction(parameters: options.redactedQueryParameters,
+                                            replacement: options.replacement)
         self.now = now
     }
 
@@ -162,7 +164,8 @@ public final class HARRecorder: @unchecked Sendable {
     private func closeIfDue(_ state: inout State, at time: Date) throws(RecordingError) {
         guard let file = state.file else { return }
         let age = time.timeIntervalSince(file.openedAt)
-        let limit = Double(options.maxFileAge.components.seconds) + Double(options.maxFileAge.components.attoseconds) * 1e-18
+        let components = options.maxFileAge.components
+        let limit = Double(components.seconds) + Double(components.attoseconds) * 1e-18
         if age >= limit || file.entryCount >= options.maxExchangesPerFile { try finish(&state) }
     }
 

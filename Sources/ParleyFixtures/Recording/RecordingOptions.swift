@@ -1,6 +1,6 @@
 import Parley
-import ParleyHTTP
-import ParleyCompression
+public import ParleyHTTP
+public import ParleyCompression
 
 /// What a ``HARRecorder`` writes: when it starts a new file, what it redacts, how much of a
 /// body it keeps.
@@ -56,7 +56,8 @@ public struct RecordingOptions: Sendable {
     public init(maxExchangesPerFile: Int = 500, maxFileAge: Duration = .seconds(60), redactedHeaders: [String] = [],
                 redactsDefaultHeaders: Bool = true, redactedPaths: [String] = [],
                 redactedQueryParameters: [String] = ["access_token"], maxRecordedBodyBytes: Int = 1 << 20,
-                replacement: String = "REDACTED", contentCodings: ContentCodings = .standard, fileNamePrefix: String = "parley") {
+                replacement: String = "REDACTED", contentCodings: ContentCodings = .standard,
+                fileNamePrefix: String = "parley") {
         self.maxExchangesPerFile = maxExchangesPerFile
         self.maxFileAge = maxFileAge
         self.redactedHeaders = redactedHeaders
@@ -77,7 +78,9 @@ public struct RecordingOptions: Sendable {
     /// Checks the limits and parses the paths.
     func validated(directory: String) throws(RecordingError) -> [RedactionPath] {
         func invalid(_ message: String) -> RecordingError { RecordingError(.invalidOptions, path: directory, message) }
-        guard maxExchangesPerFile >= 1 else { throw invalid("maxExchangesPerFile must be at least 1, not \(maxExchangesPerFile)") }
+        guard maxExchangesPerFile >= 1 else {
+            throw invalid("maxExchangesPerFile must be at least 1, not \(maxExchangesPerFile)")
+        }
         guard maxFileAge > .zero else { throw invalid("maxFileAge must be positive, not \(maxFileAge)") }
         guard maxRecordedBodyBytes >= 0 else { throw invalid("maxRecordedBodyBytes must not be negative") }
         guard !fileNamePrefix.isEmpty, !fileNamePrefix.contains("/"), !fileNamePrefix.hasPrefix(".") else {

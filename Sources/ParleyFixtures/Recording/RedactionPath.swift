@@ -33,7 +33,9 @@ struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
         while let byte = bytes.first {
             switch byte {
             case UInt8(ascii: "."):
-                guard !expectsName else { throw ParseError(message: "an empty step at byte \(text.utf8.count - bytes.count)") }
+                guard !expectsName else {
+                    throw ParseError(message: "an empty step at byte \(text.utf8.count - bytes.count)")
+                }
                 bytes = bytes.dropFirst()
                 expectsName = true
                 guard !bytes.isEmpty else { throw ParseError(message: "the path ends with a dot") }
@@ -42,9 +44,15 @@ struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
                 steps.append(try Self.bracket(&bytes, text: text))
                 expectsName = false
             default:
-                guard expectsName else { throw ParseError(message: "expected \".\" or \"[\" at byte \(text.utf8.count - bytes.count)") }
-                let name = bytes.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") }
-                guard !name.isEmpty else { throw ParseError(message: "unexpected \"]\" at byte \(text.utf8.count - bytes.count)") }
+                guard expectsName else {
+                    throw ParseError(message: "expected \".\" or \"[\" at byte \(text.utf8.count - bytes.count)")
+                }
+                let name = bytes.prefix {
+                    $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]")
+                }
+                guard !name.isEmpty else {
+                    throw ParseError(message: "unexpected \"]\" at byte \(text.utf8.count - bytes.count)")
+                }
                 bytes = bytes.dropFirst(name.count)
                 let string = String(decoding: name, as: UTF8.self)
                 steps.append(string == "*" ? .any : .key(string))
@@ -87,7 +95,9 @@ struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
             bytes = bytes.dropFirst(digits.count)
             step = .index(index)
         }
-        guard bytes.popFirst() == UInt8(ascii: "]") else { throw ParseError(message: "expected \"]\" after byte \(position)") }
+        guard bytes.popFirst() == UInt8(ascii: "]") else {
+            throw ParseError(message: "expected \"]\" after byte \(position)")
+        }
         return step
     }
 
@@ -120,7 +130,9 @@ struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
                 object = Value.Object(members)
             case .any:
                 var members = object.members
-                for index in members.indices { count += apply(rest, to: &members[index].value, replacement: replacement) }
+                for index in members.indices {
+                    count += apply(rest, to: &members[index].value, replacement: replacement)
+                }
                 object = Value.Object(members)
             case .index:
                 return 0

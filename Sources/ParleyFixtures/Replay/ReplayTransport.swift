@@ -1,7 +1,7 @@
 import FoundationEssentials
 public import HTTPTypes
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 import ParleyCompression
 
 /// A client transport that answers from recordings, offline: plug it into a

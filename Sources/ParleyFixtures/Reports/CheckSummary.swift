@@ -1,5 +1,5 @@
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// Totals over a check run.
 public struct CheckSummary: Sendable, Hashable {

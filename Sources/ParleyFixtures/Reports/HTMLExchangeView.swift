@@ -37,7 +37,8 @@ struct HTMLExchangeView {
         if !result.findings.isEmpty {
             html += "<h4>Findings</h4><ul class=\"findings full\">" + result.findings.map {
                 "<li class=\"sev-\($0.severity)\"><b>\($0.severity) \($0.kind.rawValue)</b> "
-                    + "<span class=\"msg\">\(HTMLText.escaped($0.message + $0.pathsText, keepingLines: true))</span></li>"
+                    + "<span class=\"msg\">"
+                    + "\(HTMLText.escaped($0.message + $0.pathsText, keepingLines: true))</span></li>"
             }.joined() + "</ul>"
         }
         guard let detail = result.detail else { return html + "</div>" }
@@ -68,7 +69,8 @@ struct HTMLExchangeView {
         var marked: Set<String> = []
         if !violations.isEmpty {
             html += "<table class=\"kv contract\"><caption>Contract violations</caption><thead><tr>"
-                + "<th scope=\"col\">Value at</th><th scope=\"col\">Offending value</th><th scope=\"col\">Violated schema path</th></tr></thead><tbody>"
+                + "<th scope=\"col\">Value at</th><th scope=\"col\">Offending value</th><th scope=\"col\">Violated " +
+                  "schema path</th></tr></thead><tbody>"
             for finding in violations.prefix(limits.maxFields) {
                 let value = finding.value.map(valueText) ?? ""
                 let instancePath = finding.instancePath.map { $0.isEmpty ? "/" : $0 } ?? ""

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// What a report says about the run itself: the command line and Parley's version.
 public struct ReportRun: Sendable, Hashable {
@@ -20,7 +20,8 @@ public struct ReportRun: Sendable, Hashable {
     var shellText: String {
         commandLine.map { argument in
             let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
-                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_./:=,@%+".unicodeScalars.contains($0)
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                    || "-_./:=,@%+".unicodeScalars.contains($0)
             }
             return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
         }.joined(separator: " ")
@@ -60,7 +61,8 @@ struct HTMLReporter: CheckReporter {
     /// Unreadable files listed by name; past this only counted.
     static let maxListedUnreadable = 1_000
 
-    init(strict: Bool, run: ReportRun, limits: HTMLReportLimits = HTMLReportLimits(), write: @escaping (String) -> Void) {
+    init(strict: Bool, run: ReportRun, limits: HTMLReportLimits = HTMLReportLimits(),
+         write: @escaping (String) -> Void) {
         self.strict = strict
         self.run = run
         self.limits = limits
@@ -84,7 +86,8 @@ struct HTMLReporter: CheckReporter {
         flush()
         write(HTMLSummary(summary: summary, strict: strict, run: run, limits: limits, started: started,
                           seconds: Date().timeIntervalSince(started), unreadable: unreadable).html)
-        write("</main>\n<script nonce=\"\(nonce)\">\(HTMLPage.script(rowsPerPage: limits.rowsPerPage))</script>\n</body>\n</html>")
+        write("</main>\n<script nonce=\"\(nonce)\">\(HTMLPage.script(rowsPerPage: limits.rowsPerPage))</script>\n" +
+              "</body>\n</html>")
     }
 
     // MARK: Writing
@@ -100,7 +103,8 @@ struct HTMLReporter: CheckReporter {
         rows += 1
         let details = view.details(result, previewAllowed: previewCharacters < limits.maxPreviewCharactersInReport)
         let kinds = result.findings.map { HTMLText.scriptJSONString($0.kind.rawValue) }.joined(separator: ",")
-        let json = "{\"i\":\(index),\"p\":\(q(result.path)),\"x\":\(result.index),\"m\":\(q(result.method)),\"u\":\(q(result.url)),"
+        let json = "{\"i\":\(index),\"p\":\(q(result.path)),\"x\":\(result.index),\"m\":\(q(result.method)),"
+            + "\"u\":\(q(result.url)),"
             + "\"s\":\(result.status),\"f\":\(q(result.format ?? "")),\"o\":\(q(result.outcome)),\"k\":[\(kinds)]}"
         pendingRows.append(json)
         let body = view.row(result) + view.detailsRow(result, content: index < limits.rowsPerPage ? details : "")
@@ -129,7 +133,8 @@ struct HTMLReporter: CheckReporter {
     /// a block at a time when a page of rows first needs it).
     private mutating func flush() {
         if !pendingRows.isEmpty {
-            write("<script type=\"application/json\" class=\"parley-rows\">[" + pendingRows.joined(separator: ",") + "]</script>")
+            write("<script type=\"application/json\" " +
+                  "class=\"parley-rows\">[" + pendingRows.joined(separator: ",") + "]</script>")
             pendingRows.removeAll(keepingCapacity: true)
         }
         if !pendingHTML.isEmpty {

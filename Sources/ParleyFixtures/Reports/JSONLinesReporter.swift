@@ -1,3 +1,5 @@
+import ParleyHTTP
+
 /// JSON Lines: `{"type":"exchange",…}` per exchange, `{"type":"file",…}` per unreadable file,
 /// and `{"type":"summary",…}` last.
 struct JSONLinesReporter: CheckReporter {
@@ -5,12 +7,14 @@ struct JSONLinesReporter: CheckReporter {
 
     mutating func record(_ check: RecordingCheck) {
         if let error = check.readError {
-            write("{\"type\":\"file\",\"file\":\(q(error.path)),\"outcome\":\(q(check.isSkipped ? "skipped" : "error")),"
+            write("{\"type\":\"file\",\"file\":\(q(error.path)),"
+                  + "\"outcome\":\(q(check.isSkipped ? "skipped" : "error")),"
                   + "\"reason\":\(q(error.reason.rawValue)),\"message\":\(q(error.message))}")
         }
         for result in check.exchanges {
             let findings = result.findings.map {
-                "{\"kind\":\(q($0.kind.rawValue)),\"severity\":\(q($0.severity.description)),\"message\":\(q($0.message))"
+                "{\"kind\":\(q($0.kind.rawValue)),\"severity\":\(q($0.severity.description)),"
+                    + "\"message\":\(q($0.message))"
                     + ($0.instancePath.map { ",\"instance_path\":\(q($0))" } ?? "")
                     + ($0.schemaPath.map { ",\"schema_path\":\(q($0))" } ?? "") + "}"
             }

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// JUnit XML for CI systems: a `<testsuite>` per recording, a `<testcase>` per exchange, a
 /// `<failure>` for each failing one (warnings too in strict mode), `<error>` for unreadable files.
@@ -27,14 +28,16 @@ struct JUnitReporter: CheckReporter {
         }
         let failures = check.exchanges.filter { $0.fails(strict: strict) }.count
         let errors = check.readError == nil ? 0 : 1
-        write("  <testsuite name=\(attr(check.path)) tests=\"\(check.exchanges.count)\" failures=\"\(failures)\" errors=\"\(errors)\">")
+        write("  <testsuite name=\(attr(check.path)) tests=\"\(check.exchanges.count)\" failures=\"\(failures)\" " +
+              "errors=\"\(errors)\">")
         for result in check.exchanges {
             let name = "#\(result.index) \(result.method) \(result.url)".trimmingSpacesAndTabs()
             write("    <testcase classname=\(attr(check.path)) name=\(attr(name))>")
             if result.fails(strict: strict) {
                 let failing = result.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }
                 let message = failing.map { "\($0.kind): \($0.message)\($0.pathsText)" }.joined(separator: "; ")
-                write("      <failure type=\(attr(failing.first?.kind.rawValue ?? "failure")) message=\(attr(message))>\(text(message))</failure>")
+                write("      <failure type=\(attr(failing.first?.kind.rawValue ?? "failure")) " +
+                      "message=\(attr(message))>\(text(message))</failure>")
             }
             let others = result.findings.filter { !($0.severity == .error || (strict && $0.severity == .warning)) }
             if !others.isEmpty {
@@ -43,7 +46,8 @@ struct JUnitReporter: CheckReporter {
             write("    </testcase>")
         }
         if let error = check.readError {
-            write("    <testcase classname=\(attr(check.path)) name=\"snapshot\"><error type=\(attr(error.reason.rawValue)) message=\(attr(error.message))/></testcase>")
+            write("    <testcase classname=\(attr(check.path)) name=\"snapshot\"><error " +
+                  "type=\(attr(error.reason.rawValue)) message=\(attr(error.message))/></testcase>")
         }
         write("  </testsuite>")
     }

@@ -1,4 +1,5 @@
 import Parley
+import ParleyHTTP
 
 /// The human summary: one line per failing or suspicious exchange with file, entry index,
 /// method, URL and reason; totals at the end. Text that comes from a recording (paths, URLs,
@@ -27,7 +28,8 @@ struct TextReporter: CheckReporter {
             let type = result.contentType.map { " [\(safe($0))]" } ?? ""
             // A snapshot mismatch lists its differences on lines of their own (each already escaped).
             let first = shown.map {
-                "\($0.kind): " + ($0.kind == .snapshotMismatch ? TerminalText.escapedKeepingLines($0.message) : safe($0.message + $0.pathsText))
+                "\($0.kind): " + ($0.kind == .snapshotMismatch ? TerminalText.escapedKeepingLines($0.message)
+                                  : safe($0.message + $0.pathsText))
             }
             write("\(tag)  \(safe(result.label)) → \(result.status)\(type): " + first.joined(separator: "; "))
         }
@@ -42,14 +44,20 @@ struct TextReporter: CheckReporter {
             + (summary.warnings > 0 ? style.warning("\(summary.warnings) with warnings") : "0 with warnings") + ", "
             + (summary.errors > 0 ? style.failure("\(summary.errors) failed") : "0 failed")
         if summary.unreadableFiles > 0 {
-            line += ", " + style.failure("\(summary.unreadableFiles) unreadable file\(summary.unreadableFiles == 1 ? "" : "s")")
+            line += ", " + style.failure("\(summary.unreadableFiles) unreadable " +
+                                         "file\(summary.unreadableFiles == 1 ? "" : "s")")
         }
-        if summary.skippedFiles > 0 { line += " (\(summary.skippedFiles) other file\(summary.skippedFiles == 1 ? "" : "s") skipped)" }
-        if summary.snapshotsWritten > 0 { line += "; wrote \(summary.snapshotsWritten) snapshot\(summary.snapshotsWritten == 1 ? "" : "s")" }
+        if summary.skippedFiles > 0 {
+            line += " (\(summary.skippedFiles) other file\(summary.skippedFiles == 1 ? "" : "s") skipped)"
+        }
+        if summary.snapshotsWritten > 0 {
+            line += "; wrote \(summary.snapshotsWritten) snapshot\(summary.snapshotsWritten == 1 ? "" : "s")"
+        }
         let kinds = summary.findingCounts.filter { $0.key.defaultSeverity > .note || verbose }
             .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }
         if !kinds.isEmpty { line += "\nfindings: " + kinds.joined(separator: ", ") }
-        line += "\n" + (summary.fails(strict: strict) ? style.failure("FAILED") : style.success("PASSED")) + (strict ? " (strict)" : "")
+        line += "\n" + (summary.fails(strict: strict) ? style.failure("FAILED") : style.success("PASSED"))
+            + (strict ? " (strict)" : "")
         write(line)
     }
 }

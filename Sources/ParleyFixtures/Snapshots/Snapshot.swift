@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+public import Parley
 import ParleyJSON
 
 /// Pinned expectations for a recording, kept in a sidecar file next to it

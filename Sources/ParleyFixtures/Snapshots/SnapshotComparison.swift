@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+public import Parley
 
 /// Compares decoded values with pinned ones and describes the differences by path.
 ///
@@ -85,7 +85,8 @@ enum SnapshotComparison {
                 }
             default:
                 if expected != actual {
-                    report(": expected \(SnapshotComparison.render(expected)), got \(SnapshotComparison.render(actual))")
+                    report(": expected \(SnapshotComparison.render(expected)), got " +
+                           "\(SnapshotComparison.render(actual))")
                 }
             }
         }

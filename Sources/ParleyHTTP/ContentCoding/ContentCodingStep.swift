@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 /// Undoes a message's `Content-Encoding` (RFC 9110 §8.4.1): the response pipeline's first step,
 /// and what a server does to a request body before decoding it.
@@ -68,7 +68,8 @@ public struct ContentCodingStep: Sendable {
             } catch {
                 if case .limitExceeded(let maximum) = error.reason {
                     throw ParleyError(.limitExceeded, error.description,
-                                      limit: FormatError.Limit(name: "maxDecompressedBytes", maximum: maximum, actual: nil))
+                                      limit: FormatError.Limit(name: "maxDecompressedBytes", maximum: maximum,
+                                                               actual: nil))
                 }
                 throw ParleyError(.decodingFailed, error.description)
             }
@@ -85,7 +86,9 @@ public struct ContentCodingStep: Sendable {
     ///
     /// - Throws: `ParleyError` as `undo(_:fields:maximumBytes:)` does.
     public func undo(_ body: [UInt8], fields: HTTPFields, registry: Registry) throws(ParleyError) -> Undone {
-        guard fields[.contentEncoding] != nil else { return Undone(body: body, headerFields: fields, storedDecoded: []) }
+        guard fields[.contentEncoding] != nil else {
+            return Undone(body: body, headerFields: fields, storedDecoded: [])
+        }
         let match = fields[.contentType].flatMap(registry.decoder(forContentType:))
         return try undo(body, fields: fields, maximumBytes: match?.limits.maxBodyBytes)
     }

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 extension EncodingNegotiator {
     /// Creates a negotiator over the encoders of `contentCodings`, in their order.

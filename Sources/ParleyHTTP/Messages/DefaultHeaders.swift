@@ -1,6 +1,6 @@
 public import HTTPTypes
-import Parley
-import FoundationEssentials
+public import Parley
+public import FoundationEssentials
 
 /// Header fields added to every request a `ParameterRequestSerializer` builds, unless the request
 /// sets the same field itself (per-request fields always win).
@@ -75,7 +75,8 @@ public struct DefaultHeaders: Sendable {
         var tags: [String] = []
         for language in languages {
             let tag = language.replacing("_", with: "-")
-            guard !tag.isEmpty, tag.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: ";") }),
+            guard !tag.isEmpty,
+                  tag.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: ";") }),
                   seen.insert(tag.lowercased()).inserted else { continue }
             tags.append(tag)
             if tags.count == 6 { break }
@@ -88,11 +89,14 @@ public struct DefaultHeaders: Sendable {
     /// The user's languages from POSIX locale variables: `LANGUAGE` (a `:` list), else
     /// `LC_ALL`, `LC_MESSAGES`, `LANG`; `fr_CH.UTF-8` becomes `fr-CH` followed by `fr`.
     /// `C` and `POSIX` mean English; nothing set gives `["en"]`.
-    public static func preferredLanguagesFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func preferredLanguagesFromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
         var raw: [String] = []
         if let list = environment["LANGUAGE"], !list.isEmpty {
             raw = list.split(separator: ":").map(String.init)
-        } else if let one = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) {
+        } else if let one = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] })
+                                                                  .first(where: { !$0.isEmpty }) {
             raw = [one]
         }
         var result: [String] = []

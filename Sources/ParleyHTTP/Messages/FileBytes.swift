@@ -22,7 +22,8 @@ enum FileBytes {
                               "cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FormatError(.unsupportedValue, format: MultipartFormData.formatName, "'\(path)' is not a regular file")
+            throw FormatError(.unsupportedValue, format: MultipartFormData.formatName,
+                              "'\(path)' is not a regular file")
         }
         return Int(info.st_size)
     }
@@ -47,7 +48,8 @@ enum FileBytes {
     }
 
     static func error(_ message: String) -> FormatError {
-        FormatError(.unsupportedValue, format: MultipartFormData.formatName, "\(message): \(String(cString: strerror(errno)))")
+        FormatError(.unsupportedValue, format: MultipartFormData.formatName,
+                    "\(message): \(String(cString: strerror(errno)))")
     }
 }
 

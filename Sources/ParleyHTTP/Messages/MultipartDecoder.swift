@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// Decodes a `multipart/form-data` body (RFC 7578, RFC 2046 §5.1) into its parts — what a
 /// gateway receiving uploads needs — within ``Limits``.
@@ -115,7 +115,8 @@ public struct MultipartDecoder: Sendable {
             // `Int.max` must not overflow).
             let headerWindowEnd = CheckedArithmetic.end(of: CheckedArithmetic.sum(limits.maxHeaderBytes, 4) ?? Int.max,
                                                         from: position, clampedTo: body.count)
-            let headerEnd = MultipartScanner.firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: body[position..<headerWindowEnd])
+            let headerEnd = MultipartScanner.firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A],
+                                                        in: body[position..<headerWindowEnd])
             let contentStart: Int
             let headerFields: [(name: String, value: String)]
             if body[position...].starts(with: [0x0D, 0x0A]) {
@@ -125,13 +126,15 @@ public struct MultipartDecoder: Sendable {
                 headerFields = try Self.headerFields(body[position..<headerEnd], at: position)
                 contentStart = headerEnd + 4
             } else if body.count - position > limits.maxHeaderBytes {
-                throw FormatError.limitExceeded(format: Self.formatName, limit: "maxHeaderBytes", maximum: limits.maxHeaderBytes)
+                throw FormatError.limitExceeded(format: Self.formatName, limit: "maxHeaderBytes",
+                                                maximum: limits.maxHeaderBytes)
             } else {
                 throw FormatError(.truncated, format: Self.formatName, "part headers never end",
                                   location: .init(byteOffset: position))
             }
             guard let contentEnd = MultipartScanner.firstIndex(of: delimiter, in: body[contentStart...]) else {
-                throw FormatError(.truncated, format: Self.formatName, "no closing delimiter after byte \(contentStart)")
+                throw FormatError(.truncated, format: Self.formatName,
+                                  "no closing delimiter after byte \(contentStart)")
             }
             if contentEnd - contentStart > limits.maxPartBytes {
                 throw FormatError.limitExceeded(format: Self.formatName, limit: "maxPartBytes",
@@ -147,7 +150,8 @@ public struct MultipartDecoder: Sendable {
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
             let text = String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
             guard let colon = text.firstIndex(of: ":") else {
-                throw FormatError(.malformed, format: formatName, "part header line without ':'", location: .init(byteOffset: offset))
+                throw FormatError(.malformed, format: formatName, "part header line without ':'",
+                                  location: .init(byteOffset: offset))
             }
             let value = text[text.index(after: colon)...].trimmingSpacesAndTabs()
             fields.append((text[..<colon].lowercased(), value))
@@ -157,11 +161,13 @@ public struct MultipartDecoder: Sendable {
 
     static func part(_ fields: [(name: String, value: String)], body: [UInt8], at offset: Int) throws -> Part {
         guard let disposition = fields.first(where: { $0.name == "content-disposition" })?.value else {
-            throw FormatError(.malformed, format: formatName, "part without Content-Disposition", location: .init(byteOffset: offset))
+            throw FormatError(.malformed, format: formatName, "part without Content-Disposition",
+                              location: .init(byteOffset: offset))
         }
         let parameters = DispositionParameters.parse(disposition)
         guard let name = parameters["name"] else {
-            throw FormatError(.malformed, format: formatName, "part without a name", location: .init(byteOffset: offset))
+            throw FormatError(.malformed, format: formatName, "part without a name",
+                              location: .init(byteOffset: offset))
         }
         let filename = parameters["filename*"].flatMap(DispositionParameters.decodeExtended) ?? parameters["filename"]
         let type = fields.first { $0.name == "content-type" }.flatMap { MediaType($0.value) }

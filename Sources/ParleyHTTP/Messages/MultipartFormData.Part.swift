@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 extension MultipartFormData {
     /// One part of a form.

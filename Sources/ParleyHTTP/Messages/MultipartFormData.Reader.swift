@@ -44,11 +44,13 @@ extension MultipartFormData {
                         try finishContent(ofPart: index, source: source)
                         continue
                     }
-                    let window = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<min(buffer.count, filled + remaining)])
+                    let end = min(buffer.count, filled + remaining)
+                    let window = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<end])
                     let count = try source.read(into: window)
                     if count == 0 {
                         throw FormatError(.truncated, format: MultipartFormData.formatName,
-                                          "part '\(form.parts[index].name)' ended \(remaining) bytes before its announced length")
+                                          "part '\(form.parts[index].name)' ended \(remaining) bytes before its " +
+                                          "announced length")
                     }
                     filled += count
                     stage = .content(index, source, remaining: remaining - count)
@@ -93,11 +95,13 @@ extension MultipartFormData {
                 let extra = try withUnsafeMutableBytes(of: &probe) { try source.read(into: $0) }
                 if extra != 0 {
                     throw FormatError(.malformed, format: MultipartFormData.formatName,
-                                      "part '\(form.parts[index].name)' is longer than its announced length \(form.parts[index].content.length)")
+                                      "part '\(form.parts[index].name)' is longer than its announced length " +
+                                      "\(form.parts[index].content.length)")
                 }
             }
             let next = index + 1
-            stage = next < form.parts.count ? .head(next, form.head(ofPart: next), offset: 0) : .tail(form.tail, offset: 0)
+            stage = next < form.parts.count ? .head(next, form.head(ofPart: next), offset: 0)
+                : .tail(form.tail, offset: 0)
         }
     }
 

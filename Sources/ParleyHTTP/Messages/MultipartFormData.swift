@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// A `multipart/form-data` body (RFC 7578): text fields and file parts from memory, files on
 /// disk and streams, produced in bounded memory with an exact `Content-Length`.
@@ -66,7 +66,8 @@ public struct MultipartFormData: Sendable {
 
     /// `multipart/form-data; boundary=…`.
     public var contentType: MediaType {
-        MediaType(lowercasedType: "multipart", subtype: "form-data", parameters: [.init(name: "boundary", value: boundary)])
+        MediaType(lowercasedType: "multipart", subtype: "form-data",
+                  parameters: [.init(name: "boundary", value: boundary)])
     }
 
     /// Appends a text field (UTF-8, no `Content-Type`).
@@ -88,7 +89,8 @@ public struct MultipartFormData: Sendable {
     ///   - filename: The name sent; default the last path component.
     ///   - contentType: The type sent; default inferred from the filename's extension.
     /// - Throws: `FormatError.Code.unsupportedValue` when the path is not a readable regular file.
-    public mutating func append(name: String, fileAt path: String, filename: String? = nil, contentType: MediaType? = nil) throws {
+    public mutating func append(name: String, fileAt path: String, filename: String? = nil,
+                                contentType: MediaType? = nil) throws {
         let length = try FileBytes.size(ofFileAt: path)
         let sent = filename ?? (path.split(separator: "/").last.map(String.init) ?? path)
         append(Part(name: name, filename: sent, contentType: contentType ?? inferredType(for: sent),

@@ -23,7 +23,8 @@ public enum RequestBody: Sendable {
         switch self {
         case .bytes(let bytes): return bytes
         case .multipart(let form):
-            try DecodingLimits(maxBodyBytes: maxBytes).checkBodySize(form.contentLength, format: MultipartFormData.formatName)
+            try DecodingLimits(maxBodyBytes: maxBytes).checkBodySize(form.contentLength,
+                                                                     format: MultipartFormData.formatName)
             return try form.encodedBytes()
         }
     }

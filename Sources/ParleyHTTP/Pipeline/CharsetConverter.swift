@@ -32,7 +32,8 @@ public protocol CharsetConverting: Sendable {
 
 extension CharsetConverting {
     /// `utf8` unchanged for UTF-8; ``CharsetConversionError/unknownCharset(_:)`` otherwise.
-    public func bytes(fromUTF8 utf8: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+    public func bytes(fromUTF8 utf8: [UInt8], charset: String,
+                      maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
         guard Charset(name: charset) == .utf8 else { throw .unknownCharset(charset) }
         guard utf8.count <= maximumBytes else { throw .limitExceeded(maximum: maximumBytes) }
         return utf8
@@ -67,7 +68,8 @@ public struct SystemCharsetConverter: CharsetConverting {
     /// Creates the converter.
     public init() {}
 
-    public func utf8(from bytes: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+    public func utf8(from bytes: [UInt8], charset: String,
+                     maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
         if let known = Charset(name: charset) {
             let text: String
             do {
@@ -78,11 +80,13 @@ public struct SystemCharsetConverter: CharsetConverting {
             guard text.utf8.count <= maximumBytes else { throw .limitExceeded(maximum: maximumBytes) }
             return Array(text.utf8)
         }
-        return try Self.iconvConvert(bytes, from: charset.uppercased(), to: "UTF-8", charset: charset, maximumBytes: maximumBytes)
+        return try Self.iconvConvert(bytes, from: charset.uppercased(), to: "UTF-8", charset: charset,
+                                     maximumBytes: maximumBytes)
     }
 
     /// The core's `Charset`s first (UTF-8 is returned as it is), then iconv.
-    public func bytes(fromUTF8 utf8: [UInt8], charset: String, maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
+    public func bytes(fromUTF8 utf8: [UInt8], charset: String,
+                      maximumBytes: Int) throws(CharsetConversionError) -> [UInt8] {
         if let known = Charset(name: charset) {
             let output: [UInt8]
             if known == .utf8 {
@@ -96,7 +100,8 @@ public struct SystemCharsetConverter: CharsetConverting {
             guard output.count <= maximumBytes else { throw .limitExceeded(maximum: maximumBytes) }
             return output
         }
-        return try Self.iconvConvert(utf8, from: "UTF-8", to: charset.uppercased(), charset: charset, maximumBytes: maximumBytes)
+        return try Self.iconvConvert(utf8, from: "UTF-8", to: charset.uppercased(), charset: charset,
+                                     maximumBytes: maximumBytes)
     }
 
     /// The UTF-8 offset of the first character of `text` that `charset` cannot encode.

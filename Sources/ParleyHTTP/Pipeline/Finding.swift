@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// How much a finding matters.
 public enum Severity: Int, Sendable, Hashable, Comparable, CustomStringConvertible {

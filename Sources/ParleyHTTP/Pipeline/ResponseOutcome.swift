@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 /// What ``ResponsePipeline`` made of one response: every finding in step order, and either the
 /// decoded output or the error that stops a caller.

@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 /// The one sequence of steps every response goes through, whoever handles it: the response
 /// serializers, `Client`, replay, `parley check` and the server integrations run this code and
@@ -50,7 +50,8 @@ public struct ResponsePipeline: Sendable {
 
     /// Creates a pipeline.
     public init(registry: Registry, validator: ResponseValidator = ResponseValidator(),
-                contentCodings: ContentCodings = .none, charsetConverter: any CharsetConverting = SystemCharsetConverter(),
+                contentCodings: ContentCodings = .none,
+                charsetConverter: any CharsetConverting = SystemCharsetConverter(),
                 maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes,
                 acceptsMislabelledBodies: Bool = false, checksContentLength: Bool = false) {
         self.registry = registry
@@ -106,7 +107,9 @@ public struct ResponsePipeline: Sendable {
     }
 
     private var valueDecoding: Decoding<Value> {
-        Decoding(body: { match, bytes, contentType throws(ParleyError) in try match.decode(bytes, contentType: contentType) },
+        Decoding(body: { match, bytes, contentType throws(ParleyError) in
+                     try match.decode(bytes, contentType: contentType)
+                 },
                  value: { $0 })
     }
 
@@ -120,7 +123,9 @@ public struct ResponsePipeline: Sendable {
         guard validator.acceptableStatusCodes.contains(status.code) else {
             let error = ParleyError(.unacceptableStatus, "unacceptable status \(status.code) \(status.reasonPhrase)",
                                     receivedContentType: report.response.headerFields[.contentType])
-            report.stop(.unacceptableStatus, "status \(status.code) is not acceptable (acceptable: \(validator.acceptableStatusDescription))", error)
+            report.stop(.unacceptableStatus,
+                        "status \(status.code) is not acceptable (acceptable: " +
+                        "\(validator.acceptableStatusDescription))", error)
             // The error body is still decoded, so the error can carry what it says.
             var errorBody = report
             errorBody.error = nil
@@ -143,7 +148,8 @@ public struct ResponsePipeline: Sendable {
         var storedDecoded = false
         if report.response.headerFields[.contentEncoding] != nil {
             do {
-                let undone = try contentCodingStep.undo(stored, fields: report.response.headerFields, registry: registry)
+                let undone = try contentCodingStep.undo(stored, fields: report.response.headerFields,
+                                                        registry: registry)
                 for token in undone.storedDecoded {
                     report.add(.storedDecoded, "Content-Encoding says \(token) but the body is stored decoded")
                 }
@@ -175,19 +181,22 @@ public struct ResponsePipeline: Sendable {
         let status = report.response.status.code
         // Step 2: body presence.
         let noContent = EmptyBodyPolicy.hasNoContent(status: status, requestMethod: request?.method)
-        let absence = request?.method == .head ? "an answer to HEAD has no content" : "a \(status) response has no content"
+        let absence = request?.method == .head ? "an answer to HEAD has no content"
+            : "a \(status) response has no content"
         if noContent, !report.body.isEmpty {
             report.add(.noBody, "\(absence); the \(report.body.count) stored bytes are not decoded")
             report.body = []
         }
-        if report.body.isEmpty, let value = validator.emptyBodyPolicy.emptyValue(for: report.response, request: request) {
+        if report.body.isEmpty,
+           let value = validator.emptyBodyPolicy.emptyValue(for: report.response, request: request) {
             if report.findings.last?.kind != .noBody {
                 report.add(.noBody, noContent ? absence : "an empty body, accepted by the empty-body policy")
             }
             return finish(&report) { () throws(ParleyError) in try decoding.value(value) }
         }
         if status == 206 {
-            report.add(.noBody, "206 Partial Content holds a byte range, not a whole representation; kept as bytes, not decoded")
+            report.add(.noBody,
+                       "206 Partial Content holds a byte range, not a whole representation; kept as bytes, not decoded")
             let bytes = report.body
             return finish(&report) { () throws(ParleyError) in try decoding.value(.bytes(bytes)) }
         }
@@ -196,7 +205,8 @@ public struct ResponsePipeline: Sendable {
         guard let received = report.response.headerFields[.contentType] else {
             let looks = registry.sniff(report.body).map { " (it looks like \($0.mediaType))" } ?? ""
             report.stop(.missingContentType, "a \(report.body.count)-byte body without a Content-Type\(looks)",
-                        ParleyError(.missingContentType, "response has no Content-Type\(looks)", acceptableTypes: acceptableTypes))
+                        ParleyError(.missingContentType, "response has no Content-Type\(looks)",
+                                    acceptableTypes: acceptableTypes))
             return nil
         }
         let labelled: MediaType
@@ -211,7 +221,8 @@ public struct ResponsePipeline: Sendable {
         guard validator.accepts(contentType: labelled) else {
             let acceptable = acceptableTypes.map(\.description).joined(separator: ", ")
             report.stop(.unknownContentType, "\(labelled.essence) is not acceptable here (acceptable: \(acceptable))",
-                        ParleyError(.unacceptableContentType, "unacceptable content type '\(received)'; acceptable: \(acceptable)",
+                        ParleyError(.unacceptableContentType,
+                                    "unacceptable content type '\(received)'; acceptable: \(acceptable)",
                                     receivedContentType: received, acceptableTypes: acceptableTypes))
             return nil
         }
@@ -220,7 +231,9 @@ public struct ResponsePipeline: Sendable {
             let registered = registry.formats.map(\.name).joined(separator: ", ")
             report.stop(.unknownContentType, "no registered format decodes \(labelled.essence)\(looks)",
                         ParleyError(.unacceptableContentType,
-                                    "unacceptable content type '\(received)' (status \(status)); acceptable: \(acceptableTypes.map(\.description).joined(separator: ", ")) (registered formats: \(registered))\(looks)",
+                                    "unacceptable content type '\(received)' (status \(status)); acceptable: " +
+                                    "\(acceptableTypes.map(\.description).joined(separator: ", ")) (registered " +
+                                    "formats: \(registered))\(looks)",
                                     receivedContentType: received, acceptableTypes: acceptableTypes))
             return nil
         }
@@ -230,7 +243,8 @@ public struct ResponsePipeline: Sendable {
         var contentType = labelled
         if let charset = labelled.charset, Charset(name: charset) == nil {
             do {
-                report.body = try charsetConverter.utf8(from: report.body, charset: charset, maximumBytes: match.limits.maxBodyBytes)
+                report.body = try charsetConverter.utf8(from: report.body, charset: charset,
+                                                        maximumBytes: match.limits.maxBodyBytes)
                 contentType = labelled.settingParameter("charset", to: "utf-8")
             } catch {
                 let kind: Finding.Kind, code: ParleyError.Code
@@ -239,7 +253,8 @@ public struct ResponsePipeline: Sendable {
                 case .invalidBytes: (kind, code) = (.decodeFailed, .decodingFailed)
                 case .limitExceeded: (kind, code) = (.limitExceeded, .limitExceeded)
                 }
-                report.stop(kind, error.description, ParleyError(code, error.description, receivedContentType: received, format: match.format.name))
+                report.stop(kind, error.description,
+                        ParleyError(code, error.description, receivedContentType: received, format: match.format.name))
                 return nil
             }
         }
@@ -251,16 +266,21 @@ public struct ResponsePipeline: Sendable {
         let body = report.body
         do {
             let output = try decoding.body(match, body, contentType)
-            if let mislabel { report.add(.mislabelledBody, "labelled \(labelled.essence) but looks like \(mislabel.mediaType)") }
+            if let mislabel {
+                report.add(.mislabelledBody, "labelled \(labelled.essence) but looks like \(mislabel.mediaType)")
+            }
             return output
         } catch {
             if acceptsMislabelledBodies, let mislabel, let real = registry.decoder(for: mislabel.mediaType),
                let output = try? decoding.body(real, body, mislabel.mediaType) {
                 report.formatName = real.format.name
-                report.add(.mislabelledBody, "labelled \(labelled.essence) but is \(mislabel.mediaType) (decodes as that)")
+                report.add(.mislabelledBody,
+                           "labelled \(labelled.essence) but is \(mislabel.mediaType) (decodes as that)")
                 return output
             }
-            if let mislabel { report.add(.mislabelledBody, "labelled \(labelled.essence) but looks like \(mislabel.mediaType)") }
+            if let mislabel {
+                report.add(.mislabelledBody, "labelled \(labelled.essence) but looks like \(mislabel.mediaType)")
+            }
             report.stop(error.code == .limitExceeded ? .limitExceeded : .decodeFailed, Self.describe(error), error)
             return nil
         }
@@ -286,7 +306,8 @@ public struct ResponsePipeline: Sendable {
         let needs = structured.isEmpty ? "no structured format is registered"
                                        : "registered structured formats: \(structured.joined(separator: ", "))"
         return ParleyError(.unacceptableContentType,
-                           "the response is labelled \(contentType.essence), but \(T.self) needs a structured format (\(needs))\(looks)",
+                           "the response is labelled \(contentType.essence), but \(T.self) needs a structured format " +
+                           "(\(needs))\(looks)",
                            receivedContentType: contentType.description, acceptableTypes: acceptableTypes)
     }
 

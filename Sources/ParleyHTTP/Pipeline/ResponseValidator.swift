@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// What a response must be to be decoded: acceptable status codes, acceptable content types,
 /// and the empty-body policy. ``ResponsePipeline`` applies it; every response serializer, the

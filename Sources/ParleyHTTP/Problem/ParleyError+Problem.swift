@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 extension ParleyError {
     /// The problem details (RFC 9457) the error body holds, when it is a problem document: read

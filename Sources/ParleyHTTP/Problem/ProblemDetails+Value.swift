@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 extension ProblemDetails {
     /// Reads a problem from a decoded body: the JSON form (an object whose members are the
@@ -127,7 +127,8 @@ extension String {
     /// The text without leading and trailing XML whitespace (space, tab, CR, LF).
     fileprivate var trimmingXMLWhitespace: Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let start = firstIndex(where: { !isSpace($0) }),
+              let end = lastIndex(where: { !isSpace($0) }) else { return "" }
         return self[start...end]
     }
 }

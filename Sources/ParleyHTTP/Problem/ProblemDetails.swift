@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 /// A problem details object (RFC 9457): a machine-readable description of an HTTP error, sent as
 /// `application/problem+json` or `application/problem+xml`.

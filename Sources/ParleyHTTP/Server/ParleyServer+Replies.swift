@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 extension ParleyServer {
     /// Encodes `value` in the format the request's `Accept` prefers (RFC 9110 §12.5.1).

@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 /// Parley's server side, independent of any framework: the one entry point the Hummingbird and
 /// Vapor integrations and the gateway call, so they answer alike.
@@ -87,13 +87,15 @@ public struct ParleyServer: Sendable {
     /// - Throws: `ParleyError` as ``decodeValue(_:of:)`` does; a body of plain text or raw bytes
     ///   is 415 (a `Decodable` type is never read from them); a body that does not fit `T` is
     ///   `ParleyError.Code.decodingFailed` (400) naming the coding path.
-    public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], of request: HTTPRequest) throws(ParleyError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8],
+                                     of request: HTTPRequest) throws(ParleyError) -> T {
         guard let received = request.headerFields[.contentType] else {
             if !body.isEmpty || request.headerFields[.contentEncoding] != nil {
                 _ = try decodeValue(body, of: request)   // 415, or the coding's failure
             }
             do { return try valueDecoder.decode(T.self, from: .null) } catch {
-                throw ParleyError(.decodingFailed, "cannot decode \(T.self) from an empty body: \(error)", underlying: [error])
+                throw ParleyError(.decodingFailed, "cannot decode \(T.self) from an empty body: \(error)",
+                                  underlying: [error])
             }
         }
         let contentType = try parsedContentType(received)
@@ -115,7 +117,8 @@ public struct ParleyServer: Sendable {
     /// - Throws: `ParleyError`: `ParleyError.Code.unsupportedContentEncoding` (415),
     ///   `ParleyError.Code.limitExceeded` (413), `ParleyError.Code.decodingFailed` (400, corrupt),
     ///   carrying the body as received.
-    public func undoContentCoding(of request: HTTPRequest, body: [UInt8]) throws(ParleyError) -> (HTTPRequest, [UInt8]) {
+    public func undoContentCoding(of request: HTTPRequest,
+                                  body: [UInt8]) throws(ParleyError) -> (HTTPRequest, [UInt8]) {
         guard request.headerFields[.contentEncoding] != nil else { return (request, body) }
         do {
             let undone = try ContentCodingStep(contentCodings, maxDecompressedBytes: maxDecompressedBytes)
@@ -159,7 +162,8 @@ public struct ParleyServer: Sendable {
     ///   - error: The failure.
     ///   - request: The request it answers.
     /// - Returns: The response head and body.
-    public func problemAnswer(for error: ParleyError, to request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
+    public func problemAnswer(for error: ParleyError,
+                              to request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
         problemAnswer(for: error, to: request, accepting: AcceptField(request.headerFields))
     }
 
@@ -181,7 +185,8 @@ public struct ParleyServer: Sendable {
     /// ``problemAnswer(for:to:)`` does; a plain-text body when the registry encodes nothing.
     public func problemAnswer(_ problem: ProblemDetails, status: HTTPResponse.Status, fields: HTTPFields = [:],
                               to request: HTTPRequest) -> (response: HTTPResponse, body: [UInt8]) {
-        problemAnswer(problem, status: status, fields: fields, to: request, accepting: AcceptField(request.headerFields))
+        problemAnswer(problem, status: status, fields: fields, to: request,
+                      accepting: AcceptField(request.headerFields))
     }
 
     /// The answer carrying `problem` as ``problemAnswer(_:status:fields:to:)`` gives it, with the
@@ -196,7 +201,8 @@ public struct ParleyServer: Sendable {
             head = reply.response(status: status)
             body = reply.body
         } catch {
-            head = HTTPResponse(status: status, headerFields: [.contentType: "text/plain; charset=utf-8", .vary: "Accept"])
+            head = HTTPResponse(status: status,
+                                headerFields: [.contentType: "text/plain; charset=utf-8", .vary: "Accept"])
             body = Array((problem.detail ?? problem.title ?? "\(status.code)").utf8)
         }
         for field in fields { head.headerFields.append(field) }
@@ -214,7 +220,8 @@ public struct ParleyServer: Sendable {
 
     private func parsedContentType(_ received: String) throws(ParleyError) -> MediaType {
         do { return try MediaType(parsing: received) } catch {
-            throw ParleyError(.invalidRequest, "malformed Content-Type '\(received)': \(error)", receivedContentType: received)
+            throw ParleyError(.invalidRequest, "malformed Content-Type '\(received)': \(error)",
+                              receivedContentType: received)
         }
     }
 

@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 // What `Registry` offered servers before ParleyServer became the one server-side entry point.
 // Each forwards to ParleyServer, whose rule for a malformed `Accept` (400) and `Content-Type`
@@ -46,7 +46,8 @@ extension Registry {
     }
 
     /// Decodes a request body by its `Content-Type`, after undoing its `Content-Encoding`.
-    @available(*, deprecated, message: "use ParleyServer(registry:contentCodings:maxDecompressedBytes:).decodeValue(_:of:)")
+    @available(*, deprecated,
+               message: "use ParleyServer(registry:contentCodings:maxDecompressedBytes:).decodeValue(_:of:)")
     public func decodeRequestBody(_ body: [UInt8], of request: HTTPRequest, contentCodings: ContentCodings = .none,
                                   maxDecompressedBytes: Int = DecodingLimits.standard.maxDecompressedBytes)
         throws(ParleyError) -> Value {
@@ -81,7 +82,8 @@ extension Registry {
 extension ResponsePipeline {
     /// Undoes the response's `Content-Encoding` (step 1 alone).
     @available(*, deprecated, message: "use ContentCodingStep.undo(_:fields:maximumBytes:) (contentCodingStep)")
-    public func undoContentCoding(_ response: HTTPResponse, body: [UInt8]) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
+    public func undoContentCoding(_ response: HTTPResponse,
+                                  body: [UInt8]) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
         var response = response
         do {
             let undone = try contentCodingStep.undo(body, fields: response.headerFields, registry: registry)

@@ -1,5 +1,5 @@
 public import HTTPTypes
-import Parley
+public import Parley
 
 /// An encoded reply: the body and the header fields that describe it.
 public struct Reply: Sendable {

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// One failed keyword, in the JSON Schema output format's terms.
 public struct ValidationError: Sendable, Hashable, CustomStringConvertible {

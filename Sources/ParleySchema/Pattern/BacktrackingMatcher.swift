@@ -1,9 +1,9 @@
 /// Matches patterns with lookarounds or backreferences, which no finite automaton can, by
-/// backtracking over a `BacktrackingProgram` with an explicit stack. Every instruction executed is a
-/// step; past the budget the match fails with `.budgetExceeded`, so a hostile text cannot hang it.
+/// backtracking over a `PatternProgram` compiled for it, with an explicit stack. Every instruction
+/// executed is a step; past the budget the match fails with `.budgetExceeded`, so a hostile text
+/// cannot hang it.
 struct BacktrackingMatcher {
-    private let program: BacktrackingProgram
-    private let sets: [CodePointSet]
+    private let program: PatternProgram
     private let text: [UInt32]
     private let maxSteps: Int
     private var steps = 0
@@ -17,20 +17,12 @@ struct BacktrackingMatcher {
         case restore(register: Int, value: Int)
     }
 
-    init(_ node: PatternNode, sets: [CodePointSet], captureCount: Int, text: [UInt32], maxSteps: Int) {
-        program = BacktrackingProgram(node, captureCount: captureCount)
-        self.sets = sets
+    /// A matcher of `program`, which must be compiled for backtracking, over `text`.
+    init(_ program: PatternProgram, text: [UInt32], maxSteps: Int) {
+        self.program = program
         self.text = text
         self.maxSteps = maxSteps
         registers = Array(repeating: -1, count: program.registerCount)
-    }
-
-    /// Fails with `.budgetExceeded` when the pattern's program would exceed `maxSize` instructions.
-    static func checkSize(_ node: PatternNode, maxSize: Int) throws(PatternError) {
-        guard BacktrackingProgram.size(of: node, limit: maxSize) < maxSize else {
-            throw PatternError(code: .budgetExceeded,
-                               message: "the compiled pattern would exceed \(maxSize) instructions", offset: nil)
-        }
     }
 
     /// Whether the pattern matches starting at some position of the text.
@@ -62,7 +54,7 @@ struct BacktrackingMatcher {
             case .unit(let expected):
                 if position < text.count, text[position] == expected { pc += 1; position += 1 } else { failed = true }
             case .set(let index):
-                if position < text.count, sets[index].contains(text[position]) {
+                if position < text.count, program.sets[index].contains(text[position]) {
                     pc += 1
                     position += 1
                 } else {

@@ -36,9 +36,8 @@
 /// backtracking steps.
 public struct ECMAPattern: Sendable {
     private let program: PatternProgram
-    private let backtrackingTree: PatternNode?
-    /// The parsed pattern the linear program was compiled from (`.empty` on the backtracking path).
-    private let linearTree: PatternNode
+    /// The parsed pattern, for `matchesByBacktracking(_:)` when `program` is linear.
+    private let tree: PatternNode
     private let captureCount: Int
     private let unicode: Bool
     private let limits: Limits
@@ -55,25 +54,17 @@ public struct ECMAPattern: Sendable {
         self.unicode = unicode
         self.limits = limits
         captureCount = parser.captureTotal
-        if tree.needsBacktracking {
-            backtrackingTree = tree
-            linearTree = .empty
-            program = try PatternProgram(.empty, sets: parser.sets, maxSize: limits.maxProgramSize)
-            try BacktrackingMatcher.checkSize(tree, maxSize: limits.maxProgramSize)
-        } else {
-            backtrackingTree = nil
-            linearTree = tree
-            program = try PatternProgram(tree, sets: parser.sets, maxSize: limits.maxProgramSize)
-        }
+        self.tree = tree
+        program = try PatternProgram(tree, sets: parser.sets, captureCount: parser.captureTotal,
+                                     backtracking: tree.needsBacktracking, maxSize: limits.maxProgramSize)
     }
 
     /// RegExp.prototype.test semantics: true when the pattern matches anywhere in `text` (unanchored search).
     /// Throws `PatternError` with code `.budgetExceeded` when the match would exceed its work budget.
     public func matches(_ text: String) throws(PatternError) -> Bool {
         let units = TextUnits(text: text, unicode: unicode)
-        if let backtrackingTree {
-            var matcher = BacktrackingMatcher(backtrackingTree, sets: program.sets, captureCount: captureCount,
-                                              text: Array(units), maxSteps: limits.maxBacktrackingSteps)
+        if program.isBacktracking {
+            var matcher = BacktrackingMatcher(program, text: Array(units), maxSteps: limits.maxBacktrackingSteps)
             return try matcher.search()
         }
         let matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
@@ -85,9 +76,9 @@ public struct ECMAPattern: Sendable {
     @_spi(Testing)
     public func matchesByBacktracking(_ text: String) throws(PatternError) -> Bool {
         let units = Array(TextUnits(text: text, unicode: unicode))
-        var matcher = BacktrackingMatcher(backtrackingTree ?? linearTree, sets: program.sets,
-                                          captureCount: captureCount, text: units,
-                                          maxSteps: limits.maxBacktrackingSteps)
+        let backtracking = program.isBacktracking
+            ? program : PatternProgram(tree, sets: program.sets, captureCount: captureCount, backtracking: true)
+        var matcher = BacktrackingMatcher(backtracking, text: units, maxSteps: limits.maxBacktrackingSteps)
         return try matcher.search()
     }
 }

@@ -1,16 +1,34 @@
-/// A pattern compiled to a Thompson NFA: a flat list of instructions that a `PikeMatcher` runs
-/// in one pass over the text, every live state advanced together.
+/// A pattern compiled to a flat list of instructions, for one of two matchers.
+///
+/// A *linear* program (no lookarounds or backreferences) is a Thompson NFA that a `PikeMatcher` runs
+/// in one pass over the text, every live state advanced together. A *backtracking* program adds
+/// capture slots, empty-iteration checks and lookaround sub-programs, and a `BacktrackingMatcher`
+/// runs it in ECMA's order. One builder emits both: only groups and repetitions differ.
 struct PatternProgram: Sendable {
     enum Instruction: Sendable {
         /// Consumes one unit equal to the operand.
         case unit(UInt32)
         /// Consumes one unit of `sets[index]`.
         case set(Int)
-        /// Continues at both targets.
+        /// Continues at both targets (a backtracking matcher tries the first, then the second).
         case split(Int, Int)
         case jump(Int)
         /// Continues when the assertion holds at the position.
         case assertion(PatternAssertion)
+        /// Stores the position in a register (capture bounds and loop-entry positions). Backtracking only.
+        case save(Int)
+        /// Forgets the captures of groups `first...last`: ECMA clears a quantified group's inner
+        /// captures at the start of each iteration. Backtracking only.
+        case clearCaptures(first: Int, last: Int)
+        /// Fails when the position equals the register: ECMA ends a loop whose iteration matched
+        /// nothing. Backtracking only.
+        case requireProgress(Int)
+        /// Matches the text group `n` captured (nothing when it did not participate). Backtracking only.
+        case backreference(Int)
+        /// Runs the sub-program from the next instruction to its `lookaroundEnd`, then continues at
+        /// `next` when its outcome (negated or not) holds. Backtracking only.
+        case lookaround(ahead: Bool, negated: Bool, next: Int)
+        case lookaroundEnd
         case match
     }
 
@@ -18,39 +36,63 @@ struct PatternProgram: Sendable {
     let sets: [CodePointSet]
     /// Every match starts at the beginning of the text, so later starts need not be tried.
     let isAnchoredAtStart: Bool
+    /// Whether this program is for the backtracking matcher (with captures and progress checks).
+    let isBacktracking: Bool
+    /// Registers a backtracking run needs: two per capture group (numbered from 1; slots 0 and 1 are
+    /// unused), then one per optional iteration. Zero for a linear program.
+    let registerCount: Int
 
-    /// Compiles `node`; fails with `.budgetExceeded` when the program would hold more than
-    /// `maxSize` instructions, before building any of it.
-    init(_ node: PatternNode, sets: [CodePointSet], maxSize: Int) throws(PatternError) {
-        let size = PatternProgram.size(of: node, limit: maxSize)
+    /// Compiles `node` for the backtracking matcher when `backtracking`, else for the Pike matcher;
+    /// fails with `.budgetExceeded` when the program would hold `maxSize` instructions or more, before
+    /// building any of it.
+    init(_ node: PatternNode, sets: [CodePointSet], captureCount: Int, backtracking: Bool,
+         maxSize: Int) throws(PatternError) {
+        let size = PatternProgram.size(of: node, backtracking: backtracking, limit: maxSize)
         guard size < maxSize else {
             throw PatternError(code: .budgetExceeded,
                                message: "the compiled pattern would exceed \(maxSize) instructions", offset: nil)
         }
-        var builder = Builder()
-        builder.reserve(size + 1)
+        self.init(node, sets: sets, captureCount: captureCount, backtracking: backtracking, reserving: size + 1)
+    }
+
+    /// Compiles `node` without a size limit (the tests' and fuzzer's backtracking run of a linear pattern).
+    init(_ node: PatternNode, sets: [CodePointSet], captureCount: Int, backtracking: Bool, reserving: Int = 0) {
+        var builder = Builder(backtracking: backtracking, nextRegister: backtracking ? 2 * (captureCount + 1) : 0)
+        builder.instructions.reserveCapacity(reserving)
         builder.emit(node)
-        builder.append(.match)
+        builder.instructions.append(.match)
         instructions = builder.instructions
         self.sets = sets
         isAnchoredAtStart = node.isAnchoredAtStart
+        isBacktracking = backtracking
+        registerCount = builder.nextRegister
     }
 
-    /// The instruction count of `node`, saturating just above `limit`.
-    private static func size(of node: PatternNode, limit: Int) -> Int {
+    /// The instruction count of `node` as `Builder` emits it, saturating just above `limit`.
+    private static func size(of node: PatternNode, backtracking: Bool, limit: Int) -> Int {
         let cap = limit + 1
         func bounded(_ value: Int) -> Int { min(value, cap) }
+        func size(_ node: PatternNode) -> Int {
+            PatternProgram.size(of: node, backtracking: backtracking, limit: limit)
+        }
         switch node {
-        case .empty, .backreference, .lookaround: return 0
-        case .unit, .set, .assertion: return 1
+        case .empty: return 0
+        case .unit, .set, .assertion, .backreference: return 1
+        case .lookaround(let node, _, _): return bounded(size(node) + 2)
         case .concatenation(let nodes):
-            return nodes.reduce(0) { bounded($0 + size(of: $1, limit: limit)) }
+            return nodes.reduce(0) { bounded($0 + size($1)) }
         case .alternation(let nodes):
-            return nodes.reduce(0) { bounded($0 + size(of: $1, limit: limit) + 2) }
+            return nodes.reduce(0) { bounded($0 + size($1) + 2) }
         case .group(let node, _):
-            return size(of: node, limit: limit)
+            return backtracking ? bounded(size(node) + 2) : size(node)
+        case .repetition(let node, let minimum, let maximum, _) where backtracking:
+            let body = size(node) + 4
+            let required = minimum.multipliedReportingOverflow(by: body)
+            let optional = ((maximum ?? (minimum + 1)) - minimum).multipliedReportingOverflow(by: body + 1)
+            guard !required.overflow, !optional.overflow else { return cap }
+            return bounded(required.partialValue + optional.partialValue)
         case .repetition(let node, let minimum, let maximum, _):
-            let body = size(of: node, limit: limit)
+            let body = size(node)
             let required = body == 0 ? 0 : bounded(minimum.multipliedReportingOverflow(by: body).overflow
                                                     ? cap : minimum * body)
             guard let maximum else { return bounded(required + body + 2) }
@@ -61,11 +103,14 @@ struct PatternProgram: Sendable {
     }
 
     private struct Builder {
+        let backtracking: Bool
         var instructions: [Instruction] = []
+        var nextRegister: Int
 
-        mutating func reserve(_ count: Int) { instructions.reserveCapacity(count) }
-
-        mutating func append(_ instruction: Instruction) { instructions.append(instruction) }
+        init(backtracking: Bool, nextRegister: Int) {
+            self.backtracking = backtracking
+            self.nextRegister = nextRegister
+        }
 
         /// Emits a placeholder to patch once its targets are known.
         mutating func placeholder() -> Int {
@@ -75,12 +120,16 @@ struct PatternProgram: Sendable {
 
         mutating func emit(_ node: PatternNode) {
             switch node {
-            case .empty, .backreference, .lookaround:
-                break  // the last two only reach here on the backtracking path, which does not run this
-            case .unit(let unit): append(.unit(unit))
-            case .set(let index): append(.set(index))
-            case .assertion(let assertion): append(.assertion(assertion))
-            case .group(let node, _): emit(node)
+            case .empty: break
+            case .unit(let unit): instructions.append(.unit(unit))
+            case .set(let index): instructions.append(.set(index))
+            case .assertion(let assertion): instructions.append(.assertion(assertion))
+            case .backreference(let group): instructions.append(.backreference(group))
+            case .group(let node, let capture):
+                let capture = backtracking ? capture : nil
+                if let capture { instructions.append(.save(2 * capture)) }
+                emit(node)
+                if let capture { instructions.append(.save(2 * capture + 1)) }
             case .concatenation(let nodes):
                 for node in nodes { emit(node) }
             case .alternation(let nodes):
@@ -97,30 +146,63 @@ struct PatternProgram: Sendable {
                     }
                 }
                 for jump in jumps { instructions[jump] = .jump(instructions.count) }
-            case .repetition(let body, let minimum, nil, _) where minimum > 0:
+            case .lookaround(let body, let ahead, let negated):
+                let start = placeholder()
+                emit(body)
+                instructions.append(.lookaroundEnd)
+                instructions[start] = .lookaround(ahead: ahead, negated: negated, next: instructions.count)
+            case .repetition(let body, let minimum, nil, _) where minimum > 0 && !backtracking:
                 // The last required copy loops: body; split body, end.
                 for _ in 1..<minimum { emit(body) }
                 let loop = instructions.count
                 emit(body)
-                append(.split(loop, instructions.count + 1))
-            case .repetition(let body, let minimum, let maximum, _):
-                for _ in 0..<minimum { emit(body) }
+                instructions.append(.split(loop, instructions.count + 1))
+            case .repetition(let body, let minimum, let maximum, let greedy):
+                for _ in 0..<minimum {
+                    emitClear(body)
+                    emit(body)
+                }
                 if let maximum {
                     // Each optional copy: split body, end.
                     var splits: [Int] = []
                     for _ in minimum..<maximum {
                         splits.append(placeholder())
-                        emit(body)
+                        emitIteration(body)
                     }
-                    for split in splits { instructions[split] = .split(split + 1, instructions.count) }
+                    for split in splits { instructions[split] = branch(split, greedy: greedy) }
                 } else {
                     // loop: split body, end; body; jump loop.
                     let loop = placeholder()
-                    emit(body)
-                    append(.jump(loop))
-                    instructions[loop] = .split(loop + 1, instructions.count)
+                    emitIteration(body)
+                    instructions.append(.jump(loop))
+                    instructions[loop] = branch(loop, greedy: greedy)
                 }
             }
+        }
+
+        /// One optional iteration; on the backtracking path it must consume something, as ECMA's
+        /// RepeatMatcher requires (the Pike matcher visits each state once per position instead).
+        private mutating func emitIteration(_ body: PatternNode) {
+            guard backtracking else { return emit(body) }
+            let register = nextRegister
+            nextRegister += 1
+            instructions.append(.save(register))
+            emitClear(body)
+            emit(body)
+            instructions.append(.requireProgress(register))
+        }
+
+        /// Clears the captures inside `body` when it has any, on the backtracking path.
+        private mutating func emitClear(_ body: PatternNode) {
+            if backtracking, let captures = body.captureRange {
+                instructions.append(.clearCaptures(first: captures.lowerBound, last: captures.upperBound))
+            }
+        }
+
+        /// The split at `index` into its iteration (next) and the exit (the end so far). Order only
+        /// matters to the backtracking matcher, so the linear program always puts the iteration first.
+        private func branch(_ index: Int, greedy: Bool) -> Instruction {
+            greedy || !backtracking ? .split(index + 1, instructions.count) : .split(instructions.count, index + 1)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Runs a `PatternProgram` over a text in one pass: the set of live NFA states advances one
+/// Runs a linear `PatternProgram` over a text in one pass: the set of live NFA states advances one
 /// unit at a time, each state at most once per position, so a match costs
 /// O(program size × text length) whatever the pattern's shape.
 struct PikeMatcher {
@@ -92,7 +92,12 @@ private struct Closure {
                         pc += 1
                         continue
                     }
-                case .unit, .set:
+                case .save, .clearCaptures, .requireProgress:
+                    // Only in backtracking programs; for the question "is there a match" they are no-ops.
+                    pc += 1
+                    continue
+                case .unit, .set, .backreference, .lookaround, .lookaroundEnd:
+                    // Consuming states wait for the next unit; a linear program holds none of the others.
                     break
                 }
             }

@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 extension JSONSchema {
     /// The schemas the OpenAPI Initiative publishes for OpenAPI documents themselves, bundled with the module.

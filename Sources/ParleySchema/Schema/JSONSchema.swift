@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// A JSON Schema compiled once into a reusable validator for `Value` instances from any format.
 ///

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Parley
+public import Parley
 
 /// The documents a schema's `$ref`s may reach beyond itself: nothing is ever fetched from the
 /// network, only what is registered here is found.

@@ -1,4 +1,4 @@
-import Parley
+package import Parley
 
 /// A compiled schema: every subschema reached from the root is a ``Node`` in one array, and
 /// references are indices into it, so recursion costs nothing at validation time.

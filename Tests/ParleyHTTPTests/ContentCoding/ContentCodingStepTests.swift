@@ -9,7 +9,8 @@ import Testing
 
     @Test func undoesEveryCodingLastAppliedFirstAndDropsTheCodingFields() throws {
         let twice = ReversingCoding().encode(ReversingCoding().encode(Array("abc".utf8)))
-        let undone = try step.undo(twice, fields: [.contentEncoding: "x-reverse, identity, X-Reverse", .contentLength: "9"])
+        let undone = try step.undo(twice,
+                                   fields: [.contentEncoding: "x-reverse, identity, X-Reverse", .contentLength: "9"])
         #expect(undone.body == Array("abc".utf8))
         #expect(undone.headerFields[.contentEncoding] == nil)
         #expect(undone.headerFields[.contentLength] == nil)

@@ -23,7 +23,8 @@ struct ReversingCoding: ContentEncoder, ContentDecoder {
         guard looksEncoded(bytes) else { throw ContentDecodingError(.corrupt, "no x-reverse signature") }
         let payload = bytes.dropFirst(Self.signature.count)
         guard payload.count <= maximumBytes else {
-            throw ContentDecodingError(.limitExceeded(maximum: maximumBytes), "x-reverse body over \(maximumBytes) bytes")
+            throw ContentDecodingError(.limitExceeded(maximum: maximumBytes),
+                                       "x-reverse body over \(maximumBytes) bytes")
         }
         return payload.reversed()
     }

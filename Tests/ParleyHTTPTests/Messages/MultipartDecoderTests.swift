@@ -6,7 +6,8 @@ import Testing
     let body = Array(("preamble\r\n--XyZ\r\n"
         + "Content-Disposition: form-data; name=\"title\"\r\n\r\nHi\r\n"
         + "--XyZ  \r\n"
-        + "content-disposition: form-data; name=\"file\"; filename=\"a.txt\"; filename*=UTF-8''%C3%A9.txt\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nline 1\r\n--not-the-boundary\r\n"
+        + "content-disposition: form-data; name=\"file\"; filename=\"a.txt\"; filename*=UTF-8''%C3%A9.txt\r\n" +
+          "Content-Type: text/plain; charset=utf-8\r\n\r\nline 1\r\n--not-the-boundary\r\n"
         + "--XyZ--\r\nepilogue").utf8)
 
     @Test func decodesFieldsFilesPreambleAndEpilogue() throws {
@@ -41,7 +42,12 @@ import Testing
     @Test func malformedAndTruncatedBodies() {
         let decoder = MultipartDecoder()
         func code(_ body: String, _ type: String = "multipart/form-data; boundary=b") -> FormatError.Code? {
-            do { _ = try decoder.decode(Array(body.utf8), contentType: type); return nil } catch { return (error as? FormatError)?.code }
+            do {
+                _ = try decoder.decode(Array(body.utf8), contentType: type)
+                return nil
+            } catch {
+                return (error as? FormatError)?.code
+            }
         }
         #expect(code("", "multipart/form-data") == .malformed)
         #expect(code("", "text/plain; boundary=b") == .malformed)
@@ -60,7 +66,12 @@ import Testing
         for index in 0..<3 { form.append(name: "f\(index)", value: String(repeating: "x", count: 10)) }
         let bytes = try form.encodedBytes()
         func limit(_ limits: MultipartDecoder.Limits) -> String? {
-            do { _ = try MultipartDecoder(limits: limits).decode(bytes, boundary: "b"); return nil } catch { return (error as? FormatError)?.limit?.name }
+            do {
+                _ = try MultipartDecoder(limits: limits).decode(bytes, boundary: "b")
+                return nil
+            } catch {
+                return (error as? FormatError)?.limit?.name
+            }
         }
         #expect(limit(.init(maxParts: 3)) == nil)
         #expect(limit(.init(maxParts: 2)) == "maxParts")

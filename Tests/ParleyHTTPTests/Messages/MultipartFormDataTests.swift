@@ -12,9 +12,11 @@ import Testing
         let expected = "--XyZ\r\n"
             + "Content-Disposition: form-data; name=\"title\"\r\n\r\nHi\r\n"
             + "--XyZ\r\n"
-            + "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n"
+            + "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\n" +
+              "abc\r\n"
             + "--XyZ\r\n"
-            + "Content-Disposition: form-data; name=\"blob\"; filename=\"data\"\r\nContent-Type: application/vnd.x\r\n\r\n"
+            + "Content-Disposition: form-data; name=\"blob\"; filename=\"data\"\r\n" +
+              "Content-Type: application/vnd.x\r\n\r\n"
         let expectedBytes = Array(expected.utf8) + [0, 0xFF] + Array("\r\n--XyZ--\r\n".utf8)
         #expect(try form.encodedBytes() == expectedBytes)
         #expect(form.contentLength == expectedBytes.count)
@@ -30,9 +32,12 @@ import Testing
     @Test func nonASCIINamesAndFilenames() throws {
         var form = try MultipartFormData(boundary: "b")
         form.append(name: "naïve \"q\"\r\n", bytes: [], filename: "résumé.PDF")
-        #expect(String(decoding: try form.encodedBytes(), as: UTF8.self) == "--b\r\nContent-Disposition: form-data; name=\"naïve %22q%22%0D%0A\"; filename=\"résumé.PDF\"\r\nContent-Type: application/pdf\r\n\r\n\r\n--b--\r\n")
+        #expect(String(decoding: try form.encodedBytes(), as: UTF8.self)
+                == "--b\r\nContent-Disposition: form-data; name=\"naïve %22q%22%0D%0A\"; filename=\"résumé.PDF\"\r\n" +
+                   "Content-Type: application/pdf\r\n\r\n\r\n--b--\r\n")
         form.extendedFilenames = .whenNotASCII
-        #expect(String(decoding: try form.encodedBytes(), as: UTF8.self).contains("filename=\"résumé.PDF\"; filename*=UTF-8''r%C3%A9sum%C3%A9.PDF\r\n"))
+        #expect(String(decoding: try form.encodedBytes(),
+                       as: UTF8.self).contains("filename=\"résumé.PDF\"; filename*=UTF-8''r%C3%A9sum%C3%A9.PDF\r\n"))
     }
 
     @Test func contentTypesFromTheExtensionTableWhichIsOverridable() throws {
@@ -42,7 +47,8 @@ import Testing
         form.append(name: "b", bytes: [], filename: "photo.JPG")
         form.append(name: "c", bytes: [], filename: "noextension")
         form.append(name: "d", bytes: [], filename: ".hidden")
-        #expect(form.parts.map { $0.contentType?.description } == ["application/vnd.foo", "image/jpeg", "application/octet-stream", "application/octet-stream"])
+        #expect(form.parts.map { $0.contentType?.description }
+                == ["application/vnd.foo", "image/jpeg", "application/octet-stream", "application/octet-stream"])
         #expect(FileExtensionMediaTypes.fileExtension(of: "dir.v2/archive.tar.GZ") == "gz")
         #expect(FileExtensionMediaTypes.fileExtension(of: "dir.v2/README") == nil)
     }
@@ -67,7 +73,8 @@ import Testing
         let file = try TemporaryFile(contents: Array("file body\n".utf8), name: "notes.txt")
         var form = try MultipartFormData(boundary: "b")
         try form.append(name: "doc", fileAt: file.path)
-        let expected = "--b\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\n\r\n--b--\r\n"
+        let expected = "--b\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"notes.txt\"\r\n" +
+                       "Content-Type: text/plain\r\n\r\nfile body\n\r\n--b--\r\n"
         #expect(form.contentLength == expected.utf8.count)
         #expect(try form.encodedBytes() == Array(expected.utf8))
         try form.write(toFileAt: file.path + ".out", chunkSize: 5)
@@ -89,7 +96,9 @@ import Testing
     @Test func streamPartsAreOpenedAfreshAndMustMatchTheirLength() async throws {
         var form = try MultipartFormData(boundary: "b")
         form.append(name: "s", length: 3, filename: "s.bin") { MemoryByteReader([1, 2, 3]) }
-        let expected = Array("--b\r\nContent-Disposition: form-data; name=\"s\"; filename=\"s.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        let head = "--b\r\nContent-Disposition: form-data; name=\"s\"; filename=\"s.bin\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n"
+        let expected = Array(head.utf8)
             + [1, 2, 3] + Array("\r\n--b--\r\n".utf8)
         #expect(try form.encodedBytes() == expected)
         #expect(try form.encodedBytes() == expected)
@@ -113,7 +122,9 @@ import Testing
         var form = try MultipartFormData(boundary: "big")
         form.append(name: "note", value: "large")
         try form.append(name: "file", fileAt: file.path)
-        let framing = Array("--big\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nlarge\r\n--big\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        let framing = Array(("--big\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nlarge\r\n--big\r\n"
+                             + "Content-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n"
+                             + "Content-Type: application/octet-stream\r\n\r\n").utf8)
         let tail = Array("\r\n--big--\r\n".utf8)
         #expect(form.contentLength == framing.count + size + tail.count)
 
@@ -139,7 +150,8 @@ import Testing
         #expect(last == tail)
         // Other tests run alongside in the same process (CI saw +200 MiB from them), so the bound
         // is half the file: a copy of the part would add the whole 1 GiB.
-        #expect(residentPeak - residentBefore < 512 << 20, "resident memory grew by \(residentPeak - residentBefore) bytes")
+        #expect(residentPeak - residentBefore < 512 << 20,
+                "resident memory grew by \(residentPeak - residentBefore) bytes")
     }
 }
 
@@ -165,7 +177,8 @@ final class TemporaryFile {
     }
 
     static func makeDirectory() -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tests-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-tests-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }

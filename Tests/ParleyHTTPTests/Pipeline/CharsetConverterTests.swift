@@ -8,8 +8,10 @@ struct CharsetConverterTests {
 
     @Test("The core's charsets and iconv's convert; names are case-insensitive")
     func converts() throws {
-        #expect(try converter.utf8(from: [0x63, 0x61, 0x66, 0xE9], charset: "ISO-8859-1", maximumBytes: 100) == Array("café".utf8))
-        #expect(try converter.utf8(from: [0x82, 0xB1, 0x82, 0xF1], charset: "shift_jis", maximumBytes: 100) == Array("こん".utf8))
+        #expect(try converter.utf8(from: [0x63, 0x61, 0x66, 0xE9], charset: "ISO-8859-1", maximumBytes: 100)
+                == Array("café".utf8))
+        #expect(try converter.utf8(from: [0x82, 0xB1, 0x82, 0xF1], charset: "shift_jis", maximumBytes: 100)
+                == Array("こん".utf8))
         #expect(try converter.utf8(from: [0xC7], charset: "windows-1256", maximumBytes: 100) == Array("\u{0627}".utf8))
     }
 
@@ -29,11 +31,13 @@ struct CharsetConverterTests {
     @Test("Output that expands past iconv's buffer is not mistaken for invalid input (TSCII, 20 bytes of 0x82)")
     func expansionIsNotInvalidInput() throws {
         // Each 0x82 expands to several code points: more than the input's size in UTF-8.
-        let converted = try converter.utf8(from: [UInt8](repeating: 0x82, count: 20), charset: "tscii", maximumBytes: 1 << 20)
+        let converted = try converter.utf8(from: [UInt8](repeating: 0x82, count: 20), charset: "tscii",
+                                           maximumBytes: 1 << 20)
         #expect(converted.count > 20)
         #expect(String(validating: converted, as: UTF8.self) != nil)
         // Far larger than one 64 KiB chunk of output.
-        let large = try converter.utf8(from: [UInt8](repeating: 0x82, count: 100_000), charset: "tscii", maximumBytes: 64 << 20)
+        let large = try converter.utf8(from: [UInt8](repeating: 0x82, count: 100_000), charset: "tscii",
+                                       maximumBytes: 64 << 20)
         #expect(large.count == converted.count * 5_000)
     }
 

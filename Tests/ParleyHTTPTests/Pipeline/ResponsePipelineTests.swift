@@ -12,7 +12,9 @@ struct ResponsePipelineTests {
         func looksEncoded(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("rev:".utf8)) }
         func decode(_ bytes: [UInt8], maximumBytes: Int) throws(ContentDecodingError) -> [UInt8] {
             let decoded = Array(bytes.dropFirst(4).reversed())
-            guard decoded.count <= maximumBytes else { throw ContentDecodingError(.limitExceeded(maximum: maximumBytes), "too long") }
+            guard decoded.count <= maximumBytes else {
+                throw ContentDecodingError(.limitExceeded(maximum: maximumBytes), "too long")
+            }
             return decoded
         }
     }
@@ -31,43 +33,52 @@ struct ResponsePipelineTests {
                                  body: Array("rev:olleh".utf8), request: nil)
         #expect(try coded.get() == "hello")
         #expect(coded.findings.isEmpty)
-        #expect(coded.response.headerFields[.contentEncoding] == nil && coded.response.headerFields[.contentLength] == nil)
+        #expect(coded.response.headerFields[.contentEncoding] == nil
+                && coded.response.headerFields[.contentLength] == nil)
 
-        let stored = pipeline.run(response([.contentType: "text/plain", .contentEncoding: "x-rev"]), body: Array("hello".utf8), request: nil)
+        let stored = pipeline.run(response([.contentType: "text/plain", .contentEncoding: "x-rev"]),
+                                  body: Array("hello".utf8), request: nil)
         #expect(try stored.get() == "hello")
         #expect(stored.findings.map(\.kind) == [.storedDecoded])
     }
 
     @Test("Step 1: an unknown coding stops with a typed error the client and the checker share")
     func unsupportedCoding() {
-        let outcome = pipeline.run(response([.contentType: "text/plain", .contentEncoding: "br"]), body: [1, 2, 3], request: nil)
+        let outcome = pipeline.run(response([.contentType: "text/plain", .contentEncoding: "br"]), body: [1, 2, 3],
+                                   request: nil)
         #expect(outcome.findings.map(\.kind) == [.unsupportedEncoding])
         #expect(outcome.error?.code == .unsupportedContentEncoding)
         #expect(outcome.error?.impliedStatus == .unsupportedMediaType)
         #expect(throws: ParleyError.self) {
-            try pipeline.contentCodingStep.undo([1, 2, 3], fields: outcome.response.headerFields, registry: pipeline.registry)
+            try pipeline.contentCodingStep.undo([1, 2, 3], fields: outcome.response.headerFields,
+                                                registry: pipeline.registry)
         }
     }
 
     @Test("Step 1: decompression is bounded by the matched format's body limit, not only the coding limit")
     func decompressionBoundedByBodyLimit() {
-        let small = ResponsePipeline(registry: Registry.builtIn.settingLimits(DecodingLimits(maxBodyBytes: 4), forFormat: "text"),
+        let small = ResponsePipeline(registry: Registry.builtIn.settingLimits(DecodingLimits(maxBodyBytes: 4),
+                                                                              forFormat: "text"),
                                      contentCodings: ContentCodings([ReversingDecoder()]))
-        let outcome = small.run(response([.contentType: "text/plain", .contentEncoding: "x-rev"]), body: Array("rev:olleh".utf8), request: nil)
+        let outcome = small.run(response([.contentType: "text/plain", .contentEncoding: "x-rev"]),
+                                body: Array("rev:olleh".utf8), request: nil)
         #expect(outcome.findings.map(\.kind) == [.limitExceeded])
         #expect(outcome.error?.code == .limitExceeded)
     }
 
     @Test("Step 2: no content for HEAD, 1xx, 204, 205 and 304, whatever was stored; 206 kept as bytes")
     func bodyPresence() throws {
-        let all = ResponsePipeline(registry: .builtIn, validator: ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes))
+        let all = ResponsePipeline(registry: .builtIn,
+                validator: ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes))
         for status in [103, 204, 205, 304] {
-            let outcome = all.run(response([.contentType: "application/json"], status: status), body: Array("{".utf8), request: nil)
+            let outcome = all.run(response([.contentType: "application/json"], status: status), body: Array("{".utf8),
+                                  request: nil)
             #expect(try outcome.get() == .null, "\(status)")
             #expect(outcome.findings.map(\.kind) == [.noBody])
         }
         let head = HTTPRequest(method: .head, scheme: "https", authority: "example.org", path: "/")
-        #expect(try all.run(response([.contentType: "application/json"], status: 200), body: Array("{".utf8), request: head).get() == .null)
+        #expect(try all.run(response([.contentType: "application/json"], status: 200), body: Array("{".utf8),
+                            request: head).get() == .null)
         let partial = all.run(response([.contentType: "text/plain"], status: 206), body: [0xFF, 0x00], request: nil)
         #expect(try partial.get() == .bytes([0xFF, 0x00]))
         #expect(partial.findings.map(\.kind) == [.noBody])
@@ -75,7 +86,8 @@ struct ResponsePipelineTests {
 
     @Test("Step 2: an unacceptable status stops, and the error still carries the decoded error body")
     func unacceptableStatus() {
-        let outcome = pipeline.run(response([.contentType: "text/plain"], status: 404), body: Array("gone".utf8), request: nil)
+        let outcome = pipeline.run(response([.contentType: "text/plain"], status: 404), body: Array("gone".utf8),
+                                   request: nil)
         #expect(outcome.findings.map(\.kind) == [.unacceptableStatus])
         #expect(outcome.error?.code == .unacceptableStatus)
         #expect(outcome.error?.decodedBody == "gone")
@@ -89,7 +101,8 @@ struct ResponsePipelineTests {
         #expect(!validator.accepts(contentType: "application/octet-stream"))
         validator.acceptableContentTypes = ["application/octet-stream"]
         #expect(validator.accepts(contentType: "application/octet-stream"))
-        let strict = ResponsePipeline(registry: .builtIn, validator: ResponseValidator(acceptableContentTypes: ["text/plain"]))
+        let strict = ResponsePipeline(registry: .builtIn,
+                                      validator: ResponseValidator(acceptableContentTypes: ["text/plain"]))
         let refused = strict.run(response([.contentType: "application/octet-stream"]), body: [1], request: nil)
         #expect(refused.error?.code == .unacceptableContentType)
         #expect(refused.findings.map(\.kind) == [.unknownContentType])
@@ -107,14 +120,18 @@ struct ResponsePipelineTests {
 
     @Test("Step 4: charsets the core does not know go through the converter and reach the format as UTF-8")
     func charset() throws {
-        let outcome = pipeline.run(response([.contentType: "text/plain; charset=shift_jis"]), body: [0x82, 0xB1, 0x82, 0xF1], request: nil)
+        let outcome = pipeline.run(response([.contentType: "text/plain; charset=shift_jis"]),
+                                   body: [0x82, 0xB1, 0x82, 0xF1], request: nil)
         #expect(try outcome.get() == "こん")
-        let unknown = pipeline.run(response([.contentType: "text/plain; charset=x-no-such"]), body: Array("hi".utf8), request: nil)
+        let unknown = pipeline.run(response([.contentType: "text/plain; charset=x-no-such"]), body: Array("hi".utf8),
+                                   request: nil)
         #expect(unknown.findings.map(\.kind) == [.unsupportedCharset])
         #expect(unknown.error != nil)
     }
 
-    @Test("Steps 5 and 6: a Decodable type is never read from text or raw bytes, and the error says what the body looks like")
+    @Test(
+        "Steps 5 and 6: a Decodable is never read from text or raw bytes, and the error says what the body looks like"
+    )
     func decodableNeedsAStructuredFormat() {
         struct User: Decodable, Sendable { var name: String }
         let outcome = pipeline.run(User.self, response([.contentType: "application/octet-stream"]),

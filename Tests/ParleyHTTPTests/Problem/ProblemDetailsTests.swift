@@ -68,7 +68,8 @@ import Testing
     }
 
     @Test func writesTheJSONFormStandardMembersFirst() {
-        var problem = ProblemDetails(title: "Out of credit", status: 403, extensions: ["balance": 30, "title": "shadowed"])
+        var problem = ProblemDetails(title: "Out of credit", status: 403,
+                                     extensions: ["balance": 30, "title": "shadowed"])
         problem.instance = "/msgs/abc"
         #expect(problem.value == ["type": "about:blank", "title": "Out of credit", "status": 403,
                                   "instance": "/msgs/abc", "balance": 30])
@@ -104,11 +105,14 @@ import Testing
         #expect(problem.type == "https://example.com/probs/out-of-credit")
         #expect(problem.title == "You do not have enough credit.")
         #expect(problem.status == 403)
-        #expect(problem.extensions == ["balance": "30", "accounts": ["i": ["https://example.net/account/12345", "https://example.net/account/67890"]]])
+        #expect(problem.extensions
+                == ["balance": "30",
+                    "accounts": ["i": ["https://example.net/account/12345", "https://example.net/account/67890"]]])
     }
 
     @Test func readsAPrefixedXMLRoot() throws {
-        let value: Value = ["p:problem": ["@xmlns:p": "urn:ietf:rfc:7807", "p:title": "Gone", "p:status": "410", "x:trace": "abc"]]
+        let value: Value = ["p:problem": ["@xmlns:p": "urn:ietf:rfc:7807", "p:title": "Gone", "p:status": "410",
+                                          "x:trace": "abc"]]
         let problem = try #require(ProblemDetails(value: value))
         #expect(problem == ProblemDetails(title: "Gone", status: 410, extensions: ["x:trace": "abc"]))
     }
@@ -127,7 +131,8 @@ import Testing
     }
 
     @Test func writesTheXMLFormWithArraysAsItems() {
-        let problem = ProblemDetails(title: "T", status: 400, extensions: ["errors": [["field": "a", "codes": [1, 2]], "b"]])
+        let problem = ProblemDetails(title: "T", status: 400,
+                                     extensions: ["errors": [["field": "a", "codes": [1, 2]], "b"]])
         #expect(problem.xmlValue == ["problem": [
             "@xmlns": "urn:ietf:rfc:7807", "type": "about:blank", "title": "T", "status": 400,
             "errors": ["i": [["field": "a", "codes": ["i": [1, 2]]], "b"]],

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Parley
 import ParleyHTTP
 import ParleyXML
@@ -32,22 +33,28 @@ import Testing
         #expect(problem.instance == "https://example.net/account/12345/msgs/abc")
         #expect(problem.status == nil)
         #expect(problem.extensions == ["balance": "30",
-                                       "accounts": ["i": ["https://example.net/account/12345", "https://example.net/account/67890"]]])
-        #expect(ParleyError.problem(in: Array(Self.rfcExample.utf8), contentType: "application/problem+xml", registry: registry) == problem)
+                                       "accounts": ["i": ["https://example.net/account/12345",
+                                                          "https://example.net/account/67890"]]])
+        #expect(ParleyError.problem(in: Array(Self.rfcExample.utf8), contentType: "application/problem+xml",
+                                    registry: registry) == problem)
     }
 
     @Test func readsTheStatusFromItsText() throws {
         let body = #"<problem xmlns="urn:ietf:rfc:7807"><title>Forbidden</title><status>403</status></problem>"#
-        let problem = ParleyError.problem(in: Array(body.utf8), contentType: "application/problem+xml; charset=utf-8", registry: registry)
+        let problem = ParleyError.problem(in: Array(body.utf8), contentType: "application/problem+xml; charset=utf-8",
+                                          registry: registry)
         #expect(problem == ProblemDetails(title: "Forbidden", status: 403))
     }
 
     @Test func readsAPrefixedRootAndAnEmptyOne() throws {
-        let prefixed = #"<p:problem xmlns:p="urn:ietf:rfc:7807"><p:title>Gone</p:title><p:status>410</p:status></p:problem>"#
-        #expect(ParleyError.problem(in: Array(prefixed.utf8), contentType: "application/problem+xml", registry: registry)
+        let prefixed = #"<p:problem xmlns:p="urn:ietf:rfc:7807">"#
+            + #"<p:title>Gone</p:title><p:status>410</p:status></p:problem>"#
+        #expect(ParleyError.problem(in: Array(prefixed.utf8), contentType: "application/problem+xml",
+                                    registry: registry)
                 == ProblemDetails(title: "Gone", status: 410))
         let empty = #"<problem xmlns="urn:ietf:rfc:7807"/>"#
-        #expect(ParleyError.problem(in: Array(empty.utf8), contentType: "application/problem+xml", registry: registry) == ProblemDetails())
+        #expect(ParleyError.problem(in: Array(empty.utf8), contentType: "application/problem+xml", registry: registry)
+                == ProblemDetails())
     }
 
     @Test func anErrorBodyLabelledProblemXMLWithoutTheNamespaceStillReads() {
@@ -66,8 +73,10 @@ import Testing
     }
 
     @Test func repliesInTheXMLFormOfAppendixB() throws {
-        let problem = ProblemDetails(type: "https://example.com/probs/out-of-credit", title: "You do not have enough credit.",
-                                     status: 403, extensions: ["balance": 30, "accounts": ["/account/12345", "/account/67890"]])
+        let problem = ProblemDetails(type: "https://example.com/probs/out-of-credit",
+                                     title: "You do not have enough credit.",
+                                     status: 403, extensions: ["balance": 30,
+                                                               "accounts": ["/account/12345", "/account/67890"]])
         let reply = try ParleyServer(registry: registry).reply(with: problem, accepting: "application/xml")
         #expect(reply.contentType.description == "application/problem+xml; charset=utf-8")
 
@@ -78,7 +87,8 @@ import Testing
         #expect(items?.map(\.textContent) == ["/account/12345", "/account/67890"])
         #expect(document.root.firstChild(named: "status")?.textContent == "403")
 
-        let read = try #require(ParleyError.problem(in: reply.body, contentType: reply.headerFields[.contentType], registry: registry))
+        let read = try #require(ParleyError.problem(in: reply.body, contentType: reply.headerFields[.contentType],
+                                                    registry: registry))
         #expect(read.type == problem.type)
         #expect(read.title == problem.title)
         #expect(read.status == 403)

@@ -54,7 +54,8 @@ struct ProblemStubFormat: Format {
 
     @Test func withoutJSONTheXMLFormIsPreferred() throws {
         let xmlOnly = Registry(formats: [ProblemStubFormat(name: "xml", mediaType: "application/xml")])
-        #expect(try ParleyServer(registry: xmlOnly).reply(with: problem, accepting: nil).contentType.essence == "application/problem+xml")
+        #expect(try ParleyServer(registry: xmlOnly).reply(with: problem, accepting: nil).contentType.essence
+                == "application/problem+xml")
     }
 
     @Test func readsEveryAcceptFieldOfARequest() throws {
@@ -75,11 +76,13 @@ struct ProblemStubFormat: Format {
     // MARK: ParleyError.problem(in:contentType:registry:)
 
     @Test func errorBodiesOfAProblemTypeDecodeToAProblem() throws {
-        let json = Registry(formats: [ProblemStubFormat(name: "json", mediaType: "application/json", decoded: ["title": "Nope", "status": 409])])
+        let json = Registry(formats: [ProblemStubFormat(name: "json", mediaType: "application/json",
+                                                        decoded: ["title": "Nope", "status": 409])])
         let body = Array("{…}".utf8)
         #expect(ParleyError.problem(in: body, contentType: "application/problem+json", registry: json)
                 == ProblemDetails(title: "Nope", status: 409))
-        #expect(ParleyError.problem(in: body, contentType: "Application/Problem+JSON; charset=utf-8", registry: json)?.status == 409)
+        #expect(ParleyError.problem(in: body, contentType: "Application/Problem+JSON; charset=utf-8",
+                                    registry: json)?.status == 409)
     }
 
     @Test(arguments: [
@@ -89,13 +92,16 @@ struct ProblemStubFormat: Format {
         ("application/problem+json; charset", "a malformed type"),
     ])
     func otherBodiesAreNotProblems(contentType: String, reason: String) {
-        let json = Registry(formats: [ProblemStubFormat(name: "json", mediaType: "application/json", decoded: ["title": "Nope"])])
+        let json = Registry(formats: [ProblemStubFormat(name: "json", mediaType: "application/json",
+                                                        decoded: ["title": "Nope"])])
         #expect(ParleyError.problem(in: Array("{}".utf8), contentType: contentType, registry: json) == nil, "\(reason)")
     }
 
     @Test func undecodableOrNonObjectBodiesAreNotProblems() {
-        let json = Registry(formats: [ProblemStubFormat(name: "json", mediaType: "application/json", decoded: ["not", "an", "object"])])
-        #expect(ParleyError.problem(in: Array("[]".utf8), contentType: "application/problem+json", registry: json) == nil)
+        let json = Registry(formats: [ProblemStubFormat(name: "json", mediaType: "application/json",
+                                                        decoded: ["not", "an", "object"])])
+        #expect(ParleyError.problem(in: Array("[]".utf8), contentType: "application/problem+json", registry: json)
+                == nil)
         #expect(ParleyError.problem(in: [], contentType: "application/problem+json", registry: json) == nil)
         #expect(ParleyError.problem(in: Array("{}".utf8), contentType: nil, registry: json) == nil)
     }

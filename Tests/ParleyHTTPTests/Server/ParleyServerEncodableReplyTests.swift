@@ -25,7 +25,8 @@ import Testing
     }
 
     @Test func negotiatesTheOtherDimensionsFromOptions() throws {
-        let reply = try server.reply(encoding: "café", for: request([(.accept, "text/plain"), (HTTPField.Name("Accept-Charset")!, "iso-8859-1")]),
+        let reply = try server.reply(encoding: "café",
+                for: request([(.accept, "text/plain"), (HTTPField.Name("Accept-Charset")!, "iso-8859-1")]),
                                        options: ReplyOptions(charsets: ["iso-8859-1"]))
         #expect(reply.body == [0x63, 0x61, 0x66, 0xE9])
         #expect(reply.headerFields[.vary] == "Accept, Accept-Charset")

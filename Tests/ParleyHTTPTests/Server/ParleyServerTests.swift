@@ -42,7 +42,8 @@ import Testing
 
     @Test func aRequestBodyIsDecodedAfterItsCodingIsUndone() throws {
         let coded = ReversingCoding().encode(Array("hello".utf8))
-        let upload = request([.contentType: "text/plain", .contentEncoding: "x-reverse", .contentLength: "\(coded.count)"])
+        let upload = request([.contentType: "text/plain", .contentEncoding: "x-reverse",
+                              .contentLength: "\(coded.count)"])
         #expect(try server.decodeValue(coded, of: upload) == "hello")
         let (undone, body) = try server.undoContentCoding(of: upload, body: coded)
         #expect(body == Array("hello".utf8))

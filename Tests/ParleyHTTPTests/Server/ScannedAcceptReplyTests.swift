@@ -35,13 +35,16 @@ import Testing
         for value: Value in ["hello", .bytes([1, 2]), ["count": 2, "text": "x"]] {
             let text = outcome { () throws(ParleyError) in try server.reply(with: value, accepting: field) }
             #expect(outcome { () throws(ParleyError) in try server.reply(with: value, accepting: accept) } == text)
-            let forRequest = outcome { () throws(ParleyError) in try server.reply(with: value, for: request(accept: field)) }
+            let forRequest = outcome { () throws(ParleyError) in
+                try server.reply(with: value, for: request(accept: field))
+            }
             #expect(outcome { () throws(ParleyError) in
                 try server.reply(with: value, for: request(accept: field), accepting: accept)
             } == forRequest)
         }
-        #expect(outcome { () throws(ParleyError) in try server.reply(encoding: Pair(text: "x", count: 1), accepting: accept) }
-            == outcome { () throws(ParleyError) in try server.reply(encoding: Pair(text: "x", count: 1), accepting: field) })
+        let pair = Pair(text: "x", count: 1)
+        #expect(outcome { () throws(ParleyError) in try server.reply(encoding: pair, accepting: accept) }
+            == outcome { () throws(ParleyError) in try server.reply(encoding: pair, accepting: field) })
     }
 
     @Test func aMalformedFieldIs400AndOneAcceptingNothingOffered406() throws {

@@ -7,7 +7,8 @@ import Testing
     let registry = Registry.builtIn
 
     @Test func replyUsesTheAcceptedFormatWithCharsetAndVary() throws {
-        let reply = try ParleyServer(registry: registry).reply(with: "hello", accepting: "application/json;q=0.9, text/*")
+        let reply = try ParleyServer(registry: registry).reply(with: "hello",
+                                                               accepting: "application/json;q=0.9, text/*")
         #expect(reply.contentType.description == "text/plain; charset=utf-8")
         #expect(reply.body == Array("hello".utf8))
         #expect(reply.headerFields[.vary] == "Accept")
@@ -16,7 +17,8 @@ import Testing
     }
 
     @Test func binaryFormatsGetNoCharset() throws {
-        let reply = try ParleyServer(registry: registry).reply(with: .bytes([1, 2, 3]), accepting: "application/octet-stream")
+        let reply = try ParleyServer(registry: registry).reply(with: .bytes([1, 2, 3]),
+                                                               accepting: "application/octet-stream")
         #expect(reply.contentType.description == "application/octet-stream")
         #expect(reply.body == [1, 2, 3])
     }
@@ -43,13 +45,16 @@ import Testing
 
     @Test func aValueTheAcceptableFormatsCannotEncodeIs406ListingTheTypesThatCan() throws {
         for accept in ["text/plain", "text/*", "application/octet-stream"] {
-            let error = try #require(throws: ParleyError.self) { try ParleyServer(registry: registry).reply(with: ["a": 1], accepting: accept) }
+            let error = try #require(throws: ParleyError.self) {
+                try ParleyServer(registry: registry).reply(with: ["a": 1], accepting: accept)
+            }
             #expect(error.code == .notAcceptable)
             #expect(error.impliedStatus == .notAcceptable)
             #expect(error.acceptableTypes == [FormURLEncodedFormat.mediaType])
         }
         // An acceptable type that can encode it is chosen over the preferred one that cannot.
-        let reply = try ParleyServer(registry: registry).reply(with: ["a": 1], accepting: "text/plain, application/*;q=0.5")
+        let reply = try ParleyServer(registry: registry).reply(with: ["a": 1],
+                                                               accepting: "text/plain, application/*;q=0.5")
         #expect(reply.formatName == FormURLEncodedFormat().name)
     }
 
@@ -67,7 +72,8 @@ import Testing
             #expect(error.impliedStatus == .unsupportedMediaType)
             #expect(error.body == Array("{}".utf8))
         }
-        #expect(ParleyServer(registry: registry).unsupportedMediaTypeFields[.accept] == "text/plain, text/*, application/x-www-form-urlencoded;q=0.9, application/octet-stream;q=0.8")
+        #expect(ParleyServer(registry: registry).unsupportedMediaTypeFields[.accept]
+                == "text/plain, text/*, application/x-www-form-urlencoded;q=0.9, application/octet-stream;q=0.8")
 
         request.headerFields[.contentType] = nil
         #expect(try ParleyServer(registry: registry).decodeValue([], of: request) == .null)

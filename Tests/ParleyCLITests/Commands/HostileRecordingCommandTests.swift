@@ -9,16 +9,20 @@ import Testing
     }
 
     @Test func aFolderOfHostileRecordingsIsCheckedToTheEnd() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-hostile-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files: [(String, Data)] = [
             ("a-negative.http", Self.raw(["Content-Length: -2"])),
-            ("b-max.http", Self.raw(["Content-Type: text/plain", "Content-Length: 9223372036854775807"], body: "hello")),
-            ("c-min.http", Self.raw(["Content-Type: text/plain", "Content-Length: -9223372036854775808"], body: "hello")),
+            ("b-max.http",
+             Self.raw(["Content-Type: text/plain", "Content-Length: 9223372036854775807"], body: "hello")),
+            ("c-min.http",
+             Self.raw(["Content-Type: text/plain", "Content-Length: -9223372036854775808"], body: "hello")),
             ("d-chunk.http", Self.raw(["Content-Type: text/plain", "Transfer-Encoding: chunked"],
                                       body: "7FFFFFFFFFFFFFFF\r\nabc\r\n0\r\n\r\n")),
-            ("e-escapes.http", Self.raw(["Content-Type: text/plain\u{1B}]0;pwned\u{07}\u{1B}[2J", "Content-Length: 2"], body: "ok")),
+            ("e-escapes.http",
+             Self.raw(["Content-Type: text/plain\u{1B}]0;pwned\u{07}\u{1B}[2J", "Content-Length: 2"], body: "ok")),
             ("f-broken.http", Data("HTTP/1.1 abc\u{1B}[2J\r\n\r\n".utf8)),
         ]
         for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
@@ -28,7 +32,8 @@ import Testing
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("checked 5 recordings, 5 exchanges"), "\(result.stdout)")
         #expect(result.stdout.contains("1 unreadable file"))
-        #expect(result.stdout.contains("FAIL  \(folder.path)/f-broken.http: byte 0: status line \"HTTP/1.1 abc\\u{1B}[2J\""))
+        #expect(result.stdout.contains("FAIL  \(folder.path)/f-broken.http: byte 0: status line \"HTTP/1.1 " +
+                                       "abc\\u{1B}[2J\""))
         #expect(result.stdout.contains("invalid-framing: Content-Length \"-2\" is not a length"))
         #expect(result.stdout.contains("[text/plain\\u{1B}]0;pwned\\u{07}\\u{1B}[2J]"))
         #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
@@ -42,7 +47,8 @@ import Testing
          "chunk size \"7FFFFFFFFFFFFFFF\""),
     ])
     func framingErrorsFailTheCheck(headers: [String], body: String, reason: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-framing-\(UUID().uuidString).http")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-framing-\(UUID().uuidString).http")
         try Self.raw(headers, body: body).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try ParleyProcess.run(["check", file.path])
@@ -52,7 +58,8 @@ import Testing
     }
 
     @Test func aHandEditedLengthStaysAWarning() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-edited-\(UUID().uuidString).http")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-edited-\(UUID().uuidString).http")
         try Self.raw(["Content-Type: text/plain", "Content-Length: 7"], body: "hello").write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try ParleyProcess.run(["check", file.path])
@@ -62,13 +69,15 @@ import Testing
 
     /// `HTTPFields` traps past 65,535 fields: a recording with more is refused, not a crash.
     @Test func aResponseWithTooManyHeaderFieldsIsAFinding() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-fields-\(UUID().uuidString).http")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-fields-\(UUID().uuidString).http")
         let fields = ["Content-Type: text/plain", "Content-Length: 2"] + (0..<70_000).map { "X-F\($0): v" }
         try Self.raw(fields, body: "ok").write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try ParleyProcess.run(["check", file.path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("limit-exceeded: the response has 70002 header fields, more than the limit of 10000"),
+        #expect(result.stdout.contains("limit-exceeded: the response has 70002 header fields, more than the limit of " +
+                                       "10000"),
                 "\(result.stdout.prefix(2000))")
     }
 }

@@ -54,7 +54,8 @@ import Testing
         // One answer per non-blank line, invalid ones included.
         let answers = direct.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         // Split as bytes: as characters, "\r\n" is one.
-        let lines = input.utf8.split(separator: UInt8(ascii: "\n")).filter { !$0.allSatisfy { [9, 13, 32].contains($0) } }
+        let lines = input.utf8.split(separator: UInt8(ascii: "\n"))
+            .filter { !$0.allSatisfy { [9, 13, 32].contains($0) } }
         #expect(answers.count == lines.count + 1 && answers.last == "")
         #expect(answers.contains { $0.hasPrefix(#"{"error": "#) })
     }
@@ -72,7 +73,8 @@ import Testing
             """#
         let result = try ParleyProcess.run(["media-type", "--batch"], input: input)
         #expect(result.stdout == #"""
-            {"type": "application", "subtype": "vnd.api+json", "suffix": "json", "parameters": {"charset": "utf-8", "ext": "a \"b\""}}
+            {"type": "application", "subtype": "vnd.api+json", "suffix": "json", \#
+            "parameters": {"charset": "utf-8", "ext": "a \"b\""}}
             {"type": "text", "subtype": "plain", "suffix": null, "parameters": {}}
             {"type": "image", "subtype": "svg+xml", "suffix": "xml", "parameters": {}}
             {"type": "text", "subtype": "html", "suffix": null, "parameters": {"a": "1", "b": "tab\there"}}
@@ -81,7 +83,8 @@ import Testing
 
             """#)
         let single = try ParleyProcess.run(["media-type", "text/plain; charset=utf-8"])
-        #expect(single.stdout == #"{"type": "text", "subtype": "plain", "suffix": null, "parameters": {"charset": "utf-8"}}"# + "\n")
+        #expect(single.stdout
+                == #"{"type": "text", "subtype": "plain", "suffix": null, "parameters": {"charset": "utf-8"}}"# + "\n")
     }
 
     @Test func otherSpellingsGoThroughArgumentParser() throws {
@@ -118,7 +121,8 @@ import Testing
         let large = (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
         let lines = [
             "{\"\(key)\": \"text/plain\"}",
-            "{\"\(key)\": \"application/vnd.\(String(repeating: "long", count: 300))+json; a=\\\"x\\\"\", \"offers\": [\"text/csv\"]}",
+            "{\"\(key)\": \"application/vnd.\(String(repeating: "long", count: 300))+json; a=\\\"x\\\"\", " +
+            "\"offers\": [\"text/csv\"]}",
             "{\"\(key)\": \"a/b\"}",
             "{\"\(key)\": \"text/html\", \"n\": 123456789012345678901234567890}",
             "{\"\(key)\": \"text/css\"}",

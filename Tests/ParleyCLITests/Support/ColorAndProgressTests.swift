@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func theProgressLineShowsFilesThroughputAndTimeLeft() {
-        let line = ProgressLine.text(done: 5, total: 20, bytes: 10_000_000, failed: 0, elapsed: 2, path: "a/b.har", style: .plain)
+        let line = ProgressLine.text(done: 5, total: 20, bytes: 10_000_000, failed: 0, elapsed: 2, path: "a/b.har",
+                                     style: .plain)
         #expect(line == "[5/20] 5.0 MB/s, 0:06 left  a/b.har")
         let failing = ProgressLine.text(done: 5, total: 20, bytes: 0, failed: 2, elapsed: 2, path: "x", style: .colored)
         #expect(failing == "[5/20] 0.0 MB/s, 0:06 left, \u{1B}[1;31m2 failed\u{1B}[0m  \u{1B}[2mx\u{1B}[0m")
@@ -44,7 +45,8 @@ import Testing
             == "[3/3] 1.5 MB/s, done  x")
         // A recording's path is escaped and keeps its last 40 characters.
         let long = ProgressLine.text(done: 1, total: 2, bytes: 0, failed: 0, elapsed: 1,
-                                     path: String(repeating: "d/", count: 30) + "\u{1B}]0;title\u{07}.har", style: .plain)
+                                     path: String(repeating: "d/",
+                                                  count: 30) + "\u{1B}]0;title\u{07}.har", style: .plain)
         #expect(!long.contains("\u{1B}"))
         #expect(long.hasSuffix("…" + String(("d/d/d/d/d/d/d/d/d/d/\\u{1B}]0;title\\u{07}.har").suffix(39))))
     }
@@ -94,8 +96,11 @@ import Testing
 
     /// Runs parley with standard output and standard error on a pseudo-terminal; returns what it wrote.
     static func onTerminal(_ arguments: [String], environment: String = "") throws -> String {
-        let quoted = ([ParleyProcess.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = "cd '\(CheckCommandTests.root.path)' && env \(environment) TERM=xterm " + quoted.joined(separator: " ")
+        let quoted = ([ParleyProcess.executable.path] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let command = "cd '\(CheckCommandTests.root.path)' && env \(environment) " +
+                      "TERM=xterm " + quoted.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", command, "/dev/null"]

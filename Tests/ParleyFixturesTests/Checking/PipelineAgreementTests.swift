@@ -59,14 +59,16 @@ struct PipelineAgreementTests {
                 compared += 1
             }
         }
-        #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
+        #expect(disagreements.isEmpty,
+                "\(disagreements.count) of \(compared) disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
         return compared
     }
 
     /// The checker's verdict on what the pipeline found (the reader's notes about the file itself,
     /// such as a bad base64 field, are not the client's to see).
     private func checkerOutcome(_ exchange: RecordedExchange, kind: RecordingKind) -> Outcome {
-        let result = ExchangeChecker(options: CheckOptions(registry: testRegistry)).check(exchange, path: "", kind: kind)
+        let checker = ExchangeChecker(options: CheckOptions(registry: testRegistry))
+        let result = checker.check(exchange, path: "", kind: kind)
         if exchange.isMissingItsBody { return .notRecorded }
         let pipelineFindings = result.findings.dropFirst(exchange.response.readingNotes.count)
         if pipelineFindings.contains(where: { $0.severity == .error }) { return .failed }
@@ -80,8 +82,8 @@ struct PipelineAgreementTests {
         alone.request.url = "https://replay.test/exchange"
         let replayer = Replayer(recordings: [Recording(path: "", kind: kind, exchanges: [alone], byteCount: 0)])
         let client = Client(transport: ReplayTransport(replayer: replayer), registry: testRegistry)
-        let serializer = ValueResponseSerializer(registry: testRegistry,
-                                                 validator: ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes))
+        let validator = ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes)
+        let serializer = ValueResponseSerializer(registry: testRegistry, validator: validator)
         guard let method = HTTPRequest.Method(exchange.request.method) else { return .failed }
         do {
             let response = try await client.send(method, alone.request.url, responseSerializer: serializer)

@@ -19,7 +19,8 @@ struct HTMLReportTests {
     /// The page for `checks`, rendered by the reporter `parley check --report html` uses.
     static func page(_ checks: [RecordingCheck], limits: HTMLReportLimits = HTMLReportLimits()) -> String {
         var lines: [String] = []
-        var reporter = HTMLReporter(strict: false, run: ReportRun(commandLine: ["parley", "check", payload])) { lines.append($0) }
+        var reporter = HTMLReporter(strict: false,
+                                    run: ReportRun(commandLine: ["parley", "check", payload])) { lines.append($0) }
         var summary = CheckSummary()
         for check in checks {
             summary.add(check)
@@ -32,7 +33,8 @@ struct HTMLReportTests {
     static func page(of results: [ExchangeResult], limits: HTMLReportLimits = HTMLReportLimits()) -> String {
         var lines: [String] = []
         var reporter = HTMLReporter(strict: false, run: ReportRun(), limits: limits) { lines.append($0) }
-        let check = RecordingCheck(path: "memory", kind: .har, byteCount: 0, exchanges: results, readError: nil, isSkipped: false)
+        let check = RecordingCheck(path: "memory", kind: .har, byteCount: 0, exchanges: results, readError: nil,
+                                   isSkipped: false)
         var summary = CheckSummary()
         summary.add(check)
         reporter.record(check)
@@ -66,7 +68,8 @@ struct HTMLReportTests {
     @Test("Text is escaped for HTML text and attributes; controls and bidirectional overrides show as escapes")
     func escapesText() {
         #expect(HTMLText.escaped("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        #expect(HTMLText.escaped("a\u{202E}b\u{0}c\u{1B}d\u{FEFF}e\u{2028}") == "a\\u{202E}b\\u{0}c\\u{1B}d\\u{FEFF}e\\u{2028}")
+        #expect(HTMLText.escaped("a\u{202E}b\u{0}c\u{1B}d\u{FEFF}e\u{2028}")
+                == "a\\u{202E}b\\u{0}c\\u{1B}d\\u{FEFF}e\\u{2028}")
         #expect(HTMLText.escaped("one\ntwo\tthree\r\n") == "one\\u{A}two\\u{9}three\\u{D}\\u{A}")
         #expect(HTMLText.escaped("one\ntwo\tthree\r\n", keepingLines: true) == "one\ntwo\tthree\n")
         #expect(HTMLText.escaped("Zürich ✓ 𝄞") == "Zürich ✓ 𝄞")
@@ -97,14 +100,17 @@ struct HTMLReportTests {
         let blocks = Self.occurrences(of: "<script type=\"application/json\"", in: page)
         #expect(Self.occurrences(of: "<script", in: page) == blocks + 1)
         #expect(Self.occurrences(of: "</script>", in: page) == blocks + 1)
-        for needle in ["<img src=x", "<textarea", "</textarea", "href=\"javascript", "<svg xmlns", "\u{202E}", "\u{2028}"] {
+        for needle in ["<img src=x", "<textarea", "</textarea", "href=\"javascript", "<svg xmlns", "\u{202E}",
+                       "\u{2028}"] {
             #expect(!page.contains(needle), "\(needle)")
         }
         #expect(page.contains("&lt;/script&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
         #expect(page.contains("javascript:alert(document.domain)//&lt;/script&gt;"))
         #expect(page.contains("\\u{202E}evil"))
         // Every href is the page's own anchor; every src a data URI of an inline image type.
-        for match in page.matches(of: /href="([^"]*)"/) { #expect(["#summary", "#exchanges-title"].contains(String(match.1))) }
+        for match in page.matches(of: /href="([^"]*)"/) {
+            #expect(["#summary", "#exchanges-title"].contains(String(match.1)))
+        }
         for match in page.matches(of: /src="([^"]*)"/) { #expect(String(match.1).hasPrefix("data:image/png;base64,")) }
         // The pinned snapshot's mismatch is shown side by side, the differing path marked.
         #expect(page.contains("<h5>Expected (subset snapshot)</h5>") && page.contains("<li class=\"diff\">"))
@@ -115,7 +121,8 @@ struct HTMLReportTests {
     @Test("The page: a doctype, a policy allowing only its own script, column headers, and every row as JSON")
     func structure() throws {
         let results = (0..<250).map { index in
-            var result = check(exchange(headers: ["Content-Type": "application/json"], body: Array("{\"n\":\(index)}".utf8)), options: Self.options)
+            var result = check(exchange(headers: ["Content-Type": "application/json"],
+                                        body: Array("{\"n\":\(index)}".utf8)), options: Self.options)
             result.index = index
             return result
         }
@@ -123,7 +130,8 @@ struct HTMLReportTests {
         #expect(page.hasPrefix("<!DOCTYPE html>"))
         #expect(page.contains("content=\"default-src 'none'; img-src data:; style-src 'nonce-"))
         #expect(Self.occurrences(of: "<th scope=\"col\">", in: page) == 8 + 2)  // the table and the outcome counts
-        #expect(Self.occurrences(of: "<tbody data-row=", in: page) == 100)      // the first page, readable without script
+        #expect(Self.occurrences(of: "<tbody data-row=", in: page)
+                == 100)      // the first page, readable without script
         let rows = try #require(try Self.rowBlocks(page) as? [[String: Any]])
         #expect(rows.count == 250)
         #expect(rows.map { $0["x"] as? Int } == Array(0..<250))
@@ -139,7 +147,8 @@ struct HTMLReportTests {
     @Test("A 50 MB text body makes a small page that says what was cut")
     func capsLargeBodies() {
         let big = [UInt8](repeating: UInt8(ascii: "a"), count: 50_000_000)
-        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=utf-8"], body: big), options: Self.options)
+        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=utf-8"], body: big),
+                           options: Self.options)
         #expect(result.detail?.body.count == CheckOptions(registry: testRegistry).maxDetailBodyBytes)
         let page = Self.page(of: [result])
         #expect(page.utf8.count < 200_000)
@@ -149,26 +158,32 @@ struct HTMLReportTests {
     @Test("Trees stop at their node limit, CSV at 100 records, and large images are not inlined")
     func capsPreviews() {
         let array = "[" + (0..<5_000).map(String.init).joined(separator: ",") + "]"
-        let tree = check(exchange(headers: ["Content-Type": "application/json"], body: Array(array.utf8)), options: Self.options)
-        #expect(Self.page(of: [tree]).contains("… cut: 4001 more members not shown, with what they hold (the preview shows 1000 values)"))
+        let tree = check(exchange(headers: ["Content-Type": "application/json"], body: Array(array.utf8)),
+                         options: Self.options)
+        #expect(Self.page(of: [tree]).contains("… cut: 4001 more members not shown, with what they hold (the preview " +
+                                               "shows 1000 values)"))
         // A wide container costs only what is shown: a million members render in a moment.
-        let wide = ExchangeResult(path: "memory", index: 0, method: "GET", url: "", status: 200, contentType: "application/json",
-                                  format: "json", bodyBytes: 1, findings: [], value: nil,
-                                  detail: ExchangeDetail(requestFields: [:], responseFields: [:], reason: "", body: [1], bodyByteCount: 1,
-                                                         preview: ValuePreview(.array(Array(repeating: .integer(1), count: 1_000_000)),
-                                                                               limits: HTMLReportLimits())))
+        let million = ValuePreview(.array(Array(repeating: .integer(1), count: 1_000_000)), limits: HTMLReportLimits())
+        let wide = ExchangeResult(path: "memory", index: 0, method: "GET", url: "", status: 200,
+                                  contentType: "application/json", format: "json", bodyBytes: 1, findings: [],
+                                  value: nil,
+                                  detail: ExchangeDetail(requestFields: [:], responseFields: [:], reason: "", body: [1],
+                                                         bodyByteCount: 1, preview: million))
         let clock = ContinuousClock()
         let started = clock.now
         #expect(Self.page(of: [wide]).contains("… cut: 999001 more members not shown"))
         #expect(clock.now - started < .seconds(2))
 
         let csv = "a,b\r\n" + (0..<500).map { "\($0),x\r\n" }.joined()
-        let table = check(exchange(headers: ["Content-Type": "text/csv; header=present"], body: Array(csv.utf8)), options: Self.options)
+        let table = check(exchange(headers: ["Content-Type": "text/csv; header=present"], body: Array(csv.utf8)),
+                          options: Self.options)
         let csvPage = Self.page(of: [table])
         #expect(csvPage.contains("… cut: showing the first 100 of 500 records"))
         #expect(Self.occurrences(of: "<tr><td>", in: csvPage) == 100)
 
-        let png: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!)
+        let pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg"
+            + "=="
+        let png: [UInt8] = Array(Data(base64Encoded: pngBase64)!)
         let image = check(exchange(headers: ["Content-Type": "image/png"], body: png), options: Self.options)
         #expect(Self.page(of: [image]).contains("src=\"data:image/png;base64,"))
         var small = HTMLReportLimits()
@@ -182,7 +197,8 @@ struct HTMLReportTests {
         var limits = HTMLReportLimits()
         limits.maxPreviewCharactersInReport = 2_000
         let results = (0..<300).map { index in
-            var result = check(exchange(headers: ["Content-Type": "text/plain"], body: Array("hello \(index)".utf8)), options: Self.options)
+            var result = check(exchange(headers: ["Content-Type": "text/plain"], body: Array("hello \(index)".utf8)),
+                               options: Self.options)
             result.index = index
             return result
         }
@@ -196,7 +212,8 @@ struct HTMLReportTests {
     func detailsOnlyWhenAsked() {
         let plain = check(exchange(headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         #expect(plain.detail == nil)
-        let kept = check(exchange(headers: ["Content-Type": "application/json"], body: Array("{}".utf8)), options: Self.options)
+        let kept = check(exchange(headers: ["Content-Type": "application/json"], body: Array("{}".utf8)),
+                         options: Self.options)
         #expect(kept.detail?.preview?.root == .object(count: 0, members: []))
         #expect(kept.detail?.responseFields["Content-Type"] == "application/json")
     }
@@ -221,7 +238,8 @@ struct HTMLReportTests {
         #expect(page.utf8.count < 300_000)
         #expect(page.contains("array of 100000"))
         #expect(page.contains("<li class=\"cut\">… 99,667 more not shown</li>"))
-        #expect(page.contains("… cut: 99667 more members not shown, with what they hold (the preview shows 1000 values)"))
+        #expect(page.contains("… cut: 99667 more members not shown, with what they hold (the preview shows 1000 " +
+                              "values)"))
         #expect(page.contains("item 332") && !page.contains("item 333"))
     }
 
@@ -234,8 +252,10 @@ struct HTMLReportTests {
         #expect(kept.count == 1_000 && byteCount == 1_000_000)
         #expect(preview.root["data"] == .bytes(count: 300_000))
         let result = ExchangeResult(path: "memory", index: 0, method: "GET", url: "", status: 200,
-                                    contentType: "application/json", format: "json", bodyBytes: 1, findings: [], value: nil,
-                                    detail: ExchangeDetail(requestFields: [:], responseFields: [:], reason: "", body: [1],
+                                    contentType: "application/json", format: "json", bodyBytes: 1, findings: [],
+                                    value: nil,
+                                    detail: ExchangeDetail(requestFields: [:], responseFields: [:], reason: "",
+                                                           body: [1],
                                                            bodyByteCount: 1, preview: preview))
         let page = Self.page(of: [result])
         #expect(page.contains("… cut at 1,000 characters of 1.0 MB"))
@@ -271,7 +291,9 @@ struct HTMLReportTests {
               "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
             """
         try har.write(toFile: path, atomically: true, encoding: .utf8)
-        let pinned: Value = .array((0..<6_000).map { (n: Int) -> Value in ["id": .integer(Int64(n)), "name": .string("item \(n)")] })
+        let pinned: Value = .array((0..<6_000).map { (n: Int) -> Value in
+            ["id": .integer(Int64(n)), "name": .string("item \(n)")]
+        })
         try Snapshot(entries: [.init(index: 0, match: .exact, value: pinned)]).write(for: path)
         let check = FixtureChecker(options: Self.options).check(FixtureFile(path: path, isExplicit: true))
         let result = try #require(check.exchanges.first)

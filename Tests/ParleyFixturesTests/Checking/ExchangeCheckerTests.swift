@@ -33,7 +33,8 @@ struct ExchangeCheckerTests {
         // The client cannot decode it either, so the check fails.
         #expect(missing.fails(strict: false))
 
-        let unknown = check(exchange(headers: ["Content-Type": "application/x-bibtex"], body: Array("@article{x}".utf8)))
+        let unknown = check(exchange(headers: ["Content-Type": "application/x-bibtex"],
+                                     body: Array("@article{x}".utf8)))
         #expect(unknown.findings.map(\.kind) == [.unknownContentType])
 
         let malformed = check(exchange(headers: ["Content-Type": "application/"], body: Array("{}".utf8)))
@@ -47,12 +48,14 @@ struct ExchangeCheckerTests {
         #expect(jsonAsHTML.findings.map(\.kind) == [.mislabelledBody])
         #expect(jsonAsHTML.severity == .warning)
 
-        let htmlAsJSON = check(exchange(headers: json, body: Array("<!DOCTYPE html><html><body>502</body></html>".utf8)))
+        let htmlAsJSON = check(exchange(headers: json,
+                                        body: Array("<!DOCTYPE html><html><body>502</body></html>".utf8)))
         #expect(htmlAsJSON.findings.map(\.kind) == [.mislabelledBody, .decodeFailed])
 
         var options = CheckOptions(registry: testRegistry)
         options.acceptsMislabelledBodies = true
-        let accepted = check(exchange(headers: json, body: Array("<!DOCTYPE html><html><body>502</body></html>".utf8)), options: options)
+        let accepted = check(exchange(headers: json, body: Array("<!DOCTYPE html><html><body>502</body></html>".utf8)),
+                             options: options)
         #expect(accepted.findings.map(\.kind) == [.mislabelledBody])
         #expect(accepted.format == "text")
     }
@@ -82,13 +85,17 @@ struct ExchangeCheckerTests {
         #expect(testRegistry.mislabelling(of: jpeg, labelledAs: "image/png")?.mediaType == "image/jpeg")
         #expect(testRegistry.mislabelling(of: jpeg, labelledAs: "image/jpg") == nil)
         #expect(testRegistry.mislabelling(of: jpeg, labelledAs: "application/octet-stream") == nil)
-        #expect(testRegistry.mislabelling(of: Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8), labelledAs: "image/svg+xml") == nil)
+        #expect(testRegistry.mislabelling(of: Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8),
+                                          labelledAs: "image/svg+xml") == nil)
         let page = Array("<!DOCTYPE html><html></html>".utf8)
-        #expect(testRegistry.mislabelling(of: page, labelledAs: "application/vnd.api+json")?.mediaType.essence == "text/html")
+        #expect(testRegistry.mislabelling(of: page, labelledAs: "application/vnd.api+json")?.mediaType.essence
+                == "text/html")
         #expect(testRegistry.mislabelling(of: page, labelledAs: "text/html") == nil)
         #expect(testRegistry.mislabelling(of: Array("{\"a\": 1}".utf8), labelledAs: "text/plain") == nil)
-        #expect(testRegistry.mislabelling(of: Array("{\"a\": 1}".utf8), labelledAs: "application/yaml") == nil, "JSON is YAML")
-        #expect(testRegistry.mislabelling(of: Array("<plist version=\"1.0\"><dict/></plist>".utf8), labelledAs: "application/x-plist") == nil)
+        #expect(testRegistry.mislabelling(of: Array("{\"a\": 1}".utf8), labelledAs: "application/yaml")
+                == nil, "JSON is YAML")
+        #expect(testRegistry.mislabelling(of: Array("<plist version=\"1.0\"><dict/></plist>".utf8),
+                                          labelledAs: "application/x-plist") == nil)
     }
 
     @Test("Content-Encoding: gzip decoded, stored-decoded noted, corrupt and unsupported reported")
@@ -113,17 +120,20 @@ struct ExchangeCheckerTests {
         var corrupt = gzipped
         corrupt[12] ^= 0xFF
         corrupt[13] ^= 0xFF
-        let broken = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: corrupt))
+        let broken = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                                    body: corrupt))
         #expect(broken.findings.map(\.kind) == [.corruptEncoding])
 
         // br and zstd are undone too (ParleyCompression's standard codings); LZW `compress` is not.
         for coding in [ContentCoding.brotli, .zstd] {
-            let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": coding.rawValue],
+            let result = check(exchange(headers: ["Content-Type": "application/json",
+                                                  "Content-Encoding": coding.rawValue],
                                         body: Compressor().compress(body, coding: coding)))
             #expect(result.findings.isEmpty)
             #expect(result.value == ["a": 1])
         }
-        let lzw = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "compress"], body: [1, 2, 3]))
+        let lzw = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "compress"],
+                                 body: [1, 2, 3]))
         #expect(lzw.findings.map(\.kind) == [.unsupportedEncoding])
     }
 
@@ -132,7 +142,8 @@ struct ExchangeCheckerTests {
         let bomb = Compressor(level: 9).compress([UInt8](repeating: 0x20, count: 8 << 20), coding: .gzip)
         var options = CheckOptions(registry: testRegistry)
         options.maxDecompressedBytes = 1 << 20
-        let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: bomb),
+        let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                                    body: bomb),
                            options: options)
         #expect(result.findings.map(\.kind) == [.limitExceeded])
     }
@@ -140,26 +151,31 @@ struct ExchangeCheckerTests {
     @Test("Decoder limits come from the registry")
     func limits() {
         let registry = testRegistry.settingLimits(DecodingLimits(maxDepth: 4), forFormat: "json")
-        let result = check(exchange(headers: json, body: Array("[[[[[[1]]]]]]".utf8)), options: CheckOptions(registry: registry))
+        let result = check(exchange(headers: json, body: Array("[[[[[[1]]]]]]".utf8)),
+                           options: CheckOptions(registry: registry))
         #expect(result.findings.map(\.kind) == [.limitExceeded])
     }
 
     @Test("Length mismatches are warnings")
     func lengthMismatch() {
-        let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Length": "99"], body: Array("{}".utf8)))
+        let result = check(exchange(headers: ["Content-Type": "application/json", "Content-Length": "99"],
+                                    body: Array("{}".utf8)))
         #expect(result.findings.map(\.kind) == [.lengthMismatch])
         #expect(result.findings[0].message == "Content-Length is 99 but the stored body has 2 bytes")
     }
 
     @Test("Charsets: core ones, iconv ones, unknown ones and invalid bytes")
     func charsets() {
-        let latin1 = check(exchange(headers: ["Content-Type": "text/plain; charset=iso-8859-1"], body: [0x63, 0x61, 0x66, 0xE9]))
+        let latin1 = check(exchange(headers: ["Content-Type": "text/plain; charset=iso-8859-1"],
+                                    body: [0x63, 0x61, 0x66, 0xE9]))
         #expect(latin1.value == "café")
-        let sjis = check(exchange(headers: ["Content-Type": "text/plain; charset=Shift_JIS"], body: [0x82, 0xB1, 0x82, 0xF1]))
+        let sjis = check(exchange(headers: ["Content-Type": "text/plain; charset=Shift_JIS"],
+                                  body: [0x82, 0xB1, 0x82, 0xF1]))
         #expect(sjis.value == "こん")
         let arabic = check(exchange(headers: ["Content-Type": "text/plain; charset=windows-1256"], body: [0xC7]))
         #expect(arabic.value == "\u{0627}")
-        let unknown = check(exchange(headers: ["Content-Type": "text/plain; charset=x-no-such"], body: Array("hi".utf8)))
+        let unknown = check(exchange(headers: ["Content-Type": "text/plain; charset=x-no-such"],
+                                     body: Array("hi".utf8)))
         #expect(unknown.findings.map(\.kind) == [.unsupportedCharset])
         let invalid = check(exchange(headers: ["Content-Type": "text/plain; charset=shift_jis"], body: [0x41, 0x82]))
         #expect(invalid.findings.map(\.kind) == [.decodeFailed])
@@ -173,7 +189,8 @@ struct ExchangeCheckerTests {
         #expect(check(exchange(status: 0, headers: json, body: Array("{}".utf8))).findings.isEmpty)
         let filtered = CheckOptions(registry: testRegistry, acceptableStatuses: StatusFilter("2xx,304")!)
         #expect(check(notFound, options: filtered).findings.map(\.kind) == [.unacceptableStatus])
-        #expect(check(exchange(status: 304, headers: json, body: nil), options: filtered).findings.map(\.kind) == [.noBody])
+        #expect(check(exchange(status: 304, headers: json, body: nil), options: filtered).findings.map(\.kind)
+                == [.noBody])
         #expect(check(exchange(method: "HEAD", headers: json, body: Array("{".utf8))).findings.map(\.kind) == [.noBody])
         #expect(check(exchange(status: 204, headers: [:], body: [])).findings.map(\.kind) == [.noBody])
         let partial = check(exchange(status: 206, headers: ["Content-Type": "image/png"], body: [0xAE, 0x21]))
@@ -209,7 +226,8 @@ struct HostileCodedBodyTests {
     func gzipBombInACharset() {
         let bomb = Compressor().compress([UInt8](repeating: 0x41, count: 16 << 20), coding: .gzip)
         let registry = testRegistry.settingLimits(DecodingLimits(maxBodyBytes: 1 << 20), forFormat: "text")
-        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=shift_jis", "Content-Encoding": "gzip"], body: bomb),
+        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=shift_jis",
+                                              "Content-Encoding": "gzip"], body: bomb),
                            options: CheckOptions(registry: registry))
         #expect(result.findings.map(\.kind) == [.limitExceeded])
         #expect(result.findings.first?.message.contains("\(1 << 20) bytes") == true)
@@ -218,10 +236,12 @@ struct HostileCodedBodyTests {
     @Test("Conversion that would pass the body limit stops with a limit, not a made-up invalid byte")
     func conversionLimit() {
         let registry = testRegistry.settingLimits(DecodingLimits(maxBodyBytes: 1_000), forFormat: "text")
-        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=tscii"], body: [UInt8](repeating: 0x82, count: 900)),
+        let result = check(exchange(headers: ["Content-Type": "text/plain; charset=tscii"],
+                                    body: [UInt8](repeating: 0x82, count: 900)),
                            options: CheckOptions(registry: registry))
         #expect(result.findings.map(\.kind) == [.limitExceeded])
-        let fine = check(exchange(headers: ["Content-Type": "text/plain; charset=tscii"], body: [UInt8](repeating: 0x82, count: 20)))
+        let fine = check(exchange(headers: ["Content-Type": "text/plain; charset=tscii"],
+                                  body: [UInt8](repeating: 0x82, count: 20)))
         #expect(fine.findings.isEmpty)
         #expect((fine.value?.stringValue?.unicodeScalars.count ?? 0) > 20, "each 0x82 expands to several code points")
     }

@@ -19,7 +19,8 @@ import Testing
 
     @Test func theExtensionChoosesTheType() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ParleyProcess.run(["decode", try file("config.YAML", "name: parley\nsize: 3\n"), "--to", "application/json"])
+        let result = try ParleyProcess.run(["decode", try file("config.YAML", "name: parley\nsize: 3\n"), "--to",
+                                            "application/json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "parley: decoding as application/yaml (from the extension .yaml)\n")
         #expect(result.stdout.contains(#""name""#) && result.stdout.contains(#""parley""#))
@@ -38,13 +39,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let unknownExtension = try ParleyProcess.run(["decode", try file("body.dat", #"{"a": [1, 2]}"#)])
         #expect(unknownExtension.status == 0, "\(unknownExtension.stderr)")
-        #expect(unknownExtension.stderr == "parley: decoding as application/json (from the content, recognised by the json format; "
+        #expect(unknownExtension.stderr
+                == "parley: decoding as application/json (from the content, recognised by the json format; "
             + "the extension .dat is not one parley knows)\n")
         #expect(unknownExtension.stdout == #"{"a":[{"$int":"1"},{"$int":"2"}]}"# + "\n")
 
         let stdin = try ParleyProcess.run(["decode"], input: "<?xml version=\"1.0\"?><a>1</a>")
         #expect(stdin.status == 0, "\(stdin.stderr)")
-        #expect(stdin.stderr.hasPrefix("parley: decoding as application/xml (from the content, recognised by the xml format)"))
+        #expect(stdin.stderr.hasPrefix("parley: decoding as application/xml (from the content, recognised by the xml " +
+                                       "format)"))
     }
 
     @Test func anExtensionNoFormatDecodesFallsBackToTheContent() throws {
@@ -72,7 +75,8 @@ import Testing
 
     @Test func anExplicitContentTypeIsUsedSilently() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ParleyProcess.run(["decode", try file("data.yaml", "[1]"), "--content-type", "application/json"])
+        let result = try ParleyProcess.run(["decode", try file("data.yaml", "[1]"), "--content-type",
+                                            "application/json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == #"[{"$int":"1"}]"# + "\n")

@@ -60,7 +60,8 @@ import Testing
     }
 
     @Test func peakMemoryIsBoundedByTheJobsNotTheEntries() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bombs-\(UUID().uuidString).har")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-bombs-\(UUID().uuidString).har")
         try Self.har(entries: 24, body: try Self.stackedGzip()).write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         for report in ["text", "html"] {

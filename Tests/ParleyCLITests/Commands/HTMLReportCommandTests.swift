@@ -17,7 +17,8 @@ import Testing
         let page = try String(contentsOf: output, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>"))
         #expect(page.hasSuffix("</html>\n"))
-        #expect(page.contains("<code>parley check Fixtures/recorded Fixtures/failing --report html --output \(output.path)</code>"))
+        #expect(page.contains("<code>parley check Fixtures/recorded Fixtures/failing --report html --output " +
+                              "\(output.path)</code>"))
         #expect(page.contains("<td data-outcome=\"ok\">25</td>") && page.contains("<td data-outcome=\"error\">5</td>"))
         #expect(page.contains("<span data-count=\"exchanges\">31</span>"))
         #expect(page.contains("Fixtures/failing/not-a-recording.har</span>: invalid JSON"))

@@ -93,7 +93,8 @@ import Testing
     }
 
     @Test func mediaTypeBatch() throws {
-        let result = try ParleyProcess.run(["media-type", "--batch"], input: "{\"value\": \"text/*\"}\n{\"value\": \"*/x\"}\n")
+        let result = try ParleyProcess.run(["media-type", "--batch"],
+                                           input: "{\"value\": \"text/*\"}\n{\"value\": \"*/x\"}\n")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].contains(#""subtype": "*""#))
@@ -142,7 +143,8 @@ import Testing
         let choices = negotiate.stdout.split(separator: "\n")
         #expect(choices.count == 5)
         #expect(choices.enumerated().filter { $0.offset != 3 }.map(\.element)
-            == [#"{"choice": "text/csv"}"#, #"{"choice": null}"#, #"{"choice": "text/csv"}"#, #"{"choice": "application/json"}"#])
+            == [#"{"choice": "text/csv"}"#, #"{"choice": null}"#, #"{"choice": "text/csv"}"#,
+                #"{"choice": "application/json"}"#])
         #expect(choices.dropFirst(3).first?.hasPrefix(#"{"error": "invalid offer 'not a type'"#) == true)
     }
 
@@ -153,7 +155,8 @@ import Testing
 
     @Test(arguments: ["application/*+json", "*/*", "text/*", "application/*+json; charset=utf-8"])
     func matchRefusesAWildcardContentType(contentType: String) throws {
-        let registered = try ParleyProcess.run(["match", "--content-type", contentType, "--registered", "application/json",
+        let registered = try ParleyProcess.run(["match", "--content-type", contentType, "--registered",
+                                                "application/json",
                                                 "--registered", "application/*+json", "--registered", "text/*",
                                                 "--registered", "*/*"])
         #expect(registered.status == 3)
@@ -162,7 +165,8 @@ import Testing
         let linked = try ParleyProcess.run(["match", "--content-type", contentType])
         #expect(linked.status == 3)
         #expect(linked.stdout.isEmpty)
-        let line = #"{"content_type": "\#(contentType)", "registered": ["application/json", "application/*+json", "text/*", "*/*"]}"#
+        let line = #"{"content_type": "\#(contentType)", "#
+            + #""registered": ["application/json", "application/*+json", "text/*", "*/*"]}"#
         let batch = try ParleyProcess.run(["match", "--batch"], input: line)
         #expect(batch.stdout == "{\"match\": null}\n")
     }
@@ -199,16 +203,19 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let latin1 = directory.appendingPathComponent("latin1.txt")
         try Data([0x63, 0x61, 0x66, 0xE9]).write(to: latin1)
-        let ok = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain; charset=iso-8859-1", "--to", "text/plain"])
+        let ok = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain; charset=iso-8859-1",
+                                        "--to", "text/plain"])
         #expect(ok.status == 0)
         #expect(ok.stdout == "café\n")
 
-        let bad = try ParleyProcess.run(["decode", "-", "--content-type", "text/plain", "--to", "text/plain"], input: "\u{FFFF}")
+        let bad = try ParleyProcess.run(["decode", "-", "--content-type", "text/plain", "--to", "text/plain"],
+                                        input: "\u{FFFF}")
         #expect(bad.status == 0, "U+FFFF is valid UTF-8")
         let unknown = try ParleyProcess.run(["decode", latin1.path, "--content-type", "video/mp4"])
         #expect(unknown.status == 3)
         #expect(unknown.stderr.contains("video/mp4"))
-        let invalid = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain", "--to", "text/plain"])
+        let invalid = try ParleyProcess.run(["decode", latin1.path, "--content-type", "text/plain", "--to",
+                                             "text/plain"])
         #expect(invalid.status == 1)
         #expect(invalid.stderr.contains("byte 3"))
     }
@@ -228,7 +235,8 @@ import Testing
     }
 
     @Test func decodePrintsPlainJSONOnATerminalAndTypedJSONInAPipe() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-plain-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-plain-\(UUID().uuidString).json")
         try Data(#"{"id": 7, "price": 12.5}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let terminal = try ColorAndProgressTests.onTerminal(["decode", file.path])
@@ -261,7 +269,8 @@ import Testing
     }
 
     @Test func unreadableFilesAreNamedOnTheLastLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-unreadable-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-unreadable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n{\"a\": 1}"

@@ -5,7 +5,7 @@ import Testing
 /// transcoded both ways, and read by `parley check` in recordings.
 @Suite struct ProtobufCommandTests {
     static let descriptorSet = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../ParleyProtobufTests/Resources/oracle_test.binpb").standardized.path
+        .appendingPathComponent("../../ParleyProtobufTests/Resources/oracle_test.binpb").standardized.path
     /// `parley.test.Scalars` with `f_int32 = 7`, `f_string = "hi"`, `f_int64 = -1`.
     static let message: [UInt8] = [0x18, 0x07, 0x20] + Array(repeating: 0xFF, count: 9) + [0x01, 0x72, 0x02, 0x68, 0x69]
     static let type = "application/protobuf; messageType=parley.test.Scalars"

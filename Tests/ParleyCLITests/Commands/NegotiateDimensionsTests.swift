@@ -6,7 +6,8 @@ import Testing
 @Suite struct NegotiateDimensionsTests {
     @Test func printsEachNegotiatedDimension() throws {
         let result = try ParleyProcess.run([
-            "negotiate", "--accept", "application/json", "--accept-encoding", "gzip, deflate, br, zstd", "--encodings", "br,gzip",
+            "negotiate", "--accept", "application/json", "--accept-encoding", "gzip, deflate, br, zstd", "--encodings",
+            "br,gzip",
             "--accept-language", "en-GB,en;q=0.9,de;q=0.8", "--languages", "de,en",
             "--accept-charset", "iso-8859-1, utf-8;q=0.5", "--charsets", "iso-8859-1", "application/json", "text/csv"])
         #expect(result.status == 0)
@@ -14,13 +15,16 @@ import Testing
     }
 
     @Test func encodingAlone() throws {
-        #expect(try ParleyProcess.run(["negotiate", "--accept-encoding", "gzip;q=0.5, br;q=0.1"]).stdout == "encoding: gzip\n")
+        #expect(try ParleyProcess.run(["negotiate", "--accept-encoding", "gzip;q=0.5, br;q=0.1"]).stdout
+                == "encoding: gzip\n")
         #expect(try ParleyProcess.run(["negotiate", "--encodings", "br"]).stdout == "encoding: identity\n")
-        #expect(try ParleyProcess.run(["negotiate", "--accept-encoding", "", "--encodings", "br"]).stdout == "encoding: identity\n")
+        #expect(try ParleyProcess.run(["negotiate", "--accept-encoding", "", "--encodings", "br"]).stdout
+                == "encoding: identity\n")
     }
 
     @Test func exitsThreeWhenEvenIdentityIsExcluded() throws {
-        let result = try ParleyProcess.run(["negotiate", "--accept-encoding", "compress, identity;q=0", "--encodings", "gzip"])
+        let result = try ParleyProcess.run(["negotiate", "--accept-encoding", "compress, identity;q=0", "--encodings",
+                                            "gzip"])
         #expect(result.status == 3)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("nothing acceptable for Accept-Encoding"))
@@ -46,7 +50,8 @@ import Testing
         {"accept_encoding": "gzip;q=0.5, br", "encodings": ["gzip", "br"]}
         {"accept_encoding": "br;q=0, identity;q=0", "encodings": ["gzip", "br"]}
         {"accept_language": "fr-CA", "languages": ["en", "fr"], "accept_charset": null, "charsets": ["iso-8859-1"]}
-        {"accept": "text/*", "offers": ["application/json", "text/csv"], "accept_charset": "iso-8859-1", "charsets": ["iso-8859-1"]}
+        {"accept": "text/*", "offers": ["application/json", "text/csv"], \
+        "accept_charset": "iso-8859-1", "charsets": ["iso-8859-1"]}
         {"accept": "text/*", "offers": ["text/csv"]}
         {"accept_language": "en"}
         """

@@ -1,5 +1,6 @@
 import Foundation
 import Parley
+import ParleyHTTP
 import ParleyJSON
 import ParleyTestKit
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Parley
 import ParleyJSON
+import ParleyHTTP
 import Testing
 import ParleyFixtures
 
@@ -10,7 +11,8 @@ struct RecordingReaderTests {
     func har() throws {
         let recording = try read("recorded/api-session.har")
         #expect(recording.kind == .har)
-        #expect(recording.exchanges.map(\.response.status) == [200, 200, 403, 404, 200, 200, 200, 204, 301, 304, 200, 200])
+        #expect(recording.exchanges.map(\.response.status)
+                == [200, 200, 403, 404, 200, 200, 200, 204, 301, 304, 200, 200])
         let first = recording.exchanges[0]
         #expect(first.request.method == "GET")
         #expect(first.request.url == "https://api.example.org/users/4213")
@@ -29,10 +31,16 @@ struct RecordingReaderTests {
         #expect(recording.kind == .rubyVCRYAML)
         #expect(recording.exchanges.count == 4)
         #expect(recording.exchanges[0].request.method == "GET")
-        #expect(recording.exchanges[2].response.body == Array("Caf\u{E9} d\u{E9}j\u{E0} vu \u{2013} \u{201C}quoted\u{201D} \u{20AC}5\n"
+        #expect(recording.exchanges[2].response.body
+                == Array("Caf\u{E9} d\u{E9}j\u{E0} vu \u{2013} \u{201C}quoted\u{201D} \u{20AC}5\n"
             .unicodeScalars.map { scalar -> UInt8 in
-                switch scalar { case "\u{2013}": 0x96; case "\u{201C}": 0x93; case "\u{201D}": 0x94; case "\u{20AC}": 0x80
-                default: UInt8(scalar.value) }
+                switch scalar {
+                case "\u{2013}": 0x96
+                case "\u{201C}": 0x93
+                case "\u{201D}": 0x94
+                case "\u{20AC}": 0x80
+                default: UInt8(scalar.value)
+                }
             }))
         #expect(recording.exchanges[3].response.body?.starts(with: Array("bplist00".utf8)) == true)
     }
@@ -72,7 +80,8 @@ struct RecordingReaderTests {
 
     @Test("Raw HTTP: LF line ends, no reason phrase, header without a space, Content-Length mismatch")
     func rawQuirks() throws {
-        let text = "HTTP/1.1 100 Continue\n\nHTTP/1.0 200\nContent-Type:text/plain\nContent-Length: 99\n\nhello\nworld\n"
+        let text = "HTTP/1.1 100 Continue\n\nHTTP/1.0 200\nContent-Type:text/plain\nContent-Length: 99\n\nhello\n" +
+                   "world\n"
         let recording = try RecordingReader().read(bytes: Array(text.utf8), path: "quirks.txt")
         #expect(recording.exchanges.map(\.response.status) == [100, 200])
         let response = recording.exchanges[1].response
@@ -117,7 +126,8 @@ struct RecordingReaderTests {
     @Test("A file that cannot be read fails with the system's reason")
     func unreadableFiles() throws {
         let missing = "/nonexistent-parley-folder/a.har"
-        #expect(throws: RecordingError(.unreadable, path: missing, "cannot read the file (No such file or directory)")) {
+        #expect(throws: RecordingError(.unreadable, path: missing,
+                                       "cannot read the file (No such file or directory)")) {
             try RecordingReader().read(path: missing)
         }
         let folder = FileManager.default.temporaryDirectory.path
@@ -128,7 +138,8 @@ struct RecordingReaderTests {
 
     @Test("A legacy vcrpy cassette of pickled objects is refused, not misread")
     func legacyVCRPy() {
-        let text = "- request: !!python/object:vcr.request.Request\n    method: GET\n  response:\n    status: {code: 200}\n"
+        let text = "- request: !!python/object:vcr.request.Request\n    method: GET\n  response:\n" +
+                   "    status: {code: 200}\n"
         #expect(throws: RecordingError.self) { try RecordingReader().read(bytes: Array(text.utf8), path: "old.yaml") }
     }
 }

@@ -21,7 +21,8 @@ import Testing
         #expect(result.stdout.contains("checked 8 recordings"))
         #expect(result.stdout.hasSuffix("PASSED\n"))
         // The mislabelled JSON is reported as a warning, not a failure.
-        #expect(result.stdout.contains("warn  Fixtures/recorded/vcrpy-httpbin.yaml#1 GET https://legacy.example/api/status"))
+        #expect(result.stdout.contains("warn  Fixtures/recorded/vcrpy-httpbin.yaml#1 GET " +
+                                       "https://legacy.example/api/status"))
     }
 
     @Test func strictTurnsWarningsIntoFailures() throws {
@@ -94,7 +95,9 @@ import Testing
         for shard in 1...3 {
             let result = try check(["Fixtures/recorded", "--report", "json", "--shard", "\(shard)/3"])
             #expect(result.status == 0)
-            seen += result.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"exchange\"") && $0.contains("\"index\":0,") }
+            seen += result.stdout.split(separator: "\n").filter {
+                $0.contains("\"type\":\"exchange\"") && $0.contains("\"index\":0,")
+            }
         }
         #expect(seen.count == 8)
         #expect(try check(["Fixtures/recorded", "--shard", "4/3"]).status == 2)
@@ -113,9 +116,10 @@ import Testing
     }
 
     @Test func recordingFoldersAreNeverWritten() throws {
-        let before = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Fixtures/recorded").path).sorted()
+        let recorded = Self.root.appendingPathComponent("Fixtures/recorded").path
+        let before = try FileManager.default.contentsOfDirectory(atPath: recorded).sorted()
         _ = try check(["Fixtures/recorded", "--report", "junit"])
-        let after = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Fixtures/recorded").path).sorted()
+        let after = try FileManager.default.contentsOfDirectory(atPath: recorded).sorted()
         #expect(before == after)
     }
 }

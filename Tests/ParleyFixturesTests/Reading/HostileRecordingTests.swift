@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import Testing
 @testable import ParleyFixtures
 
@@ -14,7 +15,8 @@ struct HostileRecordingTests {
     }
 
     @Test("A Content-Length that is no length is a framing error and the body read to the next message",
-          arguments: ["-2", "-9223372036854775808", "+5", "9223372036854775808", "99999999999999999999", "5, 5", "0x10"])
+          arguments: ["-2", "-9223372036854775808", "+5", "9223372036854775808", "99999999999999999999", "5, 5",
+                      "0x10"])
     func contentLengthThatIsNoLength(length: String) throws {
         let bytes = Self.raw(["Content-Type: text/plain", "Content-Length: \(length)"], body: "hello")
         let recording = try RecordingReader().read(bytes: bytes, path: "memory")
@@ -116,9 +118,13 @@ struct HostileRecordingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let files: [(String, [UInt8])] = [
             ("a-negative.http", Self.raw(["Content-Length: -2"])),
-            ("b-max.http", Self.raw(["Content-Type: text/plain", "Content-Length: 9223372036854775807"], body: "hello")),
-            ("c-min.http", Self.raw(["Content-Type: text/plain", "Content-Length: -9223372036854775808"], body: "hello")),
-            ("d-chunk.http", Self.raw(["Content-Type: text/plain", "Transfer-Encoding: chunked"], body: "7FFFFFFFFFFFFFFF\r\nabc\r\n0\r\n\r\n")),
+            ("b-max.http",
+             Self.raw(["Content-Type: text/plain", "Content-Length: 9223372036854775807"], body: "hello")),
+            ("c-min.http",
+             Self.raw(["Content-Type: text/plain", "Content-Length: -9223372036854775808"], body: "hello")),
+            ("d-chunk.http",
+             Self.raw(["Content-Type: text/plain", "Transfer-Encoding: chunked"],
+                      body: "7FFFFFFFFFFFFFFF\r\nabc\r\n0\r\n\r\n")),
             ("e-broken.http", Array("HTTP/1.1 abc\r\n\r\n".utf8)),
         ]
         for (name, bytes) in files {
@@ -134,7 +140,8 @@ struct HostileRecordingTests {
 
     @Test("Control characters from a recording are escaped in the text report and in errors")
     func controlCharactersAreEscaped() throws {
-        let bytes = Self.raw(["Content-Type: application/json\u{1B}[2J\u{1B}]0;pwned\u{07}", "Content-Length: 3"], body: "{x}")
+        let bytes = Self.raw(["Content-Type: application/json\u{1B}[2J\u{1B}]0;pwned\u{07}", "Content-Length: 3"],
+                             body: "{x}")
         let recording = try RecordingReader().read(bytes: bytes, path: "memory\u{1B}[31m")
         let result = check(recording.exchanges[0], kind: recording.kind)
         var lines: [String] = []
@@ -142,7 +149,8 @@ struct HostileRecordingTests {
         reporter.record(RecordingCheck(path: "memory\u{1B}[31m", kind: recording.kind, byteCount: bytes.count,
                                        exchanges: [result], readError: nil, isSkipped: false))
         reporter.record(RecordingCheck(path: "x", kind: nil, byteCount: 0, exchanges: [],
-                                       readError: RecordingError(.malformed, path: "x", "header \"\u{1B}[2J\"\r\nPASSED"),
+                                       readError: RecordingError(.malformed, path: "x",
+                                                                 "header \"\u{1B}[2J\"\r\nPASSED"),
                                        isSkipped: false))
         let report = lines.joined(separator: "\n")
         #expect(!report.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\r" })
@@ -173,7 +181,8 @@ struct SnapshotComparisonScaleTests {
     func largeObjects() {
         let expected = Self.object(40_000)
         #expect(SnapshotComparison.differences(expected: expected, actual: Self.object(40_000), match: .exact).isEmpty)
-        let differences = SnapshotComparison.differences(expected: expected, actual: Self.object(40_000, changing: 39_999),
+        let differences = SnapshotComparison.differences(expected: expected,
+                                                         actual: Self.object(40_000, changing: 39_999),
                                                          match: .exact)
         #expect(differences == ["$.k39999: expected \"v39999\", got \"other\""])
     }
@@ -213,7 +222,8 @@ struct SnapshotComparisonScaleTests {
 
     @Test func aCheckReportsTheLimit() throws {
         let exchange = try #require(try RecordingReader().read(bytes: Self.recording, path: "memory").exchanges.first)
-        let result = ExchangeChecker(options: CheckOptions(registry: .builtIn)).check(exchange, path: "memory", kind: .rawHTTP)
+        let checker = ExchangeChecker(options: CheckOptions(registry: .builtIn))
+        let result = checker.check(exchange, path: "memory", kind: .rawHTTP)
         #expect(result.findings.map(\.kind) == [.limitExceeded])
         #expect(result.findings.first?.message.contains("\(RecordedFields.maxCount)") == true)
     }

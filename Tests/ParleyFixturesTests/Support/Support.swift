@@ -12,7 +12,8 @@ import ParleyFixtures
 
 /// The formats the fixtures tests decode with: every format module plus the core's text, form
 /// and raw formats, as `parley check` links them.
-let testRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), ImageFormat(), CSVFormat(),
+let testRegistry = Registry(formats: [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), ImageFormat(),
+                                      CSVFormat(),
                                       MessagePackFormat()] + Registry.builtInFormats)
 
 /// The repository's `Fixtures/` folder.

@@ -20,7 +20,8 @@ import Testing
 
     @Test func theBashScriptIsValidBash() throws {
         let script = try ParleyProcess.run(["--generate-completion-script", "bash"]).stdout
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-completion-\(UUID().uuidString).bash")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-completion-\(UUID().uuidString).bash")
         try Data(script.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let bash = Process()

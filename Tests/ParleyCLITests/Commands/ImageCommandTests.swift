@@ -23,7 +23,9 @@ import Testing
         try withPNGFile { path in
             let result = try ParleyProcess.run(["decode", path, "--content-type", "image/png"])
             #expect(result.status == 0)
-            #expect(result.stdout == #"{"mediaType":"image/png","format":"png","width":{"$int":"3"},"height":{"$int":"2"},"colorType":"rgb","bitDepth":{"$int":"8"},"hasAlpha":false,"frameCount":{"$int":"1"}}"# + "\n")
+            #expect(result.stdout == #"{"mediaType":"image/png","format":"png","width":{"$int":"3"},"#
+                + #""height":{"$int":"2"},"colorType":"rgb","bitDepth":{"$int":"8"},"hasAlpha":false,"#
+                + #""frameCount":{"$int":"1"}}"# + "\n")
         }
     }
 
@@ -46,7 +48,8 @@ import Testing
     static var bombs: URL? {
         let corpora = ProcessInfo.processInfo.environment["PARLEY_CORPORA"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("shared/corpora")
         let url = corpora.appendingPathComponent("image/bombs")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
@@ -55,18 +58,22 @@ import Testing
     /// (the bombs would need 2.5 to 40 GB of pixels): the limits act before any allocation.
     @Test func bombsFailFastInSmallMemory() throws {
         guard let bombs = Self.bombs else {
-            print("corpus 'image' not found (expected ../shared/corpora/image beside the checkout, or PARLEY_CORPORA): skipped")
+            print("corpus 'image' not found (expected ../shared/corpora/image beside the checkout, or " +
+                  "PARLEY_CORPORA): skipped")
             return
         }
-        let types = ["png": "image/png", "gif": "image/gif", "jpg": "image/jpeg", "bmp": "image/bmp", "tif": "image/tiff"]
-        let files = try FileManager.default.contentsOfDirectory(atPath: bombs.path).filter { types[($0 as NSString).pathExtension] != nil }
+        let types = ["png": "image/png", "gif": "image/gif", "jpg": "image/jpeg", "bmp": "image/bmp",
+                     "tif": "image/tiff"]
+        let files = try FileManager.default.contentsOfDirectory(atPath: bombs.path)
+            .filter { types[($0 as NSString).pathExtension] != nil }
         #expect(files.count == 8)
         for file in files {
             let type = types[(file as NSString).pathExtension]!
             let script = #"ulimit -v 262144 && exec "$0" decode "$1" --content-type "$2""#
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script, ParleyProcess.executable.path, bombs.appendingPathComponent(file).path, type]
+            process.arguments = ["-c", script, ParleyProcess.executable.path, bombs.appendingPathComponent(file).path,
+                                 type]
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
@@ -74,7 +81,8 @@ import Testing
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 1, "\(file): \(message)")
-            #expect(message.contains(file.contains("zero-width") ? "malformed" : "limitExceeded"), "\(file): \(message)")
+            #expect(message.contains(file.contains("zero-width") ? "malformed" : "limitExceeded"),
+                    "\(file): \(message)")
         }
     }
 }

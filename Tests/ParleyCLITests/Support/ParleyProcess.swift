@@ -14,7 +14,8 @@ struct ParleyProcess {
             .appendingPathComponent("parley")
         if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        while folder.path != "/"
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
             folder.deleteLastPathComponent()
         }
         return folder.appendingPathComponent(".build/debug/parley")

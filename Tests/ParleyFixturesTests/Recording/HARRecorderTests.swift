@@ -27,8 +27,10 @@ final class TestClock: Sendable {
 struct HARRecorderTests {
     // MARK: Helpers
 
-    func capture(_ method: HTTPRequest.Method = .get, _ path: String, requestFields: HTTPFields = [:], requestBody: [UInt8] = [],
-                 status: Int = 200, fields: HTTPFields = [:], body: [UInt8] = [], bodyByteCount: Int? = nil) -> CapturedExchange {
+    func capture(_ method: HTTPRequest.Method = .get, _ path: String, requestFields: HTTPFields = [:],
+                 requestBody: [UInt8] = [],
+                 status: Int = 200, fields: HTTPFields = [:], body: [UInt8] = [],
+                 bodyByteCount: Int? = nil) -> CapturedExchange {
         CapturedExchange(request: HTTPRequest(method: method, scheme: "https", authority: "api.example.org", path: path,
                                               headerFields: requestFields),
                          requestBody: requestBody,
@@ -68,7 +70,7 @@ struct HARRecorderTests {
 
     // MARK: Round trip
 
-    @Test("JSON, text, PNG, raw binary and gzip bodies round-trip: the HAR reader reads them, the strict check passes, replay answers")
+    @Test("JSON, text, PNG, raw binary and gzip bodies round-trip: read as HAR, pass the strict check, replay")
     func roundTrip() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,15 +82,19 @@ struct HARRecorderTests {
         let large = Array("[".utf8) + document + Array("]".utf8)
         let gzipped = Compressor().compress(large, coding: .gzip)
 
-        try recorder.record(capture(.get, "/users/4213?fields=name&x=a%20b", requestFields: [.accept: "application/json"],
-                                    fields: [.contentType: "application/json", .contentLength: String(json.count)], body: json))
-        try recorder.record(capture(.get, "/hello", fields: [.contentType: "text/plain; charset=utf-8"], body: Array("héllo\n".utf8)))
+        try recorder.record(capture(.get, "/users/4213?fields=name&x=a%20b",
+                                    requestFields: [.accept: "application/json"],
+                                    fields: [.contentType: "application/json",
+                                             .contentLength: String(json.count)], body: json))
+        try recorder.record(capture(.get, "/hello", fields: [.contentType: "text/plain; charset=utf-8"],
+                                    body: Array("héllo\n".utf8)))
         try recorder.record(capture(.get, "/logo.png", fields: [.contentType: "image/png"], body: png))
         try recorder.record(capture(.get, "/blob", fields: [.contentType: "application/octet-stream"], body: binary))
         try recorder.record(capture(.get, "/items", fields: [.contentType: "application/json", .contentEncoding: "gzip",
                                                              .contentLength: String(gzipped.count)], body: gzipped))
         try recorder.record(capture(.post, "/messages", requestFields: [.contentType: "application/json"],
-                                    requestBody: Array(#"{"to":7}"#.utf8), status: 201, fields: [.contentType: "application/json"],
+                                    requestBody: Array(#"{"to":7}"#.utf8), status: 201,
+                                    fields: [.contentType: "application/json"],
                                     body: Array(#"{"ok":true}"#.utf8)))
         try recorder.record(capture(.delete, "/messages/1", status: 204))
         #expect(try files(in: folder, suffix: ".partial").count == 1)
@@ -102,11 +108,13 @@ struct HARRecorderTests {
         let recording = try #require(try recordings(in: folder).first)
         #expect(recording.kind == .har)
         #expect(recording.exchanges.map(\.request.url) == [
-            "https://api.example.org/users/4213?fields=name&x=a%20b", "https://api.example.org/hello", "https://api.example.org/logo.png",
+            "https://api.example.org/users/4213?fields=name&x=a%20b", "https://api.example.org/hello",
+            "https://api.example.org/logo.png",
             "https://api.example.org/blob", "https://api.example.org/items", "https://api.example.org/messages",
             "https://api.example.org/messages/1",
         ])
-        #expect(recording.exchanges.map(\.response.body) == [json, Array("héllo\n".utf8), png, binary, large, Array(#"{"ok":true}"#.utf8), []])
+        #expect(recording.exchanges.map(\.response.body)
+                == [json, Array("héllo\n".utf8), png, binary, large, Array(#"{"ok":true}"#.utf8), []])
         #expect(recording.exchanges[5].request.body == Array(#"{"to":7}"#.utf8))
         #expect(recording.exchanges[5].response.status == 201)
 
@@ -114,7 +122,8 @@ struct HARRecorderTests {
         let log = try onlyLog(in: folder)
         #expect(log["log"]?["version"] == "1.2")
         let entries = try #require(log["log"]?["entries"]?.arrayValue)
-        #expect(entries[0]["request"]?["queryString"] == [["name": "fields", "value": "name"], ["name": "x", "value": "a b"]])
+        #expect(entries[0]["request"]?["queryString"]
+                == [["name": "fields", "value": "name"], ["name": "x", "value": "a b"]])
         #expect(entries[0]["startedDateTime"] == "2026-11-25T18:17:00.250Z")
         #expect(entries[0]["time"]?.doubleValue == 12.5)
         #expect(entries[1]["response"]?["content"]?["encoding"] == nil)
@@ -140,7 +149,8 @@ struct HARRecorderTests {
         #expect(user.response.body == json)
         // Through the client transport, the stored-decoded gzip body arrives without its coding.
         let transport = ReplayTransport(replayer: replayer)
-        let (response, body) = try await transport.send(HTTPRequest(method: .get, scheme: "https", authority: "api.example.org",
+        let (response, body) = try await transport.send(HTTPRequest(method: .get, scheme: "https",
+                                                                    authority: "api.example.org",
                                                                     path: "/items"), body: nil)
         #expect(response.status == .ok)
         #expect(response.headerFields[.contentEncoding] == nil)
@@ -157,7 +167,8 @@ struct HARRecorderTests {
         let recorder = try HARRecorder(directory: folder.path, registry: testRegistry,
                                        options: RecordingOptions(maxExchangesPerFile: 5))
         for index in 0..<12 {
-            try recorder.record(capture(.get, "/n/\(index)", fields: [.contentType: "text/plain"], body: Array("\(index)".utf8)))
+            try recorder.record(capture(.get, "/n/\(index)", fields: [.contentType: "text/plain"],
+                                        body: Array("\(index)".utf8)))
             // The file is renamed as soon as it is full, not on the next record.
             #expect(try files(in: folder).count == (index + 1) / 5)
         }
@@ -167,7 +178,8 @@ struct HARRecorderTests {
         #expect(names.map { $0.suffix(8) } == ["0001.har", "0002.har", "0003.har"])
         let recordings = try recordings(in: folder)
         #expect(recordings.map(\.exchanges.count) == [5, 5, 2])
-        #expect(recordings.flatMap(\.exchanges).map(\.request.url) == (0..<12).map { "https://api.example.org/n/\($0)" })
+        #expect(recordings.flatMap(\.exchanges).map(\.request.url)
+                == (0..<12).map { "https://api.example.org/n/\($0)" })
     }
 
     @Test("A file open for maxFileAge is closed by the next record or flush; names carry the time and sort by it")
@@ -219,23 +231,26 @@ struct HARRecorderTests {
 
     // MARK: Redaction
 
-    @Test("Authorization, Proxy-Authorization, Cookie and Set-Cookie are redacted by default; configured names add to them")
+    @Test("Authorization, Proxy-Authorization, Cookie and Set-Cookie are redacted by default; configured names add")
     func headerRedaction() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let recorder = try HARRecorder(directory: folder.path, registry: testRegistry,
                                        options: RecordingOptions(redactedHeaders: ["x-API-key"], replacement: "[gone]"))
         try recorder.record(capture(.get, "/me", requestFields: [.authorization: "Bearer s3cret", .cookie: "sid=1",
-                                                                 .proxyAuthorization: "Basic eA==", HTTPField.Name("X-Api-Key")!: "k",
+                                                                 .proxyAuthorization: "Basic eA==",
+                                                                 HTTPField.Name("X-Api-Key")!: "k",
                                                                  .accept: "application/json"],
-                                    fields: [.setCookie: "sid=2; HttpOnly", .setCookie: "other=3", .contentType: "text/plain",
+                                    fields: [.setCookie: "sid=2; HttpOnly", .setCookie: "other=3",
+                                             .contentType: "text/plain",
                                              HTTPField.Name("x-api-key")!: "k2", .eTag: "\"v1\""],
                                     body: Array("hi".utf8)))
         try recorder.close()
         let entry = try #require(try onlyLog(in: folder)["log"]?["entries"]?[0])
         let request = try #require(entry["request"]?["headers"]?.arrayValue)
         #expect(request == [["name": "Authorization", "value": "[gone]"], ["name": "Cookie", "value": "[gone]"],
-                            ["name": "Proxy-Authorization", "value": "[gone]"], ["name": "X-Api-Key", "value": "[gone]"],
+                            ["name": "Proxy-Authorization", "value": "[gone]"],
+                            ["name": "X-Api-Key", "value": "[gone]"],
                             ["name": "Accept", "value": "application/json"]])
         let response = try #require(entry["response"]?["headers"]?.arrayValue)
         #expect(response == [["name": "Set-Cookie", "value": "[gone]"], ["name": "Set-Cookie", "value": "[gone]"],
@@ -249,7 +264,8 @@ struct HARRecorderTests {
         let plain = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: plain) }
         let unredacted = try HARRecorder(directory: plain.path, registry: testRegistry,
-                                         options: RecordingOptions(redactedHeaders: ["cookie"], redactsDefaultHeaders: false))
+                                         options: RecordingOptions(redactedHeaders: ["cookie"],
+                                                                   redactsDefaultHeaders: false))
         try unredacted.record(capture(.get, "/me", requestFields: [.authorization: "Bearer s3cret", .cookie: "sid=1"]))
         try unredacted.close()
         let headers = try onlyLog(in: plain)["log"]?["entries"]?[0]?["request"]?["headers"]
@@ -264,17 +280,21 @@ struct HARRecorderTests {
         var options = RecordingOptions()
         options.redactedQueryParameters += ["api_key"]
         let recorder = try HARRecorder(directory: folder.path, registry: testRegistry, options: options)
-        try recorder.record(capture(.get, "/items?page=2&access_token=t0k3n&API%5Fkey=k3y&empty=&access_token=again#top",
+        try recorder.record(capture(.get,
+                                    "/items?page=2&access_token=t0k3n&API%5Fkey=k3y&empty=&access_token=again#top",
                                     status: 302, fields: [.location: "https://api.example.org/next?api_key=k3y&x=1"]))
         try recorder.close()
         let entry = try #require(try onlyLog(in: folder)["log"]?["entries"]?[0])
         #expect(entry["request"]?["url"]
-            == "https://api.example.org/items?page=2&access_token=REDACTED&API%5Fkey=REDACTED&empty=&access_token=REDACTED#top")
-        #expect(entry["request"]?["queryString"] == [["name": "page", "value": "2"], ["name": "access_token", "value": "REDACTED"],
-                                                     ["name": "API_key", "value": "REDACTED"], ["name": "empty", "value": ""],
-                                                     ["name": "access_token", "value": "REDACTED"]])
+            == .string("https://api.example.org/items?page=2&access_token=REDACTED&API%5Fkey=REDACTED&empty="
+                       + "&access_token=REDACTED#top"))
+        #expect(entry["request"]?["queryString"]
+                == [["name": "page", "value": "2"], ["name": "access_token", "value": "REDACTED"],
+                    ["name": "API_key", "value": "REDACTED"], ["name": "empty", "value": ""],
+                    ["name": "access_token", "value": "REDACTED"]])
         #expect(entry["response"]?["redirectURL"] == "https://api.example.org/next?api_key=REDACTED&x=1")
-        #expect(header("location", in: entry["response"]?["headers"]) == "https://api.example.org/next?api_key=REDACTED&x=1")
+        #expect(header("location", in: entry["response"]?["headers"])
+                == "https://api.example.org/next?api_key=REDACTED&x=1")
         let text = try String(contentsOf: folder.appendingPathComponent(try files(in: folder)[0]), encoding: .utf8)
         for secret in ["t0k3n", "k3y", "again"] { #expect(!text.contains(secret)) }
         // The recording still passes the strict check.
@@ -288,17 +308,22 @@ struct HARRecorderTests {
                                          options: RecordingOptions(redactedQueryParameters: []))
         try unredacted.record(capture(.get, "/items?access_token=t0k3n"))
         try unredacted.close()
-        #expect(try onlyLog(in: plain)["log"]?["entries"]?[0]?["request"]?["url"] == "https://api.example.org/items?access_token=t0k3n")
+        #expect(try onlyLog(in: plain)["log"]?["entries"]?[0]?["request"]?["url"]
+                == "https://api.example.org/items?access_token=t0k3n")
     }
 
-    @Test("Body paths are redacted through the formats (JSON, YAML, forms), nested and with [*]; Content-Length follows")
+    @Test(
+        "Body paths are redacted through the formats (JSON, YAML, forms), nested and with [*]; Content-Length follows"
+    )
     func pathRedaction() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let options = RecordingOptions(redactedPaths: ["user.password", "$.items[*].token", "$.deep[1].a['odd.key']", "*.pin", "password"])
+        let options = RecordingOptions(redactedPaths: ["user.password", "$.items[*].token", "$.deep[1].a['odd.key']",
+                                                       "*.pin", "password"])
         let recorder = try HARRecorder(directory: folder.path, registry: testRegistry, options: options)
         let json = Array(#"""
-        {"user":{"name":"ada","password":"p@ss","age":36},"items":[{"id":1,"token":"t1"},{"id":2},{"id":3,"token":{"nested":"t3"}}],
+        {"user":{"name":"ada","password":"p@ss","age":36},\#
+        "items":[{"id":1,"token":"t1"},{"id":2},{"id":3,"token":{"nested":"t3"}}],
          "deep":[{"a":{"odd.key":"keep"}},{"a":{"odd.key":"secret","other":1}}],"card":{"pin":1234},"count":3}
         """#.utf8)
         try recorder.record(capture(.get, "/profile", fields: [.contentType: "application/json; charset=utf-8",
@@ -318,11 +343,14 @@ struct HARRecorderTests {
         #expect(profile["deep"] == [["a": ["odd.key": "keep"]], ["a": ["odd.key": "REDACTED", "other": 1]]])
         #expect(profile["card"] == ["pin": "REDACTED"])
         #expect(profile["count"] == 3)
-        #expect(recording.exchanges[0].response.headers["Content-Length"] == String(recording.exchanges[0].response.body?.count ?? -1))
+        #expect(recording.exchanges[0].response.headers["Content-Length"]
+                == String(recording.exchanges[0].response.body?.count ?? -1))
         // Re-encoded by the form format, which writes its keys in its own order.
-        let form = try testRegistry.decode(try #require(recording.exchanges[1].request.body), contentType: "application/x-www-form-urlencoded")
+        let form = try testRegistry.decode(try #require(recording.exchanges[1].request.body),
+                                           contentType: "application/x-www-form-urlencoded")
         #expect(form == ["password": "REDACTED", "user": "ada"])
-        let config = try testRegistry.decode(try #require(recording.exchanges[2].response.body), contentType: "application/yaml")
+        let config = try testRegistry.decode(try #require(recording.exchanges[2].response.body),
+                                             contentType: "application/yaml")
         #expect(config == ["user": ["name": "ada", "password": "REDACTED"], "items": [["token": "REDACTED"]]])
         #expect(recording.exchanges[3].response.body == untouched)   // nothing matched: the bytes as received
         let file = try String(contentsOf: folder.appendingPathComponent(try files(in: folder)[0]), encoding: .utf8)
@@ -345,8 +373,10 @@ struct HARRecorderTests {
         let recording = try #require(try recordings(in: folder).first)
         #expect(recording.exchanges.map(\.response.body) == [broken, custom, Array("password=p@ss".utf8)])
         let entries = try #require(try onlyLog(in: folder)["log"]?["entries"]?.arrayValue)
-        #expect(entries[0]["comment"]?.stringValue?.hasPrefix("response body: not redacted (json cannot decode it") == true)
-        #expect(entries[1]["comment"] == "response body: not redacted (no registered format decodes and encodes application/x-custom)")
+        #expect(entries[0]["comment"]?.stringValue?.hasPrefix("response body: not redacted (json cannot decode it")
+                == true)
+        #expect(entries[1]["comment"]
+                == "response body: not redacted (no registered format decodes and encodes application/x-custom)")
         #expect(entries[2]["comment"] == "response body: not redacted (no usable Content-Type)")
 
         // Without redaction paths, nothing is said.
@@ -376,8 +406,10 @@ struct HARRecorderTests {
         #expect(try RedactionPath(parsing: "b.k").apply(to: &value, replacement: "R") == 2)   // both members named b
         #expect(try RedactionPath(parsing: "c.k").apply(to: &value, replacement: "R") == 1)   // through a tag
         #expect(try RedactionPath(parsing: "missing.k").apply(to: &value, replacement: "R") == 0)
-        #expect(value == .object(Value.Object([.init(key: "a", value: [["k": "R"], ["k": "R"], "text"]), .init(key: "b", value: ["k": "R"]),
-                                               .init(key: "c", value: .tagged("x", ["k": "R"])), .init(key: "b", value: ["k": "R"])])))
+        #expect(value == .object(Value.Object([
+            .init(key: "a", value: [["k": "R"], ["k": "R"], "text"]), .init(key: "b", value: ["k": "R"]),
+            .init(key: "c", value: .tagged("x", ["k": "R"])), .init(key: "b", value: ["k": "R"]),
+        ])))
     }
 
     @Test("A file that cannot be created while recording is a typed error; the next record starts afresh")
@@ -401,7 +433,8 @@ struct HARRecorderTests {
         "a..b": RecordingOptions(redactedPaths: ["a..b"]), "items[x]": RecordingOptions(redactedPaths: ["items[x]"]),
         "a['b": RecordingOptions(redactedPaths: ["a['b"]), "$": RecordingOptions(redactedPaths: ["$"]),
         "a]": RecordingOptions(redactedPaths: ["a]"]), "a.": RecordingOptions(redactedPaths: ["a."]),
-        "maxExchangesPerFile 0": RecordingOptions(maxExchangesPerFile: 0), "maxFileAge 0": RecordingOptions(maxFileAge: .zero),
+        "maxExchangesPerFile 0": RecordingOptions(maxExchangesPerFile: 0),
+        "maxFileAge 0": RecordingOptions(maxFileAge: .zero),
         "prefix ../x": RecordingOptions(fileNamePrefix: "../x"),
     ]
 
@@ -432,17 +465,21 @@ struct HARRecorderTests {
                                     body: Array(big.prefix(1 << 20)), bodyByteCount: 3 << 20))
         // A coded body that decodes past the cap is kept as received, still coded.
         let bomb = Compressor().compress(big, coding: .gzip)
-        try recorder.record(capture(.get, "/coded", fields: [.contentType: "text/plain", .contentEncoding: "gzip"], body: bomb))
+        try recorder.record(capture(.get, "/coded", fields: [.contentType: "text/plain", .contentEncoding: "gzip"],
+                                    body: bomb))
         try recorder.close()
         let recording = try #require(try recordings(in: folder).first)
         #expect(recording.exchanges[0].response.body == Array(big.prefix(1 << 20)))
         #expect(recording.exchanges[1].response.body == Array(big.prefix(1 << 20)))
         #expect(recording.exchanges[2].response.body == bomb)
         let entries = try #require(try onlyLog(in: folder)["log"]?["entries"]?.arrayValue)
-        #expect(entries[0]["comment"] == "response body: cut to 1048576 of 3145728 bytes (maxRecordedBodyBytes 1048576)")
+        #expect(entries[0]["comment"]
+                == "response body: cut to 1048576 of 3145728 bytes (maxRecordedBodyBytes 1048576)")
         #expect(entries[1]["comment"] == entries[0]["comment"])
         #expect(entries[0]["response"]?["content"]?["size"]?.integerValue == 3 << 20)
-        #expect(entries[2]["comment"] == "response body: Content-Encoding gzip not undone (it decodes to more than maxRecordedBodyBytes (1048576)); stored as received")
+        #expect(entries[2]["comment"]
+                == .string("response body: Content-Encoding gzip not undone (it decodes to more than "
+                           + "maxRecordedBodyBytes (1048576)); stored as received"))
         #expect(entries[2]["response"]?["content"]?["encoding"] == "base64")
     }
 
@@ -458,8 +495,10 @@ struct HARRecorderTests {
             for task in 0..<8 {
                 group.addTask {
                     for index in 0..<50 {
-                        try recorder.record(self.capture(.get, "/t/\(task)/\(index)", fields: [.contentType: "application/json"],
-                                                         body: Array(#"{"task":\#(task),"index":\#(index),"secret":"x"}"#.utf8)))
+                        let body = #"{"task":\#(task),"index":\#(index),"secret":"x"}"#
+                        try recorder.record(self.capture(.get, "/t/\(task)/\(index)",
+                                                         fields: [.contentType: "application/json"],
+                                                         body: Array(body.utf8)))
                     }
                 }
             }
@@ -472,7 +511,8 @@ struct HARRecorderTests {
         #expect(recordings.map(\.exchanges.count).reduce(0, +) == 400)
         let urls = recordings.flatMap(\.exchanges).map(\.request.url)
         #expect(Set(urls).count == 400)
-        #expect(Set(urls) == Set((0..<8).flatMap { task in (0..<50).map { "https://api.example.org/t/\(task)/\($0)" } }))
+        #expect(Set(urls)
+                == Set((0..<8).flatMap { task in (0..<50).map { "https://api.example.org/t/\(task)/\($0)" } }))
         #expect(recordings.flatMap(\.exchanges).allSatisfy {
             String(decoding: $0.response.body ?? [], as: UTF8.self).hasSuffix(#""secret":"REDACTED"}"#)
         })
@@ -484,14 +524,16 @@ struct HARRecorderTests {
     func partialFilesAndBadFolders() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let recorder = try HARRecorder(directory: folder.appendingPathComponent("deeper/still").path, registry: testRegistry)
+        let recorder = try HARRecorder(directory: folder.appendingPathComponent("deeper/still").path,
+                                       registry: testRegistry)
         try recorder.record(capture(.get, "/a"))
         let nested = folder.appendingPathComponent("deeper/still")
         #expect(try files(in: nested, suffix: ".partial").count == 1)
         #expect(try FixtureFiles.discover([folder.path]).isEmpty)
         #expect(try await strictCheck(folder).isEmpty)
         try recorder.close()
-        #expect(try FixtureFiles.discover([folder.path]).map { URL(fileURLWithPath: $0.path).lastPathComponent } == (try files(in: nested)))
+        #expect(try FixtureFiles.discover([folder.path]).map { URL(fileURLWithPath: $0.path).lastPathComponent }
+                == (try files(in: nested)))
 
         let plainFile = folder.appendingPathComponent("file.txt")
         try Data("x".utf8).write(to: plainFile)

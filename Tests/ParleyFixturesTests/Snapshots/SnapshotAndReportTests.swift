@@ -2,6 +2,7 @@ import Foundation
 import Parley
 import ParleyJSON
 import ParleyXML
+import ParleyHTTP
 import Testing
 @testable import ParleyFixtures
 
@@ -38,7 +39,8 @@ struct SnapshotAndReportTests {
             .init(index: 0, match: .subset, value: ["login": "ada", "tags": ["math", "engines"]]),
             .init(index: 1, match: .exact, value: ["type": "about:blank", "title": "Gone", "status": .integer(404)]),
         ]).write(for: path)
-        let check = FixtureChecker(options: CheckOptions(registry: testRegistry)).check(FixtureFile(path: path, isExplicit: true))
+        let checker = FixtureChecker(options: CheckOptions(registry: testRegistry))
+        let check = checker.check(FixtureFile(path: path, isExplicit: true))
         #expect(check.exchanges[0].findings.isEmpty)
         let finding = try #require(check.exchanges[1].findings.first)
         #expect(finding.kind == .snapshotMismatch)
@@ -97,7 +99,9 @@ struct SnapshotAndReportTests {
         #expect(summary["type"] == "summary")
         #expect(summary["exchanges"]?.integerValue == Int64(exchanges.count))
         #expect(exchanges.first?["file"]?.stringValue?.hasSuffix("recorded/api-session.har") == true)  // input order
-        let broken = try #require(exchanges.first { $0["file"]?.stringValue?.hasSuffix("failing/broken-json.har") == true })
+        let broken = try #require(exchanges.first {
+            $0["file"]?.stringValue?.hasSuffix("failing/broken-json.har") == true
+        })
         #expect(broken["outcome"] == "error")
         #expect(broken["status"] == 200)
         #expect(broken["findings"]?[0]?["kind"] == "decode-failed")
@@ -106,7 +110,9 @@ struct SnapshotAndReportTests {
     @Test("Text report: a line per failing exchange, totals at the end")
     func text() async throws {
         let lines = try await runClean(.text)
-        #expect(lines.contains { $0.hasPrefix("FAIL ") && $0.contains("broken-json.har#0 GET https://api.example.org/broken → 200") })
+        #expect(lines.contains {
+            $0.hasPrefix("FAIL ") && $0.contains("broken-json.har#0 GET https://api.example.org/broken → 200")
+        })
         let totals = try #require(lines.last)
         #expect(totals.hasPrefix("checked 13 recordings"))
         #expect(totals.hasSuffix("FAILED"))
@@ -147,7 +153,8 @@ struct SnapshotAndReportTests {
             try Data("x".utf8).write(to: folder.appendingPathComponent(name))
         }
         // A link back to the folder would loop if followed; a link to a file is not a file of its own.
-        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("a/loop").path, withDestinationPath: folder.path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("a/loop").path,
+                                       withDestinationPath: folder.path)
         try manager.createSymbolicLink(atPath: folder.appendingPathComponent("link.har").path,
                                        withDestinationPath: folder.appendingPathComponent("top.har").path)
         let expected = ["a/b/two.har", "a/one.har", "top.har", "z/four.har"]
