@@ -31,6 +31,16 @@ import Testing
         #expect(code([0x9A, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]) == .truncated)
     }
 
+    /// Arrays nested 500 deep, each declaring as many elements as there are filler bytes: each
+    /// count is plausible alone, together they lie. Truncated; only the outermost reserves room.
+    @Test func nestedLyingCountsAreTruncated() {
+        let filler = 200_000
+        var bytes: [UInt8] = []
+        for _ in 0..<500 { bytes += [0x9A] + withUnsafeBytes(of: UInt32(filler).bigEndian, Array.init) }
+        bytes += [UInt8](repeating: 0, count: filler)
+        #expect(code(bytes) == .truncated)
+    }
+
     @Test func nestingBeyondTheDepthLimitStops() {
         for opener: UInt8 in [0x81, 0x9F, 0xC6, 0xA1] {
             var deep = [UInt8](repeating: opener, count: 200_000)
