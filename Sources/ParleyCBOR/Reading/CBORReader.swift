@@ -107,7 +107,9 @@ struct CBORReader {
                 }
             }
             let start = input.offset
-            let initial = try input.readByte()
+            guard start < input.bytes.count else { throw input.truncated(at: start) }
+            let initial = input.bytes[start]
+            input.offset = start + 1
             var value: Value
             if initial == 0xFF {
                 guard top.kind != .tag, top.kind != .root, top.remaining < 0 else {

@@ -305,7 +305,7 @@ struct CBORWriter: ~Copyable {
         let type = major << 5
         switch argument {
         case 0..<24: bytes.append(type | UInt8(argument))
-        case 0...0xFF: bytes.append(type | 24); appendBigEndian(argument, width: 1)
+        case 0...0xFF: bytes.append(type | 24); bytes.append(UInt8(argument))
         case 0...0xFFFF: bytes.append(type | 25); appendBigEndian(argument, width: 2)
         case 0...0xFFFF_FFFF: bytes.append(type | 26); appendBigEndian(argument, width: 4)
         default: bytes.append(type | 27); appendBigEndian(argument, width: 8)
