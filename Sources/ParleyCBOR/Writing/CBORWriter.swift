@@ -94,9 +94,10 @@ struct CBORWriter: ~Copyable {
             writeHead(major: 4, elements.count)
             if !elements.isEmpty { return Frame(kind: .array, values: elements) }
         case .object(let object):
-            writeHead(major: 5, object.count)
-            if !object.isEmpty {
-                return Frame(kind: .object, members: options.isDeterministic ? sorted(object.members) : object.members)
+            let members = object.members
+            writeHead(major: 5, members.count)
+            if !members.isEmpty {
+                return Frame(kind: .object, members: options.isDeterministic ? sorted(members) : members)
             }
         case .tagged:
             return try writeTagged(value)
@@ -255,13 +256,18 @@ struct CBORWriter: ~Copyable {
         }
     }
 
-    /// A text string: its head, then its UTF-8 copied from the string's own storage in one go.
+    /// A text string: its head, then its UTF-8 copied from the string's own storage in one go
+    /// (a string not stored as contiguous UTF-8, a bridged one, is made so first).
     private mutating func writeText(_ s: String) {
-        var text = s
-        text.withUTF8 { utf8 in
-            writeHead(major: 3, utf8.count)
-            bytes.append(contentsOf: utf8)
+        if s.utf8.withContiguousStorageIfAvailable({ writeText(utf8: $0) }) == nil {
+            var text = s
+            text.withUTF8 { writeText(utf8: $0) }
         }
+    }
+
+    private mutating func writeText(utf8: UnsafeBufferPointer<UInt8>) {
+        writeHead(major: 3, utf8.count)
+        bytes.append(contentsOf: utf8)
     }
 
     // MARK: Deterministic order
@@ -314,10 +320,8 @@ struct CBORWriter: ~Copyable {
 
     /// Appends the low `width` bytes of `value`, most significant first.
     private mutating func appendBigEndian(_ value: UInt64, width: Int) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+        withUnsafeBytes(of: value.bigEndian) { word in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: word.bindMemory(to: UInt8.self)[(8 - width)...]))
         }
     }
 
