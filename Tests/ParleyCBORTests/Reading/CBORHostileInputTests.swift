@@ -100,6 +100,14 @@ import Testing
         #expect(code([0x62, 0xC3, 0x28]) == .invalidText)
         #expect(code([0x7F, 0x61, 0xC3, 0x61, 0xA9, 0xFF]) == .invalidText)   // a character split across chunks
         #expect(code([0xA1, 0x61, 0xFF, 0x01]) == .invalidText)
+        // Invalid bytes among ASCII ones in longer text, in each eight-byte word and the last.
+        for bad in [0, 7, 8, 12, 15, 16, 19] {
+            var text = [UInt8](repeating: UInt8(ascii: "a"), count: 20)
+            text[bad] = 0xFF
+            #expect(code([0x74] + text) == .invalidText, "\(bad)")
+            #expect(code([0xA1, 0x74] + text + [0x01]) == .invalidText, "key \(bad)")
+        }
+        #expect(code([0x67, 0x61, 0x61, 0x61, 0xC3, 0x61, 0x61, 0x61, 0x00]) == .invalidText)
     }
 
     @Test func everyTruncationOfARichDocumentIsAnError() throws {
