@@ -1,3 +1,4 @@
+import Foundation
 import Parley
 import ParleyCBOR
 import Testing
