@@ -146,7 +146,8 @@ struct CBORWriter: ~Copyable {
         }
         guard tag == CBORFormat.simpleValueTag else { return false }
         guard case .integer(let number) = inner, (0...19).contains(number) || (24...255).contains(number) else {
-            throw unsupported("a simple value is an integer in 0…19 or 24…255 (20–23 are false, true, null, undefined)")
+            throw unsupported(
+                "a simple value is an integer in 0…19 or 24…255 (20–23 are false, true, null, undefined)")
         }
         if number < 24 {
             bytes.append(0xE0 | UInt8(number))
