@@ -98,7 +98,8 @@ let package = Package(
                 swiftSettings: strictImports),
         .target(name: "ParleyMessagePack", dependencies: ["Parley"], exclude: ["parley-format.json"],
                 swiftSettings: strictImports),
-        .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"]),
+        .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
 
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"],
@@ -165,7 +166,7 @@ let package = Package(
         .testTarget(name: "ParleyMessagePackTests", dependencies: ["ParleyMessagePack", "ParleyJSON", "Parley", "ParleyTestKit"],
                     swiftSettings: strictImports),
         .testTarget(name: "ParleyCBORTests", dependencies: ["ParleyCBOR", "ParleyJSON", "Parley", "ParleyTestKit"],
-                    exclude: ["Interop/cbor2_oracle.py"]),
+                    exclude: ["Interop/cbor2_oracle.py"], swiftSettings: strictImports),
         .testTarget(name: "ParleySchemaTests",
                     dependencies: ["ParleySchema", "Parley", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyTestKit",
                                    "ParleyCSV", "ParleyMessagePack"],

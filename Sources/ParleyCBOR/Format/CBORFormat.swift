@@ -98,6 +98,6 @@ public struct CBORFormat: Format {
         } else {
             try writer.write(value)
         }
-        return writer.bytes
+        return writer.finish()
     }
 }

@@ -2,42 +2,53 @@ import FoundationEssentials
 import Parley
 
 /// Reads CBOR items from bytes into `Value`s, iteratively: open arrays, maps and tags are frames
-/// on an explicit stack and finished children wait on two flat stacks (object members and other
-/// items, `Value.ChildStack`), so nesting costs heap, never machine stack, and is bounded by
+/// on an explicit stack, so nesting costs heap, never machine stack, and is bounded by
 /// `DecodingLimits/maxDepth`.
 ///
-/// A map's text keys go straight to the member stack with their values; a map whose key is not a
-/// text string moves its members to the item stack as key/value pairs and finishes there, where
+/// Each open array and map collects its children in its own array, reserved from its declared
+/// count when it opens, so a child is appended once where it stays. The reservation is bounded
+/// by the input: every item takes at least one byte, so a container reserves no more children
+/// than the bytes that remain beyond those its open ancestors' unread items need, and lying
+/// counts nested inside each other reserve nothing.
+///
+/// A map's text keys become members with their values; a map whose key is not a text string
+/// moves its members to its elements as key/value pairs and finishes there, where
 /// `CBORMapKeys` decides what it becomes.
 struct CBORReader {
     private var input: BinaryInput
     private let options: CBORFormat.Options
 
-    /// An open container or tag. `remaining` counts what is still to come (an array's elements, a
-    /// map's entries, a kept map's keys and values), or is -1 for an indefinite length; `start` is
-    /// where its children begin on their stack (members for `.map`, items otherwise).
+    /// An open container or tag, or the root that receives the whole item.
     private struct Frame {
         enum Kind {
-            /// A map whose keys so far are all text: its members are on the member stack.
+            case root
+            /// A map whose keys so far are all text: its members are in `members`.
             case map
-            /// A map with a key that is not text: its keys and values alternate on the item stack.
+            /// A map with a key that is not text: its keys and values alternate in `elements`.
             case pairs
             case array, tag
         }
         var kind: Kind
+        /// What is still to come (an array's elements, a map's entries, a kept map's keys and
+        /// values), or -1 for an indefinite length.
         var remaining: Int
-        var start: Int
-        var tag: UInt64
-        var position: Int
-        /// For `.map`: whether the next item is a key.
-        var awaitingKey = true
-    }
+        var elements: [Value] = []
+        var members: [Value.Object.Member] = []
+        /// For `.map`: the key of the member whose value is being read.
+        var key = ""
+        var tag: UInt64 = 0
+        var position = 0
 
-    /// What one item's head (and payload, for scalars and strings) stands for.
-    private enum Item {
-        case scalar(Value)
-        case container(isMap: Bool, count: Int?)
-        case tag(UInt64)
+        /// The bytes this frame's items after the one being read need at least, one each (a
+        /// break for an indefinite length).
+        var bytesAfterCurrentItem: Int {
+            switch kind {
+            case .root, .tag: 0
+            case _ where remaining < 0: 1
+            case .map: 2 * (remaining - 1)
+            case .pairs, .array: remaining - 1
+            }
+        }
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, options: CBORFormat.Options) {
@@ -70,55 +81,60 @@ struct CBORReader {
         return try readItem()
     }
 
-    /// Reads one whole data item.
+    /// Reads one whole data item. The innermost open frame is `top`; the ones around it wait in
+    /// `frames`, and `pending` sums the bytes their items after the current ones need.
     private mutating func readItem() throws(FormatError) -> Value {
         var frames: [Frame] = []
-        var members = Value.ChildStack<Value.Object.Member>()
-        var items = Value.ChildStack<Value>()
+        var top = Frame(kind: .root, remaining: 1)
+        var pending = 0
         var indefiniteNesting = 0
         while true {
-            // A map's text key goes on the member stack with a placeholder its value replaces; any
-            // other key turns the map into key/value pairs on the item stack.
-            if let top = frames.indices.last, frames[top].kind == .map, frames[top].awaitingKey,
-               input.remaining > 0, input.bytes[input.offset] != 0xFF {
-                if let key = try readTextKey() {
-                    members.append(Value.Object.Member(key: key, value: .null))
-                    frames[top].awaitingKey = false
+            // A map's text key is read with its value; any other key turns the map into
+            // key/value pairs.
+            var afterKey = false
+            if top.kind == .map, input.remaining > 0, input.bytes[input.offset] != 0xFF {
+                if try readTextKey(into: &top.key) {
+                    afterKey = true
                 } else {
-                    let start = items.count
-                    for member in members.removeTail(from: frames[top].start) {
-                        items.append(.string(member.key))
-                        items.append(member.value)
+                    top.elements.reserveCapacity(2 * top.members.count)
+                    for member in top.members {
+                        top.elements.append(.string(member.key))
+                        top.elements.append(member.value)
                     }
-                    let remaining = frames[top].remaining
-                    frames[top] = Frame(kind: .pairs, remaining: remaining < 0 ? -1 : remaining * 2, start: start,
-                                        tag: 0, position: frames[top].position)
+                    top.members = []
+                    top.kind = .pairs
+                    if top.remaining > 0 { top.remaining *= 2 }
                 }
             }
             let start = input.offset
+            guard start < input.bytes.count else { throw input.truncated(at: start) }
+            let initial = input.bytes[start]
+            input.offset = start + 1
             var value: Value
-            if input.remaining > 0, input.bytes[start] == 0xFF {
-                guard let top = frames.last, top.kind != .tag, top.remaining < 0 else {
+            if initial == 0xFF {
+                guard top.kind != .tag, top.kind != .root, top.remaining < 0 else {
                     throw malformed("a break (0xFF) outside an indefinite-length array or map", at: start)
                 }
-                if top.kind == .map ? !top.awaitingKey : top.kind == .pairs && (items.count - top.start) % 2 != 0 {
+                if afterKey || top.kind == .pairs && top.elements.count % 2 != 0 {
                     throw malformed("an indefinite-length map ends after a key, before its value", at: start)
                 }
-                input.offset += 1
-                frames.removeLast()
                 indefiniteNesting -= 1
-                value = close(top, &members, &items)
+                var frame = frames.removeLast()
+                swap(&frame, &top)
+                pending -= top.bytesAfterCurrentItem
+                value = close(frame)
             } else {
-                switch try readHead() {
-                case .scalar(let scalar):
-                    value = scalar
-                case .container(let isMap, let count):
-                    try input.checkDepth(frames.count + 1, at: start)
-                    if count == 0 {
-                        value = isMap ? .object(Value.Object()) : .array([])
-                        break
-                    }
-                    if count == nil {
+                try input.countItem(at: start)
+                let major = initial >> 5
+                let info = initial & 0x1F
+                if major == 7 {
+                    value = try readSimple(info: info, at: start)
+                } else if info == 31 {
+                    switch major {
+                    case 2, 3:
+                        value = try readIndefiniteString(isText: major == 3, at: start)
+                    case 4, 5:
+                        try input.checkDepth(frames.count + 1, at: start)
                         indefiniteNesting += 1
                         if indefiniteNesting > options.maxIndefiniteNesting {
                             throw FormatError.limitExceeded(
@@ -126,98 +142,110 @@ struct CBORReader {
                                 maximum: options.maxIndefiniteNesting, actual: indefiniteNesting,
                                 location: .init(byteOffset: start))
                         }
+                        pending += top.bytesAfterCurrentItem
+                        push(Frame(kind: major == 5 ? .map : .array, remaining: -1), over: &top, &frames)
+                        continue
+                    default:
+                        throw malformed("major type \(major) has no indefinite length", at: start)
                     }
-                    frames.append(Frame(kind: isMap ? .map : .array, remaining: count ?? -1,
-                                        start: isMap ? members.count : items.count, tag: 0, position: start))
-                    continue
-                case .tag(let number):
-                    try input.checkDepth(frames.count + 1, at: start)
-                    frames.append(Frame(kind: .tag, remaining: 1, start: items.count, tag: number, position: start))
-                    continue
+                } else {
+                    let argument = info < 24 ? UInt64(info) : try readArgument(info: info, at: start)
+                    switch major {
+                    case 0:
+                        value = argument <= UInt64(Int64.max) ? .integer(Int64(argument)) : .number(String(argument))
+                    case 1:
+                        if argument <= UInt64(Int64.max) {
+                            value = .integer(-1 - Int64(argument))
+                        } else {
+                            value = .number(argument == .max ? "-18446744073709551616" : "-\(argument + 1)")
+                        }
+                    case 2:
+                        value = .bytes(Array(try input.take(argument, at: start)))
+                    case 3:
+                        let payload = try input.take(argument, at: start)
+                        value = .string(try Self.text(payload))
+                    case 4, 5:
+                        let isMap = major == 5
+                        let count = isMap
+                            ? try input.checkedCount(argument, bytesEach: 2, noun: "pair(s)", at: start)
+                            : try input.checkedCount(argument, bytesEach: 1, noun: "element(s)", at: start)
+                        try input.checkDepth(frames.count + 1, at: start)
+                        if count == 0 {
+                            value = isMap ? .object(Value.Object()) : .array([])
+                            break
+                        }
+                        pending += top.bytesAfterCurrentItem
+                        push(Frame(kind: isMap ? .map : .array, remaining: count), over: &top, &frames)
+                        // Room for the children the bytes beyond the ancestors' needs can hold.
+                        let room = min(count, max(input.remaining - pending, 0))
+                        if isMap { top.members.reserveCapacity(room) } else { top.elements.reserveCapacity(room) }
+                        continue
+                    default:
+                        try input.checkDepth(frames.count + 1, at: start)
+                        pending += top.bytesAfterCurrentItem
+                        push(Frame(kind: .tag, remaining: 1, tag: argument, position: start), over: &top, &frames)
+                        continue
+                    }
                 }
             }
             // Hand the finished value to its parent; close every container and tag it completes.
-            while let last = frames.indices.last {
-                switch frames[last].kind {
+            while true {
+                switch top.kind {
+                case .root:
+                    return value
                 case .tag:
-                    let frame = frames.removeLast()
-                    value = try CBORTags.apply(frame.tag, to: value, at: frame.position, options: options)
+                    value = try CBORTags.apply(top.tag, to: value, at: top.position, options: options)
+                    top = frames.removeLast()
+                    pending -= top.bytesAfterCurrentItem
                     continue
                 case .map:
-                    members[members.count - 1].value = value
-                    frames[last].awaitingKey = true
+                    top.members.append(Value.Object.Member(key: top.key, value: value))
                 case .pairs, .array:
-                    items.append(value)
+                    top.elements.append(value)
                 }
-                guard frames[last].remaining > 0 else { break }
-                frames[last].remaining -= 1
-                guard frames[last].remaining == 0 else { break }
-                let frame = frames.removeLast()
-                value = close(frame, &members, &items)
+                guard top.remaining > 0 else { break }
+                top.remaining -= 1
+                guard top.remaining == 0 else { break }
+                var frame = frames.removeLast()
+                swap(&frame, &top)
+                pending -= top.bytesAfterCurrentItem
+                value = close(frame)
             }
-            if frames.isEmpty { return value }
         }
     }
 
-    /// The array or map of a finished frame, its children moved off their stack.
-    private func close(_ frame: Frame, _ members: inout Value.ChildStack<Value.Object.Member>,
-                       _ items: inout Value.ChildStack<Value>) -> Value {
+    /// Makes `frame` the innermost, `top` moving onto `frames` without a copy.
+    private func push(_ frame: consuming Frame, over top: inout Frame, _ frames: inout [Frame]) {
+        var parent = frame
+        swap(&parent, &top)
+        frames.append(parent)
+    }
+
+    /// The array or map of a finished frame.
+    private func close(_ frame: consuming Frame) -> Value {
         switch frame.kind {
-        case .map: .object(Value.Object(members.removeTail(from: frame.start)))
-        case .pairs: CBORMapKeys.value(ofMapItems: items.removeTail(from: frame.start),
-                                       keepsNonTextKeys: options.keepsNonTextKeys)
-        default: .array(items.removeTail(from: frame.start))
+        case .map: .object(Value.Object(frame.members))
+        case .pairs: CBORMapKeys.value(ofMapItems: frame.elements, keepsNonTextKeys: options.keepsNonTextKeys)
+        default: .array(frame.elements)
         }
     }
 
-    /// A map key that is a definite-length text string, read; `nil` (nothing read) for any other key.
-    private mutating func readTextKey() throws(FormatError) -> String? {
+    /// Reads a map key that is a definite-length text string into `key`; `false` (nothing read)
+    /// for any other key.
+    private mutating func readTextKey(into key: inout String) throws(FormatError) -> Bool {
         let initial = input.bytes[input.offset]
-        guard initial >> 5 == 3, initial & 0x1F < 28 else { return nil }
+        guard initial >> 5 == 3, initial & 0x1F < 28 else { return false }
         let start = input.offset
         try input.countItem(at: start)
         input.offset += 1
-        return try readText(try input.take(try readArgument(info: initial & 0x1F, at: start), at: start))
+        let info = initial & 0x1F
+        let length = info < 24 ? UInt64(info) : try readArgument(info: info, at: start)
+        let payload = try input.take(length, at: start)
+        key = try Self.text(payload)
+        return true
     }
 
     // MARK: Heads
-
-    private mutating func readHead() throws(FormatError) -> Item {
-        let start = input.offset
-        try input.countItem(at: start)
-        let initial = try input.readByte()
-        let major = initial >> 5
-        let info = initial & 0x1F
-        if info == 31 {
-            switch major {
-            case 2, 3: return .scalar(try readIndefiniteString(isText: major == 3, at: start))
-            case 4: return .container(isMap: false, count: nil)
-            case 5: return .container(isMap: true, count: nil)
-            default: throw malformed("major type \(major) has no indefinite length", at: start)
-            }
-        }
-        if major == 7 { return .scalar(try readSimple(info: info, at: start)) }
-        let argument = try readArgument(info: info, at: start)
-        switch major {
-        case 0:
-            return .scalar(argument <= UInt64(Int64.max) ? .integer(Int64(argument)) : .number(String(argument)))
-        case 1:
-            if argument <= UInt64(Int64.max) { return .scalar(.integer(-1 - Int64(argument))) }
-            return .scalar(.number(argument == .max ? "-18446744073709551616" : "-\(argument + 1)"))
-        case 2:
-            return .scalar(.bytes(Array(try input.take(argument, at: start))))
-        case 3:
-            return .scalar(.string(try readText(try input.take(argument, at: start))))
-        case 4:
-            let count = try input.checkedCount(argument, bytesEach: 1, noun: "element(s)", at: start)
-            return .container(isMap: false, count: count)
-        case 5:
-            let count = try input.checkedCount(argument, bytesEach: 2, noun: "pair(s)", at: start)
-            return .container(isMap: true, count: count)
-        default:
-            return .tag(argument)
-        }
-    }
 
     /// The argument of a head whose additional information is `info` (not 31).
     private mutating func readArgument(info: UInt8, at start: Int) throws(FormatError) -> UInt64 {
@@ -264,7 +292,7 @@ struct CBORReader {
             }
             try input.countItem(at: chunkStart)
             let chunk = try input.take(try readArgument(info: initial & 0x1F, at: chunkStart), at: chunkStart)
-            if isText { _ = try readText(chunk) }
+            if isText { _ = try Self.text(chunk) }
             joined.append(contentsOf: chunk)
         }
         return isText ? .string(String(decoding: joined, as: UTF8.self)) : .bytes(joined)
@@ -272,7 +300,7 @@ struct CBORReader {
 
     /// A text string's payload, checked to be UTF-8: ASCII eight bytes at a time, the rest by
     /// the validator.
-    private func readText(_ slice: Slice<UnsafeBufferPointer<UInt8>>) throws(FormatError) -> String {
+    private static func text(_ slice: Slice<UnsafeBufferPointer<UInt8>>) throws(FormatError) -> String {
         let payload = UnsafeBufferPointer(rebasing: slice)
         guard let base = payload.baseAddress else { return "" }
         let length = payload.count

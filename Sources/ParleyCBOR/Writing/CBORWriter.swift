@@ -5,9 +5,10 @@ import Parley
 /// every integer, length and count, the shortest float that keeps the value, definite lengths.
 /// Iterative (an explicit stack, never the machine stack); with
 /// ``CBORFormat/Options-swift.struct/isDeterministic`` map keys are sorted by their encoded bytes.
-struct CBORWriter {
+struct CBORWriter: ~Copyable {
     let options: CBORFormat.Options
-    private(set) var bytes: [UInt8] = []
+    /// The bytes written: appended without a uniqueness check, strings copied in one step.
+    private var bytes = RecordBuffer<UInt8>(capacity: 256)
 
     /// An array, object or kept map being written, and the index of its next element; or one
     /// value written once everything above it on the stack is (a kept pair's value after its key).
@@ -26,35 +27,52 @@ struct CBORWriter {
 
     init(options: CBORFormat.Options) {
         self.options = options
-        bytes.reserveCapacity(256)
+    }
+
+    /// The bytes written.
+    consuming func finish() -> [UInt8] {
+        let written = bytes.take()
+        defer { written.deallocate() }
+        return Array(written)
     }
 
     mutating func write(_ root: Value) throws(FormatError) {
+        // The innermost frame is `top`; the ones around it that still have elements wait on `stack`.
+        guard var top = try writeItem(root) else { return }
         var stack: [Frame] = []
-        if let frame = try writeItem(root) { stack.append(frame) }
-        while let last = stack.indices.last {
-            let next = stack[last].next
-            stack[last].next = next + 1
-            let isLast = next + 1 == stack[last].count
+        while true {
+            let next = top.next
+            top.next = next + 1
+            let isLast = top.next == top.count
             // Each element is handed to writeItem where it lies, not copied out of its array first.
-            let opened: Frame?
-            switch stack[last].kind {
+            var opened: Frame?
+            switch top.kind {
             case .array, .single:
-                opened = try writeItem(stack[last].values[next])
+                opened = try writeItem(top.values[next])
             case .object:
-                writeText(stack[last].members[next].key)
-                opened = try writeItem(stack[last].members[next].value)
+                writeText(top.members[next].key)
+                opened = try writeItem(top.members[next].value)
             case .pairs:
-                guard case .array(let pair) = stack[last].values[next], pair.count == 2 else {
+                guard case .array(let pair) = top.values[next], pair.count == 2 else {
                     throw unsupported("a cbor.map pair must be a [key, value] array")
                 }
-                if isLast { stack.removeLast() }
-                stack.append(Frame(kind: .single, values: [pair[1]]))
-                if let frame = try writeItem(pair[0]) { stack.append(frame) }
+                // The value waits in a frame of its own while its key is written.
+                let key = try writeItem(pair[0])
+                if !isLast { stack.append(top) }
+                top = Frame(kind: .single, values: [pair[1]])
+                if let key {
+                    stack.append(top)
+                    top = key
+                }
                 continue
             }
-            if isLast { stack.removeLast() }
-            if let opened { stack.append(opened) }
+            if let opened {
+                if !isLast { stack.append(top) }
+                top = opened
+            } else if isLast {
+                guard let parent = stack.popLast() else { return }
+                top = parent
+            }
         }
     }
 
@@ -70,15 +88,16 @@ struct CBORWriter {
         case .string(let s): writeText(s)
         case .bytes(let b):
             writeHead(major: 2, b.count)
-            bytes.append(contentsOf: b)
+            b.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
         case .date(let date): try writeDate(date)
         case .array(let elements):
             writeHead(major: 4, elements.count)
             if !elements.isEmpty { return Frame(kind: .array, values: elements) }
         case .object(let object):
-            writeHead(major: 5, object.count)
-            if !object.isEmpty {
-                return Frame(kind: .object, members: options.isDeterministic ? sorted(object.members) : object.members)
+            let members = object.members
+            writeHead(major: 5, members.count)
+            if !members.isEmpty {
+                return Frame(kind: .object, members: options.isDeterministic ? sorted(members) : members)
             }
         case .tagged:
             return try writeTagged(value)
@@ -127,7 +146,8 @@ struct CBORWriter {
         }
         guard tag == CBORFormat.simpleValueTag else { return false }
         guard case .integer(let number) = inner, (0...19).contains(number) || (24...255).contains(number) else {
-            throw unsupported("a simple value is an integer in 0…19 or 24…255 (20–23 are false, true, null, undefined)")
+            throw unsupported(
+                "a simple value is an integer in 0…19 or 24…255 (20–23 are false, true, null, undefined)")
         }
         if number < 24 {
             bytes.append(0xE0 | UInt8(number))
@@ -148,17 +168,21 @@ struct CBORWriter {
         }
     }
 
-    /// The shortest of half, single and double precision that holds `d` exactly.
+    /// The shortest of half, single and double precision that holds `d` exactly. A double with
+    /// any of its low 29 significand bits set has neither shorter form (NaNs included).
     private mutating func writeFloat(_ d: Double) {
-        if let half = HalfFloat.bits(exactly: d) {
+        if d.bitPattern & (1 << 29 - 1) != 0 {
+            bytes.append(0xFB)
+            appendBigEndian(d.bitPattern, width: 8)
+        } else if let half = HalfFloat.bits(exactly: d) {
             bytes.append(0xF9)
-            bytes.appendBigEndian(UInt64(half), width: 2)
+            appendBigEndian(UInt64(half), width: 2)
         } else if let single = Self.singleBits(exactly: d) {
             bytes.append(0xFA)
-            bytes.appendBigEndian(UInt64(single), width: 4)
+            appendBigEndian(UInt64(single), width: 4)
         } else {
             bytes.append(0xFB)
-            bytes.appendBigEndian(d.bitPattern, width: 8)
+            appendBigEndian(d.bitPattern, width: 8)
         }
     }
 
@@ -210,7 +234,7 @@ struct CBORWriter {
         }
         writeHead(major: 6, isNegative ? CBORTags.negativeBignum : CBORTags.positiveBignum)
         writeHead(major: 2, payload.count)
-        bytes.append(contentsOf: payload)
+        payload.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 
     private mutating func writeDate(_ date: Date) throws(FormatError) {
@@ -233,13 +257,18 @@ struct CBORWriter {
         }
     }
 
-    /// A text string: its head, then its UTF-8 copied from the string's own storage in one go.
+    /// A text string: its head, then its UTF-8 copied from the string's own storage in one go
+    /// (a string not stored as contiguous UTF-8, a bridged one, is made so first).
     private mutating func writeText(_ s: String) {
-        var text = s
-        text.withUTF8 { utf8 in
-            writeHead(major: 3, utf8.count)
-            bytes.append(contentsOf: utf8)
+        if s.utf8.withContiguousStorageIfAvailable({ writeText(utf8: $0) }) == nil {
+            var text = s
+            text.withUTF8 { writeText(utf8: $0) }
         }
+    }
+
+    private mutating func writeText(utf8: UnsafeBufferPointer<UInt8>) {
+        writeHead(major: 3, utf8.count)
+        bytes.append(contentsOf: utf8)
     }
 
     // MARK: Deterministic order
@@ -260,7 +289,7 @@ struct CBORWriter {
             }
             var writer = CBORWriter(options: options)
             try writer.write(parts[0])
-            keyed.append((writer.bytes, pair))
+            keyed.append((writer.finish(), pair))
         }
         return keyed.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
     }
@@ -268,7 +297,7 @@ struct CBORWriter {
     private static func encodedKey(_ key: String) -> [UInt8] {
         var writer = CBORWriter(options: CBORFormat.Options())
         writer.writeText(key)
-        return writer.bytes
+        return writer.finish()
     }
 
     // MARK: Heads
@@ -283,10 +312,17 @@ struct CBORWriter {
         let type = major << 5
         switch argument {
         case 0..<24: bytes.append(type | UInt8(argument))
-        case 0...0xFF: bytes.append(type | 24); bytes.appendBigEndian(argument, width: 1)
-        case 0...0xFFFF: bytes.append(type | 25); bytes.appendBigEndian(argument, width: 2)
-        case 0...0xFFFF_FFFF: bytes.append(type | 26); bytes.appendBigEndian(argument, width: 4)
-        default: bytes.append(type | 27); bytes.appendBigEndian(argument, width: 8)
+        case 0...0xFF: bytes.append(type | 24); bytes.append(UInt8(argument))
+        case 0...0xFFFF: bytes.append(type | 25); appendBigEndian(argument, width: 2)
+        case 0...0xFFFF_FFFF: bytes.append(type | 26); appendBigEndian(argument, width: 4)
+        default: bytes.append(type | 27); appendBigEndian(argument, width: 8)
+        }
+    }
+
+    /// Appends the low `width` bytes of `value`, most significant first.
+    private mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        withUnsafeBytes(of: value.bigEndian) { word in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: word.bindMemory(to: UInt8.self)[(8 - width)...]))
         }
     }
 

@@ -153,7 +153,8 @@ def random_value(rng, depth=0):
         return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 6))]
     if kind == "intdict":
         return {rng.randint(-1000, 1000): random_value(rng, depth + 1) for _ in range(rng.randint(1, 5))}
-    return {"k%d%s" % (i, rng.choice(["", "é", "😀"])): random_value(rng, depth + 1) for i in range(rng.randint(0, 6))}
+    return {"k%d%s" % (i, rng.choice(["", "é", "😀"])): random_value(rng, depth + 1)
+            for i in range(rng.randint(0, 6))}
 
 
 def main():

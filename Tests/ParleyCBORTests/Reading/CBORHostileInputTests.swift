@@ -1,3 +1,4 @@
+import Foundation
 import Parley
 import ParleyCBOR
 import Testing
@@ -29,6 +30,16 @@ import Testing
         // Inside an indefinite-length string, a chunk can lie too.
         #expect(code([0x5F, 0x5B, 0x80, 0, 0, 0, 0, 0, 0, 0, 0xFF]) == .truncated)
         #expect(code([0x9A, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]) == .truncated)
+    }
+
+    /// Arrays nested 500 deep, each declaring as many elements as there are filler bytes: each
+    /// count is plausible alone, together they lie. Truncated; only the outermost reserves room.
+    @Test func nestedLyingCountsAreTruncated() {
+        let filler = 200_000
+        var bytes: [UInt8] = []
+        for _ in 0..<500 { bytes += [0x9A] + withUnsafeBytes(of: UInt32(filler).bigEndian, Array.init) }
+        bytes += [UInt8](repeating: 0, count: filler)
+        #expect(code(bytes) == .truncated)
     }
 
     @Test func nestingBeyondTheDepthLimitStops() {
@@ -90,6 +101,14 @@ import Testing
         #expect(code([0x62, 0xC3, 0x28]) == .invalidText)
         #expect(code([0x7F, 0x61, 0xC3, 0x61, 0xA9, 0xFF]) == .invalidText)   // a character split across chunks
         #expect(code([0xA1, 0x61, 0xFF, 0x01]) == .invalidText)
+        // Invalid bytes among ASCII ones in longer text, in each eight-byte word and the last.
+        for bad in [0, 7, 8, 12, 15, 16, 19] {
+            var text = [UInt8](repeating: UInt8(ascii: "a"), count: 20)
+            text[bad] = 0xFF
+            #expect(code([0x74] + text) == .invalidText, "\(bad)")
+            #expect(code([0xA1, 0x74] + text + [0x01]) == .invalidText, "key \(bad)")
+        }
+        #expect(code([0x67, 0x61, 0x61, 0x61, 0xC3, 0x61, 0x61, 0x61, 0x00]) == .invalidText)
     }
 
     @Test func everyTruncationOfARichDocumentIsAnError() throws {
