@@ -34,8 +34,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyGateway",
-                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
-                               parley("ParleyProtobuf"),
+                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                               parley("ParleyFixtures"), parley("ParleyYAML"), parley("ParleyProtobuf"),
+                               parley("ParleyOpenAPI"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),

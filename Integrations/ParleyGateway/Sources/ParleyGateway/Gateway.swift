@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import Parley
 import ParleyFixtures
+import ParleyOpenAPI
 import ServiceLifecycle
 
 /// The transcoding reverse proxy, as a service: run it in a `ServiceGroup` (as `parley-gateway`
@@ -70,6 +71,7 @@ public struct Gateway: Service {
             guard let routeRegistry = try RouteRegistries.registry(for: route, base: base) else { continue }
             routeTranscoders[route.pathPrefix] = Transcoder(registry: routeRegistry, transcodeLimits: transcodeLimits)
         }
+        let contract = try contractGuard()
         let metrics = GatewayMetrics(logWriters: logWriters, knownTypes: Set((registry.decodableMediaTypes
             + registry.encodableMediaTypes).map(\.essence)))
         let recorder = try configuration.recording.map { recording in
@@ -95,7 +97,7 @@ public struct Gateway: Service {
                                        transcoder: Transcoder(registry: base, transcodeLimits: transcodeLimits),
                                        routeTranscoders: routeTranscoders, observer: observer,
                                        pools: UpstreamPools(group: group), replay: try replayTransport(),
-                                       threadPool: threadPool)
+                                       threadPool: threadPool, contract: contract)
         let proxy = ProxyServer(shared: shared, group: group)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let configuration = configuration
@@ -146,6 +148,18 @@ public struct Gateway: Service {
 }
 
 extension Gateway {
+    /// The checks of ``GatewayConfiguration/contract``, its document loaded, or `nil` for none.
+    ///
+    /// - Throws: ``GatewayConfigurationError`` naming the document and why it does not load.
+    private func contractGuard() throws(GatewayConfigurationError) -> ContractGuard? {
+        guard let contract = configuration.contract else { return nil }
+        let document: OpenAPIDocument
+        do { document = try OpenAPIDocument(contentsOf: contract.document.path, registry: registry) } catch {
+            throw GatewayConfigurationError("the OpenAPI document '\(contract.document.path)' does not load: \(error)")
+        }
+        return ContractGuard(document: document, registry: registry, settings: contract)
+    }
+
     /// The replayer of ``GatewayConfiguration/replayDirectory``, or `nil` for a live upstream.
     private func replayTransport() throws -> ReplayTransport? {
         guard let directory = configuration.replayDirectory else { return nil }

@@ -14,6 +14,7 @@ import Prometheus
 /// | `parley_gateway_bytes_out_total` | counter | |
 /// | `parley_gateway_log_lines_dropped_total` | counter | |
 /// | `parley_gateway_recording_failures_total` | counter | |
+/// | `parley_gateway_contract_violations_total` | counter | `operation` (`operationId`, else path template, or `none`), `kind` |
 struct GatewayMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
@@ -58,6 +59,12 @@ struct GatewayMetrics: Sendable {
 
     /// `type` when the registry names it, else `other`.
     func label(_ type: String) -> String { knownTypes.contains(type) ? type : "other" }
+
+    /// Counts one contract violation of `operation` (a label the document bounds).
+    func contractViolation(operation: String, kind: String) {
+        CoreMetrics.Counter(label: "parley_gateway_contract_violations_total",
+                            dimensions: [("operation", operation), ("kind", kind)], factory: factory).increment()
+    }
 
     /// Counts an exchange the recorder failed to write.
     func recordingFailed() { recordingFailures.increment() }

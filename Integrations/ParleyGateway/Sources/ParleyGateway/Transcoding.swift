@@ -169,11 +169,34 @@ struct Transcoder: Sendable {
     ///   or from encoding.
     func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, as choice: Registry.EncoderChoice,
                    accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
+        try encode(try decode(head, body: body, for: request, limit: limit), like: head, for: request, as: choice,
+                   accepting: accept, limit: limit)
+    }
+
+    /// Decodes an upstream body with the response pipeline, its `Content-Encoding` undone, within `limit`.
+    func decode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest,
+                limit: Int) throws(ParleyError) -> Value {
         let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
-        let value = try pipeline.run(head, body: body, request: request).get()
+        return try pipeline.run(head, body: body, request: request).get()
+    }
+
+    /// The value of an upstream body that passes through, for its contract check: decoded as
+    /// ``decode(_:body:for:limit:)`` does when a registered format carries its type's values,
+    /// else `nil` (the check then says what it could not read).
+    func decodeIfStructured(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, limit: Int) -> Value? {
+        guard !body.isEmpty, let label = head.headerFields[.contentType], let type = try? MediaType(parsing: label),
+              registry.decoder(for: type)?.format.carriesStructuredValues == true else { return nil }
+        return try? decode(head, body: body, for: request, limit: limit)
+    }
+
+    /// Encodes a decoded upstream value for the client as `choice` (see
+    /// ``transcode(_:body:for:as:accepting:limit:)``), the fields of `head` adjusted to it.
+    func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as choice: Registry.EncoderChoice,
+                accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
         let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
         guard reply.body.count <= limit else {
-            throw ParleyError(.limitExceeded, "the transcoded \(reply.contentType.essence) body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+            throw ParleyError(.limitExceeded, "the transcoded \(reply.contentType.essence) body is over the "
+                              + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
         }
         var fields = HTTPFields()
         for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {

@@ -20,6 +20,16 @@ struct GatewayCommand: AsyncParsableCommand {
         Request bodies are held up to request_buffer_bytes before going upstream; a client that \
         takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys).
 
+        With --openapi, requests (as they go upstream) and responses (as the upstream sent them) \
+        are checked against the OpenAPI document: `report` (the default) logs the violations, \
+        counts them in parley_gateway_contract_violations_total and writes them into the \
+        recording (`_parley.contract`); `enforce` answers a violating request 400 before the \
+        upstream sees it and replaces a violating response by a 502, each a problem document \
+        listing the violations. The --config section `contract:` sets `requests:` and \
+        `responses:` (off, report, enforce), a route's `contract:` overrides them. Bodies that \
+        pass through are held within max_transcode_bytes to be checked; a longer one streams \
+        unchecked (a contract-unchecked warning).
+
         Prints "listening on http://HOST:PORT" when ready; SIGTERM or SIGINT stop it after the \
         requests in flight (exit 0). Bad flags or configuration exit 2.
 
@@ -28,6 +38,7 @@ struct GatewayCommand: AsyncParsableCommand {
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --record recordings
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --replay recordings
           parley-gateway --config gateway.yaml --admin 127.0.0.1:9090
+          parley-gateway --upstream http://api.internal --openapi openapi.yaml --record recordings
           parley-gateway --upstream http://api.internal --access-log access.log --trusted-proxy 10.0.0.0/8
           curl -H 'Accept: application/yaml' http://127.0.0.1:8080/users/7
         """)
@@ -49,6 +60,11 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Answer from the recordings in this folder instead of the upstream, offline (what --record wrote; --upstream names the URL they were made against).", valueName: "DIR"))
     var replay: String?
+
+    @Option(help: ArgumentHelp("Check exchanges against this OpenAPI 3.0/3.1 document (JSON or YAML); "
+                               + "the --config section contract: says report (default) or enforce.",
+                               valueName: "SPEC"))
+    var openapi: String?
 
     @Option(help: ArgumentHelp("Serve /health and /metrics (Prometheus) on this address.", valueName: "HOST:PORT"))
     var admin: String?
@@ -110,6 +126,16 @@ struct GatewayCommand: AsyncParsableCommand {
                 throw GatewayConfigurationError("--replay: no folder or file '\(replay)'")
             }
             configuration.replayDirectory = URL(fileURLWithPath: replay)
+        }
+        if let openapi {
+            var contract = configuration.contract ?? GatewayConfiguration.Contract(document: URL(fileURLWithPath: openapi))
+            contract.document = URL(fileURLWithPath: openapi)
+            configuration.contract = contract
+        }
+        if configuration.contract == nil,
+           let route = configuration.routes.first(where: { $0.contractRequests != nil || $0.contractResponses != nil }) {
+            throw GatewayConfigurationError("route \(route.pathPrefix): contract: needs a document "
+                                            + "(--openapi SPEC or contract.openapi)")
         }
         if let record {
             do { try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true) } catch {
