@@ -52,7 +52,9 @@ let package = Package(
         // Links every built-in format but images: `Registry.linked` is what the gateway transcodes
         // (protobuf once a route names descriptor sets).
         .executableTarget(name: "parley-gateway",
-                          dependencies: ["ParleyGateway", .product(name: "ArgumentParser", package: "swift-argument-parser")] + formats,
+                          dependencies: ["ParleyGateway",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                              + formats,
                           plugins: [registration]),
         .testTarget(name: "ParleyGatewayTests",
                     dependencies: ["ParleyGateway", parley("ParleyCompression"), parley("ParleyHTTP"),

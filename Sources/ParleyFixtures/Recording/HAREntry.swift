@@ -135,9 +135,11 @@ struct QueryRedaction {
         guard !names.isEmpty, let mark = target.firstIndex(of: "?") else { return target }
         let queryStart = target.index(after: mark)
         let queryEnd = target[queryStart...].firstIndex(of: "#") ?? target.endIndex
-        let pairs = target[queryStart..<queryEnd].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        let query = target[queryStart..<queryEnd]
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.prefix { $0 != "=" }
-            let decoded = (PercentEscaping.unescapeStrictly(Array(name.utf8), plusAsSpace: true) ?? String(name)).lowercased()
+            let unescaped = PercentEscaping.unescapeStrictly(Array(name.utf8), plusAsSpace: true) ?? String(name)
+            let decoded = unescaped.lowercased()
             return names.contains(decoded) ? "\(name)=\(replacement)" : String(pair)
         }
         return String(target[..<queryStart]) + pairs.joined(separator: "&") + String(target[queryEnd...])

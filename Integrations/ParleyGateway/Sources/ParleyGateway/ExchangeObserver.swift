@@ -67,9 +67,12 @@ struct ExchangeObserver: Sendable {
     /// `--replay` answers from. Exchanges the upstream never answered (502, 504), or whose body
     /// the gateway did not read (406), are not recorded.
     private func record(_ summary: ExchangeSummary) {
-        guard let recorder, let request = summary.upstreamRequest, let response = summary.upstreamResponse else { return }
+        guard let recorder, let request = summary.upstreamRequest, let response = summary.upstreamResponse else {
+            return
+        }
         var exchange = CapturedExchange(request: request, requestBody: summary.upstreamRequestBody,
-                                        requestBodyByteCount: summary.upstreamRequestByteCount ?? summary.bytesIn, response: response,
+                                        requestBodyByteCount: summary.upstreamRequestByteCount ?? summary.bytesIn,
+                                        response: response,
                                         responseBody: summary.upstreamResponseBody,
                                         responseBodyByteCount: summary.upstreamResponseByteCount,
                                         startedAt: summary.started, totalMilliseconds: summary.duration.milliseconds)

@@ -50,8 +50,8 @@ public struct Gateway: Service {
     ///   - logWriters: The writers behind the loggers, whose dropped lines the metrics count
     ///     (`parley_gateway_log_lines_dropped_total`).
     ///   - onListening: Called once every listener is bound, with the bound addresses.
-    public init(configuration: GatewayConfiguration, registry: Registry, logger: Logger = Logger(label: "parley-gateway"),
-                accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
+    public init(configuration: GatewayConfiguration, registry: Registry,
+                logger: Logger = Logger(label: "parley-gateway"), accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
                 onListening: @escaping @Sendable (Addresses) async -> Void = { _ in }) {
         self.configuration = configuration
         self.registry = registry
@@ -79,7 +79,8 @@ public struct Gateway: Service {
                             options: RecordingOptions(maxExchangesPerFile: recording.maxExchangesPerFile,
                                                       redactedHeaders: recording.redactedHeaders,
                                                       redactedPaths: recording.redactedPaths,
-                                                      redactedQueryParameters: ["access_token"] + recording.redactedQueryParameters))
+                                                      redactedQueryParameters: ["access_token"]
+                                                        + recording.redactedQueryParameters))
         }
         var observer = ExchangeObserver(logger: logger, accessLogger: accessLogger, metrics: metrics,
                                         recorder: recorder)
@@ -109,9 +110,12 @@ public struct Gateway: Service {
                     }
                 }
                 if let admin = configuration.admin {
+                    let address = BindAddress.hostname(admin.host, port: admin.port)
                     let adminServer = Application(responder: AdminResponder(metrics: metrics),
-                                                  configuration: .init(address: .hostname(admin.host, port: admin.port), serverName: nil),
-                                                  onServerRunning: { channel in await bound.add(admin: channel.localAddress?.port) },
+                                                  configuration: .init(address: address, serverName: nil),
+                                                  onServerRunning: { channel in
+                                                      await bound.add(admin: channel.localAddress?.port)
+                                                  },
                                                   logger: logger)
                     group.addTask { try await adminServer.run() }
                 }
@@ -135,7 +139,9 @@ public struct Gateway: Service {
                 group.addTask {
                     guard let (main, admin) = await bound.ports() else { return }
                     var addresses = Addresses(main: HostAndPort(host: configuration.listen.host, port: main))
-                    if let admin, let host = configuration.admin?.host { addresses.admin = HostAndPort(host: host, port: admin) }
+                    if let admin, let host = configuration.admin?.host {
+                        addresses.admin = HostAndPort(host: host, port: admin)
+                    }
                     await onListening(addresses)
                 }
             }

@@ -160,7 +160,8 @@ private struct ConfigurationReader {
 
     init(_ value: Value, path: String) throws(GatewayConfigurationError) {
         guard let object = value.objectValue else {
-            throw GatewayConfigurationError("\(path.isEmpty ? "the file" : path): a mapping is required, found \(value.kindName)")
+            let what = path.isEmpty ? "the file" : path
+            throw GatewayConfigurationError("\(what): a mapping is required, found \(value.kindName)")
         }
         self.object = object
         self.path = path
@@ -170,7 +171,8 @@ private struct ConfigurationReader {
 
     func allowOnly(_ names: Set<String>) throws(GatewayConfigurationError) {
         for name in object.keys where !names.contains(name) {
-            throw GatewayConfigurationError("\(key(name)): unknown key (known: \(names.sorted().joined(separator: ", ")))")
+            let known = names.sorted().joined(separator: ", ")
+            throw GatewayConfigurationError("\(key(name)): unknown key (known: \(known))")
         }
     }
 
@@ -184,7 +186,9 @@ private struct ConfigurationReader {
 
     func address(_ name: String) throws(GatewayConfigurationError) -> HostAndPort? {
         guard let text = try string(name) else { return nil }
-        do { return try HostAndPort(parsing: text) } catch { throw GatewayConfigurationError("\(key(name)): \(error.message)") }
+        do { return try HostAndPort(parsing: text) } catch {
+            throw GatewayConfigurationError("\(key(name)): \(error.message)")
+        }
     }
 
     func url(_ name: String) throws(GatewayConfigurationError) -> URL? {
@@ -211,7 +215,8 @@ private struct ConfigurationReader {
     func strings(_ name: String) throws(GatewayConfigurationError) -> [String] {
         guard let value = object[name], !value.isNull else { return [] }
         if let single = value.stringValue { return [single] }
-        guard let items = value.arrayValue, let texts = Optional(items.compactMap(\.stringValue)), texts.count == items.count else {
+        guard let items = value.arrayValue, let texts = Optional(items.compactMap(\.stringValue)),
+              texts.count == items.count else {
             throw GatewayConfigurationError("\(key(name)): a list of strings is required")
         }
         return texts
@@ -238,7 +243,9 @@ private struct ConfigurationReader {
             throw GatewayConfigurationError("\(key(name)): a list is required, found \(value.kindName)")
         }
         var readers: [ConfigurationReader] = []
-        for (index, item) in items.enumerated() { readers.append(try ConfigurationReader(item, path: "\(key(name))[\(index)]")) }
+        for (index, item) in items.enumerated() {
+            readers.append(try ConfigurationReader(item, path: "\(key(name))[\(index)]"))
+        }
         return readers
     }
 }

@@ -63,11 +63,14 @@ struct Transcoder: Sendable {
 
     /// The offers a client chooses among for an upstream body of `type`: `type`, then every
     /// structured type the registry encodes, each with its encoder.
-    private static func preference(from type: MediaType,
-                                   registry: Registry) -> (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?]) {
+    private static func preference(
+        from type: MediaType, registry: Registry
+    ) -> (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?]) {
         var seen: Set<String> = [type.essence]
-        let encodable = registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes).filter { !$0.isRange }
-        let offers = [(try? MediaType(parsing: type.essence)) ?? type] + encodable.filter { seen.insert($0.essence).inserted }
+        let encodable = registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
+            .filter { !$0.isRange }
+        let offers = [(try? MediaType(parsing: type.essence)) ?? type]
+            + encodable.filter { seen.insert($0.essence).inserted }
         return (AcceptNegotiator(offers: offers), offers.map { registry.encoder(for: AcceptField($0.essence)) })
     }
 
@@ -87,7 +90,8 @@ struct Transcoder: Sendable {
     /// A response pipeline that decodes any status with `registry`, every format's body limit
     /// and the decompressed size capped at `limit`.
     private static func pipeline(registry: Registry, limit: Int) -> ResponsePipeline {
-        ResponsePipeline(registry: limited(registry, to: limit), validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+        ResponsePipeline(registry: limited(registry, to: limit),
+                         validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
                                 contentCodings: .standard, maxDecompressedBytes: limit)
     }
 
@@ -130,7 +134,8 @@ struct Transcoder: Sendable {
         else { return .passThrough }
         if mode == .preferred, registry.decoder(for: upstreamType)?.format.carriesStructuredValues == true {
             // Types beyond the registry's own (`application/problem+json`) are rare: built here.
-            let preference = preferences[upstreamType.essence] ?? Self.preference(from: upstreamType, registry: registry)
+            let preference = preferences[upstreamType.essence]
+                ?? Self.preference(from: upstreamType, registry: registry)
             guard let index = preference.negotiator.preferredOfferIndex(for: accept) else {
                 return head.status.kind == .successful
                     ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
@@ -141,7 +146,8 @@ struct Transcoder: Sendable {
         }
         if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return .passThrough }
         guard let match = registry.decoder(for: upstreamType), match.format.carriesStructuredValues else {
-            return head.status.kind == .successful ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
+            return head.status.kind == .successful
+                ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
                                                     : .passThrough
         }
         guard let choice = registry.encoder(for: accept) else {
@@ -156,7 +162,8 @@ struct Transcoder: Sendable {
     /// the registry encodes, each once.
     func producible(from type: MediaType) -> [MediaType] {
         var seen: Set<String> = [type.essence]
-        return [(try? MediaType(parsing: type.essence)) ?? type] + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
+        return [(try? MediaType(parsing: type.essence)) ?? type]
+            + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
             .filter { seen.insert($0.essence).inserted }
     }
 
@@ -248,7 +255,8 @@ struct Transcoder: Sendable {
         let value = try decoder.decodeValue(body, of: request)
         let reply = try server.reply(with: value, accepting: target.description)
         guard reply.body.count <= limit else {
-            throw ParleyError(.limitExceeded, "the transcoded request body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+            throw ParleyError(.limitExceeded, "the transcoded request body is over the gateway's transcoding limit "
+                              + "of \(limit) bytes (max_transcode_bytes)")
         }
         return (reply.contentType, reply.body)
     }

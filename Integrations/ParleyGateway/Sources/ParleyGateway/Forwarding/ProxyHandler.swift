@@ -257,8 +257,8 @@ final class ProxyHandler: ChannelDuplexHandler {
             let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
             do {
                 let types = exchange.route?.requestTypes ?? []
-                let (type, transcoded) = try exchange.transcoder.transcodeRequestBody(bytes, of: exchange.head, to: types,
-                                                                                    limit: exchange.transcodeLimit)
+                let (type, transcoded) = try exchange.transcoder.transcodeRequestBody(
+                    bytes, of: exchange.head, to: types, limit: exchange.transcodeLimit)
                 fields[.contentType] = type.description
                 fields[.contentEncoding] = nil
                 exchange.held = [ByteBuffer(bytes: transcoded)]
@@ -769,7 +769,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         // The contract check reads the value the transcoding decoded, where the transcoding runs.
         let work = { @Sendable () -> TranscodeOutcome in
             let value: Value
-            do throws(ParleyError) { value = try transcoder.decode(head, body: bytes, for: request, limit: limit) } catch {
+            do throws(ParleyError) {
+                value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
+            } catch {
                 return (.failure(error), check?.findings(head, body: bytes, decoded: nil) ?? [])
             }
             let findings = check?.findings(head, body: bytes, decoded: value) ?? []
