@@ -67,6 +67,8 @@ import Testing
         (["--config", "/nonexistent/gateway.yaml"], "cannot read"),
         (["--upstream", "http://127.0.0.1:9", "--record", "/proc/parley-recordings"], "--record: cannot create the folder"),
         (["--upstream", "http://127.0.0.1:9", "--replay", "/nonexistent/recordings"], "--replay: no folder or file"),
+        (["--upstream", "http://127.0.0.1:9", "--openapi", "/nonexistent/openapi.yaml"],
+         "the OpenAPI document '/nonexistent/openapi.yaml' does not load"),
     ])
     func badFlagsExit2SayingWhy(arguments: [String], message: String) throws {
         let result = try run(arguments)
@@ -89,6 +91,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.output.contains("parley-gateway --listen 127.0.0.1:8080 --upstream http://127.0.0.1:9000"))
         #expect(result.output.contains("--record <DIR>"))
+        #expect(result.output.contains("--openapi <SPEC>"))
     }
 
     /// The first line `handle` gives, waiting at most `limit`.

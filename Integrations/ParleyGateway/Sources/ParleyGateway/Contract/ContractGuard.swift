@@ -23,7 +23,7 @@ struct ContractGuard: Sendable {
         let requests = route?.contractRequests ?? self.requests
         let responses = route?.contractResponses ?? self.responses
         guard requests != .off || responses != .off else { return nil }
-        return ExchangeContract(requests: requests, responses: responses)
+        return ExchangeContract(checker: checker, requests: requests, responses: responses)
     }
 
     /// Checks the request as it goes upstream, `body` `nil` when it streams (it was over the
@@ -56,6 +56,7 @@ struct ContractGuard: Sendable {
 
 /// What one exchange is checked for, and what its checks found.
 struct ExchangeContract {
+    let checker: ContractChecker
     let requests: GatewayConfiguration.ContractMode
     let responses: GatewayConfiguration.ContractMode
     /// The operation the request matched; its response is checked against it.
@@ -63,7 +64,9 @@ struct ExchangeContract {
     /// The findings so far, request's first.
     private(set) var findings: [ContractFinding] = []
 
-    init(requests: GatewayConfiguration.ContractMode, responses: GatewayConfiguration.ContractMode) {
+    init(checker: ContractChecker, requests: GatewayConfiguration.ContractMode,
+         responses: GatewayConfiguration.ContractMode) {
+        self.checker = checker
         self.requests = requests
         self.responses = responses
     }
@@ -77,7 +80,7 @@ struct ExchangeContract {
 
     /// The response check to run once the upstream's body is in, `nil` when responses are not
     /// checked or the request matched no operation.
-    func responseCheck(_ checker: ContractChecker, method: HTTPRequest.Method) -> ResponseContractCheck? {
+    func responseCheck(method: HTTPRequest.Method) -> ResponseContractCheck? {
         guard responses != .off, let operation else { return nil }
         return ResponseContractCheck(checker: checker, operation: operation, method: method.rawValue)
     }

@@ -694,7 +694,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                                       mode: exchange.route?.transcode ?? .preferred) {
         case .passThrough:
             exchange.summary.upstreamResponse = received
-            if let check = exchange.contract?.responseCheck(shared.contract!.checker, method: exchange.head.method) {
+            if let check = exchange.contract?.responseCheck(method: exchange.head.method) {
                 let hasNoBody = exchange.head.method == .head || head.status == .noContent
                     || head.status == .notModified
                 guard hasNoBody else {
@@ -765,7 +765,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.summary.upstreamResponseByteCount = bytes.count
         let transcoder = exchange.transcoder
         let (request, accept, limit) = (exchange.head, exchange.accept, exchange.transcodeLimit)
-        let check = exchange.contract?.responseCheck(shared.contract!.checker, method: request.method)
+        let check = exchange.contract?.responseCheck(method: request.method)
         // The contract check reads the value the transcoding decoded, where the transcoding runs.
         let work = { @Sendable () -> TranscodeOutcome in
             let value: Value
@@ -834,7 +834,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
     /// thread pool when it is large), then sends it as it came, or the 502 that enforcing asks for.
     private func checkPassingResponse(_ exchange: Exchange) {
         guard let head = exchange.upstreamHead, let context,
-              let check = exchange.contract?.responseCheck(shared.contract!.checker, method: exchange.head.method)
+              let check = exchange.contract?.responseCheck(method: exchange.head.method)
         else { return }
         let bytes = Array(exchange.collected.readableBytesView)
         exchange.collected = ByteBuffer()
