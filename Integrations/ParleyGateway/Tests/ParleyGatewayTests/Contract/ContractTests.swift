@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Parley
+import ParleyFixtures
 import ParleyGateway
 import Synchronization
 import Testing
@@ -157,6 +158,13 @@ import Testing
         #expect(request["instance_path"] == .string("/title"))
         #expect(request["value"] == .integer(5))
         #expect(findings("/shelves")?.first?["kind"] == .string("contract-no-operation"))
+        // `parley check` reads the annotated recording as any other.
+        let checker = FixtureChecker(options: CheckOptions(registry: .linked))
+        for file in try FixtureFiles.discover([folder.path]) {
+            let check = checker.check(file)
+            #expect(check.readError == nil)
+            #expect(check.exchanges.count == 5)
+        }
     }
 
     @Test func enforceModeAnswers400BeforeTheUpstreamAnd502InsteadOfAViolatingResponse() async throws {
