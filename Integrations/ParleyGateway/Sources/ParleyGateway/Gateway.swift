@@ -51,7 +51,8 @@ public struct Gateway: Service {
     ///     (`parley_gateway_log_lines_dropped_total`).
     ///   - onListening: Called once every listener is bound, with the bound addresses.
     public init(configuration: GatewayConfiguration, registry: Registry,
-                logger: Logger = Logger(label: "parley-gateway"), accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
+                logger: Logger = Logger(label: "parley-gateway"), accessLogger: Logger? = nil,
+                logWriters: [LogLineWriter] = [],
                 onListening: @escaping @Sendable (Addresses) async -> Void = { _ in }) {
         self.configuration = configuration
         self.registry = registry
