@@ -228,7 +228,8 @@ server-bench: setup
 	Benchmarks/Scripts/server-bench.sh --seconds $(SECONDS)
 
 # parley-gateway under wrk on loopback (not in CI), release build: against nginx's plain proxy_pass
-# to the same upstream, then transcoding JSON -> YAML and MessagePack; SECONDS per case, default 30.
+# to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB passthrough with
+# the response checked against an OpenAPI document (`responses: report`); SECONDS per case, default 30.
 # Both write an access-log line per request; the table has the gateway's CPU time per request.
 # PARLEY_GATEWAY_BIN=PATH benchmarks another build (say, main's) against the same nginx.
 # gateway-soak: SOAK_SECONDS (default 300) at a fixed rate; fails when RSS after warm-up grows 10% or

@@ -17,6 +17,9 @@
 # Both proxies write an access-log line per request (nginx's anchor to a file, the gateway at
 # --log-level info to its standard error, a file). The gateway's CPU time per request is its
 # process's user + system time over a case divided by the requests wrk completed.
+# For the 1 KB body a second gateway process checks responses against an OpenAPI document describing
+# the bodies (`contract: {requests: off, responses: report}`): its passthrough row against the first
+# gateway's gives the contract check's CPU per request.
 #
 # wrk runs one thread with 2 connections per core for N seconds per case (default 30); wrk, nginx and
 # the gateway share the machine's cores, so compare ratios within one run, never absolute figures.
@@ -24,8 +27,9 @@
 # --quick: 3 seconds per case, one round. --debug uses the debug build (`make integration-test`
 # leaves it in .build-integrations) instead of building in release: figures are then not the product's.
 # Goals: gateway passthrough >= 50% of nginx's requests/s (each size); transcoding a 1 KB body >= 50%
-# of the gateway's own 1 KB passthrough. Exit 1 when a request failed (non-2xx, socket error, a
-# failed check); with --fail-on-goals also exit 2 when a goal is not met.
+# of the gateway's own 1 KB passthrough; checking a 1 KB response against the contract (report) costs
+# <= 15 µs of gateway CPU per request more than passing it through unchecked. Exit 1 when a request
+# failed (non-2xx, socket error, a failed check); with --fail-on-goals also exit 2 when a goal is not met.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -56,6 +60,52 @@ UPSTREAM_PORT=$(free_port)
 ANCHOR_PORT=$(free_port)
 ANCHOR_ACCESS_LOG="$WORK/anchor-access.log" gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
 NGINX_URL="http://127.0.0.1:$ANCHOR_PORT"
+# The contract gateway first (cleanup stops it as EXTRA_GATEWAY_PID), then the plain one.
+cat > "$WORK/openapi.yaml" <<'YAML'
+openapi: 3.1.0
+info: {title: gateway-bench bodies, version: "1"}
+paths:
+  /{name}:
+    get:
+      operationId: getBody
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: generated records
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, note]
+                properties:
+                  note: {type: string}
+                  items:
+                    type: array
+                    items:
+                      type: object
+                      required: [id, name, email, active, score, tags, address]
+                      properties:
+                        id: {type: integer, minimum: 0}
+                        name: {type: string}
+                        email: {type: string}
+                        active: {type: boolean}
+                        score: {type: number}
+                        tags: {type: array, items: {type: string}}
+                        address:
+                          type: object
+                          properties: {city: {type: string}, zip: {type: string, pattern: "^[0-9]{5}$"}}
+YAML
+printf 'upstream: http://127.0.0.1:%s
+contract:
+  openapi: %s
+  requests: "off"
+  responses: report
+' \
+  "$UPSTREAM_PORT" "$WORK/openapi.yaml" > "$WORK/contract.yaml"
+GATEWAY_NAME=contract GATEWAY_ARGS="--config $WORK/contract.yaml" GATEWAY_LOG_LEVEL=info \
+  gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+EXTRA_GATEWAY_PID=$GATEWAY_PID
+CONTRACT_URL=$GATEWAY_URL
 GATEWAY_LOG_LEVEL=info gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
 CLOCK_TICKS=$(getconf CLK_TCK)
 
@@ -67,7 +117,11 @@ declare -A LABEL=([1k]="1 KB" [100k]="100 KB" [1m]="1 MB")
 CASES=("nginx passthrough|$NGINX_URL|application/json|application/json"
        "gateway passthrough|$GATEWAY_URL|application/json|application/json"
        "gateway JSON->YAML|$GATEWAY_URL|application/yaml|yaml"
-       "gateway JSON->MessagePack|$GATEWAY_URL|application/msgpack|msgpack")
+       "gateway JSON->MessagePack|$GATEWAY_URL|application/msgpack|msgpack"
+       "gateway passthrough, responses: report|$CONTRACT_URL|application/json|application/json")
+CONTRACT_CASE="gateway passthrough, responses: report"
+# Whether case $2 runs for size $1 (the contract case: 1 KB only).
+runs_for() { [ "$2" != "$CONTRACT_CASE" ] || [ "$1" = 1k ]; }
 
 # Every answer once, before any timing.
 declare -A BYTES=()
@@ -75,6 +129,7 @@ failed=0
 for size in "${SIZES[@]}"; do
   for spec in "${CASES[@]}"; do
     IFS='|' read -r name url accept want <<<"$spec"
+    runs_for "$size" "$name" || continue
     BYTES[$size/$name]=$(gw_check "$url/$size.json" "$accept" "$want") || { failed=1; continue; }
     if [ "$accept" = application/json ] && ! cmp -s "$WORK/check.body" "$WORK/www/$size.json"; then
       echo "gateway-bench: $name of $size.json is not the upstream's body byte for byte" >&2; failed=1
@@ -83,16 +138,20 @@ for size in "${SIZES[@]}"; do
 done
 [ $failed = 0 ] || exit 1
 
-# The gateway process's user + system CPU time so far, in clock ticks.
-gateway_ticks() { awk '{ print $14 + $15 }' "/proc/$GATEWAY_PID/stat"; }
+# The user + system CPU time so far of the gateway process serving URL $1, in clock ticks.
+gateway_ticks() {
+  local pid=$GATEWAY_PID
+  case "$1" in "$CONTRACT_URL"/*) pid=$EXTRA_GATEWAY_PID;; esac
+  awk '{ print $14 + $15 }' "/proc/$pid/stat"
+}
 
 # Runs one case; prints "requests/s|p50|p99|errors|gateway CPU µs per request" (errors: non-2xx
 # answers and socket errors).
 run_case() {
   local url=$1 accept=$2 out before after
-  before=$(gateway_ticks)
+  before=$(gateway_ticks "$url")
   out=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -H "Accept: $accept" "$url")
-  after=$(gateway_ticks)
+  after=$(gateway_ticks "$url")
   awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
        / requests in / { requests = $1 }
        /^Requests\/sec:/ { rps = $2 }
@@ -109,6 +168,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for size in "${SIZES[@]}"; do
     for spec in "${CASES[@]}"; do
       IFS='|' read -r name url accept _ <<<"$spec"
+      runs_for "$size" "$name" || continue
       echo "$size|$name|$(run_case "$url/$size.json" "$accept")" >> "$WORK/runs"
       printf '.' >&2
     done
@@ -116,12 +176,17 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 echo >&2
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+# The bodies conform to the document: a finding means the contract case did something else.
+if grep -m1 'contract ' "$WORK/contract.err" >&2; then
+  echo "gateway-bench: the contract gateway reported findings on conforming bodies" >&2; failed=1
+fi
 
 # The run with the median requests/s of each case; errors summed over its rounds.
 declare -A RPS=() P50=() P99=() ERRORS=() CPU=()
 for size in "${SIZES[@]}"; do
   for spec in "${CASES[@]}"; do
     IFS='|' read -r name _ <<<"$spec"
+    runs_for "$size" "$name" || continue
     runs=$(awk -F'|' -v s="$size" -v n="$name" '$1 == s && $2 == n' "$WORK/runs" | sort -t'|' -k3,3g)
     count=$(wc -l <<<"$runs")
     IFS='|' read -r _ _ rps p50 p99 _ cpu <<<"$(sed -n "$(( (count + 1) / 2 ))p" <<<"$runs")"
@@ -141,12 +206,13 @@ printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for size in "${SIZES[@]}"; do
   for spec in "${CASES[@]}"; do
     IFS='|' read -r name _ <<<"$spec"
+    runs_for "$size" "$name" || continue
     key=$size/$name
     note=
     if [ "${ERRORS[$key]}" != 0 ]; then note=" (${ERRORS[$key]} errors!)"; failed=1; fi
     vs_nginx=$(ratio "${RPS[$key]}" "${RPS[$size/nginx passthrough]}")
     vs_gateway=-
-    case "$name" in *JSON-\>*) vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");; esac
+    case "$name" in *JSON-\>*|"$CONTRACT_CASE") vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");; esac
     cpu=-
     case "$name" in gateway*) cpu="${CPU[$key]} µs";; esac
     printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \
@@ -161,9 +227,12 @@ yaml=$(ratio "${RPS[1k/gateway JSON->YAML]}" "${RPS[1k/gateway passthrough]}")
 msgpack=$(ratio "${RPS[1k/gateway JSON->MessagePack]}" "${RPS[1k/gateway passthrough]}")
 goal1=$(verdict "${pass[@]}")
 goal2=$(verdict "$yaml" "$msgpack")
+contract=$(awk -v a="${CPU[1k/$CONTRACT_CASE]}" -v b="${CPU[1k/gateway passthrough]}" 'BEGIN { printf "%.0f", a - b }')
+goal3=$(awk -v d="$contract" 'BEGIN { print d <= 15 ? "met" : "NOT met" }')
 printf '\ngoal 1, gateway passthrough >= 0.50 of nginx'"'"'s requests/s: 1 KB %s, 100 KB %s, 1 MB %s: %s\n' "${pass[@]}" "$goal1"
 printf 'goal 2, transcoding a 1 KB body >= 0.50 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' "$yaml" "$msgpack" "$goal2"
+printf 'goal 3, responses: report on a 1 KB body <= 15 µs more gateway CPU per request: %s µs: %s\n' "$contract" "$goal3"
 
 [ $failed = 0 ] || exit 1
-[ $FAIL_ON_GOALS = 1 ] && [ "$goal1 $goal2" != "met met" ] && exit 2
+[ $FAIL_ON_GOALS = 1 ] && [ "$goal1 $goal2 $goal3" != "met met met" ] && exit 2
 exit 0

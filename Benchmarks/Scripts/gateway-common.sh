@@ -136,16 +136,21 @@ gw_build_gateway() {
 # Starts the gateway in front of upstream URL $1 on a port the system picks (and an admin port when
 # $2 is "admin"); waits for its "listening on" line and sets GATEWAY_PID, GATEWAY_URL (and ADMIN_URL).
 # GATEWAY_LOG_LEVEL (default error) is its --log-level: info writes its access log to $WORK/gateway.err.
+# GATEWAY_NAME (default gateway) names its output files ($WORK/NAME.out, NAME.err); GATEWAY_ARGS are
+# further flags (a space-separated list).
 gw_start_gateway() {
   local args=(--listen 127.0.0.1:0 --upstream "$1" --log-level "${GATEWAY_LOG_LEVEL:-error}")
+  local name=${GATEWAY_NAME:-gateway}
   [ "${2:-}" = admin ] && args+=(--admin 127.0.0.1:0)
-  "$GATEWAY_BIN" "${args[@]}" >"$WORK/gateway.out" 2>"$WORK/gateway.err" &
+  # shellcheck disable=SC2206
+  [ -n "${GATEWAY_ARGS:-}" ] && args+=($GATEWAY_ARGS)
+  "$GATEWAY_BIN" "${args[@]}" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   GATEWAY_PID=$!
   local line=
   for _ in $(seq 1 600); do
-    line=$(grep -m1 '^listening on ' "$WORK/gateway.out" 2>/dev/null || true)
+    line=$(grep -m1 '^listening on ' "$WORK/$name.out" 2>/dev/null || true)
     [ -n "$line" ] && break
-    kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/gateway.err" >&2; return 1; }
+    kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/$name.err" >&2; return 1; }
     sleep 0.1
   done
   [ -n "$line" ] || { echo "gateway: no 'listening on' line within 60 s" >&2; return 1; }
@@ -167,6 +172,7 @@ gw_stop() {
 
 gw_cleanup() {
   [ -n "$GATEWAY_PID" ] && kill "$GATEWAY_PID" 2>/dev/null
+  [ -n "${EXTRA_GATEWAY_PID:-}" ] && kill "$EXTRA_GATEWAY_PID" 2>/dev/null
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null
   wait 2>/dev/null
   rm -rf "$WORK"

@@ -34,8 +34,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyGateway",
-                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyFixtures"), parley("ParleyYAML"),
-                               parley("ParleyProtobuf"),
+                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                               parley("ParleyFixtures"), parley("ParleyYAML"), parley("ParleyProtobuf"),
+                               parley("ParleyOpenAPI"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -51,7 +52,9 @@ let package = Package(
         // Links every built-in format but images: `Registry.linked` is what the gateway transcodes
         // (protobuf once a route names descriptor sets).
         .executableTarget(name: "parley-gateway",
-                          dependencies: ["ParleyGateway", .product(name: "ArgumentParser", package: "swift-argument-parser")] + formats,
+                          dependencies: ["ParleyGateway",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                              + formats,
                           plugins: [registration]),
         .testTarget(name: "ParleyGatewayTests",
                     dependencies: ["ParleyGateway", parley("ParleyCompression"), parley("ParleyHTTP"),

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 public import HTTPTypes
+public import Parley
 
 /// One HTTP exchange as a proxy or client saw it, for ``HARRecorder/record(_:)``.
 ///
@@ -33,6 +34,10 @@ public struct CapturedExchange: Sendable {
     public var totalMilliseconds: Double
     /// The protocol version the HAR names for both messages. Default `HTTP/1.1`.
     public var httpVersion: String
+    /// What the recorder's caller adds about the exchange, written as the entry's `_parley` object
+    /// (HAR 1.2 custom fields start with `_`): the gateway's contract findings under `contract`.
+    /// Empty: no `_parley` field.
+    public var annotations: Value.Object = [:]
 
     /// Creates an exchange. A body byte count below the body's length counts as its length.
     public init(request: HTTPRequest, requestBody: [UInt8] = [], requestBodyByteCount: Int? = nil,

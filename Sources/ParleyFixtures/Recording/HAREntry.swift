@@ -27,6 +27,7 @@ struct HAREntry {
         ]
         let notes = requestBody.notes + responseBody.notes
         if !notes.isEmpty { entry["comment"] = .string(notes.joined(separator: "; ")) }
+        if !exchange.annotations.isEmpty { entry["_parley"] = .object(exchange.annotations) }
         return .object(entry)
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import Parley
 import ParleyFixtures
+import ParleyOpenAPI
 
 /// Everything that watches finished exchanges: the access log (one structured line per
 /// request, through swift-log; the executable's handler never blocks, see ``LogLineWriter``),
@@ -25,6 +27,7 @@ struct ExchangeObserver: Sendable {
 
     func finished(_ summary: ExchangeSummary) {
         metrics.record(summary)
+        if let contract = summary.contract, !contract.findings.isEmpty { reportContract(contract, of: summary) }
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
@@ -41,16 +44,47 @@ struct ExchangeObserver: Sendable {
         accessLogger.info("request", metadata: metadata)
     }
 
+    /// Counts an exchange's contract violations and logs its findings (a warning when one is a
+    /// violation, a notice for `contract-unchecked` warnings alone).
+    private func reportContract(_ contract: (operation: String, findings: [ContractFinding]),
+                                of summary: ExchangeSummary) {
+        for finding in contract.findings where finding.isViolation {
+            metrics.contractViolation(operation: contract.operation, kind: finding.kind.rawValue)
+        }
+        let violates = contract.findings.contains(where: \.isViolation)
+        let metadata: Logger.Metadata = [
+            "method": "\(summary.request.method.rawValue)",
+            "path": "\(urls.apply(to: summary.request.path ?? ""))",
+            "status": "\(summary.response.status.code)",
+            "operation": "\(contract.operation)",
+            "findings": .array(contract.findings.map { .string($0.description) }),
+        ]
+        logger.log(level: violates ? .warning : .notice,
+                   violates ? "contract violation" : "contract not checked", metadata: metadata)
+    }
+
     /// Records what the upstream was asked and answered: the exchange `parley check` checks and
     /// `--replay` answers from. Exchanges the upstream never answered (502, 504), or whose body
     /// the gateway did not read (406), are not recorded.
     private func record(_ summary: ExchangeSummary) {
-        guard let recorder, let request = summary.upstreamRequest, let response = summary.upstreamResponse else { return }
+        guard let recorder, let request = summary.upstreamRequest, let response = summary.upstreamResponse else {
+            return
+        }
         var exchange = CapturedExchange(request: request, requestBody: summary.upstreamRequestBody,
-                                        requestBodyByteCount: summary.upstreamRequestByteCount ?? summary.bytesIn, response: response,
+                                        requestBodyByteCount: summary.upstreamRequestByteCount ?? summary.bytesIn,
+                                        response: response,
                                         responseBody: summary.upstreamResponseBody,
                                         responseBodyByteCount: summary.upstreamResponseByteCount,
                                         startedAt: summary.started, totalMilliseconds: summary.duration.milliseconds)
+        if let contract = summary.contract, !contract.findings.isEmpty {
+            // Offending values are left out where bodies are redacted: they may be what is redacted.
+            let withValues = !(recordingFilter?.redactsBodies ?? false)
+            exchange.annotations["contract"] = .array(contract.findings.map { finding in
+                guard !withValues, finding.value != nil else { return finding.problemMember }
+                return ContractFinding(finding.kind, finding.message, instancePath: finding.instancePath,
+                                       schemaPath: finding.schemaPath).problemMember
+            })
+        }
         if let recordingFilter { exchange = recordingFilter.apply(to: exchange) }
         do {
             do { try recorder.record(exchange) } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ParleyOpenAPI
 import Synchronization
 
 /// What happened to one request, reported when its response has been sent (or the client went
@@ -27,6 +28,9 @@ struct ExchangeSummary: Sendable {
     var transcoded: (from: String, to: String)?
     /// Whether the body was cut short (client or upstream went away mid-body).
     var incomplete = false
+    /// The contract findings (request's, then response's) and the operation's metric label,
+    /// when the exchange was checked against the OpenAPI document.
+    var contract: (operation: String, findings: [ContractFinding])?
 
     /// The request as sent upstream (upstream URL, forwarded fields), once it was sent.
     var upstreamRequest: HTTPRequest?

@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import Parley
 import ParleyFixtures
+import ParleyOpenAPI
 import ServiceLifecycle
 
 /// The transcoding reverse proxy, as a service: run it in a `ServiceGroup` (as `parley-gateway`
@@ -49,8 +50,9 @@ public struct Gateway: Service {
     ///   - logWriters: The writers behind the loggers, whose dropped lines the metrics count
     ///     (`parley_gateway_log_lines_dropped_total`).
     ///   - onListening: Called once every listener is bound, with the bound addresses.
-    public init(configuration: GatewayConfiguration, registry: Registry, logger: Logger = Logger(label: "parley-gateway"),
-                accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
+    public init(configuration: GatewayConfiguration, registry: Registry,
+                logger: Logger = Logger(label: "parley-gateway"), accessLogger: Logger? = nil,
+                logWriters: [LogLineWriter] = [],
                 onListening: @escaping @Sendable (Addresses) async -> Void = { _ in }) {
         self.configuration = configuration
         self.registry = registry
@@ -70,6 +72,7 @@ public struct Gateway: Service {
             guard let routeRegistry = try RouteRegistries.registry(for: route, base: base) else { continue }
             routeTranscoders[route.pathPrefix] = Transcoder(registry: routeRegistry, transcodeLimits: transcodeLimits)
         }
+        let contract = try contractGuard()
         let metrics = GatewayMetrics(logWriters: logWriters, knownTypes: Set((registry.decodableMediaTypes
             + registry.encodableMediaTypes).map(\.essence)))
         let recorder = try configuration.recording.map { recording in
@@ -77,7 +80,8 @@ public struct Gateway: Service {
                             options: RecordingOptions(maxExchangesPerFile: recording.maxExchangesPerFile,
                                                       redactedHeaders: recording.redactedHeaders,
                                                       redactedPaths: recording.redactedPaths,
-                                                      redactedQueryParameters: ["access_token"] + recording.redactedQueryParameters))
+                                                      redactedQueryParameters: ["access_token"]
+                                                        + recording.redactedQueryParameters))
         }
         var observer = ExchangeObserver(logger: logger, accessLogger: accessLogger, metrics: metrics,
                                         recorder: recorder)
@@ -95,7 +99,7 @@ public struct Gateway: Service {
                                        transcoder: Transcoder(registry: base, transcodeLimits: transcodeLimits),
                                        routeTranscoders: routeTranscoders, observer: observer,
                                        pools: UpstreamPools(group: group), replay: try replayTransport(),
-                                       threadPool: threadPool)
+                                       threadPool: threadPool, contract: contract)
         let proxy = ProxyServer(shared: shared, group: group)
         let bound = BoundAddresses(expected: configuration.admin == nil ? 1 : 2)
         let configuration = configuration
@@ -107,9 +111,12 @@ public struct Gateway: Service {
                     }
                 }
                 if let admin = configuration.admin {
+                    let address = BindAddress.hostname(admin.host, port: admin.port)
                     let adminServer = Application(responder: AdminResponder(metrics: metrics),
-                                                  configuration: .init(address: .hostname(admin.host, port: admin.port), serverName: nil),
-                                                  onServerRunning: { channel in await bound.add(admin: channel.localAddress?.port) },
+                                                  configuration: .init(address: address, serverName: nil),
+                                                  onServerRunning: { channel in
+                                                      await bound.add(admin: channel.localAddress?.port)
+                                                  },
                                                   logger: logger)
                     group.addTask { try await adminServer.run() }
                 }
@@ -133,7 +140,9 @@ public struct Gateway: Service {
                 group.addTask {
                     guard let (main, admin) = await bound.ports() else { return }
                     var addresses = Addresses(main: HostAndPort(host: configuration.listen.host, port: main))
-                    if let admin, let host = configuration.admin?.host { addresses.admin = HostAndPort(host: host, port: admin) }
+                    if let admin, let host = configuration.admin?.host {
+                        addresses.admin = HostAndPort(host: host, port: admin)
+                    }
                     await onListening(addresses)
                 }
             }
@@ -146,6 +155,18 @@ public struct Gateway: Service {
 }
 
 extension Gateway {
+    /// The checks of ``GatewayConfiguration/contract``, its document loaded, or `nil` for none.
+    ///
+    /// - Throws: ``GatewayConfigurationError`` naming the document and why it does not load.
+    private func contractGuard() throws(GatewayConfigurationError) -> ContractGuard? {
+        guard let contract = configuration.contract else { return nil }
+        let document: OpenAPIDocument
+        do { document = try OpenAPIDocument(contentsOf: contract.document.path, registry: registry) } catch {
+            throw GatewayConfigurationError("the OpenAPI document '\(contract.document.path)' does not load: \(error)")
+        }
+        return ContractGuard(document: document, registry: registry, settings: contract)
+    }
+
     /// The replayer of ``GatewayConfiguration/replayDirectory``, or `nil` for a live upstream.
     private func replayTransport() throws -> ReplayTransport? {
         guard let directory = configuration.replayDirectory else { return nil }

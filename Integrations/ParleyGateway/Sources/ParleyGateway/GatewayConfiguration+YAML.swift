@@ -31,6 +31,11 @@ extension GatewayConfiguration {
     ///     request_types: [application/x-protobuf]
     ///     descriptor_sets: [orders.binpb]  # protoc --descriptor_set_out --include_imports
     ///     message_type: shop.Order       # of bodies whose media type names none
+    ///     contract: {requests: off}      # overrides contract.requests / contract.responses here
+    /// contract:
+    ///   openapi: openapi.yaml         # OpenAPI 3.0/3.1 document exchanges are checked against
+    ///   requests: enforce             # off, report (default) or enforce (400 before the upstream)
+    ///   responses: report             # off, report (default) or enforce (502 instead of the answer)
     /// record:
     ///   directory: recordings
     ///   max_exchanges_per_file: 500
@@ -57,10 +62,10 @@ extension GatewayConfiguration {
             throw GatewayConfigurationError("the configuration is not valid YAML: \(error.message)")
         }
         let file = try ConfigurationReader(value.isNull ? .object([:]) : value, path: "")
-        try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout", "max_header_bytes",
-                            "max_transcode_bytes", "admin", "routes", "record",
+        try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout",
+                            "max_header_bytes", "max_transcode_bytes", "admin", "routes", "record",
                             "trusted_proxies", "request_buffer_bytes", "send_timeout", "upload_timeout",
-                            "transcode_on_loop_bytes", "max_concurrent_transcodes"])
+                            "transcode_on_loop_bytes", "max_concurrent_transcodes", "contract"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -84,7 +89,7 @@ extension GatewayConfiguration {
         }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
             try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes",
-                                 "transcode", "descriptor_sets", "message_type"])
+                                 "transcode", "descriptor_sets", "message_type", "contract"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
                 throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
             }
@@ -95,21 +100,36 @@ extension GatewayConfiguration {
                 }
                 return mode
             }
-            var built = Route(pathPrefix: prefix, upstream: try route.url("upstream"),
-                         requestTypes: try route.strings("request_types").map { text throws(GatewayConfigurationError) in
-                             do { return try MediaType(parsing: text) } catch {
-                                 throw GatewayConfigurationError("\(route.path).request_types: '\(text)' is not a media type: \(error)")
-                             }
-                         },
-                         upstreamTimeout: try route.seconds("upstream_timeout"),
-                         maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"),
-                         transcode: mode ?? .preferred)
+            let types = try route.strings("request_types").map { text throws(GatewayConfigurationError) in
+                do { return try MediaType(parsing: text) } catch {
+                    throw GatewayConfigurationError(
+                        "\(route.path).request_types: '\(text)' is not a media type: \(error)")
+                }
+            }
+            var built = Route(pathPrefix: prefix, upstream: try route.url("upstream"), requestTypes: types,
+                              upstreamTimeout: try route.seconds("upstream_timeout"),
+                              maxTranscodeBytes: try route.positiveInteger("max_transcode_bytes"),
+                              transcode: mode ?? .preferred)
+            if let contract = try route.object("contract") {
+                try contract.allowOnly(["requests", "responses"])
+                built.contractRequests = try contract.contractMode("requests")
+                built.contractResponses = try contract.contractMode("responses")
+            }
             built.descriptorSets = try route.strings("descriptor_sets").map { URL(fileURLWithPath: $0) }
             built.messageType = try route.string("message_type")
             if built.messageType != nil, built.descriptorSets.isEmpty {
                 throw GatewayConfigurationError("\(route.path).message_type: needs descriptor_sets")
             }
             return built
+        }
+        if let contract = try file.object("contract") {
+            try contract.allowOnly(["openapi", "requests", "responses"])
+            guard let document = try contract.string("openapi") else {
+                throw GatewayConfigurationError("contract.openapi: required when contract is given")
+            }
+            self.contract = Contract(document: URL(fileURLWithPath: document),
+                                     requests: try contract.contractMode("requests") ?? .report,
+                                     responses: try contract.contractMode("responses") ?? .report)
         }
         if let record = try file.object("record") {
             try record.allowOnly(["directory", "max_exchanges_per_file", "redact_headers", "redact_paths",
@@ -140,7 +160,8 @@ private struct ConfigurationReader {
 
     init(_ value: Value, path: String) throws(GatewayConfigurationError) {
         guard let object = value.objectValue else {
-            throw GatewayConfigurationError("\(path.isEmpty ? "the file" : path): a mapping is required, found \(value.kindName)")
+            let what = path.isEmpty ? "the file" : path
+            throw GatewayConfigurationError("\(what): a mapping is required, found \(value.kindName)")
         }
         self.object = object
         self.path = path
@@ -150,7 +171,8 @@ private struct ConfigurationReader {
 
     func allowOnly(_ names: Set<String>) throws(GatewayConfigurationError) {
         for name in object.keys where !names.contains(name) {
-            throw GatewayConfigurationError("\(key(name)): unknown key (known: \(names.sorted().joined(separator: ", ")))")
+            let known = names.sorted().joined(separator: ", ")
+            throw GatewayConfigurationError("\(key(name)): unknown key (known: \(known))")
         }
     }
 
@@ -164,7 +186,9 @@ private struct ConfigurationReader {
 
     func address(_ name: String) throws(GatewayConfigurationError) -> HostAndPort? {
         guard let text = try string(name) else { return nil }
-        do { return try HostAndPort(parsing: text) } catch { throw GatewayConfigurationError("\(key(name)): \(error.message)") }
+        do { return try HostAndPort(parsing: text) } catch {
+            throw GatewayConfigurationError("\(key(name)): \(error.message)")
+        }
     }
 
     func url(_ name: String) throws(GatewayConfigurationError) -> URL? {
@@ -191,10 +215,21 @@ private struct ConfigurationReader {
     func strings(_ name: String) throws(GatewayConfigurationError) -> [String] {
         guard let value = object[name], !value.isNull else { return [] }
         if let single = value.stringValue { return [single] }
-        guard let items = value.arrayValue, let texts = Optional(items.compactMap(\.stringValue)), texts.count == items.count else {
+        guard let items = value.arrayValue, let texts = Optional(items.compactMap(\.stringValue)),
+              texts.count == items.count else {
             throw GatewayConfigurationError("\(key(name)): a list of strings is required")
         }
         return texts
+    }
+
+    /// `off`, `report` or `enforce` (a YAML 1.1 reader's `false` for `off` too).
+    func contractMode(_ name: String) throws(GatewayConfigurationError) -> GatewayConfiguration.ContractMode? {
+        if case .bool(false) = object[name] { return .off }
+        guard let text = try string(name) else { return nil }
+        guard let mode = GatewayConfiguration.ContractMode(rawValue: text) else {
+            throw GatewayConfigurationError("\(key(name)): '\(text)' is not off, report or enforce")
+        }
+        return mode
     }
 
     func object(_ name: String) throws(GatewayConfigurationError) -> ConfigurationReader? {
@@ -208,7 +243,9 @@ private struct ConfigurationReader {
             throw GatewayConfigurationError("\(key(name)): a list is required, found \(value.kindName)")
         }
         var readers: [ConfigurationReader] = []
-        for (index, item) in items.enumerated() { readers.append(try ConfigurationReader(item, path: "\(key(name))[\(index)]")) }
+        for (index, item) in items.enumerated() {
+            readers.append(try ConfigurationReader(item, path: "\(key(name))[\(index)]"))
+        }
         return readers
     }
 }

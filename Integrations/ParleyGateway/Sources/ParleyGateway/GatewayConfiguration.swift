@@ -67,11 +67,14 @@ public struct GatewayConfiguration: Sendable {
     /// The most bodies over ``transcodeOnLoopBytes`` buffered or transcoded at once; another
     /// is 503 (with `Retry-After`). Default 8.
     public var maxConcurrentTranscodes = 8
+    /// The OpenAPI document exchanges are checked against, and how; `nil` checks nothing.
+    public var contract: Contract?
 
     /// Creates a configuration with the defaults above.
     public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,
                 upstreamTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-                bodyTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 * 1024, maxTranscodeBytes: Int = 16 * 1024 * 1024,
+                bodyTimeout: Duration = .seconds(60), maxHeaderBytes: Int = 16 * 1024,
+                maxTranscodeBytes: Int = 16 * 1024 * 1024,
                 routes: [Route] = [], recording: Recording? = nil, admin: HostAndPort? = nil) {
         self.listen = listen
         self.upstream = upstream
@@ -110,10 +113,15 @@ public struct GatewayConfiguration: Sendable {
         /// When a body is transcoded rather than passed through. Default
         /// ``GatewayConfiguration/TranscodeMode/preferred``.
         public var transcode: TranscodeMode
+        /// Overrides ``Contract/requests`` on this route.
+        public var contractRequests: ContractMode?
+        /// Overrides ``Contract/responses`` on this route.
+        public var contractResponses: ContractMode?
 
         /// Creates a route.
         public init(pathPrefix: String, upstream: URL? = nil, requestTypes: [MediaType] = [],
-                    upstreamTimeout: Duration? = nil, maxTranscodeBytes: Int? = nil, transcode: TranscodeMode = .preferred) {
+                    upstreamTimeout: Duration? = nil, maxTranscodeBytes: Int? = nil,
+                    transcode: TranscodeMode = .preferred) {
             self.pathPrefix = pathPrefix
             self.upstream = upstream
             self.requestTypes = requestTypes

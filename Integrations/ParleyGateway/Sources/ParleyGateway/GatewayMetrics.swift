@@ -14,6 +14,10 @@ import Prometheus
 /// | `parley_gateway_bytes_out_total` | counter | |
 /// | `parley_gateway_log_lines_dropped_total` | counter | |
 /// | `parley_gateway_recording_failures_total` | counter | |
+/// | `parley_gateway_contract_violations_total` | counter | `operation`, `kind` |
+///
+/// A contract violation's `operation` is its operation's `operationId`, else its path template,
+/// or `none` when the request matched no operation: the document bounds the label values.
 struct GatewayMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
@@ -32,20 +36,23 @@ struct GatewayMetrics: Sendable {
         self.logWriters = logWriters
         self.knownTypes = knownTypes
         var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                                   .milliseconds(50), .milliseconds(100), .milliseconds(250),
-                                                   .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10)]
+        factory.defaultDurationHistogramBuckets = [.milliseconds(1), .milliseconds(5), .milliseconds(10),
+                                                   .milliseconds(25), .milliseconds(50), .milliseconds(100),
+                                                   .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2),
+                                                   .seconds(5), .seconds(10)]
         self.factory = factory
         bytesIn = CoreMetrics.Counter(label: "parley_gateway_bytes_in_total", factory: factory)
         bytesOut = CoreMetrics.Counter(label: "parley_gateway_bytes_out_total", factory: factory)
         recordingFailures = CoreMetrics.Counter(label: "parley_gateway_recording_failures_total", factory: factory)
-        upstreamLatency = CoreMetrics.Timer(label: "parley_gateway_upstream_latency_seconds", preferredDisplayUnit: .seconds, factory: factory)
+        upstreamLatency = CoreMetrics.Timer(label: "parley_gateway_upstream_latency_seconds",
+                                            preferredDisplayUnit: .seconds, factory: factory)
     }
 
     /// Counts one finished exchange.
     func record(_ summary: ExchangeSummary) {
-        CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", String(summary.response.status.code))],
-                factory: factory).increment()
+        let status = String(summary.response.status.code)
+        CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", status)],
+                            factory: factory).increment()
         if let transcoded = summary.transcoded {
             CoreMetrics.Counter(label: "parley_gateway_transcodes_total",
                                 dimensions: [("from", label(transcoded.from)), ("to", label(transcoded.to))],
@@ -58,6 +65,12 @@ struct GatewayMetrics: Sendable {
 
     /// `type` when the registry names it, else `other`.
     func label(_ type: String) -> String { knownTypes.contains(type) ? type : "other" }
+
+    /// Counts one contract violation of `operation` (a label the document bounds).
+    func contractViolation(operation: String, kind: String) {
+        CoreMetrics.Counter(label: "parley_gateway_contract_violations_total",
+                            dimensions: [("operation", operation), ("kind", kind)], factory: factory).increment()
+    }
 
     /// Counts an exchange the recorder failed to write.
     func recordingFailed() { recordingFailures.increment() }

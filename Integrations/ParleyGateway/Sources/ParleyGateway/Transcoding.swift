@@ -63,11 +63,14 @@ struct Transcoder: Sendable {
 
     /// The offers a client chooses among for an upstream body of `type`: `type`, then every
     /// structured type the registry encodes, each with its encoder.
-    private static func preference(from type: MediaType,
-                                   registry: Registry) -> (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?]) {
+    private static func preference(
+        from type: MediaType, registry: Registry
+    ) -> (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?]) {
         var seen: Set<String> = [type.essence]
-        let encodable = registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes).filter { !$0.isRange }
-        let offers = [(try? MediaType(parsing: type.essence)) ?? type] + encodable.filter { seen.insert($0.essence).inserted }
+        let encodable = registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
+            .filter { !$0.isRange }
+        let offers = [(try? MediaType(parsing: type.essence)) ?? type]
+            + encodable.filter { seen.insert($0.essence).inserted }
         return (AcceptNegotiator(offers: offers), offers.map { registry.encoder(for: AcceptField($0.essence)) })
     }
 
@@ -87,7 +90,8 @@ struct Transcoder: Sendable {
     /// A response pipeline that decodes any status with `registry`, every format's body limit
     /// and the decompressed size capped at `limit`.
     private static func pipeline(registry: Registry, limit: Int) -> ResponsePipeline {
-        ResponsePipeline(registry: limited(registry, to: limit), validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+        ResponsePipeline(registry: limited(registry, to: limit),
+                         validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
                                 contentCodings: .standard, maxDecompressedBytes: limit)
     }
 
@@ -130,7 +134,8 @@ struct Transcoder: Sendable {
         else { return .passThrough }
         if mode == .preferred, registry.decoder(for: upstreamType)?.format.carriesStructuredValues == true {
             // Types beyond the registry's own (`application/problem+json`) are rare: built here.
-            let preference = preferences[upstreamType.essence] ?? Self.preference(from: upstreamType, registry: registry)
+            let preference = preferences[upstreamType.essence]
+                ?? Self.preference(from: upstreamType, registry: registry)
             guard let index = preference.negotiator.preferredOfferIndex(for: accept) else {
                 return head.status.kind == .successful
                     ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
@@ -141,7 +146,8 @@ struct Transcoder: Sendable {
         }
         if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return .passThrough }
         guard let match = registry.decoder(for: upstreamType), match.format.carriesStructuredValues else {
-            return head.status.kind == .successful ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
+            return head.status.kind == .successful
+                ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
                                                     : .passThrough
         }
         guard let choice = registry.encoder(for: accept) else {
@@ -156,7 +162,8 @@ struct Transcoder: Sendable {
     /// the registry encodes, each once.
     func producible(from type: MediaType) -> [MediaType] {
         var seen: Set<String> = [type.essence]
-        return [(try? MediaType(parsing: type.essence)) ?? type] + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
+        return [(try? MediaType(parsing: type.essence)) ?? type]
+            + registry.formats.filter(\.carriesStructuredValues).flatMap(\.encodableMediaTypes)
             .filter { seen.insert($0.essence).inserted }
     }
 
@@ -169,11 +176,34 @@ struct Transcoder: Sendable {
     ///   or from encoding.
     func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, as choice: Registry.EncoderChoice,
                    accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
+        try encode(try decode(head, body: body, for: request, limit: limit), like: head, for: request, as: choice,
+                   accepting: accept, limit: limit)
+    }
+
+    /// Decodes an upstream body with the response pipeline, its `Content-Encoding` undone, within `limit`.
+    func decode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest,
+                limit: Int) throws(ParleyError) -> Value {
         let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
-        let value = try pipeline.run(head, body: body, request: request).get()
+        return try pipeline.run(head, body: body, request: request).get()
+    }
+
+    /// The value of an upstream body that passes through, for its contract check: decoded as
+    /// ``decode(_:body:for:limit:)`` does when a registered format carries its type's values,
+    /// else `nil` (the check then says what it could not read).
+    func decodeIfStructured(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, limit: Int) -> Value? {
+        guard !body.isEmpty, let label = head.headerFields[.contentType], let type = try? MediaType(parsing: label),
+              registry.decoder(for: type)?.format.carriesStructuredValues == true else { return nil }
+        return try? decode(head, body: body, for: request, limit: limit)
+    }
+
+    /// Encodes a decoded upstream value for the client as `choice` (see
+    /// ``transcode(_:body:for:as:accepting:limit:)``), the fields of `head` adjusted to it.
+    func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as choice: Registry.EncoderChoice,
+                accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
         let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
         guard reply.body.count <= limit else {
-            throw ParleyError(.limitExceeded, "the transcoded \(reply.contentType.essence) body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+            throw ParleyError(.limitExceeded, "the transcoded \(reply.contentType.essence) body is over the "
+                              + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
         }
         var fields = HTTPFields()
         for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
@@ -225,7 +255,8 @@ struct Transcoder: Sendable {
         let value = try decoder.decodeValue(body, of: request)
         let reply = try server.reply(with: value, accepting: target.description)
         guard reply.body.count <= limit else {
-            throw ParleyError(.limitExceeded, "the transcoded request body is over the gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+            throw ParleyError(.limitExceeded, "the transcoded request body is over the gateway's transcoding limit "
+                              + "of \(limit) bytes (max_transcode_bytes)")
         }
         return (reply.contentType, reply.body)
     }

@@ -20,6 +20,16 @@ struct GatewayCommand: AsyncParsableCommand {
         Request bodies are held up to request_buffer_bytes before going upstream; a client that \
         takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys).
 
+        With --openapi, requests (as they go upstream) and responses (as the upstream sent them) \
+        are checked against the OpenAPI document: `report` (the default) logs the violations, \
+        counts them in parley_gateway_contract_violations_total and writes them into the \
+        recording (`_parley.contract`); `enforce` answers a violating request 400 before the \
+        upstream sees it and replaces a violating response by a 502, each a problem document \
+        listing the violations. The --config section `contract:` sets `requests:` and \
+        `responses:` (off, report, enforce), a route's `contract:` overrides them. Bodies that \
+        pass through are held within max_transcode_bytes to be checked; a longer one streams \
+        unchecked (a contract-unchecked warning).
+
         Prints "listening on http://HOST:PORT" when ready; SIGTERM or SIGINT stop it after the \
         requests in flight (exit 0). Bad flags or configuration exit 2.
 
@@ -28,27 +38,43 @@ struct GatewayCommand: AsyncParsableCommand {
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --record recordings
           parley-gateway --listen 127.0.0.1:8080 --upstream http://api.internal --replay recordings
           parley-gateway --config gateway.yaml --admin 127.0.0.1:9090
+          parley-gateway --upstream http://api.internal --openapi openapi.yaml --record recordings
           parley-gateway --upstream http://api.internal --access-log access.log --trusted-proxy 10.0.0.0/8
           curl -H 'Accept: application/yaml' http://127.0.0.1:8080/users/7
         """)
 
-    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1:8080; port 0 picks a free one).", valueName: "HOST:PORT"))
+    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1:8080; port 0 picks a free one).",
+                               valueName: "HOST:PORT"))
     var listen: String?
 
-    @Option(help: ArgumentHelp("The upstream every request goes to, unless a route of --config says otherwise.", valueName: "URL"))
+    @Option(help: ArgumentHelp("The upstream every request goes to, unless a route of --config says otherwise.",
+                               valueName: "URL"))
     var upstream: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for the upstream's response head before answering 504 (default 30).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds to wait for the upstream's response head before answering 504 "
+                               + "(default 30).",
+                               valueName: "SECONDS"))
     var upstreamTimeout: Double?
 
-    @Option(help: ArgumentHelp("A YAML configuration file (routes, limits, timeouts, recording); flags override it.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("A YAML configuration file (routes, limits, timeouts, recording, "
+                               + "contract); flags override it.",
+                               valueName: "FILE"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Record every exchange as HAR 1.2 files in this folder (`parley check DIR` reads them).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Record every exchange as HAR 1.2 files in this folder (`parley check DIR` "
+                               + "reads them).",
+                               valueName: "DIR"))
     var record: String?
 
-    @Option(help: ArgumentHelp("Answer from the recordings in this folder instead of the upstream, offline (what --record wrote; --upstream names the URL they were made against).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Answer from the recordings in this folder instead of the upstream, offline "
+                               + "(what --record wrote; --upstream names the URL they were made against).",
+                               valueName: "DIR"))
     var replay: String?
+
+    @Option(help: ArgumentHelp("Check exchanges against this OpenAPI 3.0/3.1 document (JSON or YAML); "
+                               + "the --config section contract: says report (default) or enforce.",
+                               valueName: "SPEC"))
+    var openapi: String?
 
     @Option(help: ArgumentHelp("Serve /health and /metrics (Prometheus) on this address.", valueName: "HOST:PORT"))
     var admin: String?
@@ -66,12 +92,17 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("trusted-proxy"),
             help: ArgumentHelp("A proxy in front of the gateway (an address or CIDR block; repeatable) whose Forwarded "
-                               + "and X-Forwarded-* fields are kept; from other peers they are dropped.", valueName: "CIDR"))
+                               + "and X-Forwarded-* fields are kept; from other peers they are dropped.",
+                               valueName: "CIDR"))
     var trustedProxies: [String] = []
 
     func validate() throws {
-        if config == nil, upstream == nil { throw ValidationError("--upstream URL is required (or a --config file naming one)") }
-        if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+        if config == nil, upstream == nil {
+            throw ValidationError("--upstream URL is required (or a --config file naming one)")
+        }
+        if Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level '\(logLevel)' is not a log level")
+        }
         if let upstreamTimeout, !(upstreamTimeout > 0 && upstreamTimeout <= 86_400) {
             throw ValidationError("--upstream-timeout must be seconds from 0 to 86400")
         }
@@ -103,7 +134,9 @@ struct GatewayCommand: AsyncParsableCommand {
                 }
             }
         }
-        if let upstreamTimeout { configuration.upstreamTimeout = .milliseconds(Int64((upstreamTimeout * 1000).rounded())) }
+        if let upstreamTimeout {
+            configuration.upstreamTimeout = .milliseconds(Int64((upstreamTimeout * 1000).rounded()))
+        }
         if let replay {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: replay, isDirectory: &isFolder) else {
@@ -111,14 +144,27 @@ struct GatewayCommand: AsyncParsableCommand {
             }
             configuration.replayDirectory = URL(fileURLWithPath: replay)
         }
+        if let openapi {
+            let document = URL(fileURLWithPath: openapi)
+            var contract = configuration.contract ?? GatewayConfiguration.Contract(document: document)
+            contract.document = document
+            configuration.contract = contract
+        }
+        let checked = configuration.routes.first { $0.contractRequests != nil || $0.contractResponses != nil }
+        if configuration.contract == nil, let route = checked {
+            throw GatewayConfigurationError("route \(route.pathPrefix): contract: needs a document "
+                                            + "(--openapi SPEC or contract.openapi)")
+        }
         if let record {
             do { try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true) } catch {
-                throw GatewayConfigurationError("--record: cannot create the folder '\(record)': \(error.localizedDescription)")
+                throw GatewayConfigurationError(
+                    "--record: cannot create the folder '\(record)': \(error.localizedDescription)")
             }
             guard FileManager.default.isWritableFile(atPath: record) else {
                 throw GatewayConfigurationError("--record: the folder '\(record)' is not writable")
             }
-            var recording = configuration.recording ?? GatewayConfiguration.Recording(directory: URL(fileURLWithPath: record))
+            let directory = URL(fileURLWithPath: record)
+            var recording = configuration.recording ?? GatewayConfiguration.Recording(directory: directory)
             recording.directory = URL(fileURLWithPath: record)
             configuration.recording = recording
         }
@@ -176,7 +222,8 @@ struct GatewayCommand: AsyncParsableCommand {
             if let admin = addresses.admin { line += " (admin on http://\(admin))" }
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
-        let services = ServiceGroup(configuration: .init(services: [gateway], gracefulShutdownSignals: [.sigterm, .sigint],
+        let services = ServiceGroup(configuration: .init(services: [gateway],
+                                                         gracefulShutdownSignals: [.sigterm, .sigint],
                                                          logger: logger))
         try await services.run()
     }

@@ -30,7 +30,8 @@ import Testing
         try await withUpstream(TestUpstream.router()) { upstream in
             let process = Process()
             process.executableURL = Self.executable
-            process.arguments = ["--listen", "127.0.0.1:0", "--upstream", upstream.absoluteString, "--log-level", "error"]
+            process.arguments = ["--listen", "127.0.0.1:0", "--upstream", upstream.absoluteString,
+                                 "--log-level", "error"]
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -65,8 +66,11 @@ import Testing
         (["--upstream", "http://127.0.0.1:9", "--upstream-timeout", "0"], "--upstream-timeout"),
         (["--upstream", "http://127.0.0.1:9", "--no-such-flag"], "no-such-flag"),
         (["--config", "/nonexistent/gateway.yaml"], "cannot read"),
-        (["--upstream", "http://127.0.0.1:9", "--record", "/proc/parley-recordings"], "--record: cannot create the folder"),
+        (["--upstream", "http://127.0.0.1:9", "--record", "/proc/parley-recordings"],
+         "--record: cannot create the folder"),
         (["--upstream", "http://127.0.0.1:9", "--replay", "/nonexistent/recordings"], "--replay: no folder or file"),
+        (["--upstream", "http://127.0.0.1:9", "--openapi", "/nonexistent/openapi.yaml"],
+         "the OpenAPI document '/nonexistent/openapi.yaml' does not load"),
     ])
     func badFlagsExit2SayingWhy(arguments: [String], message: String) throws {
         let result = try run(arguments)
@@ -89,6 +93,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.output.contains("parley-gateway --listen 127.0.0.1:8080 --upstream http://127.0.0.1:9000"))
         #expect(result.output.contains("--record <DIR>"))
+        #expect(result.output.contains("--openapi <SPEC>"))
     }
 
     /// The first line `handle` gives, waiting at most `limit`.

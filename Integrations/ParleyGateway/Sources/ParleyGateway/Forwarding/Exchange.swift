@@ -70,6 +70,12 @@ final class Exchange {
     /// Fires when the request body has taken the upload timeout and has not ended.
     var uploadTimer: Scheduled<Void>?
 
+    /// What the exchange is checked for against the OpenAPI document, and what was found;
+    /// `nil` when nothing is checked.
+    var contract: ExchangeContract?
+    /// Whether the upstream's body is collected only for its contract check (it passes through).
+    var collectsForContract = false
+
     /// Whether a response head went to the client.
     var responseStarted = false
     /// Whether the connection closes after the answer (the client asked, or its body is unread).

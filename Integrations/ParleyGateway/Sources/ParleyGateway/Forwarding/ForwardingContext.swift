@@ -26,10 +26,12 @@ struct ForwardingContext: Sendable {
     let threadPool: NIOThreadPool
     /// The cap on large bodies buffered or transcoded at once.
     let transcodeSlots: TranscodeSlots
+    /// The contract checks, when ``GatewayConfiguration/contract`` names a document.
+    let contract: ContractGuard?
 
     init(configuration: GatewayConfiguration, transcoder: Transcoder, routeTranscoders: [String: Transcoder],
-         observer: ExchangeObserver,
-         pools: UpstreamPools, replay: ReplayTransport?, threadPool: NIOThreadPool) {
+         observer: ExchangeObserver, pools: UpstreamPools, replay: ReplayTransport?, threadPool: NIOThreadPool,
+         contract: ContractGuard? = nil) {
         self.configuration = configuration
         self.transcoder = transcoder
         self.routeTranscoders = routeTranscoders
@@ -43,6 +45,7 @@ struct ForwardingContext: Sendable {
         self.sendTimeout = .nanoseconds(configuration.sendTimeout.nanoseconds)
         self.threadPool = threadPool
         self.transcodeSlots = TranscodeSlots(limit: configuration.maxConcurrentTranscodes)
+        self.contract = contract
     }
 
     /// The transcoder for a request on `route`.

@@ -7,6 +7,7 @@ import NIOHTTPTypesHTTP1
 import Parley
 import ParleyFixtures
 import ParleyHTTP
+import ParleyOpenAPI
 
 /// Answers the requests of one client connection, the last handler of its channel: each
 /// request goes to an upstream connection taken from its event loop's pool, and the response
@@ -157,8 +158,9 @@ final class ProxyHandler: ChannelDuplexHandler {
         let route = configuration.route(for: head.path ?? "/")
         let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route),
                                 configuration: configuration, captureLimit: shared.observer.captureLimit)
-        exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(label: head.headerFields[.contentType],
-                                                                               types: route?.requestTypes ?? [])
+        exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
+            label: head.headerFields[.contentType], types: route?.requestTypes ?? [])
+        exchange.contract = shared.contract?.contract(for: route)
         self.exchange = exchange
         if let context {
             let timeout = shared.configuration.uploadTimeout
@@ -199,7 +201,7 @@ final class ProxyHandler: ChannelDuplexHandler {
                     let message = "the request body is over the gateway's transcoding limit of \(limit) bytes"
                     fail(exchange, ParleyError(.limitExceeded, message))
                 }
-            } else if exchange.heldBytes > shared.requestBufferBytes {
+            } else if exchange.heldBytes > requestHoldLimit(exchange) {
                 exchange.requestState = .streaming
                 dispatch(exchange)
             }
@@ -212,6 +214,14 @@ final class ProxyHandler: ChannelDuplexHandler {
         case .discarding, .complete:
             break
         }
+    }
+
+    /// The most request-body bytes held before the request streams upstream: the transcoding
+    /// limit when its body is checked against the contract (a longer one goes unchecked), else
+    /// ``ForwardingContext/requestBufferBytes``.
+    private func requestHoldLimit(_ exchange: Exchange) -> Int {
+        guard let contract = exchange.contract, contract.requests != .off else { return shared.requestBufferBytes }
+        return max(exchange.transcodeLimit, shared.requestBufferBytes)
     }
 
     private func requestEnded(_ exchange: Exchange) {
@@ -247,8 +257,8 @@ final class ProxyHandler: ChannelDuplexHandler {
             let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
             do {
                 let types = exchange.route?.requestTypes ?? []
-                let (type, transcoded) = try exchange.transcoder.transcodeRequestBody(bytes, of: exchange.head, to: types,
-                                                                                    limit: exchange.transcodeLimit)
+                let (type, transcoded) = try exchange.transcoder.transcodeRequestBody(
+                    bytes, of: exchange.head, to: types, limit: exchange.transcodeLimit)
                 fields[.contentType] = type.description
                 fields[.contentEncoding] = nil
                 exchange.held = [ByteBuffer(bytes: transcoded)]
@@ -260,6 +270,7 @@ final class ProxyHandler: ChannelDuplexHandler {
                 return
             }
         }
+        if exchange.contract != nil, !checkRequestContract(exchange, fields: fields) { return }
         let fieldsIn = exchange.head.headerFields
         let framed = fieldsIn[.contentLength] != nil || fieldsIn[.transferEncoding] != nil
         if exchange.requestState == .complete {
@@ -287,6 +298,24 @@ final class ProxyHandler: ChannelDuplexHandler {
         }
         let timeout = TimeAmount.nanoseconds(exchange.timeout.nanoseconds)
         connect(host, timeout: timeout, request, exchange)
+    }
+
+    /// Checks the request as it goes upstream (`fields`, the held body when it is whole) against
+    /// the contract; with requests enforced, a violation is answered 400 here and `false` returned.
+    private func checkRequestContract(_ exchange: Exchange, fields: HTTPFields) -> Bool {
+        guard let contractGuard = shared.contract, var contract = exchange.contract else { return true }
+        let body = exchange.requestState == .complete
+            ? exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) } : nil
+        contractGuard.checkRequest(exchange.head, fields: fields, body: body, limit: exchange.transcodeLimit,
+                                   into: &contract)
+        exchange.contract = contract
+        guard contract.requests == .enforce else { return true }
+        let violations = contract.findings.filter(\.isViolation)
+        guard violations.isEmpty else {
+            fail(exchange, ContractViolation(status: .badRequest, findings: violations))
+            return false
+        }
+        return true
     }
 
     private func connect(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange) {
@@ -501,6 +530,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             summary.upstreamResponseByteCount = tap.count
         }
         summary.duration = ContinuousClock.now - exchange.started
+        if let contract = exchange.contract { summary.contract = (contract.operationLabel, contract.findings) }
         if exchange.holdsTranscodeSlot {
             exchange.holdsTranscodeSlot = false
             shared.transcodeSlots.give()
@@ -538,6 +568,10 @@ final class ProxyHandler: ChannelDuplexHandler {
         case let late as UploadTimedOut:
             return server.problemAnswer(ProblemDetails(.requestTimeout, detail: late.description),
                                         status: .requestTimeout, to: request, accepting: accept)
+        case let violation as ContractViolation:
+            return server.problemAnswer(ProblemDetails(violation.status, detail: violation.detail,
+                                                       extensions: ["violations": violation.members]),
+                                        status: violation.status, to: request, accepting: accept)
         case let busy as GatewayBusy:
             var answer = server.problemAnswer(ProblemDetails(.serviceUnavailable, detail: busy.description),
                                               status: .serviceUnavailable, to: request, accepting: accept)
@@ -567,6 +601,11 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 context.write(wrapOutboundOut(.body(buffer)), promise: nil)
                 if !context.channel.isWritable { exchange.upstream?.pauseReads() }
             case .collecting:
+                if exchange.collectsForContract,
+                   exchange.collected.readableBytes + buffer.readableBytes > exchange.transcodeLimit {
+                    streamUnchecked(exchange, then: buffer)
+                    return
+                }
                 guard exchange.collected.readableBytes + buffer.readableBytes <= exchange.transcodeLimit else {
                     let type = exchange.plan.map { "\($0.from.essence) " } ?? ""
                     let limit = exchange.transcodeLimit
@@ -596,7 +635,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 endResponse(exchange, complete: true)
             case .collecting:
                 releaseUpstream(exchange)
-                transcode(exchange)
+                if exchange.collectsForContract { checkPassingResponse(exchange) } else { transcode(exchange) }
             default:
                 break
             }
@@ -655,6 +694,20 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                                       mode: exchange.route?.transcode ?? .preferred) {
         case .passThrough:
             exchange.summary.upstreamResponse = received
+            if let check = exchange.contract?.responseCheck(method: exchange.head.method) {
+                let hasNoBody = exchange.head.method == .head || head.status == .noContent
+                    || head.status == .notModified
+                guard hasNoBody else {
+                    // Held whole (within the transcoding limit) so that enforcing can still replace it.
+                    exchange.upstreamHead = head
+                    exchange.collectsForContract = true
+                    exchange.collected = context.channel.allocator.buffer(capacity: 0)
+                    exchange.responseState = .collecting
+                    armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
+                    return
+                }
+                guard !refusesResponse(exchange, check.findings(head, body: [], decoded: nil)) else { return }
+            }
             exchange.summary.response = head
             exchange.responseTap = BodyTap(limit: shared.observer.captureLimit)
             exchange.responseState = .streaming
@@ -712,24 +765,49 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.summary.upstreamResponseByteCount = bytes.count
         let transcoder = exchange.transcoder
         let (request, accept, limit) = (exchange.head, exchange.accept, exchange.transcodeLimit)
-        let work = { @Sendable () throws(ParleyError) -> (HTTPResponse, [UInt8]) in
-            try transcoder.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept, limit: limit)
+        let check = exchange.contract?.responseCheck(method: request.method)
+        // The contract check reads the value the transcoding decoded, where the transcoding runs.
+        let work = { @Sendable () -> TranscodeOutcome in
+            let value: Value
+            do throws(ParleyError) {
+                value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
+            } catch {
+                return (.failure(error), check?.findings(head, body: bytes, decoded: nil) ?? [])
+            }
+            let findings = check?.findings(head, body: bytes, decoded: value) ?? []
+            do throws(ParleyError) {
+                let answer = try transcoder.encode(value, like: head, for: request, as: plan.to, accepting: accept,
+                                                   limit: limit)
+                return (.success(answer), findings)
+            } catch {
+                return (.failure(error), findings)
+            }
         }
         guard exchange.holdsTranscodeSlot else {
-            transcoded(Result(catching: work), head: head, body: bytes, exchange)
+            let (result, findings) = work()
+            transcoded(result, findings: findings, head: head, body: bytes, exchange)
             return
         }
-        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { try work() }
-            .assumeIsolated().whenComplete { [self] result in
+        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in work() }
+            .assumeIsolated().whenComplete { [self] outcome in
                 guard self.exchange === exchange else { return }
-                transcoded(result.mapError { $0 as? ParleyError ?? ParleyError(.decodingFailed, "\($0)") },
-                           head: head, body: bytes, exchange)
+                switch outcome {
+                case .success(let (result, findings)):
+                    transcoded(result, findings: findings, head: head, body: bytes, exchange)
+                case .failure(let error):
+                    transcoded(.failure(ParleyError(.decodingFailed, "\(error)")), findings: [], head: head,
+                               body: bytes, exchange)
+                }
             }
     }
 
-    private func transcoded(_ result: Result<(HTTPResponse, [UInt8]), ParleyError>, head: HTTPResponse,
-                            body bytes: [UInt8], _ exchange: Exchange) {
+    /// A transcoding's answer (or why there is none) and the response's contract findings.
+    private typealias TranscodeOutcome = (Result<(HTTPResponse, [UInt8]), ParleyError>, [ContractFinding])
+
+    private func transcoded(_ result: Result<(HTTPResponse, [UInt8]), ParleyError>, findings: [ContractFinding],
+                            head: HTTPResponse, body bytes: [UInt8], _ exchange: Exchange) {
         guard let (from, to) = exchange.plan.map({ ($0.from, $0.to) }) else { return }
+        guard !refusesResponse(exchange, findings) else { return }
         do {
             let (transcodedHead, transcoded) = try result.get()
             exchange.summary.transcoded = (from.essence, to.mediaType.essence)
@@ -748,5 +826,73 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             let reason = "the upstream's \(from.essence) body cannot be transcoded: \(error.message)"
             fail(exchange, UpstreamFailure.unusableBody(reason))
         }
+    }
+
+    // MARK: Contract checks of responses that pass through
+
+    /// Checks a passing response's collected body (decoded within the transcoding limit, on the
+    /// thread pool when it is large), then sends it as it came, or the 502 that enforcing asks for.
+    private func checkPassingResponse(_ exchange: Exchange) {
+        guard let head = exchange.upstreamHead, let context,
+              let check = exchange.contract?.responseCheck(method: exchange.head.method)
+        else { return }
+        let bytes = Array(exchange.collected.readableBytesView)
+        exchange.collected = ByteBuffer()
+        exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
+        exchange.summary.upstreamResponseByteCount = bytes.count
+        let transcoder = exchange.transcoder
+        let (request, limit) = (exchange.head, exchange.transcodeLimit)
+        let work = { @Sendable () -> [ContractFinding] in
+            let value = transcoder.decodeIfStructured(head, body: bytes, for: request, limit: limit)
+            return check.findings(head, body: bytes, decoded: value)
+        }
+        let finish = { [self] (findings: [ContractFinding]) in
+            guard !refusesResponse(exchange, findings) else { return }
+            respond(exchange, head: head, body: bytes)
+        }
+        guard exchange.holdsTranscodeSlot else { return finish(work()) }
+        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> [ContractFinding] in work() }
+            .assumeIsolated().whenComplete { [self] outcome in
+                guard self.exchange === exchange else { return }
+                switch outcome {
+                case .success(let findings): finish(findings)
+                case .failure(let error): fail(exchange, error)
+                }
+            }
+    }
+
+    /// A passing response whose body is over the transcoding limit: it streams on unchecked
+    /// (a ``ContractFinding/Kind/unchecked`` warning), what was collected first.
+    private func streamUnchecked(_ exchange: Exchange, then buffer: ByteBuffer) {
+        guard let context, var head = exchange.upstreamHead else { return }
+        let name = exchange.contract?.operation?.name ?? ""
+        exchange.contract?.add([ContractFinding(.unchecked, "the response of \(name) is over the transcoding limit "
+                                                + "of \(exchange.transcodeLimit) bytes: not checked")])
+        exchange.collectsForContract = false
+        let tap = BodyTap(limit: shared.observer.captureLimit)
+        exchange.responseTap = tap
+        exchange.summary.response = head
+        exchange.responseState = .streaming
+        if exchange.requestState != .complete { exchange.closesAfter = true }
+        if exchange.closesAfter { head.headerFields[.connection] = "close" }
+        exchange.responseStarted = true
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        for part in [exchange.collected, buffer] where part.readableBytes > 0 {
+            tap.take(part.readableBytesView)
+            context.write(wrapOutboundOut(.body(part)), promise: nil)
+        }
+        exchange.collected = ByteBuffer()
+        if !context.channel.isWritable { exchange.upstream?.pauseReads() }
+    }
+
+    /// Adds a response's contract findings to the exchange; with responses enforced, a
+    /// violation is answered 502 here and `true` returned.
+    private func refusesResponse(_ exchange: Exchange, _ findings: [ContractFinding]) -> Bool {
+        exchange.contract?.add(findings)
+        guard exchange.contract?.responses == .enforce else { return false }
+        let violations = findings.filter(\.isViolation)
+        guard !violations.isEmpty else { return false }
+        fail(exchange, ContractViolation(status: .badGateway, findings: violations))
+        return true
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+
+extension GatewayConfiguration {
+    /// What the gateway does with the exchanges an OpenAPI document describes (`--openapi SPEC`,
+    /// the configuration's `contract:`).
+    public enum ContractMode: String, Sendable, Equatable, CaseIterable {
+        /// Not checked.
+        case off
+        /// Checked; violations are logged, counted (`parley_gateway_contract_violations_total`)
+        /// and written into the recording (`_parley.contract`), and the exchange goes on.
+        case report
+        /// Checked and reported; a violating request is answered 400 without reaching the
+        /// upstream, a violating response is replaced by a 502.
+        case enforce
+    }
+
+    /// The OpenAPI document exchanges are checked against, and how.
+    ///
+    /// The request is checked as it goes upstream (after any transcoding), the response as the
+    /// upstream sent it (before any transcoding): the document describes the upstream's API,
+    /// whatever formats the gateway adds in front of it. Paths are the clients' (the document's
+    /// `servers` give base paths).
+    public struct Contract: Sendable, Equatable {
+        /// The OpenAPI 3.0 or 3.1 document (JSON or YAML), read when the gateway starts.
+        public var document: URL
+        /// What happens to requests. Default ``ContractMode/report``.
+        public var requests: ContractMode
+        /// What happens to responses. Default ``ContractMode/report``.
+        public var responses: ContractMode
+
+        /// Creates contract settings.
+        public init(document: URL, requests: ContractMode = .report, responses: ContractMode = .report) {
+            self.document = document
+            self.requests = requests
+            self.responses = responses
+        }
+    }
+}
