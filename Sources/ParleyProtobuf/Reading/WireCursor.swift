@@ -69,6 +69,19 @@ struct WireCursor {
         return range
     }
 
+    /// How many values of `wireType` the rest of the bytes hold when packed: each varint ends with the one
+    /// byte of it below 0x80.
+    func valueCount(of wireType: WireType) -> Int {
+        switch wireType {
+        case .fixed32: return (end - position) / 4
+        case .fixed64: return (end - position) / 8
+        default:
+            var count = 0
+            for index in position..<end where bytes[index] < 0x80 { count += 1 }
+            return count
+        }
+    }
+
     /// The bytes of `range` as their own buffer.
     func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[range])
