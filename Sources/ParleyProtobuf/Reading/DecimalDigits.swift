@@ -8,10 +8,16 @@ struct DecimalDigits {
     var count: Int
     var scale: Int
 
-    /// The digits of a positive finite double, from Swift's shortest round-trip text of it.
-    init(_ number: Double) {
-        significand = 0
-        count = 0
+    /// The digits of a finite number's text in Swift's form (`1249.875`, `1e-05`, `3.4028235e+38`); a sign
+    /// is ignored.
+    init(_ text: String) {
+        var text = text
+        (significand, count, scale) = text.withUTF8(Self.parse)
+    }
+
+    private static func parse(_ text: UnsafeBufferPointer<UInt8>) -> (UInt64, Int, Int) {
+        var significand: UInt64 = 0
+        var count = 0
         // Zeros after the last nonzero digit so far, which count only when another nonzero digit follows.
         var pendingZeros = 0
         var fractionDigits = 0
@@ -19,7 +25,7 @@ struct DecimalDigits {
         var exponent = 0
         var exponentSign = 1
         var inExponent = false
-        for byte in number.description.utf8 {
+        for byte in text {
             switch byte {
             case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
             case UInt8(ascii: "-") where inExponent: exponentSign = -1
@@ -42,7 +48,7 @@ struct DecimalDigits {
             default: continue
             }
         }
-        scale = pendingZeros - fractionDigits + exponentSign * exponent
+        return (significand, count, pendingZeros - fractionDigits + exponentSign * exponent)
     }
 
     private init(significand: UInt64, count: Int, scale: Int) {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Parley
 
 /// Reads protobuf wire bytes of a message type into the value tree, as the ProtoJSON mapping
@@ -51,10 +52,10 @@ struct ProtobufReader {
     mutating func members(_ plan: ReadPlan, _ bytes: UnsafeBufferPointer<UInt8>, base: Int, depth: Int,
                           keepsUnknown: Bool) throws(FormatError) -> [Value.Object.Member] {
         // Every field takes at least two bytes (a tag and a value).
-        var list = MemberList(first: positions.count, fieldCount: plan.fields.count,
-                              capacity: min(plan.fields.count, bytes.count / 2))
-        positions.append(contentsOf: repeatElement(-1, count: plan.fields.count))
-        defer { positions.removeSubrange(list.first...) }
+        let fieldCount = plan.fields.count
+        var list = MemberList(keys: plan.keys, first: positions.count, capacity: min(fieldCount, bytes.count / 2))
+        for _ in 0..<fieldCount { positions.append(-1) }
+        defer { positions.removeLast(fieldCount) }
         var cursor = WireCursor(bytes, base: base)
         var unknown: [UInt8] = []
         var oneofs: [Int: Int] = [:]
@@ -85,7 +86,7 @@ struct ProtobufReader {
                 guard tag.wireType == .lengthDelimited else { throw wrongWireType(plan, index, tag.wireType, cursor) }
                 let range = try cursor.readLengthDelimited()
                 let entry = try mapEntry(field, cursor.slice(range), base: base + range.lowerBound, depth: depth + 1)
-                if maps[index] == nil { list.set(plan.keys[index], .null, field: index, &positions) }
+                if maps[index] == nil { list.set(.null, field: index, &positions) }
                 maps[index, default: MapMembers()].insert(entry)
             } else if field.kind == .message || field.kind == .group {
                 guard tag.wireType == field.wireType else { throw wrongWireType(plan, index, tag.wireType, cursor) }
@@ -98,9 +99,9 @@ struct ProtobufReader {
                 if field.isRepeated {
                     let value = try read(plans[field.target], cursor.slice(range), base: base + range.lowerBound,
                                          depth: depth + 1)
-                    list.append(value, to: plan.keys[index], field: index, &positions)
+                    list.append(value, field: index, &positions)
                 } else {
-                    if messages[index] == nil { list.set(plan.keys[index], .null, field: index, &positions) }
+                    if messages[index] == nil { list.set(.null, field: index, &positions) }
                     messages[index, default: []].append(range)
                 }
             } else if field.isRepeated && tag.wireType == .lengthDelimited && field.isPackable {
@@ -113,22 +114,24 @@ struct ProtobufReader {
                     values.append(try scalar(field, plan, index, &packed).value)
                 }
                 // An empty packed run sets no element: the field is absent, as for any empty repeated field.
-                if !values.isEmpty { list.append(contentsOf: values, to: plan.keys[index], field: index, &positions) }
+                if !values.isEmpty { list.append(contentsOf: values, field: index, &positions) }
             } else {
                 guard tag.wireType == field.wireType else { throw wrongWireType(plan, index, tag.wireType, cursor) }
                 let value = try scalar(field, plan, index, &cursor)
                 if field.isRepeated {
-                    list.append(value.value, to: plan.keys[index], field: index, &positions)
+                    list.append(value.value, field: index, &positions)
                 } else if value.isDefault && !field.hasPresence {
                     list.remove(field: index, &positions)
                 } else {
-                    list.set(plan.keys[index], value.value, field: index, &positions)
+                    list.set(value.value, field: index, &positions)
                 }
             }
         }
-        for (index, ranges) in messages.sorted(by: { $0.key < $1.key }) {
-            let value = try message(plans[plan.fields[index].target], ranges, bytes, base: base, depth: depth + 1)
-            list.members[positions[list.first + index]].value = value
+        if !messages.isEmpty {
+            for (index, ranges) in messages.sorted(by: { $0.key < $1.key }) {
+                let value = try message(plans[plan.fields[index].target], ranges, bytes, base: base, depth: depth + 1)
+                list.members[positions[list.first + index]].value = value
+            }
         }
         for (index, map) in maps {
             list.members[positions[list.first + index]].value = .object(Value.Object(map.members))
@@ -300,13 +303,18 @@ struct ProtobufReader {
             return (Self.floatValue(Double(bitPattern: bits)), bits == 0)
         case .string:
             let range = try cursor.readLengthDelimited()
-            guard let text = String(validating: cursor.slice(range), as: UTF8.self) else {
+            let bytes = cursor.slice(range)
+            // ASCII is valid UTF-8: only other text needs validating.
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                return (.string(String(decoding: bytes, as: UTF8.self)), range.isEmpty)
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw cursor.error(.invalidText, "field \(plan.names[index]) holds invalid UTF-8", at: range.lowerBound)
             }
             return (.string(text), text.isEmpty)
         case .bytes:
             let range = try cursor.readLengthDelimited()
-            return (.string(Base64Text.string(from: Array(cursor.slice(range)))), range.isEmpty)
+            return (.string(Data(buffer: cursor.slice(range)).base64EncodedString()), range.isEmpty)
         case .enumeration:
             let number = Int32(truncatingIfNeeded: try cursor.readVarint())
             if let label = enumNames[field.target].name(of: number) { return (.string(label), number == 0) }
@@ -323,8 +331,15 @@ struct ProtobufReader {
     /// six, that reads back as the same float (as Google's Python runtime prints floats: `%.6g`, `%.7g`, …).
     static func shortestDecimal(_ number: Float) -> Double {
         guard number.isFinite, number != 0 else { return Double(number) }
+        // A normal float's shortest text of at most six digits is its exact value rounded to six digits: the
+        // float's half step is less than half a step of the sixth digit.
+        let shortest = DecimalDigits(number.description)
+        if number.isNormal, shortest.count <= 6, let candidate = shortest.double(isNegative: number < 0),
+           Float(candidate) == number {
+            return candidate
+        }
         let exact = Double(number)
-        let digits = DecimalDigits(exact.magnitude)
+        let digits = DecimalDigits(exact.magnitude.description)
         for precision in 6...9 {
             let candidate = digits.rounded(to: precision).double(isNegative: exact < 0)
             if let candidate, Float(candidate) == number { return candidate }
@@ -345,20 +360,21 @@ struct ProtobufReader {
 /// removed (left out at the end, and reused if the field comes again).
 struct MemberList {
     var members: [Value.Object.Member] = []
+    /// The ProtoJSON name of each field.
+    let keys: [String]
     let first: Int
-    let fieldCount: Int
     var lastField = -1
     var inOrder = true
     var removed = 0
 
-    init(first: Int, fieldCount: Int, capacity: Int) {
+    init(keys: [String], first: Int, capacity: Int) {
+        self.keys = keys
         self.first = first
-        self.fieldCount = fieldCount
         members.reserveCapacity(capacity)
     }
 
     /// Sets the value of field `field`'s member, adding the member the first time.
-    mutating func set(_ key: String, _ value: Value, field: Int, _ positions: inout [Int]) {
+    mutating func set(_ value: consuming Value, field: Int, _ positions: inout [Int]) {
         let position = positions[first + field]
         if position >= 0 {
             members[position].value = value
@@ -368,17 +384,17 @@ struct MemberList {
             removed -= 1
         } else {
             positions[first + field] = members.count
-            members.append(Value.Object.Member(key: key, value: value))
+            members.append(Value.Object.Member(key: keys[field], value: value))
             if field < lastField { inOrder = false }
             lastField = field
         }
     }
 
     /// Appends `value` to the array of repeated field `field`, adding the member the first time.
-    mutating func append(_ value: Value, to key: String, field: Int, _ positions: inout [Int]) {
+    mutating func append(_ value: consuming Value, field: Int, _ positions: inout [Int]) {
         let position = positions[first + field]
         guard position >= 0, case .array(var list) = members[position].value else {
-            set(key, .array([value]), field: field, &positions)
+            set(.array([value]), field: field, &positions)
             return
         }
         // Take the array out of the member so that appending does not copy it.
@@ -388,10 +404,10 @@ struct MemberList {
     }
 
     /// Appends `values` to the array of repeated field `field`, adding the member the first time.
-    mutating func append(contentsOf values: [Value], to key: String, field: Int, _ positions: inout [Int]) {
+    mutating func append(contentsOf values: consuming [Value], field: Int, _ positions: inout [Int]) {
         let position = positions[first + field]
         guard position >= 0, case .array(var list) = members[position].value else {
-            set(key, .array(values), field: field, &positions)
+            set(.array(values), field: field, &positions)
             return
         }
         members[position].value = .null
@@ -412,7 +428,7 @@ struct MemberList {
         defer { members = [] }
         guard !inOrder || removed > 0 else { return members }
         var fields = [Int](repeating: -1, count: members.count)
-        for field in 0..<fieldCount where positions[first + field] >= 0 { fields[positions[first + field]] = field }
+        for field in keys.indices where positions[first + field] >= 0 { fields[positions[first + field]] = field }
         var kept = zip(fields, members).filter { $0.0 >= 0 }
         if !inOrder { kept.sort { $0.0 < $1.0 } }
         return kept.map(\.1)

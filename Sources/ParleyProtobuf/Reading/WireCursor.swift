@@ -25,6 +25,11 @@ struct WireCursor {
 
     /// A base-128 varint of at most ten bytes.
     mutating func readVarint() throws(FormatError) -> UInt64 {
+        // Most varints (tags, small numbers) are one byte.
+        if position < end, bytes[position] < 0x80 {
+            position += 1
+            return UInt64(bytes[position - 1])
+        }
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
