@@ -331,6 +331,14 @@ struct ProtobufReader {
     /// six, that reads back as the same float (as Google's Python runtime prints floats: `%.6g`, `%.7g`, …).
     static func shortestDecimal(_ number: Float) -> Double {
         guard number.isFinite, number != 0 else { return Double(number) }
+        // A float that is exactly a decimal of at most six digits (42, 0.5, 617.25) is its own `%.6g` text; the
+        // scaling by ten is exact, as the float's 24 bits and six factors of five fit a double.
+        let exact = Double(number)
+        var scaled = exact.magnitude
+        for _ in 0...6 where scaled < 1_000_000 {
+            if scaled == scaled.rounded(.towardZero) { return exact }
+            scaled *= 10
+        }
         // A normal float's shortest text of at most six digits is its exact value rounded to six digits: the
         // float's half step is less than half a step of the sixth digit.
         let shortest = DecimalDigits(number.description)
@@ -338,7 +346,6 @@ struct ProtobufReader {
            Float(candidate) == number {
             return candidate
         }
-        let exact = Double(number)
         let digits = DecimalDigits(exact.magnitude.description)
         for precision in 6...9 {
             let candidate = digits.rounded(to: precision).double(isNegative: exact < 0)
