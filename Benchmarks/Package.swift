@@ -69,7 +69,7 @@ let package = Package(
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
                                parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"), parley("ParleyCSV"),
                                parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyCLI"), parley("ParleySchema"),
-                               "CStandardStreams"],
+                               parley("ParleyProtobuf"), "CStandardStreams"],
                 path: "Shared/PerfWorkloads"),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         // swift-protobuf's generated code for Tests/ParleyProtobufTests/Resources/oracle_test.proto,
