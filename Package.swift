@@ -101,7 +101,8 @@ let package = Package(
 
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"]),
-        .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
+        .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
         // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through ParleySchema.
         .target(name: "ParleyOpenAPI", dependencies: ["Parley", "ParleySchema"]),
 
@@ -162,7 +163,7 @@ let package = Package(
                                                              "ParleyMessagePack", "ParleyXML", "ParleyCSV"],
                     exclude: ["Interop/openapi_core_oracle.py"]),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
-                    exclude: ["Resources"]),
+                    exclude: ["Resources"], swiftSettings: strictImports),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"], swiftSettings: strictImports),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
