@@ -104,7 +104,8 @@ let package = Package(
         // JSON Schema over `Value`: depends on the engine only.
         .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"],
                 swiftSettings: strictImports),
-        .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"]),
+        .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"],
+                swiftSettings: strictImports),
         // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through
         // ParleySchema, request bodies' content codings undone as a server's pipeline does.
         .target(name: "ParleyOpenAPI",
@@ -176,7 +177,7 @@ let package = Package(
                                                              "ParleyCompression"],
                     exclude: ["Interop/openapi_core_oracle.py"], swiftSettings: strictImports),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
-                    exclude: ["Resources"]),
+                    exclude: ["Resources"], swiftSettings: strictImports),
         .testTarget(name: "ParleyCompressionTests", dependencies: ["ParleyCompression", "ParleyHTTP", "Parley", "ParleyTestKit", "CParleyZstd", httpTypes],
                     exclude: ["Resources"], swiftSettings: strictImports),
         .testTarget(name: "ParleyFixturesTests",

@@ -4,6 +4,7 @@ import Parley
 import ParleyCBOR
 import ParleyJSON
 import ParleyPropertyList
+import ParleyProtobuf
 import ParleyXML
 import ParleyYAML
 
@@ -32,8 +33,8 @@ public func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists, JSON Schema, OpenAPI
-/// contract checking and the command line.
+/// The paths the gate counts: negotiation, JSON, CBOR, XML, YAML, property lists, Protocol Buffers, JSON
+/// Schema, OpenAPI contract checking and the command line.
 public let gatedPaths: [GatedPath] = negotiationPaths + formatPaths + schemaPaths + openAPIPaths + commandLinePaths
 
 let negotiationPaths: [GatedPath] = {
@@ -119,6 +120,16 @@ let formatPaths: [GatedPath] = [
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
         return { consume(try PropertyListFormat().decode(document)) }
+    },
+    GatedPath("Protobuf.decode-stream-1mb") { _ in
+        let format = try! protobufTestFormat()
+        let bytes = try! protobufStream(format)
+        return { consume(try format.decode(bytes, as: protobufStreamType)) }
+    },
+    GatedPath("Protobuf.decodeToJSON-stream-1mb") { _ in
+        let format = try! protobufTestFormat()
+        let bytes = try! protobufStream(format)
+        return { consume(try JSONFormat().encode(try format.decode(bytes, as: protobufStreamType))) }
     },
 ]
 

@@ -126,7 +126,8 @@ public struct ProtobufFormat: Format {
         try context.limits.checkBodySize(bytes.count, format: name)
         let (schema, table) = try table(for: context.mediaType)
         var reader = ProtobufReader(schema: schema, options: options, limits: context.limits)
-        return try reader.read(table, bytes.bindMemory(to: UInt8.self), base: 0, depth: 0)
+        return try reader.read(reader.plan(named: table.fullName), bytes.bindMemory(to: UInt8.self), base: 0,
+                               depth: 0)
     }
 
     /// Encodes a value (in ProtoJSON form: either field name, numbers as numbers or strings) as a message.

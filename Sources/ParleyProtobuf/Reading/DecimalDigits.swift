@@ -1,71 +1,96 @@
 /// The significant decimal digits of a double, and their rounding to fewer digits, without Foundation's
-/// `String(format:)` (which would link all of Foundation and ICU into `parley`).
-enum DecimalDigits {
-    /// The digits (ASCII, no leading zeros) and exponent of a positive finite double, such that the value is
-    /// `0.<digits> × 10^exponent`, from Swift's shortest round-trip text of the double.
-    static func of(_ number: Double) -> (digits: [UInt8], exponent: Int) {
-        let text = Array(number.description.utf8)
-        var mantissa = text[...]
-        var exponent = 0
-        if let e = text.firstIndex(of: UInt8(ascii: "e")) {
-            mantissa = text[..<e]
-            exponent = Int(String(decoding: text[(e + 1)...], as: UTF8.self)) ?? 0
-        }
-        var digits: [UInt8] = []
+/// `String(format:)` (which would link all of Foundation and ICU into `parley`): the value is
+/// `significand × 10^scale`.
+struct DecimalDigits {
+    /// The digits as an integer (at most 17 of them, trailing zeros dropped).
+    var significand: UInt64
+    /// How many digits `significand` has.
+    var count: Int
+    var scale: Int
+
+    /// The digits of a finite number's text in Swift's form (`1249.875`, `1e-05`, `3.4028235e+38`); a sign
+    /// is ignored.
+    init(_ text: String) {
+        var text = text
+        (significand, count, scale) = text.withUTF8(Self.parse)
+    }
+
+    private static func parse(_ text: UnsafeBufferPointer<UInt8>) -> (UInt64, Int, Int) {
+        var significand: UInt64 = 0
+        var count = 0
+        // Zeros after the last nonzero digit so far, which count only when another nonzero digit follows.
+        var pendingZeros = 0
+        var fractionDigits = 0
         var pointSeen = false
-        var integerDigits = 0
-        for byte in mantissa {
-            if byte == UInt8(ascii: ".") {
-                pointSeen = true
-                continue
-            }
-            if !pointSeen { integerDigits += 1 }
-            digits.append(byte)
-        }
-        var leading = 0
-        while leading < digits.count - 1, digits[leading] == UInt8(ascii: "0") { leading += 1 }
-        digits.removeFirst(leading)
-        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
-        return (digits, exponent + integerDigits - leading)
-    }
-
-    /// `digits` rounded to `precision` significant digits, half to even, as `%.*g` rounds.
-    static func round(_ digits: [UInt8], _ exponent: Int, to precision: Int) -> ([UInt8], Int) {
-        guard digits.count > precision else { return (digits, exponent) }
-        var kept = Array(digits[..<precision])
-        let rest = digits[precision...]
-        let first = rest.first ?? UInt8(ascii: "0")
-        let exactlyHalf = first == UInt8(ascii: "5") && rest.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") }
-        let lastIsOdd = ((kept.last ?? 0) - UInt8(ascii: "0")) % 2 == 1
-        guard first > UInt8(ascii: "5") || (first == UInt8(ascii: "5") && (!exactlyHalf || lastIsOdd)) else {
-            return (kept, exponent)
-        }
-        var index = kept.count - 1
-        while index >= 0 {
-            if kept[index] == UInt8(ascii: "9") {
-                kept[index] = UInt8(ascii: "0")
-                index -= 1
-            } else {
-                kept[index] += 1
-                return (kept, exponent)
+        var exponent = 0
+        var exponentSign = 1
+        var inExponent = false
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+            case UInt8(ascii: "-") where inExponent: exponentSign = -1
+            case UInt8(ascii: "."): pointSeen = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = UInt64(byte - UInt8(ascii: "0"))
+                if inExponent {
+                    exponent = exponent * 10 + Int(digit)
+                    continue
+                }
+                if pointSeen { fractionDigits += 1 }
+                if digit == 0 {
+                    if significand != 0 { pendingZeros += 1 }
+                    continue
+                }
+                for _ in 0..<pendingZeros { significand *= 10 }
+                significand = significand * 10 + digit
+                count += pendingZeros + 1
+                pendingZeros = 0
+            default: continue
             }
         }
-        return ([UInt8(ascii: "1")] + kept.dropLast(), exponent + 1)
+        return (significand, count, pendingZeros - fractionDigits + exponentSign * exponent)
     }
 
-    /// The double nearest `0.<digits> × 10^exponent` (negated when `isNegative`), as `Double(text)` reads it:
-    /// at most 15 digits scaled by a power of ten up to 10^22 are both exact in a double, so one multiplication
-    /// or division rounds once, correctly; other values go through the text.
-    static func double(_ digits: [UInt8], exponent: Int, isNegative: Bool) -> Double? {
-        let scale = exponent - digits.count
-        if digits.count <= 15, (-22...22).contains(scale) {
-            var mantissa: UInt64 = 0
-            for digit in digits { mantissa = mantissa * 10 + UInt64(digit - UInt8(ascii: "0")) }
-            let power = exactPowersOfTen[abs(scale)]
-            let magnitude = scale < 0 ? Double(mantissa) / power : Double(mantissa) * power
+    private init(significand: UInt64, count: Int, scale: Int) {
+        self.significand = significand
+        self.count = count
+        self.scale = scale
+    }
+
+    /// The digits rounded to `precision` significant digits, half to even, as `%.*g` rounds.
+    func rounded(to precision: Int) -> DecimalDigits {
+        guard count > precision else { return self }
+        let dropped = count - precision
+        let divisor = Self.powersOfTen[dropped]
+        var kept = significand / divisor
+        let rest = significand % divisor
+        let half = divisor / 2
+        var scale = scale + dropped
+        if rest > half || (rest == half && kept % 2 == 1) { kept += 1 }
+        if kept == Self.powersOfTen[precision] {
+            kept /= 10
+            scale += 1
+        }
+        return DecimalDigits(significand: kept, count: precision, scale: scale)
+    }
+
+    /// The double nearest the value (negated when `isNegative`), as `Double(text)` reads it: at most 15 digits
+    /// scaled by a power of ten up to 10^22 are both exact in a double, so one multiplication or division rounds
+    /// once, correctly; other values go through the text.
+    func double(isNegative: Bool) -> Double? {
+        if significand < 1_000_000_000_000_000, (-22...22).contains(scale) {
+            let power = Self.exactPowersOfTen[abs(scale)]
+            let magnitude = scale < 0 ? Double(significand) / power : Double(significand) * power
             return isNegative ? -magnitude : magnitude
         }
-        return Double((isNegative ? "-" : "") + "0." + String(decoding: digits, as: UTF8.self) + "e\(exponent)")
+        return Double((isNegative ? "-" : "") + String(significand) + "e" + String(scale))
+    }
+
+    /// 10^0 through 10^19.
+    private static let powersOfTen: [UInt64] = (0...19).map { power in
+        var value: UInt64 = 1
+        for _ in 0..<power { value *= 10 }
+        return value
     }
 
     /// 10^0 through 10^22, each exact in a double.

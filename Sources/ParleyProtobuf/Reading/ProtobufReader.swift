@@ -1,87 +1,95 @@
+import FoundationEssentials
 import Parley
 
 /// Reads protobuf wire bytes of a message type into the value tree, as the ProtoJSON mapping
-/// says (see the ParleyProtobuf documentation), driven by the schema's field tables.
+/// says (see the ParleyProtobuf documentation), driven by the schema's read plans.
 struct ProtobufReader {
     let schema: ProtobufSchema
+    let plans: [ReadPlan]
+    let enumNames: [EnumNames]
     let options: ProtobufFormat.Options
     let limits: DecodingLimits
+    let maxDepth: Int
     var nodes = 0
     var unknownBytes = 0
+    /// For each field of the messages being read, the position of its member (`-1`: none yet): one run
+    /// per message, pushed when it starts and popped when it ends, so a message needs no table of its own.
+    var positions: [Int] = []
 
     init(schema: ProtobufSchema, options: ProtobufFormat.Options, limits: DecodingLimits) {
         self.schema = schema
+        plans = schema.plans
+        enumNames = schema.enumNames
         self.options = options
         self.limits = limits
+        maxDepth = min(limits.maxDepth, options.maxDepth)
     }
 
-    var maxDepth: Int { min(limits.maxDepth, options.maxDepth) }
-
-    /// What has been read for one field so far.
-    enum Slot {
-        case empty
-        case single(Value, isDefault: Bool)
-        case list([Value])
-        /// A singular message: every occurrence's bytes, merged when read.
-        case message([Range<Int>])
-        case map([String: Int], [Value.Object.Member])
-
-        var isEmpty: Bool {
-            if case .empty = self { return true }
-            return false
+    /// The read plan of message type `name`.
+    func plan(named name: String) throws(FormatError) -> ReadPlan {
+        guard let plan = schema.plan(name) else {
+            throw FormatError(ProtobufFormat.unknownMessageType, format: ProtobufFormat.formatName,
+                              "no registered descriptor set defines message type \(name)")
         }
+        return plan
     }
 
-    mutating func read(_ table: MessageTable, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
+    mutating func read(_ plan: ReadPlan, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
                        depth: Int) throws(FormatError) -> Value {
         guard depth < maxDepth else {
             throw FormatError.limitExceeded(format: ProtobufFormat.formatName, limit: "maxDepth",
                                             maximum: maxDepth, location: .init(byteOffset: base))
         }
-        if let wellKnown = table.wellKnown {
-            return try readWellKnown(wellKnown, table, bytes, base: base, depth: depth)
+        if let wellKnown = plan.wellKnown {
+            return try readWellKnown(wellKnown, plan, bytes, base: base, depth: depth)
         }
-        let slots = try readSlots(table, bytes, base: base, depth: depth)
-        return try object(table, slots.slots, unknown: slots.unknown, bytes, base: base, depth: depth)
+        let members = try members(plan, bytes, base: base, depth: depth, keepsUnknown: options.keepsUnknownFields)
+        return .object(Value.Object(members))
     }
 
-    mutating func readSlots(_ table: MessageTable, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
-                                    depth: Int) throws(FormatError) -> (slots: [Slot], unknown: [UInt8]) {
+    /// The members of a message in field-number order, defaults left out where the field has no presence, and
+    /// the unknown fields last when `keepsUnknown`.
+    mutating func members(_ plan: ReadPlan, _ bytes: UnsafeBufferPointer<UInt8>, base: Int, depth: Int,
+                          keepsUnknown: Bool) throws(FormatError) -> [Value.Object.Member] {
+        // Every field takes at least two bytes (a tag and a value).
+        let fieldCount = plan.fields.count
+        var list = MemberList(keys: plan.keys, first: positions.count, capacity: min(fieldCount, bytes.count / 2))
+        for _ in 0..<fieldCount { positions.append(-1) }
+        defer { positions.removeLast(fieldCount) }
         var cursor = WireCursor(bytes, base: base)
-        var slots = [Slot](repeating: .empty, count: table.fields.count)
-        var oneofs: [Int: Int] = [:]
         var unknown: [UInt8] = []
+        var oneofs: [Int: Int] = [:]
+        // Singular messages (every occurrence's bytes, merged when read) and maps, filled in at the end.
+        var messages: [Int: [Range<Int>]] = [:]
+        var maps: [Int: MapMembers] = [:]
         while !cursor.isAtEnd {
             let tagStart = cursor.position
             let tag = try cursor.readTag()
-            guard let index = table.index(ofField: tag.number) else {
+            guard let index = plan.index(ofField: tag.number) else {
                 if tag.wireType == .endGroup { throw cursor.error(.malformed, "an end-group tag without its start") }
                 try cursor.skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
-                try keepUnknown(bytes, tagStart..<cursor.position, into: &unknown, base: base)
+                try countUnknown(tagStart..<cursor.position, base: base)
+                if keepsUnknown { unknown.append(contentsOf: cursor.slice(tagStart..<cursor.position)) }
                 continue
             }
-            let field = table.fields[index]
-            if let oneof = field.oneofIndex {
-                if let previous = oneofs[oneof], previous != index { slots[previous] = .empty }
-                oneofs[oneof] = index
+            let field = plan.fields[index]
+            if field.oneof >= 0 {
+                if let previous = oneofs[field.oneof], previous != index {
+                    list.remove(field: previous, &positions)
+                    messages[previous] = nil
+                    maps[previous] = nil
+                }
+                oneofs[field.oneof] = index
             }
             try countNode(at: base + tagStart)
             if field.isMap {
-                guard tag.wireType == .lengthDelimited else { throw wrongWireType(field, tag.wireType, cursor) }
+                guard tag.wireType == .lengthDelimited else { throw wrongWireType(plan, index, tag.wireType, cursor) }
                 let range = try cursor.readLengthDelimited()
                 let entry = try mapEntry(field, cursor.slice(range), base: base + range.lowerBound, depth: depth + 1)
-                var (positions, members) = (([String: Int](), [Value.Object.Member]()))
-                if case .map(let p, let m) = slots[index] { (positions, members) = (p, m) }
-                slots[index] = .empty
-                if let existing = positions[entry.key] {
-                    members[existing].value = entry.value
-                } else {
-                    positions[entry.key] = members.count
-                    members.append(entry)
-                }
-                slots[index] = .map(positions, members)
-            } else if let name = field.kind.messageName {
-                guard tag.wireType == field.kind.wireType else { throw wrongWireType(field, tag.wireType, cursor) }
+                if maps[index] == nil { list.set(.null, field: index, &positions) }
+                maps[index, default: MapMembers()].insert(entry)
+            } else if field.kind == .message || field.kind == .group {
+                guard tag.wireType == field.wireType else { throw wrongWireType(plan, index, tag.wireType, cursor) }
                 let range: Range<Int>
                 if tag.wireType == .startGroup {
                     range = try cursor.readGroup(number: tag.number, depth: depth + 1, maxDepth: maxDepth)
@@ -89,49 +97,69 @@ struct ProtobufReader {
                     range = try cursor.readLengthDelimited()
                 }
                 if field.isRepeated {
-                    let value = try read(messageTable(name), cursor.slice(range), base: base + range.lowerBound,
+                    let value = try read(plans[field.target], cursor.slice(range), base: base + range.lowerBound,
                                          depth: depth + 1)
-                    append(value, to: &slots[index])
+                    list.append(value, field: index, &positions)
                 } else {
-                    var ranges: [Range<Int>] = []
-                    if case .message(let earlier) = slots[index] { ranges = earlier }
-                    ranges.append(range)
-                    slots[index] = .message(ranges)
+                    if messages[index] == nil { list.set(.null, field: index, &positions) }
+                    messages[index, default: []].append(range)
                 }
-            } else if field.isRepeated && tag.wireType == .lengthDelimited && field.kind.isPackable {
+            } else if field.isRepeated && tag.wireType == .lengthDelimited && field.isPackable {
                 let range = try cursor.readLengthDelimited()
                 var packed = WireCursor(cursor.slice(range), base: base + range.lowerBound)
                 var values: [Value] = []
-                if case .list(let earlier) = slots[index] { values = earlier }
-                slots[index] = .empty
+                values.reserveCapacity(packed.valueCount(of: field.wireType))
                 while !packed.isAtEnd {
                     try countNode(at: packed.base + packed.position)
-                    values.append(try scalar(field, field.kind.wireType, &packed).value)
+                    values.append(try scalar(field, plan, index, &packed).value)
                 }
-                slots[index] = .list(values)
+                // An empty packed run sets no element: the field is absent, as for any empty repeated field.
+                if !values.isEmpty { list.append(contentsOf: values, field: index, &positions) }
             } else {
-                guard tag.wireType == field.kind.wireType else { throw wrongWireType(field, tag.wireType, cursor) }
-                let value = try scalar(field, tag.wireType, &cursor)
+                guard tag.wireType == field.wireType else { throw wrongWireType(plan, index, tag.wireType, cursor) }
+                let value = try scalar(field, plan, index, &cursor)
                 if field.isRepeated {
-                    append(value.value, to: &slots[index])
+                    list.append(value.value, field: index, &positions)
+                } else if value.isDefault && !field.hasPresence {
+                    list.remove(field: index, &positions)
                 } else {
-                    slots[index] = .single(value.value, isDefault: value.isDefault)
+                    list.set(value.value, field: index, &positions)
                 }
             }
         }
-        return (slots, unknown)
+        if !messages.isEmpty {
+            for (index, ranges) in messages.sorted(by: { $0.key < $1.key }) {
+                let value = try message(plans[plan.fields[index].target], ranges, bytes, base: base, depth: depth + 1)
+                list.members[positions[list.first + index]].value = value
+            }
+        }
+        for (index, map) in maps {
+            list.members[positions[list.first + index]].value = .object(Value.Object(map.members))
+        }
+        var members = list.finish(positions)
+        if !unknown.isEmpty {
+            members.append(Value.Object.Member(key: ProtobufFormat.unknownFieldsKey, value: .bytes(unknown)))
+        }
+        return members
     }
 
-    private func append(_ value: Value, to slot: inout Slot) {
-        var values: [Value] = []
-        if case .list(let earlier) = slot { values = earlier }
-        slot = .empty
-        values.append(value)
-        slot = .list(values)
+    /// A singular message from the bytes of all its occurrences, merged.
+    private mutating func message(_ plan: ReadPlan, _ ranges: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>,
+                                  base: Int, depth: Int) throws(FormatError) -> Value {
+        if ranges.count == 1 {
+            return try read(plan, UnsafeBufferPointer(rebasing: bytes[ranges[0]]), base: base + ranges[0].lowerBound,
+                            depth: depth)
+        }
+        var merged: [UInt8] = []
+        for range in ranges { merged.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range])) }
+        let start = base + ranges[0].lowerBound
+        return try merged.withUnsafeBufferPointer { buffer throws(FormatError) in
+            try read(plan, buffer, base: start, depth: depth)
+        }
     }
 
-    private mutating func keepUnknown(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                                      into unknown: inout [UInt8], base: Int) throws(FormatError) {
+    /// Counts unknown-field bytes against the limit when they are kept.
+    private mutating func countUnknown(_ range: Range<Int>, base: Int) throws(FormatError) {
         guard options.keepsUnknownFields else { return }
         unknownBytes += range.count
         guard unknownBytes <= options.maxUnknownFieldBytes else {
@@ -139,7 +167,6 @@ struct ProtobufReader {
                                             maximum: options.maxUnknownFieldBytes, actual: unknownBytes,
                                             location: .init(byteOffset: base + range.lowerBound))
         }
-        unknown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     private mutating func countNode(at offset: Int) throws(FormatError) {
@@ -150,128 +177,87 @@ struct ProtobufReader {
         }
     }
 
-    private func wrongWireType(_ field: FieldInfo, _ wireType: WireType, _ cursor: WireCursor) -> FormatError {
-        cursor.error(.malformed, "field \(field.name) (\(field.number)) arrives with wire type \(wireType.rawValue)")
+    private func wrongWireType(_ plan: ReadPlan, _ index: Int, _ wireType: WireType,
+                               _ cursor: WireCursor) -> FormatError {
+        cursor.error(.malformed, "field \(plan.names[index]) (\(plan.numbers[index])) arrives with wire type "
+                                    + "\(wireType.rawValue)")
     }
 
-    func messageTable(_ name: String) throws(FormatError) -> MessageTable {
-        guard let table = schema.messages[name] else {
-            throw FormatError(ProtobufFormat.unknownMessageType, format: ProtobufFormat.formatName,
-                              "no registered descriptor set defines message type \(name)")
-        }
-        return table
-    }
-
-    /// The members of a message in field-number order, defaults left out where the field has no presence.
-    mutating func object(_ table: MessageTable, _ slots: [Slot], unknown: [UInt8],
-                                 _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
-                                 depth: Int) throws(FormatError) -> Value {
-        var members: [Value.Object.Member] = []
-        members.reserveCapacity(slots.count(where: { !$0.isEmpty }) + (unknown.isEmpty ? 0 : 1))
-        for (index, slot) in slots.enumerated() {
-            let field = table.fields[index]
-            switch slot {
-            case .empty: continue
-            case .single(let value, let isDefault):
-                if isDefault && !field.hasPresence { continue }
-                members.append(Value.Object.Member(key: field.jsonName, value: value))
-            case .list(let values):
-                // An empty packed run sets no element: the field is absent, as for any empty repeated field.
-                if values.isEmpty { continue }
-                members.append(Value.Object.Member(key: field.jsonName, value: .array(values)))
-            case .map(_, let entries):
-                members.append(Value.Object.Member(key: field.jsonName, value: .object(Value.Object(entries))))
-            case .message(let ranges):
-                guard let name = field.kind.messageName else { continue }
-                let table = try messageTable(name)
-                let value: Value
-                if ranges.count == 1 {
-                    value = try read(table, UnsafeBufferPointer(rebasing: bytes[ranges[0]]),
-                                     base: base + ranges[0].lowerBound, depth: depth + 1)
-                } else {
-                    var merged: [UInt8] = []
-                    for range in ranges { merged.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range])) }
-                    let start = base + ranges[0].lowerBound
-                    value = try merged.withUnsafeBufferPointer { buffer throws(FormatError) in
-                        try read(table, buffer, base: start, depth: depth + 1)
-                    }
-                }
-                members.append(Value.Object.Member(key: field.jsonName, value: value))
-            }
-        }
-        if !unknown.isEmpty {
-            members.append(Value.Object.Member(key: ProtobufFormat.unknownFieldsKey, value: .bytes(unknown)))
-        }
-        return .object(Value.Object(members))
-    }
-
-    private mutating func mapEntry(_ field: FieldInfo, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
+    /// One entry of a map field: its key as text and its value.
+    private mutating func mapEntry(_ field: ReadField, _ bytes: UnsafeBufferPointer<UInt8>, base: Int,
                                    depth: Int) throws(FormatError) -> Value.Object.Member {
-        guard case .message(let name) = field.kind else { preconditionFailure("a map field is a message field") }
-        let table = try messageTable(name)
-        guard let keyIndex = table.index(ofField: 1), let valueIndex = table.index(ofField: 2) else {
-            throw FormatError(.malformed, format: ProtobufFormat.formatName, "map entry \(name) lacks its key or value")
+        let plan = plans[field.target]
+        guard let keyIndex = plan.index(ofField: 1), let valueIndex = plan.index(ofField: 2) else {
+            throw FormatError(.malformed, format: ProtobufFormat.formatName,
+                              "map entry \(plan.fullName) lacks its key or value")
         }
-        let slots = try readSlots(table, bytes, base: base, depth: depth).slots
-        let keyField = table.fields[keyIndex]
-        var key: String
-        switch slots[keyIndex] {
-        case .single(let value, _): key = Self.mapKey(value)
-        default: key = keyField.kind == .bool ? "false" : keyField.kind == .string ? "" : "0"
-        }
-        let valueField = table.fields[valueIndex]
-        let value: Value
-        switch slots[valueIndex] {
-        case .single(let scalar, _): value = scalar
-        case .message(let ranges):
-            var merged: [UInt8] = []
-            for range in ranges { merged.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range])) }
-            let table = try messageTable(Self.messageName(valueField))
-            value = try merged.withUnsafeBufferPointer { buffer throws(FormatError) in
-                try read(table, buffer, base: base + ranges[0].lowerBound, depth: depth + 1)
+        var cursor = WireCursor(bytes, base: base)
+        var key: Value?
+        var value: Value?
+        var valueRanges: [Range<Int>] = []
+        while !cursor.isAtEnd {
+            let tagStart = cursor.position
+            let tag = try cursor.readTag()
+            guard let index = plan.index(ofField: tag.number) else {
+                if tag.wireType == .endGroup { throw cursor.error(.malformed, "an end-group tag without its start") }
+                try cursor.skip(tag.wireType, number: tag.number, depth: depth + 1, maxDepth: maxDepth)
+                try countUnknown(tagStart..<cursor.position, base: base)
+                continue
             }
-        default: value = try defaultValue(valueField, depth: depth + 1)
+            let entryField = plan.fields[index]
+            try countNode(at: base + tagStart)
+            guard tag.wireType == entryField.wireType else { throw wrongWireType(plan, index, tag.wireType, cursor) }
+            if entryField.kind == .message || entryField.kind == .group {
+                if tag.wireType == .startGroup {
+                    _ = try cursor.readGroup(number: tag.number, depth: depth + 1, maxDepth: maxDepth)
+                } else {
+                    let range = try cursor.readLengthDelimited()
+                    if index == valueIndex { valueRanges.append(range) }
+                }
+            } else {
+                let scalar = try scalar(entryField, plan, index, &cursor).value
+                if index == keyIndex { key = scalar } else if index == valueIndex { value = scalar }
+            }
         }
-        key = key.isEmpty && keyField.kind != .string ? "0" : key
-        return Value.Object.Member(key: key, value: value)
-    }
-
-    private static func messageName(_ field: FieldInfo) -> String {
-        if case .message(let name) = field.kind { return name }
-        return ""
-    }
-
-    private static func mapKey(_ value: Value) -> String {
-        switch value {
-        case .string(let text): text
-        case .integer(let number): String(number)
-        case .bool(let flag): flag ? "true" : "false"
-        default: ""
+        let keyField = plan.fields[keyIndex]
+        var text: String
+        switch key {
+        case .string(let string)?: text = string
+        case .integer(let number)?: text = String(number)
+        case .bool(let flag)?: text = flag ? "true" : "false"
+        case nil: text = keyField.kind == .bool ? "false" : keyField.kind == .string ? "" : "0"
+        default: text = ""
         }
+        if text.isEmpty && keyField.kind != .string { text = "0" }
+        let valueField = plan.fields[valueIndex]
+        if !valueRanges.isEmpty {
+            value = try message(plans[valueField.target], valueRanges, bytes, base: base, depth: depth + 1)
+        }
+        if let value { return Value.Object.Member(key: text, value: value) }
+        return Value.Object.Member(key: text, value: try defaultValue(valueField, depth: depth + 1))
     }
 
     /// The ProtoJSON form of a field's default value (a missing map value).
-    mutating func defaultValue(_ field: FieldInfo, depth: Int) throws(FormatError) -> Value {
+    mutating func defaultValue(_ field: ReadField, depth: Int) throws(FormatError) -> Value {
         switch field.kind {
-        case .message(let name):
-            return try [UInt8]().withUnsafeBufferPointer { buffer throws(FormatError) in
-                try read(messageTable(name), buffer, base: 0, depth: depth)
-            }
-        case .enumeration(let name):
-            if name == WellKnownType.nullValue { return .null }
-            if let label = schema.enums[name]?.nameByNumber[0] { return .string(label) }
+        case .message, .group:
+            return try read(plans[field.target], UnsafeBufferPointer(start: nil, count: 0), base: 0, depth: depth)
+        case .nullValue: return .null
+        case .enumeration:
+            if let label = enumNames[field.target].name(of: 0) { return .string(label) }
             return .integer(0)
         case .string, .bytes: return .string("")
         case .bool: return .bool(false)
         case .int64, .uint64, .sint64, .fixed64, .sfixed64: return .string("0")
         case .double, .float: return .float(0)
-        default: return .integer(0)
+        case .int32, .uint32, .sint32, .fixed32, .sfixed32: return .integer(0)
         }
     }
 
-    /// One scalar value of `field`, and whether it is the type's default (zero, empty, false).
-    mutating func scalar(_ field: FieldInfo, _ wireType: WireType,
-                         _ cursor: inout WireCursor) throws(FormatError) -> (value: Value, isDefault: Bool) {
+    /// One scalar value of `field` (field `index` of `plan`), and whether it is the type's default (zero, empty,
+    /// false).
+    func scalar(_ field: ReadField, _ plan: ReadPlan, _ index: Int,
+                _ cursor: inout WireCursor) throws(FormatError) -> (value: Value, isDefault: Bool) {
         switch field.kind {
         case .int32:
             let number = Int32(truncatingIfNeeded: try cursor.readVarint())
@@ -317,18 +303,25 @@ struct ProtobufReader {
             return (Self.floatValue(Double(bitPattern: bits)), bits == 0)
         case .string:
             let range = try cursor.readLengthDelimited()
-            guard let text = String(validating: cursor.slice(range), as: UTF8.self) else {
-                throw cursor.error(.invalidText, "field \(field.name) holds invalid UTF-8", at: range.lowerBound)
+            let bytes = cursor.slice(range)
+            // ASCII is valid UTF-8: only other text needs validating.
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                return (.string(String(decoding: bytes, as: UTF8.self)), range.isEmpty)
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw cursor.error(.invalidText, "field \(plan.names[index]) holds invalid UTF-8", at: range.lowerBound)
             }
             return (.string(text), text.isEmpty)
         case .bytes:
             let range = try cursor.readLengthDelimited()
-            return (.string(Base64Text.string(from: Array(cursor.slice(range)))), range.isEmpty)
-        case .enumeration(let name):
+            return (.string(Data(buffer: cursor.slice(range)).base64EncodedString()), range.isEmpty)
+        case .enumeration:
             let number = Int32(truncatingIfNeeded: try cursor.readVarint())
-            if name == WellKnownType.nullValue { return (.null, number == 0) }
-            if let label = schema.enums[name]?.nameByNumber[number] { return (.string(label), number == 0) }
+            if let label = enumNames[field.target].name(of: number) { return (.string(label), number == 0) }
             return (.integer(Int64(number)), number == 0)
+        case .nullValue:
+            let number = Int32(truncatingIfNeeded: try cursor.readVarint())
+            return (.null, number == 0)
         case .message, .group:
             preconditionFailure("messages and groups are not scalars")
         }
@@ -338,11 +331,24 @@ struct ProtobufReader {
     /// six, that reads back as the same float (as Google's Python runtime prints floats: `%.6g`, `%.7g`, …).
     static func shortestDecimal(_ number: Float) -> Double {
         guard number.isFinite, number != 0 else { return Double(number) }
+        // A float that is exactly a decimal of at most six digits (42, 0.5, 617.25) is its own `%.6g` text; the
+        // scaling by ten is exact, as the float's 24 bits and six factors of five fit a double.
         let exact = Double(number)
-        let (digits, exponent) = DecimalDigits.of(exact.magnitude)
+        var scaled = exact.magnitude
+        for _ in 0...6 where scaled < 1_000_000 {
+            if scaled == scaled.rounded(.towardZero) { return exact }
+            scaled *= 10
+        }
+        // A normal float's shortest text of at most six digits is its exact value rounded to six digits: the
+        // float's half step is less than half a step of the sixth digit.
+        let shortest = DecimalDigits(number.description)
+        if number.isNormal, shortest.count <= 6, let candidate = shortest.double(isNegative: number < 0),
+           Float(candidate) == number {
+            return candidate
+        }
+        let digits = DecimalDigits(exact.magnitude.description)
         for precision in 6...9 {
-            let (rounded, roundedExponent) = DecimalDigits.round(digits, exponent, to: precision)
-            let candidate = DecimalDigits.double(rounded, exponent: roundedExponent, isNegative: exact < 0)
+            let candidate = digits.rounded(to: precision).double(isNegative: exact < 0)
             if let candidate, Float(candidate) == number { return candidate }
         }
         return exact
@@ -356,3 +362,97 @@ struct ProtobufReader {
     }
 }
 
+/// The members of one message as its fields arrive, in arrival order, with the position of each field's
+/// member kept in the reader's position stack from `first`: `-1` for none yet, `-2 - position` for a member
+/// removed (left out at the end, and reused if the field comes again).
+struct MemberList {
+    var members: [Value.Object.Member] = []
+    /// The ProtoJSON name of each field.
+    let keys: [String]
+    let first: Int
+    var lastField = -1
+    var inOrder = true
+    var removed = 0
+
+    init(keys: [String], first: Int, capacity: Int) {
+        self.keys = keys
+        self.first = first
+        members.reserveCapacity(capacity)
+    }
+
+    /// Sets the value of field `field`'s member, adding the member the first time.
+    mutating func set(_ value: consuming Value, field: Int, _ positions: inout [Int]) {
+        let position = positions[first + field]
+        if position >= 0 {
+            members[position].value = value
+        } else if position <= -2 {
+            members[-2 - position].value = value
+            positions[first + field] = -2 - position
+            removed -= 1
+        } else {
+            positions[first + field] = members.count
+            members.append(Value.Object.Member(key: keys[field], value: value))
+            if field < lastField { inOrder = false }
+            lastField = field
+        }
+    }
+
+    /// Appends `value` to the array of repeated field `field`, adding the member the first time.
+    mutating func append(_ value: consuming Value, field: Int, _ positions: inout [Int]) {
+        let position = positions[first + field]
+        guard position >= 0, case .array(var list) = members[position].value else {
+            set(.array([value]), field: field, &positions)
+            return
+        }
+        // Take the array out of the member so that appending does not copy it.
+        members[position].value = .null
+        list.append(value)
+        members[position].value = .array(list)
+    }
+
+    /// Appends `values` to the array of repeated field `field`, adding the member the first time.
+    mutating func append(contentsOf values: consuming [Value], field: Int, _ positions: inout [Int]) {
+        let position = positions[first + field]
+        guard position >= 0, case .array(var list) = members[position].value else {
+            set(.array(values), field: field, &positions)
+            return
+        }
+        members[position].value = .null
+        list.append(contentsOf: values)
+        members[position].value = .array(list)
+    }
+
+    /// Removes field `field`'s member, if it has one.
+    mutating func remove(field: Int, _ positions: inout [Int]) {
+        let position = positions[first + field]
+        guard position >= 0 else { return }
+        positions[first + field] = -2 - position
+        removed += 1
+    }
+
+    /// The members in field-number order, removed ones left out (taken out of the list).
+    mutating func finish(_ positions: [Int]) -> [Value.Object.Member] {
+        defer { members = [] }
+        guard !inOrder || removed > 0 else { return members }
+        var fields = [Int](repeating: -1, count: members.count)
+        for field in keys.indices where positions[first + field] >= 0 { fields[positions[first + field]] = field }
+        var kept = zip(fields, members).filter { $0.0 >= 0 }
+        if !inOrder { kept.sort { $0.0 < $1.0 } }
+        return kept.map(\.1)
+    }
+}
+
+/// The entries of one map field so far: a later entry with the same key replaces the earlier one's value.
+struct MapMembers {
+    var members: [Value.Object.Member] = []
+    var positions: [String: Int] = [:]
+
+    mutating func insert(_ entry: Value.Object.Member) {
+        if let existing = positions[entry.key] {
+            members[existing].value = entry.value
+        } else {
+            positions[entry.key] = members.count
+            members.append(entry)
+        }
+    }
+}

@@ -25,6 +25,11 @@ struct WireCursor {
 
     /// A base-128 varint of at most ten bytes.
     mutating func readVarint() throws(FormatError) -> UInt64 {
+        // Most varints (tags, small numbers) are one byte.
+        if position < end, bytes[position] < 0x80 {
+            position += 1
+            return UInt64(bytes[position - 1])
+        }
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -67,6 +72,19 @@ struct WireCursor {
         let range = position..<(position + Int(length))
         position = range.upperBound
         return range
+    }
+
+    /// How many values of `wireType` the rest of the bytes hold when packed: each varint ends with the one
+    /// byte of it below 0x80.
+    func valueCount(of wireType: WireType) -> Int {
+        switch wireType {
+        case .fixed32: return (end - position) / 4
+        case .fixed64: return (end - position) / 8
+        default:
+            var count = 0
+            for index in position..<end where bytes[index] < 0x80 { count += 1 }
+            return count
+        }
     }
 
     /// The bytes of `range` as their own buffer.

@@ -2,12 +2,17 @@ import Parley
 import SwiftProtobuf
 
 /// The message and enum types of one or more descriptor sets, each message precompiled into a
-/// field table the reader and writer look fields up in.
+/// field table the writer looks fields up in and a read plan the reader follows.
 public struct ProtobufSchema: Sendable {
     /// The message tables by full name (`pkg.Outer.Inner`, no leading dot).
     let messages: [String: MessageTable]
     /// The enum tables by full name.
     let enums: [String: EnumTable]
+    /// The message types compiled for reading, and their indices by full name.
+    let plans: [ReadPlan]
+    let planIndex: [String: Int]
+    /// The enums' names by number, as the read plans' fields index them.
+    let enumNames: [EnumNames]
 
     /// The full names of the message types, sorted (map entries left out).
     public var messageTypes: [String] {
@@ -69,6 +74,18 @@ public struct ProtobufSchema: Sendable {
         }
         self.messages = messages
         self.enums = enums
+        let sortedMessages = messages.sorted { $0.key < $1.key }
+        let sortedEnums = enums.sorted { $0.key < $1.key }
+        let planIndex = Dictionary(uniqueKeysWithValues: sortedMessages.enumerated().map { ($1.key, $0) })
+        let enumIndex = Dictionary(uniqueKeysWithValues: sortedEnums.enumerated().map { ($1.key, $0) })
+        plans = sortedMessages.map { ReadPlan($0.value, planIndex: planIndex, enumIndex: enumIndex) }
+        self.planIndex = planIndex
+        enumNames = sortedEnums.map { EnumNames($0.value) }
+    }
+
+    /// The read plan of message type `fullName` (no leading dot), or `nil`.
+    func plan(_ fullName: String) -> ReadPlan? {
+        planIndex[fullName].map { plans[$0] }
     }
 
     private static func collect(_ message: Google_Protobuf_DescriptorProto, prefix: String, syntax: Syntax,
@@ -162,7 +179,8 @@ struct FieldInfo: Sendable {
     let hasPresence: Bool
 }
 
-/// A message precompiled for reading and writing: its fields by number and by either name.
+/// A message precompiled for writing (and compiled further into a ``ReadPlan`` for reading): its fields by
+/// number and by either name.
 struct MessageTable: Sendable {
     let fullName: String
     var fields: [FieldInfo]
@@ -236,8 +254,7 @@ struct MessageTable: Sendable {
         }
     }
 
-    /// The index of field `number`, by binary search of the numbers (no hashing: the reader looks up every
-    /// field it reads).
+    /// The index of field `number`, by binary search of the numbers.
     func index(ofField number: UInt32) -> Int? {
         var low = 0
         var high = numbers.count

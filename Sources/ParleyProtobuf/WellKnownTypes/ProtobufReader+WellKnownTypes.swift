@@ -36,7 +36,7 @@ enum WellKnownType: String, Sendable {
 }
 
 extension ProtobufReader {
-    mutating func readWellKnown(_ type: WellKnownType, _ table: MessageTable, _ bytes: UnsafeBufferPointer<UInt8>,
+    mutating func readWellKnown(_ type: WellKnownType, _ plan: ReadPlan, _ bytes: UnsafeBufferPointer<UInt8>,
                                 base: Int, depth: Int) throws(FormatError) -> Value {
         switch type {
         case .timestamp, .duration:
@@ -52,9 +52,7 @@ extension ProtobufReader {
         case .any:
             return try readAny(bytes, base: base, depth: depth)
         default:
-            let slots = try readSlots(table, bytes, base: base, depth: depth)
-            guard case .object(let object) = try object(table, slots.slots, unknown: [], bytes, base: base,
-                                                        depth: depth) else { return .null }
+            let object = Value.Object(try members(plan, bytes, base: base, depth: depth, keepsUnknown: false))
             switch type {
             case .fieldMask:
                 guard case .array(let paths)? = object["paths"] else { return .string("") }
@@ -88,7 +86,7 @@ extension ProtobufReader {
                 return member.value
             default:
                 if let value = object["value"] { return value }
-                return try defaultValue(table.fields[0], depth: depth)
+                return try defaultValue(plan.fields[0], depth: depth)
             }
         }
     }
@@ -133,12 +131,12 @@ extension ProtobufReader {
         }
         if typeURL.isEmpty && payload.allSatisfy(\.isEmpty) { return .object([:]) }
         let name = String(typeURL.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
-        let table = try messageTable(name)
+        let plan = try plan(named: name)
         var merged: [UInt8] = []
         for range in payload { merged.append(contentsOf: cursor.slice(range)) }
         let start = base + (payload.first?.lowerBound ?? 0)
         let inner = try merged.withUnsafeBufferPointer { buffer throws(FormatError) in
-            try read(table, buffer, base: start, depth: depth + 1)
+            try read(plan, buffer, base: start, depth: depth + 1)
         }
         var object = Value.Object()
         object.append(key: "@type", value: .string(typeURL))

@@ -84,6 +84,34 @@ import Testing
         #expect(try format.decode([0x2A, 0x01, 0x61, 0x30, 0x03]) == ["choiceNumber": "3"])
     }
 
+    /// Fields out of number order come out in it; a singular message that arrives twice is merged; a later
+    /// default value of a field without presence leaves it out.
+    @Test func fieldsArrivingOutOfOrderOrTwiceReadAsOneMessage() throws {
+        let format = try TestSchema.format()
+        // custom_json (13) = 5; scalars (1) = {f_int32 = 7}; scalars = {f_string = "a"}; optional_int32 (9) = 1;
+        // custom_json = 0.
+        let bytes: [UInt8] = [0x68, 0x05, 0x0A, 0x02, 0x18, 0x07, 0x0A, 0x03, 0x72, 0x01, 0x61, 0x48, 0x01, 0x68, 0x00]
+        let value = try format.decode(bytes)
+        #expect(value == ["scalars": ["fInt32": 7, "fString": "a"], "optionalInt32": 1])
+        #expect(value.objectValue?.keys == ["scalars", "optionalInt32"])
+    }
+
+    /// Floats read as the shortest decimal of at least six digits that reads back as the same float, as Google's
+    /// Python runtime prints them (the expected values are its `type_checkers.ToShortestFloat`).
+    @Test func floatsReadAsTheirShortestDecimal() throws {
+        let format = try TestSchema.format(messageType: "parley.test.Scalars")
+        let cases: [(UInt32, Double)] = [
+            (0x3DCC_CCCD, 0.1), (0x449C_3C00, 1249.875), (0x4B80_0001, 16777218.0), (0x7F7F_FFFF, 3.4028235e+38),
+            (0x0000_0001, 1.4013e-45), (0x0080_0000, 1.1754944e-38), (0x3EAA_AAAB, 0.33333334),
+            (0x47F1_2065, 123456.79), (0x3040_6A1F, 7e-10), (0xB7D1_B717, -2.5e-05), (0x4B18_967F, 9999999.0),
+            (0x3901_742E, 0.00012345679),
+        ]
+        for (bits, expected) in cases {
+            let wire: [UInt8] = [0x15] + (0..<4).map { UInt8(truncatingIfNeeded: bits >> (8 * $0)) }
+            #expect(try format.decode(wire) == ["fFloat": .float(expected)], "float bits \(bits)")
+        }
+    }
+
     @Test func packedAndUnpackedRepeatedFieldsBothRead() throws {
         let format = try TestSchema.format(messageType: "parley.test.Repeated")
         // r_int32 (field 3) packed [1, 2] then unpacked 3; unpacked_int32 (field 17) packed [4].

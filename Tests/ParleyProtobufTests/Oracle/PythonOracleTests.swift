@@ -7,10 +7,10 @@ import Testing
 
 /// The outside oracle: Google's protoc (grpcio-tools 1.71.0) compiles `Resources/oracle_test.proto` and
 /// `Resources/oracle_groups.proto` (proto2 groups) into a descriptor set (checked against the committed one) and
-/// Python classes; Google's Python protobuf (5.29.4) fills random messages of both from a fixed seed. Parley's JSON of each message's wire bytes must equal
-/// `json_format.MessageToDict` as a value, and Parley's encoding of that JSON must parse back
-/// (`ParseFromString`) to an equal message. `make test` installs the packages; without them the test fails
-/// and says how to install them.
+/// Python classes; Google's Python protobuf (5.29.4) fills random messages of both from a fixed seed. Parley's
+/// JSON of each message's wire bytes must equal `json_format.MessageToDict` as a value, and Parley's encoding
+/// of that JSON must parse back (`ParseFromString`) to an equal message. `make test` installs the packages;
+/// without them the test fails and says how to install them.
 @Suite struct PythonOracleTests {
     static let seed = 20_261_128
     static let count = 1000

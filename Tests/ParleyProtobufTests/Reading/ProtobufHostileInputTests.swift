@@ -84,7 +84,8 @@ import Testing
         }
         #expect(Self.code(nested(200), "parley.test2.WithGroups") == .limitExceeded)
         #expect(Self.code(nested(10), "parley.test2.WithGroups") == nil)
-        #expect(Self.code(nested(10), "parley.test2.WithGroups", limits: DecodingLimits(maxDepth: 10)) == .limitExceeded)
+        #expect(Self.code(nested(10), "parley.test2.WithGroups", limits: DecodingLimits(maxDepth: 10))
+                == .limitExceeded)
     }
 
     @Test func nodesBodyAndUnknownBytesAreBounded() {
