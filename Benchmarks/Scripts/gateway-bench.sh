@@ -132,8 +132,8 @@ run_h2c_case() {
   after=$(gateway_ticks)
   awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
        /^finished in/ { rps = $4 }
-       /^requests:/ { requests = $8; bad += $10 + $12 + $14 }
-       /^status codes:/ { bad += $4 + $6 + $8 }
+       /^requests:/ { requests = $8; bad += $10 }   # failed: errored and timed out included
+       /^status codes:/ { bad += $5 + $7 + $9 }     # 3xx, 4xx, 5xx
        /^time for request:/ { mean = $6 }
        END { cpu = requests > 0 ? ticks / hz * 1e6 / requests : 0
              printf "%s|%s|-|%d|%.0f\n", rps ? rps : 0, mean ? mean : "?", bad, cpu }' <<<"$out"
