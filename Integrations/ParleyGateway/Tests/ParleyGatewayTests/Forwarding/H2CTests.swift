@@ -208,6 +208,30 @@ import Testing
         }
     }
 
+    @Test func thePrefaceAndAnHTTP1RequestAreToldApartWhenTheyArriveInPieces() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                // The preface in two pieces: the gateway answers with its SETTINGS frame (type 4).
+                let h2 = try await RawConnection.open(port: gateway.main.port)
+                try await h2.send("PRI * HTTP/2.0\r\n")
+                try await Task.sleep(for: .milliseconds(100))
+                #expect(h2.received.isEmpty)
+                try await h2.send("\r\nSM\r\n\r\n")
+                #expect(await eventually { h2.received.count >= 9 && h2.received[3] == 4 }, "\(h2.received)")
+                await h2.close()
+                // "P" could start the preface: the gateway waits for the next byte, then reads HTTP/1.1.
+                let h1 = try await RawConnection.open(port: gateway.main.port)
+                try await h1.send("P")
+                try await Task.sleep(for: .milliseconds(100))
+                try await h1.send("UT /echo/piece HTTP/1.1\r\nHost: gateway\r\nContent-Length: 2\r\n\r\nok")
+                let answer = await h1.responses(1, within: .seconds(5)).first
+                #expect(answer?.status == 200)
+                #expect(answer?.text.contains("\"PUT\"") == true, "\(answer?.text ?? "")")
+                await h1.close()
+            }
+        }
+    }
+
     @Test func theStreamLimitIsAConfigurationKey() throws {
         #expect(try GatewayConfiguration(yaml: Array("upstream: http://a\n".utf8)).maxConcurrentStreams == 100)
         let yaml = "upstream: http://a\nmax_concurrent_streams: 7\n"
