@@ -18,24 +18,24 @@ import Testing
     @Test func getAndPostGoThroughByPriorKnowledge() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                let value = try await client.send(.GET, "/value")
-                #expect(value.status == 200)
-                #expect(try decoded(value) == TestUpstream.value)
-                #expect(value.header("Via") == "1.1 parley-gateway")
-                let yaml = try await client.send(.GET, "/value", headers: [("accept", "application/yaml")])
-                #expect(yaml.status == 200)
-                #expect(yaml.header("Content-Type")?.hasPrefix("application/yaml") == true)
-                #expect(try decoded(yaml) == TestUpstream.value)
-                let echo = try await client.send(.POST, "/echo/h2?x=1", headers: [("content-type", "text/plain")],
-                                                 body: Array("hello over h2c".utf8))
-                #expect(echo.status == 200)
-                let echoed = try decoded(echo)
-                #expect(echoed["method"] == .string("POST"))
-                #expect(echoed["path"] == .string("/echo/h2?x=1"))
-                #expect(echoed["body"] == .string("hello over h2c"))
-                #expect(echoed["fields"]?["via"] == .array([.string("1.1 parley-gateway")]))
-                await client.close()
+                try await withH2CClient(port: gateway.main.port) { client in
+                    let value = try await client.send(.GET, "/value")
+                    #expect(value.status == 200)
+                    #expect(try decoded(value) == TestUpstream.value)
+                    #expect(value.header("Via") == "1.1 parley-gateway")
+                    let yaml = try await client.send(.GET, "/value", headers: [("accept", "application/yaml")])
+                    #expect(yaml.status == 200)
+                    #expect(yaml.header("Content-Type")?.hasPrefix("application/yaml") == true)
+                    #expect(try decoded(yaml) == TestUpstream.value)
+                    let echo = try await client.send(.POST, "/echo/h2?x=1", headers: [("content-type", "text/plain")],
+                                                     body: Array("hello over h2c".utf8))
+                    #expect(echo.status == 200)
+                    let echoed = try decoded(echo)
+                    #expect(echoed["method"] == .string("POST"))
+                    #expect(echoed["path"] == .string("/echo/h2?x=1"))
+                    #expect(echoed["body"] == .string("hello over h2c"))
+                    #expect(echoed["fields"]?["via"] == .array([.string("1.1 parley-gateway")]))
+                }
             }
         }
     }
@@ -43,22 +43,23 @@ import Testing
     @Test func manyConcurrentStreamsShareOneConnection() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                let statuses = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
-                    for index in 0..<200 {
-                        group.addTask {
-                            let answer = try await client.send(.POST, "/echo/\(index)", body: Array("\(index)".utf8))
-                            let body = try decoded(answer)["body"]?.stringValue ?? ""
-                            return (index, answer.status, body)
+                try await withH2CClient(port: gateway.main.port) { client in
+                    let statuses = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
+                        for index in 0..<200 {
+                            group.addTask {
+                                let answer = try await client.send(.POST, "/echo/\(index)",
+                                                                   body: Array("\(index)".utf8))
+                                let body = try decoded(answer)["body"]?.stringValue ?? ""
+                                return (index, answer.status, body)
+                            }
                         }
+                        return try await group.reduce(into: [(Int, Int, String)]()) { $0.append($1) }
                     }
-                    return try await group.reduce(into: [(Int, Int, String)]()) { $0.append($1) }
+                    #expect(statuses.count == 200)
+                    for (index, status, body) in statuses {
+                        #expect(status == 200 && body == "\(index)", "stream \(index): \(status) \(body)")
+                    }
                 }
-                #expect(statuses.count == 200)
-                for (index, status, body) in statuses {
-                    #expect(status == 200 && body == "\(index)", "stream \(index): \(status) \(body)")
-                }
-                await client.close()
             }
         }
     }
@@ -66,17 +67,17 @@ import Testing
     @Test func streamsOverTheConfiguredConcurrencyWait() async throws {
         try await ProbeUpstream.with { upstream in
             try await withGateway(upstream: upstream.url, configure: { $0.maxConcurrentStreams = 3 }) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                // One exchange first: the client then has the gateway's settings.
-                #expect(try await client.send(.GET, "/ok").status == 200)
-                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<9 { group.addTask { try await client.send(.GET, "/slow").status } }
-                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                try await withH2CClient(port: gateway.main.port) { client in
+                    // One exchange first: the client then has the gateway's settings.
+                    #expect(try await client.send(.GET, "/ok").status == 200)
+                    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                        for _ in 0..<9 { group.addTask { try await client.send(.GET, "/slow").status } }
+                        return try await group.reduce(into: [Int]()) { $0.append($1) }
+                    }
+                    #expect(statuses == Array(repeating: 200, count: 9))
+                    // The client may open no more streams than the gateway's SETTINGS_MAX_CONCURRENT_STREAMS.
+                    #expect(upstream.mostInFlight == 3)
                 }
-                #expect(statuses == Array(repeating: 200, count: 9))
-                // The client may open no more streams than the gateway's SETTINGS_MAX_CONCURRENT_STREAMS.
-                #expect(upstream.mostInFlight == 3)
-                await client.close()
             }
         }
     }
@@ -89,22 +90,22 @@ import Testing
                 configuration.routes = [.init(pathPrefix: "/echo", requestTypes: [yaml],
                                               maxTranscodeBytes: 10_000)]
             }) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                let cookie = ("cookie", String(repeating: "c", count: 20 * 1024))
-                let head = try await client.send(.GET, "/value", headers: [cookie])
-                let head1 = try await fetch("http://\(gateway.main)/value", headers: [cookie])
-                #expect(head.status == 431)
-                #expect(head.status == head1.status)
-                #expect(head.header("Content-Type") == "application/problem+json")
-                let json = ("content-type", "application/json")
-                let large = try await client.send(.POST, "/echo/in", headers: [json], body: body)
-                let large1 = try await fetch("http://\(gateway.main)/echo/in", method: .POST, headers: [json],
-                                             body: body)
-                #expect(large.status == 413, "\(large.text)")
-                #expect(large.status == large1.status)
-                // The refusals closed their streams only.
-                #expect(try await client.send(.GET, "/value").status == 200)
-                await client.close()
+                try await withH2CClient(port: gateway.main.port) { client in
+                    let cookie = ("cookie", String(repeating: "c", count: 20 * 1024))
+                    let head = try await client.send(.GET, "/value", headers: [cookie])
+                    let head1 = try await fetch("http://\(gateway.main)/value", headers: [cookie])
+                    #expect(head.status == 431)
+                    #expect(head.status == head1.status)
+                    #expect(head.header("Content-Type") == "application/problem+json")
+                    let json = ("content-type", "application/json")
+                    let large = try await client.send(.POST, "/echo/in", headers: [json], body: body)
+                    let large1 = try await fetch("http://\(gateway.main)/echo/in", method: .POST, headers: [json],
+                                                 body: body)
+                    #expect(large.status == 413, "\(large.text)")
+                    #expect(large.status == large1.status)
+                    // The refusals closed their streams only.
+                    #expect(try await client.send(.GET, "/value").status == 200)
+                }
             }
         }
     }
@@ -112,22 +113,22 @@ import Testing
     @Test func aResetStreamTearsDownItsUpstreamExchangeOnly() async throws {
         try await ProbeUpstream.with { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                let other = try await client.open()
-                try await other.sendHead(.GET, "/slow")
-                try await other.end()
-                let upload = try await client.open()
-                try await upload.sendHead(.POST, "/sink", bodyLength: 1 << 20)
-                for _ in 0..<4 { try await upload.sendBody(Array(repeating: 0x61, count: 50_000)) }
-                // Past the request buffer, the body streams to the upstream.
-                #expect(await eventually { upstream.sunk >= 100_000 }, "the upstream got \(upstream.sunk) bytes")
-                let closedBefore = upstream.closed
-                await upload.reset()
-                #expect(await eventually { upstream.closed > closedBefore }, "the upstream exchange stayed open")
-                #expect(try await other.answer().status == 200)
-                #expect(try await client.send(.GET, "/ok").status == 200)
-                #expect(client.channel.isActive)
-                await client.close()
+                try await withH2CClient(port: gateway.main.port) { client in
+                    let other = try await client.open()
+                    try await other.sendHead(.GET, "/slow")
+                    try await other.end()
+                    let upload = try await client.open()
+                    try await upload.sendHead(.POST, "/sink", bodyLength: 1 << 20)
+                    for _ in 0..<4 { try await upload.sendBody(Array(repeating: 0x61, count: 50_000)) }
+                    // Past the request buffer, the body streams to the upstream.
+                    #expect(await eventually { upstream.sunk >= 100_000 }, "the upstream got \(upstream.sunk) bytes")
+                    let closedBefore = upstream.closed
+                    await upload.reset()
+                    #expect(await eventually { upstream.closed > closedBefore }, "the upstream exchange stayed open")
+                    #expect(try await other.answer().status == 200)
+                    #expect(try await client.send(.GET, "/ok").status == 200)
+                    #expect(client.channel.isActive)
+                }
             }
         }
     }
@@ -136,24 +137,24 @@ import Testing
         let size = 1 << 30
         try await ProbeUpstream.with { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                let stream = try await client.open(autoRead: false)
-                try await stream.sendHead(.GET, "/big/\(size)")
-                try await stream.end()
-                #expect(await eventually { upstream.sent > 0 })
-                try await Task.sleep(for: .seconds(2))
-                // The stream's window is closed: the gateway stopped reading the upstream, which
-                // is held to what the sockets between them buffer.
-                let held = upstream.sent
-                #expect(held < 64 << 20, "the upstream sent \(held) bytes to a client reading nothing")
-                try await stream.readOn()
-                #expect(await eventually { stream.bodyBytesReceived > held + (8 << 20) },
-                        "\(stream.bodyBytesReceived) bytes read")
-                let closedBefore = upstream.closed
-                await stream.reset()
-                #expect(await eventually { upstream.closed > closedBefore })
-                #expect(try await client.send(.GET, "/ok").status == 200)
-                await client.close()
+                try await withH2CClient(port: gateway.main.port) { client in
+                    let stream = try await client.open(autoRead: false)
+                    try await stream.sendHead(.GET, "/big/\(size)")
+                    try await stream.end()
+                    #expect(await eventually { upstream.sent > 0 })
+                    try await Task.sleep(for: .seconds(2))
+                    // The stream's window is closed: the gateway stopped reading the upstream, which
+                    // is held to what the sockets between them buffer.
+                    let held = upstream.sent
+                    #expect(held < 64 << 20, "the upstream sent \(held) bytes to a client reading nothing")
+                    try await stream.readOn()
+                    #expect(await eventually { stream.bodyBytesReceived > held + (8 << 20) },
+                            "\(stream.bodyBytesReceived) bytes read")
+                    let closedBefore = upstream.closed
+                    await stream.reset()
+                    #expect(await eventually { upstream.closed > closedBefore })
+                    #expect(try await client.send(.GET, "/ok").status == 200)
+                }
             }
         }
     }
@@ -173,18 +174,23 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await services.run() }
                 var addresses = bound.makeAsyncIterator()
-                let port = try #require(await addresses.next()).main.port
-                let client = try await H2CClient.connect(port: port)
-                #expect(try await client.send(.GET, "/ok").status == 200)
-                let inFlight = try await client.open()
-                try await inFlight.sendHead(.GET, "/slow")
-                try await inFlight.end()
-                #expect(await eventually { upstream.mostInFlight == 1 })
+                guard let port = await addresses.next()?.main.port else {
+                    Issue.record("the gateway did not start")
+                    return
+                }
+                // The client closes when the block ends (a gateway that failed to close it still stops).
+                try await withH2CClient(port: port) { client in
+                    #expect(try await client.send(.GET, "/ok").status == 200)
+                    let inFlight = try await client.open()
+                    try await inFlight.sendHead(.GET, "/slow")
+                    try await inFlight.end()
+                    #expect(await eventually { upstream.mostInFlight == 1 })
+                    await services.triggerGracefulShutdown()
+                    #expect(await eventually { !client.goAwayStreamIDs.isEmpty }, "no GOAWAY")
+                    #expect(try await inFlight.answer().status == 200)
+                    #expect(await eventually { !client.channel.isActive }, "the connection stayed open")
+                }
                 await services.triggerGracefulShutdown()
-                #expect(await eventually { !client.goAwayStreamIDs.isEmpty }, "no GOAWAY")
-                #expect(try await inFlight.answer().status == 200)
-                #expect(await eventually { !client.channel.isActive }, "the connection stayed open")
-                await client.close()   // so that a gateway that failed to close it still stops
                 try await group.waitForAll()
             }
         }
@@ -193,17 +199,18 @@ import Testing
     @Test func aConnectionIdleForTheHeaderTimeoutIsClosedWithGoAway() async throws {
         try await ProbeUpstream.with { upstream in
             try await withGateway(upstream: upstream.url, configure: { $0.headerTimeout = .seconds(1) }) { gateway in
-                let client = try await H2CClient.connect(port: gateway.main.port)
-                // A stream open for longer than the idle time keeps the connection.
-                let upload = try await client.open()
-                try await upload.sendHead(.POST, "/echo", bodyLength: 4)
-                try await Task.sleep(for: .milliseconds(1500))
-                try await upload.sendBody(Array("body".utf8))
-                try await upload.end()
-                #expect(try await upload.answer().status == 200)
-                #expect(client.goAwayStreamIDs.isEmpty)
-                #expect(await eventually(within: .seconds(5)) { !client.channel.isActive }, "still open")
-                #expect(!client.goAwayStreamIDs.isEmpty)
+                try await withH2CClient(port: gateway.main.port) { client in
+                    // A stream open for longer than the idle time keeps the connection.
+                    let upload = try await client.open()
+                    try await upload.sendHead(.POST, "/echo", bodyLength: 4)
+                    try await Task.sleep(for: .milliseconds(1500))
+                    try await upload.sendBody(Array("body".utf8))
+                    try await upload.end()
+                    #expect(try await upload.answer().status == 200)
+                    #expect(client.goAwayStreamIDs.isEmpty)
+                    #expect(await eventually(within: .seconds(5)) { !client.channel.isActive }, "still open")
+                    #expect(!client.goAwayStreamIDs.isEmpty)
+                }
             }
         }
     }

@@ -71,6 +71,19 @@ final class H2CClient: Sendable {
     }
 }
 
+/// Runs `body` with a client connected to 127.0.0.1:`port`, and closes it however `body` ends.
+func withH2CClient<Result: Sendable>(port: Int, _ body: (H2CClient) async throws -> Result) async throws -> Result {
+    let client = try await H2CClient.connect(port: port)
+    do {
+        let result = try await body(client)
+        await client.close()
+        return result
+    } catch {
+        await client.close()
+        throw error
+    }
+}
+
 /// One request stream of an ``H2CClient``.
 struct H2CStream: Sendable {
     let channel: any Channel
