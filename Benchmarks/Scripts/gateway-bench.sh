@@ -21,6 +21,11 @@
 # the bodies (`contract: {requests: off, responses: report}`): its passthrough row against the first
 # gateway's gives the contract check's CPU per request.
 #
+# h2c: the 1 KB passthrough again over HTTP/2 by prior knowledge, with h2load (Debian's nghttp2-client),
+# against the same nginx proxy listening with `http2` (nginx 1.22 serves h2c by prior knowledge there)
+# and the gateway's main port: h2load -t1, the same connections, 10 streams at once on each. h2load
+# reports no percentiles: the p50 column shows its mean time per request, p99 "-".
+#
 # wrk runs one thread with 2 connections per core for N seconds per case (default 30); wrk, nginx and
 # the gateway share the machine's cores, so compare ratios within one run, never absolute figures.
 # --rounds R runs every case R times (interleaved) and reports the run with the median requests/s.
@@ -58,8 +63,11 @@ gw_make_bodies
 gw_build_gateway "$CONFIGURATION"
 UPSTREAM_PORT=$(free_port)
 ANCHOR_PORT=$(free_port)
-ANCHOR_ACCESS_LOG="$WORK/anchor-access.log" gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
+H2C_ANCHOR_PORT=$(free_port)
+H2C_ANCHOR_PORT=$H2C_ANCHOR_PORT ANCHOR_ACCESS_LOG="$WORK/anchor-access.log" \
+  gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
 NGINX_URL="http://127.0.0.1:$ANCHOR_PORT"
+NGINX_H2C_URL="http://127.0.0.1:$H2C_ANCHOR_PORT"
 # The contract gateway first (cleanup stops it as EXTRA_GATEWAY_PID), then the plain one.
 cat > "$WORK/openapi.yaml" <<'YAML'
 openapi: 3.1.0
@@ -123,6 +131,10 @@ CONTRACT_CASE="gateway passthrough, responses: report"
 # Whether case $2 runs for size $1 (the contract case: 1 KB only).
 runs_for() { [ "$2" != "$CONTRACT_CASE" ] || [ "$1" = 1k ]; }
 
+# name|base URL: the h2c cases (1 KB passthrough only).
+H2C_CASES=("nginx h2c passthrough|$NGINX_H2C_URL" "gateway h2c passthrough|$GATEWAY_URL")
+H2C_STREAMS=10
+
 # Every answer once, before any timing.
 declare -A BYTES=()
 failed=0
@@ -135,6 +147,14 @@ for size in "${SIZES[@]}"; do
       echo "gateway-bench: $name of $size.json is not the upstream's body byte for byte" >&2; failed=1
     fi
   done
+done
+for spec in "${H2C_CASES[@]}"; do
+  IFS='|' read -r name url <<<"$spec"
+  out=$(h2load -n1 -c1 -H 'accept: application/json' "$url/1k.json" 2>&1)
+  if ! grep -q '^Application protocol: h2c' <<<"$out" || ! grep -q '^status codes: 1 2xx' <<<"$out"; then
+    echo "gateway-bench: $name did not answer 1k.json over h2c" >&2; echo "$out" >&2; failed=1
+  fi
+  BYTES[1k/$name]=${BYTES[1k/gateway passthrough]:-?}
 done
 [ $failed = 0 ] || exit 1
 
@@ -163,6 +183,21 @@ run_case() {
              printf "%s|%s|%s|%d|%.0f\n", rps ? rps : 0, p50 ? p50 : "?", p99 ? p99 : "?", bad, cpu }' <<<"$out"
 }
 
+# Runs one h2c case with h2load; prints the same fields as run_case (the mean time per request as p50).
+run_h2c_case() {
+  local url=$1 out before after
+  before=$(gateway_ticks)
+  out=$(h2load -t1 -c"$CONNECTIONS" -m"$H2C_STREAMS" -D "$DURATION" -H 'accept: application/json' "$url" 2>&1)
+  after=$(gateway_ticks)
+  awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
+       /^finished in/ { rps = $4 }
+       /^requests:/ { requests = $8; bad += $10 }   # failed: errored and timed out included
+       /^status codes:/ { bad += $5 + $7 + $9 }     # 3xx, 4xx, 5xx
+       /^time for request:/ { mean = $6 }
+       END { cpu = requests > 0 ? ticks / hz * 1e6 / requests : 0
+             printf "%s|%s|-|%d|%.0f\n", rps ? rps : 0, mean ? mean : "?", bad, cpu }' <<<"$out"
+}
+
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 for round in $(seq 1 "$ROUNDS"); do
   for size in "${SIZES[@]}"; do
@@ -172,6 +207,11 @@ for round in $(seq 1 "$ROUNDS"); do
       echo "$size|$name|$(run_case "$url/$size.json" "$accept")" >> "$WORK/runs"
       printf '.' >&2
     done
+  done
+  for spec in "${H2C_CASES[@]}"; do
+    IFS='|' read -r name url <<<"$spec"
+    echo "1k|$name|$(run_h2c_case "$url/1k.json")" >> "$WORK/runs"
+    printf '.' >&2
   done
 done
 echo >&2
@@ -184,7 +224,8 @@ fi
 # The run with the median requests/s of each case; errors summed over its rounds.
 declare -A RPS=() P50=() P99=() ERRORS=() CPU=()
 for size in "${SIZES[@]}"; do
-  for spec in "${CASES[@]}"; do
+  specs=("${CASES[@]}"); [ "$size" = 1k ] && specs+=("${H2C_CASES[@]}")
+  for spec in "${specs[@]}"; do
     IFS='|' read -r name _ <<<"$spec"
     runs_for "$size" "$name" || continue
     runs=$(awk -F'|' -v s="$size" -v n="$name" '$1 == s && $2 == n' "$WORK/runs" | sort -t'|' -k3,3g)
@@ -204,15 +245,20 @@ printf 'parley-gateway (%s build) and %s, both in front of nginx serving static 
 printf '| body | case | bytes out | requests/s | p50 | p99 | gateway CPU/request | vs nginx | vs gateway passthrough |\n'
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for size in "${SIZES[@]}"; do
-  for spec in "${CASES[@]}"; do
+  specs=("${CASES[@]}"); [ "$size" = 1k ] && specs+=("${H2C_CASES[@]}")
+  for spec in "${specs[@]}"; do
     IFS='|' read -r name _ <<<"$spec"
     runs_for "$size" "$name" || continue
     key=$size/$name
     note=
     if [ "${ERRORS[$key]}" != 0 ]; then note=" (${ERRORS[$key]} errors!)"; failed=1; fi
-    vs_nginx=$(ratio "${RPS[$key]}" "${RPS[$size/nginx passthrough]}")
+    anchor="nginx passthrough"; case "$name" in *h2c*) anchor="nginx h2c passthrough";; esac
+    vs_nginx=$(ratio "${RPS[$key]}" "${RPS[$size/$anchor]}")
     vs_gateway=-
-    case "$name" in *JSON-\>*|"$CONTRACT_CASE") vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");; esac
+    case "$name" in
+      *JSON-\>*|gateway\ h2c*|"$CONTRACT_CASE")
+        vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");;
+    esac
     cpu=-
     case "$name" in gateway*) cpu="${CPU[$key]} µs";; esac
     printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \

@@ -6,10 +6,11 @@ SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 NGINX_PID=
 GATEWAY_PID=
 
-# Installs Debian's nginx and wrk when missing.
+# Installs Debian's nginx, wrk and nghttp2-client (h2load) when missing.
 gw_install_tools() {
   local missing=()
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   [ ${#missing[@]} = 0 ] && return 0
   echo "installing ${missing[*]} (apt-get)" >&2
@@ -93,6 +94,21 @@ CONF
   }
   server {
     listen 127.0.0.1:$anchor_port;
+    access_log ${ANCHOR_ACCESS_LOG:-off};
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_max_temp_file_size 0;
+    }
+  }
+CONF
+    fi
+    if [ -n "${H2C_ANCHOR_PORT:-}" ]; then
+      # The same proxy over h2c by prior knowledge (nginx's `listen ... http2` without TLS).
+      cat <<CONF
+  server {
+    listen 127.0.0.1:$H2C_ANCHOR_PORT http2;
     access_log ${ANCHOR_ACCESS_LOG:-off};
     location / {
       proxy_pass http://origin;

@@ -18,6 +18,7 @@ extension GatewayConfiguration {
     /// upload_timeout: 300           # seconds a request body may take in all
     /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
     /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
+    /// max_concurrent_streams: 100    # open HTTP/2 (h2c) streams per client connection
     /// admin: 127.0.0.1:9090         # /health and /metrics
     /// trusted_proxies: [10.0.0.0/8] # peers whose Forwarded / X-Forwarded-* fields are kept
     /// routes:
@@ -65,7 +66,8 @@ extension GatewayConfiguration {
         try file.allowOnly(["listen", "upstream", "upstream_timeout", "header_timeout", "body_timeout",
                             "max_header_bytes", "max_transcode_bytes", "admin", "routes", "record",
                             "trusted_proxies", "request_buffer_bytes", "send_timeout", "upload_timeout",
-                            "transcode_on_loop_bytes", "max_concurrent_transcodes", "contract"])
+                            "transcode_on_loop_bytes", "max_concurrent_transcodes", "contract",
+                            "max_concurrent_streams"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -82,6 +84,7 @@ extension GatewayConfiguration {
         if let seconds = try file.seconds("upload_timeout") { uploadTimeout = seconds }
         if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
         if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
+        if let count = try file.positiveInteger("max_concurrent_streams") { maxConcurrentStreams = count }
         trustedProxies = try file.strings("trusted_proxies").map { text throws(GatewayConfigurationError) in
             do throws(GatewayConfigurationError) { return try AddressRange(parsing: text) } catch {
                 throw GatewayConfigurationError("trusted_proxies: \(error.message)")

@@ -69,6 +69,9 @@ public struct GatewayConfiguration: Sendable {
     public var maxConcurrentTranscodes = 8
     /// The OpenAPI document exchanges are checked against, and how; `nil` checks nothing.
     public var contract: Contract?
+    /// The most HTTP/2 streams one h2c client connection may have open at once
+    /// (`SETTINGS_MAX_CONCURRENT_STREAMS`); a stream over it is refused with `RST_STREAM`. Default 100.
+    public var maxConcurrentStreams = 100
 
     /// Creates a configuration with the defaults above.
     public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,

@@ -39,8 +39,13 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a response head has been written since the last response ended.
     private var responding = false
 
-    init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy = RequestHeadPolicy()) {
+    /// The wait for the first head, when it differs from `timeout` (part of it already spent).
+    private var firstTimeout: TimeAmount?
+
+    init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy = RequestHeadPolicy(),
+         firstTimeout: TimeAmount? = nil) {
         self.timeout = timeout
+        self.firstTimeout = firstTimeout
         self.bodyTimeout = bodyTimeout
         self.policy = policy
     }
@@ -119,7 +124,9 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func arm(_ context: ChannelHandlerContext) {
         timer?.cancel()
         let seconds = Double(timeout.nanoseconds) / 1e9
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+        let wait = firstTimeout ?? timeout
+        firstTimeout = nil
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: wait) { [self] in
             guard open == 0 else { return }
             answer(context, .requestTimeout, "no complete request head within \(seconds) s")
         }

@@ -1,0 +1,101 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOHTTPTypesHTTP1
+
+/// How a client connection of the main port is set up: HTTP/1.1, or HTTP/2 over cleartext (h2c)
+/// when the client opens with HTTP/2's connection preface (prior knowledge, RFC 9113 §3.3). Either
+/// way every request goes through a ``RequestHeadGuard`` and a ``ProxyHandler`` of its own
+/// channel: a connection's for HTTP/1.1, a stream's for HTTP/2 (the stream's frames become
+/// HTTP/1-style parts), so both protocols share one forwarding path, its limits and timeouts.
+struct ConnectionPipeline: Sendable {
+    let shared: ForwardingContext
+    let headerTimeout: TimeAmount
+    let bodyTimeout: TimeAmount
+    let policy: RequestHeadPolicy
+    let decoderLimits: NIOHTTPDecoderLimitConfiguration
+    let maxHeaderBytes: Int
+    let maxConcurrentStreams: Int
+
+    init(shared: ForwardingContext) {
+        let configuration = shared.configuration
+        self.shared = shared
+        self.headerTimeout = .nanoseconds(configuration.headerTimeout.nanoseconds)
+        self.bodyTimeout = .nanoseconds(configuration.bodyTimeout.nanoseconds)
+        self.policy = RequestHeadPolicy(trustedProxies: configuration.trustedProxies)
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = configuration.maxHeaderBytes
+        limits.maxHeaderListSize = configuration.maxHeaderBytes
+        limits.maxHeaderFieldCount = Self.maxHeaderFields
+        self.decoderLimits = limits
+        self.maxHeaderBytes = configuration.maxHeaderBytes
+        self.maxConcurrentStreams = configuration.maxConcurrentStreams
+    }
+
+    /// The most header fields a request may have, on either protocol.
+    static let maxHeaderFields = 1000
+
+    /// Sets up a new connection: a ``ProtocolDetector`` that picks its protocol from its first bytes.
+    func configure(_ channel: any Channel) throws {
+        try channel.pipeline.syncOperations.addHandler(ProtocolDetector(pipeline: self))
+    }
+
+    /// HTTP/1.1: NIO's server codec, the head guard (whose first wait for a head is `firstHeadTimeout`,
+    /// the rest of the header timeout the detector left) and the proxy.
+    func configureHTTP1(_ channel: any Channel, firstHeadTimeout: TimeAmount) throws {
+        let pool = try self.pool(for: channel)
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
+                                                 withOutboundHeaderValidation: false,
+                                                 withEncoderConfiguration: .init(),
+                                                 withDecoderLimitConfiguration: decoderLimits)
+        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
+                                                 firstTimeout: firstHeadTimeout))
+        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
+    }
+
+    /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that
+    /// closes a connection idle for the header timeout and sends `GOAWAY` on graceful shutdown
+    /// (then closes once the streams in flight are answered).
+    func configureHTTP2(_ channel: any Channel) throws {
+        var connection = NIOHTTP2Handler.ConnectionConfiguration()
+        connection.initialSettings = [
+            HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams),
+            // Room above the gateway's own limit, so that a head over it is answered 431 on its
+            // stream (as HTTP/1.1 answers it) rather than failing the whole connection.
+            HTTP2Setting(parameter: .maxHeaderListSize, value: 2 * maxHeaderBytes + 32 * Self.maxHeaderFields),
+        ]
+        let lifetime = NIOHTTP2ServerConnectionManagementHandler.Configuration(
+            maxIdleTime: headerTimeout, maxAge: nil, maxGraceTime: nil, keepalive: nil)
+        let manager = NIOHTTP2ServerConnectionManagementHandler(eventLoop: channel.eventLoop, configuration: lifetime)
+        let pipeline = channel.pipeline.syncOperations
+        // The manager counts the open streams through the stream delegate.
+        _ = try pipeline.configureHTTP2Pipeline(mode: .server, connectionConfiguration: connection,
+                                                streamConfiguration: .init(),
+                                                streamDelegate: manager.http2StreamDelegate) { stream in
+            stream.eventLoop.makeCompletedFuture { try configureStream(stream) }
+        }
+        try pipeline.addHandler(manager)
+        // The connection was active before these handlers came: the manager starts its idle timer on
+        // `channelActive`, which the HTTP/2 handler (activated when added) does not pass on.
+        try pipeline.context(handlerType: NIOHTTP2Handler.self).fireChannelActive()
+    }
+
+    /// One HTTP/2 stream: its frames as HTTP/1-style parts, the head-size check HTTP/1.1's decoder
+    /// makes, then the same guard and proxy as an HTTP/1.1 connection.
+    private func configureStream(_ stream: any Channel) throws {
+        let pool = try self.pool(for: stream)
+        let pipeline = stream.pipeline.syncOperations
+        try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+        try pipeline.addHandler(HeadSizeLimit(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
+        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy))
+        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
+    }
+
+    private func pool(for channel: any Channel) throws -> UpstreamPool {
+        guard let pool = shared.pools.pool(for: channel.eventLoop) else { throw ChannelError.ioOnClosedChannel }
+        return pool
+    }
+}
