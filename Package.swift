@@ -109,7 +109,9 @@ let package = Package(
         .target(name: "ParleyCompression",
                 dependencies: ["Parley", "ParleyHTTP", "CParleyZlib", "CParleyBrotli", "CParleyZstd"],
                 swiftSettings: strictImports),
-        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression", httpTypes]),
+        // Recordings: read, checked (against an OpenAPI document too), reported, replayed, recorded.
+        .target(name: "ParleyFixtures", dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyCompression",
+                                                      "ParleyOpenAPI", httpTypes]),
         .target(name: "ParleyClient",
                 dependencies: ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyCompression", httpTypes, httpTypesFoundation],
                 swiftSettings: strictImports),
@@ -167,7 +169,7 @@ let package = Package(
                     exclude: ["Resources"], swiftSettings: strictImports),
         .testTarget(name: "ParleyFixturesTests", dependencies: ["ParleyFixtures", "ParleyHTTP", "ParleyCompression", "ParleyClient", "Parley", "ParleyJSON",
                                                               "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyImage", "ParleyCSV",
-                                                              "ParleyMessagePack", "ParleyTestKit", httpTypes]),
+                                                              "ParleyMessagePack", "ParleyTestKit", "ParleyOpenAPI", httpTypes]),
         .testTarget(name: "ParleyClientTests", dependencies: ["ParleyClient", "ParleyHTTP", "ParleyCompression", "Parley", "ParleyJSON", "ParleyYAML"],
                     exclude: ["Resources"], swiftSettings: strictImports),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
