@@ -29,11 +29,11 @@ let package = Package(
         // The glue: Vapor's content coders for every registered format, negotiated responses,
         // problem-details errors. Formats come from the application's registry.
         .target(name: "ParleyVapor",
-                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyOpenAPI"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "Vapor", package: "vapor")]),
         .testTarget(name: "ParleyVaporTests",
-                    dependencies: ["ParleyVapor", parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                    dependencies: ["ParleyVapor", parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"), parley("ParleyOpenAPI"),
                                    .product(name: "ParleyServerTesting", package: "parley-server-testing"), parley("ParleyJSON"), parley("ParleyYAML"),
                                    parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyMessagePack"),
                                    parley("ParleyCSV"),
