@@ -1,9 +1,10 @@
 import HTTPTypes
 public import Hummingbird
+import Logging
 import NIOCore
 import Parley
 import ParleyCompression
-import ParleyHTTP
+public import ParleyHTTP
 public import ParleyOpenAPI
 
 /// Router middleware that checks exchanges against an OpenAPI document.

@@ -27,7 +27,8 @@ func contractRouter() -> Router<ContractContext> {
         Negotiated(try await context.requestDecoder.decodeValue(from: request))
     }
     router.post(RouterPath(RouteContract.Path.upload)) { request, context in
-        Negotiated(RouteContract.Receipt(for: try await request.decode(as: [RouteContract.Item].self, context: context)))
+        let items = try await request.decode(as: [RouteContract.Item].self, context: context)
+        return Negotiated(RouteContract.Receipt(for: items))
     }
     return router
 }
