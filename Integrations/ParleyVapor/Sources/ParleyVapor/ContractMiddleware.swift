@@ -1,7 +1,7 @@
 import HTTPTypes
 import Parley
 import ParleyCompression
-import ParleyHTTP
+public import ParleyHTTP
 public import ParleyOpenAPI
 public import Vapor
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 public import Parley
 public import Vapor
 

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 public import Vapor
 
 /// Puts Parley around every route (``ParleyServer`` does the work, as in the Hummingbird

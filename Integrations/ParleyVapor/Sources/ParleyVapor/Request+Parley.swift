@@ -1,6 +1,6 @@
 public import HTTPTypes
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 public import Vapor
 
 extension Request {
