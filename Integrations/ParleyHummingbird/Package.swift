@@ -10,6 +10,13 @@ import PackageDescription
 // `name: "parley"` is required for a path dependency: without it the identity would be the
 // checkout folder's name.
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", package: "parley")
+let parley = { (product: String) in Target.Dependency.product(name: product, package: "parley") }
+/// Imports are internal unless a file says `public import`, and a member is visible only where its
+/// module is imported, as the root package's `strictImports`.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "parley-hummingbird",
@@ -22,29 +29,30 @@ let package = Package(
         .package(name: "parley-server-testing", path: "../ParleyServerTesting"),
         // No default traits: swift-configuration support and full Foundation are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        // Tests only: a quiet logger and a graceful shutdown of the server under test.
+        // The contract middleware's log (the tests' quiet logger), and, for tests only, a graceful
+        // shutdown of the server under test.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "ParleyHummingbird",
-                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
-                               .product(name: "ParleyCompression", package: "parley"),
-                               .product(name: "Hummingbird", package: "hummingbird")]),
+                dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                               parley("ParleyOpenAPI"),
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictImports),
         // Links every built-in format, so `Registry.linked` holds all six (and the core's own).
         .testTarget(name: "ParleyHummingbirdTests",
                     dependencies: ["ParleyHummingbird",
                                    .product(name: "ParleyServerTesting", package: "parley-server-testing"),
-                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
-                                   .product(name: "ParleyJSON", package: "parley"),
-                                   .product(name: "ParleyYAML", package: "parley"),
-                                   .product(name: "ParleyXML", package: "parley"),
-                                   .product(name: "ParleyPropertyList", package: "parley"),
-                                   .product(name: "ParleyMessagePack", package: "parley"),
-                                   .product(name: "ParleyCSV", package: "parley"),
+                                   parley("Parley"), parley("ParleyHTTP"), parley("ParleyOpenAPI"),
+                                   parley("ParleyJSON"),
+                                   parley("ParleyYAML"), parley("ParleyXML"), parley("ParleyPropertyList"),
+                                   parley("ParleyMessagePack"), parley("ParleyCSV"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                    swiftSettings: strictImports,
                     plugins: [registration]),
     ],
     swiftLanguageModes: [.v6]

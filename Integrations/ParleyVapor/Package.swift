@@ -10,6 +10,12 @@ import PackageDescription
 // `name: "parley"` is required for a path dependency: without it the package's identity would be
 // the checkout folder's name.
 let parley = { (product: String) in Target.Dependency.product(name: product, package: "parley") }
+/// Imports are internal unless a file says `public import`, and a member is visible only where its
+/// module is imported, as the root package's `strictImports`.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "parley-vapor",
@@ -27,18 +33,22 @@ let package = Package(
     ],
     targets: [
         // The glue: Vapor's content coders for every registered format, negotiated responses,
-        // problem-details errors. Formats come from the application's registry.
+        // problem-details errors, the contract middleware. Formats come from the application's registry.
         .target(name: "ParleyVapor",
                 dependencies: [parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                               parley("ParleyOpenAPI"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
-                               .product(name: "Vapor", package: "vapor")]),
+                               .product(name: "Vapor", package: "vapor")],
+                swiftSettings: strictImports),
         .testTarget(name: "ParleyVaporTests",
                     dependencies: ["ParleyVapor", parley("Parley"), parley("ParleyHTTP"), parley("ParleyCompression"),
-                                   .product(name: "ParleyServerTesting", package: "parley-server-testing"), parley("ParleyJSON"), parley("ParleyYAML"),
-                                   parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyMessagePack"),
-                                   parley("ParleyCSV"),
+                                   parley("ParleyOpenAPI"),
+                                   .product(name: "ParleyServerTesting", package: "parley-server-testing"),
+                                   parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
+                                   parley("ParleyPropertyList"), parley("ParleyMessagePack"), parley("ParleyCSV"),
                                    .product(name: "Vapor", package: "vapor"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                    swiftSettings: strictImports,
                     plugins: [.plugin(name: "ParleyFormatRegistration", package: "parley")]),
     ],
     swiftLanguageModes: [.v6]

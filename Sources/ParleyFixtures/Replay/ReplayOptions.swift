@@ -1,3 +1,5 @@
+import ParleyHTTP
+
 /// How a ``Replayer`` matches requests to recorded exchanges.
 public struct ReplayOptions: Sendable, Hashable {
     /// Whether `?a=1&b=2` matches `?b=2&a=1`. Default `false`.
@@ -30,10 +32,13 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     /// The nearest recorded requests, `METHOD URL`, closest first.
     public var candidates: [String]
+    /// The contract violations of the recorded exchange that was refused (empty otherwise).
+    public var violations: [Finding] = []
 
     public var description: String {
         var text = "no recorded response for \(request): \(reason)"
         if !candidates.isEmpty { text += "; nearest recorded: " + candidates.joined(separator: ", ") }
+        if !violations.isEmpty { text += ": " + violations.map(\.description).joined(separator: "; ") }
         return text
     }
 }

@@ -1,8 +1,16 @@
 import FoundationEssentials
+import ParleyHTTP
+import ParleyOpenAPI
 import Synchronization
 
 /// Answers requests from recordings, offline: matched by method and URL (and optionally body
 /// and selected headers), repeated identical requests answered in recorded order.
+///
+/// Given a ``contract``, it refuses to serve an exchange that violates the OpenAPI document, so
+/// tests never run against a stale recording: the exchange it would serve goes through the check
+/// `parley check --openapi` runs (an ``ExchangeChecker`` whose ``CheckOptions/contractCheck`` is
+/// `ContractChecker.recordedExchangeCheck`), and one with a `contract-*` error is thrown as a
+/// ``ReplayError`` naming it (`path#index`) and listing its violations.
 ///
 /// A `Replayer` is `Sendable`; its only mutable state, which recordings were played, is
 /// behind a lock.
@@ -14,28 +22,47 @@ import Synchronization
 public final class Replayer: Sendable {
     private struct Entry: Sendable {
         let exchange: RecordedExchange
+        /// The recording's path and kind, for the contract check and the error naming the exchange.
+        let path: String
+        let kind: RecordingKind
         let key: String
         let looseKey: String
     }
 
     /// The matching options.
     public let options: ReplayOptions
+    /// The OpenAPI document each exchange is checked against before it is served, or `nil` to
+    /// serve every match unchecked.
+    public let contract: ContractChecker?
+    /// The check of ``contract``: the response pipeline, then the contract.
+    private let contractCheck: ExchangeChecker?
     private let entries: [Entry]
     private let played: Mutex<[String: Int]> = Mutex([:])
 
-    /// Creates a replayer over the exchanges of `recordings`, in order.
-    public init(recordings: [Recording], options: ReplayOptions = ReplayOptions()) {
+    /// Creates a replayer over the exchanges of `recordings`, in order; with `contract`, an
+    /// exchange with a `contract-*` finding of error severity is refused, not served.
+    public init(recordings: [Recording], options: ReplayOptions = ReplayOptions(), contract: ContractChecker? = nil) {
         self.options = options
-        self.entries = recordings.flatMap(\.exchanges).map { exchange in
-            Entry(exchange: exchange,
-                  key: Self.key(method: exchange.request.method, url: exchange.request.url, options: options),
-                  looseKey: Self.key(method: exchange.request.method, url: exchange.request.url, options: options, dropQuery: true))
+        self.contract = contract
+        self.contractCheck = contract.map { contract in
+            var check = CheckOptions(registry: contract.registry)
+            check.contractCheck = contract.recordedExchangeCheck
+            return ExchangeChecker(options: check)
+        }
+        self.entries = recordings.flatMap { recording in
+            recording.exchanges.map { exchange in
+                Entry(exchange: exchange, path: recording.path, kind: recording.kind,
+                      key: Self.key(method: exchange.request.method, url: exchange.request.url, options: options),
+                      looseKey: Self.key(method: exchange.request.method, url: exchange.request.url, options: options,
+                                         dropQuery: true))
+            }
         }
     }
 
     /// The recorded exchange answering a request.
     ///
-    /// - Throws: ``ReplayError`` when nothing matches (or, strictly, when every match was played).
+    /// - Throws: ``ReplayError`` when nothing matches (or, strictly, when every match was played),
+    ///   or when the matching exchange violates ``contract`` (``ReplayError/violations`` lists why).
     public func replay(method: String, url: String, headers: RecordedFields = [:],
                        body: [UInt8]? = nil) throws(ReplayError) -> RecordedExchange {
         let key = Self.key(method: method, url: url, options: options)
@@ -55,13 +82,26 @@ public final class Replayer: Sendable {
             counts[counter] = turn + 1
             return turn
         }
-        if turn < matches.count { return matches[turn].exchange }
+        if turn < matches.count { return try checked(matches[turn], request: request) }
         guard !options.isStrict else {
             throw ReplayError(request: request,
                               reason: "all \(matches.count) recorded response\(matches.count == 1 ? " was" : "s were") already played",
                               candidates: [])
         }
-        return matches[matches.count - 1].exchange
+        return try checked(matches[matches.count - 1], request: request)
+    }
+
+    /// The entry's exchange, once ``contract`` finds no violation in it.
+    private func checked(_ entry: Entry, request: String) throws(ReplayError) -> RecordedExchange {
+        guard let contractCheck else { return entry.exchange }
+        let findings = contractCheck.check(entry.exchange, path: entry.path, kind: entry.kind).findings
+        let violations = findings.filter { $0.kind.rawValue.hasPrefix("contract-") && $0.severity == .error }
+        guard violations.isEmpty else {
+            throw ReplayError(request: request,
+                              reason: "the exchange recorded as \(entry.path)#\(entry.exchange.index) violates the contract",
+                              candidates: [], violations: violations)
+        }
+        return entry.exchange
     }
 
     /// Forgets which recordings were played.

@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import Hummingbird
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// A response generator that answers a value tree or an `Encodable` in the format the request's
 /// `Accept` prefers, with `Content-Type` and `Vary: Accept`.

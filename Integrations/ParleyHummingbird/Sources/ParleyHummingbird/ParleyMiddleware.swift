@@ -2,7 +2,7 @@ import HTTPTypes
 public import Hummingbird
 import NIOCore
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// Router middleware that puts Parley around every route added after it:
 ///

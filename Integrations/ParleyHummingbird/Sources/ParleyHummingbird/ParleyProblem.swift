@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import Hummingbird
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// A ``ParleyError`` as a Hummingbird `HTTPResponseError`: its answer is the problem document
 /// ``ParleyServer/problemAnswer(for:to:accepting:)`` makes, with the status the error implies (406,

@@ -1,6 +1,6 @@
 public import Hummingbird
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// A request context whose `request.decode(as:context:)` and `Encodable` answers go through
 /// Parley: adopt it in your own context and say which ``ParleyServer`` to use.

@@ -1,7 +1,7 @@
 public import Hummingbird
 import HTTPTypes
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 import NIOCore
 
 /// A Hummingbird `RequestDecoder` that picks the format by the request's `Content-Type`.
@@ -23,7 +23,8 @@ public struct ParleyRequestDecoder: RequestDecoder, Sendable {
     /// Decodes the request body into `type`.
     ///
     /// - Throws: ``ParleyProblem`` (400, 413, 415); 413 for a body over ``ParleyServer/maxRequestBodyBytes``.
-    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request,
+                                     context: some RequestContext) async throws -> T {
         let body = try await server.collectBody(of: request)
         do {
             return try server.decode(T.self, from: body, of: request.head)
@@ -54,8 +55,9 @@ extension ParleyServer {
             return Array(try await request.body.collect(upTo: maxRequestBodyBytes).readableBytesView)
         } catch is NIOTooManyBytesError {
             let limit = FormatError.Limit(name: "maxRequestBodyBytes", maximum: maxRequestBodyBytes, actual: nil)
-            throw ParleyProblem(ParleyError(.limitExceeded, "the request body is over \(maxRequestBodyBytes) bytes", limit: limit),
-                                server: self)
+            let error = ParleyError(.limitExceeded, "the request body is over \(maxRequestBodyBytes) bytes",
+                                    limit: limit)
+            throw ParleyProblem(error, server: self)
         }
     }
 }

@@ -1,6 +1,6 @@
 public import Hummingbird
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// A Hummingbird `ResponseEncoder` that answers an `Encodable` in the format the request's
 /// `Accept` prefers, with `Content-Type` and `Vary: Accept`; nothing acceptable is a 406

@@ -27,18 +27,21 @@ func contractRouter() -> Router<ContractContext> {
         Negotiated(try await context.requestDecoder.decodeValue(from: request))
     }
     router.post(RouterPath(RouteContract.Path.upload)) { request, context in
-        Negotiated(RouteContract.Receipt(for: try await request.decode(as: [RouteContract.Item].self, context: context)))
+        let items = try await request.decode(as: [RouteContract.Item].self, context: context)
+        return Negotiated(RouteContract.Receipt(for: items))
     }
     return router
 }
 
 /// Runs `router`'s application on 127.0.0.1 at an ephemeral port for the length of `body`,
-/// which gets the base URL; then shuts it down gracefully.
+/// which gets the base URL; then shuts it down gracefully. `logger` (default: quiet) is the
+/// application's, which request contexts log to.
 func withLiveServer<Context: RequestContext, Result: Sendable>(
-    _ router: Router<Context>, _ body: @Sendable (String) async throws -> Result
+    _ router: Router<Context>, logger: Logger? = nil, _ body: @Sendable (String) async throws -> Result
 ) async throws -> Result where Context.Source == ApplicationRequestContextSource {
-    var logger = Logger(label: "parley-hummingbird-tests")
-    logger.logLevel = .critical
+    var quiet = Logger(label: "parley-hummingbird-tests")
+    quiet.logLevel = .critical
+    let logger = logger ?? quiet
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                           onServerRunning: { channel in

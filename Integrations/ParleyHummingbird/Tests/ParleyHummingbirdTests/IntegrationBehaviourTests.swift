@@ -38,8 +38,8 @@ struct Greeting: Codable, Sendable, ResponseEncodable {
     }
 
     @Test func anEncodableIsNegotiatedWithTheContextAdoptedInAnExtension() async throws {
-        let answer = try await send(LiveCase("yaml", .get, "/greeting", headerFields: [.accept: "application/yaml"], status: 200),
-                                    to: router())
+        let answer = try await send(LiveCase("yaml", .get, "/greeting", headerFields: [.accept: "application/yaml"],
+                                             status: 200), to: router())
         #expect(answer.status == 200)
         #expect(answer.headerFields[.contentType] == "application/yaml; charset=utf-8")
         #expect(answer.headerFields[.vary] == "Accept")
@@ -58,15 +58,16 @@ struct Greeting: Codable, Sendable, ResponseEncodable {
 
     @Test func aDecodedBodyRoundTrips() async throws {
         let answer = try await send(LiveCase("post", .post, "/greeting",
-                                             headerFields: [.contentType: "application/x-yaml", .accept: "application/json"],
+                                             headerFields: [.contentType: "application/x-yaml",
+                                                            .accept: "application/json"],
                                              body: Array("text: hi\n".utf8), status: 200), to: router())
         #expect(answer.status == 200)
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"text":"hi"}"#)
     }
 
     @Test func negotiatedKeepsItsStatusAndFields() async throws {
-        let answer = try await send(LiveCase("put", .put, "/created", headerFields: [.accept: "application/msgpack"], status: 201),
-                                    to: router())
+        let answer = try await send(LiveCase("put", .put, "/created", headerFields: [.accept: "application/msgpack"],
+                                             status: 201), to: router())
         #expect(answer.status == 201)
         #expect(answer.headerFields[.location] == "/items/7")
         #expect(answer.headerFields[.contentType] == "application/msgpack")
@@ -77,8 +78,8 @@ struct Greeting: Codable, Sendable, ResponseEncodable {
         let router = router()
         router.add(middleware: ParleyMiddleware())
         router.get("/teapot") { _, _ -> String in throw HTTPError(.init(code: 418), message: "short and stout") }
-        let answer = try await send(LiveCase("418", .get, "/teapot", headerFields: [.accept: "application/xml"], status: 418),
-                                    to: router)
+        let answer = try await send(LiveCase("418", .get, "/teapot", headerFields: [.accept: "application/xml"],
+                                             status: 418), to: router)
         #expect(answer.status == 418)
         #expect(answer.headerFields[.contentType] == "application/problem+xml; charset=utf-8")
         #expect(String(decoding: answer.body, as: UTF8.self).contains("short and stout"))

@@ -1,5 +1,5 @@
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 import ParleyCompression
 public import Vapor
 

@@ -33,7 +33,8 @@ extension ContentConfiguration {
             use(decoder: ParleyContentCoder(registry: registry, mediaType: type), for: HTTPMediaType(type))
         }
         var installed: Set<String> = []
-        for type in registry.encodableMediaTypes where !except.contains(type.essence) && installed.insert(type.essence).inserted {
+        for type in registry.encodableMediaTypes
+        where !except.contains(type.essence) && installed.insert(type.essence).inserted {
             use(encoder: ParleyContentCoder(registry: registry, mediaType: type), for: HTTPMediaType(type))
         }
     }

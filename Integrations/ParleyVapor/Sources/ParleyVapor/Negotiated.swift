@@ -36,7 +36,8 @@ public struct Negotiated: ResponseEncodable, AsyncResponseEncodable, Sendable {
 
     /// A negotiated response holding an `Encodable`, turned into a value tree by the server's
     /// ``ParleyServer/valueEncoder``.
-    public init(encoding value: some Encodable & Sendable, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) {
+    public init(encoding value: some Encodable & Sendable, status: HTTPResponseStatus = .ok,
+                headers: HTTPHeaders = [:]) {
         self.body = .encodable(value)
         self.status = status
         self.headers = headers

@@ -49,7 +49,8 @@ public struct ParleyContentCoder: Vapor.ContentEncoder, Vapor.ContentDecoder {
                                      userInfo: [CodingUserInfoKey: any Sendable]) throws {
         var encoder = valueEncoder
         encoder.userInfo.merge(userInfo) { _, new in new }
-        let reply = try ParleyServer(registry: registry, valueEncoder: encoder).reply(encoding: encodable, accepting: mediaType.description)
+        let reply = try ParleyServer(registry: registry, valueEncoder: encoder)
+            .reply(encoding: encodable, accepting: mediaType.description)
         body.writeBytes(reply.body)
         headers.replaceOrAdd(name: .contentType, value: reply.contentType.description)
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 public import Parley
 public import Vapor
 
@@ -12,7 +13,8 @@ extension ParleyError: @retroactive AbortError {
 
     /// For 415, `Accept` listing the decodable types (RFC 9110 §15.5.16).
     public var headers: HTTPHeaders {
-        guard impliedStatus == .unsupportedMediaType, code != .unsupportedContentEncoding, !acceptableTypes.isEmpty else { return [:] }
+        guard impliedStatus == .unsupportedMediaType, code != .unsupportedContentEncoding,
+              !acceptableTypes.isEmpty else { return [:] }
         return ["Accept": acceptableTypes.map(\.description).joined(separator: ", ")]
     }
 }

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 public import Vapor
 
 /// Puts Parley around every route (``ParleyServer`` does the work, as in the Hummingbird
@@ -55,7 +55,8 @@ public struct ParleyMiddleware: AsyncMiddleware {
         let limit = server.maxRequestBodyBytes
         let collected = try await request.body.collect(max: limit).get() ?? ByteBuffer()
         guard collected.readableBytes <= limit else { throw Abort(.payloadTooLarge) }
-        let (_, body) = try server.undoContentCoding(of: request.parley.httpRequest, body: Array(collected.readableBytesView))
+        let (_, body) = try server.undoContentCoding(of: request.parley.httpRequest,
+                                                     body: Array(collected.readableBytesView))
         request.replaceBody(with: body)
         request.headers.remove(name: .contentEncoding)
         request.headers.replaceOrAdd(name: .contentLength, value: String(body.count))
@@ -72,8 +73,8 @@ public struct ParleyMiddleware: AsyncMiddleware {
         case let abort as any AbortError where abort.status == .unsupportedMediaType:
             // Vapor's own 415 (no coder configured for the type): the registry's decodable types.
             let received = request.headers.first(name: .contentType) ?? ""
-            answer = server.problemAnswer(for: .unsupportedMediaType(received, acceptable: server.registry.decodableMediaTypes),
-                                          to: head, accepting: accept)
+            let error = ParleyError.unsupportedMediaType(received, acceptable: server.registry.decodableMediaTypes)
+            answer = server.problemAnswer(for: error, to: head, accepting: accept)
         case let abort as any AbortError:
             let status = HTTPResponse.Status(code: Int(abort.status.code))
             var fields = HTTPFields()
@@ -83,14 +84,14 @@ public struct ParleyMiddleware: AsyncMiddleware {
             answer = server.problemAnswer(ProblemDetails(status, detail: abort.reason), status: status, fields: fields,
                                           to: head, accepting: accept)
         case let error as DecodingError:
-            answer = server.problemAnswer(ProblemDetails(.badRequest, detail: "the request body does not fit: \(error)"),
-                                          status: .badRequest, to: head, accepting: accept)
+            let problem = ProblemDetails(.badRequest, detail: "the request body does not fit: \(error)")
+            answer = server.problemAnswer(problem, status: .badRequest, to: head, accepting: accept)
         default:
             request.logger.report(error: error)
             answer = server.problemAnswer(ProblemDetails(.internalServerError), status: .internalServerError,
                                           to: head, accepting: accept)
         }
-        return Response(status: HTTPResponseStatus(statusCode: Int(answer.response.status.code)), fields: answer.response.headerFields,
-                        body: answer.body, allocator: request.byteBufferAllocator)
+        return Response(status: HTTPResponseStatus(statusCode: Int(answer.response.status.code)),
+                        fields: answer.response.headerFields, body: answer.body, allocator: request.byteBufferAllocator)
     }
 }

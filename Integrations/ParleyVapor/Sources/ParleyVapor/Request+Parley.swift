@@ -1,6 +1,6 @@
 public import HTTPTypes
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 public import Vapor
 
 extension Request {
@@ -80,5 +80,6 @@ public struct ParleyVaporError: AbortError, Sendable, CustomStringConvertible {
     public var reason: String { description }
 
     /// Parley was not installed with `app.parley.use(_:)`.
-    public static let noServer = ParleyVaporError(description: "Parley is not installed: call app.parley.use(registry) first")
+    public static let noServer = ParleyVaporError(
+        description: "Parley is not installed: call app.parley.use(registry) first")
 }

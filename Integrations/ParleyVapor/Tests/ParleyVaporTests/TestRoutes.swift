@@ -17,7 +17,8 @@ struct Row: Content, Equatable {
 }
 
 /// A value tree every format can write, CSV included (records of scalars).
-let flatTree: Value = [["id": 7, "name": "Ada", "ratio": 0.5, "active": true], ["id": 8, "name": "Grace", "ratio": 1.5, "active": false]]
+let flatTree: Value = [["id": 7, "name": "Ada", "ratio": 0.5, "active": true],
+                       ["id": 8, "name": "Grace", "ratio": 1.5, "active": false]]
 
 let ada = User(id: 7, name: "Ada Lovelace", tags: ["math", "engines"], active: true)
 
