@@ -1,6 +1,6 @@
-import Parley
-import ParleyHTTP
-import ParleyOpenAPI
+public import Parley
+public import ParleyHTTP
+public import ParleyOpenAPI
 
 extension ContractChecker {
     /// The check of a recorded exchange that ``CheckOptions/contractCheck`` takes, the one
@@ -22,7 +22,8 @@ extension ContractChecker {
                 headers: exchange.request.headers.fields.map { ($0.name, $0.value) },
                 body: exchange.request.body ?? [])
             let response = ContractResponse(
-                status: exchange.response.status, headers: exchange.response.headers.fields.map { ($0.name, $0.value) },
+                status: exchange.response.status,
+                headers: exchange.response.headers.fields.map { ($0.name, $0.value) },
                 body: body, decodedBody: value)
             return check(request: request, response: response).map { finding in
                 Finding(finding.kind.findingKind, finding.message, instancePath: finding.instancePath,

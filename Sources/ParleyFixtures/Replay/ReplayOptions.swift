@@ -1,4 +1,4 @@
-import ParleyHTTP
+public import ParleyHTTP
 
 /// How a ``Replayer`` matches requests to recorded exchanges.
 public struct ReplayOptions: Sendable, Hashable {

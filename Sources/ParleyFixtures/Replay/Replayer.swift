@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ParleyHTTP
-import ParleyOpenAPI
+public import ParleyOpenAPI
 import Synchronization
 
 /// Answers requests from recordings, offline: matched by method and URL (and optionally body

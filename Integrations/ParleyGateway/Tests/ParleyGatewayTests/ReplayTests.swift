@@ -9,6 +9,10 @@ import Testing
     /// The repository's bundled HAR of https://api.example.org.
     static let session = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../../Fixtures/recorded/api-session.har").standardizedFileURL
+    /// The document that recording is stale against: GET /users/4213 answers `login` where the
+    /// document requires `username`.
+    static let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../../Fixtures/contracts/api-session.openapi.yaml").standardizedFileURL
 
     @Test func recordedAnswersAreServedAndTranscodedWithoutAnUpstream() async throws {
         let exchanges = try RecordingReader().read(path: Self.session.path).exchanges
@@ -31,6 +35,26 @@ import Testing
             let missing = try await fetch("http://\(gateway.main)/not/recorded", headers: [("Accept", "application/json")])
             #expect(missing.status == 502)
             #expect(missing.text.contains("no recording answers it"))
+        }
+    }
+
+    @Test func withAContractAStaleRecordingIsRefusedAndAConformingOneServed() async throws {
+        try await withGateway(upstream: URL(string: "https://api.example.org")!, configure: {
+            $0.replayDirectory = Self.session
+            $0.contract = .init(document: Self.contract)
+        }) { gateway in
+            let stale = try await fetch("http://\(gateway.main)/users/4213", headers: [("Accept", "application/json")])
+            #expect(stale.status == 502)
+            #expect(stale.text.contains("violates the contract"))
+            #expect(stale.text.contains("contract-body"))
+            let conforming = try await fetch("http://\(gateway.main)/users/0", headers: [("Accept", "application/json")])
+            #expect(conforming.status == 404)
+        }
+        // Without the document the same recording is served.
+        try await withGateway(upstream: URL(string: "https://api.example.org")!,
+                              configure: { $0.replayDirectory = Self.session }) { gateway in
+            let served = try await fetch("http://\(gateway.main)/users/4213", headers: [("Accept", "application/json")])
+            #expect(served.status == 200)
         }
     }
 }
