@@ -111,7 +111,7 @@ struct Transcoder: Sendable {
 
     private static func format(_ quality: Double) -> String {
         var text = String(quality)
-        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        while text.utf8.contains(UInt8(ascii: ".")), text.hasSuffix("0") { text.removeLast() }
         return text
     }
 
