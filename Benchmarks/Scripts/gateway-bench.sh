@@ -2,7 +2,7 @@
 # Load-tests parley-gateway with wrk on loopback against nginx as the anchor, in the same run, and
 # prints one table: requests/s, p50 and p99 latency, and ratios, then the issue's two goals.
 #
-#   Benchmarks/Scripts/gateway-bench.sh [--seconds N] [--rounds R] [--quick] [--debug] [--fail-on-goals]
+#   Benchmarks/Scripts/gateway-bench.sh [--seconds N] [--rounds R] [--sizes LIST] [--quick] [--debug] [--fail-on-goals]
 #   make gateway-bench [SECONDS=N]
 #
 # The upstream is nginx serving three fixed JSON files (exactly 1 KB, 100 KB and 1 MB of the same
@@ -31,6 +31,8 @@
 # --rounds R runs every case R times (interleaved) and reports the run with the median requests/s.
 # --quick: 3 seconds per case, one round. --debug uses the debug build (`make integration-test`
 # leaves it in .build-integrations) instead of building in release: figures are then not the product's.
+# --sizes LIST runs only those body sizes (comma-separated, of 1k, 100k and 1m; default all three):
+# `--sizes 1k` times the per-request cost alone, and a goal whose size did not run is not judged.
 # Goals: gateway passthrough >= 50% of nginx's requests/s (each size); transcoding a 1 KB body >= 50%
 # of the gateway's own 1 KB passthrough; checking a 1 KB response against the contract (report) costs
 # <= 15 µs of gateway CPU per request more than passing it through unchecked. Exit 1 when a request
@@ -42,16 +44,21 @@ DURATION=30
 ROUNDS=1
 CONFIGURATION=release
 FAIL_ON_GOALS=0
+SIZES=(1k 100k 1m)
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) DURATION="$2"; shift 2;;
     --rounds) ROUNDS="$2"; shift 2;;
+    --sizes) IFS=',' read -r -a SIZES <<<"$2"; shift 2;;
     --quick) DURATION=3; ROUNDS=1; shift;;
     --debug) CONFIGURATION=debug; shift;;
     --fail-on-goals) FAIL_ON_GOALS=1; shift;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
     *) echo "gateway-bench: unknown argument '$1' (see --help)" >&2; exit 2;;
   esac
+done
+for size in "${SIZES[@]}"; do
+  case "$size" in 1k|100k|1m) ;; *) echo "gateway-bench: --sizes takes 1k, 100k and 1m, not '$size'" >&2; exit 2;; esac
 done
 
 WORK=$(mktemp -d)
@@ -119,7 +126,6 @@ CLOCK_TICKS=$(getconf CLK_TCK)
 
 CORES=$(nproc)
 CONNECTIONS=$((2 * CORES))
-SIZES=(1k 100k 1m)
 declare -A LABEL=([1k]="1 KB" [100k]="100 KB" [1m]="1 MB")
 # name|base URL|Accept|Content-Type the answer must have
 CASES=("nginx passthrough|$NGINX_URL|application/json|application/json"
@@ -266,19 +272,39 @@ for size in "${SIZES[@]}"; do
   done
 done
 
-# met when every ratio given is >= 0.50
-verdict() { awk 'BEGIN { ok = 1 } { for (i = 1; i <= NF; i++) if ($i + 0 < 0.5) ok = 0 } END { print ok ? "met" : "NOT met" }' <<<"$*"; }
-pass=(); for size in "${SIZES[@]}"; do pass+=("$(ratio "${RPS[$size/gateway passthrough]}" "${RPS[$size/nginx passthrough]}")"); done
-yaml=$(ratio "${RPS[1k/gateway JSON->YAML]}" "${RPS[1k/gateway passthrough]}")
-msgpack=$(ratio "${RPS[1k/gateway JSON->MessagePack]}" "${RPS[1k/gateway passthrough]}")
+# met when every ratio given is >= 0.50; "not run" when none is given
+verdict() {
+  [ $# -gt 0 ] || { echo "not run"; return; }
+  awk 'BEGIN { ok = 1 } { for (i = 1; i <= NF; i++) if ($i + 0 < 0.5) ok = 0 }
+       END { print ok ? "met" : "NOT met" }' <<<"$*"
+}
+ran() { [ -n "${RPS[$1/gateway passthrough]:-}" ]; }
+pass=(); shown=()
+for size in 1k 100k 1m; do
+  if ran "$size"; then
+    pass+=("$(ratio "${RPS[$size/gateway passthrough]}" "${RPS[$size/nginx passthrough]}")")
+    shown+=("${LABEL[$size]} ${pass[-1]}")
+  else
+    shown+=("${LABEL[$size]} not run")
+  fi
+done
+transcodes=(); yaml=-; msgpack=-
+if ran 1k; then
+  yaml=$(ratio "${RPS[1k/gateway JSON->YAML]}" "${RPS[1k/gateway passthrough]}")
+  msgpack=$(ratio "${RPS[1k/gateway JSON->MessagePack]}" "${RPS[1k/gateway passthrough]}")
+  transcodes=("$yaml" "$msgpack")
+fi
 goal1=$(verdict "${pass[@]}")
-goal2=$(verdict "$yaml" "$msgpack")
-contract=$(awk -v a="${CPU[1k/$CONTRACT_CASE]}" -v b="${CPU[1k/gateway passthrough]}" 'BEGIN { printf "%.0f", a - b }')
-goal3=$(awk -v d="$contract" 'BEGIN { print d <= 15 ? "met" : "NOT met" }')
-printf '\ngoal 1, gateway passthrough >= 0.50 of nginx'"'"'s requests/s: 1 KB %s, 100 KB %s, 1 MB %s: %s\n' "${pass[@]}" "$goal1"
+goal2=$(verdict "${transcodes[@]}")
+contract=-; goal3="not run"
+if ran 1k; then
+  contract=$(awk -v a="${CPU[1k/$CONTRACT_CASE]}" -v b="${CPU[1k/gateway passthrough]}" 'BEGIN { printf "%.0f", a - b }')
+  goal3=$(awk -v d="$contract" 'BEGIN { print d <= 15 ? "met" : "NOT met" }')
+fi
+printf '\ngoal 1, gateway passthrough >= 0.50 of nginx'"'"'s requests/s: %s, %s, %s: %s\n' "${shown[@]}" "$goal1"
 printf 'goal 2, transcoding a 1 KB body >= 0.50 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' "$yaml" "$msgpack" "$goal2"
 printf 'goal 3, responses: report on a 1 KB body <= 15 µs more gateway CPU per request: %s µs: %s\n' "$contract" "$goal3"
 
 [ $failed = 0 ] || exit 1
-[ $FAIL_ON_GOALS = 1 ] && [ "$goal1 $goal2 $goal3" != "met met met" ] && exit 2
+[ $FAIL_ON_GOALS = 1 ] && [[ "$goal1 $goal2 $goal3" == *"NOT met"* ]] && exit 2
 exit 0

@@ -23,6 +23,8 @@ struct Transcoder: Sendable {
     let server: ParleyServer
     /// The structured types the registry decodes: what the gateway can transcode from.
     let decodableTypes: [MediaType]
+    /// The essence of each of ``decodableTypes``, for the upstream's `Accept`.
+    private let decodableEssences: [String]
     /// A negotiator over each of ``decodableTypes`` alone, built once: whether a client's
     /// `Accept` takes that type.
     private let decodableTypeNegotiators: [AcceptNegotiator]
@@ -46,6 +48,7 @@ struct Transcoder: Sendable {
         self.decodableTypes = registry.formats.filter(\.carriesStructuredValues).flatMap(\.decodableMediaTypes)
             .filter { !$0.isRange }
         self.decodableTypeNegotiators = decodableTypes.map { AcceptNegotiator(offers: [$0]) }
+        self.decodableEssences = decodableTypes.map(\.essence)
         var pipelines: [Int: ResponsePipeline] = [:]
         var requestServers: [Int: ParleyServer] = [:]
         for limit in transcodeLimits where pipelines[limit] == nil {
@@ -104,18 +107,25 @@ struct Transcoder: Sendable {
     func upstreamAccept(forClient accept: AcceptField) -> String? {
         guard let text = accept.fieldValue, !accept.acceptsAnything else { return accept.fieldValue }
         guard registry.encoder(for: accept) != nil else { return text }   // nothing to transcode into
-        let added = zip(decodableTypes, decodableTypeNegotiators)
-            .filter { $1.preferredOfferIndex(for: accept) == nil }.map(\.0)
-        guard !added.isEmpty else { return text }
-        let lowest = accept.lowestQuality ?? 1
-        let quality = max(0.001, (lowest * 500).rounded(.down) / 1000)   // half, three decimals
-        let q = quality == 1 ? "" : ";q=\(Self.format(quality))"
-        return ([text] + added.map { "\($0.essence)\(q)" }).joined(separator: ", ")
+        var field = text
+        var q: String?
+        for (essence, negotiator) in zip(decodableEssences, decodableTypeNegotiators)
+        where negotiator.preferredOfferIndex(for: accept) == nil {
+            if q == nil {
+                let lowest = accept.lowestQuality ?? 1
+                let quality = max(0.001, (lowest * 500).rounded(.down) / 1000)   // half, three decimals
+                q = quality == 1 ? "" : ";q=\(Self.format(quality))"
+            }
+            field += ", "
+            field += essence
+            field += q ?? ""
+        }
+        return field
     }
 
     private static func format(_ quality: Double) -> String {
         var text = String(quality)
-        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        while text.utf8.contains(UInt8(ascii: ".")), text.hasSuffix("0") { text.removeLast() }
         return text
     }
 

@@ -402,7 +402,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         var prefix = base.path
         while prefix.hasSuffix("/") { prefix.removeLast() }
         let path = exchange.head.path ?? "/"
-        let authority = base.port.map { "\(host.contains(":") ? "[\(host)]" : host):\($0)" } ?? host
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        let authority = base.port.map { "\(bracketed):\($0)" } ?? host
         exchange.upstreamHost = UpstreamKey(host: host, port: base.port ?? (scheme == "https" ? 443 : 80))
         return HTTPRequest(method: exchange.head.method, scheme: scheme, authority: authority,
                            path: prefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)

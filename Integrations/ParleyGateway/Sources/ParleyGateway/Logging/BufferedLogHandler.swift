@@ -30,16 +30,19 @@ public struct BufferedLogHandler: LogHandler {
 
     /// Formats the event and queues it.
     public func log(event: LogEvent) {
-        var merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        var merged = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:]) { $1 }
         if let error = event.error { merged["error"] = "\(error)" }
         writer.submit(Self.line(date: Date(), level: event.level, label: label, message: event.message.description,
                                 metadata: merged))
     }
 
+    /// How a line's time is written, made once.
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     /// One log line (without its newline).
     static func line(date: Date, level: Logger.Level, label: String, message: String,
                      metadata: Logger.Metadata) -> String {
-        var text = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date) + " "
+        var text = timestampStyle.format(date) + " "
         text += "\(level.rawValue) \(label): \(quoted(message))"
         for key in metadata.keys.sorted() {
             text += " \(key)=\(quoted(metadata[key]!.description))"

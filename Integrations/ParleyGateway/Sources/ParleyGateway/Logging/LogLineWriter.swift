@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// ``submit(_:)`` only appends to a bounded buffer and returns; when the buffer already holds
 /// ``capacity`` bytes, the line is dropped and counted in ``droppedLines`` (the gateway exposes
-/// that count as `parley_gateway_log_lines_dropped_total`).
+/// that count as `parley_gateway_log_lines_dropped_total`). The thread writes what has queued at
+/// most every ``batchInterval``, so a busy gateway wakes it once per batch, not once per line.
 public final class LogLineWriter: Sendable {
     /// Where the lines go.
     public enum Destination: Sendable, Equatable {
@@ -26,6 +27,8 @@ public final class LogLineWriter: Sendable {
 
     /// The most bytes of lines waiting to be written; lines past it are dropped.
     public let capacity: Int
+    /// How long the writer thread lets lines gather after a write before it takes the next ones.
+    static let batchInterval: TimeInterval = 0.005
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let state = Mutex(State())
@@ -71,7 +74,8 @@ public final class LogLineWriter: Sendable {
             }
             state.lines.append(line)
             state.bytes += size
-            return true
+            // Lines queued before this one have woken the writer already.
+            return state.lines.count == 1
         }
         if queued { wake.signal() }
     }
@@ -104,6 +108,7 @@ public final class LogLineWriter: Sendable {
                 writeAll(Array(text.utf8))
             }
             if closed { break }
+            if !lines.isEmpty { Thread.sleep(forTimeInterval: Self.batchInterval) }
         }
         if ownsDescriptor { closeDescriptor(descriptor) }
         finished.signal()

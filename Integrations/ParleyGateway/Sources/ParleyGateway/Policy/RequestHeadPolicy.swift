@@ -57,7 +57,7 @@ struct RequestHeadPolicy: Sendable {
                 throw Refusal(status: .badRequest, detail: error.reason)
             }
         }
-        var fields = HTTPFields(head.headerFields.filter { !$0.name.rawName.contains("_") })
+        var fields = HTTPFields(head.headerFields.filter { !$0.name.rawName.utf8.contains(UInt8(ascii: "_")) })
         fields = Self.applyingConnection(fields)
         if let client { fields = forwarding(fields, client: client, host: authority) }
         head.headerFields = fields
@@ -91,7 +91,7 @@ struct RequestHeadPolicy: Sendable {
                 fields[name] = nil
             }
         }
-        let node = client.contains(":") ? "\"[\(client)]\"" : client
+        let node = client.utf8.contains(UInt8(ascii: ":")) ? "\"[\(client)]\"" : client
         let quotedHost = host.replacingBackslashAndQuote()
         fields.append(HTTPField(name: Self.forwarded, value: "for=\(node);host=\"\(quotedHost)\";proto=http"))
         let earlier = fields[values: Self.xForwardedFor]

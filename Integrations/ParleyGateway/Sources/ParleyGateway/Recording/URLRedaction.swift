@@ -23,7 +23,8 @@ struct URLRedaction: Sendable {
 
     /// `text` with the value of every named parameter replaced; everything else as it was.
     func apply(to text: String) -> String {
-        guard text.contains("=") else { return text }
+        // A byte search: `String.contains(_:)` with a string goes through Foundation's search.
+        guard text.utf8.contains(UInt8(ascii: "=")) else { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -37,6 +37,24 @@ import Testing
         #expect(writer.droppedLines == 0)
     }
 
+    @Test func eachLineIsWrittenWhileTheWriterRunsAlsoAfterItWentIdle() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID()).log").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try LogLineWriter(.file(path))
+        defer { writer.close() }
+        var expected = ""
+        for round in 1...3 {
+            // A burst, then nothing until it is written: the next line must wake the writer again.
+            for number in 1...50 { writer.submit("round \(round) line \(number)") }
+            expected += (1...50).map { "round \(round) line \($0)\n" }.joined()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while (try? String(contentsOfFile: path, encoding: .utf8)) != expected, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+        }
+    }
+
     @Test func aFileThatCannotBeOpenedIsAConfigurationError() {
         #expect(throws: GatewayConfigurationError.self) { try LogLineWriter(.file("/nonexistent/folder/access.log")) }
     }
