@@ -30,8 +30,8 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
 /// Imports are internal unless a file says `public import`, and a member is visible only where its module is
-/// imported (as swift-http-types and hummingbird build). Not yet on ParleyCBOR, ParleyProtobuf, ParleyOpenAPI,
-/// the registration and scaffolder targets and their tests: see issue #32.
+/// imported (as swift-http-types and hummingbird build). Not yet on ParleyCBOR and ParleyProtobuf and their
+/// tests: see issue #32.
 let strictImports: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -138,14 +138,19 @@ let package = Package(
             swiftSettings: strictImports, plugins: [registration]),
 
         // Registration: a build-tool plugin and the generator it runs.
-        .executableTarget(name: "ParleyRegistryGenerator", path: "Plugins/ParleyRegistryGenerator"),
+        .executableTarget(name: "ParleyRegistryGenerator", path: "Plugins/ParleyRegistryGenerator",
+                          swiftSettings: strictImports),
         .plugin(name: "ParleyFormatRegistration", capability: .buildTool(),
                 dependencies: ["ParleyRegistryGenerator"]),
         // Scaffolding: `swift package new-format`, a command plugin and the tool it runs.
-        .executableTarget(name: "ParleyFormatScaffolder", dependencies: ["Parley"], path: "Plugins/ParleyFormatScaffolder"),
+        .executableTarget(name: "ParleyFormatScaffolder", dependencies: ["Parley"],
+                          path: "Plugins/ParleyFormatScaffolder", swiftSettings: strictImports),
         .plugin(name: "NewFormat",
-                capability: .command(intent: .custom(verb: "new-format", description: "Creates a Parley format module, its tests and its Package.swift entries"),
-                                     permissions: [.writeToPackageDirectory(reason: "Creates Sources/<Name> and Tests/<Name>Tests and adds them to Package.swift")]),
+                capability: .command(
+                    intent: .custom(verb: "new-format",
+                                    description: "Creates a Parley format module, its tests and its Package.swift entries"),
+                    permissions: [.writeToPackageDirectory(
+                        reason: "Creates Sources/<Name> and Tests/<Name>Tests and adds them to Package.swift")]),
                 dependencies: ["ParleyFormatScaffolder"]),
 
         // Tests mirror the modules.
@@ -191,10 +196,11 @@ let package = Package(
                     exclude: ["Resources"], swiftSettings: strictImports),
         // Links exactly two formats through the plugin, and checks it sees exactly those.
         .testTarget(name: "ParleyRegistrationTests", dependencies: ["Parley", "ParleyJSON", "ParleyYAML"],
-                    plugins: [registration]),
+                    swiftSettings: strictImports, plugins: [registration]),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyCLI", "ParleyFixtures", "ParleyHTTP", "ParleyClient"],
                     swiftSettings: strictImports),
-        .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"]),
+        .testTarget(name: "ParleyFormatScaffolderTests", dependencies: ["ParleyFormatScaffolder"],
+                    swiftSettings: strictImports),
         // The conformance kit against deliberately broken formats (JSON wrapped to break one rule each).
         .testTarget(name: "ParleyTestKitTests", dependencies: ["ParleyTestKit", "Parley", "ParleyJSON"],
                     swiftSettings: strictImports),

@@ -19,12 +19,14 @@ struct NewFormat: CommandPlugin {
     }
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        let scratch = context.pluginWorkDirectoryURL.appending(path: "swiftpm")
         var toolArguments = ["--package-dir", context.package.directoryURL.path(percentEncoded: false),
-                             "--scratch-path", context.pluginWorkDirectoryURL.appending(path: "swiftpm").path(percentEncoded: false)]
+                             "--scratch-path", scratch.path(percentEncoded: false)]
         if let swift = try? context.tool(named: "swift") {
             toolArguments += ["--swift", swift.url.path(percentEncoded: false)]
         }
-        let executables = context.package.targets.compactMap { $0 as? SourceModuleTarget }.filter { $0.kind == .executable }
+        let executables = context.package.targets.compactMap { $0 as? SourceModuleTarget }
+            .filter { $0.kind == .executable }
         if context.package.targets.contains(where: { $0.name == "Parley" }) {
             toolArguments.append("--parley-local-hint")
             // Parley's own package: new formats go into the parley tool.

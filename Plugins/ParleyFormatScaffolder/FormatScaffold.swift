@@ -48,20 +48,26 @@ struct FormatScaffold {
     init(packageDirectory: URL, name: String, mediaType text: String, encodes: Bool,
          parley: ParleyReference?, hint: ParleyReference? = nil, linkInto: [String] = [],
          addsProduct: Bool = true) throws(Refusal) {
+        let isLetterOrDigit = { (c: Unicode.Scalar) in
+            ("A"..."Z").contains(c) || ("a"..."z").contains(c) || ("0"..."9").contains(c)
+        }
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first),
-              name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+              name.unicodeScalars.allSatisfy(isLetterOrDigit)
         else {
-            throw Refusal("'\(name)' is not a module name: use letters and digits, starting with a capital (for example Csv)")
+            throw Refusal("'\(name)' is not a module name: use letters and digits, starting with a capital "
+                          + "(for example Csv)")
         }
         guard !name.hasSuffix("Format"), !name.hasSuffix("Tests") else {
-            throw Refusal("'\(name)': pass the name without a 'Format' or 'Tests' suffix; the format type is named <Name>Format")
+            throw Refusal("'\(name)': pass the name without a 'Format' or 'Tests' suffix; "
+                          + "the format type is named <Name>Format")
         }
         let parsed: MediaType
         do { parsed = try MediaType(parsing: text) } catch {
             throw Refusal("'\(text)' is not a valid media type: \(error)")
         }
         guard !parsed.isRange, !parsed.subtype.contains("*") else {
-            throw Refusal("'\(text)' is a range; a format declares concrete media types such as application/vnd.example.kv")
+            throw Refusal("'\(text)' is a range; a format declares concrete media types "
+                          + "such as application/vnd.example.kv")
         }
         self.packageDirectory = packageDirectory
         self.name = name
@@ -73,7 +79,8 @@ struct FormatScaffold {
         if let reference = parley ?? Self.findParley(in: manifest) ?? hint {
             self.parley = reference
         } else {
-            throw Refusal("Package.swift does not use Parley yet: add .product(name: \"Parley\", package: \"parley\") to a target, or pass --parley-package NAME")
+            throw Refusal("Package.swift does not use Parley yet: add .product(name: \"Parley\", "
+                          + "package: \"parley\") to a target, or pass --parley-package NAME")
         }
         try checkNameIsFree(manifest: manifest)
         for target in linkInto where !manifest.contains("name: \"\(target)\"") {
@@ -181,7 +188,8 @@ struct FormatScaffold {
             var written: [String] = []
             for file in files {
                 let url = packageDirectory.appendingPathComponent(file.path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
                 try file.contents.write(to: url, atomically: true, encoding: .utf8)
                 written.append(file.path)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Parley
 
 /// The source text `new-format` writes: a format that builds, registers and passes
@@ -75,7 +76,8 @@ struct FormatTemplates {
                 public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
                     // TODO: write the value in the format.
                     guard case .string(let text) = value else {
-                        throw FormatError(.unsupportedValue, format: name, "a \\(value.kindName) has no \\(name) form yet")
+                        throw FormatError(.unsupportedValue, format: name,
+                                          "a \\(value.kindName) has no \\(name) form yet")
                     }
                     return Array(text.utf8)
                 }
@@ -101,7 +103,8 @@ struct FormatTemplates {
 
             @Test func conformsToTheKit() {
                 // TODO: once the format nests values, drop `checksDepth: false` and add malformedInputs.
-                FormatConformance.expectConformance(of: format, options: .init(samples: Self.samples, checksDepth: false))
+                FormatConformance.expectConformance(of: format,
+                                                    options: .init(samples: Self.samples, checksDepth: false))
             }
 
             @Test func isChosenForItsMediaType() {
@@ -111,7 +114,8 @@ struct FormatTemplates {
         """
         if s.encodes {
             text += """
-                    #expect(registry.encoder(forAccept: "\(mediaTypeLiteral), */*;q=0.1")?.format.name == "\(s.formatName)")
+                    #expect(registry.encoder(forAccept: "\(mediaTypeLiteral), */*;q=0.1")?.format.name
+                            == "\(s.formatName)")
 
             """
         }

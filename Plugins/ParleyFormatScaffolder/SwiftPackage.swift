@@ -8,7 +8,8 @@ enum SwiftPackage {
         var status: Int32
         var output: String
         var description: String {
-            "swift package \(arguments.joined(separator: " ")) failed (exit \(status)); Package.swift is unchanged:\n\(output)"
+            "swift package \(arguments.joined(separator: " ")) failed (exit \(status)); "
+                + "Package.swift is unchanged:\n\(output)"
                 + "(new-format --dry-run prints every command, to run by hand where a plugin cannot run swift package)"
         }
     }

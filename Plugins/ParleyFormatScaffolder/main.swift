@@ -98,7 +98,8 @@ do {
         for path in written { print("created \(path)") }
         let linked = links.isEmpty
             ? "No target links \(name) yet: add it to an executable that uses the ParleyFormatRegistration plugin."
-            : "Linked into \(links.joined(separator: ", ")): the ParleyFormatRegistration plugin registers it wherever it runs there."
+            : "Linked into \(links.joined(separator: ", ")): the ParleyFormatRegistration plugin registers it "
+                + "wherever it runs there."
         print("""
         \(scaffold.formatType) handles \(scaffold.mediaType). \(linked) Next:
           swift build

@@ -5,14 +5,14 @@
 /// cases, or an approximation too coarse to decide) it returns `nil` and the caller takes the
 /// exact path; it never returns a wrongly rounded value. Subnormal, infinite and out-of-range
 /// results also return `nil`.
-enum EiselLemire {
+package enum EiselLemire {
     /// The decimal exponents ``powersOfTen`` covers.
-    static let exponentRange = -348...347
+    package static let exponentRange = -348...347
 
     /// `significand × 10^exponent` as a `Double`, correctly rounded (round half to even), when
     /// the fast method can decide it and the result is a finite normal number; `nil` otherwise.
     /// `significand` must not be 0.
-    static func double(significand: UInt64, exponent: Int) -> Double? {
+    package static func double(significand: UInt64, exponent: Int) -> Double? {
         guard significand != 0, exponentRange.contains(exponent) else { return nil }
         // Normalise the significand so its top bit is set.
         let leadingZeros = significand.leadingZeroBitCount
@@ -63,7 +63,7 @@ enum EiselLemire {
     ///         else:
     ///             d = 10 ** -e; v = (1 << (127 + d.bit_length())) // d
     ///         print("0x%016X, 0x%016X, // 1e%d" % (v >> 64, v & (2**64 - 1), e))
-    static let powersOfTen: [UInt64] = [
+    package static let powersOfTen: [UInt64] = [
         0xFA8FD5A0081C0288, 0x1732C869CD60E453, // 1e-348
         0x9C99E58405118195, 0x0E7FBD42205C8EB4, // 1e-347
         0xC3C05EE50655E1FA, 0x521FAC92A873B261, // 1e-346

@@ -31,7 +31,8 @@ import Testing
             let result = try ScaffolderProcess.run(swift, arguments, directory: package.directory,
                                                    seconds: max(1, deadline.timeIntervalSinceNow))
             if result.timedOut {
-                let message = "swift \(arguments.first ?? "") exceeded the \(Int(budget)) s budget (PARLEY_SCAFFOLD_E2E_SECONDS)"
+                let message = "swift \(arguments.first ?? "") exceeded the \(Int(budget)) s budget "
+                    + "(PARLEY_SCAFFOLD_E2E_SECONDS)"
                 if Self.isCI { throw BudgetExceeded(message: message + ": with CI=true this is a failure, not a skip") }
                 try Test.cancel("\(message); skipped")
             }

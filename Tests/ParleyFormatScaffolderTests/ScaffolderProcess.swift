@@ -13,7 +13,8 @@ enum ScaffolderProcess {
     /// The package root of this checkout.
     static let packageRoot: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        while folder.path != "/",
+              !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
             folder.deleteLastPathComponent()
         }
         return folder
@@ -115,7 +116,8 @@ struct TemporaryPackage {
 
     /// Creates the package with `manifest` (`PARLEY_PATH` replaced by this checkout's root).
     init(manifest: String = TemporaryPackage.consumerManifest) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-scaffold-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-scaffold-\(UUID().uuidString)")
         let sources = directory.appendingPathComponent("Sources/ShowFormats")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         try manifest.replacingOccurrences(of: "PARLEY_PATH", with: ScaffolderProcess.packageRoot.path)
@@ -164,7 +166,8 @@ struct DumpedPackage {
             let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency -> String? in
                 guard let (kind, value) = dependency.first, let parts = value as? [Any] else { return nil }
                 let first = parts.first as? String ?? ""
-                return kind == "product" ? "product:\(first)@\(parts.count > 1 ? parts[1] as? String ?? "" : "")" : "\(kind):\(first)"
+                guard kind == "product" else { return "\(kind):\(first)" }
+                return "product:\(first)@\(parts.count > 1 ? parts[1] as? String ?? "" : "")"
             }
             targets[name] = Target(name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
                                    exclude: target["exclude"] as? [String] ?? [])

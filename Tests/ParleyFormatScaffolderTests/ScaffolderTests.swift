@@ -8,8 +8,9 @@ import Testing
     @Test func addsTheModuleItsTestsItsProductAndTheLinkToAConsumerWithoutMarkers() throws {
         let package = try TemporaryPackage()
         defer { package.remove() }
-        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Kv", "--media-type", "application/vnd.example.kv",
-                                                                        "--link-into-default", "ShowFormats"])
+        let result = try ScaffolderProcess.scaffold(package.directory, [
+            "--name", "Kv", "--media-type", "application/vnd.example.kv", "--link-into-default", "ShowFormats",
+        ])
         try #require(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("ran swift package add-target Kv --type library"))
         #expect(result.stdout.contains("created Sources/Kv/KvFormat.swift"))
@@ -30,19 +31,21 @@ import Testing
         let dumped = try ScaffolderProcess.dumpPackage(package.directory)
         #expect(dumped.targets["Kv"] == .init(name: "Kv", type: "regular", dependencies: ["product:Parley@parley"],
                                               exclude: ["parley-format.json"]))
-        #expect(dumped.targets["KvTests"] == .init(name: "KvTests", type: "test",
-                                                   dependencies: ["byName:Kv", "product:Parley@parley", "product:ParleyTestKit@parley"],
+        let testDependencies = ["byName:Kv", "product:Parley@parley", "product:ParleyTestKit@parley"]
+        #expect(dumped.targets["KvTests"] == .init(name: "KvTests", type: "test", dependencies: testDependencies,
                                                    exclude: []))
         #expect(dumped.targets["ShowFormats"]?.dependencies == ["product:Parley@parley", "target:Kv"])
         #expect(dumped.products["Kv"] == ["Kv"])
     }
 
     @Test func addsToParleysOwnManifestByTargetName() throws {
-        let own = try #require(try? String(contentsOf: ScaffolderProcess.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8))
+        let ownManifest = ScaffolderProcess.packageRoot.appendingPathComponent("Package.swift")
+        let own = try #require(try? String(contentsOf: ownManifest, encoding: .utf8))
         let package = try TemporaryPackage(manifest: own)
         defer { package.remove() }
-        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Toml", "--media-type", "application/toml", "--decodes",
-                                                                        "--link-into-default", "parley"])
+        let result = try ScaffolderProcess.scaffold(package.directory, [
+            "--name", "Toml", "--media-type", "application/toml", "--decodes", "--link-into-default", "parley",
+        ])
         try #require(result.status == 0, "\(result.stdout)\(result.stderr)")
         let dumped = try ScaffolderProcess.dumpPackage(package.directory)
         #expect(dumped.targets["Toml"] == .init(name: "Toml", type: "regular", dependencies: ["target:Parley"],
@@ -59,8 +62,10 @@ import Testing
     @Test func textTypesAreTextualAndNoLinkNoProductAddOnlyTheTargets() throws {
         let package = try TemporaryPackage()
         defer { package.remove() }
-        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Csv", "--media-type", "text/csv;header=present",
-                                                                        "--link-into-default", "ShowFormats", "--no-link", "--no-product"])
+        let result = try ScaffolderProcess.scaffold(package.directory, [
+            "--name", "Csv", "--media-type", "text/csv;header=present", "--link-into-default", "ShowFormats",
+            "--no-link", "--no-product",
+        ])
         try #require(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("No target links Csv yet"))
         let format = try #require(package.read("Sources/Csv/CsvFormat.swift"))
@@ -76,8 +81,9 @@ import Testing
         let package = try TemporaryPackage()
         defer { package.remove() }
         let before = package.read("Package.swift")
-        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Kv", "--media-type", "application/vnd.example.kv",
-                                                                        "--link-into", "ShowFormats", "--dry-run"])
+        let result = try ScaffolderProcess.scaffold(package.directory, [
+            "--name", "Kv", "--media-type", "application/vnd.example.kv", "--link-into", "ShowFormats", "--dry-run",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == """
             would create Sources/Kv/KvFormat.swift
@@ -101,16 +107,18 @@ import Testing
     /// uses only a format product: the scaffolder takes that identity, not a guess.
     @Test func findsParleysIdentityFromAnyOfItsProducts() throws {
         let manifest = TemporaryPackage.consumerManifest
-            .replacingOccurrences(of: #".package(name: "parley", path: "PARLEY_PATH")"#, with: #".package(path: "PARLEY_PATH")"#)
+            .replacingOccurrences(of: #".package(name: "parley", path: "PARLEY_PATH")"#,
+                                  with: #".package(path: "PARLEY_PATH")"#)
             .replacingOccurrences(of: #".product(name: "Parley", package: "parley")"#,
                                   with: #".product(name: "ParleyJSON", package: "parley-checkout")"#)
         let package = try TemporaryPackage(manifest: manifest)
         defer { package.remove() }
-        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Kv", "--media-type", "application/vnd.example.kv",
-                                                                        "--no-link", "--dry-run"])
+        let result = try ScaffolderProcess.scaffold(package.directory, [
+            "--name", "Kv", "--media-type", "application/vnd.example.kv", "--no-link", "--dry-run",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("would run swift package add-target-dependency Parley Kv --package parley-checkout"),
-                "\(result.stdout)")
+        let expected = "would run swift package add-target-dependency Parley Kv --package parley-checkout"
+        #expect(result.stdout.contains(expected), "\(result.stdout)")
     }
 
     /// SwiftPM refuses a step half-way (the package's name is not a target): everything is undone.
@@ -118,8 +126,9 @@ import Testing
         let package = try TemporaryPackage()
         defer { package.remove() }
         let before = package.read("Package.swift")
-        let result = try ScaffolderProcess.scaffold(package.directory, ["--name", "Kv", "--media-type", "application/vnd.example.kv",
-                                                                        "--link-into", "consumer"])
+        let result = try ScaffolderProcess.scaffold(package.directory, [
+            "--name", "Kv", "--media-type", "application/vnd.example.kv", "--link-into", "consumer",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("swift package add-target-dependency Kv consumer failed"), "\(result.stderr)")
         #expect(result.stderr.contains("Package.swift is unchanged"))
@@ -140,8 +149,10 @@ import Testing
         (["--name", "ShowFormats", "--media-type", "text/csv"], "none", "is taken"),
         (["--name", "Csv", "--media-type", "text/csv"], "sourcesExist", "is taken"),
         (["--name", "Csv", "--media-type", "text/csv"], "noParley", "does not use Parley"),
-        (["--name", "Csv", "--media-type", "text/csv", "--link-into", "Nowhere"], "none", "declares no target named \"Nowhere\""),
-        (["--name", "Csv", "--media-type", "text/csv", "--link-into", "ShowFormats", "--no-link"], "none", "exclude each other"),
+        (["--name", "Csv", "--media-type", "text/csv", "--link-into", "Nowhere"], "none",
+         "declares no target named \"Nowhere\""),
+        (["--name", "Csv", "--media-type", "text/csv", "--link-into", "ShowFormats", "--no-link"], "none",
+         "exclude each other"),
         (["--name", "Csv"], "none", "required"),
     ] as [([String], String, String)])
     func refusesWithAClearMessageAndChangesNothing(arguments: [String], setup: String, message: String) throws {

@@ -1,4 +1,4 @@
-@testable import ParleyJSON
+import ParleyJSON
 import ParleyTestKit
 import Testing
 

@@ -13,7 +13,8 @@ import FoundationEssentials
 /// | strategy | options (default first) | `["a": ["b": 1, "c": [1, 2]]]` |
 /// |---|---|---|
 /// | ``Nesting`` | `.brackets`, `.dotted` | `a[b]=1` · `a.b=1` |
-/// | ``ArrayEncoding`` | `.emptyBrackets`, `.indices`, `.repeatedKeys`, `.comma` | `a[c][]=1&a[c][]=2` · `a[c][0]=1&a[c][1]=2` · `a[c]=1&a[c]=2` · `a[c]=1,2` |
+/// | ``ArrayEncoding`` | `.emptyBrackets`, `.indices`, | `a[c][]=1&a[c][]=2` · `a[c][0]=1&a[c][1]=2` · |
+/// | | `.repeatedKeys`, `.comma` | `a[c]=1&a[c]=2` · `a[c]=1,2` |
 /// | ``BoolEncoding`` | `.trueFalse`, `.oneZero` | `true` · `1` |
 /// | ``NullEncoding`` | `.bareKey`, `.omitted` | `a` · (nothing) |
 /// | ``DateEncoding`` | `.iso8601`, `.secondsSince1970` | `2001-01-01T00:00:00Z` · `978307200` |

@@ -30,6 +30,20 @@ public struct ExchangeDetail: Sendable {
     /// The snapshot the value was compared with, when it differed.
     public var snapshot: SnapshotDifference?
 
+    /// A detail from its parts (the checker makes these; tests make them to feed reporters).
+    package init(requestFields: RecordedFields, responseFields: RecordedFields, reason: String, body: [UInt8],
+                 bodyByteCount: Int, preview: ValuePreview? = nil, sniffedType: MediaType? = nil,
+                 snapshot: SnapshotDifference? = nil) {
+        self.requestFields = requestFields
+        self.responseFields = responseFields
+        self.reason = reason
+        self.body = body
+        self.bodyByteCount = bodyByteCount
+        self.preview = preview
+        self.sniffedType = sniffedType
+        self.snapshot = snapshot
+    }
+
     /// Whether ``body`` holds the whole body.
     public var hasWholeBody: Bool { body.count == bodyByteCount }
 }

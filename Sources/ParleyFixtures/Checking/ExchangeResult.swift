@@ -26,6 +26,23 @@ public struct ExchangeResult: Sendable {
     /// What a report shows beyond the findings; only with ``CheckOptions/keepsDetails``.
     public var detail: ExchangeDetail? = nil
 
+    /// An exchange's outcome from its parts (the checker makes these; tests make them to feed reporters).
+    package init(path: String, index: Int, method: String, url: String, status: Int, contentType: String? = nil,
+                 format: String? = nil, bodyBytes: Int, findings: [Finding], value: Value? = nil,
+                 detail: ExchangeDetail? = nil) {
+        self.path = path
+        self.index = index
+        self.method = method
+        self.url = url
+        self.status = status
+        self.contentType = contentType
+        self.format = format
+        self.bodyBytes = bodyBytes
+        self.findings = findings
+        self.value = value
+        self.detail = detail
+    }
+
     /// The most severe finding, or `nil` when nothing was found.
     public var severity: Severity? { findings.map(\.severity).max() }
 

@@ -7,6 +7,12 @@ public struct FixtureFile: Sendable, Hashable {
     public var path: String
     /// Whether the user named it.
     public var isExplicit: Bool
+
+    /// A file to check (``FixtureFiles/discover(_:)`` makes these; tests make them directly).
+    package init(path: String, isExplicit: Bool) {
+        self.path = path
+        self.isExplicit = isExplicit
+    }
 }
 
 /// Finding recordings in files and folders, and splitting them into shards.

@@ -15,6 +15,18 @@ public struct RecordingCheck: Sendable {
     /// Whether a snapshot sidecar was written for it.
     public var wroteSnapshot: Bool = false
 
+    /// A check's outcome from its parts (the checker makes these; tests make them to feed reporters).
+    package init(path: String, kind: RecordingKind? = nil, byteCount: Int, exchanges: [ExchangeResult],
+                 readError: RecordingError? = nil, isSkipped: Bool, wroteSnapshot: Bool = false) {
+        self.path = path
+        self.kind = kind
+        self.byteCount = byteCount
+        self.exchanges = exchanges
+        self.readError = readError
+        self.isSkipped = isSkipped
+        self.wroteSnapshot = wroteSnapshot
+    }
+
     /// Whether the file fails the check.
     public func fails(strict: Bool) -> Bool {
         (readError != nil && !isSkipped) || exchanges.contains { $0.fails(strict: strict) }

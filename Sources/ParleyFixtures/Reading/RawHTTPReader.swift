@@ -14,7 +14,7 @@ import ParleyHTTP
 /// that is not a length, or one or a chunk size declaring more than twice the bytes of the whole
 /// recording (no hand edit is that far off). A `Content-Length` that is merely off (a hand-edited body) is a
 /// `lengthMismatch` warning, and a chunked label on a body stored decoded a `chunkFraming` note.
-struct RawHTTPReader {
+package struct RawHTTPReader {
     let path: String
 
     /// Whether `bytes` at `offset` start a status line: `HTTP/` digit, then a space or `.`.
@@ -170,16 +170,18 @@ struct RawHTTPReader {
     /// lies ahead, and the whole file is scanned once however many messages it holds (a message
     /// whose loose status line the search skips, `HTTP/1x 200`, no longer rescans the rest of the
     /// file).
-    struct StatusLineScan {
+    package struct StatusLineScan {
         /// Where the last search started, and what it found (a position or the end of the data).
         private var searchedFrom = Int.max
         private var found = 0
         /// Positions looked at so far, over all searches: at most the length of the data.
-        private(set) var positionsExamined = 0
+        package private(set) var positionsExamined = 0
+
+        package init() {}
 
         /// The start of the first status line at the beginning of a line at or after `offset`
         /// (itself the start of a line), or the end of the data.
-        mutating func nextStatusLine(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+        package mutating func nextStatusLine(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
             if searchedFrom <= offset, found >= offset { return found }
             var position = offset
             while position < bytes.count {

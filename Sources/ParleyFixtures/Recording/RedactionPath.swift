@@ -1,9 +1,9 @@
-import Parley
+package import Parley
 
 /// A parsed ``RecordingOptions/redactedPaths`` entry, and its application to a value tree.
-struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
+package struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
-    enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         /// The member with this key.
         case key(String)
         /// The array element at this position.
@@ -13,15 +13,15 @@ struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a path does not parse.
-    struct ParseError: Error {
-        var message: String
+    package struct ParseError: Error {
+        package var message: String
     }
 
-    let steps: [Step]
-    let description: String
+    package let steps: [Step]
+    package let description: String
 
     /// Parses `user.password`, `$.items[*].token`, `items[0]`, `*.secret`, `["a.b"]`.
-    init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         description = text
         var bytes = Array(text.utf8)[...]
         if bytes.first == UInt8(ascii: "$") {
@@ -102,7 +102,7 @@ struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Replaces every value this path names in `value` with `replacement`; returns how many.
-    func apply(to value: inout Value, replacement: Value) -> Int {
+    package func apply(to value: inout Value, replacement: Value) -> Int {
         Self.apply(steps[...], to: &value, replacement: replacement)
     }
 

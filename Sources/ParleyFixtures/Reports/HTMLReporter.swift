@@ -38,7 +38,7 @@ public struct ReportRun: Sendable, Hashable {
 /// block at a time when a page first shows one of its rows), which the page's script pages
 /// through and filters, and the summary last (shown first by CSS). Each exchange's HTML is rendered here,
 /// once, by ``HTMLExchangeView``; the script only chooses which rows to show.
-struct HTMLReporter: CheckReporter {
+package struct HTMLReporter: CheckReporter {
     let strict: Bool
     let run: ReportRun
     let limits: HTMLReportLimits
@@ -61,7 +61,7 @@ struct HTMLReporter: CheckReporter {
     /// Unreadable files listed by name; past this only counted.
     static let maxListedUnreadable = 1_000
 
-    init(strict: Bool, run: ReportRun, limits: HTMLReportLimits = HTMLReportLimits(),
+    package init(strict: Bool, run: ReportRun, limits: HTMLReportLimits = HTMLReportLimits(),
          write: @escaping (String) -> Void) {
         self.strict = strict
         self.run = run
@@ -72,7 +72,7 @@ struct HTMLReporter: CheckReporter {
         self.nonce = (0..<4).map { _ in String(generator.next() as UInt64, radix: 36) }.joined()
     }
 
-    mutating func record(_ check: RecordingCheck) {
+    package mutating func record(_ check: RecordingCheck) {
         begin()
         if let error = check.readError, !check.isSkipped {
             if unreadable.count < Self.maxListedUnreadable { unreadable.append((error.path, error.message)) }
@@ -80,7 +80,7 @@ struct HTMLReporter: CheckReporter {
         for result in check.exchanges { add(result) }
     }
 
-    mutating func finish(_ summary: CheckSummary) {
+    package mutating func finish(_ summary: CheckSummary) {
         begin()
         closeTable()
         flush()

@@ -6,12 +6,12 @@ public import Parley
 /// The comparison is linear in the size of the two values: members of large objects are looked
 /// up through a table built once per object (not by scanning the members for each key), and the
 /// path of a member is only written out when it differs.
-enum SnapshotComparison {
+package enum SnapshotComparison {
     /// Objects with more members than this are compared through a key table.
     static let linearLookupLimit = 16
 
     /// The differences between `expected` and `actual` (empty when they match), at most `limit`.
-    static func differences(expected: Value, actual: Value, match: Snapshot.Match, limit: Int = 8) -> [String] {
+    package static func differences(expected: Value, actual: Value, match: Snapshot.Match, limit: Int = 8) -> [String] {
         walk(expected: expected, actual: actual, match: match, limit: limit).found
     }
 

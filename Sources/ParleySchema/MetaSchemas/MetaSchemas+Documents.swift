@@ -269,7 +269,10 @@ extension MetaSchemas {
             .string("object"),
             .string("boolean")
         ])),
-        member("$comment", .string("This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.")),
+        member("$comment", .string("""
+            This meta-schema also defines keywords that have appeared in previous drafts in order to prevent \
+            incompatible extensions as they remain in common use.
+            """)),
         member("properties", .object(Value.Object([
             member("definitions", .object(Value.Object([
                 member("$comment", .string("\"definitions\" has been replaced by \"$defs\".")),
@@ -281,7 +284,10 @@ extension MetaSchemas {
                 member("default", .object(Value.Object([])))
             ]))),
             member("dependencies", .object(Value.Object([
-                member("$comment", .string("\"dependencies\" has been split and replaced by \"dependentSchemas\" and \"dependentRequired\" in order to serve their differing semantics.")),
+                member("$comment", .string("""
+                    \"dependencies\" has been split and replaced by \"dependentSchemas\" and \"dependentRequired\" in \
+                    order to serve their differing semantics.
+                    """)),
                 member("type", .string("object")),
                 member("additionalProperties", .object(Value.Object([
                     member("anyOf", .array([

@@ -7,7 +7,9 @@ extension MetaSchemas {
     static let openAPI30Schema: Value = .object(Value.Object([
         member("id", .string("https://spec.openapis.org/oas/3.0/schema/2021-09-28")),
         member("$schema", .string("http://json-schema.org/draft-04/schema#")),
-        member("description", .string("The description of OpenAPI v3.0.x documents, as defined by https://spec.openapis.org/oas/v3.0.3")),
+        member("description", .string("""
+            The description of OpenAPI v3.0.x documents, as defined by https://spec.openapis.org/oas/v3.0.3
+            """)),
         member("type", .string("object")),
         member("required", .array([
             .string("openapi"),
@@ -1633,7 +1635,10 @@ extension MetaSchemas {
     static let openAPI31Schema: Value = .object(Value.Object([
         member("$id", .string("https://spec.openapis.org/oas/3.1/schema/2022-10-07")),
         member("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
-        member("description", .string("The description of OpenAPI v3.1.x documents without schema validation, as defined by https://spec.openapis.org/oas/v3.1.0")),
+        member("description", .string("""
+            The description of OpenAPI v3.1.x documents without schema validation, as defined by \
+            https://spec.openapis.org/oas/v3.1.0
+            """)),
         member("type", .string("object")),
         member("properties", .object(Value.Object([
             member("openapi", .object(Value.Object([
@@ -1908,8 +1913,14 @@ extension MetaSchemas {
                     ])))
                 ]))),
                 member("patternProperties", .object(Value.Object([
-                    member("^(schemas|responses|parameters|examples|requestBodies|headers|securitySchemes|links|callbacks|pathItems)$", .object(Value.Object([
-                        member("$comment", .string("Enumerating all of the property names in the regex above is necessary for unevaluatedProperties to work as expected")),
+                    member("""
+                        ^(schemas|responses|parameters|examples|requestBodies|headers|securitySchemes|links|callbacks|\
+                        pathItems)$
+                        """, .object(Value.Object([
+                        member("$comment", .string("""
+                            Enumerating all of the property names in the regex above is necessary for \
+                            unevaluatedProperties to work as expected
+                            """)),
                         member("propertyNames", .object(Value.Object([
                             member("pattern", .string("^[a-zA-Z0-9._-]+$"))
                         ])))
@@ -2155,19 +2166,29 @@ extension MetaSchemas {
                                 member("$ref", .string("#/$defs/examples"))
                             ])),
                             .object(Value.Object([
-                                member("$ref", .string("#/$defs/parameter/dependentSchemas/schema/$defs/styles-for-path"))
+                                member("$ref", .string("""
+                                    #/$defs/parameter/dependentSchemas/schema/$defs/styles-for-path
+                                    """))
                             ])),
                             .object(Value.Object([
-                                member("$ref", .string("#/$defs/parameter/dependentSchemas/schema/$defs/styles-for-header"))
+                                member("$ref", .string("""
+                                    #/$defs/parameter/dependentSchemas/schema/$defs/styles-for-header
+                                    """))
                             ])),
                             .object(Value.Object([
-                                member("$ref", .string("#/$defs/parameter/dependentSchemas/schema/$defs/styles-for-query"))
+                                member("$ref", .string("""
+                                    #/$defs/parameter/dependentSchemas/schema/$defs/styles-for-query
+                                    """))
                             ])),
                             .object(Value.Object([
-                                member("$ref", .string("#/$defs/parameter/dependentSchemas/schema/$defs/styles-for-cookie"))
+                                member("$ref", .string("""
+                                    #/$defs/parameter/dependentSchemas/schema/$defs/styles-for-cookie
+                                    """))
                             ])),
                             .object(Value.Object([
-                                member("$ref", .string("#/$defs/parameter/dependentSchemas/schema/$defs/styles-for-form"))
+                                member("$ref", .string("""
+                                    #/$defs/parameter/dependentSchemas/schema/$defs/styles-for-form
+                                    """))
                             ]))
                         ])),
                         member("$defs", .object(Value.Object([
@@ -3086,7 +3107,10 @@ extension MetaSchemas {
     static let openAPI31SchemaBase: Value = .object(Value.Object([
         member("$id", .string("https://spec.openapis.org/oas/3.1/schema-base/2022-10-07")),
         member("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
-        member("description", .string("The description of OpenAPI v3.1.x documents using the OpenAPI JSON Schema dialect, as defined by https://spec.openapis.org/oas/v3.1.0")),
+        member("description", .string("""
+            The description of OpenAPI v3.1.x documents using the OpenAPI JSON Schema dialect, as defined by \
+            https://spec.openapis.org/oas/v3.1.0
+            """)),
         member("$ref", .string("https://spec.openapis.org/oas/3.1/schema/2022-10-07")),
         member("properties", .object(Value.Object([
             member("jsonSchemaDialect", .object(Value.Object([

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Parley
+import ParleyFixtures
 import ParleyHTTP
 import Testing
-@testable import ParleyFixtures
 
 /// Hostile recordings (issue #22): each reads to a clean result or a `RecordingError`, never a
 /// trap, in time linear in its size. Inputs are generated here, not committed.

@@ -2,11 +2,11 @@ import Foundation
 import HTTPTypes
 import Parley
 import ParleyCompression
+import ParleyFixtures
 import ParleyImage
 import ParleyJSON
 import Synchronization
 import Testing
-@testable import ParleyFixtures
 
 /// A clock the tests move by hand, so rotation by age needs no sleeping.
 final class TestClock: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Parley
+import ParleyFixtures
 import Testing
-@testable import ParleyFixtures
 
 /// The HTML report's writer: escaping in every context, size caps, and the page's structure.
 /// Browser behaviour (filters, expansion, no script running) is tested in Tests/Browser.

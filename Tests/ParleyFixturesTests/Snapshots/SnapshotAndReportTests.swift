@@ -1,10 +1,10 @@
 import Foundation
 import Parley
+import ParleyFixtures
+import ParleyHTTP
 import ParleyJSON
 import ParleyXML
-import ParleyHTTP
 import Testing
-@testable import ParleyFixtures
 
 @Suite("Snapshots, reports and sharding")
 struct SnapshotAndReportTests {

@@ -6,10 +6,10 @@ import Testing
 
 /// Pixel-exact agreement with an independent decoder: Pillow's RGBA8 output for every decodable
 /// sample in the corpus (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), written by
-/// `Pillow/pillow_rgba_reference.py` into the folder `PARLEY_PILLOW_RGBA` names. Outside CI it is
-/// skipped visibly without them (Pillow is not a test dependency); with `CI=true` missing
-/// references are a failure: `.ci/run` installs Pillow and writes them before `make test`. Without
-/// the image corpus (no `../shared`) it is skipped.
+/// `Tests/ParleyImageTests/Pillow/pillow_rgba_reference.py` into the folder `PARLEY_PILLOW_RGBA` names.
+/// Outside CI it is skipped visibly without them (Pillow is not a test dependency); with `CI=true`
+/// missing references are a failure: `.ci/run` installs Pillow and writes them before `make test`.
+/// Without the image corpus (no `../shared`) it is skipped.
 @Suite struct PillowAgreementTests {
     static let referenceFolder = ProcessInfo.processInfo.environment["PARLEY_PILLOW_RGBA"]
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
@@ -35,7 +35,8 @@ import Testing
     @Test func agreesWithPillowPixelForPixel() throws {
         guard ImageCorpus.directory != nil else { return print(Corpora.missingMessage("image")) }
         guard let folder = Self.referenceFolder else {
-            let message = "Pillow references not found (set PARLEY_PILLOW_RGBA, see Pillow/pillow_rgba_reference.py)"
+            let message = "Pillow references not found (set PARLEY_PILLOW_RGBA, see "
+                + "Tests/ParleyImageTests/Pillow/pillow_rgba_reference.py)"
             if Self.isCI {
                 Issue.record("\(message): CI=true, so the agreement check must run")
             } else {
