@@ -30,8 +30,7 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration")
 /// Imports are internal unless a file says `public import`, and a member is visible only where its module is
-/// imported (as swift-http-types and hummingbird build). Not yet on ParleyCBOR and ParleyProtobuf and their
-/// tests: see issue #32.
+/// imported (as swift-http-types and hummingbird build).
 let strictImports: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
