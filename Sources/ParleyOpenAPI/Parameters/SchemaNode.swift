@@ -21,7 +21,7 @@ struct SchemaNode {
 
     /// `schema` with its `$ref`s followed, or `nil` for no schema.
     static func resolve(_ schema: Value?, resolver: SchemaReferenceResolver,
-                        subject: String) throws(DeserializationError) -> SchemaNode? {
+                        subject: @autoclosure () -> String) throws(DeserializationError) -> SchemaNode? {
         guard var current = schema else { return nil }
         var name: String?
         var xmlObject = current["xml"]
@@ -30,7 +30,7 @@ struct SchemaNode {
             hops += 1
             guard hops <= maxReferenceChain, let target = resolver.schema(for: reference) else {
                 let message = hops > maxReferenceChain ? "too many $ref in a row" : "no schema at this $ref"
-                throw DeserializationError(.unresolvedReference, subject: subject, text: reference, message)
+                throw DeserializationError(.unresolvedReference, subject: subject(), text: reference, message)
             }
             name = reference.split(separator: "/").last.map(String.init)
             current = target
@@ -40,16 +40,16 @@ struct SchemaNode {
     }
 
     /// The node for a subschema of this one.
-    func child(_ value: Value?, subject: String) throws(DeserializationError) -> SchemaNode? {
-        try Self.resolve(value, resolver: resolver, subject: subject)
+    func child(_ value: Value?, subject: @autoclosure () -> String) throws(DeserializationError) -> SchemaNode? {
+        try Self.resolve(value, resolver: resolver, subject: subject())
     }
 
     /// The composed members (`allOf`, `anyOf`, `oneOf`), resolved.
-    private func compositionMembers(subject: String) throws(DeserializationError) -> [SchemaNode] {
+    private func compositionMembers(subject: @autoclosure () -> String) throws(DeserializationError) -> [SchemaNode] {
         var members: [SchemaNode] = []
         for keyword in ["allOf", "anyOf", "oneOf"] {
             for member in schema[keyword]?.arrayValue ?? [] {
-                if let node = try child(member, subject: subject) { members.append(node) }
+                if let node = try child(member, subject: subject()) { members.append(node) }
             }
         }
         return members
@@ -58,7 +58,7 @@ struct SchemaNode {
     /// The JSON types the schema allows: `type` (a name or a list), `nullable: true` (3.0) adding
     /// null, else the types of its `const` or `enum` values, else the union of its composed
     /// members' types. Empty: any type.
-    func types(subject: String, depth: Int = 0) throws(DeserializationError) -> TypeSet {
+    func types(subject: @autoclosure () -> String, depth: Int = 0) throws(DeserializationError) -> TypeSet {
         var types = TypeSet()
         switch schema["type"] {
         case .string(let name)?: types.insert(TypeSet(name: name) ?? [])
@@ -68,8 +68,8 @@ struct SchemaNode {
                 types.insert(TypeSet(of: value))
             }
             guard types.isEmpty, depth < Self.maxCompositionDepth else { break }
-            for member in try compositionMembers(subject: subject) {
-                types.formUnion(try member.types(subject: subject, depth: depth + 1))
+            for member in try compositionMembers(subject: subject()) {
+                types.formUnion(try member.types(subject: subject(), depth: depth + 1))
             }
         }
         if !types.isEmpty, schema["nullable"]?.boolValue == true { types.insert(.null) }
@@ -77,11 +77,11 @@ struct SchemaNode {
     }
 
     /// What a serialized value of this schema is: an object, an array or a primitive.
-    func kind(subject: String) throws(DeserializationError) -> Kind {
-        let types = try types(subject: subject)
+    func kind(subject: @autoclosure () -> String) throws(DeserializationError) -> Kind {
+        let types = try types(subject: subject())
         if types.contains(.array) { return .array }
         if types.contains(.object) { return .object }
-        if types.isEmpty, !(try propertyNames(subject: subject)).isEmpty { return .object }
+        if types.isEmpty, !(try propertyNames(subject: subject())).isEmpty { return .object }
         if types.isEmpty, schema["items"] != nil { return .array }
         return .primitive
     }
@@ -90,21 +90,21 @@ struct SchemaNode {
     enum Kind { case primitive, array, object }
 
     /// The `items` schema (of this schema or a composed member).
-    func items(subject: String, depth: Int = 0) throws(DeserializationError) -> SchemaNode? {
-        if let items = schema["items"], items.objectValue != nil { return try child(items, subject: subject) }
+    func items(subject: @autoclosure () -> String, depth: Int = 0) throws(DeserializationError) -> SchemaNode? {
+        if let items = schema["items"], items.objectValue != nil { return try child(items, subject: subject()) }
         guard depth < Self.maxCompositionDepth else { return nil }
-        for member in try compositionMembers(subject: subject) {
-            if let items = try member.items(subject: subject, depth: depth + 1) { return items }
+        for member in try compositionMembers(subject: subject()) {
+            if let items = try member.items(subject: subject(), depth: depth + 1) { return items }
         }
         return nil
     }
 
     /// The declared property names in order: this schema's, then its composed members' (once each).
-    func propertyNames(subject: String, depth: Int = 0) throws(DeserializationError) -> [String] {
+    func propertyNames(subject: @autoclosure () -> String, depth: Int = 0) throws(DeserializationError) -> [String] {
         var names = schema["properties"]?.objectValue.map { $0.map(\.key) } ?? []
         guard depth < Self.maxCompositionDepth else { return names }
-        for member in try compositionMembers(subject: subject) {
-            for name in try member.propertyNames(subject: subject, depth: depth + 1) where !names.contains(name) {
+        for member in try compositionMembers(subject: subject()) {
+            for name in try member.propertyNames(subject: subject(), depth: depth + 1) where !names.contains(name) {
                 names.append(name)
             }
         }
@@ -112,15 +112,16 @@ struct SchemaNode {
     }
 
     /// The schema of property `name`: declared here, in a composed member, or `additionalProperties`.
-    func property(_ name: String, subject: String, depth: Int = 0) throws(DeserializationError) -> SchemaNode? {
-        if let declared = schema["properties"]?[name] { return try child(declared, subject: subject) }
+    func property(_ name: String, subject: @autoclosure () -> String,
+                  depth: Int = 0) throws(DeserializationError) -> SchemaNode? {
+        if let declared = schema["properties"]?[name] { return try child(declared, subject: subject()) }
         if depth < Self.maxCompositionDepth {
-            for member in try compositionMembers(subject: subject) {
-                if let found = try member.property(name, subject: subject, depth: depth + 1) { return found }
+            for member in try compositionMembers(subject: subject()) {
+                if let found = try member.property(name, subject: subject(), depth: depth + 1) { return found }
             }
         }
         if let additional = schema["additionalProperties"], additional.objectValue != nil {
-            return try child(additional, subject: subject)
+            return try child(additional, subject: subject())
         }
         return nil
     }

@@ -67,6 +67,9 @@ public struct ECMAPattern: Sendable {
             var matcher = BacktrackingMatcher(program, text: Array(units), maxSteps: limits.maxBacktrackingSteps)
             return try matcher.search()
         }
+        if program.isSequence {
+            return try SequenceMatcher(program, maxSteps: limits.maxSteps).matches(units)
+        }
         let matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
         return try matcher.matches(units)
     }

@@ -38,6 +38,8 @@ struct PatternProgram: Sendable {
     let isAnchoredAtStart: Bool
     /// Whether this program is for the backtracking matcher (with captures and progress checks).
     let isBacktracking: Bool
+    /// Whether this linear program has no splits or jumps, so a `SequenceMatcher` runs it.
+    let isSequence: Bool
     /// Registers a backtracking run needs: two per capture group (numbered from 1; slots 0 and 1 are
     /// unused), then one per optional iteration. Zero for a linear program.
     let registerCount: Int
@@ -66,6 +68,12 @@ struct PatternProgram: Sendable {
         isAnchoredAtStart = node.isAnchoredAtStart
         isBacktracking = backtracking
         registerCount = builder.nextRegister
+        isSequence = !backtracking && builder.instructions.allSatisfy { instruction in
+            switch instruction {
+            case .unit, .set, .assertion, .match: true
+            default: false
+            }
+        }
     }
 
     /// The instruction count of `node` as `Builder` emits it, saturating just above `limit`.

@@ -122,8 +122,9 @@ struct Discriminator: Sendable {
     var byName: [String: Int]
 }
 
-/// One compiled keyword. `name` fields are not needed: each case knows its keyword.
-enum Keyword: Sendable {
+/// One compiled keyword. `name` fields are not needed: each case knows its keyword. Indirect, so
+/// that the validator's copy of a keyword is one retain whatever its payload.
+indirect enum Keyword: Sendable {
     case alwaysFalse
     /// `strictIntegers`: draft 4 counts `1.0` as a number, not an integer.
     case type(TypeSet, strictIntegers: Bool)

@@ -70,3 +70,42 @@ import Testing
         }
     }
 }
+
+/// Patterns without quantifiers or alternatives run on the sequence matcher: they must agree with
+/// the backtracking engine, anchored or not, with word boundaries and surrogate pairs in the text.
+@Suite struct ECMAPatternSequenceTests {
+    static let patterns = [
+        "^[A-Z]{3}-[0-9]{4}$", "[A-Z]{3}-[0-9]{4}", "-\\d", "\\bab\\b", "\\Bb", "a$", "^$", "", "x.y",
+        "[^a]b", "\\uD83D", "\\u{1F600}", "(?:ab)c",
+    ]
+    static let texts = [
+        "", "ABC-1234", "ABC-12345", "xABC-1234", "aABC-1234 ", "ab", "b ab", "cab", "xzy", "x\u{1F600}y",
+        "\u{1F600}", "abc", "aab", "a", "-7",
+    ]
+
+    @Test(arguments: [false, true])
+    func sequencesAgreeWithBacktracking(unicode: Bool) throws {
+        for source in Self.patterns {
+            guard let pattern = try? ECMAPattern(source, unicode: unicode) else { continue }
+            for text in Self.texts {
+                #expect(try pattern.matches(text) == pattern.matchesByBacktracking(text),
+                        "/\(source)/ on \(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func sequenceVerdicts() throws {
+        let sku = try ECMAPattern("^[A-Z]{3}-[0-9]{4}$", unicode: true)
+        #expect(try sku.matches("ABC-1000"))
+        #expect(try !sku.matches("ABC-100"))
+        #expect(try !sku.matches("xABC-1000"))
+        let unanchored = try ECMAPattern("c-\\d\\b", unicode: true)
+        #expect(try unanchored.matches("abc-1 x"))
+        #expect(try !unanchored.matches("abc-12"))
+    }
+
+    @Test func sequenceStepsAreBounded() throws {
+        let pattern = try ECMAPattern("aaaab", unicode: false, limits: ECMAPattern.Limits(maxSteps: 20))
+        #expect(throws: PatternError.self) { try pattern.matches(String(repeating: "a", count: 40)) }
+    }
+}
