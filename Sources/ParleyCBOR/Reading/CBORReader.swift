@@ -314,6 +314,14 @@ struct CBORReader {
             throw FormatError(.invalidText, format: CBORFormat.formatName, "a text string is not valid UTF-8",
                               location: .init(byteOffset: slice.startIndex + i + bad))
         }
+        if i == length && length <= 15 {
+            // ASCII that fits in a small string: copied straight into the string's storage, where
+            // the standard library finds it ASCII from two words.
+            return String(unsafeUninitializedCapacity: length) { storage in
+                storage.baseAddress!.initialize(from: base, count: length)
+                return length
+            }
+        }
         return String(utf8: payload)
     }
 
