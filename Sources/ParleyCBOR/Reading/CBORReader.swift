@@ -199,9 +199,12 @@ struct CBORReader {
                     pending -= top.bytesAfterCurrentItem
                     continue
                 case .map:
-                    top.members.append(Value.Object.Member(key: top.key, value: value))
+                    // The key and the value move into the member: no copy to retain, no old one to release.
+                    var key = ""
+                    swap(&key, &top.key)
+                    top.members.append(Value.Object.Member(key: key, value: consume value))
                 case .pairs, .array:
-                    top.elements.append(value)
+                    top.elements.append(consume value)
                 }
                 guard top.remaining > 0 else { break }
                 top.remaining -= 1
