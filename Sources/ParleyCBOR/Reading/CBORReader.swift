@@ -39,6 +39,19 @@ struct CBORReader {
         var tag: UInt64 = 0
         var position = 0
 
+        /// Turns a map whose keys so far were text into one whose keys and values alternate in
+        /// `elements`, for a key that is not text.
+        mutating func becomePairs() {
+            elements.reserveCapacity(2 * members.count)
+            for member in members {
+                elements.append(.string(member.key))
+                elements.append(member.value)
+            }
+            members = []
+            kind = .pairs
+            if remaining > 0 { remaining *= 2 }
+        }
+
         /// The bytes this frame's items after the one being read need at least, one each (a
         /// break for an indefinite length).
         var bytesAfterCurrentItem: Int {
@@ -96,14 +109,7 @@ struct CBORReader {
                 if try readTextKey(into: &top.key) {
                     afterKey = true
                 } else {
-                    top.elements.reserveCapacity(2 * top.members.count)
-                    for member in top.members {
-                        top.elements.append(.string(member.key))
-                        top.elements.append(member.value)
-                    }
-                    top.members = []
-                    top.kind = .pairs
-                    if top.remaining > 0 { top.remaining *= 2 }
+                    top.becomePairs()
                 }
             }
             let start = input.offset
