@@ -3,6 +3,7 @@ import Foundation
 import Parley
 import ParleyCBOR
 import ParleyJSON
+import ParleyMessagePack
 import ParleyPropertyList
 import ParleyProtobuf
 import ParleyXML
@@ -104,6 +105,10 @@ let formatPaths: [GatedPath] = [
     GatedPath("CBOR.encode-api-1mb") { _ in
         let value = (try? CBORFormat().decode(cborAPIDocument())) ?? .null
         return { consume(try CBORFormat().encode(value)) }
+    },
+    GatedPath("MessagePack.decode-api-1mb") { _ in
+        let bytes = try! MessagePackFormat().encode(try! JSONFormat().decode(makeAPIDocument(size: 1 << 20, seed: 1)))
+        return { consume(try MessagePackFormat().decode(bytes)) }
     },
     GatedPath("XML.events-1MB") { _ in
         let document = catalogue(bytes: 1 << 20)

@@ -47,7 +47,7 @@ package struct BinaryInput {
     @inlinable
     package mutating func take(_ length: UInt64,
                                at start: Int) throws(FormatError) -> Slice<UnsafeBufferPointer<UInt8>> {
-        guard length <= UInt64(remaining) else { throw declared("\(length) byte(s)", at: start) }
+        guard length <= UInt64(remaining) else { throw declaredBytes(length, at: start) }
         let count = Int(length)
         defer { offset += count }
         return bytes[offset..<(offset + count)]
@@ -58,7 +58,7 @@ package struct BinaryInput {
     @inlinable
     package func checkedCount(_ count: UInt64, bytesEach: Int, noun: String,
                               at start: Int) throws(FormatError) -> Int {
-        guard count <= UInt64(remaining / bytesEach) else { throw declared("\(count) \(noun)", at: start) }
+        guard count <= UInt64(remaining / bytesEach) else { throw declared(count, noun, at: start) }
         return Int(count)
     }
 
@@ -66,19 +66,13 @@ package struct BinaryInput {
     @inlinable
     package mutating func countItem(at start: Int) throws(FormatError) {
         items += 1
-        if items > limits.maxNodes {
-            throw FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
-                                            location: .init(byteOffset: start))
-        }
+        if items > limits.maxNodes { throw tooManyItems(at: start) }
     }
 
     /// Checks a container opened at `start`, `depth` levels deep, against `DecodingLimits/maxDepth`.
     @inlinable
     package func checkDepth(_ depth: Int, at start: Int) throws(FormatError) {
-        if depth > limits.maxDepth {
-            throw FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
-                                            actual: depth, location: .init(byteOffset: start))
-        }
+        if depth > limits.maxDepth { throw tooDeep(depth, at: start) }
     }
 
     /// The input ends inside an item that started before `position`.
@@ -92,9 +86,33 @@ package struct BinaryInput {
         FormatError(.malformed, format: format, message, location: .init(byteOffset: position))
     }
 
+    // The errors below are built out of line: in the inlined accessors above, building one in place would make
+    // each accessor too large for the compiler to inline into the readers' loops.
+
     @usableFromInline
+    func declaredBytes(_ length: UInt64, at start: Int) -> FormatError {
+        declared("\(length) byte(s)", at: start)
+    }
+
+    @usableFromInline
+    func declared(_ count: UInt64, _ noun: String, at start: Int) -> FormatError {
+        declared("\(count) \(noun)", at: start)
+    }
+
     func declared(_ what: String, at start: Int) -> FormatError {
         FormatError(.truncated, format: format, "declares \(what) but only \(remaining) byte(s) remain",
                     location: .init(byteOffset: start))
+    }
+
+    @usableFromInline
+    func tooManyItems(at start: Int) -> FormatError {
+        FormatError.limitExceeded(format: format, limit: "maxNodes", maximum: limits.maxNodes,
+                                  location: .init(byteOffset: start))
+    }
+
+    @usableFromInline
+    func tooDeep(_ depth: Int, at start: Int) -> FormatError {
+        FormatError.limitExceeded(format: format, limit: "maxDepth", maximum: limits.maxDepth,
+                                  actual: depth, location: .init(byteOffset: start))
     }
 }

@@ -39,6 +39,19 @@ struct CBORReader {
         var tag: UInt64 = 0
         var position = 0
 
+        /// Turns a map whose keys so far were text into one whose keys and values alternate in
+        /// `elements`, for a key that is not text.
+        mutating func becomePairs() {
+            elements.reserveCapacity(2 * members.count)
+            for member in members {
+                elements.append(.string(member.key))
+                elements.append(member.value)
+            }
+            members = []
+            kind = .pairs
+            if remaining > 0 { remaining *= 2 }
+        }
+
         /// The bytes this frame's items after the one being read need at least, one each (a
         /// break for an indefinite length).
         var bytesAfterCurrentItem: Int {
@@ -96,14 +109,7 @@ struct CBORReader {
                 if try readTextKey(into: &top.key) {
                     afterKey = true
                 } else {
-                    top.elements.reserveCapacity(2 * top.members.count)
-                    for member in top.members {
-                        top.elements.append(.string(member.key))
-                        top.elements.append(member.value)
-                    }
-                    top.members = []
-                    top.kind = .pairs
-                    if top.remaining > 0 { top.remaining *= 2 }
+                    top.becomePairs()
                 }
             }
             let start = input.offset
@@ -199,9 +205,12 @@ struct CBORReader {
                     pending -= top.bytesAfterCurrentItem
                     continue
                 case .map:
-                    top.members.append(Value.Object.Member(key: top.key, value: value))
+                    // The key and the value move into the member: no copy to retain, no old one to release.
+                    var key = ""
+                    swap(&key, &top.key)
+                    top.members.append(Value.Object.Member(key: key, value: consume value))
                 case .pairs, .array:
-                    top.elements.append(value)
+                    top.elements.append(consume value)
                 }
                 guard top.remaining > 0 else { break }
                 top.remaining -= 1
@@ -313,6 +322,14 @@ struct CBORReader {
         if i < length, let bad = Charset.firstInvalidUTF8(UnsafeBufferPointer(rebasing: payload[i...])) {
             throw FormatError(.invalidText, format: CBORFormat.formatName, "a text string is not valid UTF-8",
                               location: .init(byteOffset: slice.startIndex + i + bad))
+        }
+        if i == length && length <= 15 {
+            // ASCII that fits in a small string: copied straight into the string's storage, where
+            // the standard library finds it ASCII from two words.
+            return String(unsafeUninitializedCapacity: length) { storage in
+                storage.baseAddress!.initialize(from: base, count: length)
+                return length
+            }
         }
         return String(utf8: payload)
     }
