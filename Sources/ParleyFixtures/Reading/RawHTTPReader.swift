@@ -129,8 +129,8 @@ package struct RawHTTPReader {
         if let declared = declaredLength, Self.isBeyondRecording(declared, bytes.count) {
             notes.append(Finding(.invalidFraming,
                                  "Content-Length is \(declared), more than twice the \(bytes.count) bytes of the " +
-                                 "whole recording (RFC 9112 §6.3: the message cannot be framed); the body is read up " +
-                                 "to the next message"))
+                                 "whole recording (RFC 9112 §6.3: the message cannot be framed); the body is read "
+                                 + "up to the next message"))
         } else if let declared = declaredLength {
             if CheckedArithmetic.fits(declared, in: bytes.count, from: bodyStart),
                bodyStart + declared == nextMessage || startsAfterBlankLines(bytes, bodyStart + declared) {

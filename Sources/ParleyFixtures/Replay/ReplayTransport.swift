@@ -44,15 +44,16 @@ public struct ReplayTransport: HTTPTransport {
         var headers = RecordedFields()
         for field in request.headerFields { headers.append(name: field.name.rawName, value: field.value) }
         let bytes = replayer.options.matchesBody ? try body?.collect(maxBytes: maxRequestBodyBytes) : nil
-        let url = request.url?.absoluteString ?? "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
+        let url = request.url?.absoluteString
+            ?? "\(request.scheme ?? "https")://\(request.authority ?? "")\(request.path ?? "/")"
         let exchange = try replayer.replay(method: request.method.rawValue, url: url, headers: headers, body: bytes)
         if exchange.isMissingItsBody {
-            throw ReplayError(request: "\(request.method.rawValue) \(url)", reason: "the recording holds no body for this response",
-                              candidates: [])
+            throw ReplayError(request: "\(request.method.rawValue) \(url)",
+                              reason: "the recording holds no body for this response", candidates: [])
         }
         if exchange.response.headers.exceedsMaxCount {
-            throw ReplayError(request: "\(request.method.rawValue) \(url)", reason: exchange.response.headers.overMaxCountMessage,
-                              candidates: [])
+            throw ReplayError(request: "\(request.method.rawValue) \(url)",
+                              reason: exchange.response.headers.overMaxCountMessage, candidates: [])
         }
         return try response(for: exchange.response)
     }

@@ -70,7 +70,9 @@ public final class Replayer: Sendable {
         var counter = key
         if matches.isEmpty, !options.isStrict {
             let loose = Self.key(method: method, url: url, options: options, dropQuery: true)
-            matches = entries.filter { $0.looseKey == loose && accepts($0.exchange.request, headers: headers, body: body) }
+            matches = entries.filter { entry in
+                entry.looseKey == loose && accepts(entry.exchange.request, headers: headers, body: body)
+            }
             counter = "~" + loose
         }
         let request = "\(method.uppercased()) \(url)"
@@ -84,8 +86,8 @@ public final class Replayer: Sendable {
         }
         if turn < matches.count { return try checked(matches[turn], request: request) }
         guard !options.isStrict else {
-            throw ReplayError(request: request,
-                              reason: "all \(matches.count) recorded response\(matches.count == 1 ? " was" : "s were") already played",
+            let responses = matches.count == 1 ? "response was" : "responses were"
+            throw ReplayError(request: request, reason: "all \(matches.count) recorded \(responses) already played",
                               candidates: [])
         }
         return try checked(matches[matches.count - 1], request: request)
@@ -97,8 +99,8 @@ public final class Replayer: Sendable {
         let findings = contractCheck.check(entry.exchange, path: entry.path, kind: entry.kind).findings
         let violations = findings.filter { $0.kind.rawValue.hasPrefix("contract-") && $0.severity == .error }
         guard violations.isEmpty else {
-            throw ReplayError(request: request,
-                              reason: "the exchange recorded as \(entry.path)#\(entry.exchange.index) violates the contract",
+            let recorded = "\(entry.path)#\(entry.exchange.index)"
+            throw ReplayError(request: request, reason: "the exchange recorded as \(recorded) violates the contract",
                               candidates: [], violations: violations)
         }
         return entry.exchange
@@ -117,7 +119,8 @@ public final class Replayer: Sendable {
 
     private func nearest(to request: String) -> [String] {
         var seen = Set<String>()
-        let described = entries.map { "\($0.exchange.request.method) \($0.exchange.request.url)" }.filter { seen.insert($0).inserted }
+        let described = entries.map { "\($0.exchange.request.method) \($0.exchange.request.url)" }
+            .filter { seen.insert($0).inserted }
         return described.map { ($0, Self.distance($0, request)) }.sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
     }
 

@@ -7,8 +7,9 @@ public import Parley
 /// `ParleyClient` ships `URLSessionTransport` (the live network) and `InMemoryTransport` (canned
 /// or computed responses); `ParleyFixtures`' `ReplayTransport` answers from recorded exchanges.
 /// The protocol lives in the core so a transport can be written, and recordings replayed,
-/// without linking the client's networking (FoundationNetworking and curl). A transport does not validate statuses or
-/// decode bodies — the client's response serializers do — and returns the body after any `Content-Encoding` it removed.
+/// without linking the client's networking (FoundationNetworking and curl). A transport does not validate statuses
+/// or decode bodies — the client's response serializers do — and returns the body after any `Content-Encoding` it
+/// removed.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` with `body` (`nil` for none).
     ///

@@ -23,7 +23,8 @@ import Testing
             try replayer.replay(method: "GET", url: "https://api.example.org/users/4213")
         }
         #expect(error?.request == "GET https://api.example.org/users/4213")
-        #expect(error?.reason == "the exchange recorded as \(fixture("recorded/api-session.har"))#0 violates the contract")
+        let recorded = fixture("recorded/api-session.har")
+        #expect(error?.reason == "the exchange recorded as \(recorded)#0 violates the contract")
         #expect(error?.violations.map(\.kind) == [.contractBody])
         #expect(error?.violations.first?.message.contains("username") == true)
         #expect(error?.violations.first?.schemaPath?.contains("/paths/~1users~1{id}/get/responses/200") == true)
