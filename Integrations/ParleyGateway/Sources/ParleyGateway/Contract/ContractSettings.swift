@@ -1,18 +1,13 @@
 import Foundation
+import ParleyOpenAPI
 
 extension GatewayConfiguration {
     /// What the gateway does with the exchanges an OpenAPI document describes (`--openapi SPEC`,
-    /// the configuration's `contract:`).
-    public enum ContractMode: String, Sendable, Equatable, CaseIterable {
-        /// Not checked.
-        case off
-        /// Checked; violations are logged, counted (`parley_gateway_contract_violations_total`)
-        /// and written into the recording (`_parley.contract`), and the exchange goes on.
-        case report
-        /// Checked and reported; a violating request is answered 400 without reaching the
-        /// upstream, a violating response is replaced by a 502.
-        case enforce
-    }
+    /// the configuration's `contract:`): `report` logs the violations, counts them
+    /// (`parley_gateway_contract_violations_total`) and writes them into the recording
+    /// (`_parley.contract`); `enforce` also answers a violating request 400 without reaching the
+    /// upstream and replaces a violating response by a 502.
+    public typealias ContractMode = ParleyOpenAPI.ContractMode
 
     /// The OpenAPI document exchanges are checked against, and how.
     ///
