@@ -69,26 +69,28 @@ struct YAMLWriter {
         case .array(let elements):
             stack.append(Frame(elements: elements, isMapping: false, indent: indent, continuesLine: continuesLine))
         case .object(let object):
-            try checkUniqueKeys(object)
-            stack.append(Frame(members: object.members, isMapping: true, indent: indent, continuesLine: continuesLine))
+            // Built once: a deferred object builds a member on every subscript.
+            let members = object.members
+            try checkUniqueKeys(members)
+            stack.append(Frame(members: members, isMapping: true, indent: indent, continuesLine: continuesLine))
         default:
             break
         }
     }
 
     /// YAML mapping keys are unique; an object that repeats a key (JSON allows it) has no YAML form.
-    private func checkUniqueKeys(_ object: Value.Object) throws(FormatError) {
+    private func checkUniqueKeys(_ members: [Value.Object.Member]) throws(FormatError) {
         var repeated: String?
-        if object.count <= 16 {
-            outer: for i in object.indices.dropFirst() {
-                for j in object.startIndex..<i where object[j].key == object[i].key {
-                    repeated = object[i].key
+        if members.count <= 16 {
+            outer: for i in members.indices.dropFirst() {
+                for j in 0..<i where members[j].key == members[i].key {
+                    repeated = members[i].key
                     break outer
                 }
             }
         } else {
-            var seen = Set<String>(minimumCapacity: object.count)
-            repeated = object.members.first { !seen.insert($0.key).inserted }?.key
+            var seen = Set<String>(minimumCapacity: members.count)
+            repeated = members.first { !seen.insert($0.key).inserted }?.key
         }
         if let repeated {
             throw FormatError(.unsupportedValue, format: format,
@@ -234,10 +236,11 @@ struct YAMLWriter {
                         if offset > 0 { work.append(.text(", ")) }
                     }
                 case .object(let object) where !object.isEmpty:
-                    try checkUniqueKeys(object)
+                    let members = object.members
+                    try checkUniqueKeys(members)
                     output.append(UInt8(ascii: "{"))
                     work.append(.text("}"))
-                    for (offset, member) in object.members.enumerated().reversed() {
+                    for (offset, member) in members.enumerated().reversed() {
                         work.append(.value(member.value))
                         work.append(.key(member.key))
                         if offset > 0 { work.append(.text(", ")) }
