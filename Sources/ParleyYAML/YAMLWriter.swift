@@ -104,15 +104,16 @@ struct YAMLWriter {
 
     private mutating func drain() throws(FormatError) {
         while let top = stack.indices.last {
-            let frame = stack[top]
-            guard frame.index < frame.count else {
+            // The fields are read one by one: copying the frame would retain both of its arrays.
+            let index = stack[top].index, indent = stack[top].indent
+            guard index < stack[top].count else {
                 stack.removeLast()
                 continue
             }
             stack[top].index += 1
-            if !(frame.continuesLine && frame.index == 0) { writeIndent(frame.indent) }
-            if frame.isMapping {
-                let member = frame.members[frame.index]
+            if !(stack[top].continuesLine && index == 0) { writeIndent(indent) }
+            if stack[top].isMapping {
+                let member = stack[top].members[index]
                 // The limit applies to the key as written (quotes and escapes included), so the
                 // key is written first and turned explicit afterwards in the rare long case.
                 let keyStart = output.count
@@ -120,7 +121,7 @@ struct YAMLWriter {
                 if output.count - keyStart > Self.maxImplicitKeyBytes {
                     output.insert(contentsOf: "? ".utf8, at: keyStart)
                     output.append(UInt8(ascii: "\n"))
-                    writeIndent(frame.indent)
+                    writeIndent(indent)
                 }
                 output.append(UInt8(ascii: ":"))
                 if let (tag, container) = Self.blockContainer(member.value) {
@@ -129,7 +130,7 @@ struct YAMLWriter {
                         output.append(contentsOf: ScalarText.tagText(tag).utf8)
                     }
                     output.append(UInt8(ascii: "\n"))
-                    try push(container, indent: frame.indent + 2, continuesLine: false)
+                    try push(container, indent: indent + 2, continuesLine: false)
                 } else {
                     output.append(UInt8(ascii: " "))
                     try appendInline(member.value, inFlow: false)
@@ -137,14 +138,14 @@ struct YAMLWriter {
                 }
             } else {
                 output.append(contentsOf: "- ".utf8)
-                let element = frame.elements[frame.index]
+                let element = stack[top].elements[index]
                 if let (tag, container) = Self.blockContainer(element) {
                     if let tag {
                         output.append(contentsOf: ScalarText.tagText(tag).utf8)
                         output.append(UInt8(ascii: "\n"))
-                        try push(container, indent: frame.indent + 2, continuesLine: false)
+                        try push(container, indent: indent + 2, continuesLine: false)
                     } else {
-                        try push(container, indent: frame.indent + 2, continuesLine: true)
+                        try push(container, indent: indent + 2, continuesLine: true)
                     }
                 } else {
                     try appendInline(element, inFlow: false)
