@@ -60,8 +60,7 @@ enum ScalarText {
         }
         if utf8.count <= 5, isYAML11Word(utf8) { return false }
         return string.utf8.withContiguousStorageIfAvailable {
-            if case .string = ScalarResolver.resolvePlain($0, timestamps: true) { return true }
-            return false
+            ScalarResolver.resolvesToString($0, timestamps: true)
         } ?? false
     }
 
