@@ -32,6 +32,21 @@ enum ScalarResolver {
         return .string(String(utf8: bytes))
     }
 
+    /// Whether ``resolvePlain(_:timestamps:)`` gives a string for `bytes`, without building the string.
+    static func resolvesToString(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Bool {
+        guard let first = bytes.first else { return false }
+        switch first {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"):
+            return !isNull(bytes)
+        case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+            return bool(bytes) == nil
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            return number(bytes) == nil && !(timestamps && Timestamp.parse(bytes) != nil)
+        default:
+            return true
+        }
+    }
+
     static func isNull(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         switch bytes.count {
         case 0: return true

@@ -4,9 +4,19 @@ import Parley
 /// tag text. Shared by the block writer and the flow rendering of complex keys.
 enum ScalarText {
     /// Words YAML 1.1 readers take as Booleans or null; quoted so any reader sees a string.
-    private static let yaml11Words: Set<String> = [
+    private static let yaml11Words: [[UInt8]] = [
         "y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "<<", "="
-    ]
+    ].map { Array($0.utf8) }
+
+    /// Whether `utf8` is one of ``yaml11Words`` in any ASCII case, compared in place (no lowercased copy).
+    private static func isYAML11Word(_ utf8: String.UTF8View) -> Bool {
+        yaml11Words.contains { word in
+            word.count == utf8.count && zip(word, utf8).allSatisfy { expected, byte in
+                let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                return lowered == expected
+            }
+        }
+    }
 
     /// Whether `string` reads back as the same string when written plain.
     ///
@@ -48,10 +58,9 @@ enum ScalarText {
         if !isASCII {
             for scalar in string.unicodeScalars where !isPrintable(scalar) { return false }
         }
-        if utf8.count <= 5, yaml11Words.contains(string.lowercased()) { return false }
+        if utf8.count <= 5, isYAML11Word(utf8) { return false }
         return string.utf8.withContiguousStorageIfAvailable {
-            if case .string = ScalarResolver.resolvePlain($0, timestamps: true) { return true }
-            return false
+            ScalarResolver.resolvesToString($0, timestamps: true)
         } ?? false
     }
 

@@ -69,26 +69,28 @@ struct YAMLWriter {
         case .array(let elements):
             stack.append(Frame(elements: elements, isMapping: false, indent: indent, continuesLine: continuesLine))
         case .object(let object):
-            try checkUniqueKeys(object)
-            stack.append(Frame(members: object.members, isMapping: true, indent: indent, continuesLine: continuesLine))
+            // Built once: a deferred object builds a member on every subscript.
+            let members = object.members
+            try checkUniqueKeys(members)
+            stack.append(Frame(members: members, isMapping: true, indent: indent, continuesLine: continuesLine))
         default:
             break
         }
     }
 
     /// YAML mapping keys are unique; an object that repeats a key (JSON allows it) has no YAML form.
-    private func checkUniqueKeys(_ object: Value.Object) throws(FormatError) {
+    private func checkUniqueKeys(_ members: [Value.Object.Member]) throws(FormatError) {
         var repeated: String?
-        if object.count <= 16 {
-            outer: for i in object.indices.dropFirst() {
-                for j in object.startIndex..<i where object[j].key == object[i].key {
-                    repeated = object[i].key
+        if members.count <= 16 {
+            outer: for i in members.indices.dropFirst() {
+                for j in 0..<i where members[j].key == members[i].key {
+                    repeated = members[i].key
                     break outer
                 }
             }
         } else {
-            var seen = Set<String>(minimumCapacity: object.count)
-            repeated = object.members.first { !seen.insert($0.key).inserted }?.key
+            var seen = Set<String>(minimumCapacity: members.count)
+            repeated = members.first { !seen.insert($0.key).inserted }?.key
         }
         if let repeated {
             throw FormatError(.unsupportedValue, format: format,
@@ -102,15 +104,16 @@ struct YAMLWriter {
 
     private mutating func drain() throws(FormatError) {
         while let top = stack.indices.last {
-            let frame = stack[top]
-            guard frame.index < frame.count else {
+            // The fields are read one by one: copying the frame would retain both of its arrays.
+            let index = stack[top].index, indent = stack[top].indent
+            guard index < stack[top].count else {
                 stack.removeLast()
                 continue
             }
             stack[top].index += 1
-            if !(frame.continuesLine && frame.index == 0) { writeIndent(frame.indent) }
-            if frame.isMapping {
-                let member = frame.members[frame.index]
+            if !(stack[top].continuesLine && index == 0) { writeIndent(indent) }
+            if stack[top].isMapping {
+                let member = stack[top].members[index]
                 // The limit applies to the key as written (quotes and escapes included), so the
                 // key is written first and turned explicit afterwards in the rare long case.
                 let keyStart = output.count
@@ -118,7 +121,7 @@ struct YAMLWriter {
                 if output.count - keyStart > Self.maxImplicitKeyBytes {
                     output.insert(contentsOf: "? ".utf8, at: keyStart)
                     output.append(UInt8(ascii: "\n"))
-                    writeIndent(frame.indent)
+                    writeIndent(indent)
                 }
                 output.append(UInt8(ascii: ":"))
                 if let (tag, container) = Self.blockContainer(member.value) {
@@ -127,7 +130,7 @@ struct YAMLWriter {
                         output.append(contentsOf: ScalarText.tagText(tag).utf8)
                     }
                     output.append(UInt8(ascii: "\n"))
-                    try push(container, indent: frame.indent + 2, continuesLine: false)
+                    try push(container, indent: indent + 2, continuesLine: false)
                 } else {
                     output.append(UInt8(ascii: " "))
                     try appendInline(member.value, inFlow: false)
@@ -135,14 +138,14 @@ struct YAMLWriter {
                 }
             } else {
                 output.append(contentsOf: "- ".utf8)
-                let element = frame.elements[frame.index]
+                let element = stack[top].elements[index]
                 if let (tag, container) = Self.blockContainer(element) {
                     if let tag {
                         output.append(contentsOf: ScalarText.tagText(tag).utf8)
                         output.append(UInt8(ascii: "\n"))
-                        try push(container, indent: frame.indent + 2, continuesLine: false)
+                        try push(container, indent: indent + 2, continuesLine: false)
                     } else {
-                        try push(container, indent: frame.indent + 2, continuesLine: true)
+                        try push(container, indent: indent + 2, continuesLine: true)
                     }
                 } else {
                     try appendInline(element, inFlow: false)
@@ -234,10 +237,11 @@ struct YAMLWriter {
                         if offset > 0 { work.append(.text(", ")) }
                     }
                 case .object(let object) where !object.isEmpty:
-                    try checkUniqueKeys(object)
+                    let members = object.members
+                    try checkUniqueKeys(members)
                     output.append(UInt8(ascii: "{"))
                     work.append(.text("}"))
-                    for (offset, member) in object.members.enumerated().reversed() {
+                    for (offset, member) in members.enumerated().reversed() {
                         work.append(.value(member.value))
                         work.append(.key(member.key))
                         if offset > 0 { work.append(.text(", ")) }

@@ -122,6 +122,11 @@ let formatPaths: [GatedPath] = [
         let document = makeYAMLRecords(targetBytes: 1 << 20)
         return { consume(try YAMLFormat().decode(document)) }
     },
+    // The gateway's JSON-to-YAML transcode of a 1 KB body (#33): the writer alone, on the decoded tree.
+    GatedPath("YAML.encode-orders-1KB", iterations: 1_000) { _ in
+        let value = (try? JSONFormat().decode(Array(openAPIOrdersBody.utf8))) ?? .null
+        return { for _ in 0..<1_000 { consume(try YAMLFormat().encode(value)) } }
+    },
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
         return { consume(try PropertyListFormat().decode(document)) }
