@@ -17,6 +17,17 @@ enum ScalarResolver {
 
     /// Resolves an untagged plain scalar: null, Boolean, integer, float or string.
     static func resolvePlain(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Value {
+        resolvedNonString(bytes, timestamps: timestamps) ?? .string(String(utf8: bytes))
+    }
+
+    /// Whether ``resolvePlain(_:timestamps:)`` gives a string for `bytes`, without building the string.
+    static func resolvesToString(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Bool {
+        resolvedNonString(bytes, timestamps: timestamps) == nil
+    }
+
+    /// What a plain scalar resolves to when that is not a string (null, a boolean, a number or a
+    /// timestamp), or `nil` for a string: the one rule both functions above follow.
+    private static func resolvedNonString(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Value? {
         guard let first = bytes.first else { return .null }
         switch first {
         case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"):
@@ -29,22 +40,7 @@ enum ScalarResolver {
         default:
             break
         }
-        return .string(String(utf8: bytes))
-    }
-
-    /// Whether ``resolvePlain(_:timestamps:)`` gives a string for `bytes`, without building the string.
-    static func resolvesToString(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Bool {
-        guard let first = bytes.first else { return false }
-        switch first {
-        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"):
-            return !isNull(bytes)
-        case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
-            return bool(bytes) == nil
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-            return number(bytes) == nil && !(timestamps && Timestamp.parse(bytes) != nil)
-        default:
-            return true
-        }
+        return nil
     }
 
     static func isNull(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
