@@ -255,6 +255,7 @@ gateway-load-check: setup
 # report, a failed test, or a filter that matches no test fails the run. Leak detection is off:
 # the build's plugin tools, built with the sanitizer too, exit with Foundation's allocations held,
 # and the fault table measures what the gateway keeps (sockets, descriptors, memory) itself.
+# ASan's quarantine is kept small (8 MiB), or the freed buffers it holds fail the table's memory check.
 GATEWAY_ATTACK_SUITES := FaultTests AttackTests ExpectContinueTests UnsolicitedSwitchTests IdleConnectionTests \
   HeaderPolicyTests PathRoutingTests RequestTargetTests TranscodeBoundsTests RecordingRedactionTests \
   RecordingLimitsTests
@@ -263,7 +264,8 @@ GATEWAY_ATTACKS := $(subst $(empty) $(empty),|,$(strip $(GATEWAY_ATTACK_SUITES))
 GATEWAY_SANITIZERS ?= address thread
 .PHONY: gateway-attacks
 gateway-attacks: setup
-	@set -e -o pipefail; export ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=8; for sanitizer in $(GATEWAY_SANITIZERS); do \
+	@set -e -o pipefail; export ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=8; \
+	for sanitizer in $(GATEWAY_SANITIZERS); do \
 	  case $$sanitizer in address) scratch=.build-gateway-asan;; thread) scratch=.build-gateway-tsan;; \
 	    *) echo "gateway-attacks: no sanitizer $$sanitizer"; exit 1;; esac; \
 	  scratch="$(CURDIR)/$$scratch"; mkdir -p "$$scratch"; \
