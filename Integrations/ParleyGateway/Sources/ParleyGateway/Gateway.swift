@@ -114,6 +114,7 @@ public struct Gateway: Service {
                 if let admin = configuration.admin {
                     let address = BindAddress.hostname(admin.host, port: admin.port)
                     let adminServer = Application(responder: AdminResponder(metrics: metrics),
+                                                  server: AdminResponder.server(configuration),
                                                   configuration: .init(address: address, serverName: nil),
                                                   onServerRunning: { channel in
                                                       await bound.add(admin: channel.localAddress?.port)

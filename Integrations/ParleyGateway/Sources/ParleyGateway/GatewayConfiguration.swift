@@ -21,8 +21,9 @@ public struct GatewayConfiguration: Sendable {
     /// longest silence of its body (the longest of these timeouts over the routes): a body that
     /// stalls is cut off (504 when it was being transcoded). Default 30 s.
     public var upstreamTimeout: Duration
-    /// The longest a client may take to send a request head; longer closes the connection
-    /// (after a 408). Default 10 s.
+    /// The longest a client may take to send a request head, from connecting or from its previous
+    /// answer; longer closes the connection (after a 408 when the head had started, silently when
+    /// the connection was idle). The admin port has it too. Default 10 s.
     public var headerTimeout: Duration
     /// The longest a request body may go without a byte once its head is in; longer closes the
     /// connection (after a 408 when no answer has started). Bodies that keep arriving, however

@@ -4,13 +4,15 @@ import NIOHTTP1
 import NIOHTTPTypes
 
 /// Guards a connection's requests, in the channel pipeline before Hummingbird reads them:
-/// - a client that has not sent a whole head within `timeout` of connecting, or of its previous
-///   response, gets 408 and the connection is closed (slow heads, "slowloris", cannot hold it);
+/// - a client that has started a head and not finished it within `timeout` of connecting, or of
+///   its previous response, gets 408 and the connection is closed (slow heads, "slowloris", cannot
+///   hold it); a connection on which no byte of a next request arrived in that time (an idle
+///   keep-alive one) is closed silently: a 408 is only for a request that started;
 /// - a request body that goes `bodyTimeout` without a byte closes the connection, after a 408
 ///   when no answer has started (a stalled upload cannot hold it either);
 /// - a head over the decoder's field limit gets 431 and the connection is closed, where the
 ///   framework would answer 400;
-/// - every head goes through ``RequestHeadPolicy``: the admitted head, rewritten (its path
+/// - every head goes through ``RequestHeadPolicy``, when one is given: the admitted head, rewritten (its path
 ///   normalised), goes on; a refused one is answered (400, 405, …) once the responses before
 ///   it have ended, and the connection is closed.
 ///
@@ -24,7 +26,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let timeout: TimeAmount
     private let bodyTimeout: TimeAmount
-    private let policy: RequestHeadPolicy
+    private let policy: RequestHeadPolicy?
     /// A refused head waiting for the responses before it to end; everything read after it is dropped.
     private var refusal: RequestHeadPolicy.Refusal?
     private var timer: Scheduled<Void>?
@@ -38,11 +40,16 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastBodyRead = NIODeadline.now()
     /// Whether a response head has been written since the last response ended.
     private var responding = false
+    /// Whether bytes of a request arrived since the head timer was armed: a read while no request
+    /// was open that the decoder made no part of (a head under way).
+    private var headStarted = false
+    /// Whether the decoder passed on a part during the read under way.
+    private var decodedThisRead = false
 
     /// The wait for the first head, when it differs from `timeout` (part of it already spent).
     private var firstTimeout: TimeAmount?
 
-    init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy = RequestHeadPolicy(),
+    init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy? = RequestHeadPolicy(),
          firstTimeout: TimeAmount? = nil) {
         self.timeout = timeout
         self.firstTimeout = firstTimeout
@@ -71,14 +78,17 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        decodedThisRead = true
         guard refusal == nil, !answered else { return }   // the connection closes after the refusal
         var data = data
         switch unwrapInboundIn(data) {
         case .head(let head):
             let client = context.channel.remoteAddress?.ipAddress
-            do { data = wrapInboundOut(.head(try policy.admit(head, from: client))) } catch {
-                refuse(context, error)
-                return
+            if let policy {
+                do { data = wrapInboundOut(.head(try policy.admit(head, from: client))) } catch {
+                    refuse(context, error)
+                    return
+                }
             }
             open += 1
             timer?.cancel()
@@ -92,6 +102,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             bodyTimer = nil
         }
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Bytes the decoder holds without a part yet: a head has started (bytes of a next
+        // request read together with a whole one are not seen; that connection closes silently).
+        if open == 0, !decodedThisRead { headStarted = true }
+        decodedThisRead = false
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -123,11 +141,18 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(_ context: ChannelHandlerContext) {
         timer?.cancel()
+        headStarted = false
         let seconds = Double(timeout.nanoseconds) / 1e9
         let wait = firstTimeout ?? timeout
         firstTimeout = nil
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: wait) { [self] in
             guard open == 0 else { return }
+            guard headStarted else {
+                // An idle connection: nothing was asked, so nothing is answered.
+                answered = true
+                context.close(promise: nil)
+                return
+            }
             answer(context, .requestTimeout, "no complete request head within \(seconds) s")
         }
     }

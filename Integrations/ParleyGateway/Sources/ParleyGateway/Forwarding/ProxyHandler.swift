@@ -592,6 +592,10 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard let exchange, let context else { return }
         switch part {
         case .head(let head):
+            if head.status == .switchingProtocols, exchange.responseState == .waitingHead {
+                fail(exchange, UnsolicitedSwitch())   // the gateway never forwards `Upgrade`
+                return
+            }
             guard head.status.kind != .informational, exchange.responseState == .waitingHead else { return }
             responseHead(head, exchange)
         case .body(let buffer):

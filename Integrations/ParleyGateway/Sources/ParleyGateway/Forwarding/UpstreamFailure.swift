@@ -26,3 +26,9 @@ struct GatewayBusy: Error, Sendable, CustomStringConvertible {
         "the gateway is transcoding \(limit) large bodies already (max_concurrent_transcodes); try again"
     }
 }
+
+/// The upstream answered `101 Switching Protocols` to a request that asked for no upgrade (the
+/// gateway forwards no `Upgrade` field): what follows is not HTTP, so nothing of it is passed on (502).
+struct UnsolicitedSwitch: Error, Sendable, CustomStringConvertible {
+    var description: String { "the upstream switched protocols (101) though the request asked for no upgrade" }
+}
