@@ -6,7 +6,8 @@ import NIOCore
 ///
 /// An HTTP/1.1 request differs from the preface by its first or second byte, so it waits for
 /// nothing. A client that sends no decision within the header timeout is treated as HTTP/1.1,
-/// whose head guard then answers 408.
+/// whose head guard then closes the connection (silently when nothing was sent, with a 408 when
+/// a head had started).
 final class ProtocolDetector: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
