@@ -92,6 +92,10 @@ import Testing
             }) { gateway in
                 try await withH2CClient(port: gateway.main.port) { client in
                     let cookie = ("cookie", String(repeating: "c", count: 20 * 1024))
+                    // A first request, so the client acknowledges the gateway's SETTINGS: until it does,
+                    // NIO's default 16 KiB header-list limit applies and this head fails the connection
+                    // (a known limit, in the README) instead of getting its 431.
+                    #expect(try await client.send(.GET, "/value").status == 200)
                     let head = try await client.send(.GET, "/value", headers: [cookie])
                     let head1 = try await fetch("http://\(gateway.main)/value", headers: [cookie])
                     #expect(head.status == 431)
