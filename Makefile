@@ -148,14 +148,14 @@ linearity-gate: bench-setup valgrind
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/LinearityGate"
 
 # Gates CI on instruction counts (issue #19): each gated path (Benchmarks/Shared/PerfWorkloads:
-# negotiation, JSON decode+walk and Codable, XML string events and value tree, YAML, property
-# lists, Protocol Buffers decode to values and to JSON text, JSON Schema, OpenAPI contract checks
-# of a GET and a POST exchange, `parley negotiate --batch`, `parley check` on a generated corpus)
-# runs under valgrind's
-# callgrind, and the run fails when one takes more than 5% more instructions than its line in
+# negotiation, JSON decode+walk and Codable, XML string events and value tree, YAML decode and
+# encode, property lists, MessagePack and CBOR, Protocol Buffers decode to values and to JSON
+# text, JSON Schema, OpenAPI contract checks of a GET and a POST exchange, `parley negotiate
+# --batch`, `parley check` on a generated corpus) runs under valgrind's callgrind, and the run
+# fails when one takes more than 5% more instructions than its line in
 # Benchmarks/Gate/instruction-thresholds.txt. Counts, not times: the machine's load cannot move
-# them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the lines of the paths it ran (add --filter X
-# for some); commit that on its own, with why.
+# them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the lines of the paths it ran (add
+# --filter X for some); commit that on its own, with why.
 perf-gate: bench-setup valgrind
 	cd Benchmarks && $(SWIFT) build -c release --product PerfGate && \
 	  SWIFT_DETERMINISTIC_HASHING=1 "$$($(SWIFT) build -c release --show-bin-path)/PerfGate" $(PERF_GATE_FLAGS)
