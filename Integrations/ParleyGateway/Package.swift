@@ -11,6 +11,12 @@ let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", p
 let parley = { (name: String) in Target.Dependency.product(name: name, package: "parley") }
 let formats = ["ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyPropertyList", "ParleyMessagePack", "ParleyCSV",
                "ParleyCBOR", "ParleyProtobuf"].map(parley)
+/// Imports are internal unless a file says `public import`, and a member is visible only where its
+/// module is imported, as the root package's `strictImports`.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "parley-gateway",
@@ -50,16 +56,22 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Metrics", package: "swift-metrics"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
-                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                swiftSettings: strictImports),
         // Links every built-in format but images: `Registry.linked` is what the gateway transcodes
         // (protobuf once a route names descriptor sets).
         .executableTarget(name: "parley-gateway",
-                          dependencies: ["ParleyGateway",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                          dependencies: ["ParleyGateway", parley("Parley"),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log"),
+                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                         .product(name: "UnixSignals", package: "swift-service-lifecycle")]
                               + formats,
+                          swiftSettings: strictImports,
                           plugins: [registration]),
         .testTarget(name: "ParleyGatewayTests",
                     dependencies: ["ParleyGateway", parley("ParleyCompression"), parley("ParleyHTTP"),
+                                   parley("ParleyOpenAPI"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -68,6 +80,7 @@ let package = Package(
                                    .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + formats,
+                    swiftSettings: strictImports,
                     plugins: [registration]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,7 +22,8 @@ struct AdminResponder: HTTPResponder {
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         default:
             return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: "the admin port serves /health and /metrics\n")))
+                            body: ResponseBody(byteBuffer: ByteBuffer(
+                                string: "the admin port serves /health and /metrics\n")))
         }
     }
 }

@@ -18,7 +18,9 @@ enum ForwardedFields {
         var named = hopByHop
         for value in fields[values: .connection] {
             for token in value.split(separator: ",") {
-                if let name = HTTPField.Name(String(token.trimmingCharacters(inSpacesAndTabs: ()))) { named.insert(name) }
+                if let name = HTTPField.Name(String(token.trimmingCharacters(inSpacesAndTabs: ()))) {
+                    named.insert(name)
+                }
             }
         }
         var kept = HTTPFields()

@@ -1,12 +1,13 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
-import Logging
+public import Logging
 import NIOCore
 import NIOPosix
-import Parley
+public import Parley
 import ParleyFixtures
 import ParleyOpenAPI
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// The transcoding reverse proxy, as a service: run it in a `ServiceGroup` (as `parley-gateway`
 /// does) and it stops on graceful shutdown once the requests in flight are answered.

@@ -1,5 +1,6 @@
-import Foundation
+public import Foundation
 import Parley
+import ParleyOpenAPI
 import ParleyYAML
 
 extension GatewayConfiguration {

@@ -1,5 +1,5 @@
-import Foundation
-import Parley
+public import Foundation
+public import Parley
 
 /// Everything a gateway needs to run: where it listens, where it forwards, its limits and
 /// timeouts, its routes, and what it records.

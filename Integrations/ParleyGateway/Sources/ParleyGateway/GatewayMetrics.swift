@@ -1,4 +1,5 @@
 import CoreMetrics
+import HTTPTypes
 import Metrics
 import Prometheus
 

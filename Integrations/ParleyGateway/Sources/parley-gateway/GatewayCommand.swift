@@ -4,6 +4,7 @@ import Logging
 import Parley
 import ParleyGateway
 import ServiceLifecycle
+import UnixSignals
 
 /// `parley-gateway`: flags and the configuration file in, a running ``Gateway`` out.
 struct GatewayCommand: AsyncParsableCommand {

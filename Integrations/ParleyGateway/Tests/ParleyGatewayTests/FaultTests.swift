@@ -26,12 +26,14 @@ struct FaultTests {
         let refusing = try await Self.closedPort()
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url, configure: { configuration in
-                configuration.routes = [.init(pathPrefix: "/refused", upstream: URL(string: "http://127.0.0.1:\(refusing)")!)]
+                configuration.routes = [.init(pathPrefix: "/refused",
+                                              upstream: URL(string: "http://127.0.0.1:\(refusing)")!)]
             }) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream refuses") { client in
                     let answer = try await fetch("http://\(gateway.main)/refused", client: client)
                     #expect(answer.status == 502)
-                    #expect(problemDetail(answer)?.hasPrefix("the upstream could not be reached") == true, "\(answer.text)")
+                    #expect(problemDetail(answer)?.hasPrefix("the upstream could not be reached") == true,
+                            "\(answer.text)")
                 }
             }
         }
@@ -44,7 +46,8 @@ struct FaultTests {
                 try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream \(path)") { client in
                     let answer = try await fetch("http://\(gateway.main)\(path)", client: client)
                     #expect(answer.status == 502)
-                    #expect(problemDetail(answer)?.hasPrefix("the upstream could not be reached") == true, "\(answer.text)")
+                    #expect(problemDetail(answer)?.hasPrefix("the upstream could not be reached") == true,
+                            "\(answer.text)")
                 }
             }
         }
@@ -52,44 +55,54 @@ struct FaultTests {
 
     @Test func anUpstreamThatStallsBeforeTheHeadIs504InTime() async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
-            try await withGateway(upstream: upstream.url, configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
+            try await withGateway(upstream: upstream.url,
+                                  configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
                 // All at once: a stalled upstream holds no one else up.
-                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions).run("upstream stalls") { client in
-                    let started = ContinuousClock.now
-                    let answer = try await fetch("http://\(gateway.main)/stall", client: client)
-                    let waited = ContinuousClock.now - started
-                    #expect(answer.status == 504)
-                    #expect(problemDetail(answer) == "the upstream sent no response head within 0.5 seconds", "\(answer.text)")
-                    #expect(waited >= .milliseconds(450) && waited < .seconds(3), "answered after \(waited)")
-                }
+                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
+                    .run("upstream stalls") { client in
+                        let started = ContinuousClock.now
+                        let answer = try await fetch("http://\(gateway.main)/stall", client: client)
+                        let waited = ContinuousClock.now - started
+                        #expect(answer.status == 504)
+                        #expect(problemDetail(answer) == "the upstream sent no response head within 0.5 seconds",
+                                "\(answer.text)")
+                        #expect(waited >= .milliseconds(450) && waited < .seconds(3), "answered after \(waited)")
+                    }
             }
         }
     }
 
     @Test func anUpstreamThatStallsMidBodyIsCutOffInTime() async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
-            try await withGateway(upstream: upstream.url, configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions).run("upstream stalls mid-body") { client in
-                    let started = ContinuousClock.now
-                    let answer = try await fetch("http://\(gateway.main)/stall-mid-body", headers: [("Accept", "application/yaml")], client: client)
-                    #expect(answer.status == 504)
-                    #expect(problemDetail(answer) == "the upstream's body stalled for longer than the upstream timeout", "\(answer.text)")
-                    #expect(ContinuousClock.now - started < .seconds(3))
-                    // Streamed through: the client's connection ends, the body short.
-                    let cut = try await Self.rawGet("/stall-mid-body", accept: "application/json", gateway: gateway)
-                    #expect(cut.closed)
-                    #expect(cut.response?.status == 200)
-                    #expect(RawResponse.parse(cut.received).isEmpty, "a whole response arrived")
-                }
+            try await withGateway(upstream: upstream.url,
+                                  configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
+                    .run("upstream stalls mid-body") { client in
+                        let started = ContinuousClock.now
+                        let answer = try await fetch("http://\(gateway.main)/stall-mid-body",
+                                                     headers: [("Accept", "application/yaml")], client: client)
+                        #expect(answer.status == 504)
+                        #expect(problemDetail(answer)
+                                == "the upstream's body stalled for longer than the upstream timeout", "\(answer.text)")
+                        #expect(ContinuousClock.now - started < .seconds(3))
+                        // Streamed through: the client's connection ends, the body short.
+                        let cut = try await Self.rawGet("/stall-mid-body", accept: "application/json", gateway: gateway)
+                        #expect(cut.closed)
+                        #expect(cut.response?.status == 200)
+                        #expect(RawResponse.parse(cut.received).isEmpty, "a whole response arrived")
+                    }
             }
         }
     }
 
     /// Heads AsyncHTTPClient's parser refuses.
     static let malformedHeads = [
-        "HTTP/1.1 200 OK\r\nContent-Type application/json\r\nContent-Length: 2\r\n\r\n{}",        // a field without a colon
-        "HTTP/1.1 2x0 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",        // a status that is not a number
-        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",                      // two lengths
+        // A field without a colon.
+        "HTTP/1.1 200 OK\r\nContent-Type application/json\r\nContent-Length: 2\r\n\r\n{}",
+        // A status that is not a number.
+        "HTTP/1.1 2x0 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+        // Two lengths.
+        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
         "SMTP ready\r\n\r\n",
     ]
 
@@ -114,7 +127,8 @@ struct FaultTests {
             try await withGateway(upstream: upstream.url) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream \(path)") { client in
                     // To transcode, the gateway reads the whole body: it knows it failed and says so.
-                    let answer = try await fetch("http://\(gateway.main)\(path)", headers: [("Accept", "application/yaml")], client: client)
+                    let answer = try await fetch("http://\(gateway.main)\(path)",
+                                                 headers: [("Accept", "application/yaml")], client: client)
                     #expect(answer.status == 502)
                     #expect(problemDetail(answer)?.hasPrefix("the upstream") == true, "\(answer.text)")
                     // Streamed through, the head is already out: the client's connection ends with the body short.
@@ -130,16 +144,19 @@ struct FaultTests {
     @Test func anUpstreamWhoseBodyIsShorterThanItsContentLength() async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("Content-Length too large, then close") { client in
-                    let answer = try await fetch("http://\(gateway.main)/length-too-large", headers: [("Accept", "application/yaml")], client: client)
-                    #expect(answer.status == 502)
-                    #expect(problemDetail(answer)?.hasPrefix("the upstream") == true, "\(answer.text)")
-                    let cut = try await Self.rawGet("/length-too-large", accept: "application/json", gateway: gateway)
-                    #expect(cut.closed)
-                    #expect(cut.response?.status == 200)
-                    #expect(cut.response?.field("Content-Length") == "1000")
-                    #expect(cut.response?.body == Array(#"{"a":1}"#.utf8))
-                }
+                try await FaultLoop(gateway: gateway, upstream: upstream.url)
+                    .run("Content-Length too large, then close") { client in
+                        let answer = try await fetch("http://\(gateway.main)/length-too-large",
+                                                     headers: [("Accept", "application/yaml")], client: client)
+                        #expect(answer.status == 502)
+                        #expect(problemDetail(answer)?.hasPrefix("the upstream") == true, "\(answer.text)")
+                        let cut = try await Self.rawGet("/length-too-large", accept: "application/json",
+                                                        gateway: gateway)
+                        #expect(cut.closed)
+                        #expect(cut.response?.status == 200)
+                        #expect(cut.response?.field("Content-Length") == "1000")
+                        #expect(cut.response?.body == Array(#"{"a":1}"#.utf8))
+                    }
             }
         }
     }
@@ -147,15 +164,21 @@ struct FaultTests {
     @Test func anUpstreamWhoseBodyIsLongerThanItsContentLength() async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("Content-Length too small, kept alive") { client in
-                    // The length frames the answer: the client gets what it says, the rest is not an answer to anyone.
-                    let passed = try await fetch("http://\(gateway.main)/length-too-small", headers: [("Accept", "application/json")], client: client)
-                    #expect(passed.status == 200)
-                    #expect(passed.text == #"{"a":"#)
-                    let transcoded = try await fetch("http://\(gateway.main)/length-too-small", headers: [("Accept", "application/yaml")], client: client)
-                    #expect(transcoded.status == 502)
-                    #expect(problemDetail(transcoded)?.hasPrefix("the upstream's application/json body cannot be transcoded") == true, "\(transcoded.text)")
-                }
+                try await FaultLoop(gateway: gateway, upstream: upstream.url)
+                    .run("Content-Length too small, kept alive") { client in
+                        // The length frames the answer: the client gets what it says, the rest is not an
+                        // answer to anyone.
+                        let passed = try await fetch("http://\(gateway.main)/length-too-small",
+                                                     headers: [("Accept", "application/json")], client: client)
+                        #expect(passed.status == 200)
+                        #expect(passed.text == #"{"a":"#)
+                        let transcoded = try await fetch("http://\(gateway.main)/length-too-small",
+                                                         headers: [("Accept", "application/yaml")], client: client)
+                        #expect(transcoded.status == 502)
+                        #expect(problemDetail(transcoded)?
+                                    .hasPrefix("the upstream's application/json body cannot be transcoded") == true,
+                                "\(transcoded.text)")
+                    }
             }
         }
     }
@@ -163,7 +186,8 @@ struct FaultTests {
     @Test func aGzipBombIs502NamingTheLimitInBoundedMemory() async throws {
         let bomb = Self.gzipBomb
         let scripts = Self.scripts.merging(["/bomb": [
-            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n"),
+            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                  + "Content-Length: \(bomb.count)\r\n\r\n"),
             .send(bomb), .nextRequest,
         ]]) { $1 }
         try await ScriptedUpstream.with(scripts) { upstream in
@@ -173,12 +197,15 @@ struct FaultTests {
             try await withGateway(upstream: upstream.url, configure: { $0.maxTranscodeBytes = limit }) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url).run("gzip bomb (1 GiB)") { client in
                     let started = ContinuousClock.now
-                    let answer = try await fetch("http://\(gateway.main)/bomb", headers: [("Accept", "application/yaml")], client: client)
+                    let answer = try await fetch("http://\(gateway.main)/bomb",
+                                                 headers: [("Accept", "application/yaml")], client: client)
                     #expect(answer.status == 502)
-                    #expect(problemDetail(answer)?.hasSuffix("exceeds the limit of \(limit) bytes") == true, "\(answer.text)")
+                    #expect(problemDetail(answer)?.hasSuffix("exceeds the limit of \(limit) bytes") == true,
+                            "\(answer.text)")
                     #expect(ContinuousClock.now - started < .seconds(5))
                     // A client that takes gzip JSON gets the bomb as it came, not inflated.
-                    let passed = try await fetch("http://\(gateway.main)/bomb", headers: [("Accept", "application/json")], client: client)
+                    let passed = try await fetch("http://\(gateway.main)/bomb",
+                                                 headers: [("Accept", "application/json")], client: client)
                     #expect(passed.status == 200)
                     #expect(passed.header("Content-Encoding") == "gzip")
                     #expect(passed.body.count == bomb.count)
@@ -191,19 +218,22 @@ struct FaultTests {
 
     @Test func aClientThatSendsItsHeadTooSlowlyIsCutOffAfterTheHeaderTimeout() async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
-            try await withGateway(upstream: upstream.url, configure: { $0.headerTimeout = .milliseconds(500) }) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions).run("slowloris") { _ in
-                    let connection = try await RawConnection.open(port: gateway.main.port)
-                    let started = ContinuousClock.now
-                    // A byte every 50 ms, never the blank line; for at most 3 s.
-                    let head = Array("GET /ok HTTP/1.1\r\nHost: gateway\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 100)
-                    for byte in head where !connection.isClosed && ContinuousClock.now - started < .seconds(3) {
-                        do { try await connection.send([byte]) } catch { break }
-                        try await Task.sleep(for: .milliseconds(50))
+            try await withGateway(upstream: upstream.url,
+                                  configure: { $0.headerTimeout = .milliseconds(500) }) { gateway in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
+                    .run("slowloris") { _ in
+                        let connection = try await RawConnection.open(port: gateway.main.port)
+                        let started = ContinuousClock.now
+                        // A byte every 50 ms, never the blank line; for at most 3 s.
+                        let head = Array("GET /ok HTTP/1.1\r\nHost: gateway\r\nX-Slow: ".utf8)
+                            + Array(repeating: UInt8(ascii: "a"), count: 100)
+                        for byte in head where !connection.isClosed && ContinuousClock.now - started < .seconds(3) {
+                            do { try await connection.send([byte]) } catch { break }
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                        await Self.expectTimedOut(connection, started: started, waiting: .seconds(1),
+                                                  detail: "no complete request head within 0.5 s")
                     }
-                    await Self.expectTimedOut(connection, started: started, waiting: .seconds(1),
-                                              detail: "no complete request head within 0.5 s")
-                }
             }
         }
     }
@@ -211,12 +241,13 @@ struct FaultTests {
     @Test func aRequestBodyThatStallsIsCutOffAfterTheBodyTimeoutAndASteadyOneIsServed() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream, configure: { $0.bodyTimeout = .milliseconds(500) }) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream, concurrency: FaultLoop.repetitions, healthyPath: "/value")
+                try await FaultLoop(gateway: gateway, upstream: upstream, concurrency: FaultLoop.repetitions,
+                                    healthyPath: "/value")
                     .run("request body stalls") { _ in
                         let connection = try await RawConnection.open(port: gateway.main.port)
                         let started = ContinuousClock.now
-                        try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/plain\r\n"
-                                                  + "Content-Length: 100\r\n\r\n0123456789")
+                        try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\n"
+                                                  + "Content-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789")
                         await Self.expectTimedOut(connection, started: started, waiting: .seconds(3),
                                                   detail: "the request body sent nothing for 0.5 s")
                     }
@@ -231,7 +262,9 @@ struct FaultTests {
                 let answer = await connection.responses(1, within: .seconds(5)).first
                 await connection.close()
                 #expect(answer?.status == 200)
-                let echoed = try answer.map { try Registry.linked.decode($0.body, contentType: MediaType(parsing: "application/json")) }
+                let echoed = try answer.map {
+                    try Registry.linked.decode($0.body, contentType: MediaType(parsing: "application/json"))
+                }
                 #expect(echoed?["body"] == .string((0..<10).map { String(repeating: String($0), count: 10) }.joined()))
             }
         }
@@ -239,8 +272,8 @@ struct FaultTests {
 
     /// Waits for the gateway to close `connection` and checks that it did so about 0.5 s (the
     /// tests' timeout) after `started`, with a 408 problem saying `detail` and `Connection: close`.
-    private static func expectTimedOut(_ connection: RawConnection, started: ContinuousClock.Instant, waiting limit: Duration,
-                                       detail: String) async {
+    private static func expectTimedOut(_ connection: RawConnection, started: ContinuousClock.Instant,
+                                       waiting limit: Duration, detail: String) async {
         let closed = await connection.waitForClose(within: limit)
         let lasted = ContinuousClock.now - started
         let answer = RawResponse.parse(connection.received).first
@@ -258,7 +291,8 @@ struct FaultTests {
     static let oversizeHeads: [(fields: String, detail: String, closes: Bool)] = [
         ((0..<20).map { "X-Pad-\($0): " + String(repeating: "a", count: 1024) + "\r\n" }.joined(),
          "the request's header fields are over the gateway's limit", true),
-        ("X-Large: " + String(repeating: "b", count: 20 * 1024) + "\r\n", "the request's header fields are over the gateway's limit", true),
+        ("X-Large: " + String(repeating: "b", count: 20 * 1024) + "\r\n",
+         "the request's header fields are over the gateway's limit", true),
         (String(repeating: "A: b\r\n", count: 1001), "the request's header fields are over the gateway's limit", true),
     ]
 
@@ -288,7 +322,8 @@ struct FaultTests {
                     let answer = await connection.responses(1, within: .seconds(3)).first
                     let closed = await connection.waitForClose(within: closes ? .seconds(3) : .milliseconds(100))
                     await connection.close()
-                    #expect(answer?.status == 431, "\(String(decoding: connection.received.prefix(200), as: UTF8.self))")
+                    #expect(answer?.status == 431,
+                            "\(String(decoding: connection.received.prefix(200), as: UTF8.self))")
                     #expect(answer?.field("Content-Type")?.hasPrefix("application/problem+json") == true)
                     #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) } == detail)
                     #expect(closed == closes)
@@ -309,16 +344,17 @@ struct FaultTests {
     func aMalformedRequestLineIs400(index: Int) async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("malformed request line \(index)") { client in
-                    let connection = try await RawConnection.open(port: gateway.main.port)
-                    try await connection.send(Self.malformedRequestLines[index] + "Host: gateway\r\n\r\n")
-                    let answer = await connection.responses(1, within: .seconds(3)).first
-                    let closed = await connection.waitForClose(within: .seconds(3))
-                    await connection.close()
-                    #expect(answer?.status == 400, "\(Self.malformedRequestLines[index].debugDescription)")
-                    #expect(closed)
-                    try await Self.expectServes(gateway, client: client)
-                }
+                try await FaultLoop(gateway: gateway, upstream: upstream.url)
+                    .run("malformed request line \(index)") { client in
+                        let connection = try await RawConnection.open(port: gateway.main.port)
+                        try await connection.send(Self.malformedRequestLines[index] + "Host: gateway\r\n\r\n")
+                        let answer = await connection.responses(1, within: .seconds(3)).first
+                        let closed = await connection.waitForClose(within: .seconds(3))
+                        await connection.close()
+                        #expect(answer?.status == 400, "\(Self.malformedRequestLines[index].debugDescription)")
+                        #expect(closed)
+                        try await Self.expectServes(gateway, client: client)
+                    }
             }
         }
     }
@@ -326,16 +362,22 @@ struct FaultTests {
     @Test func pipelinedRequestsAreAllAnsweredInOrder() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream, healthyPath: "/value").run("pipelined requests") { client in
-                    let paths = ["/echo/first", "/echo/second", "/echo/third"]
-                    let connection = try await RawConnection.open(port: gateway.main.port)
-                    try await connection.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: gateway\r\nAccept: application/json\r\n\r\n" }.joined())
-                    let answers = await connection.responses(paths.count, within: .seconds(5))
-                    await connection.close()
-                    #expect(answers.map(\.status) == [200, 200, 200])
-                    let echoed = try answers.map { try Registry.linked.decode($0.body, contentType: MediaType(parsing: "application/json"))["path"] }
-                    #expect(echoed == paths.map { Value.string($0) })
-                }
+                try await FaultLoop(gateway: gateway, upstream: upstream, healthyPath: "/value")
+                    .run("pipelined requests") { client in
+                        let paths = ["/echo/first", "/echo/second", "/echo/third"]
+                        let connection = try await RawConnection.open(port: gateway.main.port)
+                        try await connection.send(paths.map {
+                            "GET \($0) HTTP/1.1\r\nHost: gateway\r\nAccept: application/json\r\n\r\n"
+                        }.joined())
+                        let answers = await connection.responses(paths.count, within: .seconds(5))
+                        await connection.close()
+                        #expect(answers.map(\.status) == [200, 200, 200])
+                        let echoed = try answers.map {
+                            try Registry.linked.decode($0.body,
+                                                       contentType: MediaType(parsing: "application/json"))["path"]
+                        }
+                        #expect(echoed == paths.map { Value.string($0) })
+                    }
             }
         }
     }
@@ -347,7 +389,9 @@ struct FaultTests {
                 try await FaultLoop(gateway: gateway, upstream: upstream, healthyPath: "/value")
                     .run("client \(reset ? "resets" : "closes") mid-upload") { client in
                         let connection = try await RawConnection.open(port: gateway.main.port)
-                        try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/octet-stream\r\nContent-Length: 10000000\r\n\r\n")
+                        try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\n"
+                                                  + "Content-Type: application/octet-stream\r\n"
+                                                  + "Content-Length: 10000000\r\n\r\n")
                         try await connection.send(Array(repeating: UInt8(ascii: "x"), count: 100_000))
                         try await Task.sleep(for: .milliseconds(20))   // the upload is under way upstream
                         await connection.close(reset: reset)
@@ -365,17 +409,26 @@ struct FaultTests {
         "/close-before-head": [.close],
         "/reset-before-head": [.reset],
         "/stall": [.hold],
-        "/stall-mid-body": [.send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[1,"), .hold],
+        "/stall-mid-body": [
+            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[1,"), .hold,
+        ],
         "/reset-mid-body": [
-            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[" + String(repeating: " ", count: 5000)),
+            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n["
+                  + String(repeating: " ", count: 5000)),
             .pause(.milliseconds(20)), .reset,
         ],
         "/bad-chunk": [
-            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n[1,2,\r\n"),
+            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  + "5\r\n[1,2,\r\n"),
             .pause(.milliseconds(20)), .send("zz\r\nnot a chunk\r\n"), .close,
         ],
-        "/length-too-large": [.send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"a\":1}"), .close],
-        "/length-too-small": [.send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{\"a\":1}"), .nextRequest],
+        "/length-too-large": [
+            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"a\":1}"), .close,
+        ],
+        "/length-too-small": [
+            .send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{\"a\":1}"),
+            .nextRequest,
+        ],
     ]
 
     /// `[` + 1 GiB of spaces + `]` as gzip: 1024 members of 1 MiB each (RFC 1952 §2.2 allows a
@@ -391,7 +444,8 @@ struct FaultTests {
 
     /// A port nothing listens on: one the system chose, closed again.
     static func closedPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
         let port = channel.localAddress?.port ?? 0
         try await channel.close()
         return port
@@ -399,8 +453,9 @@ struct FaultTests {
 
     /// A GET on a raw connection: the first response (possibly cut short), everything received,
     /// and whether the gateway closed the connection within 3 s.
-    static func rawGet(_ path: String, accept: String,
-                       gateway: Gateway.Addresses) async throws -> (response: RawResponse?, received: [UInt8], closed: Bool) {
+    static func rawGet(
+        _ path: String, accept: String, gateway: Gateway.Addresses
+    ) async throws -> (response: RawResponse?, received: [UInt8], closed: Bool) {
         let connection = try await RawConnection.open(port: gateway.main.port)
         try await connection.send("GET \(path) HTTP/1.1\r\nHost: gateway\r\nAccept: \(accept)\r\n\r\n")
         // Cut at the 0.5 s upstream timeout; the wait has room for a sanitizer build under load.
@@ -463,13 +518,17 @@ struct FaultLoop {
         let elapsed = ContinuousClock.now - started
         let after = await before.settled(ports: ports, newSockets: Self.usualSockets, within: .seconds(3))
         let kept = after.newSockets(since: before, ports: ports)
-        #expect(kept <= Self.socketSlack, "\(name): \(kept) sockets opened since the warm-up are still held (on the gateway's or upstream's ports, or closed and not released)")
+        #expect(kept <= Self.socketSlack, """
+            \(name): \(kept) sockets opened since the warm-up are still held \
+            (on the gateway's or upstream's ports, or closed and not released)
+            """)
         #expect(after.residentBytes - before.residentBytes < Self.memorySlack,
                 "\(name): resident memory \(before.residentBytes >> 20) -> \(after.residentBytes >> 20) MiB")
         if ProcessInfo.processInfo.environment["PARLEY_FAULT_TABLE"] != nil {
             print("fault-table | \(name) | \(Self.repetitions + 1)x in \(elapsed) | sockets kept \(kept)"
                   + " | descriptors \(before.descriptors) -> \(after.descriptors)"
-                  + " | RSS \(before.residentBytes >> 20) -> \(after.residentBytes >> 20) MiB, peak \(after.peakResidentBytes >> 20) MiB")
+                  + " | RSS \(before.residentBytes >> 20) -> \(after.residentBytes >> 20) MiB,"
+                  + " peak \(after.peakResidentBytes >> 20) MiB")
         }
     }
 }
@@ -488,7 +547,8 @@ struct ProcessResources {
             .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
         let sockets = links.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) }
         return ProcessResources(descriptors: links.count, sockets: Set(sockets),
-                                residentBytes: statusKilobytes("VmRSS") * 1024, peakResidentBytes: statusKilobytes("VmHWM") * 1024)
+                                residentBytes: statusKilobytes("VmRSS") * 1024,
+                                peakResidentBytes: statusKilobytes("VmHWM") * 1024)
     }
 
     /// How many of the sockets open now were not open at `earlier` and are TCP connections or
@@ -523,7 +583,9 @@ struct ProcessResources {
                 guard columns.count > index else { continue }
                 listed.insert(String(columns[index]))
                 guard table.hasPrefix("tcp") else { continue }
-                let endpoints = [columns[1], columns[2]].compactMap { $0.split(separator: ":").last.flatMap { Int($0, radix: 16) } }
+                let endpoints = [columns[1], columns[2]].compactMap {
+                    $0.split(separator: ":").last.flatMap { Int($0, radix: 16) }
+                }
                 if endpoints.contains(where: ports.contains) { onPorts.insert(String(columns[index])) }
             }
         }
@@ -546,4 +608,6 @@ func problemDetail(_ body: [UInt8], contentType: String?) -> String? {
     return ProblemDetails(value: value)?.detail
 }
 
-func problemDetail(_ answer: Answer) -> String? { problemDetail(answer.body, contentType: answer.header("Content-Type")) }
+func problemDetail(_ answer: Answer) -> String? {
+    problemDetail(answer.body, contentType: answer.header("Content-Type"))
+}

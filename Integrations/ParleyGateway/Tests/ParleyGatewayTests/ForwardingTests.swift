@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Parley
 import ParleyHTTP
 import ParleyGateway
@@ -9,7 +11,8 @@ import Testing
 @Suite struct ForwardingTests {
     /// The upstream's echo of a request, read as a value.
     func echoed(_ answer: Answer) throws -> Value {
-        try Registry.linked.decode(answer.body, contentType: MediaType(parsing: answer.header("Content-Type") ?? "application/json"))
+        try Registry.linked.decode(answer.body,
+                                   contentType: MediaType(parsing: answer.header("Content-Type") ?? "application/json"))
     }
 
     func field(_ echo: Value, _ name: String) -> [String] {
@@ -20,10 +23,12 @@ import Testing
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
                 let answer = try await fetch("http://\(gateway.main)/echo/a/b?x=1&y=%20z", method: .PUT,
-                                             headers: [("Accept", "application/json"), ("X-Custom", "one"), ("X-Custom", "two"),
+                                             headers: [("Accept", "application/json"), ("X-Custom", "one"),
+                                                       ("X-Custom", "two"),
                                                        ("Connection", "X-Client-Secret"), ("X-Client-Secret", "s"),
                                                        ("Keep-Alive", "timeout=5"), ("TE", "trailers"),
-                                                       ("Proxy-Authorization", "Basic eDp5"), ("Content-Type", "text/plain")],
+                                                       ("Proxy-Authorization", "Basic eDp5"),
+                                                       ("Content-Type", "text/plain")],
                                              body: Array("hello upstream".utf8))
                 #expect(answer.status == 200)
                 let echo = try echoed(answer)
@@ -59,9 +64,11 @@ import Testing
     @Test func aClientThatSaysConnectionCloseIsToldTheConnectionCloses() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                for (path, accept) in [("/hop", "*/*"), ("/value", "application/yaml"), ("/value", "image/png"), ("/missing-route", "*/*")] {
+                for (path, accept) in [("/hop", "*/*"), ("/value", "application/yaml"), ("/value", "image/png"),
+                                       ("/missing-route", "*/*")] {
                     let connection = try await RawConnection.open(port: gateway.main.port)
-                    try await connection.send("GET \(path) HTTP/1.1\r\nHost: gateway\r\nAccept: \(accept)\r\nConnection: close\r\n\r\n")
+                    try await connection.send("GET \(path) HTTP/1.1\r\nHost: gateway\r\nAccept: \(accept)\r\n"
+                                              + "Connection: close\r\n\r\n")
                     let closed = await connection.waitForClose(within: .seconds(5))
                     let answer = RawResponse.parse(connection.received).first
                     #expect(closed, "\(path): the connection stayed open")
@@ -93,7 +100,8 @@ import Testing
                 #expect(!accept.contains("application/yaml;q"))   // what the client asked for is not repeated
                 // The upstream, negotiating with it, still prefers what the client asked for.
                 let offers = [try MediaType(parsing: "application/json"), try MediaType(parsing: "application/yaml")]
-                #expect(AcceptNegotiator(offers: offers).preferredOffer(forAccept: accept)?.essence == "application/yaml")
+                #expect(AcceptNegotiator(offers: offers).preferredOffer(forAccept: accept)?.essence
+                        == "application/yaml")
 
                 let anything = try await fetch("http://\(gateway.main)/echo/any", headers: [("Accept", "*/*")])
                 #expect(field(try echoed(anything), "accept") == ["*/*"])
@@ -106,11 +114,13 @@ import Testing
     @Test func aRoutesRequestBodyIsTranscodedToTheTypeItsUpstreamAccepts() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream, configure: {
-                $0.routes = [.init(pathPrefix: "/echo/json", requestTypes: [try! MediaType(parsing: "application/json")])]
+                $0.routes = [.init(pathPrefix: "/echo/json",
+                                   requestTypes: [try! MediaType(parsing: "application/json")])]
             }) { gateway in
                 let yaml = "name: Ada\nlanguages: [en, fr]\n"
                 let answer = try await fetch("http://\(gateway.main)/echo/json/users", method: .POST,
-                                             headers: [("Content-Type", "application/yaml"), ("Accept", "application/json")],
+                                             headers: [("Content-Type", "application/yaml"),
+                                                       ("Accept", "application/json")],
                                              body: Array(yaml.utf8))
                 #expect(answer.status == 200)
                 let echo = try echoed(answer)
@@ -127,7 +137,8 @@ import Testing
 
                 // A type no format decodes: 415, with the types the route takes.
                 let png = try await fetch("http://\(gateway.main)/echo/json/users", method: .POST,
-                                          headers: [("Content-Type", "image/png"), ("Accept", "application/json")], body: [0x89, 0x50])
+                                          headers: [("Content-Type", "image/png"), ("Accept", "application/json")],
+                                          body: [0x89, 0x50])
                 #expect(png.status == 415)
                 #expect(png.text.contains("application/json"))
 
@@ -144,16 +155,19 @@ import Testing
             try await withGateway(upstream: URL(string: "http://127.0.0.1:1")!, configure: {
                 $0.routes = [.init(pathPrefix: "/stall", upstream: upstream, upstreamTimeout: .milliseconds(300))]
             }) { gateway in
-                let refused = try await fetch("http://\(gateway.main)/anything", headers: [("Accept", "application/json")])
+                let refused = try await fetch("http://\(gateway.main)/anything",
+                                              headers: [("Accept", "application/json")])
                 #expect(refused.status == 502)
                 #expect(refused.header("Content-Type")?.hasPrefix("application/problem+json") == true)
                 #expect(refused.text.contains("could not be reached"))
 
                 let started = ContinuousClock.now
-                let silent = try await fetch("http://\(gateway.main)/stall/2", headers: [("Accept", "application/yaml")])
+                let silent = try await fetch("http://\(gateway.main)/stall/2",
+                                             headers: [("Accept", "application/yaml")])
                 #expect(silent.status == 504)
                 #expect(ContinuousClock.now - started < .seconds(3))
-                #expect(silent.header("Content-Type") == "application/yaml; charset=utf-8")   // problems are negotiated too
+                // Problems are negotiated too.
+                #expect(silent.header("Content-Type") == "application/yaml; charset=utf-8")
                 #expect(silent.text.contains("no response head within"))
             }
         }
@@ -162,14 +176,17 @@ import Testing
     @Test func aBodyOverTheTranscodingLimitIs502NamingItButStreamsThroughWhenAccepted() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream, configure: { $0.maxTranscodeBytes = 10_000 }) { gateway in
-                let over = try await fetch("http://\(gateway.main)/large/2000", headers: [("Accept", "application/yaml")])
+                let over = try await fetch("http://\(gateway.main)/large/2000",
+                                           headers: [("Accept", "application/yaml")])
                 #expect(over.status == 502)
                 #expect(over.text.contains("10000 bytes"))
                 #expect(over.text.contains("max_transcode_bytes"))
-                let through = try await fetch("http://\(gateway.main)/large/2000", headers: [("Accept", "application/json")])
+                let through = try await fetch("http://\(gateway.main)/large/2000",
+                                              headers: [("Accept", "application/json")])
                 #expect(through.status == 200)
                 #expect(through.body.count > 10_000)
-                let under = try await fetch("http://\(gateway.main)/large/20", headers: [("Accept", "application/yaml")])
+                let under = try await fetch("http://\(gateway.main)/large/20",
+                                            headers: [("Accept", "application/yaml")])
                 #expect(under.status == 200)
             }
         }
@@ -181,7 +198,8 @@ import Testing
                 let big = String(repeating: "c", count: 20 * 1024)
                 let answer = try await fetch("http://\(gateway.main)/value", headers: [("Cookie", big)])
                 #expect(answer.status == 431)
-                let fine = try await fetch("http://\(gateway.main)/value", headers: [("Cookie", String(big.prefix(8 * 1024)))])
+                let fine = try await fetch("http://\(gateway.main)/value",
+                                           headers: [("Cookie", String(big.prefix(8 * 1024)))])
                 #expect(fine.status == 200)
             }
         }
@@ -194,8 +212,8 @@ import Testing
             try await withGateway(upstream: upstream) { gateway in
                 let size = 200 * 1024 * 1024
                 let before = residentBytes()
-                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://\(gateway.main)/bytes/\(size)"),
-                                                                   timeout: .seconds(120))
+                let response = try await HTTPClient.shared.execute(
+                    HTTPClientRequest(url: "http://\(gateway.main)/bytes/\(size)"), timeout: .seconds(120))
                 #expect(response.status.code == 200)
                 // TestUpstream's /bytes repeats one 64 KiB pattern; each chunk is compared with it by memcmp.
                 let pattern = (0..<(2 * 65_536)).map { UInt8(truncatingIfNeeded: ($0 % 65_536) &* 31 &+ 7) }
@@ -208,7 +226,9 @@ import Testing
                         let start = (count + offset) % 65_536
                         let length = min(buffer.readableBytes - offset, 65_536)
                         let same = buffer.withUnsafeReadableBytes { bytes in
-                            pattern.withUnsafeBytes { memcmp(bytes.baseAddress! + offset, $0.baseAddress! + start, length) == 0 }
+                            pattern.withUnsafeBytes {
+                                memcmp(bytes.baseAddress! + offset, $0.baseAddress! + start, length) == 0
+                            }
                         }
                         if !same { mismatches += 1 }
                         offset += length

@@ -18,21 +18,28 @@ import Testing
         let exchanges = try RecordingReader().read(path: Self.session.path).exchanges
         let exchange = try #require(exchanges.first { $0.request.url == "https://api.example.org/users/4213" })
         // Recorded gzip-coded: the replay undoes the coding before transcoding.
-        let compressed = try #require(exchanges.first { $0.request.url == "https://api.example.org/users/4213?compressed=1" })
+        let compressed = try #require(exchanges.first {
+            $0.request.url == "https://api.example.org/users/4213?compressed=1"
+        })
         #expect(compressed.response.headers["Content-Encoding"] == "gzip")
         try await withGateway(upstream: URL(string: "https://api.example.org")!,
                               configure: { $0.replayDirectory = Self.session }) { gateway in
             let json = try await fetch("http://\(gateway.main)/users/4213", headers: [("Accept", "application/json")])
             #expect(json.status == exchange.response.status)
-            let expected = try Registry.linked.decode(exchange.response.body ?? [], contentType: MediaType(parsing: "application/json"))
-            #expect(try Registry.linked.decode(json.body, contentType: MediaType(parsing: "application/json")) == expected)
+            let expected = try Registry.linked.decode(exchange.response.body ?? [],
+                                                      contentType: MediaType(parsing: "application/json"))
+            #expect(try Registry.linked.decode(json.body, contentType: MediaType(parsing: "application/json"))
+                    == expected)
 
-            let yaml = try await fetch("http://\(gateway.main)/users/4213?compressed=1", headers: [("Accept", "application/yaml")])
+            let yaml = try await fetch("http://\(gateway.main)/users/4213?compressed=1",
+                                       headers: [("Accept", "application/yaml")])
             #expect(yaml.status == compressed.response.status)
             #expect(yaml.header("Content-Type") == "application/yaml; charset=utf-8")
-            #expect(try Registry.linked.decode(yaml.body, contentType: MediaType(parsing: "application/yaml")) == expected)
+            #expect(try Registry.linked.decode(yaml.body, contentType: MediaType(parsing: "application/yaml"))
+                    == expected)
 
-            let missing = try await fetch("http://\(gateway.main)/not/recorded", headers: [("Accept", "application/json")])
+            let missing = try await fetch("http://\(gateway.main)/not/recorded",
+                                          headers: [("Accept", "application/json")])
             #expect(missing.status == 502)
             #expect(missing.text.contains("no recording answers it"))
         }
@@ -47,7 +54,8 @@ import Testing
             #expect(stale.status == 502)
             #expect(stale.text.contains("violates the contract"))
             #expect(stale.text.contains("contract-body"))
-            let conforming = try await fetch("http://\(gateway.main)/users/0", headers: [("Accept", "application/json")])
+            let conforming = try await fetch("http://\(gateway.main)/users/0",
+                                             headers: [("Accept", "application/json")])
             #expect(conforming.status == 404)
         }
         // Without the document the same recording is served.

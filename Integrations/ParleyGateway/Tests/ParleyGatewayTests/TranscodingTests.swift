@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
 import Parley
 import ParleyCompression
 import ParleyGateway
@@ -12,7 +13,8 @@ import Testing
     static let types = ["application/json", "application/yaml", "application/xml", "application/x-plist",
                         "application/msgpack", "text/csv"]
     /// Formats that keep the value's types (XML and CSV turn scalars into text).
-    static let lossless: Set<String> = ["application/json", "application/yaml", "application/x-plist", "application/msgpack"]
+    static let lossless: Set<String> = ["application/json", "application/yaml", "application/x-plist",
+                                        "application/msgpack"]
 
     @Test func aBodyTheClientAcceptsStreamsThroughUntouched() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
@@ -34,25 +36,31 @@ import Testing
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
                 let original = try await fetch(upstream.absoluteString + "/value?type=\(upstreamType)")
-                let upstreamValue = try Registry.linked.decode(original.body, contentType: MediaType(parsing: upstreamType))
+                let upstreamValue = try Registry.linked.decode(original.body,
+                                                               contentType: MediaType(parsing: upstreamType))
                 for clientType in Self.types where clientType != upstreamType {
-                    let answer = try await fetch("http://\(gateway.main)/value?type=\(upstreamType)", headers: [("Accept", clientType)])
-                    guard (try? ParleyServer(registry: Registry.linked).reply(with: upstreamValue, accepting: clientType)) != nil else {
+                    let answer = try await fetch("http://\(gateway.main)/value?type=\(upstreamType)",
+                                                 headers: [("Accept", clientType)])
+                    guard (try? ParleyServer(registry: Registry.linked).reply(with: upstreamValue,
+                                                                              accepting: clientType)) != nil else {
                         // The value does not fit (an XML document is one element, not CSV's rows): 406.
                         #expect(answer.status == 406, "\(upstreamType) -> \(clientType): \(answer.text)")
                         #expect(answer.text.contains("cannot be written as \(clientType)"))
                         continue
                     }
                     #expect(answer.status == 200, "\(upstreamType) -> \(clientType): \(answer.text)")
-                    let expected = try ParleyServer(registry: Registry.linked).reply(with: upstreamValue, accepting: clientType)
-                    #expect(answer.header("Content-Type") == expected.contentType.description, "\(upstreamType) -> \(clientType)")
+                    let expected = try ParleyServer(registry: Registry.linked).reply(with: upstreamValue,
+                                                                                     accepting: clientType)
+                    #expect(answer.header("Content-Type") == expected.contentType.description,
+                            "\(upstreamType) -> \(clientType)")
                     #expect(answer.body == expected.body, "\(upstreamType) -> \(clientType)")
                     #expect(answer.header("Content-Length") == String(answer.body.count))
                     #expect(answer.header("Vary") == "Accept")
                     #expect(answer.header("ETag") == "W/" + TestUpstream.etag)
                     #expect(answer.header("Cache-Control") == "max-age=60")
                     if Self.lossless.contains(upstreamType), Self.lossless.contains(clientType) {
-                        let decoded = try Registry.linked.decode(answer.body, contentType: MediaType(parsing: clientType))
+                        let decoded = try Registry.linked.decode(answer.body,
+                                                                 contentType: MediaType(parsing: clientType))
                         #expect(decoded == TestUpstream.value, "\(upstreamType) -> \(clientType) changed the value")
                     }
                 }
@@ -66,7 +74,8 @@ import Testing
                 let answer = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "image/png")])
                 #expect(answer.status == 406)
                 #expect(answer.header("Content-Type")?.hasPrefix("application/problem+json") == true)
-                let problem = try #require(ProblemDetails(value: Registry.linked.decode(answer.body, contentType: MediaType(parsing: "application/json"))))
+                let problem = try #require(ProblemDetails(value: Registry.linked.decode(
+                    answer.body, contentType: MediaType(parsing: "application/json"))))
                 let acceptable = problem.extensions["acceptable"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 #expect(acceptable.first == "application/json")
                 #expect(Set(Self.types).isSubset(of: Set(acceptable)), "\(acceptable)")
@@ -97,11 +106,14 @@ import Testing
     @Test func aClientThatPrefersAnotherTypeGetsItAndOneThatPrefersTheUpstreamsGetsItUntouched() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                let yaml = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "application/json;q=0.1, application/yaml")])
+                let yaml = try await fetch("http://\(gateway.main)/value",
+                                           headers: [("Accept", "application/json;q=0.1, application/yaml")])
                 #expect(yaml.status == 200)
                 #expect(yaml.header("Content-Type") == "application/yaml; charset=utf-8")
-                #expect(try Registry.linked.decode(yaml.body, contentType: MediaType(parsing: "application/yaml")) == TestUpstream.value)
-                for accept in ["application/json, application/yaml;q=0.5", "*/*", "application/yaml, application/json"] {
+                #expect(try Registry.linked.decode(yaml.body, contentType: MediaType(parsing: "application/yaml"))
+                        == TestUpstream.value)
+                for accept in ["application/json, application/yaml;q=0.5", "*/*",
+                               "application/yaml, application/json"] {
                     let json = try await fetch("http://\(gateway.main)/value", headers: [("Accept", accept)])
                     #expect(json.header("Content-Type")?.hasPrefix("application/json") == true, "\(accept)")
                     #expect(json.header("ETag") == TestUpstream.etag, "\(accept): passed through, still strong")
@@ -115,7 +127,8 @@ import Testing
             try await withGateway(upstream: upstream, configure: { configuration in
                 configuration.routes = [.init(pathPrefix: "/value", transcode: .whenUnacceptable)]
             }) { gateway in
-                let json = try await fetch("http://\(gateway.main)/value", headers: [("Accept", "application/json;q=0.1, application/yaml")])
+                let json = try await fetch("http://\(gateway.main)/value",
+                                           headers: [("Accept", "application/json;q=0.1, application/yaml")])
                 #expect(json.status == 200)
                 #expect(json.header("ETag") == TestUpstream.etag)
                 #expect(json.header("Content-Type")?.hasPrefix("application/json") == true)
@@ -124,11 +137,13 @@ import Testing
     }
 
     @Test func theRouteOptionReadsFromYAML() throws {
-        let yaml = "upstream: http://127.0.0.1:9000\nroutes:\n  - prefix: /a\n    transcode: when-unacceptable\n  - prefix: /b\n"
+        let yaml = "upstream: http://127.0.0.1:9000\nroutes:\n"
+            + "  - prefix: /a\n    transcode: when-unacceptable\n  - prefix: /b\n"
         let configuration = try GatewayConfiguration(yaml: Array(yaml.utf8))
         #expect(configuration.routes.map(\.transcode) == [.whenUnacceptable, .preferred])
         #expect(throws: GatewayConfigurationError.self) {
-            try GatewayConfiguration(yaml: Array("upstream: http://h\nroutes:\n  - prefix: /a\n    transcode: always\n".utf8))
+            try GatewayConfiguration(
+                yaml: Array("upstream: http://h\nroutes:\n  - prefix: /a\n    transcode: always\n".utf8))
         }
     }
 }
@@ -140,9 +155,11 @@ import Testing
             let original = try await fetch(upstream.absoluteString + "/large/200")
             let limit = original.body.count + 16
             try await withGateway(upstream: upstream, configure: { $0.maxTranscodeBytes = limit }) { gateway in
-                let answer = try await fetch("http://\(gateway.main)/large/200", headers: [("Accept", "application/xml")])
+                let answer = try await fetch("http://\(gateway.main)/large/200",
+                                             headers: [("Accept", "application/xml")])
                 #expect(answer.status == 502, "\(answer.body.count) bytes")
-                #expect(problemDetail(answer)?.contains("transcoding limit of \(limit) bytes") == true, "\(answer.text)")
+                #expect(problemDetail(answer)?.contains("transcoding limit of \(limit) bytes") == true,
+                        "\(answer.text)")
             }
         }
     }
@@ -152,11 +169,14 @@ import Testing
         let gzip = Compressor(level: 9).compress(json, coding: .gzip)
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream, configure: { configuration in
-                configuration.routes = [.init(pathPrefix: "/echo", requestTypes: [MediaType("application/yaml")], maxTranscodeBytes: 10_000)]
+                configuration.routes = [.init(pathPrefix: "/echo", requestTypes: [MediaType("application/yaml")],
+                                              maxTranscodeBytes: 10_000)]
             }) { gateway in
                 #expect(gzip.count < 10_000)
                 let answer = try await fetch("http://\(gateway.main)/echo/in", method: .POST,
-                                             headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzip)
+                                             headers: [("Content-Type", "application/json"),
+                                                       ("Content-Encoding", "gzip")],
+                                             body: gzip)
                 #expect(answer.status == 413, "\(answer.text)")
             }
         }
@@ -166,9 +186,11 @@ import Testing
         try await withUpstream(TestUpstream.router()) { upstream in
             let original = try await fetch(upstream.absoluteString + "/large/5000")
             let expected = try ParleyServer(registry: Registry.linked).reply(
-                with: Registry.linked.decode(original.body, contentType: MediaType(parsing: "application/json")), accepting: "application/msgpack")
+                with: Registry.linked.decode(original.body, contentType: MediaType(parsing: "application/json")),
+                accepting: "application/msgpack")
             try await withGateway(upstream: upstream, configure: { $0.transcodeOnLoopBytes = 1024 }) { gateway in
-                let answer = try await fetch("http://\(gateway.main)/large/5000", headers: [("Accept", "application/msgpack")])
+                let answer = try await fetch("http://\(gateway.main)/large/5000",
+                                             headers: [("Accept", "application/msgpack")])
                 #expect(answer.status == 200)
                 #expect(answer.body == expected.body)
             }
@@ -176,10 +198,12 @@ import Testing
                 configuration.transcodeOnLoopBytes = 1024
                 configuration.maxConcurrentTranscodes = 0
             }) { gateway in
-                let busy = try await fetch("http://\(gateway.main)/large/5000", headers: [("Accept", "application/msgpack")])
+                let busy = try await fetch("http://\(gateway.main)/large/5000",
+                                           headers: [("Accept", "application/msgpack")])
                 #expect(busy.status == 503)
                 #expect(busy.header("Retry-After") == "1")
-                let small = try await fetch("http://\(gateway.main)/large/10", headers: [("Accept", "application/msgpack")])
+                let small = try await fetch("http://\(gateway.main)/large/10",
+                                            headers: [("Accept", "application/msgpack")])
                 #expect(small.status == 200, "a body under transcode_on_loop_bytes needs no slot")
             }
         }

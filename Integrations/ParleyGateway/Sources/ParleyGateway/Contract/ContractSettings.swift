@@ -1,5 +1,5 @@
-import Foundation
-import ParleyOpenAPI
+public import Foundation
+public import ParleyOpenAPI
 
 extension GatewayConfiguration {
     /// What the gateway does with the exchanges an OpenAPI document describes (`--openapi SPEC`,

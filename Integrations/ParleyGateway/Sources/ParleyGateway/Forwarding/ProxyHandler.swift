@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import NIOPosix
 import Parley
 import ParleyFixtures
 import ParleyHTTP

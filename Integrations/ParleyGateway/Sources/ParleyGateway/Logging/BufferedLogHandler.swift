@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// A swift-log handler that formats each message as one line and hands it to a
 /// ``LogLineWriter``: logging costs a format and a buffer append, never a blocking write.

@@ -2,9 +2,11 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import Parley
 import ParleyFixtures
 import ParleyGateway
+import ParleyOpenAPI
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Testing
 
 /// `--access-log` and a standard error nobody reads, as a user runs the executable.

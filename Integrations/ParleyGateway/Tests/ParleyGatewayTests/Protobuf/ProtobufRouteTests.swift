@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import Parley
 import ParleyGateway
 import ParleyProtobuf

@@ -31,10 +31,11 @@ func withUpstream<Result: Sendable>(_ router: Router<BasicRequestContext>,
 
 /// Runs a gateway in front of `upstream` (configured further by `configure`) on 127.0.0.1 at an
 /// ephemeral port for the length of `body`, which gets the gateway's addresses.
-func withGateway<Result: Sendable>(upstream: URL, logger: Logger = quietLogger,
-                                   accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
-                                   configure: (inout GatewayConfiguration) -> Void = { _ in },
-                                   _ body: @Sendable (Gateway.Addresses) async throws -> Result) async throws -> Result {
+func withGateway<Result: Sendable>(
+    upstream: URL, logger: Logger = quietLogger, accessLogger: Logger? = nil, logWriters: [LogLineWriter] = [],
+    configure: (inout GatewayConfiguration) -> Void = { _ in },
+    _ body: @Sendable (Gateway.Addresses) async throws -> Result
+) async throws -> Result {
     var configuration = GatewayConfiguration(listen: HostAndPort(host: "127.0.0.1", port: 0), upstream: upstream)
     configure(&configuration)
     let (bound, continuation) = AsyncStream<Gateway.Addresses>.makeStream()

@@ -1,3 +1,6 @@
+#if canImport(CNIOLinux)
+internal import CNIOLinux   // defines `NIOLinger`'s initializer on Linux
+#endif
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -25,7 +28,9 @@ final class RawConnection: Sendable {
             .channelOption(.autoRead, value: reading)
             .channelOption(.socketOption(.so_rcvbuf), value: reading ? 131_072 : 16_384)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(inbox: inbox)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collector(inbox: inbox))
+                }
             }
             .connect(host: host, port: port).get()
         return RawConnection(channel: channel, inbox: inbox)
@@ -82,13 +87,14 @@ struct RawResponse: Sendable {
     func field(_ name: String) -> String? { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
 
     /// The responses at the start of `bytes` (1xx ones included, without a body), bodies framed
-    /// by `Content-Length` or chunked (a body with neither runs to the end). A last response whose body is cut short is left out,
-    /// or with `partial` included with the body bytes that did arrive.
+    /// by `Content-Length` or chunked (a body with neither runs to the end). A last response whose
+    /// body is cut short is left out, or with `partial` included with the body bytes that did arrive.
     static func parse(_ bytes: [UInt8], partial: Bool = false) -> [RawResponse] {
         var responses: [RawResponse] = []
         var rest = bytes[...]
         while let end = rest.firstRange(of: [13, 10, 13, 10]) {
-            let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+            let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self)
+                .split(separator: "\r\n", omittingEmptySubsequences: false)
             guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."),
                   let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { break }
             let fields = lines.dropFirst().compactMap { line -> (name: String, value: String)? in

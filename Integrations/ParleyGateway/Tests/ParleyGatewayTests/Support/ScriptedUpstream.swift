@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CNIOLinux)
+internal import CNIOLinux   // defines `NIOLinger`'s initializer on Linux
+#endif
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -137,7 +140,8 @@ private final class ScriptPlayer: ChannelInboundHandler {
     private func headEnd() -> Int? {
         guard received.count >= 4 else { return nil }
         for index in 0...(received.count - 4)
-        where received[index] == 13 && received[index + 1] == 10 && received[index + 2] == 13 && received[index + 3] == 10 {
+        where received[index] == 13 && received[index + 1] == 10
+            && received[index + 2] == 13 && received[index + 3] == 10 {
             return index
         }
         return nil
@@ -154,7 +158,9 @@ private final class ScriptPlayer: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
             play(steps, from: index + 1, context)
         case .pause(let delay):
-            context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in play(steps, from: index + 1, context) }
+            context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+                play(steps, from: index + 1, context)
+            }
         case .close:
             context.close(promise: nil)
         case .reset:

@@ -33,14 +33,18 @@ enum TestUpstream {
         // A problem (RFC 9457) with status 409.
         router.get("/conflict") { _, _ in
             Response(status: .conflict, headers: [.contentType: "application/problem+json"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"type":"about:blank","title":"Conflict","status":409,"detail":"taken"}"#)))
+                     body: ResponseBody(byteBuffer: ByteBuffer(
+                        string: #"{"type":"about:blank","title":"Conflict","status":409,"detail":"taken"}"#)))
         }
         // `n` bytes of a repeating pattern, streamed in 64 KiB chunks.
         router.get("/bytes/{count}") { _, context -> Response in
             let count = Int(context.parameters.get("count") ?? "0") ?? 0
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream", .contentLength: String(count)],
+            return Response(status: .ok,
+                            headers: [.contentType: "application/octet-stream", .contentLength: String(count)],
                             body: ResponseBody { writer in
-                                let chunk = ByteBuffer(bytes: (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+                                let chunk = ByteBuffer(bytes: (0..<65_536).map {
+                                    UInt8(truncatingIfNeeded: $0 &* 31 &+ 7)
+                                })
                                 var left = count
                                 while left > 0 {
                                     let size = min(left, chunk.readableBytes)
@@ -69,12 +73,14 @@ enum TestUpstream {
         router.get("/stall/{seconds}") { _, context -> Response in
             let seconds = Double(context.parameters.get("seconds") ?? "0") ?? 0
             try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            return Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "late")))
+            return Response(status: .ok, headers: [.contentType: "text/plain"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: "late")))
         }
         // Hop-by-hop fields the gateway must drop, one named by Connection.
         router.get("/hop") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain", .connection: "X-Upstream-Secret",
-                                            HTTPField.Name("X-Upstream-Secret")!: "s", HTTPField.Name("Keep-Alive")!: "timeout=5",
+                                            HTTPField.Name("X-Upstream-Secret")!: "s",
+                                            HTTPField.Name("Keep-Alive")!: "timeout=5",
                                             HTTPField.Name("X-End-To-End")!: "kept"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: "hop")))
         }
@@ -88,7 +94,8 @@ enum TestUpstream {
             let name = field.name.canonicalName
             fields[name] = .array((fields[name]?.arrayValue ?? []) + [.string(field.value)])
         }
-        let echoed: Value = .object(["method": .string(request.method.rawValue), "path": .string(request.uri.description),
+        let echoed: Value = .object(["method": .string(request.method.rawValue),
+                                     "path": .string(request.uri.description),
                                      "authority": .string(request.head.authority ?? ""), "fields": .object(fields),
                                      "body": .string(String(decoding: body.readableBytesView, as: UTF8.self))])
         let reply = try ParleyServer(registry: Registry.linked).reply(with: echoed, accepting: "application/json")
