@@ -11,6 +11,12 @@ import PackageDescription
 // `name: "parley"` is required for a path dependency: without it the identity would be the
 // checkout folder's name.
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", package: "parley")
+/// Imports are internal unless a file says `public import`, and a member is visible only where its
+/// module is imported, as the root package's `strictImports`.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "parley-async-http-client",
@@ -28,16 +34,19 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyAsyncHTTPClient",
-                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
+                dependencies: [.product(name: "Parley", package: "parley"),
+                               .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "HTTPTypes", package: "swift-http-types")]),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strictImports),
         // `Client` from ParleyClient, JSON registered by the plugin, gzip from ParleyCompression,
         // and NIOPosix/NIOHTTP1 for the test server.
         .testTarget(name: "ParleyAsyncHTTPClientTests",
                     dependencies: ["ParleyAsyncHTTPClient",
-                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
+                                   .product(name: "Parley", package: "parley"),
+                                   .product(name: "ParleyHTTP", package: "parley"),
                                    .product(name: "ParleyClient", package: "parley"),
                                    .product(name: "ParleyJSON", package: "parley"),
                                    .product(name: "ParleyCompression", package: "parley"),
@@ -46,6 +55,7 @@ let package = Package(
                                    .product(name: "NIOPosix", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "HTTPTypes", package: "swift-http-types")],
+                    swiftSettings: strictImports,
                     plugins: [registration]),
     ],
     swiftLanguageModes: [.v6]

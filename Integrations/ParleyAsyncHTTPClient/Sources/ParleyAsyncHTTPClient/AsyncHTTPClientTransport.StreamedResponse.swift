@@ -33,7 +33,8 @@ extension AsyncHTTPClientTransport {
             if requestMethod == .head || status < 200 || status == 204 || status == 304 {
                 declaredBodyLength = 0
             } else {
-                declaredBodyLength = response.headerFields[.contentLength].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+                declaredBodyLength = response.headerFields[.contentLength].flatMap { Int($0) }
+                    .flatMap { $0 >= 0 ? $0 : nil }
             }
         }
 
@@ -48,7 +49,9 @@ extension AsyncHTTPClientTransport {
         ///   ``Failure`` with ``Failure/Code/responseIncomplete`` when the connection ends or
         ///   fails before the body does; `CancellationError`.
         public func collect(upTo maxBytes: Int) async throws -> [UInt8] {
-            if let declared = declaredBodyLength, declared > maxBytes { throw bodyTooLarge(maxBytes, declared, "declares") }
+            if let declared = declaredBodyLength, declared > maxBytes {
+                throw bodyTooLarge(maxBytes, declared, "declares")
+            }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(min(declaredBodyLength ?? 0, maxBytes))
             for try await chunk in body {
@@ -61,7 +64,8 @@ extension AsyncHTTPClientTransport {
         }
 
         private func bodyTooLarge(_ maxBytes: Int, _ actual: Int, _ verb: String) -> ParleyError {
-            ParleyError(.limitExceeded, "the response body \(verb) \(actual) bytes, over maxResponseBodyBytes (\(maxBytes))",
+            ParleyError(.limitExceeded,
+                        "the response body \(verb) \(actual) bytes, over maxResponseBodyBytes (\(maxBytes))",
                         response: response,
                         limit: FormatError.Limit(name: "maxResponseBodyBytes", maximum: maxBytes, actual: actual))
         }

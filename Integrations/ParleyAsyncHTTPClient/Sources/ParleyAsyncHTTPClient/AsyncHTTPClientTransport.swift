@@ -2,7 +2,7 @@ public import AsyncHTTPClient
 public import HTTPTypes
 import NIOCore
 public import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 /// An `HTTPTransport` on AsyncHTTPClient: `ParleyClient`'s `Client` sends through it, and a proxy
 /// streams upstream responses through ``stream(_:body:)`` without buffering them.

@@ -4,7 +4,7 @@ public import HTTPTypes
 import NIOCore
 public import NIOHTTP1
 import Parley
-import ParleyHTTP
+public import ParleyHTTP
 
 // Conversions between swift-http-types (Parley's currency) and AsyncHTTPClient's NIO types.
 // Field order and repeated fields are kept both ways.
@@ -30,7 +30,9 @@ extension HTTPClientRequest {
         let path = request.path.flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         guard path.hasPrefix("/") else { throw invalid("has a path that is not absolute ('\(path)')") }
         let url = "\(scheme)://\(authority)\(path)"
-        guard let parsed = URL(string: url), parsed.host?.isEmpty == false else { throw invalid("has no valid URL ('\(url)')") }
+        guard let parsed = URL(string: url), parsed.host?.isEmpty == false else {
+            throw invalid("has no valid URL ('\(url)')")
+        }
         self.init(url: url)
         self.method = HTTPMethod(rawValue: request.method.rawValue)
         self.headers = HTTPHeaders(request.headerFields.filter { $0.name.canonicalName != "host" })

@@ -36,7 +36,8 @@ import Testing
         let body = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let (response, replyBody) = try await TestServer.run(handler: { request, writer in
             seen.value = request
-            try await writer.respond(.created, headers: [("Set-Cookie", "a=1"), ("X-Order", "1"), ("Set-Cookie", "b=2")],
+            try await writer.respond(.created,
+                                     headers: [("Set-Cookie", "a=1"), ("X-Order", "1"), ("Set-Cookie", "b=2")],
                                      body: Array("made".utf8))
         }) { port in
             var fields = HTTPFields()
@@ -89,7 +90,8 @@ import Testing
         let json = Array(#"{"id":1,"name":"Zip","tags":[]}"#.utf8)
         let gzip = Compressor().compress(json, coding: .gzip)
         try await TestServer.run(handler: { _, writer in
-            try await writer.respond(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzip)
+            try await writer.respond(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                                     body: gzip)
         }) { port in
             let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/")
             let (response, body) = try await AsyncHTTPClientTransport().send(request, body: nil)
@@ -98,7 +100,8 @@ import Testing
             // The client's pipeline undoes it; with HTTPClient.shared (which decompresses and keeps
             // the fields), the pipeline sees the body is no longer gzip and decodes it as it is.
             for transport in [AsyncHTTPClientTransport(), AsyncHTTPClientTransport(client: .shared)] {
-                let client = Client(baseURL: URL(string: "http://127.0.0.1:\(port)/"), transport: transport, registry: .linked)
+                let client = Client(baseURL: URL(string: "http://127.0.0.1:\(port)/"), transport: transport,
+                                    registry: .linked)
                 #expect(try await client.get("u", as: User.self).value == User(id: 1, name: "Zip", tags: []))
             }
         }

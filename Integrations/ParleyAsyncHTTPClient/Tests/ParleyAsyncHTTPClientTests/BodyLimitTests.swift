@@ -69,7 +69,8 @@ import Testing
         let error = try await TestServer.run(handler: Self.hugeReply(declaringLength: false, written: written,
                                                                      finished: finished)) { port in
             let client = Client(baseURL: URL(string: "http://127.0.0.1:\(port)/"),
-                                transport: AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit), registry: .linked)
+                                transport: AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit),
+                                registry: .linked)
             return await #expect(throws: ParleyError.self) { _ = try await client.get("huge") }
         }
         #expect(error?.code == .limitExceeded)
@@ -91,7 +92,8 @@ import Testing
 extension BodyLimitTests {
     /// An answer to HEAD (and a 204 or 304) has no body, whatever its `Content-Length` says.
     @Test(arguments: [(HTTPRequest.Method.head, HTTPResponseStatus.ok), (.get, .notModified), (.get, .noContent)])
-    func bodilessAnswersAreNotRefusedByTheirLength(method: HTTPRequest.Method, status: HTTPResponseStatus) async throws {
+    func bodilessAnswersAreNotRefusedByTheirLength(method: HTTPRequest.Method,
+                                                   status: HTTPResponseStatus) async throws {
         let (response, body) = try await TestServer.run(handler: { _, writer in
             try await writer.writeHead(status, headers: [("Content-Length", String(Self.replyBytes))])
             try await writer.write(.end(nil))

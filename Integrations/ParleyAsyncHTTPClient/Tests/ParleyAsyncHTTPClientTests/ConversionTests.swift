@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func customMethodsPass() throws {
-        let request = HTTPRequest(method: HTTPRequest.Method("PURGE")!, scheme: "http", authority: "example.org", path: "/")
+        let request = HTTPRequest(method: HTTPRequest.Method("PURGE")!, scheme: "http", authority: "example.org",
+                                  path: "/")
         #expect(try HTTPClientRequest(request).method == .RAW(value: "PURGE"))
     }
 
@@ -51,6 +52,7 @@ import Testing
         let fields = HTTPFields(headers)
         #expect(fields.map(\.name.rawName) == ["Set-Cookie", "Vary", "Set-Cookie"])
         #expect(fields.map(\.value) == ["a", "Accept", "b"])
-        #expect(Array(HTTPHeaders(fields).map { "\($0.name): \($0.value)" }) == ["Set-Cookie: a", "Vary: Accept", "Set-Cookie: b"])
+        #expect(Array(HTTPHeaders(fields).map { "\($0.name): \($0.value)" })
+                == ["Set-Cookie: a", "Vary: Accept", "Set-Cookie: b"])
     }
 }

@@ -59,7 +59,8 @@ import Testing
             throw TestServer.Close()
         }
         let streamed = try await TestServer.run(handler: handler) { port in
-            let response = try await AsyncHTTPClientTransport(responseHeadTimeout: .seconds(5)).stream(Self.request(port))
+            let response = try await AsyncHTTPClientTransport(responseHeadTimeout: .seconds(5))
+                .stream(Self.request(port))
             #expect(response.response.status == .ok)
             var received = 0
             let failure = await #expect(throws: Failure.self) {
@@ -72,7 +73,8 @@ import Testing
 
         let sent = try await TestServer.run(handler: handler) { port in
             await #expect(throws: Failure.self) {
-                _ = try await AsyncHTTPClientTransport(responseHeadTimeout: .seconds(5)).send(Self.request(port), body: nil)
+                _ = try await AsyncHTTPClientTransport(responseHeadTimeout: .seconds(5))
+                    .send(Self.request(port), body: nil)
             }
         }
         #expect(sent?.code == .responseIncomplete)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #elseif canImport(Darwin)
-import Darwin
+internal import Darwin
 #endif
 import HTTPTypes
 import NIOCore

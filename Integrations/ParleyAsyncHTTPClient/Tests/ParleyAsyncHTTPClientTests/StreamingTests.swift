@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -11,7 +12,8 @@ import Testing
         let chunks = (0..<17).map { Pattern.chunk($0, size: chunkSize) }
         let sent = Shared(Pattern.Checksum())
         let (received, chunkCount, largestChunk) = try await TestServer.run(handler: { _, writer in
-            try await writer.writeHead(headers: [("Content-Type", "application/octet-stream"), ("Content-Length", String(total))])
+            try await writer.writeHead(headers: [("Content-Type", "application/octet-stream"),
+                                                 ("Content-Length", String(total))])
             var checksum = Pattern.Checksum()
             var index = 0
             while checksum.count < total {

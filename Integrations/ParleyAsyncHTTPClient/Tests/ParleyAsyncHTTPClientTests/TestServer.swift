@@ -39,7 +39,8 @@ struct TestServer {
                         wrappingChannelSynchronously: channel)
                 }
             }
-        return try await serving(server, lifetime: lifetime, connection: { try await serve($0, handler: handler) }, body)
+        return try await serving(server, lifetime: lifetime,
+                                 connection: { try await serve($0, handler: handler) }, body)
     }
 
     /// A raw connection: the bytes of the request head are read, then `reply` writes whatever it
@@ -141,7 +142,8 @@ struct TestServer {
 
 extension NIOAsyncChannelOutboundWriter<HTTPServerResponsePart> {
     /// Writes a whole response with a `Content-Length`.
-    func respond(_ status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: [UInt8] = []) async throws {
+    func respond(_ status: HTTPResponseStatus = .ok, headers: [(String, String)] = [],
+                 body: [UInt8] = []) async throws {
         var fields = HTTPHeaders(headers)
         fields.replaceOrAdd(name: "content-length", value: String(body.count))
         try await write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: fields)))
