@@ -9,6 +9,13 @@ import PackageDescription
 //
 // `name: "parley"` is required for a path dependency: without it the identity would be the
 // checkout folder's name.
+/// Imports are internal unless a file says `public import`, and a member is visible only where its
+/// module is imported, as the root package's `strictImports`.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "parley-server-testing",
     platforms: [.macOS(.v15)],
@@ -23,7 +30,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParleyServerTesting",
-                dependencies: [.product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
+                dependencies: [.product(name: "Parley", package: "parley"),
+                               .product(name: "ParleyHTTP", package: "parley"),
                                .product(name: "ParleyJSON", package: "parley"),
                                .product(name: "ParleyYAML", package: "parley"),
                                .product(name: "ParleyXML", package: "parley"),
@@ -34,7 +42,8 @@ let package = Package(
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "HTTPTypes", package: "swift-http-types")]),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strictImports),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 public import AsyncHTTPClient
-import HTTPTypes
-import NIOCore
+public import HTTPTypes
+public import NIOCore
 import NIOHTTP1
 import Parley
 import ParleyHTTP
@@ -95,7 +95,8 @@ public struct LiveRunner: Sendable {
         let received = answer.headerFields[.contentType]
         let excerpt = ParleyError.excerpt(of: answer.body, maxCharacters: 300)
         if answer.status != testCase.status {
-            failures.append("status \(answer.status), expected \(testCase.status); Content-Type \(received ?? "none"); body \"\(excerpt)\"")
+            failures.append("status \(answer.status), expected \(testCase.status); "
+                            + "Content-Type \(received ?? "none"); body \"\(excerpt)\"")
         }
         if let expected = testCase.contentType {
             let essence = received.flatMap(MediaType.init)?.essence
@@ -110,7 +111,8 @@ public struct LiveRunner: Sendable {
         }
         for (name, text) in testCase.requiredFields {
             let values = answer.headerFields[values: name]
-            if values.isEmpty || !values.contains(where: { text.isEmpty || $0.lowercased().contains(text.lowercased()) }) {
+            if values.isEmpty
+                || !values.contains(where: { text.isEmpty || $0.lowercased().contains(text.lowercased()) }) {
                 failures.append("field \(name) missing or without '\(text)' (\(values))")
             }
         }
@@ -131,7 +133,8 @@ public struct LiveRunner: Sendable {
         case .empty:
             return body.isEmpty ? nil : "body of \(body.count) bytes, expected none"
         case .text(let text):
-            return body == Array(text.utf8) ? nil : "body \"\(excerpt)\", expected \"\(ParleyError.excerpt(of: Array(text.utf8)))\""
+            return body == Array(text.utf8) ? nil
+                : "body \"\(excerpt)\", expected \"\(ParleyError.excerpt(of: Array(text.utf8)))\""
         case .prefix(let prefix):
             return body.starts(with: prefix) ? nil : "body \"\(excerpt)\" does not start with \(prefix)"
         case .items:
@@ -147,10 +150,13 @@ public struct LiveRunner: Sendable {
                   let value = try? registry.decode(body, contentType: contentType) else {
                 return "problem body does not decode by its Content-Type: \"\(excerpt)\""
             }
-            guard let problem = ParleyError.problem(in: value, contentType: contentType) ?? ProblemDetails(value: value) else {
+            guard let problem = ParleyError.problem(in: value, contentType: contentType)
+                    ?? ProblemDetails(value: value) else {
                 return "body is no problem document: \"\(excerpt)\""
             }
-            if problem.status != status { return "problem status \(problem.status.map(String.init) ?? "none"), expected \(status)" }
+            if problem.status != status {
+                return "problem status \(problem.status.map(String.init) ?? "none"), expected \(status)"
+            }
             let text = String(decoding: body, as: UTF8.self)
             let missing = mentions.filter { !text.contains($0) }
             return missing.isEmpty ? nil : "problem does not mention \(missing): \"\(excerpt)\""
@@ -170,9 +176,11 @@ public struct LiveRunner: Sendable {
             let received = try match.decode(answer.body, contentType: contentType)
             let reference = try match.decode(match.format.encode(expected, as: contentType), contentType: contentType)
             return received == reference ? nil
-                : "body means \(received), expected \(reference) (\"\(ParleyError.excerpt(of: answer.body, maxCharacters: 300))\")"
+                : "body means \(received), expected \(reference) "
+                    + "(\"\(ParleyError.excerpt(of: answer.body, maxCharacters: 300))\")"
         } catch {
-            return "body does not decode as \(contentType): \(error) (\"\(ParleyError.excerpt(of: answer.body, maxCharacters: 300))\")"
+            return "body does not decode as \(contentType): \(error) "
+                + "(\"\(ParleyError.excerpt(of: answer.body, maxCharacters: 300))\")"
         }
     }
 }

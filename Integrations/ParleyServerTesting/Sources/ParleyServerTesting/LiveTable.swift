@@ -29,7 +29,8 @@ public enum LiveTable {
 
     /// The six built-in formats' encodable types, as a server answers them.
     public static let encodableTypes = ["application/json", "application/yaml", "application/xml",
-                                        "application/x-plist", "application/x-bplist", "application/msgpack", "text/csv"]
+                                        "application/x-plist", "application/x-bplist", "application/msgpack",
+                                        "text/csv"]
 
     // MARK: Answers in every format
 
@@ -47,7 +48,8 @@ public enum LiveTable {
         }
         cases.append(LiveCase("binary-plist-is-bplist00", .get, RouteContract.Path.resource,
                               headerFields: [.accept: "application/x-bplist"], status: 200,
-                              contentType: "application/x-bplist", varyAccept: true, expectedBody: .prefix(Array("bplist00".utf8))))
+                              contentType: "application/x-bplist", varyAccept: true,
+                              expectedBody: .prefix(Array("bplist00".utf8))))
         return cases
     }
 
@@ -73,19 +75,21 @@ public enum LiveTable {
         }
         // Every format echoed back as JSON: the answer means what the format decodes the body to
         // (XML and CSV carry text only, XML a root element, so their values are strings).
-        let xmlBody = Array("<items><item id=\"1\"><name>alpha</name></item><item id=\"2\"><name>beta</name></item></items>".utf8)
+        let xmlBody = Array(("<items><item id=\"1\"><name>alpha</name></item>"
+                             + "<item id=\"2\"><name>beta</name></item></items>").utf8)
         let csvBody = Array("name,count\r\nalpha,1\r\nbeta,2\r\n".utf8)
         let echoes: [(String, String, [UInt8], Value)] = [
             ("json", "application/json", encode(JSONFormat(), RouteContract.value), RouteContract.value),
             ("yaml", "application/yaml", encode(YAMLFormat(), RouteContract.value), RouteContract.value),
             ("msgpack", "application/msgpack", encode(MessagePackFormat(), RouteContract.value), RouteContract.value),
-            ("plist", "application/x-plist", encode(PropertyListFormat(), RouteContract.value, as: "application/x-plist"),
-             RouteContract.value),
-            ("bplist", "application/x-bplist", encode(PropertyListFormat(), RouteContract.value, as: "application/x-bplist"),
-             RouteContract.value),
+            ("plist", "application/x-plist",
+             encode(PropertyListFormat(), RouteContract.value, as: "application/x-plist"), RouteContract.value),
+            ("bplist", "application/x-bplist",
+             encode(PropertyListFormat(), RouteContract.value, as: "application/x-bplist"), RouteContract.value),
             ("xml", "application/xml", xmlBody,
              ["items": ["item": [["@id": "1", "name": "alpha"], ["@id": "2", "name": "beta"]]]]),
-            ("csv", "text/csv; header=present", csvBody, [["name": "alpha", "count": "1"], ["name": "beta", "count": "2"]]),
+            ("csv", "text/csv; header=present", csvBody,
+             [["name": "alpha", "count": "1"], ["name": "beta", "count": "2"]]),
         ]
         for (short, type, body, expected) in echoes {
             cases.append(LiveCase("echo-\(short)-as-json", .post, RouteContract.Path.echo,
@@ -95,8 +99,9 @@ public enum LiveTable {
         }
         cases.append(LiveCase("echo-json-as-yaml", .post, RouteContract.Path.echo,
                               headerFields: [.contentType: "application/json", .accept: "application/yaml"],
-                              body: encode(JSONFormat(), RouteContract.value), status: 200, contentType: "application/yaml",
-                              varyAccept: true, expectedBody: .value(RouteContract.value)))
+                              body: encode(JSONFormat(), RouteContract.value), status: 200,
+                              contentType: "application/yaml", varyAccept: true,
+                              expectedBody: .value(RouteContract.value)))
         cases.append(LiveCase("upload-answer-as-msgpack", .post, RouteContract.Path.upload,
                               headerFields: [.contentType: "application/json", .accept: "application/msgpack"],
                               body: encode(JSONFormat(), itemsValue), status: 200, contentType: "application/msgpack",
@@ -115,7 +120,8 @@ public enum LiveTable {
             ("q-prefers-yaml", "application/json;q=0.5, application/yaml", "application/yaml"),
             ("q-zero-refuses-json", "application/json;q=0, application/msgpack;q=0.2", "application/msgpack"),
             ("type-wildcard-loses-to-concrete", "application/*;q=0.1, text/csv;q=0.9", "text/csv"),
-            ("specific-range-wins", "application/*;q=0.2, application/json;q=0.1, application/xml;q=0.5", "application/xml"),
+            ("specific-range-wins", "application/*;q=0.2, application/json;q=0.1, application/xml;q=0.5",
+             "application/xml"),
             ("any-low-concrete-high", "*/*;q=0.1, application/msgpack", "application/msgpack"),
             ("unknown-then-yaml", "image/png, application/yaml;q=0.3", "application/yaml"),
             ("case-insensitive", "APPLICATION/YAML", "application/yaml"),
@@ -127,8 +133,9 @@ public enum LiveTable {
                      expectedBody: type == "text/csv" ? .text(csvItems) : .items)
         }
         cases.append(LiveCase("not-acceptable-lists-types", .get, RouteContract.Path.resource,
-                              headerFields: [.accept: "image/png"], status: 406, contentType: "application/problem+json",
-                              varyAccept: true, expectedBody: .problem(status: 406, mentions: encodableTypes)))
+                              headerFields: [.accept: "image/png"], status: 406,
+                              contentType: "application/problem+json", varyAccept: true,
+                              expectedBody: .problem(status: 406, mentions: encodableTypes)))
         cases.append(LiveCase("not-acceptable-q-zero", .get, RouteContract.Path.value,
                               headerFields: [.accept: "application/json;q=0, image/*"], status: 406,
                               contentType: "application/problem+json", varyAccept: true,
@@ -152,28 +159,31 @@ public enum LiveTable {
                      requiredFields: [(.accept, "application/json")],
                      expectedBody: .problem(status: 415, mentions: ["application/json"])),
             LiveCase("problem-in-yaml-when-asked", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "image/png", .accept: "application/yaml"], body: [1, 2, 3], status: 415,
-                     contentType: "application/yaml", varyAccept: true,
+                     headerFields: [.contentType: "image/png", .accept: "application/yaml"], body: [1, 2, 3],
+                     status: 415, contentType: "application/yaml", varyAccept: true,
                      expectedBody: .problem(status: 415, mentions: ["image/png"])),
             LiveCase("problem-in-xml-when-asked", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "image/png", .accept: "application/xml"], body: [1, 2, 3], status: 415,
-                     contentType: "application/problem+xml", varyAccept: true,
+                     headerFields: [.contentType: "image/png", .accept: "application/xml"], body: [1, 2, 3],
+                     status: 415, contentType: "application/problem+xml", varyAccept: true,
                      expectedBody: .problem(status: 415, mentions: ["image/png"])),
             LiveCase("body-over-limit-413", .post, RouteContract.Path.upload,
                      headerFields: [.contentType: "application/json"], body: oversizedJSON, status: 413,
                      contentType: "application/problem+json", expectedBody: .problem(status: 413, mentions: [])),
             LiveCase("malformed-json-400", .post, RouteContract.Path.upload,
                      headerFields: [.contentType: "application/json"], body: Array("[{\"id\":".utf8), status: 400,
-                     contentType: "application/problem+json", varyAccept: true, expectedBody: .problem(status: 400, mentions: [])),
+                     contentType: "application/problem+json", varyAccept: true,
+                     expectedBody: .problem(status: 400, mentions: [])),
             LiveCase("wrong-shape-400", .post, RouteContract.Path.upload,
                      headerFields: [.contentType: "application/json"], body: json, status: 400,
-                     contentType: "application/problem+json", varyAccept: true, expectedBody: .problem(status: 400, mentions: [])),
+                     contentType: "application/problem+json", varyAccept: true,
+                     expectedBody: .problem(status: 400, mentions: [])),
             LiveCase("malformed-accept-400", .get, RouteContract.Path.resource,
                      headerFields: [.accept: "application/"], status: 400, contentType: "application/problem+json",
                      varyAccept: true, expectedBody: .problem(status: 400, mentions: ["Accept"])),
             LiveCase("malformed-accept-quote-400", .get, RouteContract.Path.value,
-                     headerFields: [.accept: "text/csv;charset=\"utf-8"], status: 400, contentType: "application/problem+json",
-                     varyAccept: true, expectedBody: .problem(status: 400, mentions: ["Accept"])),
+                     headerFields: [.accept: "text/csv;charset=\"utf-8"], status: 400,
+                     contentType: "application/problem+json", varyAccept: true,
+                     expectedBody: .problem(status: 400, mentions: ["Accept"])),
             LiveCase("malformed-content-type-400", .post, RouteContract.Path.upload,
                      headerFields: [.contentType: "application/"], body: json, status: 400,
                      contentType: "application/problem+json", varyAccept: true,
@@ -192,31 +202,36 @@ public enum LiveTable {
         let itemsJSON = encode(JSONFormat(), (try? ValueEncoder().encode(RouteContract.items)) ?? .null)
         let compressor = Compressor()
         var corrupt = compressor.compress(itemsJSON, coding: .gzip)
-        corrupt.replaceSubrange(10..<min(corrupt.count, 20), with: [UInt8](repeating: 0xFF, count: min(corrupt.count, 20) - 10))
+        corrupt.replaceSubrange(10..<min(corrupt.count, 20),
+                                with: [UInt8](repeating: 0xFF, count: min(corrupt.count, 20) - 10))
         // 16 MiB of spaces (valid JSON whitespace around a value) compresses to about 16 KB.
         let bomb = compressor.compress([UInt8](repeating: 0x20, count: 16 << 20) + Array("[]".utf8), coding: .gzip)
         return [
             LiveCase("gzip-body", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "application/json", .contentEncoding: "gzip", .accept: "application/json"],
+                     headerFields: [.contentType: "application/json", .contentEncoding: "gzip",
+                                    .accept: "application/json"],
                      body: compressor.compress(itemsJSON, coding: .gzip), status: 200, contentType: "application/json",
                      varyAccept: true, expectedBody: .receipt(receipt)),
             LiveCase("deflate-body", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "application/json", .contentEncoding: "deflate", .accept: "application/yaml"],
-                     body: compressor.compress(itemsJSON, coding: .deflate), status: 200, contentType: "application/yaml",
-                     varyAccept: true, expectedBody: .receipt(receipt)),
+                     headerFields: [.contentType: "application/json", .contentEncoding: "deflate",
+                                    .accept: "application/yaml"],
+                     body: compressor.compress(itemsJSON, coding: .deflate), status: 200,
+                     contentType: "application/yaml", varyAccept: true, expectedBody: .receipt(receipt)),
             LiveCase("gzip-yaml-body", .post, RouteContract.Path.echo,
                      headerFields: [.contentType: "application/yaml", .contentEncoding: "gzip"],
                      body: compressor.compress(encode(YAMLFormat(), RouteContract.value), coding: .gzip), status: 200,
                      contentType: "application/json", varyAccept: true, expectedBody: .value(RouteContract.value)),
             LiveCase("gzip-bomb-413", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "application/json", .contentEncoding: "gzip"], body: bomb, status: 413,
-                     contentType: "application/problem+json", expectedBody: .problem(status: 413, mentions: [])),
+                     headerFields: [.contentType: "application/json", .contentEncoding: "gzip"], body: bomb,
+                     status: 413, contentType: "application/problem+json",
+                     expectedBody: .problem(status: 413, mentions: [])),
             LiveCase("corrupt-gzip-400", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "application/json", .contentEncoding: "gzip"], body: corrupt, status: 400,
-                     contentType: "application/problem+json", expectedBody: .problem(status: 400, mentions: [])),
+                     headerFields: [.contentType: "application/json", .contentEncoding: "gzip"], body: corrupt,
+                     status: 400, contentType: "application/problem+json",
+                     expectedBody: .problem(status: 400, mentions: [])),
             LiveCase("unknown-coding-415", .post, RouteContract.Path.upload,
-                     headerFields: [.contentType: "application/json", .contentEncoding: "br"], body: itemsJSON, status: 415,
-                     contentType: "application/problem+json", requiredFields: [(.acceptEncoding, "gzip")],
+                     headerFields: [.contentType: "application/json", .contentEncoding: "br"], body: itemsJSON,
+                     status: 415, contentType: "application/problem+json", requiredFields: [(.acceptEncoding, "gzip")],
                      expectedBody: .problem(status: 415, mentions: ["br"])),
         ]
     }
@@ -227,7 +242,8 @@ public enum LiveTable {
     /// every GET route).
     public static var head: [LiveCase] {
         [
-            LiveCase("head-resource-yaml", .head, RouteContract.Path.resource, headerFields: [.accept: "application/yaml"],
+            LiveCase("head-resource-yaml", .head, RouteContract.Path.resource,
+                     headerFields: [.accept: "application/yaml"],
                      status: 200, contentType: "application/yaml", varyAccept: true, expectedBody: .empty),
             LiveCase("head-resource-json", .head, RouteContract.Path.resource,
                      status: 200, contentType: "application/json", varyAccept: true,
@@ -244,12 +260,13 @@ public enum LiveTable {
         let load = LiveCase.Load(tasks: 16, requestsPerTask: 8)
         let itemsValue = (try? ValueEncoder().encode(RouteContract.items)) ?? .null
         return [
-            LiveCase("concurrent-get-msgpack", .get, RouteContract.Path.resource, headerFields: [.accept: "application/msgpack"],
-                     status: 200, contentType: "application/msgpack", varyAccept: true, expectedBody: .items, load: load),
+            LiveCase("concurrent-get-msgpack", .get, RouteContract.Path.resource,
+                     headerFields: [.accept: "application/msgpack"], status: 200, contentType: "application/msgpack",
+                     varyAccept: true, expectedBody: .items, load: load),
             LiveCase("concurrent-upload-yaml-as-xml", .post, RouteContract.Path.upload,
                      headerFields: [.contentType: "application/yaml", .accept: "application/xml"],
-                     body: encode(YAMLFormat(), itemsValue), status: 200, contentType: "application/xml", varyAccept: true,
-                     expectedBody: .receipt(receipt), load: load),
+                     body: encode(YAMLFormat(), itemsValue), status: 200, contentType: "application/xml",
+                     varyAccept: true, expectedBody: .receipt(receipt), load: load),
             LiveCase("concurrent-not-acceptable", .get, RouteContract.Path.value, headerFields: [.accept: "image/png"],
                      status: 406, contentType: "application/problem+json", varyAccept: true,
                      expectedBody: .problem(status: 406, mentions: ["application/json"]), load: load),

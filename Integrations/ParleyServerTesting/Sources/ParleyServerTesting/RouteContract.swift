@@ -5,7 +5,7 @@ public import Parley
 ///
 /// | route | behaviour |
 /// |---|---|
-/// | `GET /resource` | ``items`` as a `Codable` `[Item]`, encoded in the format the `Accept` field prefers (406 problem listing the encodable types when none is acceptable) |
+/// | `GET /resource` | ``items`` as a `Codable` `[Item]` in the format `Accept` prefers (406 when none is acceptable) |
 /// | `HEAD /resource` | the same head as `GET /resource`, no body |
 /// | `GET /value` | ``value``, a raw ``Value`` tree, negotiated the same way |
 /// | `POST /echo` | decodes the body by its `Content-Type` to a ``Value`` and answers it, negotiated |
