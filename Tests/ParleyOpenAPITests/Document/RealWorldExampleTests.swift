@@ -7,7 +7,8 @@ import Testing
 
 /// The OpenAPI documents of the shared real-world corpus checked against their own examples: no
 /// recording in `../shared/corpora/real-world/recorded` belongs to a document that loads (none
-/// holds traffic to their servers), so exchanges are generated from the documents' `example` and
+/// names its server's host; the ruby-openai cassettes hold OpenAI traffic, but that document is
+/// refused), so exchanges are generated from the documents' `example` and
 /// `examples` (media types, parameters, headers, schemas; see ``ExampleExchangeGenerator``) and
 /// checked. Every generated exchange passes, except those whose example the document itself gets
 /// wrong, listed with the reason in ``wrongExamples``; a document Parley refuses is listed with the
@@ -101,6 +102,19 @@ import Testing
         return found
     }
 
+    /// The files under `recorded/` that name one of `hosts`.
+    static func recordings(naming hosts: [String]) throws -> [String] {
+        let base = "\(folder)/../recorded"
+        guard !hosts.isEmpty, let files = FileManager.default.enumerator(atPath: base) else { return [] }
+        var found: [String] = []
+        for case let file as String in files {
+            guard let data = FileManager.default.contents(atPath: "\(base)/\(file)") else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            if hosts.contains(where: { text.contains($0) }) { found.append(file) }
+        }
+        return found
+    }
+
     @Test func everyDocumentsExamplesConformToIt() throws {
         guard RealWorldDocumentTests.corpusIsPresent else { return }
         let documents = try Self.documents()
@@ -118,6 +132,10 @@ import Testing
             }
             loaded += 1
             #expect(Self.refusedDocuments[file] == nil, "\(file) is listed as refused but loads")
+            let hosts = (tree["servers"]?.arrayValue ?? []).compactMap { $0["url"]?.stringValue }
+                .compactMap { URL(string: $0)?.host }
+            let recordings = try Self.recordings(naming: hosts)
+            #expect(recordings.isEmpty, "recordings of \(hosts) are in the corpus now: check them here: \(recordings)")
             let yield = ExampleExchangeGenerator(root: tree).exchanges()
             #expect(yield.operations == document.operations.count)
             #expect(!yield.exchanges.isEmpty, "\(file) yields no exchange")
@@ -147,7 +165,8 @@ import Testing
             }
             let requestOnly = yield.exchanges.count { $0.response == nil }
             print("""
-                RealWorldExampleTests: \(file): \(yield.operations) operations, \(yield.operationsWithExamples) \
+                RealWorldExampleTests: \(file): no recording names \(hosts.joined(separator: ", ")); \
+                \(yield.operations) operations, \(yield.operationsWithExamples) \
                 with examples; \(yield.exchanges.count) exchanges generated (\(requestOnly) of them a request \
                 alone), \(yield.notGenerated.count) not generated; \(passed) pass (\(warned) with warnings), \
                 \(failures.count) fail (\(failures.count) with a wrong example in the document)
