@@ -180,7 +180,7 @@ let package = Package(
                     exclude: ["Suite/known-failures.txt"], swiftSettings: strictImports),
         .testTarget(name: "ParleyOpenAPITests", dependencies: ["ParleyOpenAPI", "ParleySchema", "Parley", "ParleyJSON", "ParleyYAML",
                                                              "ParleyMessagePack", "ParleyXML", "ParleyCSV", "ParleyHTTP",
-                                                             "ParleyCompression"],
+                                                             "ParleyCompression", httpTypes],
                     exclude: ["Interop/openapi_core_oracle.py"], swiftSettings: strictImports),
         .testTarget(name: "ParleyProtobufTests", dependencies: ["ParleyProtobuf", "ParleyJSON", "Parley", "ParleyTestKit"],
                     exclude: ["Resources"], swiftSettings: strictImports),

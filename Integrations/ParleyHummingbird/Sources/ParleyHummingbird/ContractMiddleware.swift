@@ -3,7 +3,6 @@ public import Hummingbird
 import Logging
 import NIOCore
 import Parley
-import ParleyCompression
 public import ParleyHTTP
 public import ParleyOpenAPI
 
@@ -92,17 +91,9 @@ public struct ContractMiddleware<Context: RequestContext>: RouterMiddleware {
         let collector = BodyCollector()
         try await response.body.write(collector)
         response.body = ResponseBody(byteBuffer: collector.box.buffer)
-        let bytes = Array(collector.box.buffer.readableBytesView)
-        let findings: [ContractFinding]
-        do {
-            let undone = try ContentCodingStep(.standard, maxDecompressedBytes: maxResponseBodyBytes)
-                .undo(bytes, fields: response.headers, registry: checker.registry)
-            let contractResponse = ContractResponse(status: response.status.code, headers: undone.headerFields.pairs,
-                                                    body: undone.body)
-            findings = checker.checkResponse(contractResponse, operation: operation, method: request.method.rawValue)
-        } catch {
-            findings = [ContractFinding(.body, "the response body of \(operation.name) does not read: \(error)")]
-        }
+        let findings = checker.checkResponse(response.head, body: Array(collector.box.buffer.readableBytesView),
+                                             operation: operation, method: request.method.rawValue,
+                                             maxDecompressedBytes: maxResponseBodyBytes)
         log(findings, of: "response", to: request, context: context)
         let violations = findings.filter(\.isViolation)
         guard responses == .enforce, !violations.isEmpty else { return response }
@@ -130,20 +121,6 @@ public struct ContractMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.warning("\(finding)", metadata: metadata.mapValues { .string($0) })
             }
         }
-    }
-}
-
-extension ContractRequest {
-    /// The request as the contract check reads it.
-    init(_ head: HTTPRequest, body: [UInt8]) {
-        self.init(method: head.method.rawValue, target: head.path ?? "/", headers: head.headerFields.pairs, body: body)
-    }
-}
-
-extension HTTPFields {
-    /// The fields as name and value pairs, in order.
-    var pairs: [(name: String, value: String)] {
-        map { ($0.name.rawName, $0.value) }
     }
 }
 

@@ -1,6 +1,5 @@
 import HTTPTypes
 import Parley
-import ParleyCompression
 public import ParleyHTTP
 public import ParleyOpenAPI
 public import Vapor
@@ -89,17 +88,10 @@ public struct ContractMiddleware: AsyncMiddleware {
         for (name, value) in response.headers {
             if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
-        let findings: [ContractFinding]
-        do {
-            let undone = try ContentCodingStep(.standard, maxDecompressedBytes: maxResponseBodyBytes)
-                .undo(Array(buffer.readableBytesView), fields: fields, registry: checker.registry)
-            let contractResponse = ContractResponse(
-                status: Int(response.status.code), headers: undone.headerFields.map { ($0.name.rawName, $0.value) },
-                body: undone.body)
-            findings = checker.checkResponse(contractResponse, operation: operation, method: request.method.rawValue)
-        } catch {
-            findings = [ContractFinding(.body, "the response body of \(operation.name) does not read: \(error)")]
-        }
+        let head = HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+        let findings = checker.checkResponse(head, body: Array(buffer.readableBytesView), operation: operation,
+                                             method: request.method.rawValue,
+                                             maxDecompressedBytes: maxResponseBodyBytes)
         log(findings, of: "response", to: request)
         let violations = findings.filter(\.isViolation)
         guard responses == .enforce, !violations.isEmpty else { return response }

@@ -46,9 +46,7 @@ struct ContractGuard: Sendable {
             }
             return
         }
-        let request = ContractRequest(method: method, target: target,
-                                      headers: fields.map { ($0.name.rawName, $0.value) }, body: body)
-        let check = checker.checkRequest(request)
+        let check = checker.checkRequest(ContractRequest(head, headerFields: fields, body: body))
         contract.operation = check.operation
         contract.add(check.findings)
     }
@@ -92,12 +90,10 @@ struct ResponseContractCheck: Sendable {
     let operation: CompiledOperation
     let method: String
 
-    /// The findings of the upstream's `head` and `body` (its value `decoded` when the gateway has it).
+    /// The findings of the upstream's `head` and `body` (its value `decoded` when the gateway has
+    /// it; else its content coding is undone before the body is decoded).
     func findings(_ head: HTTPResponse, body: [UInt8], decoded: Value?) -> [ContractFinding] {
-        let response = ContractResponse(status: head.status.code,
-                                        headers: head.headerFields.map { ($0.name.rawName, $0.value) },
-                                        body: body, decodedBody: decoded)
-        return checker.checkResponse(response, operation: operation, method: method)
+        checker.checkResponse(head, body: body, decoded: decoded, operation: operation, method: method)
     }
 }
 
