@@ -397,16 +397,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// The request for the upstream: the route's (or the gateway's) upstream, its path followed
     /// by the client's path and query, with `fields`.
     private func upstreamRequest(for exchange: Exchange, fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
-        let base = exchange.route?.upstream ?? shared.configuration.upstream
-        guard let scheme = base.scheme, let host = base.host else { throw .unreachable("'\(base)' has no host") }
-        var prefix = base.path
-        while prefix.hasSuffix("/") { prefix.removeLast() }
+        let target = try shared.upstreamTarget(for: exchange.route).get()
         let path = exchange.head.path ?? "/"
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        let authority = base.port.map { "\(bracketed):\($0)" } ?? host
-        exchange.upstreamHost = UpstreamKey(host: host, port: base.port ?? (scheme == "https" ? 443 : 80))
-        return HTTPRequest(method: exchange.head.method, scheme: scheme, authority: authority,
-                           path: prefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
+        exchange.upstreamHost = target.key
+        return HTTPRequest(method: exchange.head.method, scheme: target.scheme, authority: target.authority,
+                           path: target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
     }
 
     // MARK: Answers
