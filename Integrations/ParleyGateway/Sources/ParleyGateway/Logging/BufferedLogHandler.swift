@@ -40,10 +40,18 @@ public struct BufferedLogHandler: LogHandler {
     static func line(date: Date, level: Logger.Level, label: String, message: String,
                      metadata: Logger.Metadata) -> String {
         var text = timestamp(date)
+        text.reserveCapacity(256)   // an access-log line fits: it grows once or not at all
         text += " "
-        text += "\(level.rawValue) \(label): \(quoted(message))"
-        for key in metadata.keys.sorted() {
-            text += " \(key)=\(quoted(metadata[key]!.description))"
+        text += level.rawValue
+        text += " "
+        text += label
+        text += ": "
+        text += quoted(message)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            text += " "
+            text += key
+            text += "="
+            text += quoted(value.description)
         }
         return text
     }

@@ -108,6 +108,7 @@ struct RequestHeadPolicy: Sendable {
 extension String {
     /// The text with `\` and `"` escaped, for a quoted-string (RFC 9110 §5.6.4).
     fileprivate func replacingBackslashAndQuote() -> String {
+        guard utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return self }
         var escaped = ""
         for character in self {
             if character == "\"" || character == "\\" { escaped.append("\\") }
