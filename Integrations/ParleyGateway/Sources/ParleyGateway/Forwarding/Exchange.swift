@@ -41,7 +41,7 @@ final class Exchange {
     let timeout: Duration
     let started = ContinuousClock.now
     var summary: ExchangeSummary
-    let requestTap: BodyTap
+    var requestTap: BodyTap
     var responseTap: BodyTap?
 
     var transcodesRequest = false

@@ -902,8 +902,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.contract?.add([ContractFinding(.unchecked, "the response of \(name) is over the transcoding limit "
                                                 + "of \(exchange.transcodeLimit) bytes: not checked")])
         exchange.collectsForContract = false
-        let tap = BodyTap(limit: shared.observer.captureLimit)
-        exchange.responseTap = tap
+        exchange.responseTap = BodyTap(limit: shared.observer.captureLimit)
         exchange.summary.response = head
         exchange.responseState = .streaming
         if exchange.requestState != .complete { exchange.closesAfter = true }
@@ -911,7 +910,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.responseStarted = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for part in [exchange.collected, buffer] where part.readableBytes > 0 {
-            tap.take(part.readableBytesView)
+            exchange.responseTap?.take(part.readableBytesView)
             context.write(wrapOutboundOut(.body(part)), promise: nil)
         }
         exchange.collected = ByteBuffer()
