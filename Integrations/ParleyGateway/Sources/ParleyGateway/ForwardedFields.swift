@@ -22,6 +22,7 @@ enum ForwardedFields {
             }
         }
         var kept = HTTPFields()
+        kept.reserveCapacity(fields.count + 1)   // grows once, not by doubling as fields are appended
         for field in fields where !named.contains(field.name) { kept.append(field) }
         kept.append(HTTPField(name: .via, value: via))
         return kept
