@@ -661,8 +661,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                             + "(max_transcode_bytes)"))
                     return
                 }
-                var buffer = buffer
-                exchange.collected.writeBuffer(&buffer)
+                if exchange.collected.readableBytes == 0 {
+                    exchange.collected = buffer   // a body in one part is kept as it came, not copied
+                } else {
+                    var buffer = buffer
+                    exchange.collected.writeBuffer(&buffer)
+                }
                 let large = exchange.collected.readableBytes > shared.configuration.transcodeOnLoopBytes
                 if !exchange.holdsTranscodeSlot, large {
                     guard shared.transcodeSlots.take() else {
