@@ -32,12 +32,12 @@ struct ExchangeObserver: Sendable {
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
-            "method": "\(summary.request.method.rawValue)",
-            "path": "\(urls.apply(to: summary.request.path ?? ""))",
-            "status": "\(summary.response.status.code)",
-            "duration_ms": "\(Self.rounded(summary.duration.milliseconds))",
-            "bytes_in": "\(summary.bytesIn)",
-            "bytes_out": "\(summary.bytesOut)",
+            "method": .string(summary.request.method.rawValue),
+            "path": .string(urls.apply(to: summary.request.path ?? "")),
+            "status": .string(String(summary.response.status.code)),
+            "duration_ms": .string(String(Self.rounded(summary.duration.milliseconds))),
+            "bytes_in": .string(String(summary.bytesIn)),
+            "bytes_out": .string(String(summary.bytesOut)),
         ]
         if let latency = summary.upstreamLatency { metadata["upstream_ms"] = "\(Self.rounded(latency.milliseconds))" }
         if let transcoded = summary.transcoded { metadata["transcoded"] = "\(transcoded.from) -> \(transcoded.to)" }

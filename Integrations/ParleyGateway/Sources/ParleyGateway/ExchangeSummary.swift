@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import ParleyOpenAPI
-import Synchronization
 
 /// What happened to one request, reported when its response has been sent (or the client went
 /// away): the access log, the metrics and the recorder read it.
@@ -46,25 +45,18 @@ struct ExchangeSummary: Sendable {
     var upstreamResponseByteCount = 0
 }
 
-/// Counts the bytes of a body as it streams and keeps its first `limit` bytes.
-final class BodyTap: Sendable {
-    private struct State {
-        var count = 0
-        var captured: [UInt8] = []
-    }
-    private let state = Mutex(State())
+/// Counts the bytes of a body as it streams and keeps its first `limit` bytes. A value of the
+/// exchange, which lives on its connection's event loop: no lock.
+struct BodyTap {
+    private(set) var count = 0
+    private(set) var captured: [UInt8] = []
     let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
-    func take(_ bytes: some Collection<UInt8>) {
-        state.withLock { state in
-            state.count += bytes.count
-            let room = limit - state.captured.count
-            if room > 0 { state.captured.append(contentsOf: bytes.prefix(room)) }
-        }
+    mutating func take(_ bytes: some Collection<UInt8>) {
+        count += bytes.count
+        let room = limit - captured.count
+        if room > 0 { captured.append(contentsOf: bytes.prefix(room)) }
     }
-
-    var count: Int { state.withLock(\.count) }
-    var captured: [UInt8] { state.withLock(\.captured) }
 }

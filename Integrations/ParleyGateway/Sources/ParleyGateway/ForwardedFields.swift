@@ -24,6 +24,9 @@ enum ForwardedFields {
             }
         }
         var kept = HTTPFields()
+        // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
+        // Accept): the storage grows once, not by doubling as fields are appended.
+        kept.reserveCapacity(fields.count + 3)
         for field in fields where !named.contains(field.name) { kept.append(field) }
         kept.append(HTTPField(name: .via, value: via))
         return kept

@@ -2,6 +2,7 @@ import CoreMetrics
 import HTTPTypes
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The gateway's metrics, through swift-metrics into its own Prometheus registry (so several
 /// gateways in one process, as in the tests, never share or bootstrap a global system):
@@ -26,6 +27,9 @@ struct GatewayMetrics: Sendable {
     private let bytesOut: CoreMetrics.Counter
     private let upstreamLatency: CoreMetrics.Timer
     private let recordingFailures: CoreMetrics.Counter
+    /// The handles of the labelled counters made so far (the factory finds a handle by hashing
+    /// its name and labels under a lock; a status is looked up here by its code).
+    private let handles = CounterHandles()
     /// The log writers whose dropped lines `parley_gateway_log_lines_dropped_total` counts.
     private let logWriters: [LogLineWriter]
 
@@ -51,13 +55,17 @@ struct GatewayMetrics: Sendable {
 
     /// Counts one finished exchange.
     func record(_ summary: ExchangeSummary) {
-        let status = String(summary.response.status.code)
-        CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", status)],
-                            factory: factory).increment()
+        let code = summary.response.status.code
+        handles.counter(status: code) {
+            CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", String(code))],
+                                factory: factory)
+        }.increment()
         if let transcoded = summary.transcoded {
-            CoreMetrics.Counter(label: "parley_gateway_transcodes_total",
-                                dimensions: [("from", label(transcoded.from)), ("to", label(transcoded.to))],
-                    factory: factory).increment()
+            let (from, to) = (label(transcoded.from), label(transcoded.to))
+            handles.counter(transcoding: TypePair(from: from, to: to)) {
+                CoreMetrics.Counter(label: "parley_gateway_transcodes_total", dimensions: [("from", from), ("to", to)],
+                                    factory: factory)
+            }.increment()
         }
         if let latency = summary.upstreamLatency { upstreamLatency.recordNanoseconds(latency.nanoseconds) }
         bytesIn.increment(by: summary.bytesIn)
@@ -88,6 +96,40 @@ struct GatewayMetrics: Sendable {
 
             """.utf8)
         return buffer
+    }
+}
+
+/// The labels of a `parley_gateway_transcodes_total` series.
+private struct TypePair: Hashable {
+    var from: String
+    var to: String
+}
+
+/// Counter handles by their labels, made once each (the label values are bounded: statuses,
+/// and the types the registry names).
+private final class CounterHandles: Sendable {
+    private struct Handles {
+        var statuses: [Int: CoreMetrics.Counter] = [:]
+        var transcodings: [TypePair: CoreMetrics.Counter] = [:]
+    }
+    private let handles = Mutex(Handles())
+
+    func counter(status: Int, make: () -> CoreMetrics.Counter) -> CoreMetrics.Counter {
+        handles.withLock { handles in
+            if let counter = handles.statuses[status] { return counter }
+            let counter = make()
+            handles.statuses[status] = counter
+            return counter
+        }
+    }
+
+    func counter(transcoding pair: TypePair, make: () -> CoreMetrics.Counter) -> CoreMetrics.Counter {
+        handles.withLock { handles in
+            if let counter = handles.transcodings[pair] { return counter }
+            let counter = make()
+            handles.transcodings[pair] = counter
+            return counter
+        }
     }
 }
 

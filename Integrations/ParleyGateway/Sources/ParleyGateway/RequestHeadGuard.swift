@@ -29,14 +29,23 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let policy: RequestHeadPolicy?
     /// A refused head waiting for the responses before it to end; everything read after it is dropped.
     private var refusal: RequestHeadPolicy.Refusal?
+    /// Fires when the connection may have idled for the header timeout. Armed when the
+    /// connection goes idle and left armed while requests come and go: when it fires early it
+    /// waits again for the rest (from ``idleSince``), so a keep-alive request costs no timer.
     private var timer: Scheduled<Void>?
+    /// When the connection last went idle (no request open), and how long it may stay so.
+    private var idleSince = NIODeadline.now()
+    private var idleWait = TimeAmount.zero
     /// Requests whose head arrived and whose response has not ended.
     private var open = 0
     private var answered = false
-    /// Fires when the body being received may have gone silent; set from a head to the body's
-    /// end. Body parts only move ``lastBodyRead``: the timer, when it fires early, waits again
-    /// for the rest, so a streamed upload costs no timer per part.
+    /// Fires when the body being received may have gone silent; armed at the end of a read
+    /// that left a body open (a request whose head and end came in one read needs none). Body
+    /// parts only move ``lastBodyRead``: the timer, when it fires early, waits again for the
+    /// rest, so a streamed upload costs no timer per part.
     private var bodyTimer: Scheduled<Void>?
+    /// Whether a request body is being received (from its head to its end).
+    private var bodyOpen = false
     private var lastBodyRead = NIODeadline.now()
     /// Whether a response head has been written since the last response ended.
     private var responding = false
@@ -91,15 +100,12 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             }
             open += 1
-            timer?.cancel()
-            timer = nil
+            bodyOpen = true
             lastBodyRead = .now()
-            armBody(context, in: bodyTimeout)
         case .body:
             lastBodyRead = .now()
         case .end:
-            bodyTimer?.cancel()
-            bodyTimer = nil
+            bodyOpen = false
         }
         context.fireChannelRead(data)
     }
@@ -109,6 +115,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // request read together with a whole one are not seen; that connection closes silently).
         if open == 0, !decodedThisRead { headStarted = true }
         decodedThisRead = false
+        if bodyOpen, bodyTimer == nil, !answered { armBody(context, at: lastBodyRead + bodyTimeout) }
         context.fireChannelReadComplete()
     }
 
@@ -139,14 +146,26 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireErrorCaught(error)
     }
 
+    /// The connection is idle from now: a timer fires once it has been for `idleWait` (the
+    /// timer already armed, for an earlier idle time, checks again when it fires).
     private func arm(_ context: ChannelHandlerContext) {
-        timer?.cancel()
         headStarted = false
-        let seconds = Double(timeout.nanoseconds) / 1e9
-        let wait = firstTimeout ?? timeout
+        idleSince = .now()
+        idleWait = firstTimeout ?? timeout
         firstTimeout = nil
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: wait) { [self] in
-            guard open == 0 else { return }
+        if timer == nil { armIdle(context, at: idleSince + idleWait) }
+    }
+
+    private func armIdle(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            timer = nil
+            guard open == 0, !answered else { return }   // armed again when the connection idles
+            let deadline = idleSince + idleWait
+            if NIODeadline.now() < deadline {
+                armIdle(context, at: deadline)
+                return
+            }
             guard headStarted else {
                 // An idle connection: nothing was asked, so nothing is answered.
                 answered = true
@@ -157,13 +176,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Waits `delay` for the request body, then checks how long it has been silent.
-    private func armBody(_ context: ChannelHandlerContext, in delay: TimeAmount) {
-        bodyTimer?.cancel()
-        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+    /// Waits until `deadline` for the request body, then checks how long it has been silent.
+    private func armBody(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            bodyTimer = nil
+            guard bodyOpen, !answered else { return }
             let silent = NIODeadline.now() - lastBodyRead
             if silent < bodyTimeout {
-                armBody(context, in: bodyTimeout - silent)
+                armBody(context, at: lastBodyRead + bodyTimeout)
                 return
             }
             let seconds = Double(bodyTimeout.nanoseconds) / 1e9

@@ -108,6 +108,8 @@ struct Transcoder: Sendable {
         guard let text = accept.fieldValue, !accept.acceptsAnything else { return accept.fieldValue }
         guard registry.encoder(for: accept) != nil else { return text }   // nothing to transcode into
         var field = text
+        // Room for every type the loop may add (with its `, ` and q): the field grows once.
+        field.reserveCapacity(text.utf8.count + decodableEssences.reduce(0) { $0 + $1.utf8.count + 10 })
         var q: String?
         for (essence, negotiator) in zip(decodableEssences, decodableTypeNegotiators)
         where negotiator.preferredOfferIndex(for: accept) == nil {

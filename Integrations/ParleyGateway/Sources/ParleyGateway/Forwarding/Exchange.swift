@@ -41,7 +41,7 @@ final class Exchange {
     let timeout: Duration
     let started = ContinuousClock.now
     var summary: ExchangeSummary
-    let requestTap: BodyTap
+    var requestTap: BodyTap
     var responseTap: BodyTap?
 
     var transcodesRequest = false
@@ -65,9 +65,14 @@ final class Exchange {
     /// Whether the exchange holds one of the gateway's ``TranscodeSlots`` (its body is large).
     var holdsTranscodeSlot = false
     var lastUpstreamRead = NIODeadline.now()
-    var headTimer: Scheduled<Void>?
-    var bodyTimer: Scheduled<Void>?
-    /// Fires when the request body has taken the upload timeout and has not ended.
+    /// When the upstream must have sent its response head, while the gateway waits for it.
+    var headDeadline: NIODeadline?
+    /// Whether the upstream's body is awaited: silent for the upstream body timeout, it has stalled.
+    var watchesBody = false
+    /// When the request body must have ended (the upload timeout from its head).
+    let uploadDeadline: NIODeadline
+    /// Fires at ``uploadDeadline`` when the request body has not ended by then; armed only once
+    /// a read leaves the body open (most requests end in the read of their head).
     var uploadTimer: Scheduled<Void>?
 
     /// What the exchange is checked for against the OpenAPI document, and what was found;
@@ -89,6 +94,7 @@ final class Exchange {
         self.accept = AcceptField(head.headerFields)
         self.transcodeLimit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
         self.timeout = route?.upstreamTimeout ?? configuration.upstreamTimeout
+        self.uploadDeadline = .now() + .nanoseconds(configuration.uploadTimeout.nanoseconds)
         self.summary = ExchangeSummary(request: head, response: HTTPResponse(status: .ok), started: Date())
         self.requestTap = BodyTap(limit: captureLimit)
         self.closesAfter = head.headerFields[values: .connection].contains { value in
@@ -98,10 +104,10 @@ final class Exchange {
 
     func receivedBody(_ buffer: ByteBuffer) { requestTap.take(buffer.readableBytesView) }
 
-    func cancelTimers() {
-        headTimer?.cancel()
-        headTimer = nil
-        bodyTimer?.cancel()
-        bodyTimer = nil
+    /// Stops waiting for the upstream (its head or its body): the handler's watchdog, when it
+    /// fires, finds nothing to check.
+    func stopWatchingUpstream() {
+        headDeadline = nil
+        watchesBody = false
     }
 }

@@ -10,6 +10,9 @@ struct ForwardingContext: Sendable {
     let transcoder: Transcoder
     /// The transcoders of routes with a registry of their own (descriptor sets), by path prefix.
     let routeTranscoders: [String: Transcoder]
+    /// The gateway's upstream, and the routes' own ones by path prefix, read once.
+    let upstreamTarget: Result<UpstreamTarget, UpstreamFailure>
+    let routeTargets: [String: Result<UpstreamTarget, UpstreamFailure>]
     let observer: ExchangeObserver
     let pools: UpstreamPools
     /// Answers instead of the upstream when the gateway replays recordings.
@@ -35,6 +38,12 @@ struct ForwardingContext: Sendable {
         self.configuration = configuration
         self.transcoder = transcoder
         self.routeTranscoders = routeTranscoders
+        self.upstreamTarget = UpstreamTarget.of(configuration.upstream)
+        var routeTargets: [String: Result<UpstreamTarget, UpstreamFailure>] = [:]
+        for route in configuration.routes {
+            if let upstream = route.upstream { routeTargets[route.pathPrefix] = UpstreamTarget.of(upstream) }
+        }
+        self.routeTargets = routeTargets
         self.observer = observer
         self.pools = pools
         self.replay = replay
@@ -46,6 +55,11 @@ struct ForwardingContext: Sendable {
         self.threadPool = threadPool
         self.transcodeSlots = TranscodeSlots(limit: configuration.maxConcurrentTranscodes)
         self.contract = contract
+    }
+
+    /// The upstream a request on `route` goes to.
+    func upstreamTarget(for route: GatewayConfiguration.Route?) -> Result<UpstreamTarget, UpstreamFailure> {
+        route.flatMap { routeTargets[$0.pathPrefix] } ?? upstreamTarget
     }
 
     /// The transcoder for a request on `route`.

@@ -34,6 +34,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var closing = false
     /// Fires when the client has taken no byte for the send timeout while writes wait.
     private var sendTimer: Scheduled<Void>?
+    /// Fires when the exchange's upstream may be late (its head) or silent (its body): armed
+    /// when the first wait starts and left armed across exchanges, so that a keep-alive
+    /// connection's requests cost no timer each; when it fires early it waits again.
+    private var watchdog: Scheduled<Void>?
+    private var watchdogDeadline = NIODeadline.distantFuture
     /// Parts of pipelined requests that arrived while the one before was being answered.
     private var queued: CircularBuffer<HTTPRequestPart> = []
 
@@ -74,6 +79,7 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         exchange?.upstream?.flush()
+        watchUpload()
         context.fireChannelReadComplete()
     }
 
@@ -124,6 +130,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         sendTimer?.cancel()
         sendTimer = nil
+        watchdog?.cancel()
+        watchdog = nil
         closing = true
         if let exchange { abandon(exchange, complete: false) }
         context.fireChannelInactive()
@@ -163,27 +171,32 @@ final class ProxyHandler: ChannelDuplexHandler {
             label: head.headerFields[.contentType], types: route?.requestTypes ?? [])
         exchange.contract = shared.contract?.contract(for: route)
         self.exchange = exchange
-        if let context {
-            let timeout = shared.configuration.uploadTimeout
-            let loop = context.eventLoop.assumeIsolated()
-            exchange.uploadTimer = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
-                guard self.exchange === exchange, exchange.requestState != .complete, let context = self.context else {
-                    return
-                }
-                if exchange.responseStarted {
-                    abandon(exchange, complete: false)
-                    closing = true
-                    context.close(promise: nil)
-                } else {
-                    exchange.requestState = .discarding
-                    fail(exchange, UploadTimedOut(timeout: timeout))
-                }
-            }
-        }
         if head.headerFields[.expect]?.lowercased() == "100-continue", let context {
             // The gateway reads the body before the upstream sees the request: it says go on itself
             // (as nginx does), and the upstream is not asked to.
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
+    }
+
+    /// Arms the upload timer of a request whose body is still open after a read.
+    private func watchUpload() {
+        guard let exchange, exchange.uploadTimer == nil, exchange.requestState != .complete, let context else {
+            return
+        }
+        let timeout = shared.configuration.uploadTimeout
+        let loop = context.eventLoop.assumeIsolated()
+        exchange.uploadTimer = loop.scheduleTask(deadline: exchange.uploadDeadline) { [self] in
+            guard self.exchange === exchange, exchange.requestState != .complete, let context = self.context else {
+                return
+            }
+            if exchange.responseStarted {
+                abandon(exchange, complete: false)
+                closing = true
+                context.close(promise: nil)
+            } else {
+                exchange.requestState = .discarding
+                fail(exchange, UploadTimedOut(timeout: timeout))
+            }
         }
     }
 
@@ -366,12 +379,45 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     /// The whole request is upstream: the wait for the response head starts.
     private func requestSent(_ exchange: Exchange) {
-        guard exchange.responseState == .waitingHead, let context else { return }
-        let timeout = exchange.timeout
-        let loop = context.eventLoop.assumeIsolated()
-        exchange.headTimer = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
-            guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
-            fail(exchange, UpstreamFailure.timedOut(timeout))
+        guard exchange.responseState == .waitingHead else { return }
+        let deadline = NIODeadline.now() + .nanoseconds(exchange.timeout.nanoseconds)
+        exchange.headDeadline = deadline
+        watchUpstream(until: deadline)
+    }
+
+    /// Makes sure the watchdog fires by `deadline`.
+    private func watchUpstream(until deadline: NIODeadline) {
+        guard let context else { return }
+        if watchdog != nil {
+            guard deadline < watchdogDeadline else { return }
+            watchdog?.cancel()
+        }
+        watchdogDeadline = deadline
+        watchdog = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            watchdog = nil
+            watchdogDeadline = .distantFuture
+            checkUpstream()
+        }
+    }
+
+    /// The watchdog fired: answers 504 for a head that is late, gives up on a body that has
+    /// been silent for the upstream body timeout, or waits again for what is not due yet.
+    private func checkUpstream() {
+        guard let exchange, let context else { return }
+        let now = NIODeadline.now()
+        if let deadline = exchange.headDeadline, exchange.responseState == .waitingHead {
+            guard now >= deadline else { return watchUpstream(until: deadline) }
+            fail(exchange, UpstreamFailure.timedOut(exchange.timeout))
+        } else if exchange.watchesBody {
+            let deadline = exchange.lastUpstreamRead + shared.upstreamBodyTimeout
+            guard now >= deadline else { return watchUpstream(until: deadline) }
+            if exchange.responseState == .collecting {
+                fail(exchange, UpstreamFailure.stalled)
+            } else if exchange.responseState == .streaming {
+                abandon(exchange, complete: false)
+                closing = true
+                context.close(promise: nil)
+            }
         }
     }
 
@@ -398,16 +444,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// The request for the upstream: the route's (or the gateway's) upstream, its path followed
     /// by the client's path and query, with `fields`.
     private func upstreamRequest(for exchange: Exchange, fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
-        let base = exchange.route?.upstream ?? shared.configuration.upstream
-        guard let scheme = base.scheme, let host = base.host else { throw .unreachable("'\(base)' has no host") }
-        var prefix = base.path
-        while prefix.hasSuffix("/") { prefix.removeLast() }
+        let target = try shared.upstreamTarget(for: exchange.route).get()
         let path = exchange.head.path ?? "/"
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        let authority = base.port.map { "\(bracketed):\($0)" } ?? host
-        exchange.upstreamHost = UpstreamKey(host: host, port: base.port ?? (scheme == "https" ? 443 : 80))
-        return HTTPRequest(method: exchange.head.method, scheme: scheme, authority: authority,
-                           path: prefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
+        exchange.upstreamHost = target.key
+        return HTTPRequest(method: exchange.head.method, scheme: target.scheme, authority: target.authority,
+                           path: target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
     }
 
     // MARK: Answers
@@ -422,7 +463,7 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// Writes a whole answer. An answer already under way cannot change: the connection closes.
     private func respond(_ exchange: Exchange, head: HTTPResponse, body: [UInt8]) {
         guard let context, self.exchange === exchange else { return }
-        exchange.cancelTimers()
+        exchange.stopWatchingUpstream()
         guard !exchange.responseStarted else {
             abandon(exchange, complete: false)
             closing = true
@@ -483,12 +524,13 @@ final class ProxyHandler: ChannelDuplexHandler {
                 if self.exchange?.requestState == .complete { break }
             }
             if queued.isEmpty { resumeClientReads() }
+            watchUpload()
         }
     }
 
     /// The exchange ended without a whole response (the client or the upstream went away).
     private func abandon(_ exchange: Exchange, complete: Bool) {
-        exchange.cancelTimers()
+        exchange.stopWatchingUpstream()
         exchange.uploadTimer?.cancel()
         dropUpstream(exchange)
         if self.exchange === exchange { self.exchange = nil }
@@ -620,8 +662,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                             + "(max_transcode_bytes)"))
                     return
                 }
-                var buffer = buffer
-                exchange.collected.writeBuffer(&buffer)
+                if exchange.collected.readableBytes == 0 {
+                    exchange.collected = buffer   // a body in one part is kept as it came, not copied
+                } else {
+                    var buffer = buffer
+                    exchange.collected.writeBuffer(&buffer)
+                }
                 let large = exchange.collected.readableBytes > shared.configuration.transcodeOnLoopBytes
                 if !exchange.holdsTranscodeSlot, large {
                     guard shared.transcodeSlots.take() else {
@@ -634,7 +680,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 break
             }
         case .end:
-            exchange.cancelTimers()
+            exchange.stopWatchingUpstream()
             switch exchange.responseState {
             case .streaming:
                 releaseUpstream(exchange)
@@ -663,7 +709,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 exchange.resendable = nil
                 exchange.retried = true
                 exchange.held = resend
-                exchange.cancelTimers()
+                exchange.stopWatchingUpstream()
                 connect(host, timeout: .nanoseconds(exchange.timeout.nanoseconds), request, exchange)
                 return
             }
@@ -688,7 +734,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
 
     private func responseHead(_ received: HTTPResponse, _ exchange: Exchange) {
         guard let context else { return }
-        exchange.cancelTimers()
+        exchange.stopWatchingUpstream()
         exchange.resendable = nil
         if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
         exchange.upstreamKeepsAlive = !received.headerFields[values: .connection].contains { value in
@@ -709,7 +755,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                     exchange.collectsForContract = true
                     exchange.collected = context.channel.allocator.buffer(capacity: 0)
                     exchange.responseState = .collecting
-                    armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
+                    watchBody(exchange)
                     return
                 }
                 guard !refusesResponse(exchange, check.findings(head, body: [], decoded: nil)) else { return }
@@ -721,7 +767,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             if exchange.closesAfter { head.headerFields[.connection] = "close" }
             exchange.responseStarted = true
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
+            watchBody(exchange)
         case .notAcceptable(let upstreamType, let producible):
             var error = ParleyError.notAcceptable(exchange.accept.fieldValue, available: producible)
             error.message = "the upstream answered \(upstreamType.essence), which the gateway cannot turn into "
@@ -736,29 +782,15 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             exchange.plan = (from, to)
             exchange.collected = context.channel.allocator.buffer(capacity: 0)
             exchange.responseState = .collecting
-            armBodyTimer(exchange, in: shared.upstreamBodyTimeout)
+            watchBody(exchange)
         }
     }
 
-    /// Waits `delay` for the upstream's body, then checks how long it has been silent.
-    private func armBodyTimer(_ exchange: Exchange, in delay: TimeAmount) {
-        guard let context else { return }
+    /// Waits for the upstream's body: silent for the upstream body timeout, it has stalled.
+    private func watchBody(_ exchange: Exchange) {
         exchange.lastUpstreamRead = .now()
-        exchange.bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
-            guard self.exchange === exchange else { return }
-            let silent = NIODeadline.now() - exchange.lastUpstreamRead
-            if silent < shared.upstreamBodyTimeout {
-                armBodyTimer(exchange, in: shared.upstreamBodyTimeout - silent)
-                return
-            }
-            if exchange.responseState == .collecting {
-                fail(exchange, UpstreamFailure.stalled)
-            } else if exchange.responseState == .streaming {
-                abandon(exchange, complete: false)
-                closing = true
-                context.close(promise: nil)
-            }
-        }
+        exchange.watchesBody = true
+        watchUpstream(until: exchange.lastUpstreamRead + shared.upstreamBodyTimeout)
     }
 
     /// Decodes the collected upstream body and answers with it re-encoded, or with why not: on
@@ -875,8 +907,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.contract?.add([ContractFinding(.unchecked, "the response of \(name) is over the transcoding limit "
                                                 + "of \(exchange.transcodeLimit) bytes: not checked")])
         exchange.collectsForContract = false
-        let tap = BodyTap(limit: shared.observer.captureLimit)
-        exchange.responseTap = tap
+        exchange.responseTap = BodyTap(limit: shared.observer.captureLimit)
         exchange.summary.response = head
         exchange.responseState = .streaming
         if exchange.requestState != .complete { exchange.closesAfter = true }
@@ -884,7 +915,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.responseStarted = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for part in [exchange.collected, buffer] where part.readableBytes > 0 {
-            tap.take(part.readableBytesView)
+            exchange.responseTap?.take(part.readableBytesView)
             context.write(wrapOutboundOut(.body(part)), promise: nil)
         }
         exchange.collected = ByteBuffer()

@@ -36,18 +36,55 @@ public struct BufferedLogHandler: LogHandler {
                                 metadata: merged))
     }
 
-    /// How a line's time is written, made once.
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
     /// One log line (without its newline).
     static func line(date: Date, level: Logger.Level, label: String, message: String,
                      metadata: Logger.Metadata) -> String {
-        var text = timestampStyle.format(date) + " "
-        text += "\(level.rawValue) \(label): \(quoted(message))"
-        for key in metadata.keys.sorted() {
-            text += " \(key)=\(quoted(metadata[key]!.description))"
+        var text = timestamp(date)
+        text.reserveCapacity(256)   // an access-log line fits: it grows once or not at all
+        text += " "
+        text += level.rawValue
+        text += " "
+        text += label
+        text += ": "
+        text += quoted(message)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            text += " "
+            text += key
+            text += "="
+            text += quoted(value.description)
         }
         return text
+    }
+
+    /// `date` in UTC as ISO 8601 with milliseconds (`2026-11-28T11:00:00.123Z`), from the C
+    /// library's calendar: every access-log line has one, and Foundation's format style is heavy.
+    static func timestamp(_ date: Date) -> String {
+        let (seconds, milliseconds) = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            .quotientAndRemainder(dividingBy: 1000)
+        var time = time_t(milliseconds < 0 ? seconds - 1 : seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func append(_ value: Int32, digits: Int, then separator: UInt8) {
+            var divisor: Int32 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                value %= divisor
+                divisor /= 10
+            }
+            bytes.append(separator)
+        }
+        append(parts.tm_year + 1900, digits: 4, then: UInt8(ascii: "-"))
+        append(parts.tm_mon + 1, digits: 2, then: UInt8(ascii: "-"))
+        append(parts.tm_mday, digits: 2, then: UInt8(ascii: "T"))
+        append(parts.tm_hour, digits: 2, then: UInt8(ascii: ":"))
+        append(parts.tm_min, digits: 2, then: UInt8(ascii: ":"))
+        append(parts.tm_sec, digits: 2, then: UInt8(ascii: "."))
+        append(Int32(milliseconds < 0 ? milliseconds + 1000 : milliseconds), digits: 3, then: UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `value` as it is when it is one plain token, else in double quotes with `"`, `\` and

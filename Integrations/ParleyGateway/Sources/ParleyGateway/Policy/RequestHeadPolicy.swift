@@ -37,6 +37,8 @@ struct RequestHeadPolicy: Sendable {
     static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     static let xRealIP = HTTPField.Name("X-Real-IP")!
     private static let host = HTTPField.Name("Host")!
+    /// The fields only a trusted proxy may send.
+    private static let proxyFields = [forwarded, xForwardedFor, xForwardedHost, xForwardedProto, xRealIP]
 
     /// `head`, from the peer at `client` (an IP address, when known), as the gateway routes and
     /// forwards it, or the answer that refuses it.
@@ -57,7 +59,10 @@ struct RequestHeadPolicy: Sendable {
                 throw Refusal(status: .badRequest, detail: error.reason)
             }
         }
-        var fields = HTTPFields(head.headerFields.filter { !$0.name.rawName.utf8.contains(UInt8(ascii: "_")) })
+        var fields = head.headerFields
+        if fields.contains(where: { $0.name.rawName.utf8.contains(UInt8(ascii: "_")) }) {
+            fields = HTTPFields(fields.filter { !$0.name.rawName.utf8.contains(UInt8(ascii: "_")) })
+        }
         fields = Self.applyingConnection(fields)
         if let client { fields = forwarding(fields, client: client, host: authority) }
         head.headerFields = fields
@@ -86,10 +91,9 @@ struct RequestHeadPolicy: Sendable {
     private func forwarding(_ fields: HTTPFields, client: String, host: String) -> HTTPFields {
         let trusted = trustedProxies.contains { $0.contains(client) }
         var fields = fields
-        if !trusted {
-            for name in [Self.forwarded, Self.xForwardedFor, Self.xForwardedHost, Self.xForwardedProto, Self.xRealIP] {
-                fields[name] = nil
-            }
+        fields.reserveCapacity(fields.count + 4)   // the four fields added below, in one growth
+        if !trusted, fields.contains(where: { Self.proxyFields.contains($0.name) }) {
+            for name in Self.proxyFields { fields[name] = nil }
         }
         let node = client.utf8.contains(UInt8(ascii: ":")) ? "\"[\(client)]\"" : client
         let quotedHost = host.replacingBackslashAndQuote()
@@ -105,6 +109,7 @@ struct RequestHeadPolicy: Sendable {
 extension String {
     /// The text with `\` and `"` escaped, for a quoted-string (RFC 9110 §5.6.4).
     fileprivate func replacingBackslashAndQuote() -> String {
+        guard utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return self }
         var escaped = ""
         for character in self {
             if character == "\"" || character == "\\" { escaped.append("\\") }
