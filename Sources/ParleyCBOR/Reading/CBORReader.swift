@@ -105,11 +105,22 @@ struct CBORReader {
             // A map's text key is read with its value; any other key turns the map into
             // key/value pairs.
             var afterKey = false
-            if top.kind == .map, input.remaining > 0, input.bytes[input.offset] != 0xFF {
-                if try readTextKey(into: &top.key) {
+            if top.kind == .map, input.remaining > 0 {
+                let start = input.offset
+                let initial = input.bytes[start]
+                let length = Int(initial & 0x1F)
+                if initial &- 0x60 < 24, length < input.bytes.count - start {
+                    // The common key, a text string of at most 23 bytes the input holds, read here.
+                    try input.countItem(at: start)
+                    top.key = try Self.text(input.bytes[(start + 1)..<(start + 1 + length)])
+                    input.offset = start + 1 + length
                     afterKey = true
-                } else {
-                    top.becomePairs()
+                } else if initial != 0xFF {
+                    if try readTextKey(into: &top.key) {
+                        afterKey = true
+                    } else {
+                        top.becomePairs()
+                    }
                 }
             }
             let start = input.offset
@@ -117,7 +128,17 @@ struct CBORReader {
             let initial = input.bytes[start]
             input.offset = start + 1
             var value: Value
-            if initial == 0xFF {
+            let length = Int(initial & 0x1F)
+            if initial < 24 {
+                // The common items read here: integers 0–23 and text strings of at most 23 bytes
+                // the input holds.
+                try input.countItem(at: start)
+                value = .integer(Int64(initial))
+            } else if initial &- 0x60 < 24, length < input.bytes.count - start {
+                try input.countItem(at: start)
+                value = .string(try Self.text(input.bytes[(start + 1)..<(start + 1 + length)]))
+                input.offset = start + 1 + length
+            } else if initial == 0xFF {
                 guard top.kind != .tag, top.kind != .root, top.remaining < 0 else {
                     throw malformed("a break (0xFF) outside an indefinite-length array or map", at: start)
                 }
@@ -168,8 +189,7 @@ struct CBORReader {
                     case 2:
                         value = .bytes(Array(try input.take(argument, at: start)))
                     case 3:
-                        let payload = try input.take(argument, at: start)
-                        value = .string(try Self.text(payload))
+                        value = .string(try Self.text(input.take(argument, at: start)))
                     case 4, 5:
                         let isMap = major == 5
                         let count = isMap
@@ -249,8 +269,7 @@ struct CBORReader {
         input.offset += 1
         let info = initial & 0x1F
         let length = info < 24 ? UInt64(info) : try readArgument(info: info, at: start)
-        let payload = try input.take(length, at: start)
-        key = try Self.text(payload)
+        key = try Self.text(input.take(length, at: start))
         return true
     }
 
@@ -260,11 +279,24 @@ struct CBORReader {
     private mutating func readArgument(info: UInt8, at start: Int) throws(FormatError) -> UInt64 {
         switch info {
         case 0...23: return UInt64(info)
-        case 24: return try input.readBigEndian(1)
-        case 25: return try input.readBigEndian(2)
-        case 26: return try input.readBigEndian(4)
-        case 27: return try input.readBigEndian(8)
+        case 24...27: return try readBigEndian(1 << (info - 24))
         default: throw malformed("additional information \(info) is reserved", at: start)
+        }
+    }
+
+    /// The big-endian unsigned integer of the next `width` (1, 2, 4 or 8) bytes, loaded whole.
+    private mutating func readBigEndian(_ width: Int) throws(FormatError) -> UInt64 {
+        let offset = input.offset
+        guard width <= input.bytes.count - offset, let base = input.bytes.baseAddress else {
+            throw input.truncated(at: offset)
+        }
+        input.offset = offset + width
+        let raw = UnsafeRawPointer(base + offset)
+        switch width {
+        case 1: return UInt64(raw.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: raw.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))
+        default: return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
         }
     }
 
@@ -279,9 +311,9 @@ struct CBORReader {
             // RFC 8949 §3.3: 0–23 have the one-byte form only. 24–31 are read as RFC 7049 allowed.
             guard number >= 24 else { throw malformed("simple value \(number) in two bytes", at: start) }
             return .tagged(CBORFormat.simpleValueTag, .integer(Int64(number)))
-        case 25: return .float(HalfFloat.double(fromBits: UInt16(try input.readBigEndian(2))))
-        case 26: return .float(Double(Float(bitPattern: UInt32(try input.readBigEndian(4)))))
-        case 27: return .float(Double(bitPattern: try input.readBigEndian(8)))
+        case 25: return .float(HalfFloat.double(fromBits: UInt16(try readBigEndian(2))))
+        case 26: return .float(Double(Float(bitPattern: UInt32(try readBigEndian(4)))))
+        case 27: return .float(Double(bitPattern: try readBigEndian(8)))
         case 28...30: throw malformed("additional information \(info) is reserved", at: start)
         default: return .tagged(CBORFormat.simpleValueTag, .integer(Int64(info)))
         }

@@ -81,4 +81,25 @@ import Testing
             #expect(error?.location?.byteOffset == 0)
         }
     }
+
+    @Test func textIsCheckedAtEveryPositionWithMoreInputAfterIt() throws {
+        // A text string of every length up to 23 with one non-ASCII character ("é") or one invalid
+        // byte (0xFF) at each position, in an array with an integer after it, so the bytes past
+        // the string are there to read: the string decodes exactly, the invalid byte is located.
+        for length in 2...23 {
+            for position in 0...(length - 2) {
+                let prefix = Array(repeating: UInt8(ascii: "a"), count: position)
+                let suffix = Array(repeating: UInt8(ascii: "b"), count: length - position - 2)
+                let valid = prefix + Array("é".utf8) + suffix
+                let decoded = try cbor.decode([0x82, 0x60 | UInt8(length)] + valid + [0x01])
+                #expect(decoded == [.string(String(decoding: valid, as: UTF8.self)), 1], "\(length) \(position)")
+                let invalid = prefix + [0xFF, UInt8(ascii: "c")] + suffix
+                let error = #expect(throws: FormatError.self) {
+                    try cbor.decode([0x82, 0x60 | UInt8(length)] + invalid + [0x01])
+                }
+                #expect(error?.code == .invalidText, "\(length) \(position)")
+                #expect(error?.location?.byteOffset == 2 + position, "\(length) \(position)")
+            }
+        }
+    }
 }
