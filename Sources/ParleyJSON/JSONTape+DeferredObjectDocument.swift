@@ -21,6 +21,10 @@ extension JSONTape: DeferredObjectDocument {
         lastMember(of: Int(object), named: key).map(value(at:))
     }
 
+    func containsMember(named key: String, of object: UInt32) -> Bool {
+        lastMember(of: Int(object), named: key) != nil
+    }
+
     /// The key entry of the member at `position` of `object`.
     private func keyEntry(at position: Int, of object: Int) -> Int {
         if let first = largeObjectKeys.firstKey[UInt32(truncatingIfNeeded: object)] {

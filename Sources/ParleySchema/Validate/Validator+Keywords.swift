@@ -84,7 +84,7 @@ extension Validator {
                 }
                 return valid
             }
-            for name in names where object[name] == nil {
+            for name in names where !object.contains(key: name) {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
             }
@@ -92,7 +92,7 @@ extension Validator {
         case .requiredUnlessDirection(let names):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            for (name, skipped) in names where options.direction != skipped && object[name] == nil {
+            for (name, skipped) in names where options.direction != skipped && !object.contains(key: name) {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
             }
@@ -100,8 +100,8 @@ extension Validator {
         case .dependentRequired(let pairs, let name):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            for (key, names) in pairs where object[key] != nil {
-                for required in names where object[required] == nil {
+            for (key, names) in pairs where object.contains(key: key) {
+                for required in names where !object.contains(key: required) {
                     valid = fail(index, name, "\"\(key)\" requires \"\(required)\"")
                     if !recording || stopsAtFirstFailure { return false }
                 }
@@ -110,7 +110,7 @@ extension Validator {
         case .dependentSchemas(let pairs, let name):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            for (key, child) in pairs where object[key] != nil {
+            for (key, child) in pairs where object.contains(key: key) {
                 if try !inPlace(child, instance, name, .key(key), &evaluated, collecting: collecting) {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }
