@@ -45,6 +45,8 @@ extension Validator {
             return length <= n || fail(index, "maxLength", "the string has \(length) characters, more than \(n)")
         case .minLength(let n):
             guard let text = instance.schemaString else { return true }
+            // A character takes at most 4 UTF-8 bytes, so enough bytes need no counting.
+            if (text.utf8.count + 3) / 4 >= n { return true }
             let length = text.unicodeScalars.count
             return length >= n || fail(index, "minLength", "the string has \(length) characters, fewer than \(n)")
         case .pattern(let pattern, let source):
@@ -73,7 +75,8 @@ extension Validator {
         case .required(let names):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            if names.count * object.count > 1_024 {
+            // `endIndex` is the count (objects start at 0) without Collection's generic `count`.
+            if names.count * object.endIndex > 1_024 {
                 // Many names against many members: one set of the keys instead of a scan per name
                 // (below that, scanning allocates nothing and costs less than building the set).
                 work += object.count
