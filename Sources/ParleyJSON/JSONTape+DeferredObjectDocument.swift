@@ -22,7 +22,16 @@ extension JSONTape: DeferredObjectDocument {
     }
 
     func containsMember(named key: String, of object: UInt32) -> Bool {
-        lastMember(of: Int(object), named: key) != nil
+        var key = key
+        return key.withUTF8 { name in
+            // Any member will do, so the scan stops at the first (a lookup must find the last).
+            var entry = Int(object) &+ 1
+            for _ in 0..<memberCount(of: object) {
+                if self.key(at: entry, equals: name) { return true }
+                entry = next(after: entry &+ 1)
+            }
+            return false
+        }
     }
 
     /// The key entry of the member at `position` of `object`.

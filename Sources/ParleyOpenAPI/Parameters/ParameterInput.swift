@@ -37,7 +37,7 @@ public struct ParameterInput: Sendable {
                 headerFields: [(name: String, value: String)] = []) {
         self.pathVariables = pathVariables
         self.queryPairs = query.map(Self.pairs(in:)) ?? []
-        var headers: [String: [String]] = [:]
+        var headers = [String: [String]](minimumCapacity: headerFields.count)
         var cookies: [(name: String, value: String)] = []
         for field in headerFields {
             let name = field.name.lowercased()
