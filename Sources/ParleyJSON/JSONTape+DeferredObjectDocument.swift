@@ -21,6 +21,19 @@ extension JSONTape: DeferredObjectDocument {
         lastMember(of: Int(object), named: key).map(value(at:))
     }
 
+    func containsMember(named key: String, of object: UInt32) -> Bool {
+        var key = key
+        return key.withUTF8 { name in
+            // Any member will do, so the scan stops at the first (a lookup must find the last).
+            var entry = Int(object) &+ 1
+            for _ in 0..<memberCount(of: object) {
+                if self.key(at: entry, equals: name) { return true }
+                entry = next(after: entry &+ 1)
+            }
+            return false
+        }
+    }
+
     /// The key entry of the member at `position` of `object`.
     private func keyEntry(at position: Int, of object: Int) -> Int {
         if let first = largeObjectKeys.firstKey[UInt32(truncatingIfNeeded: object)] {

@@ -100,7 +100,7 @@ import Testing
         #expect(plain.resolved() == plain)
     }
 
-    /// Position, iteration, `members`, `keys`, `count` and lookups agree with a built object,
+    /// Position, iteration, `members`, `keys`, `count`, lookups and `contains(key:)` agree with a built object,
     /// below and above the size at which the object indexes its members.
     @Test(arguments: [0, 1, 3, 16, 17, 40])
     func everyWayOfReadingAgrees(memberCount: Int) throws {
@@ -121,8 +121,10 @@ import Testing
         for key in Set(keys) {
             let last = keys.lastIndex(of: key)!
             #expect(object[key] == .object(["at": .integer(Int64(last))]))
+            #expect(object.contains(key: key) && built.contains(key: key))
         }
         #expect(object["absent"] == nil)
+        #expect(!object.contains(key: "absent") && !built.contains(key: "absent"))
         #expect(object == built && built == object)
     }
 
@@ -134,6 +136,8 @@ import Testing
         #expect(object["adxa"] == nil)
         #expect(object["é"] == 4)
         #expect(object[""] == 5)
+        #expect(object.contains(key: "acxa") && object.contains(key: "é") && object.contains(key: ""))
+        #expect(!object.contains(key: "adxa") && !object.contains(key: "abx"))
         #expect(object.keys == ["abxa", "acxa", "abxa", "é", ""])
     }
 

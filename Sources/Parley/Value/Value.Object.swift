@@ -190,6 +190,16 @@ extension Value {
             }
         }
 
+        /// Whether a member is named `key`, found without building any member's value (for an
+        /// object that builds its members on demand, the subscript builds the value it returns).
+        /// - Complexity: O(*n*).
+        public func contains(key: String) -> Bool {
+            switch storage {
+            case .built(let members): members.contains { $0.key == key }
+            case .deferred(let document, let object): document.containsMember(named: key, of: object)
+            }
+        }
+
         /// Appends a member, keeping any earlier member with the same key.
         public mutating func append(key: String, value: Value) {
             members.append(Member(key: key, value: value))
@@ -225,6 +235,15 @@ package protocol DeferredObjectDocument: AnyObject, Sendable {
     func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member
     /// The value of the last member of `object` named `key`, or `nil`.
     func lastValue(forKey key: String, of object: UInt32) -> Value?
+    /// Whether `object` has a member named `key`, without building its value.
+    func containsMember(named key: String, of object: UInt32) -> Bool
+}
+
+extension DeferredObjectDocument {
+    /// A document that cannot tell without building the value asks for it.
+    package func containsMember(named key: String, of object: UInt32) -> Bool {
+        lastValue(forKey: key, of: object) != nil
+    }
 }
 
 extension Value.Object: CustomReflectable {

@@ -56,22 +56,25 @@ public struct ContractChecker: Sendable {
         let input = ParameterInput(pathVariables: match.pathParameters, query: String(request.pathAndQuery.query),
                                    headerFields: request.headers)
         for parameter in operation.parameters {
-            let label = "\(parameter.location.rawValue) parameter '\(parameter.name)' of \(operation.name)"
+            // Built only for a finding: a valid parameter needs no label.
+            func label() -> String {
+                "\(parameter.location.rawValue) parameter '\(parameter.name)' of \(operation.name)"
+            }
             let value: Value?
             do {
                 value = try parameter.deserializer.value(in: input)
             } catch {
-                findings.append(ContractFinding(.request, "\(label) does not read: \(error)"))
+                findings.append(ContractFinding(.request, "\(label()) does not read: \(error)"))
                 continue
             }
             guard let value else {
                 if parameter.isRequired {
-                    findings.append(ContractFinding(.request, "\(label) is required and missing"))
+                    findings.append(ContractFinding(.request, "\(label()) is required and missing"))
                 }
                 continue
             }
             if let schema = parameter.schema {
-                findings += violations(of: value, schema, kind: .request, label: label,
+                findings += violations(of: value, schema, kind: .request, label: label(),
                                        options: .init(direction: .request, coercesStrings: true))
             }
         }
@@ -115,10 +118,8 @@ public struct ContractChecker: Sendable {
                 }
                 continue
             }
-            guard let schema = header.schema else { continue }
+            guard let schema = header.schema, let reader = header.reader else { continue }
             do {
-                let reader = try ParameterDeserializer(name: header.name, location: .header, style: .simple,
-                                                       explode: false, schema: schema.raw, resolver: schema.resolver)
                 if let value = try reader.value(in: ParameterInput(headerFields: response.headers)) {
                     findings += violations(of: value, schema, kind: .header, label: "header \(header.name) of \(label)",
                                            options: .init(direction: .response, coercesStrings: true))
@@ -198,7 +199,7 @@ public struct ContractChecker: Sendable {
 
     /// One finding per schema violation of `value` (at most ``maxSchemaFindings``).
     func violations(
-        of value: Value, _ schema: CompiledSchema, kind: ContractFinding.Kind, label: String,
+        of value: Value, _ schema: CompiledSchema, kind: ContractFinding.Kind, label: @autoclosure () -> String,
         options: ParleySchema.JSONSchema.ValidationOptions
     ) -> [ContractFinding] {
         let result: ValidationResult
@@ -207,11 +208,13 @@ public struct ContractChecker: Sendable {
             if try schema.schema.isValid(value, options: options) { return [] }
             result = try schema.schema.validate(value, options: options)
         } catch {
-            return [ContractFinding(kind, "\(label) was not checked to the end: \(error)", schemaPath: schema.location)]
+            return [ContractFinding(kind, "\(label()) was not checked to the end: \(error)",
+                                    schemaPath: schema.location)]
         }
         if result.isValid { return [] }
+        let labelText = label()
         return result.errors.prefix(maxSchemaFindings).map { error in
-            ContractFinding(kind, "\(label): \(error.message)", instancePath: error.instanceLocation,
+            ContractFinding(kind, "\(labelText): \(error.message)", instancePath: error.instanceLocation,
                             schemaPath: schemaPath(error, schema: schema),
                             value: Self.value(at: error.instanceLocation, in: value))
         }

@@ -61,7 +61,9 @@ public struct ContractResponse: Sendable {
 extension Array where Element == (name: String, value: String) {
     /// The values of every field named `name` (any case).
     func values(named name: String) -> [String] {
-        filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        var values: [String] = []
+        for field in self where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        return values
     }
 }
 

@@ -83,6 +83,8 @@ public struct CompiledHeader: Sendable {
     public let name: String
     public let isRequired: Bool
     public let schema: CompiledSchema?
+    /// Reads the header's text (`simple` style) by the schema's types; present when `schema` is.
+    let reader: ParameterDeserializer?
 }
 
 /// A declared response.

@@ -284,9 +284,18 @@ struct DocumentCompiler {
                     schema = try compileSchema(at: headerPlace.appending("content", type, "schema"), optional: true)
                 }
             }
+            var reader: ParameterDeserializer?
+            if let schema {
+                do {
+                    reader = try ParameterDeserializer(name: member.key, location: .header, style: .simple,
+                                                       explode: false, schema: schema.raw, resolver: schema.resolver)
+                } catch {
+                    throw Self.invalid(headerPlace, "\(error)")
+                }
+            }
             headers.append(CompiledHeader(name: member.key,
                                           isRequired: try Self.bool(header, "required", at: headerPlace) ?? false,
-                                          schema: schema))
+                                          schema: schema, reader: reader))
         }
         return CompiledResponse(key: key, headers: headers, content: try content(of: response, at: place))
     }

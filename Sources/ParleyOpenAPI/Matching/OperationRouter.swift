@@ -22,9 +22,10 @@ struct OperationRouter: Sendable {
 
     var nodes: [Node] = [Node()]
 
-    /// The segments of a path (empty segments dropped, so `/books/` is `/books`).
+    /// The segments of a path (empty segments dropped, so `/books/` is `/books`), split at each
+    /// `/` byte: a path is URI text, so its bytes need no grapheme breaking.
     static func segments(of path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
     }
 
     /// Adds one operation of `template`.

@@ -36,6 +36,10 @@ public struct ParameterDeserializer: Sendable {
     let registry: Registry?
     /// What errors call the parameter's kind (`form property` when a form body reads it).
     var role: String?
+    /// The schema with its `$ref`s followed and the kind of value it serializes, read once rather
+    /// than per value; `nil` when it does not resolve (each read then resolves it again, to throw
+    /// the error naming the parameter as its role names it).
+    let prepared: (node: SchemaNode?, kind: SchemaNode.Kind)?
 
     /// Creates the reader of a parameter serialized with a style.
     ///
@@ -68,6 +72,18 @@ public struct ParameterDeserializer: Sendable {
         self.contentType = nil
         self.resolver = resolver
         self.registry = nil
+        self.prepared = try? Self.prepare(schema, resolver: resolver)
+    }
+
+    /// `schema` resolved, its types read once, and the kind of value it serializes.
+    static func prepare(_ schema: Value?, resolver: SchemaReferenceResolver)
+        throws(DeserializationError) -> (node: SchemaNode?, kind: SchemaNode.Kind)
+    {
+        guard var node = try SchemaNode.resolve(schema, resolver: resolver, subject: "") else {
+            return (nil, .primitive)
+        }
+        node.knownTypes = try node.types(subject: "")
+        return (node, try node.kind(subject: ""))
     }
 
     /// Creates the reader of a `content` parameter: its text (percent-decoded where its location
@@ -91,6 +107,7 @@ public struct ParameterDeserializer: Sendable {
         self.contentType = contentType
         self.resolver = .none
         self.registry = registry
+        self.prepared = (nil, .primitive)
     }
 
     /// What errors name: `query parameter 'color'`.
@@ -106,8 +123,14 @@ public struct ParameterDeserializer: Sendable {
         if let contentType, let registry {
             return try contentValue(in: input, contentType: contentType, registry: registry)
         }
-        let node = try SchemaNode.resolve(schema, resolver: resolver, subject: subject)
-        let kind = try node?.kind(subject: subject) ?? .primitive
+        let node: SchemaNode?
+        let kind: SchemaNode.Kind
+        if let prepared {
+            (node, kind) = prepared
+        } else {
+            node = try SchemaNode.resolve(schema, resolver: resolver, subject: subject)
+            kind = try node?.kind(subject: subject) ?? .primitive
+        }
         switch location {
         case .path:
             guard let text = input.pathVariables[name] else { return nil }

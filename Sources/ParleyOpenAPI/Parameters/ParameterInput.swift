@@ -37,7 +37,7 @@ public struct ParameterInput: Sendable {
                 headerFields: [(name: String, value: String)] = []) {
         self.pathVariables = pathVariables
         self.queryPairs = query.map(Self.pairs(in:)) ?? []
-        var headers: [String: [String]] = [:]
+        var headers = [String: [String]](minimumCapacity: headerFields.count)
         var cookies: [(name: String, value: String)] = []
         for field in headerFields {
             let name = field.name.lowercased()
@@ -48,13 +48,15 @@ public struct ParameterInput: Sendable {
         self.cookies = cookies
     }
 
-    /// The members of a query string or form body, split at `&` (empty members skipped).
+    /// The members of a query string or form body, split at `&` (empty members skipped). The
+    /// delimiters are ASCII bytes, found in the UTF-8 without grapheme breaking.
     static func pairs(in query: String) -> [Pair] {
-        query.split(separator: "&").map { member in
-            let equals = member.firstIndex(of: "=")
+        query.utf8.split(separator: UInt8(ascii: "&")).map { bytes in
+            let member = Substring(bytes)
+            let equals = member.utf8.firstIndex(of: UInt8(ascii: "="))
             let name = member[..<(equals ?? member.endIndex)]
             return Pair(name: PercentEscaping.unescape(Array(name.utf8), plusAsSpace: true),
-                        rawValue: equals.map { member[member.index(after: $0)...] })
+                        rawValue: equals.map { member[member.utf8.index(after: $0)...] })
         }
     }
 

@@ -4,7 +4,7 @@ import ParleySchema
 /// A Schema Object (as a `Value`) with its `$ref`s followed, read for what shaping text needs:
 /// its types, items, properties and `xml` object. `allOf`, `anyOf` and `oneOf` members add their
 /// types and properties, so a composed schema still coerces its text.
-struct SchemaNode {
+struct SchemaNode: Sendable {
     /// The schema after following `$ref`s.
     let schema: Value
     /// The last path component of the last `$ref` followed (`Book` for `#/components/schemas/Book`).
@@ -13,6 +13,8 @@ struct SchemaNode {
     /// the referenced schema's.
     let xmlObject: Value?
     let resolver: SchemaReferenceResolver
+    /// ``types(subject:depth:)``, when a reader that keeps this node has read them once.
+    var knownTypes: TypeSet?
 
     /// The most `$ref`s followed in a row before giving up (a cycle, or a runaway document).
     static let maxReferenceChain = 64
@@ -36,7 +38,8 @@ struct SchemaNode {
             current = target
             xmlObject = xmlObject ?? current["xml"]
         }
-        return SchemaNode(schema: current, referenceName: name, xmlObject: xmlObject, resolver: resolver)
+        return SchemaNode(schema: current, referenceName: name, xmlObject: xmlObject, resolver: resolver,
+                          knownTypes: nil)
     }
 
     /// The node for a subschema of this one.
@@ -59,6 +62,7 @@ struct SchemaNode {
     /// null, else the types of its `const` or `enum` values, else the union of its composed
     /// members' types. Empty: any type.
     func types(subject: @autoclosure () -> String, depth: Int = 0) throws(DeserializationError) -> TypeSet {
+        if depth == 0, let knownTypes { return knownTypes }
         var types = TypeSet()
         switch schema["type"] {
         case .string(let name)?: types.insert(TypeSet(name: name) ?? [])

@@ -45,6 +45,8 @@ extension Validator {
             return length <= n || fail(index, "maxLength", "the string has \(length) characters, more than \(n)")
         case .minLength(let n):
             guard let text = instance.schemaString else { return true }
+            // A character takes at most 4 UTF-8 bytes, so enough bytes need no counting.
+            if (text.utf8.count + 3) / 4 >= n { return true }
             let length = text.unicodeScalars.count
             return length >= n || fail(index, "minLength", "the string has \(length) characters, fewer than \(n)")
         case .pattern(let pattern, let source):
@@ -73,7 +75,8 @@ extension Validator {
         case .required(let names):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            if names.count * object.count > 1_024 {
+            // `endIndex` is the count (objects start at 0) without Collection's generic `count`.
+            if names.count * object.endIndex > 1_024 {
                 // Many names against many members: one set of the keys instead of a scan per name
                 // (below that, scanning allocates nothing and costs less than building the set).
                 work += object.count
@@ -84,7 +87,7 @@ extension Validator {
                 }
                 return valid
             }
-            for name in names where object[name] == nil {
+            for name in names where !object.contains(key: name) {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
             }
@@ -92,7 +95,7 @@ extension Validator {
         case .requiredUnlessDirection(let names):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            for (name, skipped) in names where options.direction != skipped && object[name] == nil {
+            for (name, skipped) in names where options.direction != skipped && !object.contains(key: name) {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
             }
@@ -100,8 +103,8 @@ extension Validator {
         case .dependentRequired(let pairs, let name):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            for (key, names) in pairs where object[key] != nil {
-                for required in names where object[required] == nil {
+            for (key, names) in pairs where object.contains(key: key) {
+                for required in names where !object.contains(key: required) {
                     valid = fail(index, name, "\"\(key)\" requires \"\(required)\"")
                     if !recording || stopsAtFirstFailure { return false }
                 }
@@ -110,7 +113,7 @@ extension Validator {
         case .dependentSchemas(let pairs, let name):
             guard case .object(let object) = instance else { return true }
             var valid = true
-            for (key, child) in pairs where object[key] != nil {
+            for (key, child) in pairs where object.contains(key: key) {
                 if try !inPlace(child, instance, name, .key(key), &evaluated, collecting: collecting) {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }

@@ -55,15 +55,25 @@ struct Validator {
         // The keywords alone are read, not the whole node: copying a `Node` retains its location too.
         let keywords = nodes[index].keywords
         if keywords.isEmpty { return true }
-        var instance = instance
+        // The instance is replaced only when coerced or untagged; otherwise it is passed on as it
+        // came, not copied into a variable first.
         if options.coercesStrings, case .string(let text) = instance {
             let types = nodes[index].types
             if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {
-                instance = coerced
+                return try check(keywords, node: index, coerced, &evaluated, collect: collect)
             }
         } else if case .tagged(_, let inner) = instance {
-            instance = inner.schemaView
+            return try check(keywords, node: index, inner.schemaView, &evaluated, collect: collect)
         }
+        return try check(keywords, node: index, instance, &evaluated, collect: collect)
+    }
+
+    /// The node's keywords against an instance already coerced or untagged, in the node's
+    /// dynamic scope and collecting what it evaluated when it has `unevaluated*` keywords.
+    mutating func check(
+        _ keywords: [Keyword], node index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+        collect: Bool
+    ) throws(SchemaError) -> Bool {
         var pushedScope = false
         if usesDynamicScope, dynamicScope.last != nodes[index].resource {
             dynamicScope.append(nodes[index].resource)
