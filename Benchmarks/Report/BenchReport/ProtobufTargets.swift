@@ -3,6 +3,7 @@ import GeneratedProtobuf
 import Parley
 import ParleyJSON
 import ParleyProtobuf
+import SwiftProtobuf
 import PerfWorkloads
 
 // Protocol Buffers (issue #36): decoding a 1 MB message stream (a parley.test.Repeated holding some 9,000

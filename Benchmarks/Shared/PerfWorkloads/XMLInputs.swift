@@ -1,5 +1,5 @@
-import FoundationXML
-import ParleyXML
+public import FoundationXML
+public import ParleyXML
 
 // The XML document and the string-event read: XMLBenchmarks times them, PerfGate counts them.
 
