@@ -4,15 +4,18 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libbrotli-dev libzstd-dev libpng-dev libjpeg-dev libgif-dev libwebp-dev libtiff-dev brotli zstd
-PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libbrotlidec libbrotlienc libzstd libpng libjpeg libwebp libwebpdemux libtiff-4
+APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libbrotli-dev libzstd-dev libpng-dev libjpeg-dev \
+  libgif-dev libwebp-dev libtiff-dev brotli zstd
+PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libbrotlidec libbrotlienc libzstd libpng libjpeg libwebp libwebpdemux \
+  libtiff-4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The Benchmarks package also needs these (the simdjson C++ baseline of JSONBenchmarks).
 BENCH_APT_PACKAGES := libsimdjson-dev
 
 FUZZ_SECONDS ?= 20
 
-.PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate valgrind fuzz docs examples install browser-test server-bench gateway-bench gateway-soak gateway-load-check clean
+.PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate \
+  valgrind fuzz docs examples install browser-test server-bench gateway-bench gateway-soak gateway-load-check clean
 
 setup:
 	@missing=0; \
@@ -53,8 +56,8 @@ test: setup
 	@python3 -c 'import importlib.metadata as m; assert m.version("grpcio-tools") == "1.71.0" and m.version("protobuf") == "5.29.4"' \
 	  2>/dev/null || python3 -m pip install --quiet $(PROTOBUF_PIP) \
 	  || python3 -m pip install --quiet --break-system-packages $(PROTOBUF_PIP)
-	@python3 -c 'import importlib.metadata as m; assert m.version("openapi-core") == "$(OPENAPI_CORE_VERSION)"' 2>/dev/null \
-	  || python3 -m pip install --quiet openapi-core==$(OPENAPI_CORE_VERSION) \
+	@python3 -c 'import importlib.metadata as m; assert m.version("openapi-core") == "$(OPENAPI_CORE_VERSION)"' \
+	  2>/dev/null || python3 -m pip install --quiet openapi-core==$(OPENAPI_CORE_VERSION) \
 	  || python3 -m pip install --quiet --break-system-packages openapi-core==$(OPENAPI_CORE_VERSION)
 	$(SWIFT) test
 	$(MAKE) integration-test
@@ -131,12 +134,14 @@ bench-report: bench-setup
 	  python3 -m pip install --quiet jsonschema-rs==0.29.1 jsonschema==4.26.0 openapi-spec-validator==0.9.0
 	$(RELEASE_BUILD) --product parley
 	cd Benchmarks && $(SWIFT) build -c release --product BenchReport && \
-	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" --parley "$$(cd .. && $(RELEASE_BUILD) --show-bin-path)/parley" $(BENCH_REPORT_FLAGS)
+	  "$$($(SWIFT) build -c release --show-bin-path)/BenchReport" \
+	    --parley "$$(cd .. && $(RELEASE_BUILD) --show-bin-path)/parley" $(BENCH_REPORT_FLAGS)
 
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.
 bench-gate: bench-setup
-	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check --target NegotiationBenchmarks --target CompressionBenchmarks --target SchemaBenchmarks --no-progress
+	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check \
+	  --target NegotiationBenchmarks --target CompressionBenchmarks --target SchemaBenchmarks --no-progress
 
 # Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
 # hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the
@@ -187,8 +192,9 @@ fuzz: setup
 	  own=Fuzz/Seeds/$$target; [ -d "$$own" ] || own=; \
 	  corpus=Fuzz/.build-fuzz/corpus/$$target; mkdir -p $$corpus; \
 	  from=$$(echo $$seeds $$own); echo "fuzzing $$target for $(FUZZ_SECONDS)s$${from:+ from $$from}"; \
-	  ASAN_OPTIONS=quarantine_size_mb=32 SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/$$target -max_total_time=$(FUZZ_SECONDS) \
-	    $(FUZZ_LIMITS) -max_len=65536 -artifact_prefix=Fuzz/.build-fuzz/artifacts/ -print_final_stats=1 \
+	  ASAN_OPTIONS=quarantine_size_mb=32 SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/$$target \
+	    -max_total_time=$(FUZZ_SECONDS) $(FUZZ_LIMITS) -max_len=65536 -artifact_prefix=Fuzz/.build-fuzz/artifacts/ \
+	    -print_final_stats=1 \
 	    $$corpus $$seeds $$own 2>&1 | grep -E "^Done|ERROR|SUMMARY|INITED" || exit 1; \
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
@@ -214,9 +220,11 @@ examples: setup
 	$(SWIFT) test --skip-build --package-path Examples/Newcomer --scratch-path $(EXAMPLES_SCRATCH)
 	python3 Examples/DocSnippets/generate.py $(CURDIR)
 	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(EXAMPLES_SCRATCH)
-	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
+	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null \
+	  | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
 	  echo "examples: KeyValueFormat fetched a server package"; exit 1; fi
-	@if find Examples/KeyValueFormat/.build -name '*.swiftmodule' | grep -iE '/(NIO[A-Za-z]*|Hummingbird[A-Za-z]*|Vapor)\.swiftmodule'; then \
+	@if find Examples/KeyValueFormat/.build -name '*.swiftmodule' \
+	  | grep -iE '/(NIO[A-Za-z]*|Hummingbird[A-Za-z]*|Vapor)\.swiftmodule'; then \
 	  echo "examples: KeyValueFormat compiled a server module"; exit 1; fi
 	@set -e; for package in Examples/HummingbirdService Examples/VaporService; do \
 	  $(SWIFT) build --build-tests --package-path $$package --scratch-path $(INTEGRATION_SCRATCH); \
@@ -291,7 +299,8 @@ SELENIUM_VERSION ?= 4.40.0
 browser-test: build
 	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
-	@python3 -c 'import selenium, pytest' 2>/dev/null || python3 -m pip install --quiet selenium==$(SELENIUM_VERSION) pytest \
+	@python3 -c 'import selenium, pytest' 2>/dev/null \
+	  || python3 -m pip install --quiet selenium==$(SELENIUM_VERSION) pytest \
 	  || python3 -m pip install --quiet --break-system-packages selenium==$(SELENIUM_VERSION) pytest
 	@mkdir -p .build-browser
 	cd Tests/Browser && PARLEY_BIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/parley" \

@@ -3,11 +3,21 @@ import PackageDescription
 
 // Benchmarks live in their own package so the root `swift build` and `swift test` stay light.
 // Run: `cd Benchmarks && swift package benchmark --no-progress` (or `--target <Suite>`).
+
+/// Imports are internal unless a file says `public import`, and a member is visible only where its module is
+/// imported (as the root package builds).
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 @MainActor
 func suite(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(name: name,
-                      dependencies: dependencies + ["BenchmarkInputs", .product(name: "Benchmark", package: "benchmark")],
+                      dependencies: dependencies
+                          + ["BenchmarkInputs", .product(name: "Benchmark", package: "benchmark")],
                       path: "Benchmarks/\(name)",
+                      swiftSettings: strictImports,
                       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
 
@@ -33,7 +43,8 @@ let package = Package(
         suite("XMLBenchmarks", ["PerfWorkloads", parley("Parley"), parley("ParleyXML"), "CBaselineXML"]),
         suite("ImageBenchmarks", [parley("Parley"), parley("ParleyImage"), "CBaselineImage"]),
         suite("ClientBenchmarks", [parley("Parley"), parley("ParleyHTTP"), parley("ParleyClient")]),
-        suite("FormatAuthoringBenchmarks", [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
+        suite("FormatAuthoringBenchmarks",
+              [parley("Parley"), parley("ParleyJSON"), parley("ParleyCSV"), parley("ParleyMessagePack")]),
         suite("FixturesBenchmarks", [parley("Parley"), parley("ParleyFixtures")]),
         suite("LinearityBenchmarks", ["LinearityWorkloads"]),
         suite("CompressionBenchmarks", [parley("ParleyCompression")]),
@@ -41,45 +52,50 @@ let package = Package(
 
         // The linearity gate (`make linearity-gate`): instructions at N and 4N for every workload.
         .executableTarget(name: "LinearityGate", dependencies: ["LinearityWorkloads", "InstructionCounting"],
-                          path: "Gate/LinearityGate"),
+                          path: "Gate/LinearityGate", swiftSettings: strictImports),
         // The instruction gate (`make perf-gate`): each gated path's instructions against the
         // committed counts in Thresholds/instructions.json.
         .executableTarget(name: "PerfGate", dependencies: ["PerfWorkloads", "InstructionCounting"],
-                          path: "Gate/PerfGate"),
+                          path: "Gate/PerfGate", swiftSettings: strictImports),
 
         // `make bench`'s summary: every target of issue #19 with its ratio, timed pair by pair in
         // one process, and memory per decoded byte from child processes.
         .executableTarget(name: "BenchReport",
                           dependencies: ["PerfWorkloads", "BenchmarkInputs", parley("Parley"), parley("ParleyJSON"),
-                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"), parley("ParleyMessagePack"), parley("ParleySchema"), parley("ParleyProtobuf"),
-                                         parley("ParleyOpenAPI"), "GeneratedProtobuf", "CBaselineSimdjson", "CBaselineXML", "CBaselineYAML", "CProcessMemory"],
-                          path: "Report/BenchReport"),
+                                         parley("ParleyXML"), parley("ParleyYAML"), parley("ParleyCBOR"),
+                                         parley("ParleyMessagePack"), parley("ParleySchema"), parley("ParleyProtobuf"),
+                                         parley("ParleyOpenAPI"), "GeneratedProtobuf", "CBaselineSimdjson",
+                                         "CBaselineXML", "CBaselineYAML", "CProcessMemory",
+                                         .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                          path: "Report/BenchReport", swiftSettings: strictImports),
 
         // Deterministic inputs shared by the suites.
-        .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs"),
+        .target(name: "BenchmarkInputs", path: "Shared/BenchmarkInputs", swiftSettings: strictImports),
         // Hostile inputs at a given size for every parser and decoder (issue #22).
         .target(name: "LinearityWorkloads",
-                dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"), parley("ParleyXML"),
-                               parley("ParleyPropertyList"), parley("ParleyCSV"), parley("ParleyMessagePack"),
-                               parley("ParleyCBOR"), parley("ParleyImage"), parley("ParleyFixtures"), parley("ParleySchema"),
-                               parley("ParleyHTTP")],
-                path: "Shared/LinearityWorkloads"),
+                dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
+                               parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyCSV"),
+                               parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyImage"),
+                               parley("ParleyFixtures"), parley("ParleySchema"), parley("ParleyHTTP")],
+                path: "Shared/LinearityWorkloads", swiftSettings: strictImports),
         // The paths the instruction gate counts, with the inputs the suites measure them on.
         .target(name: "PerfWorkloads",
                 dependencies: ["BenchmarkInputs", parley("Parley"), parley("ParleyJSON"), parley("ParleyYAML"),
-                               parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"), parley("ParleyCSV"),
-                               parley("ParleyMessagePack"), parley("ParleyCBOR"), parley("ParleyCLI"), parley("ParleySchema"),
-                               parley("ParleyOpenAPI"), parley("ParleyProtobuf"),
-                               "CStandardStreams"],
-                path: "Shared/PerfWorkloads"),
+                               parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"),
+                               parley("ParleyCSV"), parley("ParleyMessagePack"), parley("ParleyCBOR"),
+                               parley("ParleyCLI"), parley("ParleySchema"), parley("ParleyOpenAPI"),
+                               parley("ParleyProtobuf"), "CStandardStreams"],
+                path: "Shared/PerfWorkloads", swiftSettings: strictImports),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         // swift-protobuf's generated code for Tests/ParleyProtobufTests/Resources/oracle_test.proto,
-        // generated once and committed (see Shared/GeneratedProtobuf/README.md).
+        // generated once and committed (see Shared/GeneratedProtobuf/README.md). Built as protoc-gen-swift
+        // writes it, without strict imports: its public messages name SwiftProtobuf's types.
         .target(name: "GeneratedProtobuf", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 path: "Shared/GeneratedProtobuf", exclude: ["README.md"]),
         .target(name: "CProcessMemory", path: "Shared/CProcessMemory"),
         // Instruction counts: perf_event_open where there is a hardware counter, else callgrind.
-        .target(name: "InstructionCounting", dependencies: ["CInstructionCounter"], path: "Shared/InstructionCounting"),
+        .target(name: "InstructionCounting", dependencies: ["CInstructionCounter"], path: "Shared/InstructionCounting",
+                swiftSettings: strictImports),
         .target(name: "CInstructionCounter", path: "Shared/CInstructionCounter"),
 
         // Baselines in plain C: what a user calling the C library directly gets.
@@ -89,7 +105,8 @@ let package = Package(
         .target(name: "CBaselineImage", path: "Baselines/CBaselineImage",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
         // C++: simdjson's DOM API (Debian's libsimdjson-dev) behind one C function.
-        .target(name: "CBaselineSimdjson", path: "Baselines/CBaselineSimdjson", linkerSettings: [.linkedLibrary("simdjson")]),
+        .target(name: "CBaselineSimdjson", path: "Baselines/CBaselineSimdjson",
+                linkerSettings: [.linkedLibrary("simdjson")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
 for tool in brotli zstd gzip python3 swiftc; do
-  command -v $tool >/dev/null || { echo "compare-compression-tools: $tool is missing (make setup installs brotli and zstd)" >&2; exit 1; }
+  command -v $tool >/dev/null || {
+    echo "compare-compression-tools: $tool is missing (make setup installs brotli and zstd)" >&2; exit 1; }
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -29,7 +30,8 @@ zstd -q -3 -c "$work/api-1mb.json" > "$work/api-1mb.json.zst"; zstd -q -3 -c "$w
 gzip -6 -c "$work/api-1mb.json" > "$work/api-1mb.json.gz"; gzip -6 -c "$work/empty" > "$work/empty.gz"
 
 echo "==> CompressionBenchmarks"
-swift package benchmark --target CompressionBenchmarks --no-progress --format markdown | tee "$work/ours.md" | grep -E "^#|wall clock" || true
+swift package benchmark --target CompressionBenchmarks --no-progress --format markdown | tee "$work/ours.md" \
+  | grep -E "^#|wall clock" || true
 
 echo "==> the tools ($runs runs each, and as many on an empty file)"
 zstd -b3 -i3 -q "$work/api-1mb.json" 2>&1 | tail -1 | tee "$work/zstd-bench.txt"
@@ -85,5 +87,6 @@ for key in tools:
     (mine_fast, mine_median), (tool_fast, tool_median) = ours.get(key, (0, 0)), tools[key]
     print(f"| {key} | {mine_fast:.1f} | {tool_fast:.1f} | {mine_fast / tool_fast:.0%} "
           f"| {mine_median:.1f} | {tool_median:.1f} | {mine_median / tool_median:.0%} |")
-print(f"zstd -b3 (the tool's own in-process benchmark, compress and decompress): {open(f'{work}/zstd-bench.txt').read().strip()}")
+zstd_bench = open(f'{work}/zstd-bench.txt').read().strip()
+print(f"zstd -b3 (the tool's own in-process benchmark, compress and decompress): {zstd_bench}")
 PYTHON

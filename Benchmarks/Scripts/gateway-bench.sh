@@ -298,12 +298,15 @@ goal1=$(verdict "${pass[@]}")
 goal2=$(verdict "${transcodes[@]}")
 contract=-; goal3="not run"
 if ran 1k; then
-  contract=$(awk -v a="${CPU[1k/$CONTRACT_CASE]}" -v b="${CPU[1k/gateway passthrough]}" 'BEGIN { printf "%.0f", a - b }')
+  contract=$(awk -v a="${CPU[1k/$CONTRACT_CASE]}" -v b="${CPU[1k/gateway passthrough]}" \
+    'BEGIN { printf "%.0f", a - b }')
   goal3=$(awk -v d="$contract" 'BEGIN { print d <= 15 ? "met" : "NOT met" }')
 fi
 printf '\ngoal 1, gateway passthrough >= 0.50 of nginx'"'"'s requests/s: %s, %s, %s: %s\n' "${shown[@]}" "$goal1"
-printf 'goal 2, transcoding a 1 KB body >= 0.50 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' "$yaml" "$msgpack" "$goal2"
-printf 'goal 3, responses: report on a 1 KB body <= 15 µs more gateway CPU per request: %s µs: %s\n' "$contract" "$goal3"
+printf 'goal 2, transcoding a 1 KB body >= 0.50 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' \
+  "$yaml" "$msgpack" "$goal2"
+printf 'goal 3, responses: report on a 1 KB body <= 15 µs more gateway CPU per request: %s µs: %s\n' \
+  "$contract" "$goal3"
 
 [ $failed = 0 ] || exit 1
 [ $FAIL_ON_GOALS = 1 ] && [[ "$goal1 $goal2 $goal3" == *"NOT met"* ]] && exit 2

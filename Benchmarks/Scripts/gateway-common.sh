@@ -17,7 +17,9 @@ gw_install_tools() {
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
 
 # Writes $WORK/www/1k.json, 100k.json and 1m.json: exactly 1,024, 102,400 and 1,048,576 bytes of
 # the same deterministic records (numbers, floats, booleans, strings, nested objects and arrays),
@@ -92,33 +94,11 @@ CONF
     keepalive 32;
     keepalive_requests 1000000;
   }
-  server {
-    listen 127.0.0.1:$anchor_port;
-    access_log ${ANCHOR_ACCESS_LOG:-off};
-    location / {
-      proxy_pass http://origin;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_max_temp_file_size 0;
-    }
-  }
 CONF
+      gw_nginx_proxy "$anchor_port"
     fi
-    if [ -n "${H2C_ANCHOR_PORT:-}" ]; then
-      # The same proxy over h2c by prior knowledge (nginx's `listen ... http2` without TLS).
-      cat <<CONF
-  server {
-    listen 127.0.0.1:$H2C_ANCHOR_PORT http2;
-    access_log ${ANCHOR_ACCESS_LOG:-off};
-    location / {
-      proxy_pass http://origin;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_max_temp_file_size 0;
-    }
-  }
-CONF
-    fi
+    # The same proxy over h2c by prior knowledge (nginx's `listen ... http2` without TLS).
+    [ -z "${H2C_ANCHOR_PORT:-}" ] || gw_nginx_proxy "$H2C_ANCHOR_PORT http2"
     echo "}"
   } > "$dir/nginx.conf"
   local nginx; nginx=$(command -v nginx || echo /usr/sbin/nginx)
@@ -126,6 +106,23 @@ CONF
   NGINX_PID=$!
   gw_wait_for "http://127.0.0.1:$upstream_port/1k.json" || { cat "$dir/error.log" >&2; return 1; }
   [ -z "$anchor_port" ] || gw_wait_for "http://127.0.0.1:$anchor_port/1k.json"
+}
+
+# The anchor's server block: nginx's plain proxy_pass to the upstream `origin`, listening on
+# 127.0.0.1:$1 ($1 may add listen parameters, such as `http2`).
+gw_nginx_proxy() {
+  cat <<CONF
+  server {
+    listen 127.0.0.1:$1;
+    access_log ${ANCHOR_ACCESS_LOG:-off};
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_max_temp_file_size 0;
+    }
+  }
+CONF
 }
 
 # Waits (at most 30 s) until URL answers.
@@ -166,7 +163,8 @@ gw_start_gateway() {
   for _ in $(seq 1 600); do
     line=$(grep -m1 '^listening on ' "$WORK/$name.out" 2>/dev/null || true)
     [ -n "$line" ] && break
-    kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/$name.err" >&2; return 1; }
+    kill -0 "$GATEWAY_PID" 2>/dev/null \
+      || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/$name.err" >&2; return 1; }
     sleep 0.1
   done
   [ -n "$line" ] || { echo "gateway: no 'listening on' line within 60 s" >&2; return 1; }

@@ -79,7 +79,9 @@ heap_in_use() {
   local before; before=$(wc -l < "$WORK/gateway.err")
   timeout 30 gdb -p "$GATEWAY_PID" -batch -ex 'call (void)malloc_stats()' >/dev/null 2>&1 || true
   tail -n +$((before + 1)) "$WORK/gateway.err" \
-    | awk '/^Total \(incl\. mmap\):/ { total = 1 } total && /in use bytes/ { print $NF; found = 1; exit } END { if (!found) print "-" }'
+    | awk '/^Total \(incl\. mmap\):/ { total = 1 }
+           total && /in use bytes/ { print $NF; found = 1; exit }
+           END { if (!found) print "-" }'
 }
 BOOT_RSS=$(rss_kb)
 BOOT_FDS=$(fds)
@@ -174,8 +176,13 @@ health=$(curl -s -o /dev/null -w '%{http_code}' "$ADMIN_URL/health" || true)
 gw_stop "$GATEWAY_PID"; exit_status=$STOP_STATUS; GATEWAY_PID=
 
 # Samples: "seconds rss_kb fds" while wrk ran.
-warm_rss=$(awk -v w="$WARMUP" '$1 <= w { last[++n] = $2 } END { m = 0; for (k = (n > 5 ? n - 4 : 1); k <= n; k++) if (last[k] > m) m = last[k]; print m }' "$WORK/samples")
-end_rss=$(awk '{ last[++n] = $2 } END { m = 0; for (k = (n > 5 ? n - 4 : 1); k <= n; k++) if (last[k] > m) m = last[k]; print m }' "$WORK/samples")
+# The highest RSS of the last 5 samples (of those taken up to $1 seconds in, when given).
+last_five_peak() {
+  awk -v w="${1:-}" 'w == "" || $1 <= w { last[++n] = $2 }
+    END { m = 0; for (k = (n > 5 ? n - 4 : 1); k <= n; k++) if (last[k] > m) m = last[k]; print m }' "$WORK/samples"
+}
+warm_rss=$(last_five_peak "$WARMUP")
+end_rss=$(last_five_peak)
 peak_rss=$(awk '$2 > m { m = $2 } END { print m }' "$WORK/samples")
 peak_fds=$(awk '$3 > m { m = $3 } END { print m }' "$WORK/samples")
 growth=$(awk -v a="$end_rss" -v b="$warm_rss" 'BEGIN { printf "%.1f", (b > 0 ? (a - b) * 100 / b : 999) }')
@@ -187,9 +194,11 @@ errors=$(awk '/Non-2xx or 3xx responses:/ { bad += $5 }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 mib_bytes() { [ "$1" = - ] && echo "- (no gdb)" || awk -v b="$1" 'BEGIN { printf "%.2f MiB", b / 1048576 }'; }
 
-printf 'gateway-soak: %s s at <= %s requests/s (wrk -t1 -c%s, %s ms after each answer), mix of %s requests, parley-gateway (%s build)\n' \
+format='gateway-soak: %s s at <= %s requests/s (wrk -t1 -c%s, %s ms after each answer), mix of %s requests,'
+printf "$format parley-gateway (%s build)\n" \
   "$DURATION" "$RATE" "$CONNECTIONS" "$DELAY_MS" "${#MIX[@]}" "$CONFIGURATION"
-printf 'load average %s; wrk: %s requests, %s requests/s reached, %s errors (non-2xx or socket); new-connection client: %s answered 200, %s not\n\n' \
+format='load average %s; wrk: %s requests, %s requests/s reached, %s errors (non-2xx or socket);'
+printf "$format new-connection client: %s answered 200, %s not\n\n" \
   "$(cut -d' ' -f1-3 /proc/loadavg)" "${requests:-0}" "${rate:-0}" "$errors" "${churn_ok:-0}" "${churn_bad:-?}"
 printf '| moment | RSS (MiB) | open descriptors |\n|---|---:|---:|\n'
 printf '| started, before any request | %s | %s |\n' "$(mib "$BOOT_RSS")" "$BOOT_FDS"
@@ -197,19 +206,27 @@ printf '| start: after one request of each kind, idle | %s | %s |\n' "$(mib "$ST
 printf '| end of warm-up (%s s, highest of last 5 samples) | %s | - |\n' "$WARMUP" "$(mib "$warm_rss")"
 printf '| end of load (highest of last 5 samples) | %s | - |\n' "$(mib "$end_rss")"
 printf '| peak under load | %s | %s |\n' "$(mib "$peak_rss")" "$peak_fds"
-printf '| after the load (connections closed, %s.%s s later) | %s | %s |\n' "$((waited / 10))" "$((waited % 10))" "$(mib "$END_RSS")" "$END_FDS"
-printf '\nHeap in use (glibc malloc_stats, idle): %s at the start, %s after the load\n' "$(mib_bytes "$START_HEAP")" "$(mib_bytes "$END_HEAP")"
-printf 'RSS over the run (MiB, every ~%s s): %s\n' "$(( DURATION >= 60 ? 30 : 5 ))" \
-  "$(awk -v step="$(( DURATION >= 60 ? 30 : 5 ))" '$1 >= next_at { printf "%s%.1f", sep, $2 / 1024; sep = " "; next_at += step }' "$WORK/samples")"
+printf '| after the load (connections closed, %s.%s s later) | %s | %s |\n' \
+  "$((waited / 10))" "$((waited % 10))" "$(mib "$END_RSS")" "$END_FDS"
+printf '\nHeap in use (glibc malloc_stats, idle): %s at the start, %s after the load\n' \
+  "$(mib_bytes "$START_HEAP")" "$(mib_bytes "$END_HEAP")"
+step=$(( DURATION >= 60 ? 30 : 5 ))
+printf 'RSS over the run (MiB, every ~%s s): %s\n' "$step" \
+  "$(awk -v step="$step" '$1 >= next_at { printf "%s%.1f", sep, $2 / 1024; sep = " "; next_at += step }' \
+      "$WORK/samples")"
 
 failed=0
 check() { if [ "$1" = 1 ]; then printf 'ok:     %s\n' "$2"; else printf 'FAILED: %s\n' "$2"; failed=1; fi; }
 echo
-check "$(awk -v g="$growth" -v m="$MAX_GROWTH" 'BEGIN { print (g < m) }')" "RSS after warm-up grew $growth% (< $MAX_GROWTH%)"
-check "$([ "$END_FDS" -le "$START_FDS" ] && echo 1 || echo 0)" "open descriptors back to $START_FDS after the load ($END_FDS)"
+check "$(awk -v g="$growth" -v m="$MAX_GROWTH" 'BEGIN { print (g < m) }')" \
+  "RSS after warm-up grew $growth% (< $MAX_GROWTH%)"
+check "$([ "$END_FDS" -le "$START_FDS" ] && echo 1 || echo 0)" \
+  "open descriptors back to $START_FDS after the load ($END_FDS)"
 [ -z "$LEFT_OPEN" ] || printf 'descriptors still open after the load:\n%s\n' "$LEFT_OPEN"
-check "$([ "$errors" = 0 ] && [ "$wrk_status" = 0 ] && [ -n "$requests" ] && echo 1 || echo 0)" "no non-2xx answer or socket error in ${requests:-0} requests (wrk exit $wrk_status)"
-check "$([ "${churn_bad:-1}" = 0 ] && [ "$churn_status" = 0 ] && [ "${churn_ok:-0}" -gt 0 ] && echo 1 || echo 0)" "every one of ${churn_ok:-0} new-connection requests answered 200 (${churn_bad:-?} not)"
+check "$([ "$errors" = 0 ] && [ "$wrk_status" = 0 ] && [ -n "$requests" ] && echo 1 || echo 0)" \
+  "no non-2xx answer or socket error in ${requests:-0} requests (wrk exit $wrk_status)"
+check "$([ "${churn_bad:-1}" = 0 ] && [ "$churn_status" = 0 ] && [ "${churn_ok:-0}" -gt 0 ] && echo 1 || echo 0)" \
+  "every one of ${churn_ok:-0} new-connection requests answered 200 (${churn_bad:-?} not)"
 check "$([ "$health" = 200 ] && echo 1 || echo 0)" "/health answered 200 after the load ($health)"
 check "$([ "$exit_status" = 0 ] && echo 1 || echo 0)" "exit status 0 on SIGTERM ($exit_status)"
 exit $failed

@@ -40,11 +40,13 @@ def har(rng, size):
         content = {"size": len(payload), "mimeType": "application/json"}
         if coded:
             content.update(text=base64.b64encode(gzip.compress(payload, mtime=0)).decode(), encoding="base64")
-            headers = [{"name": "Content-Type", "value": "application/json"}, {"name": "Content-Encoding", "value": "gzip"}]
+            headers = [{"name": "Content-Type", "value": "application/json"},
+                       {"name": "Content-Encoding", "value": "gzip"}]
         else:
             content.update(text=payload.decode())
             headers = [{"name": "Content-Type", "value": "application/json; charset=utf-8"}]
-        entries.append({"request": {"method": "GET", "url": f"https://api.example.org/r/{rng.randrange(10**6)}", "headers": []},
+        url = f"https://api.example.org/r/{rng.randrange(10**6)}"
+        entries.append({"request": {"method": "GET", "url": url, "headers": []},
                         "response": {"status": 200, "statusText": "OK", "headers": headers, "content": content}})
         used += len(payload)
     return json.dumps({"log": {"version": "1.2", "entries": entries}}, ensure_ascii=False).encode()
@@ -52,19 +54,21 @@ def har(rng, size):
 
 def vcrpy(rng, size):
     payload = body(rng, size)
-    return ("interactions:\n- request:\n    body: null\n    headers: {}\n    method: GET\n    uri: https://x.example/y\n"
+    return ("interactions:\n- request:\n    body: null\n    headers: {}\n    method: GET\n"
+            "    uri: https://x.example/y\n"
             "  response:\n    body:\n      string: " + json.dumps(payload.decode(), ensure_ascii=False) + "\n"
-            "    headers:\n      Content-Type:\n      - application/json\n    status:\n      code: 200\n      message: OK\n"
+            "    headers:\n      Content-Type:\n      - application/json\n"
+            "    status:\n      code: 200\n      message: OK\n"
             "version: 1\n").encode()
 
 
 def ruby_json(rng, size):
     payload = body(rng, size)
-    return json.dumps({"http_interactions": [{"request": {"method": "get", "uri": "https://x.example/z", "headers": {}},
-                                               "response": {"status": {"code": 200, "message": "OK"},
-                                                            "headers": {"Content-Type": ["application/json"]},
-                                                            "body": {"encoding": "UTF-8", "string": payload.decode()}}}],
-                       "recorded_with": "VCR 6.0.0"}, ensure_ascii=False).encode()
+    interaction = {"request": {"method": "get", "uri": "https://x.example/z", "headers": {}},
+                   "response": {"status": {"code": 200, "message": "OK"},
+                                "headers": {"Content-Type": ["application/json"]},
+                                "body": {"encoding": "UTF-8", "string": payload.decode()}}}
+    return json.dumps({"http_interactions": [interaction], "recorded_with": "VCR 6.0.0"}, ensure_ascii=False).encode()
 
 
 def raw(rng, size):
@@ -109,7 +113,8 @@ def main():
     for index in range(args.files):
         size = max(1_000, int(rng.uniform(0.3, 1.7) * mean))
         pick = rng.random()
-        maker, ext = (har, "har") if pick < 0.6 else (vcrpy, "yaml") if pick < 0.8 else (ruby_json, "json") if pick < 0.9 else (raw, "http")
+        maker, ext = ((har, "har") if pick < 0.6 else (vcrpy, "yaml") if pick < 0.8
+                      else (ruby_json, "json") if pick < 0.9 else (raw, "http"))
         data = maker(rng, size)
         folder = os.path.join(args.output, f"{index // 1000:02d}")
         os.makedirs(folder, exist_ok=True)

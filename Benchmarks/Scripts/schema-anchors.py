@@ -33,7 +33,8 @@ while size < 1 << 20:
                           "city": rng.choice(words), "zip": str(rng.randrange(10000, 99999)),
                           "geo": {"lat": rng.randrange(-89, 89) + 0.5, "lng": rng.randrange(-179, 179) + 0.25}},
               "friends": [{"id": rng.randrange(1000), "name": rng.choice(words)} for _ in range(rng.randrange(0, 4))],
-              "registered": "2024-01-10T01:15:00Z", "about": "%s \"quoted\" %s" % (rng.choice(words), rng.choice(words))}
+              "registered": "2024-01-10T01:15:00Z",
+              "about": "%s \"quoted\" %s" % (rng.choice(words), rng.choice(words))}
     records.append(record)
     size += len(json.dumps(record))
     i += 1

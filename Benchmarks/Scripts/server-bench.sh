@@ -27,7 +27,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#SERVERS[@]} -gt 0 ] || SERVERS=(hummingbird vapor)
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-command -v wrk >/dev/null 2>&1 || { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wrk >/dev/null; }
+command -v wrk >/dev/null 2>&1 || { $SUDO apt-get update -qq &&
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wrk >/dev/null; }
 
 CORES=$(nproc)
 CONNECTIONS=$((2 * CORES))
@@ -37,7 +38,9 @@ BASE_URL=
 cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
 
 # Waits (at most 30 s) until BASE_URL answers PATH.
 wait_ready() {
@@ -55,7 +58,8 @@ start_hummingbird() {
   swift build -c release --package-path "$package" --product hummingbird-service >"$WORK/build.log" 2>&1 \
     || { cat "$WORK/build.log" >&2; return 1; }
   local port; port=$(free_port)
-  LOG_LEVEL=error "$(swift build -c release --package-path "$package" --show-bin-path)/hummingbird-service" "$port" >/dev/null 2>&1 &
+  local bin; bin=$(swift build -c release --package-path "$package" --show-bin-path)
+  LOG_LEVEL=error "$bin/hummingbird-service" "$port" >/dev/null 2>&1 &
   SERVER_PID=$!
   BASE_URL="http://127.0.0.1:$port"
   wait_ready /resource
@@ -123,7 +127,8 @@ run_case() {
   echo "${rps:-0}|${p50:-?}|${p99:-?}|${bad:-0}"
 }
 
-printf 'server-bench: %s s per case, wrk -t1 -c%s (2 connections per core, %s cores), loopback\n\n' "$DURATION" "$CONNECTIONS" "$CORES"
+printf 'server-bench: %s s per case, wrk -t1 -c%s (2 connections per core, %s cores), loopback\n\n' \
+  "$DURATION" "$CONNECTIONS" "$CORES"
 printf '| server | case | requests/s | p50 | p99 | ratio | vs |\n|---|---|---:|---:|---:|---:|---|\n'
 failed=0
 for server in "${SERVERS[@]}"; do
@@ -139,7 +144,8 @@ for server in "${SERVERS[@]}"; do
     fi
     note=$([ "$bad" != 0 ] && echo " (${bad} non-2xx!)" || true)
     [ "$bad" != 0 ] && failed=1
-    printf '| %s | %s | %.0f | %s | %s | %s | %s |\n' "$server" "$name$note" "$rps" "$p50" "$p99" "${ratio:--}" "${baseline:--}"
+    printf '| %s | %s | %.0f | %s | %s | %s | %s |\n' \
+      "$server" "$name$note" "$rps" "$p50" "$p99" "${ratio:--}" "${baseline:--}"
   done < <("cases_$server")
   unset RPS
   kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=

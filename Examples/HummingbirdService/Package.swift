@@ -7,6 +7,17 @@ import PackageDescription
 //
 // `name:` is required for path dependencies: without it the identity would be the folder's name.
 let registration = Target.PluginUsage.plugin(name: "ParleyFormatRegistration", package: "parley")
+/// Imports are internal unless a file says `public import`, and a member is visible only where its module is
+/// imported (as Parley itself builds).
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+@MainActor
+func parley(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "parley")
+}
 
 let package = Package(
     name: "hummingbird-service",
@@ -26,25 +37,21 @@ let package = Package(
         // The routes; links every built-in format, so `Registry.linked` holds all six.
         .target(name: "HummingbirdServiceApp",
                 dependencies: [.product(name: "ParleyHummingbird", package: "parley-hummingbird"),
-                               .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
-                               .product(name: "ParleyJSON", package: "parley"),
-                               .product(name: "ParleyYAML", package: "parley"),
-                               .product(name: "ParleyXML", package: "parley"),
-                               .product(name: "ParleyPropertyList", package: "parley"),
-                               .product(name: "ParleyMessagePack", package: "parley"),
-                               .product(name: "ParleyCSV", package: "parley"),
-                               .product(name: "ParleyCompression", package: "parley"),
+                               parley("Parley"), parley("ParleyHTTP"), parley("ParleyJSON"), parley("ParleyYAML"),
+                               parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyMessagePack"),
+                               parley("ParleyCSV"), parley("ParleyCompression"),
                                .product(name: "Hummingbird", package: "hummingbird")],
-                plugins: [registration]),
-        .executableTarget(name: "HummingbirdService", dependencies: ["HummingbirdServiceApp"]),
+                swiftSettings: strictImports, plugins: [registration]),
+        .executableTarget(name: "HummingbirdService", dependencies: ["HummingbirdServiceApp"],
+                          swiftSettings: strictImports),
         .testTarget(name: "HummingbirdServiceTests",
                     dependencies: ["HummingbirdServiceApp",
                                    .product(name: "ParleyServerTesting", package: "parley-server-testing"),
-                                   .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
-                                   .product(name: "ParleyJSON", package: "parley"),
+                                   parley("Parley"), parley("ParleyHTTP"), parley("ParleyJSON"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "Logging", package: "swift-log"),
-                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                    swiftSettings: strictImports),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,8 +7,15 @@ import PackageDescription
 //
 // `name: "parley"` gives the path dependency the identity the products are named by, whatever the
 // checkout folder is called.
-let parley = ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList", "ParleyMessagePack"]
+let parley = ["Parley", "ParleyHTTP", "ParleyJSON", "ParleyYAML", "ParleyXML", "ParleyCSV", "ParleyPropertyList",
+              "ParleyMessagePack"]
     .map { Target.Dependency.product(name: $0, package: "parley") }
+/// Imports are internal unless a file says `public import`, and a member is visible only where its module is
+/// imported (as Parley itself builds).
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "newcomer",
@@ -19,10 +26,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "Bookshop", dependencies: parley + [.product(name: "HTTPTypes", package: "swift-http-types")],
-                plugins: [.plugin(name: "ParleyFormatRegistration", package: "parley")]),
+                swiftSettings: strictImports, plugins: [.plugin(name: "ParleyFormatRegistration", package: "parley")]),
         .testTarget(name: "BookshopTests",
                     dependencies: ["Bookshop", .product(name: "Parley", package: "parley"),
-                                   .product(name: "HTTPTypes", package: "swift-http-types")]),
+                                   .product(name: "ParleyHTTP", package: "parley"),
+                                   .product(name: "HTTPTypes", package: "swift-http-types")],
+                    swiftSettings: strictImports),
     ],
     swiftLanguageModes: [.v6]
 )

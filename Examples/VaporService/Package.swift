@@ -6,6 +6,18 @@ import PackageDescription
 //
 // `name:` is required for the path dependencies: without it a package's identity would be its
 // folder's name.
+/// Imports are internal unless a file says `public import`, and a member is visible only where its module is
+/// imported (as Parley itself builds).
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+@MainActor
+func parley(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "parley")
+}
+
 let package = Package(
     name: "vapor-service",
     platforms: [.macOS(.v15)],
@@ -19,20 +31,18 @@ let package = Package(
         // The routes, and the formats the service answers in (registered by the plugin).
         .target(name: "VaporServiceApp",
                 dependencies: [.product(name: "ParleyVapor", package: "parley-vapor"),
-                               .product(name: "Parley", package: "parley"), .product(name: "ParleyHTTP", package: "parley"),
-                               .product(name: "ParleyJSON", package: "parley"),
-                               .product(name: "ParleyYAML", package: "parley"),
-                               .product(name: "ParleyXML", package: "parley"),
-                               .product(name: "ParleyPropertyList", package: "parley"),
-                               .product(name: "ParleyMessagePack", package: "parley"),
-                               .product(name: "ParleyCSV", package: "parley"),
-                               .product(name: "Vapor", package: "vapor")],
+                               parley("Parley"), parley("ParleyHTTP"), parley("ParleyJSON"), parley("ParleyYAML"),
+                               parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyMessagePack"),
+                               parley("ParleyCSV"), .product(name: "Vapor", package: "vapor")],
+                swiftSettings: strictImports,
                 plugins: [.plugin(name: "ParleyFormatRegistration", package: "parley")]),
-        .executableTarget(name: "VaporService", dependencies: ["VaporServiceApp", .product(name: "Vapor", package: "vapor")]),
+        .executableTarget(name: "VaporService",
+                          dependencies: ["VaporServiceApp", .product(name: "Vapor", package: "vapor")],
+                          swiftSettings: strictImports),
         .testTarget(name: "VaporServiceTests",
-                    dependencies: ["VaporServiceApp", .product(name: "Parley", package: "parley"),
-                                   .product(name: "Vapor", package: "vapor"),
-                                   .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+                    dependencies: ["VaporServiceApp", parley("Parley"), .product(name: "Vapor", package: "vapor"),
+                                   .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                    swiftSettings: strictImports),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,9 @@ func makeParameters() -> Value {
         switch index % 5 {
         case 0: object.append(key: key, value: .string("value \(index) & more/é?"))
         case 1: object.append(key: key, value: .integer(Int64(index * 1000)))
-        case 2: object.append(key: key, value: ["name": .string("n\(index)"), "flag": true, "inner": ["x": 1.5, "y": "a+b"]])
+        case 2:
+            let inner: Value = ["x": 1.5, "y": "a+b"]
+            object.append(key: key, value: ["name": .string("n\(index)"), "flag": true, "inner": inner])
         case 3: object.append(key: key, value: ["a", "b c", .integer(Int64(index))])
         default: object.append(key: key, value: .bool(index % 2 == 0))
         }
@@ -87,7 +89,8 @@ func readFilePlain() -> Int {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let fast = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 100_000)
+    let fast = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3),
+                                       maxIterations: 100_000)
     let encoder = QueryEncoder()
 
     Benchmark("Client.query-50-keys-nested", configuration: fast) { benchmark in
@@ -106,7 +109,8 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try FormDecoder().decode(text)) }
     }
 
-    let large = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 20)
+    let large = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10),
+                                        maxIterations: 20)
     _ = largeFile
     Benchmark("Client.multipart-100mb-file", configuration: large) { _ in
         blackHole(try streamForm())
@@ -114,8 +118,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Client.multipart-100mb-file-plain-read", configuration: large) { _ in
         blackHole(readFilePlain())
     }
-    Benchmark("Client.multipart-100mb-file-peakMemory",
-              configuration: .init(metrics: [.peakMemoryResidentDelta, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 3)) { _ in
+    let peakMemory = Benchmark.Configuration(metrics: [.peakMemoryResidentDelta, .peakMemoryResident],
+                                             maxDuration: .seconds(5), maxIterations: 3)
+    Benchmark("Client.multipart-100mb-file-peakMemory", configuration: peakMemory) { _ in
         blackHole(try streamForm())
     }
 }

@@ -18,7 +18,8 @@ let gate = ProcessInfo.processInfo.environment["PARLEY_BENCHMARK_GATE"] != nil
 let metrics: [BenchmarkMetric] = gate ? [.mallocCountTotal] : [.wallClock, .mallocCountTotal]
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(gate ? 1 : 4), maxIterations: gate ? 20 : 1000,
+    let configuration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(gate ? 1 : 4),
+                                                maxIterations: gate ? 20 : 1000,
                                                 thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])])
     let compressor = Compressor()
     for (name, coding) in [("zstd-3", ContentCoding.zstd), ("br-4", .brotli), ("gzip-6", .gzip)] {

@@ -15,19 +15,32 @@ func makeHAR(entries: Int) -> [UInt8] {
     var items: [String] = []
     for index in 0..<entries {
         let records = (0..<40).map { i in
-            "{\"id\":\(index * 100 + i),\"name\":\"user \(i) – Zürich\",\"score\":\(Double(i) * 1.25),\"tags\":[\"a\",\"b\",\"c\"],\"active\":\(i % 2 == 0)}"
+            """
+            {"id":\(index * 100 + i),"name":"user \(i) – Zürich","score":\(Double(i) * 1.25),\
+            "tags":["a","b","c"],"active":\(i % 2 == 0)}
+            """
         }
         let body = "[" + records.joined(separator: ",") + "]"
         let binary = index % 4 == 0
         let text = binary ? Data(body.utf8).base64EncodedString() : body
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         items.append("""
-        {"startedDateTime":"2026-11-20T10:00:00.000Z","time":12,"request":{"method":"GET","url":"https://api.example.org/items/\(index)?page=\(index % 7)","httpVersion":"HTTP/1.1","headers":[{"name":"Accept","value":"application/json"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},\
-        "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json; charset=utf-8"},{"name":"Cache-Control","value":"max-age=60"}],"cookies":[],\
-        "content":{"size":\(body.utf8.count),"mimeType":"application/json"\(binary ? ",\"encoding\":\"base64\"" : ""),"text":"\(escaped)"},"redirectURL":"","headersSize":-1,"bodySize":\(body.utf8.count)},"cache":{},"timings":{"send":1,"wait":10,"receive":1}}
+        {"startedDateTime":"2026-11-20T10:00:00.000Z","time":12,"request":\
+        {"method":"GET","url":"https://api.example.org/items/\(index)?page=\(index % 7)","httpVersion":"HTTP/1.1",\
+        "headers":[{"name":"Accept","value":"application/json"}],"queryString":[],"cookies":[],"headersSize":-1,\
+        "bodySize":0},"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1",\
+        "headers":[{"name":"Content-Type","value":"application/json; charset=utf-8"},\
+        {"name":"Cache-Control","value":"max-age=60"}],"cookies":[],\
+        "content":{"size":\(body.utf8.count),"mimeType":"application/json"\(binary ? ",\"encoding\":\"base64\"" : ""),\
+        "text":"\(escaped)"},"redirectURL":"","headersSize":-1,"bodySize":\(body.utf8.count)},\
+        "cache":{},"timings":{"send":1,"wait":10,"receive":1}}
         """)
     }
-    return Array("{\"log\":{\"version\":\"1.2\",\"creator\":{\"name\":\"bench\",\"version\":\"1\"},\"entries\":[\(items.joined(separator: ","))]}}".utf8)
+    let log = """
+        {"log":{"version":"1.2","creator":{"name":"bench","version":"1"},\
+        "entries":[\(items.joined(separator: ","))]}}
+        """
+    return Array(log.utf8)
 }
 
 let har = makeHAR(entries: 400)

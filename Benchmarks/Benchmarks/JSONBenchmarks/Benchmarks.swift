@@ -49,9 +49,11 @@ let benchmarks: @Sendable () -> Void = {
         // The three walks see the same document: same count, or the comparison is not like for like.
         let expected = walk(try! json.decode(input))
         let simdjsonCount = input.withUnsafeBufferPointer { simdjson_parse_and_walk($0.baseAddress, $0.count) }
-        let foundationCount = walkFoundation(try! JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+        let foundationCount = walkFoundation(
+            try! JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
         precondition(simdjsonCount == expected && foundationCount == expected,
-                     "\(name): walks differ: Parley \(expected), simdjson \(simdjsonCount), JSONSerialization \(foundationCount)")
+                     "\(name): walks differ: Parley \(expected), simdjson \(simdjsonCount), "
+                     + "JSONSerialization \(foundationCount)")
         Benchmark("JSON.decodeAndWalk-\(name)", configuration: configuration(seconds)) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(walk(try json.decode(input)))
@@ -73,8 +75,9 @@ let benchmarks: @Sendable () -> Void = {
     // earlier in the process (input generation) are reused. The figure quoted in reports comes
     // from BenchReport (`make bench-report`): a child process per measurement reads the document
     // from a file and compares VmHWM with VmRSS before decoding.
-    Benchmark("JSON.decode-api-20mb-peakMemory",
-              configuration: .init(metrics: [.peakMemoryResidentDelta, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 3)) { benchmark in
+    let peakMemory = Benchmark.Configuration(metrics: [.peakMemoryResidentDelta, .peakMemoryResident],
+                                             maxDuration: .seconds(5), maxIterations: 3)
+    Benchmark("JSON.decode-api-20mb-peakMemory", configuration: peakMemory) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try json.decode(api20MB))
         }

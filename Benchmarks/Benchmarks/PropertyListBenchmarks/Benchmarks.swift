@@ -33,6 +33,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("PropertyList.encode-binary", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try! PropertyListFormat().encode(value, as: "application/x-bplist")) }
+        for _ in benchmark.scaledIterations {
+            blackHole(try! PropertyListFormat().encode(value, as: "application/x-bplist"))
+        }
     }
 }

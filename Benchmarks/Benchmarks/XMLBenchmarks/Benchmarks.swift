@@ -85,7 +85,8 @@ let benchmarks: @Sendable () -> Void = {
                 parser.delegate = delegate
                 let parsed = parser.parse()
                 if !parsed || delegate.elements == 0 {
-                    print("XMLParser(data:) failed on \(label): parse() = \(parsed), \(delegate.elements) elements, error \(String(describing: parser.parserError))")
+                    print("XMLParser(data:) failed on \(label): parse() = \(parsed), \(delegate.elements) elements, "
+                          + "error \(String(describing: parser.parserError))")
                 }
                 blackHole(delegate.elements + delegate.textBytes)
             }

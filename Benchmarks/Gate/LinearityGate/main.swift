@@ -36,8 +36,9 @@ guard let counter = available else {
 
 let workloads = allWorkloads.filter { workload in filter.map { workload.name.contains($0) } ?? true }
 print("Instructions per call at N and \(factor)N, counted with \(reason); the gate fails above \(maxRatio)×.\n")
-print(column("workload", 34) + column("unit", 15) + column("N", 6, right: true) + column("instructions N", 17, right: true)
-      + column("instructions 4N", 17, right: true) + column("ratio", 8, right: true) + "  result")
+print(column("workload", 34) + column("unit", 15) + column("N", 6, right: true)
+      + column("instructions N", 17, right: true) + column("instructions 4N", 17, right: true)
+      + column("ratio", 8, right: true) + "  result")
 
 var failures: [String] = []
 let started = Date()
@@ -53,7 +54,9 @@ for workload in workloads {
         let ratio = Double(counts[1]) / Double(max(counts[0], 1))
         let passed = ratio <= maxRatio
         let verdict = passed ? "  ok" : workload.knownBound.map { "  bounded: \($0)" } ?? "  FAIL: superlinear"
-        if !passed, workload.knownBound == nil { failures.append("\(workload.name) (\(String(format: "%.2f", ratio))×)") }
+        if !passed, workload.knownBound == nil {
+            failures.append("\(workload.name) (\(String(format: "%.2f", ratio))×)")
+        }
         row += column(grouped(counts[0]), 17, right: true) + column(grouped(counts[1]), 17, right: true)
             + column(String(format: "%.2f", ratio), 8, right: true) + verdict
     } catch {

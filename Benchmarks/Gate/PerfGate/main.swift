@@ -120,11 +120,14 @@ for line in output.split(separator: "\n") {
     guard fields.count == 2 else { continue }
     measured.append((fields[0], Int(fields[1]).map { .success($0) } ?? .failure(GateError(fields[1]))))
 }
-if worker.terminationStatus != 0 { measured.append(("the worker", .failure(GateError("the worker exited with \(worker.terminationStatus)")))) }
+if worker.terminationStatus != 0 {
+    measured.append(("the worker", .failure(GateError("the worker exited with \(worker.terminationStatus)"))))
+}
 
 let committed = readThresholds(options.thresholds)
 let thresholds = Dictionary(committed, uniquingKeysWith: { _, last in last })
-print("Instructions per run, counted with valgrind's callgrind; the gate fails above the threshold + \(options.tolerance)%.\n")
+print("Instructions per run, counted with valgrind's callgrind; the gate fails above the threshold + "
+      + "\(options.tolerance)%.\n")
 print(column("path", 42) + column("instructions", 16, right: true) + column("threshold", 16, right: true)
       + column("change", 9, right: true) + "  result")
 var failures: [String] = []
@@ -138,9 +141,11 @@ for (name, result) in measured {
         row += column(grouped(count), 16, right: true)
         if let threshold = thresholds[name] {
             let change = (Double(count) / Double(threshold) - 1) * 100
-            let verdict = change > options.tolerance ? "  FAIL: slower" : change < -options.tolerance ? "  ok (faster: lower the threshold)" : "  ok"
+            let verdict = change > options.tolerance ? "  FAIL: slower"
+                : change < -options.tolerance ? "  ok (faster: lower the threshold)" : "  ok"
             if change > options.tolerance { failures.append("\(name) (+\(String(format: "%.1f", change))%)") }
-            row += column(grouped(threshold), 16, right: true) + column(String(format: "%+.1f%%", change), 9, right: true) + verdict
+            row += column(grouped(threshold), 16, right: true)
+                + column(String(format: "%+.1f%%", change), 9, right: true) + verdict
         } else {
             row += column("-", 16, right: true) + column("", 9) + (options.update ? "  new" : "  FAIL: no threshold")
             if !options.update { failures.append("\(name) (no threshold)") }

@@ -43,23 +43,15 @@ func cborTargets(python: String, runs: Int, clock: Clock, folder: URL) throws ->
     }
     let file = folder.appendingPathComponent("api-1mb.cbor")
     try Data(cborBytes).write(to: file)
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Scripts/cbor2-timing.py").standardized.path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script, file.path, String(runs), clock == .threadCPU ? "cpu" : "wall"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (status, text) = try runCapturingOutput(
+        python, [scriptPath("cbor2-timing.py"), file.path, String(runs), clock == .threadCPU ? "cpu" : "wall"])
     var cbor2 = ["loads": Timing(runs: []), "dumps": Timing(runs: [])]
     for line in text.split(whereSeparator: \.isNewline) {
         let parts = line.split(separator: " ")
         if parts.count == 2, let seconds = Double(parts[1]) { cbor2[String(parts[0])]?.runs.append(seconds) }
     }
-    guard process.terminationStatus == 0, cbor2["loads"]!.runs.count == runs, cbor2["dumps"]!.runs.count == runs else {
-        throw ReportError("cbor2-timing.py exited \(process.terminationStatus): \(text)")
+    guard status == 0, cbor2["loads"]!.runs.count == runs, cbor2["dumps"]!.runs.count == runs else {
+        throw ReportError("cbor2-timing.py exited \(status): \(text)")
     }
     rows.append(speedRow("CBOR decode, \(name) vs cbor2.loads (C extension)", parley: parley[0],
                          anchor: cbor2["loads"]!, anchorName: "cbor2", goal: .speedAtLeast(5)))

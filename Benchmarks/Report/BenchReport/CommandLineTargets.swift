@@ -59,10 +59,10 @@ func werkzeugAvailable(python: String) -> Bool {
 
 func commandLineTargets(parley: String, python: String, runs: Int, clock: Clock, folder: URL) throws -> [TargetRow] {
     guard FileManager.default.isExecutableFile(atPath: parley) else {
-        throw ReportError("no parley executable at \(parley) (build it: swift build -c release --static-swift-stdlib --product parley, as make install does)")
+        throw ReportError("no parley executable at \(parley) (build it: swift build -c release "
+                          + "--static-swift-stdlib --product parley, as make install does)")
     }
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Scripts/werkzeug-batch.py").standardized.path
+    let script = scriptPath("werkzeug-batch.py")
     let werkzeug = werkzeugAvailable(python: python)
     var rows: [TargetRow] = []
     for (mode, file) in try writeBatchInputs(in: folder) {
@@ -85,7 +85,8 @@ func commandLineTargets(parley: String, python: String, runs: Int, clock: Clock,
         // The figure: the process's CPU time (user + system: start-up, reading, answering, writing),
         // which the machine's other load does not add to; or its wall time with --wall.
         let figure = clock == .threadCPU ? cpu : t
-        let other = clock == .threadCPU ? "wall \(formatTiming(t[0], scale: perLine))" : "CPU \(formatTiming(cpu[0], scale: perLine))"
+        let other = clock == .threadCPU
+            ? "wall \(formatTiming(t[0], scale: perLine))" : "CPU \(formatTiming(cpu[0], scale: perLine))"
         rows.append(TargetRow(path: "`parley \(mode) --batch`, whole process, 20,000 lines, a line",
                               parley: formatTiming(figure[0], scale: perLine), anchor: "— (\(other))",
                               figure: figure[0].p50 * perLine, goal: .timeAtMost(2e-6)))
@@ -97,7 +98,8 @@ func commandLineTargets(parley: String, python: String, runs: Int, clock: Clock,
                                   goal: .speedAtLeast(20)))
         } else if mode != "match" {
             rows.append(TargetRow(path: "`parley \(mode) --batch` vs werkzeug: werkzeug not installed for \(python)",
-                                  parley: formatTiming(figure[0], scale: perLine), anchor: "—", figure: .nan, goal: .speedAtLeast(20)))
+                                  parley: formatTiming(figure[0], scale: perLine), anchor: "—", figure: .nan,
+                                  goal: .speedAtLeast(20)))
         }
     }
     return rows

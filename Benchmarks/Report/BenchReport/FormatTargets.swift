@@ -30,7 +30,8 @@ func jsonTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
         let simdjsonCount = bytes.withUnsafeBufferPointer { simdjson_parse_and_walk($0.baseAddress, $0.count) }
         let foundationCount = walkFoundation(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
         guard simdjsonCount == expected, foundationCount == expected else {
-            throw ReportError("\(name): walks differ: Parley \(expected), simdjson \(simdjsonCount), JSONSerialization \(foundationCount)")
+            throw ReportError("\(name): walks differ: Parley \(expected), simdjson \(simdjsonCount), "
+                              + "JSONSerialization \(foundationCount)")
         }
         let n = runs(bytes.count)
         let full = try timeInterleaved(runs: n, clock: clock, [
@@ -49,7 +50,8 @@ func jsonTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
                 { consume(try json.decode(bytes)) },
                 { consume(bytes.withUnsafeBufferPointer { simdjson_parse_only($0.baseAddress, $0.count) }) },
             ])
-            rows.append(speedRow("(context) JSON decode alone, \(name): tape, objects deferred, nothing read, vs simdjson DOM parse alone",
+            rows.append(speedRow("(context) JSON decode alone, \(name): tape, objects deferred, nothing read, "
+                                 + "vs simdjson DOM parse alone",
                                  parley: parse[0], anchor: parse[1], anchorName: "simdjson parse", goal: .none))
         }
         let codable: [Timing]
@@ -75,22 +77,16 @@ func jsonTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
 func xmlTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
     let bytes = catalogue(bytes: 1 << 20)
     func sax2(_ parse: (UnsafePointer<CChar>?, Int) -> baseline_xml_counts) -> baseline_xml_counts {
-        bytes.withUnsafeBufferPointer { buffer in buffer.withMemoryRebound(to: CChar.self) { parse($0.baseAddress, $0.count) } }
-    }
-    // Like for like: the C strings baseline sees the elements and text the string events do.
-    var elements = 0
-    var textBytes = 0
-    try XML.EventReader(bytes).forEach { event in
-        switch event {
-        case .startElement: elements += 1
-        case .text(let text): textBytes += text.utf8.count
-        default: break
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { parse($0.baseAddress, $0.count) }
         }
     }
+    // Like for like: the C strings baseline sees the elements and text the string events do.
+    let (elements, textBytes) = try stringEventCounts(bytes)
     let strings = sax2(baseline_xml_sax2_strings)
     guard strings.wellFormed != 0, strings.elements == elements, strings.textBytes == textBytes else {
-        throw ReportError("XML: the SAX2 strings baseline saw \(strings.elements) elements and \(strings.textBytes) text bytes, "
-                          + "the string events \(elements) and \(textBytes)")
+        throw ReportError("XML: the SAX2 strings baseline saw \(strings.elements) elements and "
+                          + "\(strings.textBytes) text bytes, the string events \(elements) and \(textBytes)")
     }
 
     let n = runs(bytes.count)
@@ -119,16 +115,18 @@ func xmlTargets(runs: (Int) -> Int, clock: Clock) throws -> [TargetRow] {
     // The two trees agree (checked after the timing: XMLDocument's leak stays out of it).
     let treeCount = walk(try XML.Document(parsing: bytes))
     let foundationCount = walk(try FoundationXML.XMLDocument(data: Data(bytes)))
-    guard treeCount == foundationCount else { throw ReportError("XML: tree walks differ: \(treeCount) against \(foundationCount)") }
+    guard treeCount == foundationCount else {
+        throw ReportError("XML: tree walks differ: \(treeCount) against \(foundationCount)")
+    }
     return [
-        speedRow("XML string events, \(megabytes(bytes.count)) vs libxml2 SAX2 making the same strings (C)", parley: t[0], anchor: t[1],
-                 anchorName: "SAX2 + strings", goal: .speedAtLeast(0.6)),
-        speedRow("XML decode to the value tree, \(megabytes(bytes.count)) vs raw SAX2 (C, no copies)", parley: t[2], anchor: t[3],
-                 anchorName: "raw SAX2", goal: .speedAtLeast(0.4)),
+        speedRow("XML string events, \(megabytes(bytes.count)) vs libxml2 SAX2 making the same strings (C)",
+                 parley: t[0], anchor: t[1], anchorName: "SAX2 + strings", goal: .speedAtLeast(0.6)),
+        speedRow("XML decode to the value tree, \(megabytes(bytes.count)) vs raw SAX2 (C, no copies)",
+                 parley: t[2], anchor: t[3], anchorName: "raw SAX2", goal: .speedAtLeast(0.4)),
         speedRow("XML tree + walk, \(megabytes(bytes.count)) vs XMLDocument + walk", parley: t[4], anchor: t[5],
                  anchorName: "XMLDocument", goal: .speedAtLeast(3)),
-        speedRow("(context) XML view events, \(megabytes(bytes.count)) vs raw SAX2 (C, no copies)", parley: t[6], anchor: t[3],
-                 anchorName: "raw SAX2", goal: .none),
+        speedRow("(context) XML view events, \(megabytes(bytes.count)) vs raw SAX2 (C, no copies)",
+                 parley: t[6], anchor: t[3], anchorName: "raw SAX2", goal: .none),
     ]
 }
 

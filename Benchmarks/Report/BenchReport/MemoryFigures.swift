@@ -40,7 +40,8 @@ func memoryCase(_ name: String) -> ((_ bytes: [UInt8]) throws -> Any)? {
     switch name {
     case "json-decode-walk": { consume(walk(try JSONFormat().decode($0))); return 0 }
     case "json-codable": { try JSONFormat().decode([APIRecord].self, from: $0) }
-    case "json-serialization-walk": { consume(walkFoundation(try JSONSerialization.jsonObject(with: Data($0)))); return 0 }
+    case "json-serialization-walk":
+        { consume(walkFoundation(try JSONSerialization.jsonObject(with: Data($0)))); return 0 }
     case "xml-value": { try XMLFormat().decode($0) }
     case "xml-tree-walk": { consume(walk(try XML.Document(parsing: $0))); return 0 }
     case "xml-foundation-document": { consume(walk(try FoundationXML.XMLDocument(data: Data($0)))); return 0 }
@@ -131,21 +132,26 @@ func memoryFigures(folder: URL) throws {
         let size = sizes[file]!
         let figures = try measureInChild(name, file: folder.appendingPathComponent(file))
         let peak = figures.peak - figures.before
-        rows.append([label, String(format: "%.1f MB", Double(size) / megabyte), String(format: "%.0f MB", Double(peak) / megabyte),
+        rows.append([label, String(format: "%.1f MB", Double(size) / megabyte),
+                     String(format: "%.0f MB", Double(peak) / megabyte),
                      String(format: "%.1f", Double(peak) / Double(size))])
     }
     printTable(["path", "input", "peak over input", "bytes per input byte"], rows)
 
     let keptSize = sizes["kept.json"]!
-    print("\nThe kept value: decode {\"kept\": {\(kept.count + 12)-byte object}, \"body\": [20 MB]} (\(String(format: "%.1f", Double(keptSize) / megabyte)) MB), "
+    let keptMegabytes = String(format: "%.1f", Double(keptSize) / megabyte)
+    print("\nThe kept value: decode {\"kept\": {\(kept.count + 12)-byte object}, \"body\": [20 MB]} "
+          + "(\(keptMegabytes) MB), "
           + "keep only the \"kept\" member, drop the rest, malloc_trim; resident memory then minus before decoding "
           + "(the input itself, held throughout, is in both)\n")
     rows = []
-    for (label, name) in [("keep nothing", "kept-nothing"), ("keep value[\"kept\"] as decoded (deferred)", "kept-deferred"),
+    for (label, name) in [("keep nothing", "kept-nothing"),
+                          ("keep value[\"kept\"] as decoded (deferred)", "kept-deferred"),
                           ("keep value[\"kept\"]?.resolved()", "kept-resolved")] {
         let figures = try measureInChild(name, file: folder.appendingPathComponent("kept.json"))
         let held = figures.after - figures.before
-        rows.append([label, String(format: "%.1f MB", Double(held) / megabyte), String(format: "%.2f", Double(held) / Double(keptSize))])
+        rows.append([label, String(format: "%.1f MB", Double(held) / megabyte),
+                     String(format: "%.2f", Double(held) / Double(keptSize))])
     }
     printTable(["kept", "resident after, over before", "bytes per body byte"], rows)
 }

@@ -3,6 +3,7 @@ import GeneratedProtobuf
 import Parley
 import ParleyJSON
 import ParleyProtobuf
+import SwiftProtobuf
 import PerfWorkloads
 
 // Protocol Buffers (issue #36): decoding a 1 MB message stream (a parley.test.Repeated holding some 9,000
@@ -27,23 +28,15 @@ func protobufTargets(python: String, runs: Int, clock: Clock, folder: URL) throw
     let name = "a \(megabytes(bytes.count)) message stream"
     let file = folder.appendingPathComponent("stream-1mb.binpb")
     try Data(bytes).write(to: file)
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Scripts/protobuf-timing.py").standardized.path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script, protobufResources.path, file.path, String(runs), clock == .threadCPU ? "cpu" : "wall"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (status, text) = try runCapturingOutput(python, [scriptPath("protobuf-timing.py"), protobufResources.path,
+                                                         file.path, String(runs), clock == .threadCPU ? "cpu" : "wall"])
     var google = Timing(runs: [])
     for line in text.split(whereSeparator: \.isNewline) {
         let parts = line.split(separator: " ")
         if parts.count == 2, parts[0] == "parse_to_dict", let seconds = Double(parts[1]) { google.runs.append(seconds) }
     }
-    guard process.terminationStatus == 0, google.runs.count == runs else {
-        throw ReportError("protobuf-timing.py exited \(process.terminationStatus) "
+    guard status == 0, google.runs.count == runs else {
+        throw ReportError("protobuf-timing.py exited \(status) "
                           + "(it needs grpcio-tools and protobuf): \(text)")
     }
     let anchor = "Python protobuf ParseFromString + MessageToDict"

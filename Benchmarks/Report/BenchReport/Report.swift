@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of the summary: a target of issue #19 and its figure from this run.
 struct TargetRow {
     enum Goal {
@@ -40,7 +42,9 @@ struct TargetRow {
         switch goal {
         case .speedAtLeast(let ratio) where ratio < 1 && abs(1 / ratio - (1 / ratio).rounded()) < 0.01:
             return String(format: "≥ %.2f× (within %.0f×)", ratio, 1 / ratio)
-        case .speedAtLeast(let ratio): return ratio < 1 ? String(format: "≥ %.2f× (%.0f%%)", ratio, ratio * 100) : String(format: "≥ %g×", ratio)
+        case .speedAtLeast(let ratio):
+            return ratio < 1
+                ? String(format: "≥ %.2f× (%.0f%%)", ratio, ratio * 100) : String(format: "≥ %g×", ratio)
         case .timeAtMost(let seconds): return "≤ \(formatTime(seconds))"
         case .none: return "—"
         }

@@ -131,19 +131,11 @@ func openAPIDocumentsFolder() -> URL? {
 
 /// The anchors' seconds per validation, by the labels Scripts/schema-anchors.py prints.
 func schemaAnchors(python: String, documents: URL?) throws -> [String: Double] {
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Scripts/schema-anchors.py").standardizedFileURL.path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script] + (documents.map { ["--documents", $0.path] } ?? [])
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ReportError("schema-anchors.py exited \(process.terminationStatus)") }
+    let (status, text) = try runCapturingOutput(
+        python, [scriptPath("schema-anchors.py")] + (documents.map { ["--documents", $0.path] } ?? []))
+    guard status == 0 else { throw ReportError("schema-anchors.py exited \(status)") }
     var anchors: [String: Double] = [:]
-    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasSuffix(" us") {
+    for line in text.split(separator: "\n") where line.hasSuffix(" us") {
         let parts = line.dropLast(3).split(separator: " ", omittingEmptySubsequences: true)
         guard let micros = parts.last.flatMap({ Double($0) }) else { continue }
         anchors[parts.dropLast().joined(separator: " ")] = micros / 1e6

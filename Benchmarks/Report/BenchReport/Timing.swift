@@ -48,7 +48,9 @@ func timeInterleaved(runs: Int, clock: Clock, _ calls: [() throws -> Void]) thro
 /// A time at a readable scale: `6.62 ms`, `2.44 µs`, `1.53 s`.
 func formatTime(_ seconds: Double) -> String {
     if seconds >= 1 { return String(format: "%.2f s", seconds) }
-    if seconds >= 1e-3 { return String(format: seconds >= 0.1 ? "%.0f ms" : seconds >= 0.01 ? "%.1f ms" : "%.2f ms", seconds * 1e3) }
+    if seconds >= 1e-3 {
+        return String(format: seconds >= 0.1 ? "%.0f ms" : seconds >= 0.01 ? "%.1f ms" : "%.2f ms", seconds * 1e3)
+    }
     return String(format: seconds >= 1e-4 ? "%.0f µs" : "%.2f µs", seconds * 1e6)
 }
 
@@ -71,8 +73,19 @@ func timeInChild(_ name: String, runs: Int, clock: Clock) throws -> Timing {
 
 /// Runs this executable with `arguments` (a worker mode) and returns its exit status and output.
 func runSelf(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    try runCapturingOutput(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, arguments)
+}
+
+/// The path of `name` in Benchmarks/Scripts (the Python anchors and helpers).
+func scriptPath(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Scripts/\(name)").standardized.path
+}
+
+/// Runs `executable` with `arguments` and returns its exit status and standard output.
+func runCapturingOutput(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output

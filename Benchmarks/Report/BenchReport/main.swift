@@ -14,7 +14,8 @@ import Foundation
 // 6.5x within one run (raw SAX2 on 1 MB: best 1.45 ms, median 9.5 ms), CPU time by at most about
 // 20%; --wall times wall clock instead.
 //
-// Usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|openapi|protobuf|cli|memory ...] [--wall] [--parley PATH] [--python PATH]
+// Usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|openapi|protobuf|cli|memory ...] [--wall]
+//                    [--parley PATH] [--python PATH]
 //        BenchReport --memory-worker CASE FILE   (internal: one memory measurement)
 //        BenchReport --timing-worker CALL RUNS [--wall]   (internal: an anchor timed in its own process)
 
@@ -23,7 +24,8 @@ struct Options {
     var runs: Int?
     var only: Set<String> = []
     var clock = Clock.threadCPU
-    var parley = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("parley").path
+    var parley = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("parley").path
     var python = resolveExecutable(ProcessInfo.processInfo.environment["PYTHON"] ?? "python3")
 
     func runs(forBytes bytes: Int) -> Int { runs ?? (bytes > 8 << 20 ? 5 : 15) }
@@ -41,7 +43,8 @@ func resolveExecutable(_ name: String) -> String {
 }
 
 func loadAverage() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+        .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
 }
 
 func parseOptions() -> Options {
@@ -68,7 +71,8 @@ func parseOptions() -> Options {
                 exit(1)
             }
         default:
-            print("usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|openapi|protobuf|cli|memory ...] [--wall] [--parley PATH] [--python PATH]")
+            print("usage: BenchReport [--runs N] [--only json|xml|yaml|cbor|schema|openapi|protobuf|cli|memory ...]"
+                  + " [--wall] [--parley PATH] [--python PATH]")
             exit(2)
         }
     }
@@ -85,9 +89,11 @@ func report(_ options: Options) -> Bool {
 
     print("Issue #19 targets, measured side by side in this run (release; load average \(loadAverage()) at the start).")
     print(options.clock == .threadCPU
-        ? "Times are CPU time (the measuring thread's; the batch processes' user + system), which other load does not add to."
+        ? "Times are CPU time (the measuring thread's; the batch processes' user + system),"
+            + " which other load does not add to."
         : "Times are wall-clock time.")
-    print("Ratio = the anchor's time / Parley's time (above 1: Parley is faster), on the median (p50) of interleaved runs;")
+    print("Ratio = the anchor's time / Parley's time (above 1: Parley is faster),"
+          + " on the median (p50) of interleaved runs;")
     print("the best run's ratio in parentheses. " + (options.runs.map { "\($0) runs per pair" }
         ?? "15 runs per pair for inputs up to 8 MB, 5 for the 20 MB documents and the 20,000-line batches")
         + ". The full read is the headline JSON figure.")
@@ -106,11 +112,20 @@ func report(_ options: Options) -> Bool {
     section("json") { try jsonTargets(runs: options.runs(forBytes:), clock: options.clock) }
     section("xml") { try xmlTargets(runs: options.runs(forBytes:), clock: options.clock) }
     section("yaml") { try yamlTargets(runs: options.runs(forBytes:), clock: options.clock) }
-    section("cbor") { try cborTargets(python: options.python, runs: options.runs(forBytes: 1 << 20), clock: options.clock, folder: folder) }
+    section("cbor") {
+        try cborTargets(python: options.python, runs: options.runs(forBytes: 1 << 20), clock: options.clock,
+                        folder: folder)
+    }
     section("schema") { try schemaTargets(python: options.python, runs: options.runs ?? 15, clock: options.clock) }
     section("openapi") { try openAPITargets(runs: options.runs ?? 15, clock: options.clock) }
-    section("protobuf") { try protobufTargets(python: options.python, runs: options.runs(forBytes: 1 << 20), clock: options.clock, folder: folder) }
-    section("cli") { try commandLineTargets(parley: options.parley, python: options.python, runs: options.runs ?? 5, clock: options.clock, folder: folder) }
+    section("protobuf") {
+        try protobufTargets(python: options.python, runs: options.runs(forBytes: 1 << 20), clock: options.clock,
+                            folder: folder)
+    }
+    section("cli") {
+        try commandLineTargets(parley: options.parley, python: options.python, runs: options.runs ?? 5,
+                               clock: options.clock, folder: folder)
+    }
     if !rows.isEmpty {
         printTargets(rows)
         let unmet = rows.filter { $0.met == false }

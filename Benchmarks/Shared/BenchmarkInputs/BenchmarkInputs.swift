@@ -45,16 +45,21 @@ public func makeAPIDocument(size: Int, seed: UInt64) -> [UInt8] {
         if id > 0 { out.append(UInt8(ascii: ",")) }
         let name = "\(g.pick(words).capitalized) \(g.pick(words).capitalized)"
         let tags = (0..<g.int(1..<6)).map { _ in "\"\(g.pick(words))\"" }.joined(separator: ",")
-        let friends = (0..<g.int(0..<4)).map { i in "{\"id\":\(i + g.int(0..<1000)),\"name\":\"\(g.pick(words)) \(g.pick(words))\"}" }
-            .joined(separator: ",")
+        let friends = (0..<g.int(0..<4)).map { i in
+            "{\"id\":\(i + g.int(0..<1000)),\"name\":\"\(g.pick(words)) \(g.pick(words))\"}"
+        }.joined(separator: ",")
         let record = """
-        {"id":\(id),"guid":"\(String(g.next(), radix: 16))-\(String(g.next() & 0xFFFF, radix: 16))","isActive":\(g.next() & 1 == 0),\
+        {"id":\(id),"guid":"\(String(g.next(), radix: 16))-\(String(g.next() & 0xFFFF, radix: 16))",\
+        "isActive":\(g.next() & 1 == 0),\
         "balance":\(g.int(0..<1_000_000)).\(g.int(10..<100)),"age":\(g.int(18..<90)),"name":"\(name)",\
         "email":"\(g.pick(words)).\(g.pick(words))@example.com","tags":[\(tags)],\
-        "address":{"street":"\(g.int(1..<999)) \(g.pick(words).capitalized) Street","city":"\(g.pick(cities))","zip":"\(g.int(10000..<99999))",\
-        "geo":{"lat":\(g.int(-89..<89)).\(g.int(100_000..<999_999)),"lng":\(g.int(-179..<179)).\(g.int(100_000..<999_999))}},\
+        "address":{"street":"\(g.int(1..<999)) \(g.pick(words).capitalized) Street",\
+        "city":"\(g.pick(cities))","zip":"\(g.int(10000..<99999))",\
+        "geo":{"lat":\(g.int(-89..<89)).\(g.int(100_000..<999_999)),\
+        "lng":\(g.int(-179..<179)).\(g.int(100_000..<999_999))}},\
         "friends":[\(friends)],"registered":"2024-0\(g.int(1..<10))-1\(g.int(0..<10))T0\(g.int(0..<10)):15:00Z",\
-        "about":"\(g.pick(words)) \\"quoted\\" \(g.pick(words))\\n\(g.pick(words)) – \(g.pick(cities)) \(g.pick(words)) \(g.pick(words))"}
+        "about":"\(g.pick(words)) \\"quoted\\" \(g.pick(words))\\n\
+        \(g.pick(words)) – \(g.pick(cities)) \(g.pick(words)) \(g.pick(words))"}
         """
         out.append(contentsOf: record.utf8)
         id += 1

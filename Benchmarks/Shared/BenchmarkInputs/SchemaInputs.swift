@@ -39,7 +39,10 @@ public let apiDocumentSchema = #"""
 """#
 
 /// A flat object of about 100 bytes.
-public let smallObject = #"{"id": 12345, "name": "Ada Lovelace", "email": "ada@example.com", "age": 36, "active": true}"#
+public let smallObject = #"""
+    {"id": 12345, "name": "Ada Lovelace", "email": "ada@example.com",\#
+     "age": 36, "active": true}
+    """#
 
 /// The schema of `smallObject`.
 public let smallObjectSchema = #"""

@@ -43,7 +43,8 @@ public enum InstructionCounter {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = folder.appendingPathComponent("callgrind.out").path
         setenv(callgrindOutputVariable, prefix, 1)
-        var executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
         // Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift toolchain writes: run a
         // copy without debug information (counts are the same).
         let stripped = folder.appendingPathComponent(strippedName).path

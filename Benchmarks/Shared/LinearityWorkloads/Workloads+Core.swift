@@ -39,8 +39,10 @@ let coreWorkloads: [Workload] = [
 
     // Multipart: many small parts, and one part full of lines that almost are boundaries.
     Workload("multipart.parts", unit: "parts", count: 500) { n in
-        let body = Array((joined(n) { "--BOUNDARY\r\nContent-Disposition: form-data; name=\"field\($0)\"\r\n\r\nvalue \($0)\r\n" }
-            + "--BOUNDARY--\r\n").utf8)
+        let parts = joined(n) { index in
+            "--BOUNDARY\r\nContent-Disposition: form-data; name=\"field\(index)\"\r\n\r\nvalue \(index)\r\n"
+        }
+        let body = Array((parts + "--BOUNDARY--\r\n").utf8)
         let decoder = MultipartDecoder(limits: .init(maxParts: 1_000_000))
         return { keep(try decoder.decode(body, boundary: "BOUNDARY")) }
     },

@@ -181,11 +181,13 @@ let csvWorkloads: [Workload] = [
         return { keep(try CSVFormat().decode(text, as: "text/csv;header=present")) }
     },
     Workload("csv.header-distinct-names", unit: "columns", count: 500) { n in
-        let text = Array((joined(n, separator: ",") { "column\($0)" } + "\r\n" + joined(n, separator: ",") { "\($0)" } + "\r\n").utf8)
+        let header = joined(n, separator: ",") { "column\($0)" }
+        let text = Array((header + "\r\n" + joined(n, separator: ",") { "\($0)" } + "\r\n").utf8)
         return { keep(try CSVFormat().decode(text, as: "text/csv;header=present")) }
     },
     Workload("csv.header-repeated-name", unit: "columns", count: 500) { n in
-        let text = Array((joined(n, separator: ",") { _ in "a" } + "\r\n" + joined(n, separator: ",") { "\($0)" } + "\r\n").utf8)
+        let header = joined(n, separator: ",") { _ in "a" }
+        let text = Array((header + "\r\n" + joined(n, separator: ",") { "\($0)" } + "\r\n").utf8)
         return { keep(try CSVFormat().decode(text, as: "text/csv;header=present")) }
     },
     Workload("csv.quoted-field", unit: "quotes", count: 500) { n in

@@ -42,7 +42,8 @@ struct PNGBuilder {
         var compressed: [UInt8] = []
         var offset = 8
         while offset + 8 <= png.count {
-            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8
+                | Int(png[offset + 3])
             let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
             let data = Array(png[offset + 8..<offset + 8 + length])
             if type == "IHDR" { header = data }
@@ -88,7 +89,9 @@ struct PNGBuilder {
 /// A bottom-up BMP of `width`×`height`: 24 bits per pixel, or 8-bit palette indices coded as
 /// RLE8 (one run and an end of line per row).
 func bmp(width: Int, height: Int, runLengthCoded: Bool) -> [UInt8] {
-    func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+    func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
     var pixels: [UInt8] = []
     var palette: [UInt8] = []
     if runLengthCoded {

@@ -10,14 +10,21 @@ let recordingWorkloads: [Workload] = [
     Workload("har.entries", unit: "entries", count: 200) { n in
         let entries = joined(n, separator: ",") { index in
             """
-            {"startedDateTime":"2026-11-20T10:00:00.000Z","time":1,"request":{"method":"GET","url":"https://api.example.org/items/\(index)",\
-            "httpVersion":"HTTP/1.1","headers":[{"name":"Accept","value":"application/json"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},\
-            "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],\
-            "cookies":[],"content":{"size":10,"mimeType":"application/json","text":"{\\"id\\":\(index)}"},"redirectURL":"","headersSize":-1,"bodySize":10},\
+            {"startedDateTime":"2026-11-20T10:00:00.000Z","time":1,"request":\
+            {"method":"GET","url":"https://api.example.org/items/\(index)",\
+            "httpVersion":"HTTP/1.1","headers":[{"name":"Accept","value":"application/json"}],\
+            "queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},\
+            "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1",\
+            "headers":[{"name":"Content-Type","value":"application/json"}],\
+            "cookies":[],"content":{"size":10,"mimeType":"application/json","text":"{\\"id\\":\(index)}"},\
+            "redirectURL":"","headersSize":-1,"bodySize":10},\
             "cache":{},"timings":{"send":0,"wait":1,"receive":0}}
             """
         }
-        let bytes = Array("{\"log\":{\"version\":\"1.2\",\"creator\":{\"name\":\"bench\",\"version\":\"1\"},\"entries\":[\(entries)]}}".utf8)
+        let log = """
+            {"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\(entries)]}}
+            """
+        let bytes = Array(log.utf8)
         return { keep(try RecordingReader().read(bytes: bytes, path: "linearity.har")) }
     },
     Workload("cassette.vcr-yaml-interactions", unit: "interactions", count: 200) { n in
@@ -42,9 +49,11 @@ let recordingWorkloads: [Workload] = [
     Workload("cassette.vcr-json-interactions", unit: "interactions", count: 200) { n in
         let interactions = joined(n, separator: ",") { index in
             """
-            {"request":{"method":"get","uri":"https://api.example.org/items/\(index)","body":{"encoding":"UTF-8","string":""},\
+            {"request":{"method":"get","uri":"https://api.example.org/items/\(index)",\
+            "body":{"encoding":"UTF-8","string":""},\
             "headers":{"Accept":["application/json"]}},"response":{"status":{"code":200,"message":"OK"},\
-            "headers":{"Content-Type":["application/json"]},"body":{"encoding":"UTF-8","string":"{\\"id\\":\(index)}"}},\
+            "headers":{"Content-Type":["application/json"]},\
+            "body":{"encoding":"UTF-8","string":"{\\"id\\":\(index)}"}},\
             "recorded_at":"Fri, 20 Nov 2026 10:00:00 GMT"}
             """
         }
@@ -54,7 +63,8 @@ let recordingWorkloads: [Workload] = [
     Workload("rawhttp.messages", unit: "messages", count: 500) { n in
         let bytes = Array(joined(n) { index in
             let body = "{\"id\":\(index)}"
-            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)\r\n"
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)\r\n"
         }.utf8)
         return { keep(try RecordingReader().read(bytes: bytes, path: "linearity.http")) }
     },
@@ -81,13 +91,15 @@ func snapshotChecker(body: String, name: String) -> @Sendable () -> RecordingChe
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-linearity-\(getpid())")
     try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("\(name).http").path
-    let recording = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    let recording = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
     precondition(FileManager.default.createFile(atPath: path, contents: Data(recording.utf8)))
     let value = try! JSONFormat().decode(Array(body.utf8)).resolved()
     try! Snapshot(entries: [Snapshot.Entry(index: 0, match: .exact, value: value)]).write(for: path)
 
     let file = try! FixtureFiles.discover([path])[0]
-    let checker = FixtureChecker(options: CheckOptions(registry: Registry(formats: [JSONFormat()] + Registry.builtInFormats)))
+    let registry = Registry(formats: [JSONFormat()] + Registry.builtInFormats)
+    let checker = FixtureChecker(options: CheckOptions(registry: registry))
     let check = checker.check(file)
     precondition(check.readError == nil && check.exchanges.count == 1 && !check.fails(strict: true),
                  "the snapshot workload's recording must check clean: \(check.exchanges.map(\.findings))")

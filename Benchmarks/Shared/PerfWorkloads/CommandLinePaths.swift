@@ -1,6 +1,6 @@
 import CStandardStreams
 import Dispatch
-import Foundation
+public import Foundation
 import Parley
 import ParleyCLI
 import ParleyCSV
@@ -52,15 +52,18 @@ public func batchInput(_ mode: String, lines count: Int) -> String {
             "{\"accept\":\"\(clientAcceptHeaders[index % clientAcceptHeaders.count].accept)\",\"offers\":[\(offers)]}\n"
         }.joined()
     case "media-type":
-        let mediaTypes = ["application/vnd.api+json; charset=utf-8", "text/html;charset=\\\"utf-8\\\"", "application/json",
-                          "multipart/form-data; boundary=----form%d", "text/plain; format=flowed; delsp=yes",
-                          "application/problem+json", "image/svg+xml", "application/x-www-form-urlencoded; charset=UTF-8"]
+        let mediaTypes = [
+            "application/vnd.api+json; charset=utf-8", "text/html;charset=\\\"utf-8\\\"", "application/json",
+            "multipart/form-data; boundary=----form%d", "text/plain; format=flowed; delsp=yes",
+            "application/problem+json", "image/svg+xml", "application/x-www-form-urlencoded; charset=UTF-8",
+        ]
         return (0..<count).map { index in
-            "{\"value\":\"\(mediaTypes[index % mediaTypes.count].replacingOccurrences(of: "%d", with: String(index)))\"}\n"
+            let mediaType = mediaTypes[index % mediaTypes.count].replacingOccurrences(of: "%d", with: String(index))
+            return "{\"value\":\"\(mediaType)\"}\n"
         }.joined()
     case "match":
-        let contentTypes = ["application/json; charset=utf-8", "application/problem+json", "text/csv", "application/xml",
-                            "image/png", "application/yaml"]
+        let contentTypes = ["application/json; charset=utf-8", "application/problem+json", "text/csv",
+                            "application/xml", "image/png", "application/yaml"]
         return (0..<count).map { index in
             "{\"content_type\":\"\(contentTypes[index % contentTypes.count])\","
                 + "\"registered\":[\"application/json\",\"application/*+json\",\"application/xml\",\"text/*\"]}\n"
@@ -86,7 +89,8 @@ public func prepareCommandLineInputs(in folder: URL) throws {
         .appendingPathComponent("../../Scripts/make-recorded-corpus.py").standardized.path
     let generate = Process()
     generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    generate.arguments = ["python3", script, folder.appendingPathComponent("corpus").path, "--files", "40", "--megabytes", "4"]
+    generate.arguments = ["python3", script, folder.appendingPathComponent("corpus").path,
+                          "--files", "40", "--megabytes", "4"]
     generate.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
     try generate.run()
     generate.waitUntilExit()

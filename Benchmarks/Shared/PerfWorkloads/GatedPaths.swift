@@ -1,5 +1,5 @@
 import BenchmarkInputs
-import Foundation
+public import Foundation
 import Parley
 import ParleyCBOR
 import ParleyJSON
@@ -72,7 +72,11 @@ let negotiationPaths: [GatedPath] = {
             { for _ in 0..<1000 { consume(applicationRegistry.decoder(for: problemJSON)?.rank) } }
         },
         GatedPath("Registry.decoder-content-type-string", iterations: 1000) { _ in
-            { for _ in 0..<1000 { consume(applicationRegistry.decoder(forContentType: "application/json; charset=utf-8")?.rank) } }
+            {
+                for _ in 0..<1000 {
+                    consume(applicationRegistry.decoder(forContentType: "application/json; charset=utf-8")?.rank)
+                }
+            }
         },
         GatedPath("Registry.encoder-chrome", iterations: 1000) { _ in
             { for _ in 0..<1000 { consume(applicationRegistry.encoder(forAccept: chrome)?.mediaType) } }
@@ -83,7 +87,11 @@ let negotiationPaths: [GatedPath] = {
         },
         GatedPath("AcceptLanguage.negotiate-en-GB-4languages", iterations: 1000) { _ in
             let negotiator = LanguageNegotiator(languages: siteLanguages)
-            return { for _ in 0..<1000 { consume(negotiator.preferredLanguageIndex(forAcceptLanguage: britishAcceptLanguage)) } }
+            return {
+                for _ in 0..<1000 {
+                    consume(negotiator.preferredLanguageIndex(forAcceptLanguage: britishAcceptLanguage))
+                }
+            }
         },
     ]
     return paths

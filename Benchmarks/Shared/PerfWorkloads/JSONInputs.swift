@@ -1,6 +1,6 @@
 import BenchmarkInputs
 import Foundation
-import Parley
+public import Parley
 import ParleyJSON
 
 // JSON documents and the full read a caller does: JSONBenchmarks times them, PerfGate counts them.
@@ -36,7 +36,9 @@ public func makeGeoJSON(size: Int, seed: UInt64) -> [UInt8] {
 /// One record of ``makeAPIDocument(size:seed:)``, for the Codable paths.
 public struct APIRecord: Codable, Sendable {
     public struct Geo: Codable, Sendable { public var lat: Double; public var lng: Double }
-    public struct Address: Codable, Sendable { public var street: String; public var city: String; public var zip: String; public var geo: Geo }
+    public struct Address: Codable, Sendable {
+        public var street: String; public var city: String; public var zip: String; public var geo: Geo
+    }
     public struct Friend: Codable, Sendable { public var id: Int; public var name: String }
     public var id: Int
     public var guid: String

@@ -1,11 +1,13 @@
-import Parley
+public import Parley
 
 // The negotiation hot path's inputs: the Accept headers real clients send, against six offers a
 // JSON/XML/YAML API has, and a registry like an application's. NegotiationBenchmarks times them;
 // PerfGate counts their instructions.
 
 /// Six offers of a JSON/XML/YAML API, in preference order.
-public let apiOffers: [MediaType] = ["application/json", "application/xml", "application/yaml", "text/html", "text/plain", "image/png"]
+public let apiOffers: [MediaType] = [
+    "application/json", "application/xml", "application/yaml", "text/html", "text/plain", "image/png",
+]
 
 /// The offer lists a transcoded gateway answer negotiates one `Accept` against: the encodable
 /// types, the fallback types whose format holds the value, and a problem's types.
@@ -17,7 +19,10 @@ public let gatewayOfferLists: [[MediaType]] = [
 
 /// `Accept` headers as browsers and tools send them, by client.
 public let clientAcceptHeaders: [(client: String, accept: String)] = [
-    ("chrome", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),
+    ("chrome", """
+        text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,\
+        application/signed-exchange;v=b3;q=0.7
+        """),
     ("firefox", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
     ("curl", "*/*"),
     ("java-legacy", "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"),

@@ -1,6 +1,6 @@
 import Parley
 import ParleyJSON
-import ParleyOpenAPI
+public import ParleyOpenAPI
 
 // Contract checking (issue #35): a matched exchange checked against a small shop document (the
 // operation lookup, the parameters, the headers and the body), and the operation lookup alone in

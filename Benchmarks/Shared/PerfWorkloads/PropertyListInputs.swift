@@ -1,5 +1,5 @@
 import Foundation
-import Parley
+public import Parley
 
 /// A list of `count` records with strings, integers, reals, dates, data and Booleans, for the
 /// property-list paths: PropertyListBenchmarks times them, PerfGate counts them.

@@ -1,6 +1,6 @@
-import Foundation
-import Parley
-import ParleyProtobuf
+public import Foundation
+public import Parley
+public import ParleyProtobuf
 
 /// The test schema's descriptor set and .proto file, which the oracle test keeps in step with protoc.
 public let protobufResources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,5 +1,5 @@
-import FoundationXML
-import ParleyXML
+public import FoundationXML
+public import ParleyXML
 
 // The XML document and the string-event read: XMLBenchmarks times them, PerfGate counts them.
 
@@ -27,6 +27,12 @@ public func catalogue(bytes target: Int) -> [UInt8] {
 
 /// Reads `bytes` with the string event API most callers use: counts elements and text bytes.
 public func countStringEvents(_ bytes: [UInt8]) throws -> Int {
+    let counts = try stringEventCounts(bytes)
+    return counts.elements + counts.textBytes
+}
+
+/// The elements and text bytes the string events of `bytes` carry.
+public func stringEventCounts(_ bytes: [UInt8]) throws -> (elements: Int, textBytes: Int) {
     var elements = 0
     var textBytes = 0
     try XML.EventReader(bytes).forEach { event in
@@ -36,7 +42,7 @@ public func countStringEvents(_ bytes: [UInt8]) throws -> Int {
         default: break
         }
     }
-    return elements + textBytes
+    return (elements, textBytes)
 }
 
 /// Visits every element of a ParleyXML tree without recursion, counting elements and attributes.

@@ -1,6 +1,8 @@
 import Parley
 
-let offers: [MediaType] = ["application/json", "application/xml; charset=utf-8", "text/html", "text/plain; format=flowed", "image/png", "*/*"]
+let offers: [MediaType] = [
+    "application/json", "application/xml; charset=utf-8", "text/html", "text/plain; format=flowed", "image/png", "*/*",
+]
 let negotiator = AcceptNegotiator(offers: offers)
 
 /// Negotiates arbitrary bytes as an Accept field; the answer must be an offer index or nil, and

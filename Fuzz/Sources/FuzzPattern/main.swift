@@ -1,3 +1,4 @@
+import FuzzSupport
 @_spi(Testing) import ParleySchema
 
 /// Tight limits, so a hostile pattern meets a limit well inside the fuzzer's time bound.
@@ -8,15 +9,12 @@ let limits = ECMAPattern.Limits(maxProgramSize: 10_000, maxSteps: 2_000_000, max
 /// linear engine and the backtracking one must agree whenever neither runs out of budget.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    guard let flags = bytes.first else { return 0 }
-    let rest = bytes.dropFirst()
-    let separator = rest.firstIndex(of: 0) ?? rest.endIndex
-    let source = String(decoding: rest[rest.startIndex..<separator], as: UTF8.self)
-    let text = separator < rest.endIndex ? String(decoding: rest[(separator + 1)...], as: UTF8.self) : ""
+    guard let parts = fuzzParts(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
+    let source = String(decoding: parts.first, as: UTF8.self)
+    let text = String(decoding: parts.second, as: UTF8.self)
     let pattern: ECMAPattern
     do {
-        pattern = try ECMAPattern(source, unicode: flags & 1 == 1, limits: limits)
+        pattern = try ECMAPattern(source, unicode: parts.flags & 1 == 1, limits: limits)
     } catch {
         if error.code != .syntax && error.code != .unsupported && error.code != .budgetExceeded {
             fatalError("unexpected error code \(error)")

@@ -12,16 +12,20 @@ import ParleyXML
 import ParleyYAML
 
 /// Every format, small limits, gzip and deflate: the pipeline as a client or `parley check` runs it.
-let limits = DecodingLimits(maxBodyBytes: 1 << 20, maxNodes: 100_000, maxPixels: 1 << 20, maxDecompressedBytes: 1 << 20)
+let limits = DecodingLimits(maxBodyBytes: 1 << 20, maxNodes: 100_000, maxPixels: 1 << 20,
+                            maxDecompressedBytes: 1 << 20)
 let formats: [any Format] = [JSONFormat(), YAMLFormat(), XMLFormat(), PropertyListFormat(), ImageFormat(), CSVFormat(),
                              MessagePackFormat(), CBORFormat()] + Registry.builtInFormats
 let registry = Registry(formats: formats, limits: Dictionary(uniqueKeysWithValues: formats.map { ($0.name, limits) }))
-let pipeline = ResponsePipeline(registry: registry, validator: ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes),
+let pipeline = ResponsePipeline(registry: registry,
+                                validator: ResponseValidator(acceptableStatusCodes: ResponseValidator.allStatusCodes),
                                 contentCodings: .standard, maxDecompressedBytes: 1 << 20, checksContentLength: true)
 let statuses = [200, 201, 204, 206, 304, 404, 500, 103]
-let contentTypes = ["application/json", "application/problem+json; charset=utf-16", "text/plain; charset=shift_jis",
-                    "text/html; charset=tscii", "application/xml", "image/png", "application/x-bplist", "application/yaml",
-                    "text/csv", "application/msgpack", "application/octet-stream", "text/plain; charset=iso-2022-jp"]
+let contentTypes = [
+    "application/json", "application/problem+json; charset=utf-16", "text/plain; charset=shift_jis",
+    "text/html; charset=tscii", "application/xml", "image/png", "application/x-bplist", "application/yaml",
+    "text/csv", "application/msgpack", "application/octet-stream", "text/plain; charset=iso-2022-jp",
+]
 let codings = ["gzip", "deflate", "gzip, deflate", "br", "identity"]
 
 /// Arbitrary responses through the whole pipeline: the first byte picks the status, the method
@@ -44,10 +48,12 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     if Int(picks >> 4 & 0x07) < codings.count { fields[.contentEncoding] = codings[Int(picks >> 4 & 0x07)] }
     let response = HTTPResponse(status: .init(code: statuses[Int(selector) % statuses.count]), headerFields: fields)
-    let request = HTTPRequest(method: selector & 0x80 != 0 ? .head : .get, scheme: "https", authority: "fuzz", path: "/")
+    let request = HTTPRequest(method: selector & 0x80 != 0 ? .head : .get, scheme: "https", authority: "fuzz",
+                              path: "/")
     let outcome = pipeline.run(response, body: body, request: request)
     let stopped = outcome.error != nil
     precondition(stopped == (outcome.output == nil), "an outcome has a value or an error")
-    precondition(!stopped || outcome.findings.contains { $0.severity == .error }, "a stop is reported as an error finding")
+    precondition(!stopped || outcome.findings.contains { $0.severity == .error },
+                 "a stop is reported as an error finding")
     return 0
 }

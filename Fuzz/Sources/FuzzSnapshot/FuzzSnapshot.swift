@@ -10,15 +10,12 @@ let json = JSONFormat()
 /// fine; a trap, or more differences than asked for, is not.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    guard let mode = bytes.first else { return 0 }
-    let rest = bytes.dropFirst()
-    let split = rest.firstIndex(of: 0) ?? rest.endIndex
+    guard let parts = fuzzParts(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
     let context = DecodingContext(mediaType: "application/json", limits: fuzzLimits)
-    guard let expected = try? json.decode(UnsafeRawBufferPointer(rebasing: rest[..<split]), context: context),
-          let actual = try? json.decode(UnsafeRawBufferPointer(rebasing: rest[min(split + 1, rest.endIndex)...]), context: context)
+    guard let expected = try? json.decode(parts.first, context: context),
+          let actual = try? json.decode(parts.second, context: context)
     else { return 0 }
-    let entry = Snapshot.Entry(index: 0, match: mode & 1 == 0 ? .exact : .subset, value: expected)
+    let entry = Snapshot.Entry(index: 0, match: parts.flags & 1 == 0 ? .exact : .subset, value: expected)
     let differences = entry.differences(from: actual, limit: 8)
     if differences.count > 8 { fatalError("\(differences.count) differences for a limit of 8") }
     if expected == actual, entry.match == .exact, !differences.isEmpty, !hasRepeatedKeys(expected) {

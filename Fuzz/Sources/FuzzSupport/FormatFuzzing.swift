@@ -1,4 +1,4 @@
-import Parley
+public import Parley
 
 /// The limits every value-format fuzz target decodes with: small enough that a run never waits
 /// on one huge input.

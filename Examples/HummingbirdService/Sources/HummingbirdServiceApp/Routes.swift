@@ -1,5 +1,5 @@
 public import Hummingbird
-import Parley
+public import Parley
 import ParleyHummingbird
 
 /// One record of the catalogue.

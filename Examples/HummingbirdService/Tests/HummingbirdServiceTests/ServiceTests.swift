@@ -51,7 +51,9 @@ func withService<Result: Sendable>(_ body: @Sendable (String) async throws -> Re
     func parleyAndHummingbirdSendTheSameJSON(_ size: String) async throws {
         let (parley, baseline) = try await withService { baseURL in
             let runner = LiveRunner(baseURL: baseURL)
-            return (try await runner.send(LiveCase("parley", .get, "/bench/\(size)", headerFields: [.accept: "application/json"], status: 200)),
+            let parley = LiveCase("parley", .get, "/bench/\(size)", headerFields: [.accept: "application/json"],
+                                  status: 200)
+            return (try await runner.send(parley),
                     try await runner.send(LiveCase("baseline", .get, "/bench/baseline/\(size)", status: 200)))
         }
         #expect(parley.status == 200 && baseline.status == 200)
@@ -67,8 +69,9 @@ func withService<Result: Sendable>(_ body: @Sendable (String) async throws -> Re
     @Test(arguments: ["/bench/decode", "/bench/baseline/decode"])
     func bothDecodersReadTheSmallPayload(_ path: String) async throws {
         let answer = try await withService { baseURL in
-            try await LiveRunner(baseURL: baseURL).send(LiveCase("decode", .post, path, headerFields: [.contentType: "application/json"],
-                                                                 body: BenchmarkPayload.smallJSON, status: 200))
+            try await LiveRunner(baseURL: baseURL).send(
+                LiveCase("decode", .post, path, headerFields: [.contentType: "application/json"],
+                         body: BenchmarkPayload.smallJSON, status: 200))
         }
         #expect(answer.status == 200)
         #expect(String(decoding: answer.body, as: UTF8.self) == "\(BenchmarkPayload.small.count)")
@@ -77,7 +80,8 @@ func withService<Result: Sendable>(_ body: @Sendable (String) async throws -> Re
     @Test(arguments: ["application/yaml", "application/xml", "application/msgpack", "text/csv"])
     func theLargePayloadNegotiatesToEveryFormat(_ type: String) async throws {
         let answer = try await withService { baseURL in
-            try await LiveRunner(baseURL: baseURL).send(LiveCase("large", .get, "/bench/large", headerFields: [.accept: type], status: 200))
+            try await LiveRunner(baseURL: baseURL).send(
+                LiveCase("large", .get, "/bench/large", headerFields: [.accept: type], status: 200))
         }
         #expect(answer.status == 200)
         #expect(answer.headerFields[.contentType]?.hasPrefix(type) == true)

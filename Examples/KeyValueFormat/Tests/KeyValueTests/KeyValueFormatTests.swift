@@ -12,7 +12,8 @@ import Testing
         FormatConformance.expectConformance(of: kv, options: .init(
             samples: [
                 ["name": "Ada", "age": "36", "empty": ""],
-                ["unicode": "héllo wörld ✓ 𝄞", "multi": "line 1\nline 2\r\n", "tab\tkey": "a\\b", "a=b": "c=d", "#tag": "#x"],
+                ["unicode": "héllo wörld ✓ 𝄞", "multi": "line 1\nline 2\r\n", "tab\tkey": "a\\b", "a=b": "c=d",
+                 "#tag": "#x"],
                 [:],
             ],
             malformedInputs: [Array("no equals sign".utf8), Array("=empty key".utf8), Array("k=bad \\q escape".utf8)],

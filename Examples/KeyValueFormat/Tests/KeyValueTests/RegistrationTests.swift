@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func nothingAcceptableIsA406ListingWhatIs() {
-        #expect { try ParleyServer(registry: Registry.linked).reply(with: ["a": "1"], accepting: "application/vnd.example.kv;q=0") } throws: {
+        let server = ParleyServer(registry: Registry.linked)
+        #expect { try server.reply(with: ["a": "1"], accepting: "application/vnd.example.kv;q=0") } throws: {
             ($0 as? ParleyError)?.code == .notAcceptable && "\($0)".contains("application/vnd.example.kv")
         }
     }
@@ -70,7 +71,8 @@ import Testing
         let person = try Registry.linked.decode(Person.self, from: Array("name=Ada\nborn=1815\n".utf8),
                                                 contentType: "application/vnd.example.kv")
         #expect(person == Person(name: "Ada", born: "1815"))
-        let reply = try ParleyServer(registry: Registry.linked).reply(encoding: person, accepting: "application/vnd.example.kv")
+        let reply = try ParleyServer(registry: Registry.linked)
+            .reply(encoding: person, accepting: "application/vnd.example.kv")
         #expect(reply.body == Array("name=Ada\nborn=1815\n".utf8))
     }
 }

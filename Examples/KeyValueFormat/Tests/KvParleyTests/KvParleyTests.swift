@@ -22,7 +22,8 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+                String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func formatsListsTheCustomFormatLikeTheBuiltIns() throws {

@@ -1,6 +1,6 @@
-import HTTPTypes
-import Parley
-import ParleyHTTP
+public import HTTPTypes
+public import Parley
+public import ParleyHTTP
 
 /// The server side of the README: answer in the format the client asked for, read what it sent.
 public struct Bookshop: Sendable {

@@ -1,6 +1,7 @@
 import Bookshop
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import Testing
 
 /// The newcomer's first hour, end to end: encode by `Accept`, decode back from every format,

@@ -1,4 +1,4 @@
-import Vapor
+public import Vapor
 
 /// The service's Codable resource.
 public struct Book: Content, Equatable {

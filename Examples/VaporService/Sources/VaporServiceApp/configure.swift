@@ -16,7 +16,8 @@ public func configure(_ app: Application, registry: Registry = Service.registry)
     app.parley.use(registry)
     app.get("books") { _ in Negotiated(encoding: Book.catalogue) }
     app.get("books", ":id") { req in
-        guard let id = req.parameters.get("id", as: Int.self), let book = Book.catalogue.first(where: { $0.id == id }) else {
+        guard let id = req.parameters.get("id", as: Int.self),
+              let book = Book.catalogue.first(where: { $0.id == id }) else {
             throw Abort(.notFound, reason: "no book \(req.parameters.get("id") ?? "")")
         }
         return Negotiated(encoding: book)
@@ -27,8 +28,9 @@ public func configure(_ app: Application, registry: Registry = Service.registry)
     }
     app.get("stats") { _ in
         let years = Book.catalogue.map(\.year)
+        let authors = Set(Book.catalogue.map(\.author))
         return Negotiated(["books": .integer(Int64(years.count)), "earliest": .integer(Int64(years.min() ?? 0)),
-                           "latest": .integer(Int64(years.max() ?? 0)), "authors": .integer(Int64(Set(Book.catalogue.map(\.author)).count))])
+                           "latest": .integer(Int64(years.max() ?? 0)), "authors": .integer(Int64(authors.count))])
     }
     app.on(.POST, "upload", body: .collect(maxSize: "1mb")) { req in
         let document = try req.parley.decode()
