@@ -192,9 +192,9 @@ run_case() {
 # Runs one h2c case with h2load; prints the same fields as run_case (the mean time per request as p50).
 run_h2c_case() {
   local url=$1 out before after
-  before=$(gateway_ticks)
+  before=$(gateway_ticks "$url")
   out=$(h2load -t1 -c"$CONNECTIONS" -m"$H2C_STREAMS" -D "$DURATION" -H 'accept: application/json' "$url" 2>&1)
-  after=$(gateway_ticks)
+  after=$(gateway_ticks "$url")
   awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
        /^finished in/ { rps = $4 }
        /^requests:/ { requests = $8; bad += $10 }   # failed: errored and timed out included
