@@ -277,8 +277,8 @@ final class ProxyHandler: ChannelDuplexHandler {
             if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
         } else if let length = exchange.head.headerFields[.contentLength] {
             fields[.contentLength] = length
-        } else {
-            fields[.transferEncoding] = "chunked"
+        } else if upstreamProtocol(exchange) == .http1 {
+            fields[.transferEncoding] = "chunked"   // HTTP/2 frames a body of unknown length itself
         }
         let request: HTTPRequest
         do { request = try upstreamRequest(for: exchange, fields: fields) } catch {
@@ -343,8 +343,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.upstream = upstream
         upstream.write(.head(request))
         for buffer in exchange.held { upstream.write(.body(buffer)) }
-        if exchange.requestState == .complete, upstream.served > 0, !exchange.retried,
-           Self.idempotent.contains(request.method) {
+        if exchange.requestState == .complete, !exchange.retried,
+           upstream.isStream || (upstream.served > 0 && Self.idempotent.contains(request.method)) {
             exchange.resendable = exchange.held
         }
         exchange.held = []
@@ -404,9 +404,15 @@ final class ProxyHandler: ChannelDuplexHandler {
         let path = exchange.head.path ?? "/"
         let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         let authority = base.port.map { "\(bracketed):\($0)" } ?? host
-        exchange.upstreamHost = UpstreamKey(host: host, port: base.port ?? (scheme == "https" ? 443 : 80))
+        exchange.upstreamHost = UpstreamKey(host: host, port: base.port ?? (scheme == "https" ? 443 : 80),
+                                            upstreamProtocol: upstreamProtocol(exchange))
         return HTTPRequest(method: exchange.head.method, scheme: scheme, authority: authority,
                            path: prefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
+    }
+
+    /// How the exchange's upstream is spoken to: its route's protocol, else the gateway's.
+    private func upstreamProtocol(_ exchange: Exchange) -> GatewayConfiguration.UpstreamProtocol {
+        exchange.route?.upstreamProtocol ?? shared.configuration.upstreamProtocol
     }
 
     // MARK: Answers
@@ -657,8 +663,10 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         switch exchange.responseState {
         case .waitingHead:
             if let resend = exchange.resendable, let host = exchange.upstreamHost,
-               let request = exchange.summary.upstreamRequest {
-                // A pooled connection the upstream had closed: the request goes again, once, on a new one.
+               let request = exchange.summary.upstreamRequest,
+               host.upstreamProtocol == .http1 || error is UpstreamStreamRefused {
+                // A pooled connection the upstream had closed, or a stream its GOAWAY refused: the
+                // request goes again, once, on a new connection.
                 exchange.resendable = nil
                 exchange.retried = true
                 exchange.held = resend
