@@ -20,6 +20,8 @@ extension GatewayConfiguration {
     /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
     /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
     /// max_concurrent_streams: 100    # open HTTP/2 (h2c) streams per client connection
+    /// max_upstream_connections: 512  # HTTP/1.1 connections busy at once per upstream (more wait)
+    /// max_upload_connections: 384    # of those, held by bodies still arriving (the rest: ready requests)
     /// admin: 127.0.0.1:9090         # /health and /metrics
     /// trusted_proxies: [10.0.0.0/8] # peers whose Forwarded / X-Forwarded-* fields are kept
     /// routes:
@@ -69,7 +71,8 @@ extension GatewayConfiguration {
                             "max_header_bytes", "max_transcode_bytes", "admin", "routes", "record",
                             "trusted_proxies", "request_buffer_bytes", "send_timeout", "upload_timeout",
                             "transcode_on_loop_bytes", "max_concurrent_transcodes", "contract",
-                            "max_concurrent_streams", "upstream_protocol"])
+                            "max_concurrent_streams", "upstream_protocol", "max_upstream_connections",
+                            "max_upload_connections"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -87,6 +90,15 @@ extension GatewayConfiguration {
         if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
         if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
         if let count = try file.positiveInteger("max_concurrent_streams") { maxConcurrentStreams = count }
+        if let count = try file.positiveInteger("max_upstream_connections") { maxUpstreamConnections = count }
+        if let count = try file.positiveInteger("max_upload_connections") { maxUploadConnections = count }
+        if file.object["max_upload_connections"] == nil {
+            maxUploadConnections = max(1, maxUpstreamConnections * 3 / 4)
+        }
+        guard maxUploadConnections <= maxUpstreamConnections else {
+            throw GatewayConfigurationError("max_upload_connections: \(maxUploadConnections) is over "
+                                            + "max_upstream_connections (\(maxUpstreamConnections))")
+        }
         if let upstreamProtocol = try file.upstreamProtocol("upstream_protocol") {
             self.upstreamProtocol = upstreamProtocol
         }

@@ -234,6 +234,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             dispatch(exchange)
         case .streaming:
             if let upstream = exchange.upstream {
+                upstream.slot?.uploadEnded()
                 upstream.write(.end(nil), flush: true)
                 requestSent(exchange)
             }
@@ -318,10 +319,29 @@ final class ProxyHandler: ChannelDuplexHandler {
         return true
     }
 
+    /// Takes an upstream connection for the exchange, after a slot among the upstream's busy HTTP/1.1
+    /// connections (waiting up to `timeout` for one when all are taken, or all an upload may take).
     private func connect(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange) {
+        guard host.upstreamProtocol == .http1, let context else {
+            return acquire(host, timeout: timeout, request, exchange, slot: nil)
+        }
+        shared.upstreamSlots.take(host, uploading: exchange.requestState != .complete, on: context.eventLoop,
+                                  timeout: timeout) { [self] slot in
+            guard self.exchange === exchange, exchange.responseState == .waitingHead else {
+                slot?.give()
+                return
+            }
+            guard let slot else { return fail(exchange, UpstreamFailure.timedOut(exchange.timeout)) }
+            acquire(host, timeout: timeout, request, exchange, slot: slot)
+        }
+    }
+
+    private func acquire(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange,
+                         slot: UpstreamSlot?) {
         pool.acquire(host, timeout: timeout) { [self] result in
             switch result {
             case .failure(let error):
+                slot?.give()
                 guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
                 if case ChannelError.connectTimeout = error {
                     fail(exchange, UpstreamFailure.timedOut(exchange.timeout))
@@ -329,6 +349,8 @@ final class ProxyHandler: ChannelDuplexHandler {
                     fail(exchange, UpstreamFailure.unreachable(String(describing: error)))
                 }
             case .success(let upstream):
+                upstream.slot = slot
+                if exchange.requestState == .complete { slot?.uploadEnded() }
                 guard self.exchange === exchange, exchange.responseState == .waitingHead else {
                     upstream.close()
                     return

@@ -33,6 +33,8 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     weak var delegate: (any UpstreamConnectionDelegate)?
     /// The h2c connection a stream belongs to.
     weak var multiplexed: MultiplexedUpstream?
+    /// The connection's place among its upstream's busy ones, while an exchange holds it (HTTP/1.1).
+    var slot: UpstreamSlot?
     /// Called once when the channel closes, so the pool forgets it.
     var onClose: ((UpstreamConnection) -> Void)?
     private var context: ChannelHandlerContext?
@@ -61,6 +63,7 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         isActive = false
+        giveSlot()
         let delegate = delegate
         self.delegate = nil
         onClose?(self)
@@ -140,7 +143,16 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
 
     func flush() { context?.flush() }
 
-    func close() { context?.close(promise: nil) }
+    func close() {
+        giveSlot()
+        context?.close(promise: nil)
+    }
+
+    /// Gives the connection's slot back: its exchange let it go.
+    func giveSlot() {
+        slot?.give()
+        slot = nil
+    }
 }
 
 /// An upstream's address and protocol, as the pool keys it.

@@ -105,6 +105,7 @@ final class UpstreamPool: @unchecked Sendable {
     func release(_ connection: UpstreamConnection) {
         eventLoop.preconditionInEventLoop()
         connection.delegate = nil
+        connection.giveSlot()
         guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
