@@ -266,7 +266,7 @@ gateway-load-check: setup
 # ASan's quarantine is kept small (8 MiB), or the freed buffers it holds fail the table's memory check.
 GATEWAY_ATTACK_SUITES := FaultTests AttackTests ExpectContinueTests UnsolicitedSwitchTests IdleConnectionTests \
   HeaderPolicyTests PathRoutingTests RequestTargetTests TranscodeBoundsTests RecordingRedactionTests \
-  RecordingLimitsTests
+  RecordingLimitsTests UpstreamSlotsTests
 empty :=
 GATEWAY_ATTACKS := $(subst $(empty) $(empty),|,$(strip $(GATEWAY_ATTACK_SUITES)))
 GATEWAY_SANITIZERS ?= address thread

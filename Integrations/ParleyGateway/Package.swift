@@ -52,6 +52,7 @@ let package = Package(
                                .product(name: "NIOExtras", package: "swift-nio-extras"),
                                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                               .product(name: "NIOHTTPTypesHTTP2", package: "swift-nio-extras"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Metrics", package: "swift-metrics"),

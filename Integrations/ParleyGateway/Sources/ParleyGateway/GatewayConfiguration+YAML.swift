@@ -9,6 +9,7 @@ extension GatewayConfiguration {
     /// ```yaml
     /// listen: 127.0.0.1:8080
     /// upstream: http://127.0.0.1:9000
+    /// upstream_protocol: http1      # or h2c: HTTP/2 by prior knowledge, streams over pooled connections
     /// upstream_timeout: 30          # seconds to the upstream's response head (504 after)
     /// header_timeout: 10            # seconds a client may take to send its head
     /// body_timeout: 60              # seconds a request body may go without a byte
@@ -20,6 +21,8 @@ extension GatewayConfiguration {
     /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
     /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
     /// max_concurrent_streams: 100    # open HTTP/2 (h2c) streams per client connection
+    /// max_upstream_connections: 512  # HTTP/1.1 connections busy at once per upstream (more wait)
+    /// max_upload_connections: 384    # of those, held by bodies still arriving (the rest: ready requests)
     /// admin: 127.0.0.1:9090         # /health and /metrics
     /// trusted_proxies: [10.0.0.0/8] # peers whose Forwarded / X-Forwarded-* fields are kept
     /// routes:
@@ -29,6 +32,7 @@ extension GatewayConfiguration {
     ///     upstream_timeout: 5
     ///     max_transcode_bytes: 1048576
     ///     transcode: preferred        # or when-unacceptable: only when the client refuses the upstream's type
+    ///     upstream_protocol: h2c      # overrides the gateway's for this route
     ///   - prefix: /orders                # a protobuf upstream, answering JSON, YAML, XML clients
     ///     request_types: [application/x-protobuf]
     ///     descriptor_sets: [orders.binpb]  # protoc --descriptor_set_out --include_imports
@@ -68,7 +72,8 @@ extension GatewayConfiguration {
                             "max_header_bytes", "max_transcode_bytes", "admin", "routes", "record",
                             "trusted_proxies", "request_buffer_bytes", "send_timeout", "upload_timeout",
                             "transcode_on_loop_bytes", "max_concurrent_transcodes", "contract",
-                            "max_concurrent_streams"])
+                            "max_concurrent_streams", "upstream_protocol", "max_upstream_connections",
+                            "max_upload_connections"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -86,6 +91,18 @@ extension GatewayConfiguration {
         if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
         if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
         if let count = try file.positiveInteger("max_concurrent_streams") { maxConcurrentStreams = count }
+        if let count = try file.positiveInteger("max_upstream_connections") { maxUpstreamConnections = count }
+        if let count = try file.positiveInteger("max_upload_connections") { maxUploadConnections = count }
+        if file.object["max_upload_connections"] == nil {
+            maxUploadConnections = max(1, maxUpstreamConnections * 3 / 4)
+        }
+        guard maxUploadConnections <= maxUpstreamConnections else {
+            throw GatewayConfigurationError("max_upload_connections: \(maxUploadConnections) is over "
+                                            + "max_upstream_connections (\(maxUpstreamConnections))")
+        }
+        if let upstreamProtocol = try file.upstreamProtocol("upstream_protocol") {
+            self.upstreamProtocol = upstreamProtocol
+        }
         trustedProxies = try file.strings("trusted_proxies").map { text throws(GatewayConfigurationError) in
             do throws(GatewayConfigurationError) { return try AddressRange(parsing: text) } catch {
                 throw GatewayConfigurationError("trusted_proxies: \(error.message)")
@@ -93,7 +110,8 @@ extension GatewayConfiguration {
         }
         routes = try file.list("routes").map { route throws(GatewayConfigurationError) in
             try route.allowOnly(["prefix", "upstream", "request_types", "upstream_timeout", "max_transcode_bytes",
-                                 "transcode", "descriptor_sets", "message_type", "contract"])
+                                 "transcode", "descriptor_sets", "message_type", "contract",
+                                 "upstream_protocol"])
             guard let prefix = try route.string("prefix"), prefix.hasPrefix("/") else {
                 throw GatewayConfigurationError("\(route.path).prefix: a path starting with / is required")
             }
@@ -121,6 +139,7 @@ extension GatewayConfiguration {
             }
             built.descriptorSets = try route.strings("descriptor_sets").map { URL(fileURLWithPath: $0) }
             built.messageType = try route.string("message_type")
+            built.upstreamProtocol = try route.upstreamProtocol("upstream_protocol")
             if built.messageType != nil, built.descriptorSets.isEmpty {
                 throw GatewayConfigurationError("\(route.path).message_type: needs descriptor_sets")
             }
@@ -234,6 +253,15 @@ private struct ConfigurationReader {
             throw GatewayConfigurationError("\(key(name)): '\(text)' is not off, report or enforce")
         }
         return mode
+    }
+
+    /// `http1` or `h2c`.
+    func upstreamProtocol(_ name: String) throws(GatewayConfigurationError) -> GatewayConfiguration.UpstreamProtocol? {
+        guard let text = try string(name) else { return nil }
+        guard let upstreamProtocol = GatewayConfiguration.UpstreamProtocol(rawValue: text) else {
+            throw GatewayConfigurationError("\(key(name)): '\(text)' is not http1 or h2c")
+        }
+        return upstreamProtocol
     }
 
     func object(_ name: String) throws(GatewayConfigurationError) -> ConfigurationReader? {

@@ -73,6 +73,17 @@ public struct GatewayConfiguration: Sendable {
     /// The most HTTP/2 streams one h2c client connection may have open at once
     /// (`SETTINGS_MAX_CONCURRENT_STREAMS`); a stream over it is refused with `RST_STREAM`. Default 100.
     public var maxConcurrentStreams = 100
+    /// The most HTTP/1.1 connections to one upstream busy with an exchange at once, over all the
+    /// gateway's event loops; a request past it waits for one to come free, up to its upstream
+    /// timeout (then 504). Default 512.
+    public var maxUpstreamConnections = 512
+    /// The most of ``maxUpstreamConnections`` that requests whose body is still arriving (past
+    /// ``requestBufferBytes``) may hold: the rest is kept for requests whose body is whole, so slow
+    /// uploads cannot take every connection. Default 384.
+    public var maxUploadConnections = 384
+    /// How the gateway speaks to its upstream, and to a route's unless the route says otherwise.
+    /// Default ``UpstreamProtocol/http1``.
+    public var upstreamProtocol = UpstreamProtocol.http1
 
     /// Creates a configuration with the defaults above.
     public init(listen: HostAndPort = HostAndPort(host: "127.0.0.1", port: 8080), upstream: URL,
@@ -121,6 +132,8 @@ public struct GatewayConfiguration: Sendable {
         public var contractRequests: ContractMode?
         /// Overrides ``Contract/responses`` on this route.
         public var contractResponses: ContractMode?
+        /// Overrides ``GatewayConfiguration/upstreamProtocol`` for this route.
+        public var upstreamProtocol: UpstreamProtocol?
 
         /// Creates a route.
         public init(pathPrefix: String, upstream: URL? = nil, requestTypes: [MediaType] = [],

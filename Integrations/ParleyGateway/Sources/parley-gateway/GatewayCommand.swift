@@ -19,7 +19,10 @@ struct GatewayCommand: AsyncParsableCommand {
         route's `transcode: when-unacceptable` only when the client refuses the upstream's type); \
         otherwise 406. Upstream failures answer 502 or 504 with problem details (RFC 9457). \
         Request bodies are held up to request_buffer_bytes before going upstream; a client that \
-        takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys).
+        takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys). \
+        Upstreams speak HTTP/1.1, or h2c with `upstream_protocol: h2c` (top level or per route); \
+        at most max_upstream_connections (512) HTTP/1.1 connections to one upstream are busy at \
+        once, max_upload_connections (384) of them for requests whose body is still arriving.
 
         With --openapi, requests (as they go upstream) and responses (as the upstream sent them) \
         are checked against the OpenAPI document: `report` (the default) logs the violations, \

@@ -63,13 +63,16 @@ struct ConnectionPipeline: Sendable {
         connection.initialSettings = [
             HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams),
             // Room above the gateway's own limit, so that a head over it is answered 431 on its
-            // stream (as HTTP/1.1 answers it) rather than failing the whole connection.
+            // stream (as HTTP/1.1 answers it) rather than failing the whole connection. Both
+            // settings apply before the client acknowledges them (``EarlySettingsAcknowledgement``).
             HTTP2Setting(parameter: .maxHeaderListSize, value: 2 * maxHeaderBytes + 32 * Self.maxHeaderFields),
         ]
         let lifetime = NIOHTTP2ServerConnectionManagementHandler.Configuration(
             maxIdleTime: headerTimeout, maxAge: nil, maxGraceTime: nil, keepalive: nil)
         let manager = NIOHTTP2ServerConnectionManagementHandler(eventLoop: channel.eventLoop, configuration: lifetime)
         let pipeline = channel.pipeline.syncOperations
+        // The settings above hold from the client's first frame, not from its acknowledgement.
+        try pipeline.addHandler(EarlySettingsAcknowledgement())
         // The manager counts the open streams through the stream delegate.
         _ = try pipeline.configureHTTP2Pipeline(mode: .server, connectionConfiguration: connection,
                                                 streamConfiguration: .init(),

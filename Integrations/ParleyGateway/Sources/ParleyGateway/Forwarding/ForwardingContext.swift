@@ -31,6 +31,8 @@ struct ForwardingContext: Sendable {
     let transcodeSlots: TranscodeSlots
     /// The contract checks, when ``GatewayConfiguration/contract`` names a document.
     let contract: ContractGuard?
+    /// The busy HTTP/1.1 connections to each upstream, and the share kept for ready requests.
+    let upstreamSlots: UpstreamSlots
 
     init(configuration: GatewayConfiguration, transcoder: Transcoder, routeTranscoders: [String: Transcoder],
          observer: ExchangeObserver, pools: UpstreamPools, replay: ReplayTransport?, threadPool: NIOThreadPool,
@@ -55,6 +57,8 @@ struct ForwardingContext: Sendable {
         self.threadPool = threadPool
         self.transcodeSlots = TranscodeSlots(limit: configuration.maxConcurrentTranscodes)
         self.contract = contract
+        self.upstreamSlots = UpstreamSlots(limit: configuration.maxUpstreamConnections,
+                                           uploadLimit: configuration.maxUploadConnections)
     }
 
     /// The upstream a request on `route` goes to.

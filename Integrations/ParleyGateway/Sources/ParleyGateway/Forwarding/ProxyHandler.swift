@@ -248,6 +248,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             dispatch(exchange)
         case .streaming:
             if let upstream = exchange.upstream {
+                upstream.slot?.uploadEnded()
                 upstream.write(.end(nil), flush: true)
                 requestSent(exchange)
             }
@@ -291,8 +292,8 @@ final class ProxyHandler: ChannelDuplexHandler {
             if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
         } else if let length = exchange.head.headerFields[.contentLength] {
             fields[.contentLength] = length
-        } else {
-            fields[.transferEncoding] = "chunked"
+        } else if upstreamProtocol(exchange) == .http1 {
+            fields[.transferEncoding] = "chunked"   // HTTP/2 frames a body of unknown length itself
         }
         let request: HTTPRequest
         do { request = try upstreamRequest(for: exchange, fields: fields) } catch {
@@ -332,10 +333,29 @@ final class ProxyHandler: ChannelDuplexHandler {
         return true
     }
 
+    /// Takes an upstream connection for the exchange, after a slot among the upstream's busy HTTP/1.1
+    /// connections (waiting up to `timeout` for one when all are taken, or all an upload may take).
     private func connect(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange) {
+        guard host.upstreamProtocol == .http1, let context else {
+            return acquire(host, timeout: timeout, request, exchange, slot: nil)
+        }
+        shared.upstreamSlots.take(host, uploading: exchange.requestState != .complete, on: context.eventLoop,
+                                  timeout: timeout) { [self] slot in
+            guard self.exchange === exchange, exchange.responseState == .waitingHead else {
+                slot?.give()
+                return
+            }
+            guard let slot else { return fail(exchange, UpstreamFailure.timedOut(exchange.timeout)) }
+            acquire(host, timeout: timeout, request, exchange, slot: slot)
+        }
+    }
+
+    private func acquire(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange,
+                         slot: UpstreamSlot?) {
         pool.acquire(host, timeout: timeout) { [self] result in
             switch result {
             case .failure(let error):
+                slot?.give()
                 guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
                 if case ChannelError.connectTimeout = error {
                     fail(exchange, UpstreamFailure.timedOut(exchange.timeout))
@@ -343,6 +363,8 @@ final class ProxyHandler: ChannelDuplexHandler {
                     fail(exchange, UpstreamFailure.unreachable(String(describing: error)))
                 }
             case .success(let upstream):
+                upstream.slot = slot
+                if exchange.requestState == .complete { slot?.uploadEnded() }
                 guard self.exchange === exchange, exchange.responseState == .waitingHead else {
                     upstream.close()
                     return
@@ -357,8 +379,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.upstream = upstream
         upstream.write(.head(request))
         for buffer in exchange.held { upstream.write(.body(buffer)) }
-        if exchange.requestState == .complete, upstream.served > 0, !exchange.retried,
-           Self.idempotent.contains(request.method) {
+        if exchange.requestState == .complete, !exchange.retried,
+           upstream.isStream || (upstream.served > 0 && Self.idempotent.contains(request.method)) {
             exchange.resendable = exchange.held
         }
         exchange.held = []
@@ -446,9 +468,16 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func upstreamRequest(for exchange: Exchange, fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
         let target = try shared.upstreamTarget(for: exchange.route).get()
         let path = exchange.head.path ?? "/"
-        exchange.upstreamHost = target.key
+        var key = target.key
+        key.upstreamProtocol = upstreamProtocol(exchange)
+        exchange.upstreamHost = key
         return HTTPRequest(method: exchange.head.method, scheme: target.scheme, authority: target.authority,
                            path: target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
+    }
+
+    /// How the exchange's upstream is spoken to: its route's protocol, else the gateway's.
+    private func upstreamProtocol(_ exchange: Exchange) -> GatewayConfiguration.UpstreamProtocol {
+        exchange.route?.upstreamProtocol ?? shared.configuration.upstreamProtocol
     }
 
     // MARK: Answers
@@ -704,8 +733,10 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         switch exchange.responseState {
         case .waitingHead:
             if let resend = exchange.resendable, let host = exchange.upstreamHost,
-               let request = exchange.summary.upstreamRequest {
-                // A pooled connection the upstream had closed: the request goes again, once, on a new one.
+               let request = exchange.summary.upstreamRequest,
+               host.upstreamProtocol == .http1 || error is UpstreamStreamRefused {
+                // A pooled connection the upstream had closed, or a stream its GOAWAY refused: the
+                // request goes again, once, on a new connection.
                 exchange.resendable = nil
                 exchange.retried = true
                 exchange.held = resend

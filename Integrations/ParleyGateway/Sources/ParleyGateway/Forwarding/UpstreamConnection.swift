@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import NIOHTTP2
 import NIOHTTPTypes
 
 /// What an upstream connection reports to the exchange using it, on their shared event loop.
@@ -14,7 +15,8 @@ protocol UpstreamConnectionDelegate: AnyObject {
     func upstreamWritabilityChanged(_ writable: Bool)
 }
 
-/// One HTTP/1.1 connection to an upstream, the last handler of its channel: it hands response
+/// One HTTP/1.1 connection to an upstream, or one stream of an h2c connection to it (a
+/// ``MultiplexedUpstream``), the last handler of its channel: it hands response
 /// parts to the exchange that holds it (its delegate), and reads from the socket only while
 /// that exchange's client can take writes, so a slow client slows the upstream down rather
 /// than filling memory (the `read` interception of swift-nio's glue handler).
@@ -25,8 +27,14 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Where the connection goes, for pooling.
     let key: UpstreamKey
+    /// Whether the channel is an HTTP/2 stream: it serves one exchange and is not pooled.
+    let isStream: Bool
     /// The exchange using the connection; `nil` while it idles in the pool.
     weak var delegate: (any UpstreamConnectionDelegate)?
+    /// The h2c connection a stream belongs to.
+    weak var multiplexed: MultiplexedUpstream?
+    /// The connection's place among its upstream's busy ones, while an exchange holds it (HTTP/1.1).
+    var slot: UpstreamSlot?
     /// Called once when the channel closes, so the pool forgets it.
     var onClose: ((UpstreamConnection) -> Void)?
     private var context: ChannelHandlerContext?
@@ -36,7 +44,10 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     /// How many exchanges the connection served before (0 for a new one).
     var served = 0
 
-    init(key: UpstreamKey) { self.key = key }
+    init(key: UpstreamKey, isStream: Bool = false) {
+        self.key = key
+        self.isStream = isStream
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -52,6 +63,7 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         isActive = false
+        giveSlot()
         let delegate = delegate
         self.delegate = nil
         onClose?(self)
@@ -77,8 +89,17 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         let delegate = delegate
         self.delegate = nil
-        delegate?.upstreamFailed(error)
+        delegate?.upstreamFailed(wasRefused(context) ? UpstreamStreamRefused() : error)
         context.close(promise: nil)
+    }
+
+    /// Whether the channel is a stream the upstream's `GOAWAY` left unprocessed (its ID is past the
+    /// last one the upstream said it may process, RFC 9113 §6.8).
+    private func wasRefused(_ context: ChannelHandlerContext) -> Bool {
+        guard isStream, let last = multiplexed?.goAwayLastStreamID,
+              let id = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+        else { return false }
+        return id > last
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -122,11 +143,21 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
 
     func flush() { context?.flush() }
 
-    func close() { context?.close(promise: nil) }
+    func close() {
+        giveSlot()
+        context?.close(promise: nil)
+    }
+
+    /// Gives the connection's slot back: its exchange let it go.
+    func giveSlot() {
+        slot?.give()
+        slot = nil
+    }
 }
 
-/// An upstream's address as the pool keys it.
+/// An upstream's address and protocol, as the pool keys it.
 struct UpstreamKey: Hashable, Sendable {
     var host: String
     var port: Int
+    var upstreamProtocol = GatewayConfiguration.UpstreamProtocol.http1
 }

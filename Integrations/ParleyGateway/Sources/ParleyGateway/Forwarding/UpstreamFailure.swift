@@ -32,3 +32,9 @@ struct GatewayBusy: Error, Sendable, CustomStringConvertible {
 struct UnsolicitedSwitch: Error, Sendable, CustomStringConvertible {
     var description: String { "the upstream switched protocols (101) though the request asked for no upgrade" }
 }
+
+/// The upstream's `GOAWAY` refused an h2c stream before processing it: the request may go again,
+/// whatever its method, on a new connection.
+struct UpstreamStreamRefused: Error, Sendable, CustomStringConvertible {
+    var description: String { "the upstream refused the stream unprocessed (GOAWAY)" }
+}

@@ -1,16 +1,22 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPTypesHTTP1
 import NIOPosix
 
-/// The keep-alive HTTP/1.1 connections to the upstreams of one event loop, used only on that
-/// loop: a client's exchange takes an upstream connection on its own loop, so no byte of it
+/// The connections to the upstreams of one event loop, used only on that loop: keep-alive
+/// HTTP/1.1 connections, one exchange at a time on each, and h2c connections, an exchange per
+/// stream. A client's exchange takes an upstream connection on its own loop, so no byte of it
 /// crosses threads. Sendable only to be handed to its loop: every method checks it runs there.
 final class UpstreamPool: @unchecked Sendable {
     let eventLoop: any EventLoop
     /// The most idle connections kept for one upstream; more are closed when released.
     let maxIdlePerUpstream: Int
     private var idle: [UpstreamKey: [UpstreamConnection]] = [:]
+    /// The h2c connections of each h2c upstream, open or going away.
+    private var multiplexed: [UpstreamKey: [MultiplexedUpstream]] = [:]
+    /// Those waiting for an h2c connection being made, by upstream.
+    private var connecting: [UpstreamKey: [(Result<UpstreamConnection, any Error>) -> Void]] = [:]
     private var closed = false
 
     init(eventLoop: any EventLoop, maxIdlePerUpstream: Int = 64) {
@@ -23,6 +29,7 @@ final class UpstreamPool: @unchecked Sendable {
     func acquire(_ key: UpstreamKey, timeout: TimeAmount,
                  _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
         eventLoop.preconditionInEventLoop()
+        if key.upstreamProtocol == .h2c { return acquireStream(key, timeout: timeout, body) }
         while var connections = idle[key], let connection = connections.popLast() {
             idle[key] = connections.isEmpty ? nil : connections
             connection.onClose = nil
@@ -51,11 +58,55 @@ final class UpstreamPool: @unchecked Sendable {
         }
     }
 
+    /// Hands `body` a new stream of an h2c connection to `key` that takes more: an open one, or one
+    /// made for it and for those asking meanwhile (connecting within `timeout`).
+    private func acquireStream(_ key: UpstreamKey, timeout: TimeAmount,
+                               _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
+        if let connection = multiplexed[key]?.first(where: \.takesStreams) { return connection.openStream(body) }
+        guard !closed else { return body(.failure(ChannelError.ioOnClosedChannel)) }
+        guard connecting[key] == nil else {
+            connecting[key]!.append(body)
+            return
+        }
+        connecting[key] = [body]
+        let pool = self
+        let connected = MultiplexedUpstream.connect(key, on: eventLoop, timeout: timeout) { channel, last in
+            pool.upstreamGoingAway(channel, key, lastStreamID: last)
+        }
+        connected.assumeIsolated().whenComplete { [self] result in
+            let waiting = connecting.removeValue(forKey: key) ?? []
+            switch result {
+            case .failure(let error):
+                for waiter in waiting { waiter(.failure(error)) }
+            case .success(let (channel, multiplexer)):
+                let connection = MultiplexedUpstream(key: key, channel: channel, multiplexer: multiplexer)
+                multiplexed[key, default: []].append(connection)
+                channel.closeFuture.assumeIsolated().whenComplete { [self] _ in
+                    multiplexed[key]?.removeAll { $0 === connection }
+                    if multiplexed[key]?.isEmpty == true { multiplexed[key] = nil }
+                }
+                if closed { channel.close(promise: nil) }
+                for waiter in waiting { acquireStream(key, timeout: timeout, waiter) }
+            }
+        }
+    }
+
+    /// The upstream sent `GOAWAY` on `channel`: its open streams finish there, new ones go to a new
+    /// connection.
+    private func upstreamGoingAway(_ channel: any Channel, _ key: UpstreamKey, lastStreamID: HTTP2StreamID) {
+        eventLoop.preconditionInEventLoop()
+        for connection in multiplexed[key] ?? [] where connection.channel === channel {
+            connection.goAwayLastStreamID = min(connection.goAwayLastStreamID ?? lastStreamID, lastStreamID)
+        }
+    }
+
     /// Takes back a connection whose exchange ended cleanly, to reuse; closes it when the pool
-    /// is full or shut.
+    /// is full or shut. A stream is not reused: it closes once both its ends are sent.
     func release(_ connection: UpstreamConnection) {
         eventLoop.preconditionInEventLoop()
         connection.delegate = nil
+        connection.giveSlot()
+        guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
         var connections = idle[connection.key] ?? []
@@ -81,6 +132,7 @@ final class UpstreamPool: @unchecked Sendable {
         let connections = idle.values.flatMap { $0 }
         idle.removeAll()
         for connection in connections { connection.close() }
+        for connection in multiplexed.values.flatMap({ $0 }) { connection.channel.close(promise: nil) }
     }
 }
 

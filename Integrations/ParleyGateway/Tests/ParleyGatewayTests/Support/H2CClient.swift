@@ -18,13 +18,16 @@ final class H2CClient: Sendable {
         self.goAways = goAways
     }
 
-    /// Connects to 127.0.0.1:`port` and sends the connection preface.
-    static func connect(port: Int) async throws -> H2CClient {
+    /// Connects to 127.0.0.1:`port` and sends the connection preface. With `holdingServerBytes`, what
+    /// the server sends waits unread until ``readServerBytes()`` (the client acknowledges no SETTINGS
+    /// before that).
+    static func connect(port: Int, holdingServerBytes: Bool = false) async throws -> H2CClient {
         let recorder = GoAwayRecorder()
         let (channel, multiplexer) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    if holdingServerBytes { try pipeline.addHandler(InboundGate()) }
                     let multiplexer = try pipeline.configureHTTP2Pipeline(
                         mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
                     ) { stream in stream.eventLoop.makeSucceededVoidFuture() }
@@ -33,6 +36,14 @@ final class H2CClient: Sendable {
                 }
             }
         return H2CClient(channel: channel, multiplexer: multiplexer, goAways: recorder)
+    }
+
+    /// Passes on what the server sent since a connection made `holdingServerBytes`, and reads on.
+    func readServerBytes() async throws {
+        let channel = self.channel
+        try await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.handler(type: InboundGate.self).open()
+        }.get()
     }
 
     /// The last-stream IDs of the `GOAWAY` frames received so far.
@@ -72,8 +83,9 @@ final class H2CClient: Sendable {
 }
 
 /// Runs `body` with a client connected to 127.0.0.1:`port`, and closes it however `body` ends.
-func withH2CClient<Result: Sendable>(port: Int, _ body: (H2CClient) async throws -> Result) async throws -> Result {
-    let client = try await H2CClient.connect(port: port)
+func withH2CClient<Result: Sendable>(port: Int, holdingServerBytes: Bool = false,
+                                     _ body: (H2CClient) async throws -> Result) async throws -> Result {
+    let client = try await H2CClient.connect(port: port, holdingServerBytes: holdingServerBytes)
     do {
         let result = try await body(client)
         await client.close()
@@ -116,9 +128,13 @@ struct H2CStream: Sendable {
         channel.read()
     }
 
-    /// The whole answer, once the stream ends; throws when it is reset or closed first.
-    func answer() async throws -> Answer {
-        try await collector.done.futureResult.get()
+    /// The whole answer, once the stream ends; throws when it is reset or closed first, or when it
+    /// has not ended within `limit`.
+    func answer(within limit: TimeAmount = .seconds(10)) async throws -> Answer {
+        let done = collector.done
+        let timer = channel.eventLoop.scheduleTask(in: limit) { done.fail(ChannelError.operationUnsupported) }
+        defer { timer.cancel() }
+        return try await done.futureResult.get()
     }
 
     /// Response body bytes received so far.
@@ -176,5 +192,36 @@ private final class GoAwayRecorder: ChannelInboundHandler, Sendable {
             received.withLock { $0.append(Int(last)) }
         }
         context.fireChannelRead(data)
+    }
+}
+
+/// Holds a connection's inbound bytes until ``open()``, on the connection's event loop.
+private final class InboundGate: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private var held: [NIOAny] = []
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if self.context == nil { context.fireChannelRead(data) } else { held.append(data) }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if self.context == nil { context.fireChannelReadComplete() }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        open()
+        context.fireChannelInactive()
+    }
+
+    func open() {
+        guard let context else { return }
+        self.context = nil
+        for data in held { context.fireChannelRead(data) }
+        held = []
+        context.fireChannelReadComplete()
     }
 }

@@ -9,6 +9,9 @@ import Synchronization
 /// - `/sink`: reads the request body and never answers; ``sunk`` counts its bytes;
 /// - `/slow`: answers after 300 ms; ``mostInFlight`` is the most such requests open at once;
 /// - anything else: `{"ok":true}` at once. Connections are kept alive.
+///
+/// With a `capacity`, connections past the first `capacity` are accepted and never read (a
+/// server whose workers are all busy).
 final class ProbeUpstream: Sendable {
     let url: URL
     private let server: any Channel
@@ -20,6 +23,7 @@ final class ProbeUpstream: Sendable {
         let closed = Atomic<Int>(0)
         let inFlight = Atomic<Int>(0)
         let mostInFlight = Atomic<Int>(0)
+        let accepted = Atomic<Int>(0)
     }
 
     private init(server: any Channel, counters: Counters) {
@@ -33,13 +37,21 @@ final class ProbeUpstream: Sendable {
     /// Connections the upstream has seen close.
     var closed: Int { counters.closed.load(ordering: .relaxed) }
     var mostInFlight: Int { counters.mostInFlight.load(ordering: .relaxed) }
+    /// Connections accepted so far.
+    var accepted: Int { counters.accepted.load(ordering: .relaxed) }
 
-    static func with<Result: Sendable>(_ body: (ProbeUpstream) async throws -> Result) async throws -> Result {
+    static func with<Result: Sendable>(capacity: Int = .max,
+                                       _ body: (ProbeUpstream) async throws -> Result) async throws -> Result {
         let counters = Counters()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                let index = counters.accepted.add(1, ordering: .relaxed).newValue
+                return channel.eventLoop.makeCompletedFuture {
+                    guard index <= capacity else {
+                        try channel.syncOptions?.setOption(.autoRead, value: false)
+                        return
+                    }
                     try channel.pipeline.syncOperations.addHandler(ProbeHandler(counters: counters))
                 }
             }
