@@ -222,8 +222,9 @@ struct FaultTests {
                                   configure: { $0.headerTimeout = .milliseconds(500) }) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
                     .run("slowloris") { _ in
-                        let connection = try await RawConnection.open(port: gateway.main.port)
+                        // Started before connecting: the gateway's timer starts when it accepts.
                         let started = ContinuousClock.now
+                        let connection = try await RawConnection.open(port: gateway.main.port)
                         // A byte every 50 ms, never the blank line; for at most 3 s.
                         let head = Array("GET /ok HTTP/1.1\r\nHost: gateway\r\nX-Slow: ".utf8)
                             + Array(repeating: UInt8(ascii: "a"), count: 100)
@@ -244,8 +245,9 @@ struct FaultTests {
                 try await FaultLoop(gateway: gateway, upstream: upstream, concurrency: FaultLoop.repetitions,
                                     healthyPath: "/value")
                     .run("request body stalls") { _ in
-                        let connection = try await RawConnection.open(port: gateway.main.port)
+                        // Started before connecting: the gateway's timer starts when it accepts.
                         let started = ContinuousClock.now
+                        let connection = try await RawConnection.open(port: gateway.main.port)
                         try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\n"
                                                   + "Content-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789")
                         await Self.expectTimedOut(connection, started: started, waiting: .seconds(3),
