@@ -266,6 +266,9 @@ extension Compiler {
                 uniquingKeysWith: { _, last in last })
         }
         if applicator.hasProperties || !applicator.patternProperties.isEmpty || applicator.additional != nil {
+            if case .required(let names)? = node.keywords.last, applicator.foldRequired(names) {
+                node.keywords.removeLast()
+            }
             node.keywords.append(.object(applicator))
         }
         if !draft4, object["propertyNames"] != nil {

@@ -68,6 +68,19 @@ public struct ECMAPattern: Sendable {
             return try matcher.search()
         }
         if program.isSequence {
+            // ASCII text (most `pattern` instances) is matched on its bytes.
+            let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool?? in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
+                return .some(SequenceMatcher.matchesASCII(
+                    bytes, program.asciiSteps, anchored: program.isAnchoredAtStart, maxSteps: limits.maxSteps))
+            }
+            if case .some(.some(let outcome)) = ascii {
+                guard let outcome else {
+                    throw PatternError(code: .budgetExceeded,
+                                       message: "the match needs more than \(limits.maxSteps) steps", offset: nil)
+                }
+                return outcome
+            }
             return try SequenceMatcher(program, maxSteps: limits.maxSteps).matches(units)
         }
         let matcher = PikeMatcher(program, maxSteps: limits.maxSteps)

@@ -40,6 +40,8 @@ struct PatternProgram: Sendable {
     let isBacktracking: Bool
     /// Whether this linear program has no splits or jumps, so a `SequenceMatcher` runs it.
     let isSequence: Bool
+    /// For a sequence, its instructions as ASCII text sees them (empty otherwise).
+    let asciiSteps: [SequenceMatcher.ASCIIStep]
     /// Registers a backtracking run needs: two per capture group (numbered from 1; slots 0 and 1 are
     /// unused), then one per optional iteration. Zero for a linear program.
     let registerCount: Int
@@ -74,6 +76,7 @@ struct PatternProgram: Sendable {
             default: false
             }
         }
+        asciiSteps = isSequence ? builder.instructions.map { SequenceMatcher.ASCIIStep($0, sets: sets) } : []
     }
 
     /// The instruction count of `node` as `Builder` emits it, saturating just above `limit`.

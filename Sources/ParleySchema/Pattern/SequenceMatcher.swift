@@ -56,4 +56,66 @@ struct SequenceMatcher {
             previous = first
         }
     }
+
+    /// One instruction for ASCII text: the units it consumes as two bit words (a unit or a set's
+    /// members below 128), an assertion, or the match.
+    enum ASCIIStep: Sendable {
+        case units(low: UInt64, high: UInt64)
+        case assertion(PatternAssertion)
+        case match
+
+        init(_ instruction: PatternProgram.Instruction, sets: [CodePointSet]) {
+            switch instruction {
+            case .assertion(let assertion): self = .assertion(assertion)
+            case .match: self = .match
+            default:
+                var low: UInt64 = 0
+                var high: UInt64 = 0
+                for unit in UInt32(0)..<128 {
+                    let member: Bool
+                    switch instruction {
+                    case .unit(let expected): member = unit == expected
+                    case .set(let set): member = sets[set].contains(unit)
+                    default: member = false
+                    }
+                    if member, unit < 64 { low |= 1 << UInt64(unit) }
+                    if member, unit >= 64 { high |= 1 << UInt64(unit - 64) }
+                }
+                self = .units(low: low, high: high)
+            }
+        }
+    }
+
+    /// `matches(_:)` for a text of ASCII bytes only (each byte is then one unit, with or without
+    /// the `u` flag), with the program's `asciiSteps`: the same starts, steps and budget, without
+    /// decoding the text or reading the sets. `nil` when the budget runs out.
+    static func matchesASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ steps: [ASCIIStep], anchored: Bool, maxSteps: Int
+    ) -> Bool? {
+        var start = 0
+        var taken = 0
+        while true {
+            var position = start
+            attempt: for step in steps {
+                taken += 1
+                if taken > maxSteps { return nil }
+                switch step {
+                case .units(let low, let high):
+                    guard position < bytes.count else { break attempt }
+                    let unit = UInt64(bytes[position])
+                    let word = unit < 64 ? low >> unit : high >> (unit &- 64)
+                    guard word & 1 != 0 else { break attempt }
+                    position += 1
+                case .assertion(let assertion):
+                    let previous = position > 0 ? UInt32(bytes[position - 1]) : nil
+                    let next = position < bytes.count ? UInt32(bytes[position]) : nil
+                    guard assertion.holds(previous: previous, next: next) else { break attempt }
+                case .match:
+                    return true
+                }
+            }
+            guard !anchored, start < bytes.count else { return false }
+            start += 1
+        }
+    }
 }

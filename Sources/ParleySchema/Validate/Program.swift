@@ -111,6 +111,27 @@ struct ObjectApplicator: Sendable {
     var additional: Int?
     /// Whether `properties` is present (for keyword locations).
     var hasProperties = false
+    /// The node's `required` names when they are checked here (see ``foldRequired(_:)``).
+    var required: [String] = []
+    /// For each of `properties` (when `required` is not empty): the bits of the `required`
+    /// entries it satisfies, so a member marks them as it is matched.
+    var requiredBits: [UInt64] = []
+
+    /// Takes over a `required` keyword that comes just before this one, so a valid object's
+    /// required names are marked during the pass over its members instead of each looked up.
+    /// Only when every name is a listed property and there are few enough for a bit each.
+    mutating func foldRequired(_ names: [String]) -> Bool {
+        guard !names.isEmpty, names.count <= 64, propertyIndex == nil else { return false }
+        var bits = [UInt64](repeating: 0, count: properties.count)
+        for (slot, name) in names.enumerated() {
+            // A repeated property name: the first is the one a member matches.
+            guard let i = properties.firstIndex(where: { $0.name == name }) else { return false }
+            bits[i] |= 1 << UInt64(slot)
+        }
+        required = names
+        requiredBits = bits
+        return true
+    }
 }
 
 /// OpenAPI's `discriminator`: the named property's value picks the schema to validate against.

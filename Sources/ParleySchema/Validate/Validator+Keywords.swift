@@ -74,24 +74,7 @@ extension Validator {
             return object.count >= n || fail(index, "minProperties", "the object has fewer than \(n) properties")
         case .required(let names):
             guard case .object(let object) = instance else { return true }
-            var valid = true
-            // `endIndex` is the count (objects start at 0) without Collection's generic `count`.
-            if names.count * object.endIndex > 1_024 {
-                // Many names against many members: one set of the keys instead of a scan per name
-                // (below that, scanning allocates nothing and costs less than building the set).
-                work += object.count
-                let keys = Set(object.lazy.map(\.key))
-                for name in names where !keys.contains(name) {
-                    valid = fail(index, "required", "the required property \"\(name)\" is missing")
-                    if !recording || stopsAtFirstFailure { return false }
-                }
-                return valid
-            }
-            for name in names where !object.contains(key: name) {
-                valid = fail(index, "required", "the required property \"\(name)\" is missing")
-                if !recording || stopsAtFirstFailure { return false }
-            }
-            return valid
+            return checkRequired(names, object, index)
         case .requiredUnlessDirection(let names):
             guard case .object(let object) = instance else { return true }
             var valid = true
@@ -122,7 +105,7 @@ extension Validator {
             return valid
         case .object(let applicator):
             guard case .object(let object) = instance else { return true }
-            return try checkObject(applicator, object, &evaluated, collecting: collecting)
+            return try checkObject(applicator, index, object, &evaluated, collecting: collecting)
         case .propertyNames(let child):
             guard case .object(let object) = instance else { return true }
             for member in object {
@@ -289,10 +272,66 @@ extension Validator {
         }
     }
 
+    /// `required`: whether every name is a member, recording each missing one.
+    mutating func checkRequired(_ names: [String], _ object: Value.Object, _ index: Int) -> Bool {
+        var valid = true
+        // `endIndex` is the count (objects start at 0) without Collection's generic `count`.
+        if names.count * object.endIndex > 1_024 {
+            // Many names against many members: one set of the keys instead of a scan per name
+            // (below that, scanning allocates nothing and costs less than building the set).
+            work += object.count
+            let keys = Set(object.lazy.map(\.key))
+            for name in names where !keys.contains(name) {
+                valid = fail(index, "required", "the required property \"\(name)\" is missing")
+                if !recording || stopsAtFirstFailure { return false }
+            }
+            return valid
+        }
+        for name in names where !object.contains(key: name) {
+            valid = fail(index, "required", "the required property \"\(name)\" is missing")
+            if !recording || stopsAtFirstFailure { return false }
+        }
+        return valid
+    }
+
     mutating func checkObject(
-        _ applicator: ObjectApplicator, _ object: Value.Object, _ evaluated: inout Evaluated,
+        _ applicator: ObjectApplicator, _ index: Int, _ object: Value.Object, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
+        var valid = true
+        // A folded `required`: when failures are recorded it is checked first, by name, so its
+        // errors come where the separate keyword put them; otherwise the member pass marks it.
+        let marksRequired = !applicator.required.isEmpty && !recording
+        if !applicator.required.isEmpty && recording {
+            valid = checkRequired(applicator.required, object, index)
+            if !valid && stopsAtFirstFailure { return false }
+        } else if marksRequired && applicator.required.count * object.endIndex > 1_024 {
+            work += object.count
+        }
+        var seen: UInt64 = 0
+        do {
+            valid = try checkMembers(applicator, object, &evaluated, collecting: collecting, marking: &seen) && valid
+        } catch {
+            // The separate keyword came first: a missing name made the object invalid before any
+            // member could throw.
+            if marksRequired && !checkRequired(applicator.required, object, index) { return false }
+            throw error
+        }
+        if marksRequired {
+            let count = applicator.required.count
+            let all: UInt64 = count == 64 ? ~0 : (1 << UInt64(count)) - 1
+            if seen != all { return false }
+        }
+        return valid
+    }
+
+    /// The members against `properties`, `patternProperties` and `additionalProperties`, marking
+    /// in `seen` the bits of the folded `required` names each matched property satisfies.
+    mutating func checkMembers(
+        _ applicator: ObjectApplicator, _ object: Value.Object, _ evaluated: inout Evaluated,
+        collecting: Bool, marking seen: inout UInt64
+    ) throws(SchemaError) -> Bool {
+        let marksRequired = !applicator.required.isEmpty && !recording
         var valid = true
         for member in object {
             work += 1
@@ -301,8 +340,9 @@ extension Validator {
             if let index = applicator.propertyIndex {
                 propertyNode = index[member.key]
             } else {
-                for property in applicator.properties where property.name == member.key {
-                    propertyNode = property.node
+                for i in applicator.properties.indices where applicator.properties[i].name == member.key {
+                    propertyNode = applicator.properties[i].node
+                    if marksRequired { seen |= applicator.requiredBits[i] }
                     break
                 }
             }

@@ -95,4 +95,30 @@ import Testing
         #expect(error?.code == .invalidSchema)
         #expect(error?.schemaLocation?.hasSuffix("#/properties/a/minLength") == true)
     }
+
+    static let orderSchema = #"""
+        {"type": "object", "required": ["id", "sku", "id"],
+         "properties": {"id": {"type": "integer"}, "sku": {"type": "string"}, "note": {"type": "string"}}}
+        """#
+
+    @Test func requiredFailuresComeBeforeTheMembersFailures() throws {
+        let schema = try JSONSchema(try json(Self.orderSchema))
+        let instance = try json(#"{"note": 5, "sku": "A"}"#)
+        let errors = try schema.validate(instance).errors.map(\.keywordLocation)
+        #expect(errors == ["/required", "/required", "/properties/note/type"])
+        let flag = try schema.validate(instance, options: .init(mode: .flag)).errors.map(\.keywordLocation)
+        #expect(flag == ["/required"])
+        #expect(try !schema.isValid(instance))
+        #expect(try !schema.isValid(try json(#"{"sku": "A", "sku": "B"}"#)))
+        #expect(try schema.isValid(try json(#"{"sku": "A", "id": 1}"#)))
+    }
+
+    @Test func aMissingRequiredNameFailsBeforeAMemberExceedsALimit() throws {
+        var limits = JSONSchema.Limits()
+        limits.maxDepth = 2
+        let text = #"{"required": ["a", "b"], "properties": {"a": {"properties": {"x": {"type": "string"}}}}}"#
+        let schema = try JSONSchema(try json(text), options: .init(limits: limits))
+        #expect(try !schema.isValid(try json(#"{"a": {"x": 1}}"#)))
+        #expect(throws: SchemaError.self) { try schema.isValid(try json(#"{"a": {"x": 1}, "b": 1}"#)) }
+    }
 }

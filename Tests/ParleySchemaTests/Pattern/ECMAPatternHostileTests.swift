@@ -64,4 +64,20 @@ import Testing
         #expect(try pattern.matches(Self.manyAs))
         #expect(try !pattern.matches(Self.manyAs + "b"))
     }
+
+    /// A sequence pattern (no splits) on ASCII text and on the same text with a non-ASCII unit:
+    /// the same answers from every start, the same boundaries, the same step budget.
+    @Test func sequencePatternsAgreeOnASCIIAndOtherText() throws {
+        let sku = try ECMAPattern("^[A-Z]{3}-[0-9]{4}$", unicode: true)
+        #expect(try sku.matches("ABC-1234") && !sku.matches("ABC-123") && !sku.matches("xABC-1234"))
+        #expect(try !sku.matches("ÄBC-1234") && !sku.matches("ABC-1234é") && !sku.matches(""))
+        let word = try ECMAPattern("\\bc[a-z]t\\b", unicode: false)
+        #expect(try word.matches("a cat sat") && word.matches("é cat") && !word.matches("scatter"))
+        #expect(try !word.matches("écats") && word.matches("cot"))
+        let tight = try ECMAPattern("b[a-z]c", unicode: true, limits: .init(maxSteps: 20))
+        #expect(try tight.matches("abxc") && tight.matches("ébxc"))
+        for text in [String(repeating: "a", count: 40), String(repeating: "a", count: 40) + "é"] {
+            #expect(throws: PatternError.self) { try tight.matches(text) }
+        }
+    }
 }
