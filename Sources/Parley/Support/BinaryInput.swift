@@ -3,15 +3,18 @@
 /// and nesting depth against `DecodingLimits`. The CBOR and MessagePack readers share it.
 ///
 /// Its methods are `@inlinable`: the readers call them for every item, and across modules an ordinary call
-/// is never inlined.
+/// is never inlined. The type and the members those bodies use are `@usableFromInline` too: the compiler
+/// serializes an `@inlinable` body for other modules only where its type is ABI-visible, and a `package`
+/// type alone is not.
+@usableFromInline
 package struct BinaryInput {
     /// The whole input.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
     /// The format's name, for errors.
     @usableFromInline let format: String
     @usableFromInline let limits: DecodingLimits
     /// Where the next read starts.
-    package var offset = 0
+    @usableFromInline package var offset = 0
     /// The items counted so far.
     @usableFromInline var items = 0
 
