@@ -80,6 +80,12 @@ extension Value {
             return false
         }
 
+        /// The document and object number of an object that builds its members on demand.
+        var deferredDocument: (any DeferredObjectDocument, UInt32)? {
+            if case .deferred(let document, let object) = storage { return (document, object) }
+            return nil
+        }
+
         public var startIndex: Int { 0 }
 
         public var endIndex: Int {
@@ -225,6 +231,9 @@ package protocol DeferredObjectDocument: AnyObject, Sendable {
     func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member
     /// The value of the last member of `object` named `key`, or `nil`.
     func lastValue(forKey key: String, of object: UInt32) -> Value?
+    /// Writes `object` to `writer` as the events of its members walked in order (see
+    /// ``ValueEventWriter``); the default builds each member's value.
+    func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError)
 }
 
 extension Value.Object: CustomReflectable {
