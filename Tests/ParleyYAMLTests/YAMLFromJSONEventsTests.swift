@@ -37,7 +37,7 @@ import Testing
               - - 1
                 - - 2
               - k: "yes"
-            n: null
+            "n": null
             zip: "00123"
             e: {}
 
