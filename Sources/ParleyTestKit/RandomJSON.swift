@@ -23,11 +23,15 @@ public enum RandomJSON {
         "{braces}", "[x]", "a,b", "<<", "=", ".5", "+1", "!tag", "&anchor", "*alias", "%p", "|", ">",
     ]
 
-    private static func appendValue<G: RandomNumberGenerator>(depth: Int, to text: inout String, using random: inout G) {
+    private static func appendValue<G: RandomNumberGenerator>(
+        depth: Int, to text: inout String, using random: inout G
+    ) {
         switch Int.random(in: 0..<(depth > 0 ? 10 : 6), using: &random) {
         case 0: text += ["null", "true", "false"].randomElement(using: &random)!
         case 1, 2: text += numbers.randomElement(using: &random)!
-        case 3: text += String(Int64.random(in: Int64.min...Int64.max, using: &random) >> Int.random(in: 0..<63, using: &random))
+        case 3:
+            let integer = Int64.random(in: Int64.min...Int64.max, using: &random)
+            text += String(integer >> Int.random(in: 0..<63, using: &random))
         case 4: text += "\(Double.random(in: -1e6...1e6, using: &random))"
         case 5: appendString(to: &text, using: &random)
         case 6, 7: appendObject(depth: depth - 1, to: &text, using: &random)
@@ -35,21 +39,26 @@ public enum RandomJSON {
         }
     }
 
-    private static func appendString<G: RandomNumberGenerator>(to text: inout String, using random: inout G) {
+    private static func appendString<G: RandomNumberGenerator>(
+        to text: inout String, using random: inout G
+    ) {
         text += "\""
         text += strings.randomElement(using: &random)!
         if Bool.random(using: &random) { text += "\(Int.random(in: 0..<100, using: &random))" }
         text += "\""
     }
 
-    private static func appendObject<G: RandomNumberGenerator>(depth: Int, to text: inout String, using random: inout G) {
+    private static func appendObject<G: RandomNumberGenerator>(
+        depth: Int, to text: inout String, using random: inout G
+    ) {
         let count = [0, 1, 2, 3, 5, 8, 17, 20].randomElement(using: &random)!
         text += "{"
         for index in 0..<count {
             if index > 0 { text += "," }
             switch Int.random(in: 0..<40, using: &random) {
             case 0: text += "\"k0\""   // repeats a key now and then
-            case 1: text += "\"\(String(repeating: "long", count: 260))\(index)\""   // over YAML's implicit-key bound
+            case 1:   // over YAML's implicit-key bound
+                text += "\"\(String(repeating: "long", count: 260))\(index)\""
             case 2, 3: appendString(to: &text, using: &random)
             default: text += "\"k\(index)\""
             }
@@ -59,7 +68,9 @@ public enum RandomJSON {
         text += "}"
     }
 
-    private static func appendArray<G: RandomNumberGenerator>(depth: Int, to text: inout String, using random: inout G) {
+    private static func appendArray<G: RandomNumberGenerator>(
+        depth: Int, to text: inout String, using random: inout G
+    ) {
         let count = [0, 1, 2, 3, 6, 16, 17].randomElement(using: &random)!
         text += "["
         for index in 0..<count {
