@@ -33,6 +33,11 @@ public import Parley
 /// - Any other extension type `n` ↔ `Value.tagged("msgpack.ext.n", .bytes(payload))`
 ///   (``extensionTag(_:)``). Other tags write their inner value.
 ///
+/// **From JSON**: an object a JSON body decoded to (built on demand, `Value/Object/isDeferred`)
+/// is written straight from the parsed JSON document, without building its members as values:
+/// the same bytes and errors as for its members built, in less time (a JSON-to-MessagePack
+/// transcode).
+///
 /// **Limits**: `DecodingLimits/maxBodyBytes`, `DecodingLimits/maxDepth` (nesting of arrays
 /// and maps; the reader keeps its own stack, never the machine's) and
 /// `DecodingLimits/maxNodes` (every value and key counts). A declared length or element count

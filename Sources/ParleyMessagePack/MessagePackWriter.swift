@@ -1,8 +1,10 @@
 import Parley
 
 /// Writes a `Value` as MessagePack, iteratively (an explicit stack, never the machine stack),
-/// each integer, string, byte string and container header in its smallest form.
-struct MessagePackWriter {
+/// each integer, string, byte string and container header in its smallest form. An object that
+/// builds its members on demand (a JSON body's) is written straight from the document it was
+/// parsed into, through the same scalar and header writers (`ValueEventWriter`).
+struct MessagePackWriter: ValueEventWriter {
     let options: MessagePackFormat.Options
     private(set) var bytes: [UInt8] = []
 
@@ -23,8 +25,8 @@ struct MessagePackWriter {
             if let value = pending {
                 pending = nil
                 switch value {
-                case .null: bytes.append(0xC0)
-                case .bool(let b): bytes.append(b ? 0xC3 : 0xC2)
+                case .null: writeNull()
+                case .bool(let b): writeBool(b)
                 case .integer(let i): writeInteger(i)
                 case .float(let d): writeFloat(d)
                 case .number(let text): try writeNumber(text)
@@ -38,10 +40,11 @@ struct MessagePackWriter {
                     }
                     try writeExtension(type: MessagePackTimestamp.extensionType, payload: payload)
                 case .array(let elements):
-                    try writeHeader(count: elements.count, small: (0x90, 15), codes: (0xDC, 0xDC, 0xDD))
+                    try beginArray(count: elements.count)
                     if !elements.isEmpty { stack.append(.array(elements, next: 0)) }
                 case .object(let object):
-                    try writeHeader(count: object.count, small: (0x80, 15), codes: (0xDE, 0xDE, 0xDF))
+                    if try object.writeDeferredEvents(to: &self) { break }
+                    try beginObject(count: object.count)
                     if !object.isEmpty { stack.append(.object(object.members, next: 0)) }
                 case .tagged(let tag, let inner):
                     if case .bytes(let payload) = inner, let type = Self.extensionType(ofTag: tag) {
@@ -74,7 +77,7 @@ struct MessagePackWriter {
 
     // MARK: Scalars
 
-    private mutating func writeInteger(_ i: Int64) {
+    mutating func writeInteger(_ i: Int64) {
         if i >= 0 {
             writeUnsigned(UInt64(i))
         } else if i >= -32 {
@@ -104,12 +107,12 @@ struct MessagePackWriter {
         }
     }
 
-    private mutating func writeFloat(_ d: Double) {
+    mutating func writeFloat(_ d: Double) {
         bytes.append(0xCB)
         bytes.appendBigEndian(d.bitPattern, width: 8)
     }
 
-    private mutating func writeNumber(_ text: String) throws(FormatError) {
+    mutating func writeNumber(_ text: String) throws(FormatError) {
         if let i = Int64(text) { return writeInteger(i) }
         if let u = UInt64(text) { return writeUnsigned(u) }
         guard let exact = DecimalText(text), let d = Double(text), d.isFinite else {
@@ -127,6 +130,33 @@ struct MessagePackWriter {
         try writeHeader(count: utf8.count, small: (0xA0, 31), codes: (0xD9, 0xDA, 0xDB))
         bytes.append(contentsOf: utf8)
     }
+
+    // MARK: Events
+
+    mutating func writeNull() { bytes.append(0xC0) }
+
+    mutating func writeBool(_ bool: Bool) { bytes.append(bool ? 0xC3 : 0xC2) }
+
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
+        try writeHeader(count: utf8.count, small: (0xA0, 31), codes: (0xD9, 0xDA, 0xDB))
+        bytes.append(contentsOf: utf8)
+    }
+
+    mutating func beginArray(count: Int) throws(FormatError) {
+        try writeHeader(count: count, small: (0x90, 15), codes: (0xDC, 0xDC, 0xDD))
+    }
+
+    mutating func endArray() {}
+
+    mutating func beginObject(count: Int) throws(FormatError) {
+        try writeHeader(count: count, small: (0x80, 15), codes: (0xDE, 0xDE, 0xDF))
+    }
+
+    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) { try writeString(utf8) }
+
+    mutating func endObject() {}
+
+    mutating func writeValue(_ value: Value) throws(FormatError) { try write(value) }
 
     private mutating func writeExtension(type: Int8, payload: [UInt8]) throws(FormatError) {
         switch payload.count {

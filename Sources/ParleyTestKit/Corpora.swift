@@ -47,4 +47,32 @@ public enum Corpora {
         "corpus '\(name)' not found (expected ../shared/corpora/\(name) beside the checkout, or PARLEY_CORPORA): "
             + "skipped"
     }
+
+    /// The shared JSON documents, as names for ``bytes(of:)``: JSONTestSuite's accepted ones
+    /// (`json/y_…`) and the real-world API documents; none (with a printed message) when the
+    /// corpora are absent.
+    public static func jsonDocuments(filePath: String = #filePath) -> [String] {
+        var names: [String] = []
+        if let suite = directory("json", filePath: filePath) {
+            names += ((try? FileManager.default.contentsOfDirectory(atPath: suite.path)) ?? [])
+                .filter { $0.hasPrefix("y_") && $0.hasSuffix(".json") }.sorted().map { "json/" + $0 }
+        }
+        if let realWorld = directory("real-world", filePath: filePath) {
+            let folder = realWorld.appendingPathComponent("documents/json")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            names += files.filter { $0.hasSuffix(".json") }.sorted().map { "real-world/documents/json/" + $0 }
+        }
+        if names.isEmpty { print(missingMessage("json")) }
+        return names
+    }
+
+    /// The bytes of a document named as ``jsonDocuments(filePath:)`` names it: a corpus folder,
+    /// then the path inside it.
+    public static func bytes(of document: String, filePath: String = #filePath) throws -> [UInt8] {
+        let parts = document.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let folder = directory(String(parts[0]), filePath: filePath) else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return [UInt8](try Data(contentsOf: folder.appendingPathComponent(String(parts[1]))))
+    }
 }

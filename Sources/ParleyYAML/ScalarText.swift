@@ -9,7 +9,7 @@ enum ScalarText {
     ].map { Array($0.utf8) }
 
     /// Whether `utf8` is one of ``yaml11Words`` in any ASCII case, compared in place (no lowercased copy).
-    private static func isYAML11Word(_ utf8: String.UTF8View) -> Bool {
+    private static func isYAML11Word(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         yaml11Words.contains { word in
             word.count == utf8.count && zip(word, utf8).allSatisfy { expected, byte in
                 let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
@@ -25,7 +25,12 @@ enum ScalarText {
     /// digit or space, ending with a space or `:`, holding `: `, ` #`, a control or non-printable
     /// character (and in flow context any of `,[]{}:#`) is quoted.
     static func isPlainSafe(_ string: String, inFlow: Bool) -> Bool {
-        let utf8 = string.utf8
+        var string = string
+        return string.withUTF8 { isPlainSafe($0, inFlow: inFlow) }
+    }
+
+    /// ``isPlainSafe(_:inFlow:)-(String,_)`` for a string given as its UTF-8 bytes (valid UTF-8).
+    static func isPlainSafe(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool) -> Bool {
         guard let first = utf8.first, let last = utf8.last else { return false }
         switch first {
         case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "["),
@@ -56,12 +61,12 @@ enum ScalarText {
             previous = byte
         }
         if !isASCII {
-            for scalar in string.unicodeScalars where !isPrintable(scalar) { return false }
+            for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars where !isPrintable(scalar) {
+                return false
+            }
         }
         if utf8.count <= 5, isYAML11Word(utf8) { return false }
-        return string.utf8.withContiguousStorageIfAvailable {
-            ScalarResolver.resolvesToString($0, timestamps: true)
-        } ?? false
+        return ScalarResolver.resolvesToString(utf8, timestamps: true)
     }
 
     /// Whether YAML allows `scalar` unescaped (c-printable minus BOM and line separators).
@@ -107,10 +112,16 @@ enum ScalarText {
 
     /// Appends a string plain when that is safe, double-quoted otherwise.
     static func appendString(_ string: String, inFlow: Bool, to output: inout [UInt8]) {
-        if isPlainSafe(string, inFlow: inFlow) {
-            output.append(contentsOf: string.utf8)
+        var string = string
+        string.withUTF8 { appendString($0, inFlow: inFlow, to: &output) }
+    }
+
+    /// ``appendString(_:inFlow:to:)-(String,_,_)`` for a string given as its UTF-8 bytes (valid UTF-8).
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool, to output: inout [UInt8]) {
+        if isPlainSafe(utf8, inFlow: inFlow) {
+            output.append(contentsOf: utf8)
         } else {
-            appendDoubleQuoted(string, to: &output)
+            appendDoubleQuoted(String(decoding: utf8, as: UTF8.self), to: &output)
         }
     }
 

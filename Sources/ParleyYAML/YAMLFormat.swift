@@ -26,6 +26,10 @@ public import Parley
 /// `FormatError.Code.limitExceeded`. The text of collections used as mapping keys (rendered in
 /// flow style) counts against the same budget: nested complex keys re-quote their inner keys at
 /// every level and would otherwise grow exponentially.
+///
+/// An object a JSON body decoded to (built on demand, `Value.Object.isDeferred`) is written
+/// straight from the parsed JSON document, without building its members as values: the same
+/// text and the same errors as for its members built, in less time (a JSON-to-YAML transcode).
 public struct YAMLFormat: Format {
     /// What to do with a tag Parley does not construct (`!point`, `!!python/object:…`, `!!set`).
     public var unknownTags: UnknownTagPolicy
@@ -118,7 +122,15 @@ public struct YAMLFormat: Format {
     ///   (YAML mapping keys are unique; JSON objects may repeat them).
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         var writer = YAMLWriter(format: name)
-        try writer.writeDocument(value)
+        do {
+            try writer.writeDocument(value)
+        } catch {
+            // Written from a parsed document's events, an object's keys are checked as they come;
+            // the tree checks each object's keys before its values: its error is the one thrown.
+            var tree = YAMLWriter(format: name, streamsDeferredObjects: false)
+            try tree.writeDocument(value)
+            return tree.output
+        }
         return writer.output
     }
 

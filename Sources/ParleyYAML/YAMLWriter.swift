@@ -8,6 +8,10 @@ import Parley
 /// the dash's line (`- - a`, `- key: value`). Keys longer than 1,000 bytes as written (quotes
 /// and escapes included) use the explicit `? key` form, since YAML caps implicit keys at 1,024
 /// characters.
+///
+/// An object that builds its members on demand (a JSON body's) is written straight from the
+/// document it was parsed into, as events (`ValueEventWriter`), through the same scalar and key
+/// writers and by the same layout rules, unless ``streamsDeferredObjects`` is off.
 struct YAMLWriter {
     /// A container being written.
     private struct Frame {
@@ -25,11 +29,25 @@ struct YAMLWriter {
     static let maxImplicitKeyBytes = 1_000
 
     let format: String
+    /// Whether objects that build their members on demand are written from their document's
+    /// events (`false`: their members are built, as for any object).
+    let streamsDeferredObjects: Bool
     private(set) var output: [UInt8] = []
     private var stack: [Frame] = []
+    /// The containers open while an object is written from its document's events.
+    private var eventFrames: [EventFrame] = []
+    /// Where the object written from events starts: its indent and whether its first entry
+    /// continues the current line.
+    private var eventRoot = (indent: 0, continuesLine: false)
+    /// The start and end in ``output`` of each key written by the open event frames, a frame's
+    /// together, for the unique-key check.
+    private var eventKeys: [Range<Int>] = []
+    /// Whether the last begin event was of an empty container, written inline, whose end comes next.
+    private var emptyContainerOpen = false
 
-    init(format: String) {
+    init(format: String, streamsDeferredObjects: Bool = true) {
         self.format = format
+        self.streamsDeferredObjects = streamsDeferredObjects
         output.reserveCapacity(256)
     }
 
@@ -69,6 +87,10 @@ struct YAMLWriter {
         case .array(let elements):
             stack.append(Frame(elements: elements, isMapping: false, indent: indent, continuesLine: continuesLine))
         case .object(let object):
+            if streamsDeferredObjects {
+                eventRoot = (indent, continuesLine)
+                if try object.writeDeferredEvents(to: &self) { return }
+            }
             // Built once: a deferred object builds a member on every subscript.
             let members = object.members
             try checkUniqueKeys(members)
@@ -93,9 +115,27 @@ struct YAMLWriter {
             repeated = members.first { !seen.insert($0.key).inserted }?.key
         }
         if let repeated {
-            throw FormatError(.unsupportedValue, format: format,
-                              "the key '\(repeated.prefix(60))' appears twice; YAML mapping keys are unique")
+            throw repeatedKey(repeated)
         }
+    }
+
+    private func repeatedKey(_ key: String) -> FormatError {
+        FormatError(.unsupportedValue, format: format,
+                    "the key '\(key.prefix(60))' appears twice; YAML mapping keys are unique")
+    }
+
+    /// Writes the key of a mapping entry (`key:`), turned explicit when long (see ``drain()``).
+    private mutating func writeKey(_ key: UnsafeBufferPointer<UInt8>, indent: Int) {
+        // The limit applies to the key as written (quotes and escapes included), so the key is
+        // written first and turned explicit afterwards in the rare long case.
+        let keyStart = output.count
+        ScalarText.appendString(key, inFlow: false, to: &output)
+        if output.count - keyStart > Self.maxImplicitKeyBytes {
+            output.insert(contentsOf: "? ".utf8, at: keyStart)
+            output.append(UInt8(ascii: "\n"))
+            writeIndent(indent)
+        }
+        output.append(UInt8(ascii: ":"))
     }
 
     private mutating func writeIndent(_ count: Int) {
@@ -113,45 +153,45 @@ struct YAMLWriter {
             stack[top].index += 1
             if !(stack[top].continuesLine && index == 0) { writeIndent(indent) }
             if stack[top].isMapping {
-                let member = stack[top].members[index]
-                // The limit applies to the key as written (quotes and escapes included), so the
-                // key is written first and turned explicit afterwards in the rare long case.
-                let keyStart = output.count
-                ScalarText.appendString(member.key, inFlow: false, to: &output)
-                if output.count - keyStart > Self.maxImplicitKeyBytes {
-                    output.insert(contentsOf: "? ".utf8, at: keyStart)
-                    output.append(UInt8(ascii: "\n"))
-                    writeIndent(indent)
-                }
-                output.append(UInt8(ascii: ":"))
-                if let (tag, container) = Self.blockContainer(member.value) {
-                    if let tag {
-                        output.append(UInt8(ascii: " "))
-                        output.append(contentsOf: ScalarText.tagText(tag).utf8)
-                    }
-                    output.append(UInt8(ascii: "\n"))
-                    try push(container, indent: indent + 2, continuesLine: false)
-                } else {
-                    output.append(UInt8(ascii: " "))
-                    try appendInline(member.value, inFlow: false)
-                    output.append(UInt8(ascii: "\n"))
-                }
+                var member = stack[top].members[index]
+                member.key.withUTF8 { writeKey($0, indent: indent) }
+                try writeMemberValue(member.value, indent: indent)
             } else {
                 output.append(contentsOf: "- ".utf8)
-                let element = stack[top].elements[index]
-                if let (tag, container) = Self.blockContainer(element) {
-                    if let tag {
-                        output.append(contentsOf: ScalarText.tagText(tag).utf8)
-                        output.append(UInt8(ascii: "\n"))
-                        try push(container, indent: indent + 2, continuesLine: false)
-                    } else {
-                        try push(container, indent: indent + 2, continuesLine: true)
-                    }
-                } else {
-                    try appendInline(element, inFlow: false)
-                    output.append(UInt8(ascii: "\n"))
-                }
+                try writeElement(stack[top].elements[index], indent: indent)
             }
+        }
+    }
+
+    /// Writes a mapping entry's value after its `key:`, pushing a block container.
+    private mutating func writeMemberValue(_ value: Value, indent: Int) throws(FormatError) {
+        if let (tag, container) = Self.blockContainer(value) {
+            if let tag {
+                output.append(UInt8(ascii: " "))
+                output.append(contentsOf: ScalarText.tagText(tag).utf8)
+            }
+            output.append(UInt8(ascii: "\n"))
+            try push(container, indent: indent + 2, continuesLine: false)
+        } else {
+            output.append(UInt8(ascii: " "))
+            try appendInline(value, inFlow: false)
+            output.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Writes a sequence entry after its `- `, pushing a block container.
+    private mutating func writeElement(_ element: Value, indent: Int) throws(FormatError) {
+        if let (tag, container) = Self.blockContainer(element) {
+            if let tag {
+                output.append(contentsOf: ScalarText.tagText(tag).utf8)
+                output.append(UInt8(ascii: "\n"))
+                try push(container, indent: indent + 2, continuesLine: false)
+            } else {
+                try push(container, indent: indent + 2, continuesLine: true)
+            }
+        } else {
+            try appendInline(element, inFlow: false)
+            output.append(UInt8(ascii: "\n"))
         }
     }
 
@@ -162,11 +202,7 @@ struct YAMLWriter {
         case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
         case .integer(let integer): output.append(contentsOf: String(integer).utf8)
         case .float(let double): output.append(contentsOf: ScalarText.floatText(double).utf8)
-        case .number(let text):
-            guard ScalarText.isNumberText(text) else {
-                throw FormatError(.unsupportedValue, format: format, "'\(text.prefix(40))' is not number text")
-            }
-            output.append(contentsOf: text.utf8)
+        case .number(let text): try appendNumberText(text)
         case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: &output)
         case .bytes(let bytes):
             output.append(contentsOf: "!!binary ".utf8)
@@ -212,6 +248,13 @@ struct YAMLWriter {
         }
     }
 
+    private mutating func appendNumberText(_ text: String) throws(FormatError) {
+        guard ScalarText.isNumberText(text) else {
+            throw FormatError(.unsupportedValue, format: format, "'\(text.prefix(40))' is not number text")
+        }
+        output.append(contentsOf: text.utf8)
+    }
+
     /// Appends any value in flow style (`[a, {k: v}]`), iteratively.
     mutating func appendFlow(_ value: Value) throws(FormatError) {
         enum Item {
@@ -255,5 +298,162 @@ struct YAMLWriter {
                 }
             }
         }
+    }
+}
+
+// MARK: Events
+
+extension YAMLWriter {
+    /// A container open while an object is written from its document's events.
+    fileprivate struct EventFrame {
+        let isMapping: Bool
+        let indent: Int
+        /// Whether the first entry continues the current line (after `- `).
+        let continuesLine: Bool
+        var index = 0
+        /// Where this mapping's keys start in ``YAMLWriter/eventKeys``.
+        let firstKey: Int
+        /// The keys of a mapping of more than 16 members (fewer are compared one by one, as written).
+        var keySet: Set<String>?
+    }
+}
+
+extension YAMLWriter: ValueEventWriter {
+    /// Starts a value in the innermost event frame (a sequence entry's indent and `- `, or the
+    /// space or line break after a mapping key) and returns where a block container there starts.
+    private mutating func beginValue(isBlock: Bool) -> (indent: Int, continuesLine: Bool) {
+        guard let top = eventFrames.indices.last else { return eventRoot }
+        let indent = eventFrames[top].indent
+        if eventFrames[top].isMapping {
+            output.append(isBlock ? UInt8(ascii: "\n") : UInt8(ascii: " "))
+            return (indent + 2, false)
+        }
+        let index = eventFrames[top].index
+        eventFrames[top].index += 1
+        if !(eventFrames[top].continuesLine && index == 0) { writeIndent(indent) }
+        output.append(contentsOf: "- ".utf8)
+        return (indent + 2, true)
+    }
+
+    mutating func writeNull() {
+        _ = beginValue(isBlock: false)
+        output.append(contentsOf: "null\n".utf8)
+    }
+
+    mutating func writeBool(_ bool: Bool) {
+        _ = beginValue(isBlock: false)
+        output.append(contentsOf: (bool ? "true\n" : "false\n").utf8)
+    }
+
+    mutating func writeInteger(_ integer: Int64) {
+        _ = beginValue(isBlock: false)
+        output.append(contentsOf: String(integer).utf8)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func writeFloat(_ float: Double) {
+        _ = beginValue(isBlock: false)
+        output.append(contentsOf: ScalarText.floatText(float).utf8)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func writeNumber(_ text: String) throws(FormatError) {
+        _ = beginValue(isBlock: false)
+        try appendNumberText(text)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
+        _ = beginValue(isBlock: false)
+        ScalarText.appendString(utf8, inFlow: false, to: &output)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func beginArray(count: Int) {
+        beginContainer(isMapping: false, count: count)
+    }
+
+    mutating func beginObject(count: Int) {
+        beginContainer(isMapping: true, count: count)
+    }
+
+    /// An empty container is written inline (`[]`, `{}`); any other opens a block.
+    private mutating func beginContainer(isMapping: Bool, count: Int) {
+        if count == 0 {
+            _ = beginValue(isBlock: false)
+            output.append(contentsOf: (isMapping ? "{}\n" : "[]\n").utf8)
+            emptyContainerOpen = true
+            return
+        }
+        let (indent, continuesLine) = beginValue(isBlock: true)
+        eventFrames.append(EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
+                                      firstKey: eventKeys.count,
+                                      keySet: isMapping && count > 16 ? Set(minimumCapacity: count) : nil))
+    }
+
+    mutating func endArray() { endContainer() }
+
+    mutating func endObject() { endContainer() }
+
+    private mutating func endContainer() {
+        if emptyContainerOpen {
+            emptyContainerOpen = false
+            return
+        }
+        let frame = eventFrames.removeLast()
+        eventKeys.removeSubrange(frame.firstKey...)
+    }
+
+    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
+        let top = eventFrames.count - 1
+        let index = eventFrames[top].index, indent = eventFrames[top].indent
+        eventFrames[top].index += 1
+        if !(eventFrames[top].continuesLine && index == 0) { writeIndent(indent) }
+        let keyStart = output.count
+        ScalarText.appendString(utf8, inFlow: false, to: &output)
+        var written = keyStart..<output.count
+        if eventFrames[top].keySet != nil {
+            guard eventFrames[top].keySet!.insert(String(decoding: utf8, as: UTF8.self)).inserted else {
+                throw repeatedKey(String(decoding: utf8, as: UTF8.self))
+            }
+        } else if isWrittenKeyRepeated(written, since: eventFrames[top].firstKey) {
+            throw repeatedKey(String(decoding: utf8, as: UTF8.self))
+        }
+        // As ``writeKey(_:indent:)``: a long key is turned explicit once written.
+        if written.count > Self.maxImplicitKeyBytes {
+            output.insert(contentsOf: "? ".utf8, at: keyStart)
+            output.append(UInt8(ascii: "\n"))
+            writeIndent(indent)
+            written = (written.lowerBound + 2)..<(written.upperBound + 2)
+        }
+        if eventFrames[top].keySet == nil { eventKeys.append(written) }
+        output.append(UInt8(ascii: ":"))
+    }
+
+    /// Whether the key text at `written` in ``output`` equals a key written at one of
+    /// ``eventKeys`` from `first` on (the written form is one to one with the key).
+    private func isWrittenKeyRepeated(_ written: Range<Int>, since first: Int) -> Bool {
+        let text = output[written]
+        return eventKeys[first...].contains { $0.count == written.count && output[$0].elementsEqual(text) }
+    }
+
+    /// A value whole, as the tree is written: on stacks of its own, the open frames set aside.
+    mutating func writeValue(_ value: Value) throws(FormatError) {
+        guard let top = eventFrames.indices.last else { return }
+        let index = eventFrames[top].index, indent = eventFrames[top].indent
+        let isMapping = eventFrames[top].isMapping
+        let continuesLine = eventFrames[top].continuesLine && index == 0
+        if !isMapping { eventFrames[top].index += 1 }
+        let saved = (stack, eventFrames, eventKeys, eventRoot)
+        (stack, eventFrames, eventKeys) = ([], [], [])
+        defer { (stack, eventFrames, eventKeys, eventRoot) = saved }
+        if isMapping {
+            try writeMemberValue(value, indent: indent)
+        } else {
+            if !continuesLine { writeIndent(indent) }
+            output.append(contentsOf: "- ".utf8)
+            try writeElement(value, indent: indent)
+        }
+        try drain()
     }
 }

@@ -80,6 +80,12 @@ extension Value {
             return false
         }
 
+        /// The document and object number of an object that builds its members on demand.
+        var deferredDocument: (any DeferredObjectDocument, UInt32)? {
+            if case .deferred(let document, let object) = storage { return (document, object) }
+            return nil
+        }
+
         public var startIndex: Int { 0 }
 
         public var endIndex: Int {
@@ -237,6 +243,9 @@ package protocol DeferredObjectDocument: AnyObject, Sendable {
     func lastValue(forKey key: String, of object: UInt32) -> Value?
     /// Whether `object` has a member named `key`, without building its value.
     func containsMember(named key: String, of object: UInt32) -> Bool
+    /// Writes `object` to `writer` as the events of its members walked in order (see
+    /// ``ValueEventWriter``); the default builds each member's value.
+    func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError)
 }
 
 extension DeferredObjectDocument {

@@ -1,0 +1,67 @@
+/// Takes a value's parts in document order, as a decoder's own parse holds them: what lets an
+/// encoder write an object that builds its members on demand (``Value/Object/isDeferred``)
+/// straight from the document it was parsed into, without building its members as values
+/// (``Value/Object/writeDeferredEvents(to:)``).
+///
+/// A writer must produce exactly what it produces for the same value walked as a tree: the
+/// events are the tree's parts, in the same order. An array or object with `count` children is
+/// `begin…(count:)`, its children (each member a key, then its value), then `end…()`; an empty
+/// one is its begin and end with nothing between.
+package protocol ValueEventWriter {
+    mutating func writeNull() throws(FormatError)
+    mutating func writeBool(_ bool: Bool) throws(FormatError)
+    mutating func writeInteger(_ integer: Int64) throws(FormatError)
+    mutating func writeFloat(_ float: Double) throws(FormatError)
+    /// Exact number text (``Value/number(_:)``).
+    mutating func writeNumber(_ text: String) throws(FormatError)
+    /// A string as its UTF-8 bytes (valid UTF-8), readable during the call only.
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError)
+    mutating func beginArray(count: Int) throws(FormatError)
+    mutating func endArray() throws(FormatError)
+    mutating func beginObject(count: Int) throws(FormatError)
+    /// A member's key as its UTF-8 bytes (valid UTF-8), readable during the call only.
+    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError)
+    mutating func endObject() throws(FormatError)
+    /// Any other value, whole (a document whose parts are not all of the kinds above).
+    mutating func writeValue(_ value: Value) throws(FormatError)
+}
+
+extension DeferredObjectDocument {
+    /// Writes `object` member by member, each value whole: right for any document; a document
+    /// that can walk its own parse overrides it.
+    package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
+        let count = memberCount(of: object)
+        try writer.beginObject(count: count)
+        var cursor = 0
+        for position in 0..<count {
+            var member = self.member(at: position, of: object, cursor: &cursor)
+            try member.key.withUTF8Bytes { (key) throws(FormatError) in try writer.writeKey(key) }
+            try writer.writeValue(member.value)
+        }
+        try writer.endObject()
+    }
+}
+
+extension Value.Object {
+    /// Writes this object, everything nested in it included, to `writer` straight from the
+    /// document it was parsed into, and returns `true`; returns `false`, writing nothing, when
+    /// the object holds built members.
+    package func writeDeferredEvents<W: ValueEventWriter>(to writer: inout W) throws(FormatError) -> Bool {
+        guard let (document, object) = deferredDocument else { return false }
+        try document.writeEvents(of: object, to: &writer)
+        return true
+    }
+}
+
+extension String {
+    /// `withUTF8` for a body that throws ``FormatError`` alone.
+    package mutating func withUTF8Bytes(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> Void
+    ) throws(FormatError) {
+        var failure: FormatError?
+        withUTF8 { utf8 in
+            do throws(FormatError) { try body(utf8) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+}

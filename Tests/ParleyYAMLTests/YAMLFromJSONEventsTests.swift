@@ -1,0 +1,73 @@
+import Parley
+import ParleyJSON
+import ParleyTestKit
+import ParleyYAML
+import Testing
+
+/// A JSON body's objects are written to YAML straight from the parsed document (its events);
+/// the text and errors must be those of the same value with its members built.
+@Suite struct YAMLFromJSONEventsTests {
+    let yaml = YAMLFormat()
+    let json = JSONFormat()
+
+    /// Encodes `text`'s value as decoded (written from events) and resolved (the tree), and
+    /// expects the same text, or the same error.
+    func expectEventsMatchTree(_ text: [UInt8], _ comment: Comment? = nil) throws {
+        let value = try json.decode(text)
+        let streamed = Result { try yaml.encode(value) }
+        let tree = Result { try yaml.encode(value.resolved()) }
+        switch (streamed, tree) {
+        case (.success(let a), .success(let b)):
+            #expect(String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self), comment)
+        case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", comment)
+        default: Issue.record("one path failed, the other did not: \(streamed) vs \(tree) \(comment ?? "")")
+        }
+    }
+
+    @Test func anObjectIsWrittenFromItsDocument() throws {
+        let text = #"{"id": 7, "tags": ["a", {}, [], [1, [2]], {"k": "yes"}], "n": null, "zip": "00123", "e": {}}"#
+        let value = try json.decode(Array(text.utf8))
+        #expect(value.objectValue?.isDeferred == true)
+        #expect(String(decoding: try yaml.encode(value), as: UTF8.self) == """
+            id: 7
+            tags:
+              - a
+              - {}
+              - []
+              - - 1
+                - - 2
+              - k: "yes"
+            "n": null
+            zip: "00123"
+            e: {}
+
+            """)
+        // The text reads back as the value.
+        #expect(try yaml.decode(try yaml.encode(value)) == value.resolved())
+    }
+
+    @Test func randomDocumentsGiveTheTreesText() throws {
+        var random = SplitMix64(seed: 34)
+        for round in 0..<400 {
+            let text = RandomJSON.objectDocument(using: &random)
+            try expectEventsMatchTree(Array(text.utf8), "document \(round): \(text.prefix(200))")
+        }
+    }
+
+    @Test func aRepeatedKeyFailsWithTheTreesError() throws {
+        // The tree checks the outer object's keys before the inner one's; events meet "x" first.
+        let text = Array(#"{"a": {"x": 1, "x": 2}, "a": 3}"#.utf8)
+        try expectEventsMatchTree(text)
+        let error = #expect(throws: FormatError.self) { try yaml.encode(try json.decode(text)) }
+        #expect(error?.message.contains("'a' appears twice") == true)
+        // More than 16 members are checked through a set.
+        let many = "{" + (0..<20).map { "\"k\($0 % 19)\": \($0)" }.joined(separator: ",") + "}"
+        try expectEventsMatchTree(Array(many.utf8))
+        #expect(throws: FormatError.self) { try yaml.encode(try json.decode(Array(many.utf8))) }
+    }
+
+    @Test(arguments: Corpora.jsonDocuments())
+    func corpusDocumentsGiveTheTreesText(_ name: String) throws {
+        try expectEventsMatchTree(try Corpora.bytes(of: name), "\(name)")
+    }
+}
