@@ -41,7 +41,10 @@ int parley_gif_decode_first_frame_rgba(const uint8_t *data, size_t size, uint8_t
         if (record == EXTENSION_RECORD_TYPE) {
             int code;
             GifByteType *block;
-            if (DGifGetExtension(gif, &code, &block) == GIF_ERROR) { status = parley_gif_status(gif->Error, message); break; }
+            if (DGifGetExtension(gif, &code, &block) == GIF_ERROR) {
+                status = parley_gif_status(gif->Error, message);
+                break;
+            }
             if (code == GRAPHICS_EXT_FUNC_CODE && block && block[0] >= 4) {
                 transparent = (block[1] & 0x01) ? block[4] : -1;
             }

@@ -127,7 +127,8 @@ int parley_jpeg_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
         return parley_jpeg_decoder_finish(decoder, PARLEY_IMAGE_MALFORMED, "no image in the JPEG stream", message);
     }
     if (cinfo->image_width != width || cinfo->image_height != height) {
-        return parley_jpeg_decoder_finish(decoder, PARLEY_IMAGE_MISMATCH, "libjpeg read other dimensions than the header", message);
+        return parley_jpeg_decoder_finish(decoder, PARLEY_IMAGE_MISMATCH,
+                                          "libjpeg read other dimensions than the header", message);
     }
     int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
@@ -147,7 +148,8 @@ int parley_jpeg_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
             for (JDIMENSION i = 0; i < read; i++) parley_cmyk_to_rgba(rows[i], width, cinfo->saw_Adobe_marker);
         }
         if (read == 0) {   /* cannot happen with a memory source; never return unwritten rows */
-            return parley_jpeg_decoder_finish(decoder, PARLEY_IMAGE_MALFORMED, "libjpeg returned no scanlines", message);
+            return parley_jpeg_decoder_finish(decoder, PARLEY_IMAGE_MALFORMED,
+                                              "libjpeg returned no scanlines", message);
         }
     }
     jpeg_finish_decompress(cinfo);

@@ -136,7 +136,10 @@ int parley_tiff_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
     uint32_t *words = (uint32_t *)out;
     for (size_t i = 0; i < (size_t)width * height; i++) {
         uint32_t v = words[i];
-        out[i * 4] = TIFFGetR(v); out[i * 4 + 1] = TIFFGetG(v); out[i * 4 + 2] = TIFFGetB(v); out[i * 4 + 3] = TIFFGetA(v);
+        out[i * 4] = TIFFGetR(v);
+        out[i * 4 + 1] = TIFFGetG(v);
+        out[i * 4 + 2] = TIFFGetB(v);
+        out[i * 4 + 3] = TIFFGetA(v);
     }
 #endif
     return PARLEY_IMAGE_OK;

@@ -7,7 +7,8 @@ int parley_webp_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t
     WebPBitstreamFeatures features;
     VP8StatusCode code = WebPGetFeatures(data, size, &features);
     if (code != VP8_STATUS_OK) {
-        parley_set_message(message, code == VP8_STATUS_NOT_ENOUGH_DATA ? "the WebP data ended early" : "not a valid WebP bitstream");
+        parley_set_message(message, code == VP8_STATUS_NOT_ENOUGH_DATA ? "the WebP data ended early"
+                                                                        : "not a valid WebP bitstream");
         return code == VP8_STATUS_NOT_ENOUGH_DATA ? PARLEY_IMAGE_TRUNCATED : PARLEY_IMAGE_MALFORMED;
     }
     *width = (uint32_t)features.width;
@@ -48,7 +49,10 @@ int parley_webp_decode_rgba(const uint8_t *data, size_t size, uint8_t *out,
     }
     WebPData webp = { data, size };
     WebPAnimDecoderOptions options;
-    if (!WebPAnimDecoderOptionsInit(&options)) { parley_set_message(message, "libwebp version mismatch"); return PARLEY_IMAGE_MALFORMED; }
+    if (!WebPAnimDecoderOptionsInit(&options)) {
+        parley_set_message(message, "libwebp version mismatch");
+        return PARLEY_IMAGE_MALFORMED;
+    }
     options.color_mode = MODE_RGBA;
     options.use_threads = 0;
     WebPAnimDecoder *decoder = WebPAnimDecoderNew(&webp, &options);

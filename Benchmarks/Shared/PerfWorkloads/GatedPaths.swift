@@ -135,6 +135,16 @@ let formatPaths: [GatedPath] = [
         let value = (try? JSONFormat().decode(Array(openAPIOrdersBody.utf8))) ?? .null
         return { for _ in 0..<1_000 { consume(try YAMLFormat().encode(value)) } }
     },
+    // The gateway's transcodes of a 100 KB JSON API body (#33), as its response pipeline runs
+    // them: decode, then encode the decoded value.
+    GatedPath("Transcode.json-to-msgpack-api-100kb", iterations: 10) { _ in
+        let document = makeAPIDocument(size: 100 << 10, seed: 1)
+        return { for _ in 0..<10 { consume(try MessagePackFormat().encode(try JSONFormat().decode(document))) } }
+    },
+    GatedPath("Transcode.json-to-yaml-api-100kb", iterations: 10) { _ in
+        let document = makeAPIDocument(size: 100 << 10, seed: 1)
+        return { for _ in 0..<10 { consume(try YAMLFormat().encode(try JSONFormat().decode(document))) } }
+    },
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
         return { consume(try PropertyListFormat().decode(document)) }
