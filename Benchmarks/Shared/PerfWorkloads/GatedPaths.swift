@@ -126,6 +126,11 @@ let formatPaths: [GatedPath] = [
         let document = catalogue(bytes: 1 << 20)
         return { consume(try XMLFormat().decode(document)) }
     },
+    // The writer alone, on the tree the reader gives for the same catalogue.
+    GatedPath("XML.encode-1MB") { _ in
+        let value = try! XMLFormat().decode(catalogue(bytes: 1 << 20))
+        return { consume(try XMLFormat().encode(value)) }
+    },
     GatedPath("YAML.decode-records-1MB") { _ in
         let document = makeYAMLRecords(targetBytes: 1 << 20)
         return { consume(try YAMLFormat().decode(document)) }
@@ -148,6 +153,10 @@ let formatPaths: [GatedPath] = [
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
         return { consume(try PropertyListFormat().decode(document)) }
+    },
+    GatedPath("PropertyList.encode-xml-2000records") { _ in
+        let records = makePropertyListRecords(2_000)
+        return { consume(try PropertyListFormat().encode(records, as: "application/x-plist")) }
     },
     GatedPath("Protobuf.decode-stream-1mb") { _ in
         let format = try! protobufTestFormat()

@@ -1,9 +1,9 @@
 /// XML 1.0 escaping for every writer of XML text (the XML format, XML property lists, JUnit
 /// reports): the one place that knows which characters become references and which cannot
 /// appear in an XML 1.0 document at all.
-package enum XMLEscaping {
+@usableFromInline package enum XMLEscaping {
     /// Where the escaped text goes.
-    package enum Context: Sendable {
+    @usableFromInline package enum Context: Sendable {
         /// Character data: `&`, `<`, `>` and CR become references (a parser would turn a raw CR
         /// into LF).
         case text
