@@ -314,7 +314,8 @@ rate_msgpack=-; rate_yaml=-; goal6="not run"
 if ran 100k; then
   rate_msgpack=$(input_rate 100k "gateway JSON->MessagePack")
   rate_yaml=$(input_rate 100k "gateway JSON->YAML")
-  goal6=$(awk -v m="$rate_msgpack" -v y="$rate_yaml" 'BEGIN { print m >= 300 && y >= 150 ? "met" : "NOT met" }')
+  goal6=$(awk -v m="$rate_msgpack" -v y="$rate_yaml" \
+    'BEGIN { print (m >= 300 && y >= 150) ? "met" : "NOT met" }')
 fi
 printf '\ngoal 1, 1 KB passthrough >= 0.6 of nginx'"'"'s requests/s: %s: %s\n' "${shown[0]}" "$goal1"
 printf 'goal 2, 100 KB and 1 MB passthrough >= 1.0 of nginx'"'"'s: %s, %s: %s\n' "${shown[1]}" "${shown[2]}" "$goal2"
