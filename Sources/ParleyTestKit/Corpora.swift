@@ -48,7 +48,7 @@ public enum Corpora {
             + "skipped"
     }
 
-    /// The shared JSON documents, as names for ``bytes(of:)``: JSONTestSuite's accepted ones
+    /// The shared JSON documents, as names for ``bytes(of:filePath:)``: JSONTestSuite's accepted ones
     /// (`json/y_…`) and the real-world API documents; none (with a printed message) when the
     /// corpora are absent.
     public static func jsonDocuments(filePath: String = #filePath) -> [String] {
