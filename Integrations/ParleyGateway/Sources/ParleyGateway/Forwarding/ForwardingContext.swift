@@ -10,7 +10,7 @@ struct ForwardingContext: Sendable {
     let transcoder: Transcoder
     /// The transcoders of routes with a registry of their own (descriptor sets), by path prefix.
     let routeTranscoders: [String: Transcoder]
-    /// The gateway's upstream, and the routes' own ones by path prefix, read once.
+    /// The gateway's upstream, and the routes' own ones (their own URL or protocol) by path prefix, read once.
     let upstreamTarget: Result<UpstreamTarget, UpstreamFailure>
     let routeTargets: [String: Result<UpstreamTarget, UpstreamFailure>]
     let observer: ExchangeObserver
@@ -40,10 +40,12 @@ struct ForwardingContext: Sendable {
         self.configuration = configuration
         self.transcoder = transcoder
         self.routeTranscoders = routeTranscoders
-        self.upstreamTarget = UpstreamTarget.of(configuration.upstream)
+        self.upstreamTarget = UpstreamTarget.of(configuration.upstream, speaking: configuration.upstreamProtocol)
         var routeTargets: [String: Result<UpstreamTarget, UpstreamFailure>] = [:]
-        for route in configuration.routes {
-            if let upstream = route.upstream { routeTargets[route.pathPrefix] = UpstreamTarget.of(upstream) }
+        for route in configuration.routes where route.upstream != nil || route.upstreamProtocol != nil {
+            routeTargets[route.pathPrefix] = UpstreamTarget.of(
+                route.upstream ?? configuration.upstream,
+                speaking: route.upstreamProtocol ?? configuration.upstreamProtocol)
         }
         self.routeTargets = routeTargets
         self.observer = observer

@@ -468,9 +468,7 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func upstreamRequest(for exchange: Exchange, fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
         let target = try shared.upstreamTarget(for: exchange.route).get()
         let path = exchange.head.path ?? "/"
-        var key = target.key
-        key.upstreamProtocol = upstreamProtocol(exchange)
-        exchange.upstreamHost = key
+        exchange.upstreamHost = target.key
         return HTTPRequest(method: exchange.head.method, scheme: target.scheme, authority: target.authority,
                            path: target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
     }

@@ -8,11 +8,14 @@ struct UpstreamTarget: Sendable {
     let authority: String
     /// The URL's path without its trailing slashes, put before the client's path.
     let pathPrefix: String
-    /// The address the upstream pool connects to.
+    /// The address the upstream pool connects to, and how it is spoken to.
     let key: UpstreamKey
 
-    /// The target of `url`, or why there is none (it has no scheme or host).
-    static func of(_ url: URL) -> Result<UpstreamTarget, UpstreamFailure> {
+    /// The target of `url`, spoken to in `upstreamProtocol`, or why there is none (it has no scheme
+    /// or host).
+    static func of(
+        _ url: URL, speaking upstreamProtocol: GatewayConfiguration.UpstreamProtocol
+    ) -> Result<UpstreamTarget, UpstreamFailure> {
         guard let scheme = url.scheme, let host = url.host else {
             return .failure(.unreachable("'\(url)' has no host"))
         }
@@ -22,6 +25,7 @@ struct UpstreamTarget: Sendable {
         let port = url.port
         return .success(UpstreamTarget(scheme: scheme, authority: port.map { "\(bracketed):\($0)" } ?? host,
                                        pathPrefix: prefix,
-                                       key: UpstreamKey(host: host, port: port ?? (scheme == "https" ? 443 : 80))))
+                                       key: UpstreamKey(host: host, port: port ?? (scheme == "https" ? 443 : 80),
+                                                        upstreamProtocol: upstreamProtocol)))
     }
 }
