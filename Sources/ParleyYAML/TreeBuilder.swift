@@ -114,8 +114,8 @@ struct TreeBuilder {
     /// A scalar with a tag or an anchor (``scalar(_:)`` reads the others).
     private mutating func decoratedScalar(_ event: UnsafeMutablePointer<yaml_event_t>) throws(FormatError) {
         let data = event.pointee.data.scalar
-        // An anchor keeps its node in the anchor table too (about 190 bytes an entry, against
-        // 30 for a node): it counts as a node of its own.
+        // An anchor keeps its node in the anchor table too, an entry costing several nodes'
+        // memory: it counts as a node of its own.
         guard countNodes(data.anchor == nil ? 1 : 2) else { throw nodeLimitError() }
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let isPlain = data.style == YAML_PLAIN_SCALAR_STYLE
