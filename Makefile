@@ -240,6 +240,11 @@ server-bench: setup
 # to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB passthrough with
 # the response checked against an OpenAPI document (`responses: report`); SECONDS per case, default 30.
 # Both write an access-log line per request; the table has the gateway's CPU time per request.
+# Two more rows: the latency the gateway adds at half of its saturation (h2load --h1 at a paced
+# rate, through the gateway and to the upstream directly: the p99 difference, goal <= 1 ms), and a
+# fresh gateway's peak RSS while one client reads a 100 MB passthrough body at 64 KB/s for 60 s
+# (goal < 64 MiB: backpressure keeps it flat). Every row prints the load average: on a shared
+# machine absolute figures are inflated; `make gateway-bench` on a quiet one reruns them all.
 # PARLEY_GATEWAY_BIN=PATH benchmarks another build (say, main's) against the same nginx.
 # gateway-soak: SOAK_SECONDS (default 300) at a fixed rate; fails when RSS after warm-up grows 10% or
 # more, or descriptors do not return. gateway-load-check (CI): the soak for 20 seconds against the

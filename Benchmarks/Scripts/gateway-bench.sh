@@ -3,6 +3,7 @@
 # prints one table: requests/s, p50 and p99 latency, and ratios, then the goals of issues #33 and #35.
 #
 #   Benchmarks/Scripts/gateway-bench.sh [--seconds N] [--rounds R] [--sizes LIST] [--quick] [--debug] [--fail-on-goals]
+#                                       [--paced-seconds N] [--slow-reader-seconds N]
 #   make gateway-bench [SECONDS=N]
 #
 # The upstream is nginx serving three fixed JSON files (exactly 1 KB, 100 KB and 1 MB of the same
@@ -33,11 +34,31 @@
 # leaves it in .build-integrations) instead of building in release: figures are then not the product's.
 # --sizes LIST runs only those body sizes (comma-separated, of 1k, 100k and 1m; default all three):
 # `--sizes 1k` times the per-request cost alone, and a goal whose size did not run is not judged.
+# Added latency at half of saturation (when 1k runs): the gateway's saturation is its 1 KB passthrough
+# requests/s above (wrk, 2 connections per core); h2load --h1 (Debian's nghttp2-client; wrk has no fixed
+# rate) then sends half that rate, paced (--rps per connection, the same connections), for
+# --paced-seconds N (default: --seconds) to the upstream directly, then through the gateway.
+# Each request's time comes from h2load's --log-file; the row has both p50/p99 and the added p99
+# (the gateway's minus the direct one). Each connection has one request in flight (HTTP/1.1), so a
+# request due while the last is unanswered waits: the rate reached shows a target falling behind.
+# With --rounds R the pair runs R times, interleaved, and the round with the median added p99 is
+# reported.
+# Slow reader: a fresh gateway process (nothing else through it) forwards a 100 MB passthrough body
+# (100m.json, generated for this row) to one client reading it at 64 KB/s (a 64 KB receive buffer,
+# paced reads) for --slow-reader-seconds N (default 60; 0 skips the row), while the gateway's VmRSS is
+# sampled every second. The whole body would take 26 minutes at that rate: the row measures the
+# first N seconds (about N x 64 KB read), which is what shows whether the gateway buffers what the
+# client has not taken: with backpressure (the upstream is read only while the client's side takes
+# writes) its RSS stays flat however long the client keeps reading.
 # Goals (issues #33 and #35): 1 KB passthrough >= 0.6 of nginx's requests/s and <= 35 µs of gateway
 # CPU per request; 100 KB and 1 MB passthrough >= 1.0 of nginx's; transcoding a 1 KB body >= 0.8 of
 # the gateway's own 1 KB passthrough; a 100 KB JSON body transcoded at >= 300 MB/s of input per
 # second of gateway CPU to MessagePack and >= 150 MB/s to YAML; checking a 1 KB response against
-# the contract (report) costs <= 15 µs of gateway CPU per request more than passing it through.
+# the contract (report) costs <= 15 µs of gateway CPU per request more than passing it through;
+# at half of saturation the gateway adds <= 1 ms to the p99 latency; the slow reader's gateway stays
+# under 64 MiB of RSS throughout.
+# Every figure depends on the machine's load (its load average is printed with the rows): on a shared
+# machine compare ratios within one run; for absolute figures run `make gateway-bench` on a quiet one.
 # Exit 1 when a request failed (non-2xx, socket error, a failed check); with --fail-on-goals also
 # exit 2 when a goal is not met.
 set -euo pipefail
@@ -48,17 +69,25 @@ ROUNDS=1
 CONFIGURATION=release
 FAIL_ON_GOALS=0
 SIZES=(1k 100k 1m)
+PACED_SECONDS=
+SLOW_READER_SECONDS=60
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) DURATION="$2"; shift 2;;
     --rounds) ROUNDS="$2"; shift 2;;
     --sizes) IFS=',' read -r -a SIZES <<<"$2"; shift 2;;
-    --quick) DURATION=3; ROUNDS=1; shift;;
+    --quick) DURATION=3; ROUNDS=1; SLOW_READER_SECONDS=10; shift;;
+    --paced-seconds) PACED_SECONDS="$2"; shift 2;;
+    --slow-reader-seconds) SLOW_READER_SECONDS="$2"; shift 2;;
     --debug) CONFIGURATION=debug; shift;;
     --fail-on-goals) FAIL_ON_GOALS=1; shift;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
     *) echo "gateway-bench: unknown argument '$1' (see --help)" >&2; exit 2;;
   esac
+done
+PACED_SECONDS=${PACED_SECONDS:-$DURATION}
+for value in "$DURATION" "$ROUNDS" "$PACED_SECONDS" "$SLOW_READER_SECONDS"; do
+  [[ "$value" =~ ^[0-9]+$ ]] || { echo "gateway-bench: '$value' is not a whole number" >&2; exit 2; }
 done
 for size in "${SIZES[@]}"; do
   case "$size" in 1k|100k|1m) ;; *) echo "gateway-bench: --sizes takes 1k, 100k and 1m, not '$size'" >&2; exit 2;; esac
@@ -245,6 +274,122 @@ for size in "${SIZES[@]}"; do
   done
 done
 
+# h2load --h1 at $2 requests/s in all (spread over the connections, each paced with --rps) to URL $1
+# for PACED_SECONDS; prints "p50 ms|p99 ms|requests/s reached|errors" from its per-request log
+# (nearest-rank percentiles of the 2xx answers; errors: failed streams and other statuses).
+paced_case() {
+  local url=$1 rate=$2 log="$WORK/paced.log" per reached bad
+  per=$(awk -v r="$rate" -v c="$CONNECTIONS" 'BEGIN { printf "%.1f", r / c }')
+  rm -f "$log"
+  h2load --h1 -t1 -c"$CONNECTIONS" --rps="$per" -D "$PACED_SECONDS" --log-file="$log" \
+    -H 'accept: application/json' "$url" > "$WORK/paced.out" 2>&1 || true
+  reached=$(awk '/^finished in/ { print $4 }' "$WORK/paced.out")
+  touch "$log"
+  awk -F'\t' '$2 >= 200 && $2 < 300 { print $3 }' "$log" | sort -n > "$WORK/paced.sorted"
+  bad=$(awk -F'\t' '!($2 >= 200 && $2 < 300)' "$log" | wc -l)
+  awk -v reached="${reached:-0}" -v bad="$bad" '
+    function at(q,  k) { k = int(q * NR); if (k < q * NR) k++; if (k < 1) k = 1; return v[k] }
+    { v[NR] = $1 }
+    END { if (NR == 0) { printf "?|?|%s|%d\n", reached, bad + 1; exit }
+          printf "%.3f|%.3f|%s|%d\n", at(0.5) / 1000, at(0.99) / 1000, reached, bad }' "$WORK/paced.sorted"
+}
+
+# The added latency at half of saturation (when the 1 KB rows ran), the pair interleaved per round.
+HALF=
+if [ -n "${RPS[1k/gateway passthrough]:-}" ] && [ "$PACED_SECONDS" -gt 0 ]; then
+  SATURATION=$(printf '%.0f' "${RPS[1k/gateway passthrough]}")
+  HALF=$(( SATURATION / 2 ))
+  PACED_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+  for round in $(seq 1 "$ROUNDS"); do
+    IFS='|' read -r dp50 dp99 drate dbad \
+      <<<"$(paced_case "http://127.0.0.1:$UPSTREAM_PORT/1k.json" "$HALF")"
+    IFS='|' read -r gp50 gp99 grate gbad <<<"$(paced_case "$GATEWAY_URL/1k.json" "$HALF")"
+    added=$(awk -v g="$gp99" -v d="$dp99" \
+      'BEGIN { if (g == "?" || d == "?") print "?"; else printf "%.3f", g - d }')
+    echo "$added|$dp50|$dp99|$drate|$gp50|$gp99|$grate|$((dbad + gbad))" >> "$WORK/paced"
+    printf '.' >&2
+  done
+  runs=$(sort -t'|' -k1,1g "$WORK/paced")
+  IFS='|' read -r ADDED DP50 DP99 DRATE GP50 GP99 GRATE _ \
+    <<<"$(sed -n "$(( (ROUNDS + 1) / 2 ))p" <<<"$runs")"
+  PACED_ERRORS=$(awk -F'|' '{ n += $8 } END { print n + 0 }' <<<"$runs")
+  PACED_LOAD="$PACED_LOAD before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+fi
+
+# The slow reader: a fresh gateway (the others are stopped) and one client reading 100m.json at
+# 64 KB/s; prints "status|Content-Length|bytes read|seconds|idle RSS kB|peak RSS kB|samples|closed early".
+SLOW=
+if [ "$SLOW_READER_SECONDS" -gt 0 ]; then
+  python3 - "$WORK/www/100m.json" <<'PY'
+import sys
+size, prefix, suffix = 100 * 1024 * 1024, b'{"items":[],"note":"', b'"}'
+with open(sys.argv[1], "wb") as f:
+    f.write(prefix)
+    left = size - len(prefix) - len(suffix)
+    while left > 0:
+        f.write(b"x" * min(left, 1 << 20)); left -= min(left, 1 << 20)
+    f.write(suffix)
+PY
+  gw_stop "$GATEWAY_PID"; GATEWAY_PID=
+  gw_stop "$EXTRA_GATEWAY_PID"; EXTRA_GATEWAY_PID=
+  GATEWAY_NAME=slow GATEWAY_LOG_LEVEL=info gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+  SLOW_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+  SLOW=$(python3 - "$GATEWAY_URL" "$GATEWAY_PID" "$SLOW_READER_SECONDS" <<'PY'
+import socket, sys, time, urllib.parse
+url, pid, seconds = urllib.parse.urlsplit(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+rate = 64 * 1024   # bytes a second
+
+def rss():   # the gateway's VmRSS in kB, -1 once it is gone
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return -1
+
+idle = peak = rss()
+connection = socket.socket()
+connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+connection.connect((url.hostname, url.port))
+connection.sendall(b"GET /100m.json HTTP/1.1\r\nHost: gateway\r\nAccept: application/json\r\n\r\n")
+start = next_sample = time.monotonic()
+received, head, samples, closed, gone = 0, b"", 0, 0, False
+while True:
+    now = time.monotonic()
+    if now >= next_sample:   # every second, on time whatever the reads do
+        value = rss()
+        gone = gone or value < 0
+        peak, samples, next_sample = max(peak, value), samples + 1, next_sample + 1.0
+    if now - start >= seconds or gone:
+        break
+    budget = int(rate * (now - start)) - received
+    wait = max(min(next_sample, start + seconds) - now, 0.001)
+    if budget <= 0:
+        time.sleep(min(wait, 0.05))
+        continue
+    connection.settimeout(wait)
+    try:
+        data = connection.recv(min(budget, 65536))
+    except socket.timeout:
+        continue
+    if not data:
+        closed = 1
+        break
+    if b"\r\n\r\n" not in head:
+        head += data[:4096]
+    received += len(data)
+connection.close()
+lines = head.split(b"\r\n\r\n")[0].split(b"\r\n")
+status = lines[0].split()[1].decode() if len(lines[0].split()) > 1 else "?"
+fields = dict(line.split(b":", 1) for line in lines[1:] if b":" in line)
+length = next((v.strip().decode() for k, v in fields.items() if k.lower() == b"content-length"), "?")
+elapsed = time.monotonic() - start
+print(f"{status}|{length}|{received}|{elapsed:.1f}|{idle}|{peak}|{samples}|{int(closed or gone)}")
+PY
+)
+  printf '.' >&2
+fi
+[ -z "$HALF$SLOW" ] || echo >&2
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
 
 printf 'gateway-bench: %s s per case, %s round(s) (median), wrk -t1 -c%s (2 connections per core, %s cores), loopback\n' \
@@ -317,6 +462,38 @@ if ran 100k; then
   goal6=$(awk -v m="$rate_msgpack" -v y="$rate_yaml" \
     'BEGIN { print (m >= 300 && y >= 150) ? "met" : "NOT met" }')
 fi
+
+# The rows of latency under a paced load and of memory under a slow reader.
+goal7="not run"; goal8="not run"
+if [ -n "$HALF$SLOW" ]; then
+  printf '\n| row | load | figure | goal | load average |\n|---|---|---|---|---|\n'
+fi
+if [ -n "$HALF" ]; then
+  [ "$PACED_ERRORS" = 0 ] || failed=1
+  goal7=$(awk -v a="$ADDED" 'BEGIN { print (a != "?" && a <= 1) ? "met" : "NOT met" }')
+  format='| 1 KB passthrough, added latency at half of saturation%s '
+  format+='| h2load --h1 -t1 -c%s, %s requests/s paced (half of %s), %s s; reached: direct %s, gateway %s '
+  format+='| direct p50 %s ms, p99 %s ms; gateway p50 %s ms, p99 %s ms; **added p99 %s ms** | <= 1 ms: %s | %s |\n'
+  printf "$format" \
+    "$([ "$PACED_ERRORS" = 0 ] || echo " ($PACED_ERRORS errors!)")" "$CONNECTIONS" "$HALF" "$SATURATION" \
+    "$PACED_SECONDS" "$DRATE" "$GRATE" "$DP50" "$DP99" "$GP50" "$GP99" "$ADDED" "$goal7" "$PACED_LOAD"
+fi
+if [ -n "$SLOW" ]; then
+  IFS='|' read -r slow_status slow_length slow_read slow_seconds slow_idle slow_peak slow_samples slow_cut <<<"$SLOW"
+  slow_note=
+  if [ "$slow_status" != 200 ] || [ "$slow_cut" != 0 ]; then
+    slow_note=" (status $slow_status, cut early!)"; failed=1
+  fi
+  goal8=$(awk -v p="$slow_peak" -v c="$slow_cut" 'BEGIN { print (c == 0 && p > 0 && p < 65536) ? "met" : "NOT met" }')
+  format='| 100 MB passthrough (Content-Length %s) read at 64 KB/s%s '
+  format+='| one client, %s s of its 26 minutes, %s bytes read; RSS sampled every second (%s samples) '
+  format+='| gateway RSS idle %s MiB, **peak %s MiB** | < 64 MiB throughout: %s | %s |\n'
+  printf "$format" \
+    "$slow_length" "$slow_note" "$slow_seconds" "$slow_read" "$slow_samples" \
+    "$(awk -v k="$slow_idle" 'BEGIN { printf "%.1f", k / 1024 }')" \
+    "$(awk -v k="$slow_peak" 'BEGIN { printf "%.1f", k / 1024 }')" "$goal8" "$SLOW_LOAD"
+fi
+
 printf '\ngoal 1, 1 KB passthrough >= 0.6 of nginx'"'"'s requests/s: %s: %s\n' "${shown[0]}" "$goal1"
 printf 'goal 2, 100 KB and 1 MB passthrough >= 1.0 of nginx'"'"'s: %s, %s: %s\n' "${shown[1]}" "${shown[2]}" "$goal2"
 printf 'goal 3, transcoding a 1 KB body >= 0.8 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' \
@@ -326,7 +503,10 @@ printf 'goal 5, responses: report on a 1 KB body <= 15 µs more gateway CPU per 
   "$contract" "$goal5"
 printf 'goal 6, 100 KB JSON read per second of gateway CPU, to MessagePack >= 300 MB/s, to YAML >= 150: %s, %s: %s\n' \
   "$rate_msgpack" "$rate_yaml" "$goal6"
+printf 'goal 7, added p99 latency at half of saturation <= 1 ms: %s ms: %s\n' "${ADDED:--}" "$goal7"
+printf 'goal 8, a 100 MB passthrough body read at 64 KB/s: gateway RSS < 64 MiB: peak %s MiB: %s\n' \
+  "$([ -n "$SLOW" ] && awk -v k="$slow_peak" 'BEGIN { printf "%.1f", k / 1024 }' || echo -)" "$goal8"
 
 [ $failed = 0 ] || exit 1
-[ $FAIL_ON_GOALS = 1 ] && [[ "$goal1 $goal2 $goal3 $goal4 $goal5 $goal6" == *"NOT met"* ]] && exit 2
+[ $FAIL_ON_GOALS = 1 ] && [[ "$goal1 $goal2 $goal3 $goal4 $goal5 $goal6 $goal7 $goal8" == *"NOT met"* ]] && exit 2
 exit 0

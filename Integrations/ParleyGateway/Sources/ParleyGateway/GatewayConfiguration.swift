@@ -79,7 +79,8 @@ public struct GatewayConfiguration: Sendable {
     public var maxUpstreamConnections = 512
     /// The most of ``maxUpstreamConnections`` that requests whose body is still arriving (past
     /// ``requestBufferBytes``) may hold: the rest is kept for requests whose body is whole, so slow
-    /// uploads cannot take every connection. Default 384.
+    /// uploads cannot take every connection. An h2c upstream's streams still uploading count
+    /// against it too. Default 384.
     public var maxUploadConnections = 384
     /// How the gateway speaks to its upstream, and to a route's unless the route says otherwise.
     /// Default ``UpstreamProtocol/http1``.

@@ -22,7 +22,8 @@ struct GatewayCommand: AsyncParsableCommand {
         takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys). \
         Upstreams speak HTTP/1.1, or h2c with `upstream_protocol: h2c` (top level or per route); \
         at most max_upstream_connections (512) HTTP/1.1 connections to one upstream are busy at \
-        once, max_upload_connections (384) of them for requests whose body is still arriving.
+        once, max_upload_connections (384) of them (or of an h2c upstream's streams) for requests \
+        whose body is still arriving.
 
         With --openapi, requests (as they go upstream) and responses (as the upstream sent them) \
         are checked against the OpenAPI document: `report` (the default) logs the violations, \

@@ -6,7 +6,7 @@ import ParleyGateway
 import Testing
 
 /// The admin port: health, Prometheus metrics; the main port reserves no paths.
-@Suite struct AdminTests {
+@Suite(.timeLimit(.minutes(2))) struct AdminTests {
     @Test func healthAndMetricsCountRequestsTranscodesLatencyAndBytes() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream,

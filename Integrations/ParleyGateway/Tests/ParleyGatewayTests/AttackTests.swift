@@ -7,7 +7,7 @@ import Testing
 
 /// The security review's reproductions (issue #33): what one client did to the gateway. One at a
 /// time: the fault loop counts the process's sockets, and another attack's would count too.
-@Suite(.serialized) struct AttackTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct AttackTests {
     /// An upstream that answers 401 before reading a request body and keeps the connection,
     /// as a stock Node `http` server does.
     static let scripts: [String: [ScriptStep]] = [
@@ -133,7 +133,7 @@ import Testing
 
 /// A client that waits for `100 Continue` before its body is told to go on by the gateway, which
 /// reads the body before the upstream sees the request.
-@Suite struct ExpectContinueTests {
+@Suite(.timeLimit(.minutes(2))) struct ExpectContinueTests {
     @Test func aClientExpecting100ContinueIsAnsweredAtOnceAndItsBodyGoesUpstream() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The `parley-gateway` executable, run as a user runs it.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(2))) struct CommandLineTests {
     /// The built executable, beside this test bundle.
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("parley-gateway")

@@ -4,7 +4,7 @@ import ParleyGateway
 import Testing
 
 /// The YAML configuration file and the addresses flags take.
-@Suite struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(2))) struct ConfigurationTests {
     @Test func theDocumentedExampleReadsIntoEveryField() throws {
         let yaml = """
         listen: 127.0.0.1:8080

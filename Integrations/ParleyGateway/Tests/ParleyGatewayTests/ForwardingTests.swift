@@ -8,7 +8,7 @@ import ParleyGateway
 import Testing
 
 /// What crosses the gateway on the way up and down: fields, `Via`, `Host`, `Accept`, bodies.
-@Suite struct ForwardingTests {
+@Suite(.timeLimit(.minutes(3))) struct ForwardingTests {
     /// The upstream's echo of a request, read as a value.
     func echoed(_ answer: Answer) throws -> Value {
         try Registry.linked.decode(answer.body,

@@ -7,7 +7,7 @@ import Testing
 
 /// Record → check → replay: what the gateway records, `parley check` passes and `--replay`
 /// answers from, offline.
-@Suite struct RecordingTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingTests {
     @Test func recordedExchangesPassTheCheckAreRedactedAndReplayOffline() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-gateway-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,7 +5,7 @@ import ParleyGateway
 import Testing
 
 /// `--replay DIR`: answers from recordings, offline, negotiated and transcoded like live ones.
-@Suite struct ReplayTests {
+@Suite(.timeLimit(.minutes(2))) struct ReplayTests {
     /// The repository's bundled HAR of https://api.example.org.
     static let session = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../../Fixtures/recorded/api-session.har").standardizedFileURL

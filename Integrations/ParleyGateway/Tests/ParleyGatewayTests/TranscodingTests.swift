@@ -8,7 +8,7 @@ import ParleyHTTP
 import Testing
 
 /// The gateway's answer to each combination of upstream type and client `Accept`.
-@Suite struct TranscodingTests {
+@Suite(.timeLimit(.minutes(2))) struct TranscodingTests {
     /// The value formats whose types the gateway transcodes between, by their main media type.
     static let types = ["application/json", "application/yaml", "application/xml", "application/x-plist",
                         "application/msgpack", "text/csv"]
@@ -102,7 +102,7 @@ import Testing
 }
 
 /// Which type the client gets when it accepts the upstream's and prefers another (issue #33).
-@Suite struct PreferenceTests {
+@Suite(.timeLimit(.minutes(2))) struct PreferenceTests {
     @Test func aClientThatPrefersAnotherTypeGetsItAndOneThatPrefersTheUpstreamsGetsItUntouched() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
@@ -149,7 +149,7 @@ import Testing
 }
 
 /// What bounds a transcode: its input after content coding, its output, and how many run at once.
-@Suite struct TranscodeBoundsTests {
+@Suite(.timeLimit(.minutes(2))) struct TranscodeBoundsTests {
     @Test func anEncodedAnswerOverTheLimitIs502NamingIt() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             let original = try await fetch(upstream.absoluteString + "/large/200")

@@ -334,9 +334,10 @@ final class ProxyHandler: ChannelDuplexHandler {
     }
 
     /// Takes an upstream connection for the exchange, after a slot among the upstream's busy HTTP/1.1
-    /// connections (waiting up to `timeout` for one when all are taken, or all an upload may take).
+    /// connections, or its uploading h2c streams (waiting up to `timeout` for one when all are taken,
+    /// or all an upload may take). A ready request to an h2c upstream takes no slot.
     private func connect(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange) {
-        guard host.upstreamProtocol == .http1, let context else {
+        guard host.upstreamProtocol == .http1 || exchange.requestState != .complete, let context else {
             return acquire(host, timeout: timeout, request, exchange, slot: nil)
         }
         shared.upstreamSlots.take(host, uploading: exchange.requestState != .complete, on: context.eventLoop,

@@ -6,7 +6,9 @@ import Synchronization
 /// held by exchanges whose request body is still arriving. The rest is kept for requests that are
 /// ready (their body held whole), so slow uploads cannot take every connection an upstream serves.
 /// A request over the limit waits for a connection to come free, first come first served among
-/// those that may take it.
+/// those that may take it. An h2c upstream's streams share connections: only a stream whose request
+/// body is still arriving holds a slot, until that body ends, so uploads count against
+/// ``uploadLimit`` whatever the upstream's protocol.
 final class UpstreamSlots: Sendable {
     let limit: Int
     let uploadLimit: Int
@@ -133,9 +135,10 @@ final class UpstreamSlot: @unchecked Sendable {
         self.slots = slots
     }
 
-    /// The exchange's request body ended.
+    /// The exchange's request body ended (an h2c stream's slot is then given back).
     func uploadEnded() {
         guard uploading else { return }
+        if key.upstreamProtocol == .h2c { return give() }
         uploading = false
         slots?.uploadEnded(key)
     }

@@ -12,7 +12,7 @@ import Testing
 
 /// `--openapi`: requests and responses checked against an OpenAPI document, reported (log,
 /// metric, recording) or enforced (400 before the upstream, 502 instead of the answer).
-@Suite struct ContractTests {
+@Suite(.timeLimit(.minutes(2))) struct ContractTests {
     static let document = """
         openapi: 3.1.0
         info: {title: Books, version: "1"}

@@ -10,7 +10,7 @@ import Testing
 
 /// HTTP/2 over cleartext (h2c) on the main port, by prior knowledge: each stream goes through the
 /// same forwarding as an HTTP/1.1 request, with the same limits, and streams are independent.
-@Suite struct H2CTests {
+@Suite(.timeLimit(.minutes(2))) struct H2CTests {
     func decoded(_ answer: Answer) throws -> Value {
         try Registry.linked.decode(answer.body, contentType: MediaType(parsing: answer.header("Content-Type") ?? ""))
     }

@@ -4,15 +4,16 @@ import ParleyGateway
 import Testing
 
 /// The busy HTTP/1.1 connections to an upstream are bounded (`max_upstream_connections`), and
-/// requests whose body is still arriving may hold only `max_upload_connections` of them: the rest
-/// is kept for requests that are ready, so slow uploads cannot take every connection (the security
-/// review's finding 3).
+/// requests whose body is still arriving may hold only `max_upload_connections` of them (or of an
+/// h2c upstream's streams): the rest is kept for requests that are ready, so slow uploads cannot
+/// take every connection (the security review's finding 3).
 @Suite(.timeLimit(.minutes(2))) struct UpstreamSlotsTests {
-    /// Opens a connection that starts a 1 MB upload to `/sink` and sends 100 KB of it (past the
-    /// request buffer, so the request goes upstream while the rest trickles).
-    func startUpload(_ gateway: Gateway.Addresses) async throws -> RawConnection {
+    /// Opens a connection that starts an upload of `length` bytes (1 MB) to `path` and sends 100 KB of it
+    /// (past the request buffer, so the request goes upstream while the rest trickles).
+    func startUpload(_ gateway: Gateway.Addresses, path: String = "/sink",
+                     length: Int = 1_000_000) async throws -> RawConnection {
         let connection = try await RawConnection.open(port: gateway.main.port)
-        try await connection.send("POST /sink HTTP/1.1\r\nHost: gateway\r\nContent-Length: 1000000\r\n\r\n")
+        try await connection.send("POST \(path) HTTP/1.1\r\nHost: gateway\r\nContent-Length: \(length)\r\n\r\n")
         try await connection.send(Array(repeating: 0x61, count: 100_000))
         return connection
     }
@@ -78,6 +79,53 @@ import Testing
                 #expect(await eventually {
                     (try? await fetch("http://\(gateway.main)/ok", timeout: .seconds(2)).status) == 200
                 })
+            }
+        }
+    }
+
+    @Test func uploadsOverH2CStreamsHoldTheUploadShareToo() async throws {
+        // h2c streams share connections, but a stream still uploading holds a share of the
+        // uploads, so slow uploads are bounded over h2c as over HTTP/1.1.
+        try await H2CUpstream.with { h2c in
+            try await withGateway(upstream: h2c.url, configure: { configuration in
+                configuration.upstreamProtocol = .h2c
+                configuration.maxUpstreamConnections = 2
+                configuration.maxUploadConnections = 1
+            }) { gateway in
+                let first = try await startUpload(gateway)
+                #expect(await eventually { h2c.streams == 1 })
+                let second = try await startUpload(gateway)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(h2c.streams == 1, "\(h2c.streams) uploads went upstream with a share of 1")
+                // A ready request takes no share: it is answered while the uploads wait.
+                let started = ContinuousClock.now
+                #expect(try await fetch("http://\(gateway.main)/value", timeout: .seconds(5)).status == 200)
+                #expect(ContinuousClock.now - started < .seconds(3))
+                // The first upload's client goes away: its share comes free for the second.
+                await first.close()
+                #expect(await eventually { h2c.streams == 3 }, "\(h2c.streams) streams opened")
+                await second.close()
+            }
+        }
+    }
+
+    @Test func anH2CStreamGivesItsShareBackWhenItsBodyEnds() async throws {
+        try await H2CUpstream.with { h2c in
+            try await withGateway(upstream: h2c.url, configure: { configuration in
+                configuration.upstreamProtocol = .h2c
+                configuration.maxUpstreamConnections = 1
+                configuration.maxUploadConnections = 1
+            }) { gateway in
+                // `/never` is not answered: the first stream stays open once its body has ended.
+                let first = try await startUpload(gateway, path: "/never", length: 200_000)
+                #expect(await eventually { h2c.streams == 1 })
+                let second = try await startUpload(gateway)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(h2c.streams == 1, "a second upload went upstream")
+                try await first.send(Array(repeating: 0x61, count: 100_000))
+                #expect(await eventually { h2c.streams == 2 }, "the second upload still waits")
+                await first.close()
+                await second.close()
             }
         }
     }

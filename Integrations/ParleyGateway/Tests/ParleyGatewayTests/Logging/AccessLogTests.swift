@@ -6,7 +6,7 @@ import ParleyGateway
 import Testing
 
 /// The access log never holds a request: a log nobody reads costs dropped lines, counted.
-@Suite struct AccessLogTests {
+@Suite(.timeLimit(.minutes(2))) struct AccessLogTests {
     @Test func aLogPipeNobodyReadsDropsLinesCountsThemAndEveryRequestIsAnswered() async throws {
         let (readEnd, writeEnd) = try makePipe()
         defer { close(readEnd) }

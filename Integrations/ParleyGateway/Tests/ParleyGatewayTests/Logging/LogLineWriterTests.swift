@@ -4,7 +4,7 @@ import Logging
 import Testing
 
 /// The log writer: a bounded buffer in front of a thread that does the writing.
-@Suite struct LogLineWriterTests {
+@Suite(.timeLimit(.minutes(2))) struct LogLineWriterTests {
     @Test func submittingNeverWaitsForAPipeNobodyReadsAndEveryLineIsWrittenOrCountedAsDropped() async throws {
         let (readEnd, writeEnd) = try makePipe()
         defer { close(readEnd) }

@@ -7,7 +7,7 @@ import Parley
 import Testing
 
 /// The request head policy (review finding 9): methods, Host, names, Connection, Forwarded.
-@Suite struct HeaderPolicyTests {
+@Suite(.timeLimit(.minutes(2))) struct HeaderPolicyTests {
     /// Sends `head` (request line and fields, without the blank line) on a new connection.
     static func send(_ head: String, port: Int,
                      waitingForClose: Bool = true) async throws -> (answer: RawResponse?, closed: Bool) {

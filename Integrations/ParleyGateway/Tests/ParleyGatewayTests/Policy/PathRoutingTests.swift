@@ -5,7 +5,7 @@ import Testing
 
 /// Routes match, and requests are forwarded with, the normalised path; what cannot be
 /// normalised safely is 400 (review finding 7).
-@Suite struct PathRoutingTests {
+@Suite(.timeLimit(.minutes(2))) struct PathRoutingTests {
     /// The path the upstream's echo saw for a raw `GET target`, or the status when it was not 200.
     static func forwardedPath(_ target: String,
                               port: Int) async throws -> (status: Int, path: String?, detail: String?) {

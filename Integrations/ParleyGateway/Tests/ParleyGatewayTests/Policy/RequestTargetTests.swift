@@ -2,7 +2,7 @@
 import Testing
 
 /// Path normalisation before routing and forwarding (RFC 3986 §6.2.2 and §5.2.4).
-@Suite struct RequestTargetTests {
+@Suite(.timeLimit(.minutes(2))) struct RequestTargetTests {
     @Test(arguments: [
         ("/api/users", "/api/users"),
         ("/%61pi/users", "/api/users"),

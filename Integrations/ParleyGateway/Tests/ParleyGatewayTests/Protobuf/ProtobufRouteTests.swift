@@ -10,7 +10,7 @@ import Testing
 
 /// A route with descriptor sets: a protobuf upstream answers JSON and YAML clients, and a JSON
 /// request body reaches it as protobuf (#36).
-@Suite struct ProtobufRouteTests {
+@Suite(.timeLimit(.minutes(2))) struct ProtobufRouteTests {
     /// The descriptor set ParleyProtobuf's tests commit (`Tests/ParleyProtobufTests/Resources`).
     static let descriptorSet = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -5,7 +5,7 @@ import ParleyFixtures
 import Testing
 
 /// Recording keeps within its folder's limits and says once when it cannot write (review finding 8).
-@Suite struct RecordingLimitsTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingLimitsTests {
     func makeFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-retention-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

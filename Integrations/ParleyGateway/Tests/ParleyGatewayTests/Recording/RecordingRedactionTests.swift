@@ -11,7 +11,7 @@ import ParleyFixtures
 import Testing
 
 /// Recording redaction fails closed and URLs are redacted everywhere (review finding 4).
-@Suite struct RecordingRedactionTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingRedactionTests {
     static let secret = "hunter2"
 
     /// An upstream that takes any body and answers with URLs carrying tokens in every field that holds one.

@@ -5,7 +5,7 @@ import Testing
 /// A connection with no request under way is closed silently after the header timeout (no
 /// unsolicited 408: that is only for a head that started and did not finish), on the main port
 /// and on the admin port, which has the same header timeout.
-@Suite struct IdleConnectionTests {
+@Suite(.timeLimit(.minutes(2))) struct IdleConnectionTests {
     static let timeout = Duration.milliseconds(500)
 
     @Test func anIdleKeepAliveConnectionIsClosedSilentlyAfterTheHeaderTimeout() async throws {
