@@ -30,8 +30,9 @@ final class UpstreamPool: @unchecked Sendable {
                  _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
         eventLoop.preconditionInEventLoop()
         if key.upstreamProtocol == .h2c { return acquireStream(key, timeout: timeout, body) }
-        while var connections = idle[key], let connection = connections.popLast() {
-            idle[key] = connections.isEmpty ? nil : connections
+        // The idle lists change in place (a copy taken out would copy its storage to change).
+        while let connection = idle[key]?.popLast() {
+            if idle[key]?.isEmpty == true { idle[key] = nil }
             connection.onClose = nil
             if connection.isActive { return body(.success(connection)) }
         }
@@ -109,14 +110,12 @@ final class UpstreamPool: @unchecked Sendable {
         guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
-        var connections = idle[connection.key] ?? []
-        guard !closed, connection.isActive, connections.count < maxIdlePerUpstream else {
+        guard !closed, connection.isActive, idle[connection.key]?.count ?? 0 < maxIdlePerUpstream else {
             connection.close()
             return
         }
         connection.onClose = { [weak self] closing in self?.forget(closing) }
-        connections.append(connection)
-        idle[connection.key] = connections
+        idle[connection.key, default: []].append(connection)
     }
 
     private func forget(_ connection: UpstreamConnection) {
