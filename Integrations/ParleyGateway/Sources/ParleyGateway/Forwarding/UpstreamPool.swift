@@ -30,9 +30,8 @@ final class UpstreamPool: @unchecked Sendable {
                  _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
         eventLoop.preconditionInEventLoop()
         if key.upstreamProtocol == .h2c { return acquireStream(key, timeout: timeout, body) }
-        // The idle lists change in place (a copy taken out would copy its storage to change).
-        while let connection = idle[key]?.popLast() {
-            if idle[key]?.isEmpty == true { idle[key] = nil }
+        while var connections = idle[key], let connection = connections.popLast() {
+            idle[key] = connections.isEmpty ? nil : connections
             connection.onClose = nil
             if connection.isActive { return body(.success(connection)) }
         }
@@ -110,12 +109,14 @@ final class UpstreamPool: @unchecked Sendable {
         guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
-        guard !closed, connection.isActive, idle[connection.key]?.count ?? 0 < maxIdlePerUpstream else {
+        var connections = idle[connection.key] ?? []
+        guard !closed, connection.isActive, connections.count < maxIdlePerUpstream else {
             connection.close()
             return
         }
         connection.onClose = { [weak self] closing in self?.forget(closing) }
-        idle[connection.key, default: []].append(connection)
+        connections.append(connection)
+        idle[connection.key] = connections
     }
 
     private func forget(_ connection: UpstreamConnection) {
