@@ -31,15 +31,17 @@ struct ExchangeObserver: Sendable {
         if let contract = summary.contract, !contract.findings.isEmpty { reportContract(contract, of: summary) }
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
-        var metadata: Logger.Metadata = [
-            "method": .string(summary.request.method.rawValue),
-            "path": .string(urls.apply(to: summary.request.path ?? "")),
-            "status": .string(String(summary.response.status.code)),
-            "duration_ms": .string(String(Self.rounded(summary.duration.milliseconds))),
-            "bytes_in": .string(String(summary.bytesIn)),
-            "bytes_out": .string(String(summary.bytesOut)),
-        ]
-        if let latency = summary.upstreamLatency { metadata["upstream_ms"] = "\(Self.rounded(latency.milliseconds))" }
+        // Room for every key below: the dictionary never grows.
+        var metadata = Logger.Metadata(minimumCapacity: 9)
+        metadata["method"] = .string(summary.request.method.rawValue)
+        metadata["path"] = .string(urls.apply(to: summary.request.path ?? ""))
+        metadata["status"] = .string(String(summary.response.status.code))
+        metadata["duration_ms"] = .string(String(Self.rounded(summary.duration.milliseconds)))
+        metadata["bytes_in"] = .string(String(summary.bytesIn))
+        metadata["bytes_out"] = .string(String(summary.bytesOut))
+        if let latency = summary.upstreamLatency {
+            metadata["upstream_ms"] = .string(String(Self.rounded(latency.milliseconds)))
+        }
         if let transcoded = summary.transcoded { metadata["transcoded"] = "\(transcoded.from) -> \(transcoded.to)" }
         if summary.incomplete { metadata["incomplete"] = "true" }
         accessLogger.info("request", metadata: metadata)

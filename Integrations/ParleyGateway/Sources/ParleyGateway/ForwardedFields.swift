@@ -16,11 +16,9 @@ enum ForwardedFields {
     /// appended to `Via`.
     static func endToEnd(_ fields: HTTPFields) -> HTTPFields {
         var named = hopByHop
-        for value in fields[values: .connection] {
-            for token in value.split(separator: ",") {
-                if let name = HTTPField.Name(String(token.trimmingCharacters(inSpacesAndTabs: ()))) {
-                    named.insert(name)
-                }
+        for field in fields where field.name == .connection {
+            forEachToken(of: field.value) { token in
+                if let name = HTTPField.Name(String(token)) { named.insert(name) }
             }
         }
         var kept = HTTPFields()
@@ -30,6 +28,41 @@ enum ForwardedFields {
         for field in fields where !named.contains(field.name) { kept.append(field) }
         kept.append(HTTPField(name: .via, value: via))
         return kept
+    }
+
+    /// Whether a `Connection` field of `fields` names `close`.
+    static func connectionCloses(_ fields: HTTPFields) -> Bool {
+        var closes = false
+        for field in fields where field.name == .connection {
+            forEachToken(of: field.value) { token in
+                if !closes, token.utf8.elementsEqual("close".utf8, by: { $0 | 0x20 == $1 }) { closes = true }
+            }
+        }
+        return closes
+    }
+
+    /// Calls `body` with each comma-separated token of a list field's `value`, its spaces and tabs
+    /// trimmed, empty ones left out (walked in place: no array of tokens is made).
+    static func forEachToken(of value: String, _ body: (Substring) -> Void) {
+        var rest = value[...]
+        while !rest.isEmpty {
+            let comma = rest.firstIndex(of: ",") ?? rest.endIndex
+            let token = rest[..<comma].trimmingCharacters(inSpacesAndTabs: ())
+            if !token.isEmpty { body(token) }
+            rest = comma == rest.endIndex ? rest[comma...] : rest[rest.index(after: comma)...]
+        }
+    }
+}
+
+extension HTTPFields {
+    /// The values of the fields named `name` joined with `, ` (as the subscript reads them, but for
+    /// `Cookie`), a single field's value as it is: the subscript joins even one, copying its value.
+    func combinedValue(of name: HTTPField.Name) -> String? {
+        var combined: String?
+        for field in self where field.name == name {
+            combined = combined.map { $0 + ", " + field.value } ?? field.value
+        }
+        return combined
     }
 }
 

@@ -55,6 +55,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the decoder passed on a part during the read under way.
     private var decodedThisRead = false
 
+    /// The client's IP address (when known), read at the connection's first head: it never changes.
+    private var client: String?
+    private var clientKnown = false
+
     /// The wait for the first head, when it differs from `timeout` (part of it already spent).
     private var firstTimeout: TimeAmount?
 
@@ -92,7 +96,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var data = data
         switch unwrapInboundIn(data) {
         case .head(let head):
-            let client = context.channel.remoteAddress?.ipAddress
+            if !clientKnown {
+                client = context.channel.remoteAddress?.ipAddress
+                clientKnown = true
+            }
             if let policy {
                 do { data = wrapInboundOut(.head(try policy.admit(head, from: client))) } catch {
                     refuse(context, error)

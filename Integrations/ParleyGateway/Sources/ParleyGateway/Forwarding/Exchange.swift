@@ -35,7 +35,7 @@ final class Exchange {
     let route: GatewayConfiguration.Route?
     /// The route's transcoder (its own registry when it names descriptor sets), else the gateway's.
     let transcoder: Transcoder
-    /// The client's `Accept`, scanned once and carried to every decision.
+    /// The client's `Accept` (scanned once, by the handler) carried to every decision.
     let accept: AcceptField
     let transcodeLimit: Int
     let timeout: Duration
@@ -86,21 +86,22 @@ final class Exchange {
     /// Whether the connection closes after the answer (the client asked, or its body is unread).
     var closesAfter: Bool
 
-    init(head: HTTPRequest, route: GatewayConfiguration.Route?, transcoder: Transcoder,
+    init(head: HTTPRequest, route: GatewayConfiguration.Route?, transcoder: Transcoder, accept: AcceptField,
          configuration: GatewayConfiguration, captureLimit: Int) {
         self.head = head
         self.route = route
         self.transcoder = transcoder
-        self.accept = AcceptField(head.headerFields)
+        self.accept = accept
         self.transcodeLimit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes
         self.timeout = route?.upstreamTimeout ?? configuration.upstreamTimeout
         self.uploadDeadline = .now() + .nanoseconds(configuration.uploadTimeout.nanoseconds)
-        self.summary = ExchangeSummary(request: head, response: HTTPResponse(status: .ok), started: Date())
+        self.summary = ExchangeSummary(request: head, response: Self.noResponse, started: Date())
         self.requestTap = BodyTap(limit: captureLimit)
-        self.closesAfter = head.headerFields[values: .connection].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() == "close" }
-        }
+        self.closesAfter = ForwardedFields.connectionCloses(head.headerFields)
     }
+
+    /// The summary's response until there is one (made once: a response head is a stored object).
+    private static let noResponse = HTTPResponse(status: .ok)
 
     func receivedBody(_ buffer: ByteBuffer) { requestTap.take(buffer.readableBytesView) }
 

@@ -41,6 +41,22 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var watchdogDeadline = NIODeadline.distantFuture
     /// Parts of pipelined requests that arrived while the one before was being answered.
     private var queued: CircularBuffer<HTTPRequestPart> = []
+    /// The upstream `Accept` of the connection's last request, with the client's `Accept` and the
+    /// route (its path prefix) it was made for.
+    private var lastUpstreamAccept: (client: String?, route: String?, upstream: String?)?
+    /// The client's `Accept` of the connection's last request, scanned.
+    private var lastAccept: AcceptField?
+    /// The response plan of the connection's last answer, with what it was made from.
+    private var lastPlan: (key: PlanKey, plan: ResponsePlan)?
+
+    /// What a response plan is made from, besides the route's transcoder and mode (its path prefix).
+    private struct PlanKey: Equatable {
+        var status: Int
+        var contentType: String?
+        var method: HTTPRequest.Method
+        var accept: String?
+        var route: String?
+    }
 
     init(shared: ForwardingContext, pool: UpstreamPool) {
         self.shared = shared
@@ -165,7 +181,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func begin(_ head: HTTPRequest) {
         let configuration = shared.configuration
         let route = configuration.route(for: head.path ?? "/")
-        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route),
+        // A keep-alive client sends the same `Accept` on each request: the last one's scan is reused.
+        let acceptValue = head.headerFields.combinedValue(of: .accept)
+        let accept = lastAccept.flatMap { $0.fieldValue == acceptValue ? $0 : nil } ?? AcceptField(acceptValue)
+        lastAccept = accept
+        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route), accept: accept,
                                 configuration: configuration, captureLimit: shared.observer.captureLimit)
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
             label: head.headerFields[.contentType], types: route?.requestTypes ?? [])
@@ -267,7 +287,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         var fields = ForwardedFields.endToEnd(exchange.head.headerFields)
         fields[.contentLength] = nil
         fields[.expect] = nil
-        fields[.accept] = exchange.transcoder.upstreamAccept(forClient: exchange.accept)
+        fields[.accept] = upstreamAccept(exchange)
         if exchange.transcodesRequest {
             let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
             do {
@@ -474,6 +494,32 @@ final class ProxyHandler: ChannelDuplexHandler {
                            path: target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
     }
 
+    /// The `Accept` sent upstream for the exchange: the one made for the connection's previous
+    /// request when the client's field and the route's transcoder are the same (a keep-alive
+    /// client sends the same `Accept` each time), else made anew.
+    private func upstreamAccept(_ exchange: Exchange) -> String? {
+        let client = exchange.accept.fieldValue
+        let route = exchange.route?.pathPrefix
+        if let last = lastUpstreamAccept, last.client == client, last.route == route { return last.upstream }
+        let upstream = exchange.transcoder.upstreamAccept(forClient: exchange.accept)
+        lastUpstreamAccept = (client, route, upstream)
+        return upstream
+    }
+
+    /// What to do with the upstream's response `head`: the plan made for the connection's previous
+    /// answer when everything it was made from is the same (its status and `Content-Type`, and the
+    /// request's method, `Accept` and route), else made anew.
+    private func plan(for head: HTTPResponse, _ exchange: Exchange) -> ResponsePlan {
+        let key = PlanKey(status: head.status.code, contentType: head.headerFields.combinedValue(of: .contentType),
+                          method: exchange.head.method, accept: exchange.accept.fieldValue,
+                          route: exchange.route?.pathPrefix)
+        if let last = lastPlan, last.key == key { return last.plan }
+        let plan = exchange.transcoder.plan(for: head, method: exchange.head.method, accept: exchange.accept,
+                                            mode: exchange.route?.transcode ?? .preferred)
+        lastPlan = (key, plan)
+        return plan
+    }
+
     /// How the exchange's upstream is spoken to: its route's protocol, else the gateway's.
     private func upstreamProtocol(_ exchange: Exchange) -> GatewayConfiguration.UpstreamProtocol {
         exchange.route?.upstreamProtocol ?? shared.configuration.upstreamProtocol
@@ -521,9 +567,13 @@ final class ProxyHandler: ChannelDuplexHandler {
         if exchange.requestState == .complete { finishRequest(exchange) }
         let closes = exchange.closesAfter
         let lingers = exchange.requestState != .complete
-        if closes { closing = true }
+        guard closes else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)   // nothing waits for this write
+            report(exchange)
+            return
+        }
+        closing = true
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            guard closes else { return }
             guard lingers else {
                 context.close(promise: nil)
                 return
@@ -767,13 +817,10 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.stopWatchingUpstream()
         exchange.resendable = nil
         if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
-        exchange.upstreamKeepsAlive = !received.headerFields[values: .connection].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() == "close" }
-        }
+        exchange.upstreamKeepsAlive = !ForwardedFields.connectionCloses(received.headerFields)
         var head = received
         head.headerFields = ForwardedFields.endToEnd(received.headerFields)
-        switch exchange.transcoder.plan(for: head, method: exchange.head.method, accept: exchange.accept,
-                                      mode: exchange.route?.transcode ?? .preferred) {
+        switch plan(for: head, exchange) {
         case .passThrough:
             exchange.summary.upstreamResponse = received
             if let check = exchange.contract?.responseCheck(method: exchange.head.method) {

@@ -39,8 +39,9 @@ public struct BufferedLogHandler: LogHandler {
     /// One log line (without its newline).
     static func line(date: Date, level: Logger.Level, label: String, message: String,
                      metadata: Logger.Metadata) -> String {
-        var text = timestamp(date)
+        var text = ""
         text.reserveCapacity(256)   // an access-log line fits: it grows once or not at all
+        appendTimestamp(date, to: &text)
         text += " "
         text += level.rawValue
         text += " "
@@ -56,26 +57,25 @@ public struct BufferedLogHandler: LogHandler {
         return text
     }
 
-    /// `date` in UTC as ISO 8601 with milliseconds (`2026-11-28T11:00:00.123Z`), from the C
+    /// Appends `date` in UTC as ISO 8601 with milliseconds (`2026-11-28T11:00:00.123Z`), from the C
     /// library's calendar: every access-log line has one, and Foundation's format style is heavy.
-    static func timestamp(_ date: Date) -> String {
+    static func appendTimestamp(_ date: Date, to text: inout String) {
         let (seconds, milliseconds) = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
             .quotientAndRemainder(dividingBy: 1000)
         var time = time_t(milliseconds < 0 ? seconds - 1 : seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
+        // Written into the line's own storage, an ASCII scalar at a time.
         func append(_ value: Int32, digits: Int, then separator: UInt8) {
             var divisor: Int32 = 1
             for _ in 1..<digits { divisor *= 10 }
             var value = value
             while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value / divisor % 10)))
                 value %= divisor
                 divisor /= 10
             }
-            bytes.append(separator)
+            text.unicodeScalars.append(Unicode.Scalar(separator))
         }
         append(parts.tm_year + 1900, digits: 4, then: UInt8(ascii: "-"))
         append(parts.tm_mon + 1, digits: 2, then: UInt8(ascii: "-"))
@@ -84,7 +84,6 @@ public struct BufferedLogHandler: LogHandler {
         append(parts.tm_min, digits: 2, then: UInt8(ascii: ":"))
         append(parts.tm_sec, digits: 2, then: UInt8(ascii: "."))
         append(Int32(milliseconds < 0 ? milliseconds + 1000 : milliseconds), digits: 3, then: UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `value` as it is when it is one plain token, else in double quotes with `"`, `\` and

@@ -55,9 +55,11 @@ struct RequestHeadPolicy: Sendable {
             throw Refusal(status: .badRequest, detail: "the request has no Host field")
         }
         if let path = head.path {
-            do { head.path = try RequestTarget.normalized(path) } catch {
+            let normalized: String
+            do { normalized = try RequestTarget.normalized(path) } catch {
                 throw Refusal(status: .badRequest, detail: error.reason)
             }
+            if normalized != path { head.path = normalized }   // setting copies the head's pseudo-fields
         }
         var fields = head.headerFields
         if fields.contains(where: { $0.name.rawName.utf8.contains(UInt8(ascii: "_")) }) {
@@ -95,11 +97,20 @@ struct RequestHeadPolicy: Sendable {
         if !trusted, fields.contains(where: { Self.proxyFields.contains($0.name) }) {
             for name in Self.proxyFields { fields[name] = nil }
         }
-        let node = client.utf8.contains(UInt8(ascii: ":")) ? "\"[\(client)]\"" : client
+        let isIPv6 = client.utf8.contains(UInt8(ascii: ":"))
         let quotedHost = host.replacingBackslashAndQuote()
-        fields.append(HTTPField(name: Self.forwarded, value: "for=\(node);host=\"\(quotedHost)\";proto=http"))
+        // Built in storage reserved once: `for=node;host="host";proto=http`.
+        var forwarded = "for="
+        forwarded.reserveCapacity(client.utf8.count + quotedHost.utf8.count + 30)
+        forwarded += isIPv6 ? "\"[" : ""
+        forwarded += client
+        forwarded += isIPv6 ? "]\"" : ""
+        forwarded += ";host=\""
+        forwarded += quotedHost
+        forwarded += "\";proto=http"
+        fields.append(HTTPField(name: Self.forwarded, value: forwarded))
         let earlier = fields[values: Self.xForwardedFor]
-        fields[Self.xForwardedFor] = (earlier + [client]).joined(separator: ", ")
+        fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
         if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
         if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
         return fields

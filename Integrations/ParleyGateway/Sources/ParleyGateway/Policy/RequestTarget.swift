@@ -19,6 +19,7 @@ enum RequestTarget {
     /// `target` (a path with an optional `?query`) normalised, or why it cannot be.
     static func normalized(_ target: String) throws(Rejection) -> String {
         if target == "*" { return target }
+        if isNormal(target) { return target }
         let query = target.firstIndex(of: "?")
         let path = Array(target[..<(query ?? target.endIndex)].utf8)
         guard path.first == UInt8(ascii: "/") else { throw Rejection(reason: "the request target is not a path") }
@@ -44,6 +45,29 @@ enum RequestTarget {
         normalized += segments.joined(separator: [UInt8(ascii: "/")])
         if trailingSlash, !segments.isEmpty { normalized.append(UInt8(ascii: "/")) }
         return String(decoding: normalized, as: UTF8.self) + (query.map { String(target[$0...]) } ?? "")
+    }
+
+    /// Whether `target` is a path that normalising leaves as it is: it starts with `/` and holds
+    /// no escape, no `\`, no empty segment but a trailing one, and no dot segment before its query.
+    private static func isNormal(_ target: String) -> Bool {
+        var bytes = target.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "/") else { return false }
+        var segmentLength = 0
+        var segmentDots = 0
+        while true {
+            let byte = bytes.next()
+            if byte == nil || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") {
+                if segmentDots == segmentLength, segmentLength == 1 || segmentLength == 2 { return false }
+                if byte == UInt8(ascii: "/"), segmentLength == 0 { return false }
+                if byte != UInt8(ascii: "/") { return true }
+                segmentLength = 0
+                segmentDots = 0
+                continue
+            }
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") { return false }
+            segmentLength += 1
+            if byte == UInt8(ascii: ".") { segmentDots += 1 }
+        }
     }
 
     /// One segment with its unreserved escapes decoded and the others' hex upper-cased.

@@ -22,10 +22,24 @@ import Testing
         ("/a..b/.c/..d", "/a..b/.c/..d"),
         ("/api/users?q=/../x&y=%2F", "/api/users?q=/../x&y=%2F"),
         ("/%61pi?", "/api?"),
+        ("/a//?q", "/a/?q"),
+        ("/a/.?q=1", "/a/?q=1"),
+        ("/a/..?q", "/?q"),
+        ("/?q=%2F", "/?q=%2F"),
+        ("/...", "/..."),
         ("*", "*"),
     ])
     func normalises(target: String, expected: String) throws {
         #expect(try RequestTarget.normalized(target) == expected)
+    }
+
+    /// A normalised target is normalised already: normalising it again (the path a request takes
+    /// when nothing in it needs rewriting) leaves it as it is.
+    @Test(arguments: ["/api/users", "//api//users", "/./api/./users", "/api/users/.", "/api/users/..", "/.",
+                      "/%61pi/users", "/a%20b/%e2%82%ac", "/a..b/.c/..d", "/api/users?q=/../x", "/%61pi?", "/"])
+    func normalisingTwiceChangesNothing(target: String) throws {
+        let once = try RequestTarget.normalized(target)
+        #expect(try RequestTarget.normalized(once) == once)
     }
 
     @Test(arguments: [
@@ -40,6 +54,8 @@ import Testing
         ("/api/%", "malformed"),
         ("/api/%4", "malformed"),
         ("/api/%zz", "malformed"),
+        ("/a\\b", "'\\'"),
+        ("/a/../..?q", "climbs above"),
         ("api", "not a path"),
         ("", "not a path"),
     ])
