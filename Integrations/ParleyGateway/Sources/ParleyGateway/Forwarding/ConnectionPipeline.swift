@@ -79,8 +79,10 @@ struct ConnectionPipeline: Sendable {
             maxIdleTime: headerTimeout, maxAge: nil, maxGraceTime: nil, keepalive: nil)
         let manager = NIOHTTP2ServerConnectionManagementHandler(eventLoop: channel.eventLoop, configuration: lifetime)
         let pipeline = channel.pipeline.syncOperations
-        // The settings above hold from the client's first frame, not from its acknowledgement.
-        try pipeline.addHandler(EarlySettingsAcknowledgement(upgradedRequest: upgradedRequest))
+        // The settings above hold from the client's first frame, not from its acknowledgement; a
+        // client that sends no preface within the header timeout is closed.
+        try pipeline.addHandler(EarlySettingsAcknowledgement(prefaceTimeout: headerTimeout,
+                                                             upgradedRequest: upgradedRequest))
         // The manager counts the open streams through the stream delegate.
         _ = try pipeline.configureHTTP2Pipeline(mode: .server, connectionConfiguration: connection,
                                                 streamConfiguration: .init(),

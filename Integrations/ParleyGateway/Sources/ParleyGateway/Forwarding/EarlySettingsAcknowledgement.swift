@@ -43,8 +43,21 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
     /// Payload bytes of the current frame still to pass on, past its header.
     private var payloadLeft = 0
 
-    init(upgradedRequest: UpgradedRequest? = nil) {
+    /// How long the client has for its preface and first SETTINGS frame; then the connection closes
+    /// (NIO's connection manager cannot close a connection whose client has not opened HTTP/2).
+    private let prefaceTimeout: TimeAmount
+    private var prefaceTimer: Scheduled<Void>?
+
+    init(prefaceTimeout: TimeAmount, upgradedRequest: UpgradedRequest? = nil) {
+        self.prefaceTimeout = prefaceTimeout
         self.upgradedRequest = upgradedRequest
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        prefaceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: prefaceTimeout) { [self] in
+            prefaceTimer = nil
+            if case .awaitingSettings = state { context.close(promise: nil) }
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -68,6 +81,7 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        prefaceTimer?.cancel()
         // Removed mid-frame (the connection closing): whatever waited goes on.
         guard let pending, pending.readableBytes > 0 else { return }
         self.pending = nil
@@ -103,6 +117,8 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
                 if var frames = upgradedRequest?.frames { output.writeBuffer(&frames) }
                 upgradedRequest = nil
                 state = .awaitingAcknowledgement
+                prefaceTimer?.cancel()
+                prefaceTimer = nil
             case .awaitingAcknowledgement:
                 if payloadLeft > 0 {
                     let count = min(payloadLeft, input.readableBytes)

@@ -30,9 +30,11 @@ struct H2CUpgrader: HTTPServerProtocolUpgrader {
             }
             let handlers = context.pipeline.syncOperations
             // The HTTP/1.1 handlers after NIO's have seen nothing of this connection yet.
-            handlers.removeHandler(context: try handlers.context(handlerType: HTTP1ToHTTPServerCodec.self), promise: nil)
-            handlers.removeHandler(context: try handlers.context(handlerType: RequestHeadGuard.self), promise: nil)
-            handlers.removeHandler(context: try handlers.context(handlerType: ProxyHandler.self), promise: nil)
+            let http1: [any ChannelHandler.Type] = [HTTP1ToHTTPServerCodec.self, RequestHeadGuard.self,
+                                                    ProxyHandler.self]
+            for type in http1 {
+                handlers.removeHandler(context: try handlers.context(handlerType: type), promise: nil)
+            }
             try pipeline.configureHTTP2(context.channel, upgradedRequest: request)
         }
     }
@@ -86,7 +88,9 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
         guard head.version == .http1_1, connection.contains("http2-settings"),
               UpgradedRequest.tokens(head.headers["upgrade"]).contains("h2c"),
               head.headers["transfer-encoding"].isEmpty,
-              head.headers["content-length"].allSatisfy({ Substring($0).trimmingCharacters(inSpacesAndTabs: ()) == "0" }),
+              head.headers["content-length"].allSatisfy({
+                  Substring($0).trimmingCharacters(inSpacesAndTabs: ()) == "0"
+              }),
               UpgradedRequest(head, allocator: ByteBufferAllocator()) != nil,
               let request = try? HTTPRequest(head, secure: false, splitCookie: false) else { return false }
         return (try? policy.admit(request, from: client)) != nil

@@ -233,11 +233,11 @@ import Testing
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
                 let upgrade = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n"
+                let big = String(repeating: "b", count: 20_000)   // over the 16 KiB of header fields
                 for (request, status) in [("GET /value HTTP/1.1\r\n\(upgrade)\r\n", 400),                 // no Host
                                           ("GET /value HTTP/1.1\r\nHost: a\r\nHost: b\r\n\(upgrade)\r\n", 400),
                                           ("TRACE /value HTTP/1.1\r\nHost: a\r\n\(upgrade)\r\n", 405),
-                                          ("GET /value HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 20_000))"
-                                           + "\r\n\(upgrade)\r\n", 431)] {
+                                          ("GET /value HTTP/1.1\r\nHost: a\r\nX-Big: \(big)\r\n\(upgrade)\r\n", 431)] {
                     let connection = try await RawConnection.open(port: gateway.main.port)
                     try await connection.send(request)
                     let answer = await connection.responses(1, within: .seconds(10)).first
