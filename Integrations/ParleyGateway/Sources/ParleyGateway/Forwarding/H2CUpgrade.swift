@@ -43,10 +43,10 @@ struct H2CUpgrader: HTTPServerProtocolUpgrader {
 /// Removed from an upgraded connection before the first request reaches it, when it holds nothing.
 extension ProxyHandler: RemovableChannelHandler {}
 
-/// Before NIO's upgrade handler, on a connection's first request: a request asking for an upgrade
+/// Before NIO's upgrade handler, on a connection's first request: a request with an `Upgrade` field
 /// the gateway does not take is answered over HTTP/1.1 (RFC 9110 §7.8 lets a server ignore
-/// `Upgrade`), with its `Upgrade` field dropped, and the connection closes after the answer (NIO's
-/// HTTP/1.1 decoder reads nothing past a request that asked for an upgrade). The gateway takes an
+/// `Upgrade`), with that field dropped; when `Connection` names `Upgrade`, the connection closes
+/// after the answer (NIO's HTTP/1.1 decoder reads nothing past such a request). The gateway takes an
 /// upgrade to h2c from an HTTP/1.1 request that:
 /// - names `Upgrade` and `HTTP2-Settings` in `Connection`, and `h2c` in `Upgrade`;
 /// - has exactly one `HTTP2-Settings`, a valid SETTINGS payload (RFC 7540 §3.2.1 forbids the
@@ -72,10 +72,10 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let connection = UpgradedRequest.tokens(head.headers["connection"])
-        if connection.contains("upgrade"), head.headers.contains(name: "upgrade"),
+        if head.headers.contains(name: "upgrade"),
            !takes(head, connection: connection, client: context.channel.remoteAddress?.ipAddress) {
             head.headers.remove(name: "upgrade")
-            head.headers.add(name: "connection", value: "close")
+            if connection.contains("upgrade") { head.headers.add(name: "connection", value: "close") }
             context.fireChannelRead(wrapInboundOut(.head(head)))
         } else {
             context.fireChannelRead(data)
@@ -85,7 +85,7 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Whether the gateway upgrades this request to h2c.
     private func takes(_ head: HTTPRequestHead, connection: [String], client: String?) -> Bool {
-        guard head.version == .http1_1, connection.contains("http2-settings"),
+        guard head.version == .http1_1, connection.contains("upgrade"), connection.contains("http2-settings"),
               UpgradedRequest.tokens(head.headers["upgrade"]).contains("h2c"),
               head.headers["transfer-encoding"].isEmpty,
               head.headers["content-length"].allSatisfy({

@@ -215,6 +215,21 @@ import Testing
         }
     }
 
+    @Test func anUpgradeConnectionDoesNotNameIsIgnoredAndTheConnectionStays() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\nConnection: HTTP2-Settings\r\n"
+                                          + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n\r\n"
+                                          + "GET /echo/next HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                let answers = await connection.responses(2, within: .seconds(10))
+                #expect(answers.map(\.status) == [200, 200])
+                #expect(answers.first?.field("Connection")?.lowercased() != "close")
+                await connection.close()
+            }
+        }
+    }
+
     @Test func curlWithAMalformedHTTP2SettingsGetsHTTP1() async throws {
         try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
