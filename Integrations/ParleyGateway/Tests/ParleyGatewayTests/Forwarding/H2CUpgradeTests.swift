@@ -80,6 +80,27 @@ import Testing
         }
     }
 
+    @Test func anUpgradedHeadLongerThanAFrameGoesOnInContinuationFrames() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.maxHeaderBytes = 65_536 }) { gateway in
+                try await withFolder { folder in
+                    let file = folder.appendingPathComponent("echo")
+                    // Random letters: HPACK's Huffman code cannot bring 40,000 of them under 16 KiB.
+                    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                    let big = String((0..<40_000).map { _ in letters.randomElement()! })
+                    let run = try await CommandLineClient.curl.run([
+                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path, "-H", "X-Big: \(big)",
+                        "http://127.0.0.1:\(gateway.main.port)/echo/big",
+                    ])
+                    #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
+                    let echoed = try decoded(bytes(file), as: "application/json")
+                    #expect(echoed["fields"]?["x-big"] == .array([.string(big)]))
+                }
+            }
+        }
+    }
+
     @Test func curlGetsATranscodeOnTheUpgradedStream() async throws {
         try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
