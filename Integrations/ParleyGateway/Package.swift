@@ -49,6 +49,7 @@ let package = Package(
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                               .product(name: "NIOHPACK", package: "swift-nio-http2"),
                                .product(name: "NIOExtras", package: "swift-nio-extras"),
                                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),

@@ -20,6 +20,7 @@ struct GatewayCommand: AsyncParsableCommand {
         otherwise 406. Upstream failures answer 502 or 504 with problem details (RFC 9457). \
         Request bodies are held up to request_buffer_bytes before going upstream; a client that \
         takes nothing of its answer for send_timeout (60 s) is disconnected (--config keys). \
+        Clients speak HTTP/1.1, or h2c by prior knowledge or by `Upgrade: h2c` on their first request. \
         Upstreams speak HTTP/1.1, or h2c with `upstream_protocol: h2c` (top level or per route); \
         at most max_upstream_connections (512) HTTP/1.1 connections to one upstream are busy at \
         once, max_upload_connections (384) of them (or of an h2c upstream's streams) for requests \

@@ -4,7 +4,8 @@ import NIOHTTP2
 import NIOHTTPTypesHTTP1
 
 /// How a client connection of the main port is set up: HTTP/1.1, or HTTP/2 over cleartext (h2c)
-/// when the client opens with HTTP/2's connection preface (prior knowledge, RFC 9113 §3.3). Either
+/// when the client opens with HTTP/2's connection preface (prior knowledge, RFC 9113 §3.3) or
+/// upgrades its first HTTP/1.1 request with `Upgrade: h2c` (RFC 7540 §3.2, ``H2CUpgrader``). Either
 /// way every request goes through a ``RequestHeadGuard`` and a ``ProxyHandler`` of its own
 /// channel: a connection's for HTTP/1.1, a stream's for HTTP/2 (the stream's frames become
 /// HTTP/1-style parts), so both protocols share one forwarding path, its limits and timeouts.
@@ -40,15 +41,21 @@ struct ConnectionPipeline: Sendable {
         try channel.pipeline.syncOperations.addHandler(ProtocolDetector(pipeline: self))
     }
 
-    /// HTTP/1.1: NIO's server codec, the head guard (whose first wait for a head is `firstHeadTimeout`,
-    /// the rest of the header timeout the detector left) and the proxy.
+    /// HTTP/1.1: NIO's server codec with its upgrade handler (for h2c, ``H2CUpgrader``, screened by
+    /// ``H2CUpgradeScreen``), the head guard (whose first wait for a head is `firstHeadTimeout`, the
+    /// rest of the header timeout the detector left) and the proxy.
     func configureHTTP1(_ channel: any Channel, firstHeadTimeout: TimeAmount) throws {
         let pool = try self.pool(for: channel)
         let pipeline = channel.pipeline.syncOperations
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
+        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false,
+                                                 withServerUpgrade: (upgraders: [H2CUpgrader(pipeline: self)],
+                                                                     completionHandler: { _ in }),
+                                                 withErrorHandling: false,
                                                  withOutboundHeaderValidation: false,
                                                  withEncoderConfiguration: .init(),
                                                  withDecoderLimitConfiguration: decoderLimits)
+        let upgrade = try pipeline.context(handlerType: HTTPServerUpgradeHandler.self)
+        try pipeline.addHandler(H2CUpgradeScreen(policy: policy), position: .before(upgrade.handler))
         try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  firstTimeout: firstHeadTimeout))
@@ -57,8 +64,9 @@ struct ConnectionPipeline: Sendable {
 
     /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that
     /// closes a connection idle for the header timeout and sends `GOAWAY` on graceful shutdown
-    /// (then closes once the streams in flight are answered).
-    func configureHTTP2(_ channel: any Channel) throws {
+    /// (then closes once the streams in flight are answered). A connection upgraded from HTTP/1.1
+    /// gets the request it was upgraded with as stream 1.
+    func configureHTTP2(_ channel: any Channel, upgradedRequest: UpgradedRequest? = nil) throws {
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.initialSettings = [
             HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams),
@@ -71,8 +79,10 @@ struct ConnectionPipeline: Sendable {
             maxIdleTime: headerTimeout, maxAge: nil, maxGraceTime: nil, keepalive: nil)
         let manager = NIOHTTP2ServerConnectionManagementHandler(eventLoop: channel.eventLoop, configuration: lifetime)
         let pipeline = channel.pipeline.syncOperations
-        // The settings above hold from the client's first frame, not from its acknowledgement.
-        try pipeline.addHandler(EarlySettingsAcknowledgement())
+        // The settings above hold from the client's first frame, not from its acknowledgement; a
+        // client that sends no preface within the header timeout is closed.
+        try pipeline.addHandler(EarlySettingsAcknowledgement(prefaceTimeout: headerTimeout,
+                                                             upgradedRequest: upgradedRequest))
         // The manager counts the open streams through the stream delegate.
         _ = try pipeline.configureHTTP2Pipeline(mode: .server, connectionConfiguration: connection,
                                                 streamConfiguration: .init(),

@@ -11,6 +11,12 @@ import NIOCore
 /// the pipeline. Applying the gateway's settings early is safe: they only raise the header-list
 /// limit and bound the client's open streams, which RFC 9113 §6.5.3 and §5.1.2 let a server enforce
 /// with `REFUSED_STREAM` before the client has seen them; they change no flow-control window.
+///
+/// On a connection upgraded from HTTP/1.1 (``H2CUpgrader``), it also puts the ``UpgradedRequest``
+/// in: the settings of the client's `HTTP2-Settings` go first in its first SETTINGS frame (so the
+/// frame's own, later values win, and NIO's one acknowledgement answers both, as RFC 7540 §3.2.1
+/// has the 101 acknowledge the field), and the request's frames for stream 1 come right after the
+/// acknowledgement, before anything else of the client's.
 final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -30,10 +36,29 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
     private static let largestSettingsFrame = 16_384
 
     private var state = State.awaitingSettings
+    /// The request the connection was upgraded with, until it is put in.
+    private var upgradedRequest: UpgradedRequest?
     /// Bytes read and not yet passed on.
     private var pending: ByteBuffer?
     /// Payload bytes of the current frame still to pass on, past its header.
     private var payloadLeft = 0
+
+    /// How long the client has for its preface and first SETTINGS frame; then the connection closes
+    /// (NIO's connection manager cannot close a connection whose client has not opened HTTP/2).
+    private let prefaceTimeout: TimeAmount
+    private var prefaceTimer: Scheduled<Void>?
+
+    init(prefaceTimeout: TimeAmount, upgradedRequest: UpgradedRequest? = nil) {
+        self.prefaceTimeout = prefaceTimeout
+        self.upgradedRequest = upgradedRequest
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        prefaceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: prefaceTimeout) { [self] in
+            prefaceTimer = nil
+            if case .awaitingSettings = state { context.close(promise: nil) }
+        }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
@@ -56,6 +81,7 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        prefaceTimer?.cancel()
         // Removed mid-frame (the connection closing): whatever waited goes on.
         guard let pending, pending.readableBytes > 0 else { return }
         self.pending = nil
@@ -75,9 +101,24 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
                       header.length <= Self.largestSettingsFrame else { return true }
                 guard input.readableBytes >= headerEnd + header.length,
                       var opening = input.readSlice(length: headerEnd + header.length) else { return false }
+                if var settings = upgradedRequest?.settings,
+                   header.length + settings.readableBytes <= Self.largestSettingsFrame {
+                    // The preface, then the frame's header with the longer length and its payload after the field's.
+                    var preface = opening.readSlice(length: Self.prefaceLength)!
+                    output.writeBuffer(&preface)
+                    let length = header.length + settings.readableBytes
+                    output.writeBytes([UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8),
+                                       UInt8(truncatingIfNeeded: length), Self.settingsType, 0, 0, 0, 0, 0])
+                    opening.moveReaderIndex(forwardBy: Self.frameHeaderLength)
+                    output.writeBuffer(&settings)
+                }
                 output.writeBuffer(&opening)
                 output.writeBytes([0, 0, 0, Self.settingsType, Self.acknowledgementFlag, 0, 0, 0, 0])
+                if var frames = upgradedRequest?.frames { output.writeBuffer(&frames) }
+                upgradedRequest = nil
                 state = .awaitingAcknowledgement
+                prefaceTimer?.cancel()
+                prefaceTimer = nil
             case .awaitingAcknowledgement:
                 if payloadLeft > 0 {
                     let count = min(payloadLeft, input.readableBytes)

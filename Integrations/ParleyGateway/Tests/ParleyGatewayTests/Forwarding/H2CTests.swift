@@ -275,22 +275,4 @@ import Testing
             try GatewayConfiguration(yaml: Array("upstream: http://a\nmax_concurrent_streams: 0\n".utf8))
         }
     }
-
-    @Test func anUpgradeToH2CIsAnsweredOverHTTP1() async throws {
-        // RFC 9113 deprecates the Upgrade to h2c: the gateway ignores it (RFC 7540 §3.2 lets a
-        // server), answers over HTTP/1.1, and does not pass the upgrade upstream.
-        try await withUpstream(TestUpstream.router()) { upstream in
-            try await withGateway(upstream: upstream) { gateway in
-                let connection = try await RawConnection.open(port: gateway.main.port)
-                try await connection.send("GET /echo/up HTTP/1.1\r\nHost: gateway\r\n"
-                                          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
-                                          + "HTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n")
-                let answer = await connection.responses(1, within: .seconds(5)).first
-                #expect(answer?.status == 200)
-                let text = answer.map { String(decoding: $0.body, as: UTF8.self) } ?? ""
-                #expect(!text.lowercased().contains("h2c") && !text.lowercased().contains("http2-settings"), "\(text)")
-                await connection.close()
-            }
-        }
-    }
 }

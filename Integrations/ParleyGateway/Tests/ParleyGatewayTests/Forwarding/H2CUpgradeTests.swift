@@ -1,0 +1,321 @@
+import Foundation
+import NIOCore
+import Parley
+@testable import ParleyGateway
+import Testing
+
+/// The upgrade of an HTTP/1.1 connection to h2c (`Upgrade: h2c`, RFC 7540 §3.2), driven by the
+/// clients that send it: `curl --http2` and `nghttp -u`. The request that asked becomes stream 1
+/// and goes through the same forwarding, policy and limits as any h2c stream; an upgrade the
+/// gateway does not take is answered over HTTP/1.1.
+@Suite(.timeLimit(.minutes(2))) struct H2CUpgradeTests {
+    /// What `curl -w` prints after each transfer: the protocol, the status, new connections.
+    static let writeOut = "%{http_version} %{response_code} %{num_connects}\\n"
+
+    func decoded(_ body: [UInt8], as type: String) throws -> Value {
+        try Registry.linked.decode(body, contentType: MediaType(parsing: type))
+    }
+
+    /// A fresh folder for a client's output files, removed after `body`.
+    func withFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("h2c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
+
+    @Test func curlUpgradesAndSendsSeveralRequestsOnTheUpgradedConnection() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                try await withFolder { folder in
+                    let base = "http://127.0.0.1:\(gateway.main.port)"
+                    let files = (0..<3).map { folder.appendingPathComponent("body\($0)") }
+                    let run = try await CommandLineClient.curl.run([
+                        "--http2", "-s", "-w", Self.writeOut,
+                        "-o", files[0].path, "\(base)/value",
+                        "-o", files[1].path, "\(base)/echo/second?x=1",
+                        "-o", files[2].path, "\(base)/value?again",
+                    ])
+                    #expect(run.status == 0, "\(run.errors)")
+                    // One connection, upgraded with the first request and used for the next two.
+                    #expect(run.output == "2 200 1\n2 200 0\n2 200 0\n", "\(run.output)")
+                    #expect(try decoded(bytes(files[0]), as: "application/json") == TestUpstream.value)
+                    #expect(try decoded(bytes(files[2]), as: "application/json") == TestUpstream.value)
+                    let echoed = try decoded(bytes(files[1]), as: "application/json")
+                    #expect(echoed["method"] == .string("GET"))
+                    #expect(echoed["path"] == .string("/echo/second?x=1"))
+                    #expect(echoed["fields"]?["via"] == .array([.string("1.1 parley-gateway")]))
+                }
+            }
+        }
+    }
+
+    @Test func theUpgradedRequestIsForwardedWithoutTheUpgradeAndThroughThePolicyOnce() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                try await withFolder { folder in
+                    let file = folder.appendingPathComponent("echo")
+                    let run = try await CommandLineClient.curl.run([
+                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path,
+                        "-H", "X-Forwarded-For: 203.0.113.9", "-H", "X_User: mallory",
+                        "http://127.0.0.1:\(gateway.main.port)/echo/a/../up",
+                    ])
+                    #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
+                    let echoed = try decoded(bytes(file), as: "application/json")
+                    // The policy's rewriting, once: the path normalised, the untrusted client's
+                    // forwarding field replaced by its address, the underscore field dropped.
+                    #expect(echoed["path"] == .string("/echo/up"))
+                    #expect(echoed["fields"]?["x-forwarded-for"] == .array([.string("127.0.0.1")]))
+                    #expect(echoed["fields"]?["x_user"] == nil)
+                    let names = echoed["fields"]?.objectValue.map { Array($0.keys) } ?? []
+                    for name in ["upgrade", "http2-settings", "connection"] {
+                        #expect(!names.contains(name), "\(name) was forwarded: \(names)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func anUpgradedHeadLongerThanAFrameGoesOnInContinuationFrames() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.maxHeaderBytes = 65_536 }) { gateway in
+                try await withFolder { folder in
+                    let file = folder.appendingPathComponent("echo")
+                    // Random letters: HPACK's Huffman code cannot bring 40,000 of them under 16 KiB.
+                    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                    let big = String((0..<40_000).map { _ in letters.randomElement()! })
+                    let run = try await CommandLineClient.curl.run([
+                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path, "-H", "X-Big: \(big)",
+                        "http://127.0.0.1:\(gateway.main.port)/echo/big",
+                    ])
+                    #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
+                    let echoed = try decoded(bytes(file), as: "application/json")
+                    #expect(echoed["fields"]?["x-big"] == .array([.string(big)]))
+                }
+            }
+        }
+    }
+
+    @Test func curlGetsATranscodeOnTheUpgradedStream() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                try await withFolder { folder in
+                    let file = folder.appendingPathComponent("yaml")
+                    let run = try await CommandLineClient.curl.run([
+                        "--http2", "-s", "-w", "%{http_version} %{response_code} %{content_type}\\n",
+                        "-o", file.path, "-H", "Accept: application/json;q=0.1, application/yaml",
+                        "http://127.0.0.1:\(gateway.main.port)/value",
+                    ])
+                    #expect(run.output.hasPrefix("2 200 application/yaml"), "\(run.output) \(run.errors)")
+                    #expect(try decoded(bytes(file), as: "application/yaml") == TestUpstream.value)
+                }
+            }
+        }
+    }
+
+    @Test func nghttpUpgradesAndStreamOneIsAnswered() async throws {
+        try #require(CommandLineClient.nghttp.isInstalled, "nghttp is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let base = "http://127.0.0.1:\(gateway.main.port)"
+                let run = try await CommandLineClient.nghttp.run(["-u", "-v", "\(base)/value", "\(base)/echo/three"])
+                #expect(run.status == 0, "\(run.errors)")
+                #expect(run.output.contains("HTTP Upgrade success"), "\(run.output)")
+                // The upgraded request is stream 1; the next request opens another stream of the connection.
+                #expect(run.output.contains("(stream_id=1) :status: 200"), "\(run.output)")
+                #expect(run.output.components(separatedBy: ":status: 200").count == 3, "\(run.output)")
+                #expect(run.output.components(separatedBy: "] Connected").count == 2, "\(run.output)")
+                #expect(run.output.contains(#""name":"Grace""#), "\(run.output)")
+                #expect(run.output.contains(#""path":"/echo/three""#), "\(run.output)")
+            }
+        }
+    }
+
+    @Test func anUpgradeAnswersSwitchingProtocolsThenTheServersSettings() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n"
+                                          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                                          + "HTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n")
+                let head = Array("HTTP/1.1 101 Switching Protocols\r\n".utf8)
+                var received: [UInt8] = []
+                for _ in 0..<250 where !(received.count > head.count + 64 && received.contains(10)) {
+                    try await Task.sleep(for: .milliseconds(20))
+                    received = connection.received
+                }
+                #expect(Array(received.prefix(head.count)) == head)
+                let text = String(decoding: received, as: UTF8.self).lowercased()
+                #expect(text.contains("connection: upgrade\r\n") && text.contains("upgrade: h2c\r\n"), "\(text)")
+                // The server's connection preface, a SETTINGS frame, is the first thing after the 101's head.
+                let end = Array("\r\n\r\n".utf8)
+                let headEnd = (0...(received.count - end.count)).first { Array(received[$0..<($0 + 4)]) == end }
+                let frame = try #require(headEnd.map { received.dropFirst($0 + end.count) })
+                #expect(frame.count >= 9 && frame[frame.startIndex + 3] == 4 && frame[frame.startIndex + 4] == 0)
+                await connection.close()
+            }
+        }
+    }
+
+    @Test func anUpgradedConnectionThatSendsNoPrefaceIsClosed() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.headerTimeout = .seconds(1) }) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n"
+                                          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                                          + "HTTP2-Settings: AAMAAABk\r\n\r\n")
+                #expect(await connection.waitForClose(within: .seconds(10)))
+                #expect(String(decoding: connection.received, as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
+            }
+        }
+    }
+
+    @Test func anUpgradeWithABodyIsAnsweredOverHTTP1AndTheConnectionCloses() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("POST /echo/body HTTP/1.1\r\nHost: gateway\r\nContent-Length: 5\r\n"
+                                          + "Content-Type: text/plain\r\n"
+                                          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                                          + "HTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\nhello")
+                let answer = try #require(await connection.responses(1, within: .seconds(10)).first)
+                #expect(answer.status == 200)
+                #expect(answer.field("Connection")?.lowercased() == "close")
+                let echoed = try decoded(answer.body, as: answer.field("Content-Type") ?? "")
+                #expect(echoed["body"] == .string("hello"))
+                #expect(echoed["fields"]?["upgrade"] == nil)
+                #expect(await connection.waitForClose(within: .seconds(5)))
+            }
+        }
+    }
+
+    @Test func curlPostingABodyGetsItsAnswerOverHTTP1() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                try await withFolder { folder in
+                    let file = folder.appendingPathComponent("echo")
+                    let run = try await CommandLineClient.curl.run([
+                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path, "-H", "Content-Type: text/plain",
+                        "--data-binary", "posted", "http://127.0.0.1:\(gateway.main.port)/echo/post",
+                    ])
+                    #expect(run.output == "1.1 200 1\n", "\(run.output) \(run.errors)")
+                    #expect(try decoded(bytes(file), as: "application/json")["body"] == .string("posted"))
+                }
+            }
+        }
+    }
+
+    /// Upgrades the gateway does not take: the request is answered over HTTP/1.1, then the
+    /// connection closes.
+    @Test(arguments: [
+        "HTTP2-Settings: !!!!\r\n",                                       // not base64url
+        "HTTP2-Settings: AAMAAA\r\n",                                     // 4 bytes: no whole setting
+        "HTTP2-Settings: AAIAAAAC\r\n",                                   // ENABLE_PUSH 2
+        "HTTP2-Settings: AAMAAABk\r\nHTTP2-Settings: AAMAAABk\r\n",       // two fields
+        "",                                                               // none
+    ])
+    func anUpgradeWithoutOneValidHTTP2SettingsIsAnsweredOverHTTP1(settings: String) async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n"
+                                          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n\(settings)\r\n")
+                let answer = try #require(await connection.responses(1, within: .seconds(10)).first)
+                #expect(answer.status == 200)
+                #expect(try decoded(answer.body, as: answer.field("Content-Type") ?? "") == TestUpstream.value)
+                #expect(answer.field("Connection")?.lowercased() == "close")
+                #expect(await connection.waitForClose(within: .seconds(5)))
+            }
+        }
+    }
+
+    @Test func anUpgradeConnectionDoesNotNameIsIgnoredAndTheConnectionStays() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\nConnection: HTTP2-Settings\r\n"
+                                          + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n\r\n"
+                                          + "GET /echo/next HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                let answers = await connection.responses(2, within: .seconds(10))
+                #expect(answers.map(\.status) == [200, 200])
+                #expect(answers.first?.field("Connection")?.lowercased() != "close")
+                await connection.close()
+            }
+        }
+    }
+
+    @Test func curlWithAMalformedHTTP2SettingsGetsHTTP1() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let run = try await CommandLineClient.curl.run([
+                    "-s", "-o", "/dev/null", "-w", Self.writeOut,
+                    "-H", "Connection: Upgrade, HTTP2-Settings", "-H", "Upgrade: h2c", "-H", "HTTP2-Settings: AAMAAA",
+                    "http://127.0.0.1:\(gateway.main.port)/value",
+                ])
+                #expect(run.output == "1.1 200 1\n", "\(run.output) \(run.errors)")
+            }
+        }
+    }
+
+    @Test func anUpgradeTheHeadPolicyRefusesIsAnsweredOverHTTP1() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let upgrade = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n"
+                let big = String(repeating: "b", count: 20_000)   // over the 16 KiB of header fields
+                for (request, status) in [("GET /value HTTP/1.1\r\n\(upgrade)\r\n", 400),                 // no Host
+                                          ("GET /value HTTP/1.1\r\nHost: a\r\nHost: b\r\n\(upgrade)\r\n", 400),
+                                          ("TRACE /value HTTP/1.1\r\nHost: a\r\n\(upgrade)\r\n", 405),
+                                          ("GET /value HTTP/1.1\r\nHost: a\r\nX-Big: \(big)\r\n\(upgrade)\r\n", 431)] {
+                    let connection = try await RawConnection.open(port: gateway.main.port)
+                    try await connection.send(request)
+                    let answer = await connection.responses(1, within: .seconds(10)).first
+                    #expect(answer?.status == status, "\(request.prefix(40))")
+                    #expect(await connection.waitForClose(within: .seconds(5)))
+                }
+            }
+        }
+    }
+
+    @Test func plainHTTP1RequestsAreUnaffected() async throws {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n\r\n"
+                                          + "GET /echo/keep HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                let answers = await connection.responses(2, within: .seconds(10))
+                #expect(answers.map(\.status) == [200, 200])
+                #expect(answers.allSatisfy { $0.field("Connection")?.lowercased() != "close" })
+                #expect(!connection.isClosed)
+                await connection.close()
+                let run = try await CommandLineClient.curl.run([
+                    "--http1.1", "-s", "-w", Self.writeOut,
+                    "-o", "/dev/null", "http://127.0.0.1:\(gateway.main.port)/value",
+                    "-o", "/dev/null", "http://127.0.0.1:\(gateway.main.port)/value",
+                ])
+                #expect(run.output == "1.1 200 1\n1.1 200 0\n", "\(run.output) \(run.errors)")
+            }
+        }
+    }
+
+    @Test func theSettingsFieldIsReadAsBase64URLSettings() {
+        // curl's value: MAX_CONCURRENT_STREAMS 100, INITIAL_WINDOW_SIZE 33554432, ENABLE_PUSH 0.
+        #expect(UpgradedRequest.settingsPayload("AAMAAABkAAQCAAAAAAIAAAAA") ==
+                [0, 3, 0, 0, 0, 100, 0, 4, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0])
+        #expect(UpgradedRequest.settingsPayload("") == [])
+        #expect(UpgradedRequest.settingsPayload("AAUAAEAA") == [0, 5, 0, 0, 64, 0])         // MAX_FRAME_SIZE 16384
+        #expect(UpgradedRequest.settingsPayload("AAT_____") == nil)                         // window over 2^31-1
+        #expect(UpgradedRequest.settingsPayload("AAUAAD__") == nil)                         // frame size under 16384
+        #expect(UpgradedRequest.settingsPayload("AAMAAABk+") == nil)                        // base64, not base64url
+        #expect(UpgradedRequest.settingsPayload("AAMAAABl") == [0, 3, 0, 0, 0, 101])
+        #expect(UpgradedRequest.settingsPayload(String(repeating: "AAMAAABk", count: 65)) == nil)   // over 64
+    }
+}
