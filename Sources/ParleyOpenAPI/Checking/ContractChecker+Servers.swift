@@ -14,7 +14,7 @@ extension ContractChecker {
     /// response is checked later with ``checkResponse(_:operation:method:)`` against
     /// ``RequestCheck/operation``.
     public func checkRequest(_ request: ContractRequest) -> RequestCheck {
-        let path = request.pathAndQuery.path
+        let (path, query) = request.pathAndQuery
         guard let match = document.operation(method: request.method, path: String(path)) else {
             return RequestCheck(operation: nil, findings: [
                 ContractFinding(.noOperation, "\(request.method.uppercased()) \(path) matches no path of the document"),
@@ -26,7 +26,8 @@ extension ContractChecker {
                                 + "which declares \(match.allowedMethods.joined(separator: ", ")) only"),
             ])
         }
-        return RequestCheck(operation: operation, findings: checkRequest(request, match: match, operation: operation))
+        let findings = checkRequest(request, query: query, match: match, operation: operation)
+        return RequestCheck(operation: operation, findings: findings)
     }
 }
 

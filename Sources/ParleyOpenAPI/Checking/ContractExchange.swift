@@ -59,6 +59,11 @@ public struct ContractResponse: Sendable {
 }
 
 extension Array where Element == (name: String, value: String) {
+    /// The value of the first field named `name` (any case), `nil` when there is none.
+    func firstValue(named name: String) -> String? {
+        first { $0.name.equalsIgnoringASCIICase(name) }?.value
+    }
+
     /// The values of every field named `name` (any case).
     func values(named name: String) -> [String] {
         var values: [String] = []

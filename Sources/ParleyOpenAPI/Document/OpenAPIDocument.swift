@@ -73,14 +73,11 @@ public struct OpenAPIDocument: Sendable {
             guard zip(base, segments).allSatisfy({ $0.matches($1, into: &parameters) }) else { continue }
             let rest = segments[base.count...]
             guard let found = router.lookup(rest) else { continue }
-            func served(_ method: String) -> Int? {
-                found.operations[method].flatMap { operations[$0].basePaths.contains(base) ? $0 : nil }
-            }
-            let index = served(upper) ?? (upper == "HEAD" ? served("GET") : nil)
-            let allowed = found.operations.keys.filter { served($0) != nil }.sorted()
-            if allowed.isEmpty { continue }
+            let methods = ServedMethods(candidates: found.operations, operations: operations, base: base)
+            let index = methods.operation(for: upper) ?? (upper == "HEAD" ? methods.operation(for: "GET") : nil)
+            if index == nil && methods.sorted.isEmpty { continue }
             return OperationMatch(operation: index.map { operations[$0] }, pathTemplate: found.template,
-                                  pathParameters: found.parameters, allowedMethods: allowed)
+                                  pathParameters: found.parameters, methods: methods)
         }
         return nil
     }
@@ -94,6 +91,23 @@ public struct OperationMatch: Sendable {
     public let pathTemplate: String
     /// Path parameters by name, as they appear in the path (percent-encoded).
     public let pathParameters: [String: String]
-    /// The methods the matched path declares.
-    public let allowedMethods: [String]
+    /// The methods the matched path declares (listed only when asked: a matched operation needs no list).
+    public var allowedMethods: [String] { methods.sorted }
+    let methods: ServedMethods
+}
+
+/// The methods of a matched path template whose operations are served under one base path.
+struct ServedMethods: Sendable {
+    /// Operation indices by method, at the template (under any base path).
+    let candidates: [String: Int]
+    let operations: [CompiledOperation]
+    let base: [PathSegmentPattern]
+
+    /// The index of `method`'s operation, when it is served under ``base``.
+    func operation(for method: String) -> Int? {
+        candidates[method].flatMap { operations[$0].basePaths.contains(base) ? $0 : nil }
+    }
+
+    /// The served methods, sorted.
+    var sorted: [String] { candidates.keys.filter { operation(for: $0) != nil }.sorted() }
 }

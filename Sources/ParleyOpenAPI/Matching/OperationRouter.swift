@@ -25,7 +25,14 @@ struct OperationRouter: Sendable {
     /// The segments of a path (empty segments dropped, so `/books/` is `/books`), split at each
     /// `/` byte: a path is URI text, so its bytes need no grapheme breaking.
     static func segments(of path: String) -> [Substring] {
-        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
+        var segments: [Substring] = []
+        var start = path.utf8.startIndex
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
+            if start < index { segments.append(path[start..<index]) }
+            start = path.utf8.index(after: index)
+        }
+        if start < path.utf8.endIndex { segments.append(path[start...]) }
+        return segments
     }
 
     /// Adds one operation of `template`.

@@ -83,9 +83,10 @@ extension ParameterDeserializer {
         if kind == .object && explode {
             return try explodedObject(pairs.map { ($0.name, $0.rawValue ?? "") }, node: node)
         }
-        let values = pairs.filter { $0.name == name }.map { $0.rawValue ?? "" }
+        var values: [Substring] = []
+        for pair in pairs where pair.name == name { values.append(pair.rawValue ?? "") }
         guard !values.isEmpty else { return nil }
-        if !allowEmptyValue, values.contains(where: \.isEmpty) {
+        if !allowEmptyValue, values.contains(where: { $0.isEmpty }) {
             throw DeserializationError(.emptyValue, subject: subject, text: "",
                                        "an empty value is not allowed (allowEmptyValue is false)")
         }

@@ -138,7 +138,7 @@ public struct ParameterDeserializer: Sendable {
         case .query:
             return try queryValue(input.queryPairs, kind: kind, node: node)
         case .header:
-            guard let lines = input.headerValues[name.lowercased()] else { return nil }
+            guard let lines = input.headerLines(named: name) else { return nil }
             return try simpleValue(lines.joined(separator: ","), kind: kind, node: node)
         case .cookie:
             let values = input.cookies.filter { $0.name == name }.map { Substring($0.value) }
@@ -158,7 +158,7 @@ public struct ParameterDeserializer: Sendable {
             guard let pair = input.queryPairs.first(where: { $0.name == name }) else { return nil }
             text = try decoded(pair.rawValue ?? "")
         case .header:
-            guard let lines = input.headerValues[name.lowercased()] else { return nil }
+            guard let lines = input.headerLines(named: name) else { return nil }
             text = lines.joined(separator: ",")
         case .cookie:
             guard let cookie = input.cookies.first(where: { $0.name == name }) else { return nil }
@@ -177,6 +177,10 @@ public struct ParameterDeserializer: Sendable {
     func decoded(_ raw: some StringProtocol) throws(DeserializationError) -> String {
         if location == .header { return String(raw) }
         let plusAsSpace = location == .query && !allowReserved
+        // Text without escapes (the common case) is itself.
+        if !raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }) {
+            return String(raw)
+        }
         guard let text = PercentEscaping.unescapeStrictly(Array(raw.utf8), plusAsSpace: plusAsSpace) else {
             throw DeserializationError(.malformedEscape, subject: subject, text: String(raw),
                                        "a '%' must be followed by two hex digits and escapes must spell UTF-8")

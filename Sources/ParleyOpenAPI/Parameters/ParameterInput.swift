@@ -22,8 +22,8 @@ public struct ParameterInput: Sendable {
     public let pathVariables: [String: String]
     /// The query string's members in order.
     let queryPairs: [Pair]
-    /// The header field values by lower-cased name, each field line in order.
-    let headerValues: [String: [String]]
+    /// The header fields in order (names in any case), searched by name when a parameter asks.
+    let headerFields: [(name: String, value: String)]
     /// The members of every `Cookie` field, in order, values as written.
     let cookies: [(name: String, value: String)]
 
@@ -37,15 +37,28 @@ public struct ParameterInput: Sendable {
                 headerFields: [(name: String, value: String)] = []) {
         self.pathVariables = pathVariables
         self.queryPairs = query.map(Self.pairs(in:)) ?? []
-        var headers = [String: [String]](minimumCapacity: headerFields.count)
         var cookies: [(name: String, value: String)] = []
-        for field in headerFields {
-            let name = field.name.lowercased()
-            headers[name, default: []].append(field.value)
-            if name == "cookie" { cookies += Self.cookies(in: field.value) }
+        for field in headerFields where Self.sameFieldName(field.name, "cookie") {
+            cookies += Self.cookies(in: field.value)
         }
-        self.headerValues = headers
+        self.headerFields = headerFields
         self.cookies = cookies
+    }
+
+    /// The values of every header field named `name` (any case), each field line in order;
+    /// `nil` when there is none. A request carries few fields, so a scan beats building a table.
+    func headerLines(named name: String) -> [String]? {
+        var lines: [String] = []
+        for field in headerFields where Self.sameFieldName(field.name, name) { lines.append(field.value) }
+        return lines.isEmpty ? nil : lines
+    }
+
+    /// Whether two field names are the same when lower-cased: ASCII names compare by their
+    /// bytes, folding case; only a non-ASCII name is lower-cased whole.
+    static func sameFieldName(_ a: String, _ b: String) -> Bool {
+        if a.equalsIgnoringASCIICase(b) { return true }
+        if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return a.lowercased() == b.lowercased()
     }
 
     /// The members of a query string or form body, split at `&` (empty members skipped). The
@@ -55,7 +68,9 @@ public struct ParameterInput: Sendable {
             let member = Substring(bytes)
             let equals = member.utf8.firstIndex(of: UInt8(ascii: "="))
             let name = member[..<(equals ?? member.endIndex)]
-            return Pair(name: PercentEscaping.unescape(Array(name.utf8), plusAsSpace: true),
+            // A name without escapes (the common case) is itself.
+            let isPlain = !name.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+            return Pair(name: isPlain ? String(name) : PercentEscaping.unescape(Array(name.utf8), plusAsSpace: true),
                         rawValue: equals.map { member[member.utf8.index(after: $0)...] })
         }
     }
