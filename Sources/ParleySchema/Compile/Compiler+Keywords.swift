@@ -243,7 +243,7 @@ extension Compiler {
             }
         }
         // Objects.
-        var applicator = ObjectApplicator()
+        var applicator = ObjectApplicator.Parts()
         if case .object(let properties)? = object["properties"] {
             applicator.hasProperties = true
             for entry in properties {
@@ -260,16 +260,12 @@ extension Compiler {
         if object["additionalProperties"] != nil {
             applicator.additional = try child(location, "additionalProperties")
         }
-        if applicator.properties.count > 8 {
-            applicator.propertyIndex = Dictionary(
-                applicator.properties.map { ($0.name, $0.node) },
-                uniquingKeysWith: { _, last in last })
-        }
         if applicator.hasProperties || !applicator.patternProperties.isEmpty || applicator.additional != nil {
-            if case .required(let names)? = node.keywords.last, applicator.foldRequired(names) {
-                node.keywords.removeLast()
-            }
-            node.keywords.append(.object(applicator))
+            var required: [String] = []
+            if case .required(let names)? = node.keywords.last { required = names }
+            let compiled = ObjectApplicator(applicator, required: required)
+            if !compiled.required.isEmpty { node.keywords.removeLast() }
+            node.keywords.append(.object(compiled))
         }
         if !draft4, object["propertyNames"] != nil {
             node.keywords.append(.propertyNames(try child(location, "propertyNames")))
@@ -329,13 +325,14 @@ extension Compiler {
         guard case .string(let propertyName)? = discriminator["propertyName"] else {
             throw invalid(location, "discriminator", "needs a propertyName string")
         }
-        var compiled = Discriminator(propertyName: propertyName, choices: [], byName: [:])
+        var choices: [(value: String, node: Int)] = []
+        var byName: [String: Int] = [:]
         if case .object(let mapping)? = discriminator["mapping"] {
             for entry in mapping {
                 guard case .string(let target) = entry.value else { continue }
                 let reference = target.contains("/") || target.contains("#") ? target : "#/components/schemas/" + target
                 let resolved = try resolve(reference, base: location.base, rules: location.rules)
-                compiled.choices.append((entry.key, try self.node(for: resolved)))
+                choices.append((entry.key, try self.node(for: resolved)))
             }
         }
         for keyword in ["oneOf", "anyOf"] {
@@ -344,17 +341,17 @@ extension Compiler {
                 guard case .object(let member) = element, case .string(let reference)? = member["$ref"],
                     let name = reference.split(separator: "/").last
                 else { continue }
-                compiled.byName[String(name)] = try child(location, keyword, String(i))
+                byName[String(name)] = try child(location, keyword, String(i))
             }
         }
-        if compiled.byName.isEmpty, let root = index.resources[location.base],
+        if byName.isEmpty, let root = index.resources[location.base],
             case .object(let components)? = root.value["components"], case .object(let schemas)? = components["schemas"]
         {
             for entry in schemas {
                 let resolved = try resolve(
                     "#/components/schemas/" + JSONPointer.escape(entry.key),
                     base: location.base, rules: location.rules)
-                compiled.byName[entry.key] = try self.node(for: resolved)
+                byName[entry.key] = try self.node(for: resolved)
             }
         }
         // The discriminator picks the one schema to check, in place of trying each `oneOf`/`anyOf` member.
@@ -364,6 +361,7 @@ extension Compiler {
             default: false
             }
         }
-        node.keywords.append(.discriminator(compiled))
+        node.keywords.append(
+            .discriminator(Discriminator(propertyName: propertyName, choices: choices, byName: byName)))
     }
 }

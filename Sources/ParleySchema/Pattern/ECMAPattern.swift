@@ -35,12 +35,26 @@
 /// nest at most 500 deep, and one match takes at most 200 million linear steps or one million
 /// backtracking steps.
 public struct ECMAPattern: Sendable {
-    private let program: PatternProgram
-    /// The parsed pattern, for `matchesByBacktracking(_:)` when `program` is linear.
-    private let tree: PatternNode
-    private let captureCount: Int
-    private let unicode: Bool
-    private let limits: Limits
+    /// The compiled parts, held by reference so that copying a pattern (as a validator reading a
+    /// compiled schema does) is one retain, not one per array.
+    private final class Compiled: Sendable {
+        let program: PatternProgram
+        /// The parsed pattern, for `matchesByBacktracking(_:)` when `program` is linear.
+        let tree: PatternNode
+        let captureCount: Int
+        let unicode: Bool
+        let limits: Limits
+
+        init(program: PatternProgram, tree: PatternNode, captureCount: Int, unicode: Bool, limits: Limits) {
+            self.program = program
+            self.tree = tree
+            self.captureCount = captureCount
+            self.unicode = unicode
+            self.limits = limits
+        }
+    }
+
+    private let compiled: Compiled
 
     /// Compiles an ECMA-262 pattern; `unicode` is the `u` flag (2020-12 uses it; draft 4 does not).
     public init(_ source: String, unicode: Bool) throws(PatternError) {
@@ -51,50 +65,54 @@ public struct ECMAPattern: Sendable {
     public init(_ source: String, unicode: Bool, limits: Limits) throws(PatternError) {
         var parser = try PatternParser(source, unicode: unicode, maxNesting: limits.maxNesting)
         let tree = try parser.parse()
-        self.unicode = unicode
-        self.limits = limits
-        captureCount = parser.captureTotal
-        self.tree = tree
-        program = try PatternProgram(tree, sets: parser.sets, captureCount: parser.captureTotal,
-                                     backtracking: tree.needsBacktracking, maxSize: limits.maxProgramSize)
+        let program = try PatternProgram(tree, sets: parser.sets, captureCount: parser.captureTotal,
+                                         backtracking: tree.needsBacktracking, maxSize: limits.maxProgramSize)
+        compiled = Compiled(program: program, tree: tree, captureCount: parser.captureTotal, unicode: unicode,
+                            limits: limits)
     }
 
     /// RegExp.prototype.test semantics: true when the pattern matches anywhere in `text` (unanchored search).
     /// Throws `PatternError` with code `.budgetExceeded` when the match would exceed its work budget.
     public func matches(_ text: String) throws(PatternError) -> Bool {
-        let units = TextUnits(text: text, unicode: unicode)
-        if program.isBacktracking {
-            var matcher = BacktrackingMatcher(program, text: Array(units), maxSteps: limits.maxBacktrackingSteps)
-            return try matcher.search()
-        }
-        if program.isSequence {
+        let compiled = self.compiled
+        let maxSteps = compiled.limits.maxSteps
+        if compiled.program.isSequence {
             // ASCII text (most `pattern` instances) is matched on its bytes.
             let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool?? in
                 guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
                 return .some(SequenceMatcher.matchesASCII(
-                    bytes, program.asciiSteps, anchored: program.isAnchoredAtStart, maxSteps: limits.maxSteps))
+                    bytes, compiled.program.asciiSteps, anchored: compiled.program.isAnchoredAtStart,
+                    maxSteps: maxSteps))
             }
             if case .some(.some(let outcome)) = ascii {
                 guard let outcome else {
                     throw PatternError(code: .budgetExceeded,
-                                       message: "the match needs more than \(limits.maxSteps) steps", offset: nil)
+                                       message: "the match needs more than \(maxSteps) steps", offset: nil)
                 }
                 return outcome
             }
-            return try SequenceMatcher(program, maxSteps: limits.maxSteps).matches(units)
+            return try SequenceMatcher(compiled.program, maxSteps: maxSteps)
+                .matches(TextUnits(text: text, unicode: compiled.unicode))
         }
-        let matcher = PikeMatcher(program, maxSteps: limits.maxSteps)
-        return try matcher.matches(units)
+        let units = TextUnits(text: text, unicode: compiled.unicode)
+        if compiled.program.isBacktracking {
+            var matcher = BacktrackingMatcher(
+                compiled.program, text: Array(units), maxSteps: compiled.limits.maxBacktrackingSteps)
+            return try matcher.search()
+        }
+        return try PikeMatcher(compiled.program, maxSteps: maxSteps).matches(units)
     }
 
     /// `matches(_:)` run on the backtracking matcher whatever the pattern, within
     /// ``Limits/maxBacktrackingSteps``: the tests and the fuzzer compare the two engines with it.
     @_spi(Testing)
     public func matchesByBacktracking(_ text: String) throws(PatternError) -> Bool {
-        let units = Array(TextUnits(text: text, unicode: unicode))
+        let program = compiled.program
+        let units = Array(TextUnits(text: text, unicode: compiled.unicode))
         let backtracking = program.isBacktracking
-            ? program : PatternProgram(tree, sets: program.sets, captureCount: captureCount, backtracking: true)
-        var matcher = BacktrackingMatcher(backtracking, text: units, maxSteps: limits.maxBacktrackingSteps)
+            ? program
+            : PatternProgram(compiled.tree, sets: program.sets, captureCount: compiled.captureCount, backtracking: true)
+        var matcher = BacktrackingMatcher(backtracking, text: units, maxSteps: compiled.limits.maxBacktrackingSteps)
         return try matcher.search()
     }
 }

@@ -100,47 +100,81 @@ package struct TypeSet: OptionSet, Sendable, Hashable {
 }
 
 /// A schema's properties, pattern properties and additional properties, checked in one pass
-/// over the instance's members.
-struct ObjectApplicator: Sendable {
-    /// Named properties and their nodes, with each name's hash to skip most string comparisons.
-    var properties: [(name: String, node: Int)] = []
+/// over the instance's members. A class, so that checking the keyword borrows its arrays instead
+/// of copying (retaining) each of them.
+final class ObjectApplicator: Sendable {
+    /// Named properties and their nodes.
+    let properties: [(name: String, node: Int)]
     /// `properties` by name, built when there are more than 8, so a member costs one hash lookup.
-    var propertyIndex: [String: Int]?
-    var patternProperties: [(pattern: ECMAPattern, source: String, node: Int)] = []
+    let propertyIndex: [String: Int]?
+    let patternProperties: [(pattern: ECMAPattern, source: String, node: Int)]
     /// The node members matched by neither go to, if `additionalProperties` is present.
-    var additional: Int?
+    let additional: Int?
     /// Whether `properties` is present (for keyword locations).
-    var hasProperties = false
-    /// The node's `required` names when they are checked here (see ``foldRequired(_:)``).
-    var required: [String] = []
+    let hasProperties: Bool
+    /// The node's `required` names when they are checked here (see ``init(_:required:)``).
+    let required: [String]
     /// For each of `properties` (when `required` is not empty): the bits of the `required`
     /// entries it satisfies, so a member marks them as it is matched.
-    var requiredBits: [UInt64] = []
+    let requiredBits: [UInt64]
 
-    /// Takes over a `required` keyword that comes just before this one, so a valid object's
-    /// required names are marked during the pass over its members instead of each looked up.
-    /// Only when every name is a listed property and there are few enough for a bit each.
-    mutating func foldRequired(_ names: [String]) -> Bool {
-        guard !names.isEmpty, names.count <= 64, propertyIndex == nil else { return false }
+    /// The keyword's parts as the compiler gathers them.
+    struct Parts {
+        var properties: [(name: String, node: Int)] = []
+        var patternProperties: [(pattern: ECMAPattern, source: String, node: Int)] = []
+        var additional: Int?
+        var hasProperties = false
+    }
+
+    /// The applicator of `parts`, taking over `required` (a keyword that comes just before this
+    /// one) when it can, so a valid object's required names are marked during the pass over its
+    /// members instead of each looked up: only when every name is a listed property and there are
+    /// few enough for a bit each. Whether it took them is ``required``'s being non-empty.
+    init(_ parts: Parts, required names: [String]) {
+        properties = parts.properties
+        patternProperties = parts.patternProperties
+        additional = parts.additional
+        hasProperties = parts.hasProperties
+        propertyIndex = parts.properties.count > 8
+            ? Dictionary(parts.properties.map { ($0.name, $0.node) }, uniquingKeysWith: { _, last in last })
+            : nil
+        if let bits = Self.requiredBits(names, parts.properties), propertyIndex == nil {
+            required = names
+            requiredBits = bits
+        } else {
+            required = []
+            requiredBits = []
+        }
+    }
+
+    /// For each property, the bits of the `names` it satisfies; `nil` when a name is not a
+    /// property or there are none or more than 64.
+    private static func requiredBits(_ names: [String], _ properties: [(name: String, node: Int)]) -> [UInt64]? {
+        guard !names.isEmpty, names.count <= 64 else { return nil }
         var bits = [UInt64](repeating: 0, count: properties.count)
         for (slot, name) in names.enumerated() {
             // A repeated property name: the first is the one a member matches.
-            guard let i = properties.firstIndex(where: { $0.name == name }) else { return false }
+            guard let i = properties.firstIndex(where: { $0.name == name }) else { return nil }
             bits[i] |= 1 << UInt64(slot)
         }
-        required = names
-        requiredBits = bits
-        return true
+        return bits
     }
 }
 
 /// OpenAPI's `discriminator`: the named property's value picks the schema to validate against.
-struct Discriminator: Sendable {
-    var propertyName: String
+/// A class, so that checking the keyword borrows it instead of copying its parts.
+final class Discriminator: Sendable {
+    let propertyName: String
     /// Values to nodes: `mapping` entries, then the names of `oneOf`/`anyOf` references.
-    var choices: [(value: String, node: Int)]
+    let choices: [(value: String, node: Int)]
     /// Resolves a value not in `choices` as a schema name (`#/components/schemas/<value>`).
-    var byName: [String: Int]
+    let byName: [String: Int]
+
+    init(propertyName: String, choices: [(value: String, node: Int)], byName: [String: Int]) {
+        self.propertyName = propertyName
+        self.choices = choices
+        self.byName = byName
+    }
 }
 
 /// One compiled keyword. `name` fields are not needed: each case knows its keyword. Indirect, so
