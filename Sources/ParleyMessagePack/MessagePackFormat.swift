@@ -115,6 +115,6 @@ public struct MessagePackFormat: Format {
     public func encode(_ value: Value, context: EncodingContext) throws -> [UInt8] {
         var writer = MessagePackWriter(options: options)
         try writer.write(value)
-        return writer.bytes
+        return writer.output.makeArray()
     }
 }

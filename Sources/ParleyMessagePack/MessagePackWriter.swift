@@ -6,7 +6,8 @@ import Parley
 /// parsed into, through the same scalar and header writers (`ValueEventWriter`).
 struct MessagePackWriter: ValueEventWriter {
     let options: MessagePackFormat.Options
-    private(set) var bytes: [UInt8] = []
+    /// The bytes written so far.
+    let output = MessagePackOutput()
 
     private enum Frame {
         case array([Value], next: Int)
@@ -15,7 +16,6 @@ struct MessagePackWriter: ValueEventWriter {
 
     init(options: MessagePackFormat.Options) {
         self.options = options
-        bytes.reserveCapacity(256)
     }
 
     mutating func write(_ root: Value) throws(FormatError) {
@@ -33,7 +33,7 @@ struct MessagePackWriter: ValueEventWriter {
                 case .string(let s): try writeString(s)
                 case .bytes(let b):
                     try writeHeader(count: b.count, small: nil, codes: (0xC4, 0xC5, 0xC6))
-                    bytes.append(contentsOf: b)
+                    output.append(contentsOf: b)
                 case .date(let date):
                     guard let payload = MessagePackTimestamp.payload(for: date) else {
                         throw unsupported("the date \(date) is outside the timestamp range")
@@ -81,35 +81,35 @@ struct MessagePackWriter: ValueEventWriter {
         if i >= 0 {
             writeUnsigned(UInt64(i))
         } else if i >= -32 {
-            bytes.append(UInt8(bitPattern: Int8(i)))
+            output.append(UInt8(bitPattern: Int8(i)))
         } else if i >= Int64(Int8.min) {
-            bytes.append(0xD0)
-            bytes.appendBigEndian(UInt64(bitPattern: i), width: 1)
+            output.append(0xD0)
+            output.appendBigEndian(UInt64(bitPattern: i), width: 1)
         } else if i >= Int64(Int16.min) {
-            bytes.append(0xD1)
-            bytes.appendBigEndian(UInt64(bitPattern: i), width: 2)
+            output.append(0xD1)
+            output.appendBigEndian(UInt64(bitPattern: i), width: 2)
         } else if i >= Int64(Int32.min) {
-            bytes.append(0xD2)
-            bytes.appendBigEndian(UInt64(bitPattern: i), width: 4)
+            output.append(0xD2)
+            output.appendBigEndian(UInt64(bitPattern: i), width: 4)
         } else {
-            bytes.append(0xD3)
-            bytes.appendBigEndian(UInt64(bitPattern: i), width: 8)
+            output.append(0xD3)
+            output.appendBigEndian(UInt64(bitPattern: i), width: 8)
         }
     }
 
     private mutating func writeUnsigned(_ u: UInt64) {
         switch u {
-        case 0...0x7F: bytes.append(UInt8(u))
-        case 0...0xFF: bytes.append(0xCC); bytes.appendBigEndian(u, width: 1)
-        case 0...0xFFFF: bytes.append(0xCD); bytes.appendBigEndian(u, width: 2)
-        case 0...0xFFFF_FFFF: bytes.append(0xCE); bytes.appendBigEndian(u, width: 4)
-        default: bytes.append(0xCF); bytes.appendBigEndian(u, width: 8)
+        case 0...0x7F: output.append(UInt8(u))
+        case 0...0xFF: output.append(0xCC); output.appendBigEndian(u, width: 1)
+        case 0...0xFFFF: output.append(0xCD); output.appendBigEndian(u, width: 2)
+        case 0...0xFFFF_FFFF: output.append(0xCE); output.appendBigEndian(u, width: 4)
+        default: output.append(0xCF); output.appendBigEndian(u, width: 8)
         }
     }
 
     mutating func writeFloat(_ d: Double) {
-        bytes.append(0xCB)
-        bytes.appendBigEndian(d.bitPattern, width: 8)
+        output.append(0xCB)
+        output.appendBigEndian(d.bitPattern, width: 8)
     }
 
     mutating func writeNumber(_ text: String) throws(FormatError) {
@@ -126,20 +126,19 @@ struct MessagePackWriter: ValueEventWriter {
     }
 
     private mutating func writeString(_ s: String) throws(FormatError) {
-        let utf8 = s.utf8
-        try writeHeader(count: utf8.count, small: (0xA0, 31), codes: (0xD9, 0xDA, 0xDB))
-        bytes.append(contentsOf: utf8)
+        var s = s
+        try s.withUTF8Bytes { (utf8) throws(FormatError) in try writeString(utf8) }
     }
 
     // MARK: Events
 
-    mutating func writeNull() { bytes.append(0xC0) }
+    mutating func writeNull() { output.append(0xC0) }
 
-    mutating func writeBool(_ bool: Bool) { bytes.append(bool ? 0xC3 : 0xC2) }
+    mutating func writeBool(_ bool: Bool) { output.append(bool ? 0xC3 : 0xC2) }
 
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
         try writeHeader(count: utf8.count, small: (0xA0, 31), codes: (0xD9, 0xDA, 0xDB))
-        bytes.append(contentsOf: utf8)
+        output.append(contentsOf: utf8)
     }
 
     mutating func beginArray(count: Int) throws(FormatError) {
@@ -160,15 +159,15 @@ struct MessagePackWriter: ValueEventWriter {
 
     private mutating func writeExtension(type: Int8, payload: [UInt8]) throws(FormatError) {
         switch payload.count {
-        case 1: bytes.append(0xD4)
-        case 2: bytes.append(0xD5)
-        case 4: bytes.append(0xD6)
-        case 8: bytes.append(0xD7)
-        case 16: bytes.append(0xD8)
+        case 1: output.append(0xD4)
+        case 2: output.append(0xD5)
+        case 4: output.append(0xD6)
+        case 8: output.append(0xD7)
+        case 16: output.append(0xD8)
         default: try writeHeader(count: payload.count, small: nil, codes: (0xC7, 0xC8, 0xC9))
         }
-        bytes.append(UInt8(bitPattern: type))
-        bytes.append(contentsOf: payload)
+        output.append(UInt8(bitPattern: type))
+        output.append(contentsOf: payload)
     }
 
     // MARK: Headers
@@ -178,16 +177,16 @@ struct MessagePackWriter: ValueEventWriter {
     private mutating func writeHeader(count: Int, small: (base: UInt8, max: Int)?,
                                       codes: (UInt8, UInt8, UInt8)) throws(FormatError) {
         if let small, count <= small.max {
-            bytes.append(small.base | UInt8(count))
+            output.append(small.base | UInt8(count))
         } else if count <= 0xFF && codes.0 != codes.1 {
-            bytes.append(codes.0)
-            bytes.appendBigEndian(UInt64(count), width: 1)
+            output.append(codes.0)
+            output.appendBigEndian(UInt64(count), width: 1)
         } else if count <= 0xFFFF {
-            bytes.append(codes.1)
-            bytes.appendBigEndian(UInt64(count), width: 2)
+            output.append(codes.1)
+            output.appendBigEndian(UInt64(count), width: 2)
         } else if count <= 0xFFFF_FFFF {
-            bytes.append(codes.2)
-            bytes.appendBigEndian(UInt64(count), width: 4)
+            output.append(codes.2)
+            output.appendBigEndian(UInt64(count), width: 4)
         } else {
             throw unsupported("\(count) elements or bytes exceed MessagePack's 2^32 − 1")
         }

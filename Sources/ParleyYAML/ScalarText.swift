@@ -3,19 +3,33 @@ import Parley
 /// Writing scalars and tags: when a string may stay plain, double-quoted escaping, number and
 /// tag text. Shared by the block writer and the flow rendering of complex keys.
 enum ScalarText {
-    /// Words YAML 1.1 readers take as Booleans or null; quoted so any reader sees a string.
-    private static let yaml11Words: [[UInt8]] = [
+    /// Words YAML 1.1 readers take as Booleans or null; quoted so any reader sees a string. Each
+    /// is packed into a word, its first byte lowest (``packedWord(_:)``), so one comparison
+    /// tests a whole word.
+    private static let yaml11Words: [UInt64] = [
         "y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "<<", "="
-    ].map { Array($0.utf8) }
+    ].map { word in
+        var word = word
+        return word.withUTF8 { packedWord($0) }
+    }
 
-    /// Whether `utf8` is one of ``yaml11Words`` in any ASCII case, compared in place (no lowercased copy).
-    private static func isYAML11Word(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        yaml11Words.contains { word in
-            word.count == utf8.count && zip(word, utf8).allSatisfy { expected, byte in
-                let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-                return lowered == expected
-            }
+    /// Up to eight bytes (`utf8.count` ≤ 8) in one word, the first lowest and ASCII letters
+    /// lowercased; a shorter text leaves zero bytes above it.
+    private static func packedWord(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var packed: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in utf8 {
+            let lowered = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+            packed |= UInt64(lowered) &<< shift
+            shift &+= 8
         }
+        return packed
+    }
+
+    /// Whether `utf8`, which holds no zero byte (none of ``yaml11Words`` does), is one of them in
+    /// any ASCII case.
+    private static func isYAML11Word(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.count <= 5 && yaml11Words.contains(packedWord(utf8))
     }
 
     /// Whether `string` reads back as the same string when written plain.
@@ -46,6 +60,11 @@ enum ScalarText {
         var previous: UInt8 = 0
         var isASCII = true
         for byte in utf8 {
+            // Letters and most punctuation need no test but in flow context.
+            if byte > UInt8(ascii: ":") && byte < 0x7F && !inFlow {
+                previous = byte
+                continue
+            }
             if byte < 0x20 || byte == 0x7F { return false }
             if byte >= 0x80 { isASCII = false }
             if previous == UInt8(ascii: ":") && (byte == UInt8(ascii: " ")) { return false }
@@ -61,11 +80,14 @@ enum ScalarText {
             previous = byte
         }
         if !isASCII {
-            for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars where !isPrintable(scalar) {
-                return false
+            var i = 0
+            while i < utf8.count {
+                let (scalar, length) = scalar(in: utf8, at: i)
+                if !isPrintable(scalar) { return false }
+                i &+= length
             }
         }
-        if utf8.count <= 5, isYAML11Word(utf8) { return false }
+        if isYAML11Word(utf8) { return false }  // no control character (so no zero byte) is left
         return ScalarResolver.resolvesToString(utf8, timestamps: true)
     }
 
@@ -77,32 +99,70 @@ enum ScalarText {
         }
     }
 
-    /// Appends `string` double-quoted, escaping what is not printable.
-    static func appendDoubleQuoted(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0x22: output.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-            case 0x00: output.append(contentsOf: Array("\\0".utf8))
-            case 0x09: output.append(contentsOf: Array("\\t".utf8))
-            case 0x0A: output.append(contentsOf: Array("\\n".utf8))
-            case 0x0D: output.append(contentsOf: Array("\\r".utf8))
-            case 0x1B: output.append(contentsOf: Array("\\e".utf8))
-            case 0x85: output.append(contentsOf: Array("\\N".utf8))
-            case 0x2028: output.append(contentsOf: Array("\\L".utf8))
-            case 0x2029: output.append(contentsOf: Array("\\P".utf8))
-            default:
-                if isPrintable(scalar) {
-                    output.append(contentsOf: String(scalar).utf8)
-                } else if scalar.value < 0x100 {
-                    output.append(contentsOf: Array("\\x\(hex(scalar.value, width: 2))".utf8))
-                } else {
-                    output.append(contentsOf: Array("\\u\(hex(scalar.value, width: 4))".utf8))
-                }
-            }
+    /// The scalar whose UTF-8 sequence starts at `i` in `utf8` (valid UTF-8), and the sequence's length.
+    private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(utf8[i])
+        var value: UInt32
+        let length: Int
+        switch lead {
+        case 0..<0x80: return (Unicode.Scalar(UInt8(lead)), 1)
+        case 0xC0..<0xE0: value = lead & 0x1F; length = 2
+        case 0xE0..<0xF0: value = lead & 0x0F; length = 3
+        default: value = lead & 0x07; length = 4
         }
+        for k in 1..<length { value = value << 6 | UInt32(utf8[i &+ k] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// Appends the string given as its UTF-8 bytes (valid UTF-8) double-quoted, escaping what is
+    /// not printable: runs of printable text are copied as they are, byte for byte.
+    static func appendDoubleQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        while i < utf8.count {
+            let byte = utf8[i]
+            if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+                i &+= 1
+                continue
+            }
+            let (scalar, length) = scalar(in: utf8, at: i)
+            if byte >= 0x80 && isPrintable(scalar) {
+                i &+= length
+                continue
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            appendEscaped(scalar, to: &output)
+            i &+= length
+            runStart = i
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape of a scalar that a double-quoted scalar cannot hold as it is (or, for
+    /// `"` and `\\`, must not).
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+        let letter: Unicode.Scalar
+        switch scalar.value {
+        case 0x22, 0x5C: letter = scalar
+        case 0x00: letter = "0"
+        case 0x09: letter = "t"
+        case 0x0A: letter = "n"
+        case 0x0D: letter = "r"
+        case 0x1B: letter = "e"
+        case 0x85: letter = "N"
+        case 0x2028: letter = "L"
+        case 0x2029: letter = "P"
+        case 0..<0x100:
+            output.append(contentsOf: "\\x\(hex(scalar.value, width: 2))".utf8)
+            return
+        default:
+            output.append(contentsOf: "\\u\(hex(scalar.value, width: 4))".utf8)
+            return
+        }
+        output.append(UInt8(ascii: "\\"))
+        output.append(UInt8(truncatingIfNeeded: letter.value))
     }
 
     private static func hex(_ value: UInt32, width: Int) -> String {
@@ -121,7 +181,23 @@ enum ScalarText {
         if isPlainSafe(utf8, inFlow: inFlow) {
             output.append(contentsOf: utf8)
         } else {
-            appendDoubleQuoted(String(decoding: utf8, as: UTF8.self), to: &output)
+            appendDoubleQuoted(utf8, to: &output)
+        }
+    }
+
+    /// Appends `integer` in decimal (as `String(integer)` spells it), without making a string.
+    static func appendInteger(_ integer: Int64, to output: inout [UInt8]) {
+        if integer < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a 64-bit magnitude's 20 digits
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var start = scratch.count
+            repeat {
+                start &-= 1
+                scratch[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+                magnitude /= 10
+            } while magnitude != 0
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]))
         }
     }
 

@@ -58,7 +58,7 @@ struct YAMLWriter {
     mutating func writeDocument(_ value: Value) throws(FormatError) {
         if let (tag, container) = Self.blockContainer(value) {
             if let tag {
-                output.append(contentsOf: "--- ".utf8)
+                append("--- ")
                 output.append(contentsOf: ScalarText.tagText(tag).utf8)
                 output.append(UInt8(ascii: "\n"))
             }
@@ -138,6 +138,11 @@ struct YAMLWriter {
         output.append(UInt8(ascii: ":"))
     }
 
+    /// Appends literal text.
+    private mutating func append(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     private mutating func writeIndent(_ count: Int) {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
     }
@@ -157,7 +162,7 @@ struct YAMLWriter {
                 member.key.withUTF8 { writeKey($0, indent: indent) }
                 try writeMemberValue(member.value, indent: indent)
             } else {
-                output.append(contentsOf: "- ".utf8)
+                append("- ")
                 try writeElement(stack[top].elements[index], indent: indent)
             }
         }
@@ -198,14 +203,14 @@ struct YAMLWriter {
     /// Appends a scalar, an empty container, or (in flow context) any value on one line.
     mutating func appendInline(_ value: Value, inFlow: Bool) throws(FormatError) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .integer(let integer): output.append(contentsOf: String(integer).utf8)
+        case .null: append("null")
+        case .bool(let bool): append(bool ? "true" : "false")
+        case .integer(let integer): ScalarText.appendInteger(integer, to: &output)
         case .float(let double): output.append(contentsOf: ScalarText.floatText(double).utf8)
         case .number(let text): try appendNumberText(text)
         case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: &output)
         case .bytes(let bytes):
-            output.append(contentsOf: "!!binary ".utf8)
+            append("!!binary ")
             Base64Text.encode(bytes, into: &output)
         case .date(let date):
             guard let text = Timestamp.format(date) else {
@@ -215,17 +220,17 @@ struct YAMLWriter {
                         + "holds (0000–9999)"
                 )
             }
-            output.append(contentsOf: "!!timestamp ".utf8)
+            append("!!timestamp ")
             output.append(contentsOf: text.utf8)
         case .array(let elements):
             if elements.isEmpty {
-                output.append(contentsOf: "[]".utf8)
+                append("[]")
             } else {
                 try appendFlow(value)
             }
         case .object(let object):
             if object.isEmpty {
-                output.append(contentsOf: "{}".utf8)
+                append("{}")
             } else {
                 try appendFlow(value)
             }
@@ -266,10 +271,10 @@ struct YAMLWriter {
         while let item = work.popLast() {
             switch item {
             case .text(let text):
-                output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+                append(text)
             case .key(let key):
                 ScalarText.appendString(key, inFlow: true, to: &output)
-                output.append(contentsOf: ": ".utf8)
+                append(": ")
             case .value(let value):
                 switch value {
                 case .array(let elements) where !elements.isEmpty:
@@ -331,23 +336,23 @@ extension YAMLWriter: ValueEventWriter {
         let index = eventFrames[top].index
         eventFrames[top].index += 1
         if !(eventFrames[top].continuesLine && index == 0) { writeIndent(indent) }
-        output.append(contentsOf: "- ".utf8)
+        append("- ")
         return (indent + 2, true)
     }
 
     mutating func writeNull() {
         _ = beginValue(isBlock: false)
-        output.append(contentsOf: "null\n".utf8)
+        append("null\n")
     }
 
     mutating func writeBool(_ bool: Bool) {
         _ = beginValue(isBlock: false)
-        output.append(contentsOf: (bool ? "true\n" : "false\n").utf8)
+        append(bool ? "true\n" : "false\n")
     }
 
     mutating func writeInteger(_ integer: Int64) {
         _ = beginValue(isBlock: false)
-        output.append(contentsOf: String(integer).utf8)
+        ScalarText.appendInteger(integer, to: &output)
         output.append(UInt8(ascii: "\n"))
     }
 
@@ -381,7 +386,7 @@ extension YAMLWriter: ValueEventWriter {
     private mutating func beginContainer(isMapping: Bool, count: Int) {
         if count == 0 {
             _ = beginValue(isBlock: false)
-            output.append(contentsOf: (isMapping ? "{}\n" : "[]\n").utf8)
+            append(isMapping ? "{}\n" : "[]\n")
             emptyContainerOpen = true
             return
         }
@@ -433,8 +438,13 @@ extension YAMLWriter: ValueEventWriter {
     /// Whether the key text at `written` in ``output`` equals a key written at one of
     /// ``eventKeys`` from `first` on (the written form is one to one with the key).
     private func isWrittenKeyRepeated(_ written: Range<Int>, since first: Int) -> Bool {
-        let text = output[written]
-        return eventKeys[first...].contains { $0.count == written.count && output[$0].elementsEqual(text) }
+        output.withUnsafeBufferPointer { bytes in
+            let text = UnsafeBufferPointer(rebasing: bytes[written])
+            for key in eventKeys[first...] where key.count == written.count {
+                if UnsafeBufferPointer(rebasing: bytes[key]).elementsEqual(text) { return true }
+            }
+            return false
+        }
     }
 
     /// A value whole, as the tree is written: on stacks of its own, the open frames set aside.
@@ -451,7 +461,7 @@ extension YAMLWriter: ValueEventWriter {
             try writeMemberValue(value, indent: indent)
         } else {
             if !continuesLine { writeIndent(indent) }
-            output.append(contentsOf: "- ".utf8)
+            append("- ")
             try writeElement(value, indent: indent)
         }
         try drain()

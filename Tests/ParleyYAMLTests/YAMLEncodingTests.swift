@@ -106,6 +106,22 @@ import Testing
         #expect(try roundTrip(.tagged("!a%41", "v")) == .tagged("!a%41", "v"))
     }
 
+    @Test func doubleQuotedStringsEscapeWhatIsNotPrintable() throws {
+        // Each escape YAML names, `\x` and `\u` for other non-printable scalars, and printable
+        // text (ASCII, two-, three- and four-byte UTF-8) as it is.
+        let string = "1 \"q\" \\ \u{0}\t\n\r\u{1B}\u{85}\u{2028}\u{2029}\u{7F}\u{1}\u{9F}\u{FEFF}\u{FFFE}ü – 😀 end"
+        #expect(try encode(.string(string)) == #"""
+            "1 \"q\" \\ \0\t\n\r\e\N\L\P\x7F\x01\x9F\uFEFF\uFFFEü – 😀 end"
+
+            """#)
+        #expect(try roundTrip(.string(string)) == .string(string))
+        let nested: Value = .object([string: .array([.string(string)])])
+        #expect(try roundTrip(nested) == nested)
+        // Printable non-ASCII text alone stays plain; a non-printable scalar anywhere quotes it.
+        #expect(try encode("Zürich – São Paulo 😀") == "Zürich – São Paulo 😀\n")
+        #expect(try encode("Zürich\u{2028}") == "\"Zürich\\L\"\n")
+    }
+
     @Test func veryLongKeysUseTheExplicitForm() throws {
         let key = String(repeating: "k", count: 2_000)
         #expect(try encode([key: 1] as Value).hasPrefix("? "))
