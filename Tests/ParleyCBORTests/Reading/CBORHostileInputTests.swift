@@ -111,6 +111,25 @@ import Testing
         #expect(code([0x67, 0x61, 0x61, 0x61, 0xC3, 0x61, 0x61, 0x61, 0x00]) == .invalidText)
     }
 
+    @Test func shortTextIsCheckedAtEveryByte() throws {
+        // Texts of up to 16 bytes (read inline when ASCII): each decodes as itself, and a byte
+        // that is not UTF-8 anywhere in one is invalidText at that byte, as a value or as a key.
+        for length in 1...16 {
+            let ascii = (0..<length).map { UInt8(ascii: "a") + UInt8($0) }
+            let head: [UInt8] = [0x60 + UInt8(length)]
+            #expect(try cbor.decode(head + ascii) == .string(String(decoding: ascii, as: UTF8.self)))
+            for bad in 0..<length {
+                var text = ascii
+                text[bad] = 0x80
+                var error: FormatError?
+                do { _ = try cbor.decode(head + text) } catch let thrown as FormatError { error = thrown }
+                #expect(error?.code == .invalidText, "length \(length), byte \(bad)")
+                #expect(error?.location?.byteOffset == head.count + bad, "length \(length), byte \(bad)")
+                #expect(code([0xA1] + head + text + [0x01]) == .invalidText, "key: length \(length), byte \(bad)")
+            }
+        }
+    }
+
     @Test func everyTruncationOfARichDocumentIsAnError() throws {
         let document = try cbor.encode([
             "a": [1, -1, 1.5, 1.1, "text", .bytes([1, 2]), .number("18446744073709551616"),
