@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libbrotli-dev libzstd-dev libpng-dev libjpeg-dev \
-  libgif-dev libwebp-dev libtiff-dev brotli zstd
+  libgif-dev libwebp-dev libtiff-dev brotli zstd curl nghttp2-client
 PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libbrotlidec libbrotlienc libzstd libpng libjpeg libwebp libwebpdemux \
   libtiff-4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -22,7 +22,7 @@ setup:
 	command -v pkg-config >/dev/null 2>&1 || missing=1; \
 	for m in $(PKG_CONFIG_MODULES); do pkg-config --exists $$m 2>/dev/null || missing=1; done; \
 	[ -f /usr/include/gif_lib.h ] || missing=1; \
-	for t in brotli zstd; do command -v $$t >/dev/null 2>&1 || missing=1; done; \
+	for t in brotli zstd curl nghttp; do command -v $$t >/dev/null 2>&1 || missing=1; done; \
 	if [ $$missing = 1 ]; then \
 	  echo "Installing system packages: $(APT_PACKAGES)"; \
 	  $(SUDO) apt-get update -qq && \
