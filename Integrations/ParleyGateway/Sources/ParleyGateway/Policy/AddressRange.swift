@@ -60,10 +60,10 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
         var address = text
         if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
         if let zone = address.firstIndex(of: "%") { address = String(address[..<zone]) }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, address, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, address, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        var v4 = [UInt8](repeating: 0, count: 4)
+        if inet_pton(AF_INET, address, &v4) == 1 { return v4 }
+        var v6 = [UInt8](repeating: 0, count: 16)
+        if inet_pton(AF_INET6, address, &v6) == 1 { return v6 }
         return nil
     }
 }
