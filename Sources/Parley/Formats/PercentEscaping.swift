@@ -90,6 +90,22 @@ public struct PercentEscaping: Sendable, Hashable {
         unescapedBytes(bytes, plusAsSpace: plusAsSpace, strict: true).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
+    /// ``unescape(_:plusAsSpace:)`` of text: text with nothing to unescape (no `%`, and no `+`
+    /// when `plusAsSpace`), the common case, is itself, without copying its bytes.
+    package static func unescape(text: Substring, plusAsSpace: Bool) -> String {
+        hasEscapes(text, plusAsSpace: plusAsSpace) ? unescape(Array(text.utf8), plusAsSpace: plusAsSpace) : String(text)
+    }
+
+    /// ``unescapeStrictly(_:plusAsSpace:)`` of text: text with nothing to unescape is itself.
+    package static func unescapeStrictly(text: Substring, plusAsSpace: Bool) -> String? {
+        hasEscapes(text, plusAsSpace: plusAsSpace)
+            ? unescapeStrictly(Array(text.utf8), plusAsSpace: plusAsSpace) : String(text)
+    }
+
+    private static func hasEscapes(_ text: Substring, plusAsSpace: Bool) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }
+    }
+
     /// The unescaped bytes; a malformed `%` is kept, or gives `nil` when `strict`.
     private static func unescapedBytes<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, plusAsSpace: Bool, strict: Bool

@@ -177,11 +177,7 @@ public struct ParameterDeserializer: Sendable {
     func decoded(_ raw: some StringProtocol) throws(DeserializationError) -> String {
         if location == .header { return String(raw) }
         let plusAsSpace = location == .query && !allowReserved
-        // Text without escapes (the common case) is itself.
-        if !raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }) {
-            return String(raw)
-        }
-        guard let text = PercentEscaping.unescapeStrictly(Array(raw.utf8), plusAsSpace: plusAsSpace) else {
+        guard let text = PercentEscaping.unescapeStrictly(text: Substring(raw), plusAsSpace: plusAsSpace) else {
             throw DeserializationError(.malformedEscape, subject: subject, text: String(raw),
                                        "a '%' must be followed by two hex digits and escapes must spell UTF-8")
         }

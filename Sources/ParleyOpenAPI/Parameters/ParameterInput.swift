@@ -68,9 +68,7 @@ public struct ParameterInput: Sendable {
             let member = Substring(bytes)
             let equals = member.utf8.firstIndex(of: UInt8(ascii: "="))
             let name = member[..<(equals ?? member.endIndex)]
-            // A name without escapes (the common case) is itself.
-            let isPlain = !name.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-            return Pair(name: isPlain ? String(name) : PercentEscaping.unescape(Array(name.utf8), plusAsSpace: true),
+            return Pair(name: PercentEscaping.unescape(text: name, plusAsSpace: true),
                         rawValue: equals.map { member[member.utf8.index(after: $0)...] })
         }
     }
