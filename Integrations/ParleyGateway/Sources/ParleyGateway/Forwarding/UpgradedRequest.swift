@@ -103,7 +103,9 @@ struct UpgradedRequest {
 
     /// The lower-cased tokens of comma-separated field values.
     static func tokens(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() }
+        var tokens: [String] = []
+        for value in values { ForwardedFields.forEachToken(of: value) { tokens.append($0.lowercased()) } }
+        return tokens
     }
 
     /// A HEADERS frame for stream 1 with END_STREAM, and CONTINUATION frames for what does not fit
