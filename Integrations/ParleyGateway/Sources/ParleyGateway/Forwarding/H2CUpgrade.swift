@@ -45,9 +45,9 @@ extension ProxyHandler: RemovableChannelHandler {}
 
 /// Before NIO's upgrade handler, on a connection's first request: a request with an `Upgrade` field
 /// the gateway does not take is answered over HTTP/1.1 (RFC 9110 §7.8 lets a server ignore
-/// `Upgrade`), with that field dropped; when `Connection` names `Upgrade`, the connection closes
-/// after the answer (NIO's HTTP/1.1 decoder reads nothing past such a request). The gateway takes an
-/// upgrade to h2c from an HTTP/1.1 request that:
+/// `Upgrade`), with that field dropped so that NIO's handler passes it on. When its `Connection`
+/// names `upgrade`, the connection then closes after the answer, as after any such request
+/// (``RequestHeadPolicy``). The gateway takes an upgrade to h2c from an HTTP/1.1 request that:
 /// - names `Upgrade` and `HTTP2-Settings` in `Connection`, and `h2c` in `Upgrade`;
 /// - has exactly one `HTTP2-Settings`, a valid SETTINGS payload (RFC 7540 §3.2.1 forbids the
 ///   upgrade without one or with more; an invalid one would fail the HTTP/2 connection);
@@ -75,7 +75,6 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
         if head.headers.contains(name: "upgrade"),
            !takes(head, connection: connection, client: context.channel.remoteAddress?.ipAddress) {
             head.headers.remove(name: "upgrade")
-            if connection.contains("upgrade") { head.headers.add(name: "connection", value: "close") }
             context.fireChannelRead(wrapInboundOut(.head(head)))
         } else {
             context.fireChannelRead(data)

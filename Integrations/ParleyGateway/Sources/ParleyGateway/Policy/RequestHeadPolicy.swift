@@ -12,7 +12,9 @@ import HTTPTypes
 /// - the path normalised (``RequestTarget``);
 /// - fields whose names hold `_` dropped (a CGI-style upstream reads `X_User` as `X-User`);
 /// - `Connection` read as a list: the fields it names are dropped (never the framing fields
-///   `Content-Length` and `Transfer-Encoding`), and what stays of it is `close` or `keep-alive`;
+///   `Content-Length` and `Transfer-Encoding`), and what stays of it is `close` or `keep-alive`:
+///   `close` also when it names `upgrade`, as NIO's HTTP/1.1 decoder reads nothing past a request
+///   asking for an upgrade (one the gateway does not take is answered over HTTP/1.1, RFC 9110 §7.8);
 /// - `Forwarded` (RFC 7239), `X-Forwarded-For`, `-Host`, `-Proto` and `X-Real-IP` from a client
 ///   that is not a trusted proxy dropped; the client's address appended to `Forwarded`
 ///   (`for=`, with `host=` and `proto=`) and `X-Forwarded-For`.
@@ -71,8 +73,8 @@ struct RequestHeadPolicy: Sendable {
         return head
     }
 
-    /// `fields` without those `Connection` names, and `Connection` itself only `close` (when
-    /// named) or `keep-alive`.
+    /// `fields` without those `Connection` names, and `Connection` itself only `close` (when it
+    /// names `close` or `upgrade`) or `keep-alive`.
     private static func applyingConnection(_ fields: HTTPFields) -> HTTPFields {
         let tokens = Set(fields[values: .connection].flatMap { value in
             value.split(separator: ",").map { $0.trimmingCharacters(inSpacesAndTabs: ()).lowercased() }
@@ -81,7 +83,7 @@ struct RequestHeadPolicy: Sendable {
         var named = Set(tokens.compactMap { HTTPField.Name(String($0)) })
         named.subtract([.contentLength, .transferEncoding, .connection])
         var kept = HTTPFields(fields.filter { !named.contains($0.name) && $0.name != .connection })
-        if tokens.contains("close") {
+        if tokens.contains("close") || tokens.contains("upgrade") {
             kept[.connection] = "close"
         } else if tokens.contains("keep-alive") {
             kept[.connection] = "keep-alive"

@@ -236,6 +236,38 @@ import Testing
         }
     }
 
+    static let webSocketUpgrade = "Connection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n"
+        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    static let h2cUpgrade = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n"
+
+    /// A request asking for an upgrade the gateway does not take (any but h2c on a connection's
+    /// first request), first on its connection or after others: answered over HTTP/1.1, then the
+    /// connection closes at once (not at the header timeout), leaving a request pipelined behind it
+    /// unanswered (NIO's decoder reads nothing past a request that asks for an upgrade).
+    @Test(arguments: zip([0, 2, 2], [webSocketUpgrade, webSocketUpgrade, h2cUpgrade]))
+    func aRequestAskingForAnUpgradeIsAnsweredOverHTTP1AndItsConnectionCloses(after earlier: Int,
+                                                                            upgrade: String) async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.headerTimeout = .seconds(60) }) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                for index in 0..<earlier {
+                    try await connection.send("GET /echo/earlier\(index) HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                    #expect(await connection.responses(index + 1, within: .seconds(10)).count == index + 1)
+                }
+                try await connection.send("GET /echo/asking HTTP/1.1\r\nHost: gateway\r\n\(upgrade)\r\n"
+                                          + "GET /echo/pipelined HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                #expect(await connection.waitForClose(within: .seconds(10)))
+                let answers = RawResponse.parse(connection.received)
+                #expect(answers.map(\.status) == Array(repeating: 200, count: earlier + 1))
+                let answer = try #require(answers.last)
+                #expect(answer.field("Connection")?.lowercased() == "close")
+                let echoed = try decoded(answer.body, as: answer.field("Content-Type") ?? "")
+                #expect(echoed["path"] == .string("/echo/asking"))
+                #expect(echoed["fields"]?["upgrade"] == nil)
+            }
+        }
+    }
+
     @Test func anUpgradeConnectionDoesNotNameIsIgnoredAndTheConnectionStays() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
