@@ -47,15 +47,17 @@ struct ConnectionPipeline: Sendable {
     func configureHTTP1(_ channel: any Channel, firstHeadTimeout: TimeAmount) throws {
         let pool = try self.pool(for: channel)
         let pipeline = channel.pipeline.syncOperations
+        let screen = H2CUpgradeScreen(policy: policy)
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false,
-                                                 withServerUpgrade: (upgraders: [H2CUpgrader(pipeline: self)],
+                                                 withServerUpgrade: (upgraders: [H2CUpgrader(pipeline: self,
+                                                                                             screen: screen)],
                                                                      completionHandler: { _ in }),
                                                  withErrorHandling: false,
                                                  withOutboundHeaderValidation: false,
                                                  withEncoderConfiguration: .init(),
                                                  withDecoderLimitConfiguration: decoderLimits)
         let upgrade = try pipeline.context(handlerType: HTTPServerUpgradeHandler.self)
-        try pipeline.addHandler(H2CUpgradeScreen(policy: policy), position: .before(upgrade.handler))
+        try pipeline.addHandler(screen, position: .before(upgrade.handler))
         try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  firstTimeout: firstHeadTimeout))

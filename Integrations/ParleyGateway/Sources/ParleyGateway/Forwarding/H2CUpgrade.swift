@@ -13,6 +13,8 @@ import NIOHTTPTypesHTTP1
 /// request to it as stream 1 (``UpgradedRequest``), answered like any other stream.
 struct H2CUpgrader: HTTPServerProtocolUpgrader {
     let pipeline: ConnectionPipeline
+    /// The connection's screen, which built the request of the upgrade it let through.
+    let screen: H2CUpgradeScreen
 
     var supportedProtocol: String { "h2c" }
     var requiredUpgradeHeaders: [String] { ["HTTP2-Settings"] }
@@ -24,10 +26,7 @@ struct H2CUpgrader: HTTPServerProtocolUpgrader {
 
     func upgrade(context: ChannelHandlerContext, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<Void> {
         context.eventLoop.makeCompletedFuture {
-            // The screen let the request through, so its settings and head convert.
-            guard let request = UpgradedRequest(upgradeRequest, allocator: context.channel.allocator) else {
-                throw ChannelError.inappropriateOperationForState
-            }
+            guard let request = screen.takeUpgradedRequest() else { throw ChannelError.inappropriateOperationForState }
             let handlers = context.pipeline.syncOperations
             // The HTTP/1.1 handlers after NIO's have seen nothing of this connection yet.
             let http1: [any ChannelHandler.Type] = [HTTP1ToHTTPServerCodec.self, RequestHeadGuard.self,
@@ -61,6 +60,8 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = HTTPServerRequestPart
 
     private let policy: RequestHeadPolicy
+    /// The request of the upgrade let through, built once here and taken by ``H2CUpgrader``.
+    private var upgradedRequest: UpgradedRequest?
 
     init(policy: RequestHeadPolicy) {
         self.policy = policy
@@ -71,10 +72,10 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
-        let connection = UpgradedRequest.tokens(head.headers["connection"])
-        if head.headers.contains(name: "upgrade"),
-           !takes(head, connection: connection, client: context.channel.remoteAddress?.ipAddress) {
-            head.headers.remove(name: "upgrade")
+        if head.headers.contains(name: "upgrade") {
+            upgradedRequest = upgrade(for: head, client: context.channel.remoteAddress?.ipAddress,
+                                      allocator: context.channel.allocator)
+            if upgradedRequest == nil { head.headers.remove(name: "upgrade") }
             context.fireChannelRead(wrapInboundOut(.head(head)))
         } else {
             context.fireChannelRead(data)
@@ -82,16 +83,24 @@ final class H2CUpgradeScreen: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    /// Whether the gateway upgrades this request to h2c.
-    private func takes(_ head: HTTPRequestHead, connection: [String], client: String?) -> Bool {
+    /// The request the upgrade was taken with, once.
+    func takeUpgradedRequest() -> UpgradedRequest? {
+        defer { upgradedRequest = nil }
+        return upgradedRequest
+    }
+
+    /// The request as stream 1 when the gateway upgrades it to h2c, or `nil`.
+    private func upgrade(for head: HTTPRequestHead, client: String?,
+                         allocator: ByteBufferAllocator) -> UpgradedRequest? {
+        let connection = UpgradedRequest.tokens(head.headers["connection"])
         guard head.version == .http1_1, connection.contains("upgrade"), connection.contains("http2-settings"),
               UpgradedRequest.tokens(head.headers["upgrade"]).contains("h2c"),
               head.headers["transfer-encoding"].isEmpty,
               head.headers["content-length"].allSatisfy({
                   Substring($0).trimmingCharacters(inSpacesAndTabs: ()) == "0"
               }),
-              UpgradedRequest(head, allocator: ByteBufferAllocator()) != nil,
-              let request = try? HTTPRequest(head, secure: false, splitCookie: false) else { return false }
-        return (try? policy.admit(request, from: client)) != nil
+              let request = try? HTTPRequest(head, secure: false, splitCookie: false),
+              (try? policy.admit(request, from: client)) != nil else { return nil }
+        return UpgradedRequest(request, allocator: allocator)
     }
 }

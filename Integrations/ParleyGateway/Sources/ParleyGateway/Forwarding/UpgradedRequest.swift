@@ -1,8 +1,7 @@
+import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHPACK
-import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 /// The HTTP/1.1 request a connection was upgraded to h2c with (RFC 7540 §3.2), as the HTTP/2
 /// connection takes it: the client's settings from its `HTTP2-Settings` field, and the request
@@ -28,16 +27,15 @@ struct UpgradedRequest {
         "connection", "upgrade", "http2-settings", "keep-alive", "proxy-connection", "transfer-encoding", "host",
     ]
 
-    /// The upgraded request for `head`, or `nil` when its `HTTP2-Settings` is not exactly one valid
-    /// field or the head does not convert to HTTP/2's pseudo-header fields.
-    init?(_ head: HTTPRequestHead, allocator: ByteBufferAllocator) {
-        let values = head.headers["http2-settings"]
+    /// The upgraded request for `request`, or `nil` when its `HTTP2-Settings` is not exactly one
+    /// valid field or it has no authority or path for HTTP/2's pseudo-header fields.
+    init?(_ request: HTTPRequest, allocator: ByteBufferAllocator) {
+        let values = request.headerFields[values: Self.http2Settings]
         guard values.count == 1, let payload = Self.settingsPayload(values[0]),
-              let request = try? HTTPRequest(head, secure: false, splitCookie: false),
               let authority = request.authority, let path = request.path else { return nil }
         self.settings = allocator.buffer(bytes: payload)
 
-        let named = Set(Self.tokens(head.headers["connection"]))
+        let named = Set(Self.tokens(request.headerFields[values: .connection]))
         var block = HPACKHeaders()
         block.add(name: ":method", value: request.method.rawValue, indexing: .nonIndexable)
         block.add(name: ":scheme", value: "http", indexing: .nonIndexable)
@@ -56,27 +54,28 @@ struct UpgradedRequest {
         self.frames = Self.headerFrames(encoded, allocator: allocator)
     }
 
-    /// The SETTINGS payload a `HTTP2-Settings` value carries (base64url, trailing `=` allowed), or
-    /// `nil` when it is not base64url, not whole settings, or holds a value RFC 9113 §6.5.2 makes
-    /// a connection error (the gateway then leaves the request on HTTP/1.1).
+    static let http2Settings = HTTPField.Name("HTTP2-Settings")!
+
+    /// The SETTINGS payload a `HTTP2-Settings` value carries (base64url, RFC 4648 §5, trailing `=`
+    /// allowed), or `nil` when it is not base64url, not whole settings, or holds a value RFC 9113
+    /// §6.5.2 makes a connection error (the gateway then leaves the request on HTTP/1.1). Foundation
+    /// decodes it once mapped to base64's alphabet: the root package's own base64 is package-only,
+    /// and a value of at most a few hundred bytes, read once per upgrade, needs nothing faster.
     static func settingsPayload(_ value: String) -> [UInt8]? {
-        var text = Substring(value).trimmingCharacters(inSpacesAndTabs: ())
-        while text.last == "=" { text.removeLast() }
-        guard text.utf8.count <= (maxSettings * 6 * 4 + 2) / 3 else { return nil }
-        var bytes: [UInt8] = []
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for character in text.utf8 {
-            guard let sextet = sextet(character) else { return nil }
-            accumulator = accumulator << 6 | UInt32(sextet)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        var text = Substring(value).trimmingCharacters(inSpacesAndTabs: ()).utf8[...]
+        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        guard text.count <= (maxSettings * 6 * 4 + 2) / 3,
+              !text.contains(UInt8(ascii: "+")), !text.contains(UInt8(ascii: "/")) else { return nil }
+        var base64 = text.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "-"): UInt8(ascii: "+")
+            case UInt8(ascii: "_"): UInt8(ascii: "/")
+            default: byte
             }
         }
-        // Left-over bits are padding: fewer than a byte, and zero.
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0, bytes.count % 6 == 0 else { return nil }
+        base64 += repeatElement(UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+        guard let decoded = Data(base64Encoded: Data(base64)), decoded.count % 6 == 0 else { return nil }
+        let bytes = [UInt8](decoded)
         for start in stride(from: 0, to: bytes.count, by: 6) {
             let identifier = UInt16(bytes[start]) << 8 | UInt16(bytes[start + 1])
             let value = bytes[(start + 2)..<(start + 6)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -88,17 +87,6 @@ struct UpgradedRequest {
             }
         }
         return bytes
-    }
-
-    private static func sextet(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: nil
-        }
     }
 
     /// The lower-cased tokens of comma-separated field values.
