@@ -12,6 +12,9 @@ import NIOCore
 /// limit and bound the client's open streams, which RFC 9113 §6.5.3 and §5.1.2 let a server enforce
 /// with `REFUSED_STREAM` before the client has seen them; they change no flow-control window.
 ///
+/// A connection whose client does not open with HTTP/2's connection preface (on a connection upgraded
+/// from HTTP/1.1, where ``ProtocolDetector`` did not see it) is closed.
+///
 /// On a connection upgraded from HTTP/1.1 (``H2CUpgrader``), it also puts the ``UpgradedRequest``
 /// in: the settings of the client's `HTTP2-Settings` go first in its first SETTINGS frame (so the
 /// frame's own, later values win, and NIO's one acknowledgement answers both, as RFC 7540 §3.2.1
@@ -69,6 +72,14 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
         }
         guard var input = pending else { return }
         pending = nil
+        if case .awaitingSettings = state,
+           !input.readableBytesView.prefix(Self.prefaceLength).elementsEqual(
+               ProtocolDetector.preface.prefix(min(input.readableBytes, Self.prefaceLength))) {
+            // Not HTTP/2's connection preface (an upgraded client going on with HTTP/1.1): NIO would
+            // answer GOAWAY and leave the connection open, so it closes here.
+            context.close(promise: nil)
+            return
+        }
         var output = context.channel.allocator.buffer(capacity: input.readableBytes + Self.frameHeaderLength)
         let finished = scan(&input, into: &output)
         if finished {

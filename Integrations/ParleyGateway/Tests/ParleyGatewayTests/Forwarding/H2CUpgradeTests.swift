@@ -176,6 +176,20 @@ import Testing
         }
     }
 
+    /// A client that goes on with HTTP/1.1 after the 101 (a request pipelined behind the upgrade)
+    /// sends no HTTP/2 preface: the connection closes at once, not at the header timeout.
+    @Test func anUpgradedConnectionThatGoesOnWithHTTP1IsClosed() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.headerTimeout = .seconds(60) }) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n\(Self.h2cUpgrade)\r\n"
+                                          + "GET /echo/pipelined HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                #expect(await connection.waitForClose(within: .seconds(10)))
+                #expect(String(decoding: connection.received, as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
+            }
+        }
+    }
+
     @Test func anUpgradeWithABodyIsAnsweredOverHTTP1AndTheConnectionCloses() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
