@@ -16,105 +16,90 @@ import Testing
         try Registry.linked.decode(body, contentType: MediaType(parsing: type))
     }
 
-    /// A fresh folder for a client's output files, removed after `body`.
-    func withFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    /// What a curl run printed (`-w` after each transfer), how it ended, and the bodies it received.
+    struct CurlFetch {
+        var status: Int32
+        var output: String
+        var errors: String
+        var bodies: [[UInt8]]
+    }
+
+    /// Runs curl with `options` for `urls` on one command line (so that it may use one connection
+    /// for all), `-w` printing `writeOut` after each transfer, each body written to a file of its own.
+    func curl(_ options: [String], _ urls: [String], writeOut: String = Self.writeOut) async throws -> CurlFetch {
+        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("h2c-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try await body(folder)
+        let files = urls.indices.map { folder.appendingPathComponent("body\($0)") }
+        let transfers = zip(files, urls).flatMap { ["-o", $0.path, $1] }
+        let run = try await CommandLineClient.curl.run(["-s", "-w", writeOut] + options + transfers)
+        return CurlFetch(status: run.status, output: run.output, errors: run.errors,
+                         bodies: files.map { (try? Data(contentsOf: $0)).map { Array($0) } ?? [] })
     }
 
-    func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
-
     @Test func curlUpgradesAndSendsSeveralRequestsOnTheUpgradedConnection() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                try await withFolder { folder in
-                    let base = "http://127.0.0.1:\(gateway.main.port)"
-                    let files = (0..<3).map { folder.appendingPathComponent("body\($0)") }
-                    let run = try await CommandLineClient.curl.run([
-                        "--http2", "-s", "-w", Self.writeOut,
-                        "-o", files[0].path, "\(base)/value",
-                        "-o", files[1].path, "\(base)/echo/second?x=1",
-                        "-o", files[2].path, "\(base)/value?again",
-                    ])
-                    #expect(run.status == 0, "\(run.errors)")
-                    // One connection, upgraded with the first request and used for the next two.
-                    #expect(run.output == "2 200 1\n2 200 0\n2 200 0\n", "\(run.output)")
-                    #expect(try decoded(bytes(files[0]), as: "application/json") == TestUpstream.value)
-                    #expect(try decoded(bytes(files[2]), as: "application/json") == TestUpstream.value)
-                    let echoed = try decoded(bytes(files[1]), as: "application/json")
-                    #expect(echoed["method"] == .string("GET"))
-                    #expect(echoed["path"] == .string("/echo/second?x=1"))
-                    #expect(echoed["fields"]?["via"] == .array([.string("1.1 parley-gateway")]))
-                }
+                let base = "http://127.0.0.1:\(gateway.main.port)"
+                let urls = ["\(base)/value", "\(base)/echo/second?x=1", "\(base)/value?again"]
+                let run = try await curl(["--http2"], urls)
+                #expect(run.status == 0, "\(run.errors)")
+                // One connection, upgraded with the first request and used for the next two.
+                #expect(run.output == "2 200 1\n2 200 0\n2 200 0\n", "\(run.output)")
+                #expect(try decoded(run.bodies[0], as: "application/json") == TestUpstream.value)
+                #expect(try decoded(run.bodies[2], as: "application/json") == TestUpstream.value)
+                let echoed = try decoded(run.bodies[1], as: "application/json")
+                #expect(echoed["method"] == .string("GET"))
+                #expect(echoed["path"] == .string("/echo/second?x=1"))
+                #expect(echoed["fields"]?["via"] == .array([.string("1.1 parley-gateway")]))
             }
         }
     }
 
     @Test func theUpgradedRequestIsForwardedWithoutTheUpgradeAndThroughThePolicyOnce() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                try await withFolder { folder in
-                    let file = folder.appendingPathComponent("echo")
-                    let run = try await CommandLineClient.curl.run([
-                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path,
-                        "-H", "X-Forwarded-For: 203.0.113.9", "-H", "X_User: mallory",
-                        "http://127.0.0.1:\(gateway.main.port)/echo/a/../up",
-                    ])
-                    #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
-                    let echoed = try decoded(bytes(file), as: "application/json")
-                    // The policy's rewriting, once: the path normalised, the untrusted client's
-                    // forwarding field replaced by its address, the underscore field dropped.
-                    #expect(echoed["path"] == .string("/echo/up"))
-                    #expect(echoed["fields"]?["x-forwarded-for"] == .array([.string("127.0.0.1")]))
-                    #expect(echoed["fields"]?["x_user"] == nil)
-                    let names = echoed["fields"]?.objectValue.map { Array($0.keys) } ?? []
-                    for name in ["upgrade", "http2-settings", "connection"] {
-                        #expect(!names.contains(name), "\(name) was forwarded: \(names)")
-                    }
+                let run = try await curl(["--http2", "-H", "X-Forwarded-For: 203.0.113.9", "-H", "X_User: mallory"],
+                                         ["http://127.0.0.1:\(gateway.main.port)/echo/a/../up"])
+                #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
+                let echoed = try decoded(run.bodies[0], as: "application/json")
+                // The policy's rewriting, once: the path normalised, the untrusted client's
+                // forwarding field replaced by its address, the underscore field dropped.
+                #expect(echoed["path"] == .string("/echo/up"))
+                #expect(echoed["fields"]?["x-forwarded-for"] == .array([.string("127.0.0.1")]))
+                #expect(echoed["fields"]?["x_user"] == nil)
+                let names = echoed["fields"]?.objectValue.map { Array($0.keys) } ?? []
+                for name in ["upgrade", "http2-settings", "connection"] {
+                    #expect(!names.contains(name), "\(name) was forwarded: \(names)")
                 }
             }
         }
     }
 
     @Test func anUpgradedHeadLongerThanAFrameGoesOnInContinuationFrames() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream, configure: { $0.maxHeaderBytes = 65_536 }) { gateway in
-                try await withFolder { folder in
-                    let file = folder.appendingPathComponent("echo")
-                    // Random letters: HPACK's Huffman code cannot bring 40,000 of them under 16 KiB.
-                    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-                    let big = String((0..<40_000).map { _ in letters.randomElement()! })
-                    let run = try await CommandLineClient.curl.run([
-                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path, "-H", "X-Big: \(big)",
-                        "http://127.0.0.1:\(gateway.main.port)/echo/big",
-                    ])
-                    #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
-                    let echoed = try decoded(bytes(file), as: "application/json")
-                    #expect(echoed["fields"]?["x-big"] == .array([.string(big)]))
-                }
+                // Random letters: HPACK's Huffman code cannot bring 40,000 of them under 16 KiB.
+                let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                let big = String((0..<40_000).map { _ in letters.randomElement()! })
+                let run = try await curl(["--http2", "-H", "X-Big: \(big)"],
+                                         ["http://127.0.0.1:\(gateway.main.port)/echo/big"])
+                #expect(run.output == "2 200 1\n", "\(run.output) \(run.errors)")
+                let echoed = try decoded(run.bodies[0], as: "application/json")
+                #expect(echoed["fields"]?["x-big"] == .array([.string(big)]))
             }
         }
     }
 
     @Test func curlGetsATranscodeOnTheUpgradedStream() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                try await withFolder { folder in
-                    let file = folder.appendingPathComponent("yaml")
-                    let run = try await CommandLineClient.curl.run([
-                        "--http2", "-s", "-w", "%{http_version} %{response_code} %{content_type}\\n",
-                        "-o", file.path, "-H", "Accept: application/json;q=0.1, application/yaml",
-                        "http://127.0.0.1:\(gateway.main.port)/value",
-                    ])
-                    #expect(run.output.hasPrefix("2 200 application/yaml"), "\(run.output) \(run.errors)")
-                    #expect(try decoded(bytes(file), as: "application/yaml") == TestUpstream.value)
-                }
+                let run = try await curl(["--http2", "-H", "Accept: application/json;q=0.1, application/yaml"],
+                                         ["http://127.0.0.1:\(gateway.main.port)/value"],
+                                         writeOut: "%{http_version} %{response_code} %{content_type}\\n")
+                #expect(run.output.hasPrefix("2 200 application/yaml"), "\(run.output) \(run.errors)")
+                #expect(try decoded(run.bodies[0], as: "application/yaml") == TestUpstream.value)
             }
         }
     }
@@ -163,27 +148,16 @@ import Testing
         }
     }
 
-    @Test func anUpgradedConnectionThatSendsNoPrefaceIsClosed() async throws {
+    /// An upgraded connection whose client sends no HTTP/2 preface is closed: at the header timeout
+    /// when it sends nothing, at once when it goes on with HTTP/1.1 (a request pipelined behind the
+    /// upgrade), well before the header timeout.
+    @Test(arguments: zip(["", "GET /echo/pipelined HTTP/1.1\r\nHost: gateway\r\n\r\n"], [1, 60]))
+    func anUpgradedConnectionThatSendsNoPrefaceIsClosed(after following: String, headerTimeout: Int) async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
-            try await withGateway(upstream: upstream, configure: { $0.headerTimeout = .seconds(1) }) { gateway in
+            try await withGateway(upstream: upstream,
+                                  configure: { $0.headerTimeout = .seconds(headerTimeout) }) { gateway in
                 let connection = try await RawConnection.open(port: gateway.main.port)
-                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n"
-                                          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
-                                          + "HTTP2-Settings: AAMAAABk\r\n\r\n")
-                #expect(await connection.waitForClose(within: .seconds(10)))
-                #expect(String(decoding: connection.received, as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
-            }
-        }
-    }
-
-    /// A client that goes on with HTTP/1.1 after the 101 (a request pipelined behind the upgrade)
-    /// sends no HTTP/2 preface: the connection closes at once, not at the header timeout.
-    @Test func anUpgradedConnectionThatGoesOnWithHTTP1IsClosed() async throws {
-        try await withUpstream(TestUpstream.router()) { upstream in
-            try await withGateway(upstream: upstream, configure: { $0.headerTimeout = .seconds(60) }) { gateway in
-                let connection = try await RawConnection.open(port: gateway.main.port)
-                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n\(Self.h2cUpgrade)\r\n"
-                                          + "GET /echo/pipelined HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                try await connection.send("GET /value HTTP/1.1\r\nHost: gateway\r\n\(Self.h2cUpgrade)\r\n\(following)")
                 #expect(await connection.waitForClose(within: .seconds(10)))
                 #expect(String(decoding: connection.received, as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
             }
@@ -210,18 +184,12 @@ import Testing
     }
 
     @Test func curlPostingABodyGetsItsAnswerOverHTTP1() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                try await withFolder { folder in
-                    let file = folder.appendingPathComponent("echo")
-                    let run = try await CommandLineClient.curl.run([
-                        "--http2", "-s", "-w", Self.writeOut, "-o", file.path, "-H", "Content-Type: text/plain",
-                        "--data-binary", "posted", "http://127.0.0.1:\(gateway.main.port)/echo/post",
-                    ])
-                    #expect(run.output == "1.1 200 1\n", "\(run.output) \(run.errors)")
-                    #expect(try decoded(bytes(file), as: "application/json")["body"] == .string("posted"))
-                }
+                let run = try await curl(["--http2", "-H", "Content-Type: text/plain", "--data-binary", "posted"],
+                                         ["http://127.0.0.1:\(gateway.main.port)/echo/post"])
+                #expect(run.output == "1.1 200 1\n", "\(run.output) \(run.errors)")
+                #expect(try decoded(run.bodies[0], as: "application/json")["body"] == .string("posted"))
             }
         }
     }
@@ -298,15 +266,13 @@ import Testing
     }
 
     @Test func curlWithAMalformedHTTP2SettingsGetsHTTP1() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
-                let run = try await CommandLineClient.curl.run([
-                    "-s", "-o", "/dev/null", "-w", Self.writeOut,
+                let run = try await curl([
                     "-H", "Connection: Upgrade, HTTP2-Settings", "-H", "Upgrade: h2c", "-H", "HTTP2-Settings: AAMAAA",
-                    "http://127.0.0.1:\(gateway.main.port)/value",
-                ])
+                ], ["http://127.0.0.1:\(gateway.main.port)/value"])
                 #expect(run.output == "1.1 200 1\n", "\(run.output) \(run.errors)")
+                #expect(try decoded(run.bodies[0], as: "application/json") == TestUpstream.value)
             }
         }
     }
@@ -331,7 +297,6 @@ import Testing
     }
 
     @Test func plainHTTP1RequestsAreUnaffected() async throws {
-        try #require(CommandLineClient.curl.isInstalled, "curl is not installed")
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
                 let connection = try await RawConnection.open(port: gateway.main.port)
@@ -342,11 +307,8 @@ import Testing
                 #expect(answers.allSatisfy { $0.field("Connection")?.lowercased() != "close" })
                 #expect(!connection.isClosed)
                 await connection.close()
-                let run = try await CommandLineClient.curl.run([
-                    "--http1.1", "-s", "-w", Self.writeOut,
-                    "-o", "/dev/null", "http://127.0.0.1:\(gateway.main.port)/value",
-                    "-o", "/dev/null", "http://127.0.0.1:\(gateway.main.port)/value",
-                ])
+                let run = try await curl(["--http1.1"], Array(repeating: "http://127.0.0.1:\(gateway.main.port)/value",
+                                                               count: 2))
                 #expect(run.output == "1.1 200 1\n1.1 200 0\n", "\(run.output) \(run.errors)")
             }
         }
