@@ -66,8 +66,9 @@ struct ConnectionPipeline: Sendable {
 
     /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that
     /// closes a connection idle for the header timeout and sends `GOAWAY` on graceful shutdown
-    /// (then closes once the streams in flight are answered). A connection upgraded from HTTP/1.1
-    /// gets the request it was upgraded with as stream 1.
+    /// (then closes once the streams in flight are answered; a client that does not acknowledge the
+    /// shutdown within the header timeout is closed, ``ShutdownAcknowledgementDeadline``). A
+    /// connection upgraded from HTTP/1.1 gets the request it was upgraded with as stream 1.
     func configureHTTP2(_ channel: any Channel, upgradedRequest: UpgradedRequest? = nil) throws {
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.initialSettings = [
@@ -92,6 +93,7 @@ struct ConnectionPipeline: Sendable {
             stream.eventLoop.makeCompletedFuture { try configureStream(stream) }
         }
         try pipeline.addHandler(manager)
+        try pipeline.addHandler(ShutdownAcknowledgementDeadline(timeout: headerTimeout))
         // The connection was active before these handlers came: the manager starts its idle timer on
         // `channelActive`, which the HTTP/2 handler (activated when added) does not pass on.
         try pipeline.context(handlerType: NIOHTTP2Handler.self).fireChannelActive()

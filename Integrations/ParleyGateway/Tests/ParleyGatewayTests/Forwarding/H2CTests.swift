@@ -224,6 +224,24 @@ import Testing
         }
     }
 
+    /// On graceful shutdown the gateway sends GOAWAY and a PING, and waits for the acknowledgement
+    /// before its last GOAWAY: a client that never acknowledges (here one that opened the connection
+    /// and answers nothing) is closed after the header timeout, so the shutdown ends.
+    @Test func gracefulShutdownEndsWhenAClientNeverAcknowledgesThePing() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            let shutdownBegan = try await withGateway(upstream: upstream,
+                                                      configure: { $0.headerTimeout = .seconds(2) }) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                // HTTP/2's connection preface and an empty SETTINGS frame; the gateway answers its SETTINGS.
+                try await connection.send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+                try await connection.send([0, 0, 0, 4, 0, 0, 0, 0, 0])
+                #expect(await eventually { connection.received.count >= 9 && connection.received[3] == 4 })
+                return ContinuousClock.now
+            }
+            #expect(ContinuousClock.now - shutdownBegan < .seconds(8))
+        }
+    }
+
     @Test func aConnectionIdleForTheHeaderTimeoutIsClosedWithGoAway() async throws {
         try await ProbeUpstream.with { upstream in
             try await withGateway(upstream: upstream.url, configure: { $0.headerTimeout = .seconds(1) }) { gateway in
