@@ -7,6 +7,8 @@ import Parley
 /// bounded by `DecodingLimits/maxDepth`.
 struct MessagePackReader {
     private var input: BinaryInput
+    /// The short map keys read so far, made again from the table when they repeat.
+    private var keys = RecentKeys()
 
     /// An open array or map: how many elements (map entries) are still to come, where its
     /// finished children start on their stack, and whether a map's next item is a key.
@@ -137,6 +139,14 @@ struct MessagePackReader {
     /// A map key: a string, or an integer written as its decimal text.
     private mutating func readKey() throws(FormatError) -> String {
         let start = input.offset
+        // A fixstr (at most 15 bytes) the input holds comes from the table of recent keys.
+        if start < input.bytes.count, input.bytes[start] & 0xF0 == 0xA0,
+           case let length = Int(input.bytes[start] & 0x0F), length < input.remaining,
+           let key = try keys.key(in: input.bytes, at: start + 1, count: length, make: Self.text) {
+            try input.countItem(at: start)
+            input.offset = start + 1 + length
+            return key
+        }
         switch try readItem() {
         case .scalar(.string(let key)): return key
         case .scalar(.integer(let key)): return String(key)
@@ -164,12 +174,17 @@ struct MessagePackReader {
         return .date(date)
     }
 
-    /// A `str` payload: ASCII checked eight bytes at a time and made into a string directly;
-    /// anything else validated as UTF-8 first.
+    /// A `str` payload.
     private mutating func readString(length: Int, at start: Int) throws(FormatError) -> String {
-        let slice = try input.take(UInt64(length), at: start)
+        try Self.text(try input.take(UInt64(length), at: start))
+    }
+
+    /// A `str` payload's text: ASCII checked eight bytes at a time and made into a string directly; anything else
+    /// validated as UTF-8 first.
+    private static func text(_ slice: Slice<UnsafeBufferPointer<UInt8>>) throws(FormatError) -> String {
         let payload = UnsafeBufferPointer(rebasing: slice)
         guard let base = payload.baseAddress else { return "" }
+        let length = payload.count
         var i = 0
         while i &+ 8 <= length {
             if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }

@@ -17,6 +17,8 @@ import Parley
 struct CBORReader {
     private var input: BinaryInput
     private let options: CBORFormat.Options
+    /// The short map keys read so far, made again from the table when they repeat.
+    private var keys = RecentKeys()
 
     /// An open container or tag, or the root that receives the whole item.
     private struct Frame {
@@ -112,7 +114,11 @@ struct CBORReader {
                 if initial &- 0x60 < 24, length < input.bytes.count - start {
                     // The common key, a text string of at most 23 bytes the input holds, read here.
                     try input.countItem(at: start)
-                    top.key = try Self.text(input.bytes[(start + 1)..<(start + 1 + length)])
+                    if let key = try keys.key(in: input.bytes, at: start + 1, count: length, make: Self.text) {
+                        top.key = key
+                    } else {
+                        top.key = try Self.text(input.bytes[(start + 1)..<(start + 1 + length)])
+                    }
                     input.offset = start + 1 + length
                     afterKey = true
                 } else if initial != 0xFF {
