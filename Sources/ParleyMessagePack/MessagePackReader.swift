@@ -7,8 +7,8 @@ import Parley
 /// bounded by `DecodingLimits/maxDepth`.
 struct MessagePackReader {
     private var input: BinaryInput
-    /// The short map keys read so far, made again from the table when they repeat.
-    private var keys = RecentKeys()
+    /// The short map keys read so far, made again from the table when they repeat (large inputs only).
+    private var keys: RecentKeys?
 
     /// An open array or map: how many elements (map entries) are still to come, where its
     /// finished children start on their stack, and whether a map's next item is a key.
@@ -28,6 +28,7 @@ struct MessagePackReader {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) {
         input = BinaryInput(bytes, format: MessagePackFormat.formatName, limits: limits)
+        keys = RecentKeys.forInput(ofCount: bytes.count)
     }
 
     /// Reads the single value the bytes hold.
@@ -142,7 +143,7 @@ struct MessagePackReader {
         // A fixstr (at most 15 bytes) the input holds comes from the table of recent keys.
         if start < input.bytes.count, input.bytes[start] & 0xF0 == 0xA0,
            case let length = Int(input.bytes[start] & 0x0F), length < input.remaining,
-           let key = try keys.key(in: input.bytes, at: start + 1, count: length, make: Self.text) {
+           let key = try keys?.key(in: input.bytes, at: start + 1, count: length, make: Self.text) {
             try input.countItem(at: start)
             input.offset = start + 1 + length
             return key

@@ -118,6 +118,15 @@ let formatPaths: [GatedPath] = [
         let bytes = try! MessagePackFormat().encode(try! JSONFormat().decode(makeAPIDocument(size: 1 << 20, seed: 1)))
         return { consume(try MessagePackFormat().decode(bytes)) }
     },
+    // A small body, as a server or gateway decodes per request: a reader's fixed costs show here.
+    GatedPath("MessagePack.decode-api-1kb", iterations: 1_000) { _ in
+        let bytes = try! MessagePackFormat().encode(try! JSONFormat().decode(makeAPIDocument(size: 1 << 10, seed: 1)))
+        return { for _ in 0..<1_000 { consume(try MessagePackFormat().decode(bytes)) } }
+    },
+    GatedPath("CBOR.decode-api-1kb", iterations: 1_000) { _ in
+        let bytes = try! CBORFormat().encode(try! JSONFormat().decode(makeAPIDocument(size: 1 << 10, seed: 1)))
+        return { for _ in 0..<1_000 { consume(try CBORFormat().decode(bytes)) } }
+    },
     GatedPath("XML.events-1MB") { _ in
         let document = catalogue(bytes: 1 << 20)
         return { consume(try countStringEvents(document)) }

@@ -5,8 +5,9 @@
 /// A direct-mapped table of 256 keys: a key whose slot holds another replaces it. Its entries are strings that fit in
 /// a `String` inline, so the table keeps no storage alive; it lives as long as the reader.
 ///
-/// Kept: gated by CBOR.decode-api-1mb and MessagePack.decode-api-1mb. Its methods are `@inlinable` for the same
-/// reason as `BinaryInput`'s: the readers call them for every key, from other modules.
+/// Kept: gated by CBOR.decode-api-1mb and MessagePack.decode-api-1mb; left out of small inputs, per the 1 KB rows.
+/// Its methods are `@inlinable` for the same reason as `BinaryInput`'s: the readers call them for every key, from
+/// other modules.
 @usableFromInline
 package struct RecentKeys {
     @usableFromInline
@@ -29,6 +30,12 @@ package struct RecentKeys {
     @usableFromInline var entries = [Entry](repeating: Entry(low: 0, high: 0, key: ""), count: 256)
 
     package init() {}
+
+    /// The table for reading `inputCount` bytes, or `nil` where the input is too small for keys to repeat often enough
+    /// to pay for the table (a body of a few records, as servers and gateways decode per request).
+    package static func forInput(ofCount inputCount: Int) -> RecentKeys? {
+        inputCount >= 16 * 1024 ? RecentKeys() : nil
+    }
 
     /// The key whose UTF-8 bytes are the `count` bytes at `offset` of `bytes` (which holds them): the one kept for the
     /// same bytes, or the one `make` makes of them (checking them), which is then kept. `nil`, without calling `make`,

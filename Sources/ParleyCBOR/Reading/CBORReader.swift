@@ -17,8 +17,8 @@ import Parley
 struct CBORReader {
     private var input: BinaryInput
     private let options: CBORFormat.Options
-    /// The short map keys read so far, made again from the table when they repeat.
-    private var keys = RecentKeys()
+    /// The short map keys read so far, made again from the table when they repeat (large inputs only).
+    private var keys: RecentKeys?
 
     /// An open container or tag, or the root that receives the whole item.
     private struct Frame {
@@ -68,6 +68,7 @@ struct CBORReader {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, options: CBORFormat.Options) {
         input = BinaryInput(bytes, format: CBORFormat.formatName, limits: limits)
+        keys = RecentKeys.forInput(ofCount: bytes.count)
         self.options = options
     }
 
@@ -114,7 +115,7 @@ struct CBORReader {
                 if initial &- 0x60 < 24, length < input.bytes.count - start {
                     // The common key, a text string of at most 23 bytes the input holds, read here.
                     try input.countItem(at: start)
-                    if let key = try keys.key(in: input.bytes, at: start + 1, count: length, make: Self.text) {
+                    if let key = try keys?.key(in: input.bytes, at: start + 1, count: length, make: Self.text) {
                         top.key = key
                     } else {
                         top.key = try Self.text(input.bytes[(start + 1)..<(start + 1 + length)])

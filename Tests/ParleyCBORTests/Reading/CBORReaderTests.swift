@@ -102,4 +102,23 @@ import Testing
             }
         }
     }
+
+    /// A document large enough for the reader's table of recent keys: keys of every length up to 15 (made once, then
+    /// found again) and a longer one decode as themselves, and an invalid key deep in it is still located.
+    @Test func aLargeDocumentsRepeatedKeysDecodeAsThemselves() throws {
+        let keys = (0...16).map { String("abcdefghijklmnopq".prefix($0)) } + ["é-ü", "\u{01}x"]
+        let records: [Value] = (0..<400).map { record in
+            .object(Value.Object(keys.enumerated().map { .init(key: $1, value: .integer(Int64(record * 100 + $0))) }))
+        }
+        let bytes = try cbor.encode(.array(records))
+        #expect(bytes.count >= 16 * 1024)
+        #expect(try cbor.decode(bytes) == .array(records))
+        // The last record's "\u{01}x" key, its first byte made invalid UTF-8.
+        var invalid = bytes
+        let at = try #require(invalid.lastIndex(of: 0x01))
+        invalid[at] = 0xFF
+        let error = #expect(throws: FormatError.self) { try cbor.decode(invalid) }
+        #expect(error?.code == .invalidText)
+        #expect(error?.location?.byteOffset == at)
+    }
 }
