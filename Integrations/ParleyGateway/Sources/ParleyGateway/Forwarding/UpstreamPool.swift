@@ -12,6 +12,9 @@ final class UpstreamPool: @unchecked Sendable {
     let eventLoop: any EventLoop
     /// The most idle connections kept for one upstream; more are closed when released.
     let maxIdlePerUpstream: Int
+    /// The idle connections of each HTTP/1.1 upstream. A list stays when it empties (the keys are
+    /// the configuration's upstreams), so that taking a connection and putting one back change it
+    /// in place and allocate nothing.
     private var idle: [UpstreamKey: [UpstreamConnection]] = [:]
     /// The h2c connections of each h2c upstream, open or going away.
     private var multiplexed: [UpstreamKey: [MultiplexedUpstream]] = [:]
@@ -24,17 +27,24 @@ final class UpstreamPool: @unchecked Sendable {
         self.maxIdlePerUpstream = maxIdlePerUpstream
     }
 
+    /// An idle HTTP/1.1 connection to `key` that is still open, when there is one.
+    func takeIdle(_ key: UpstreamKey) -> UpstreamConnection? {
+        eventLoop.preconditionInEventLoop()
+        while let connection = idle[key]?.popLast() {
+            connection.isIdle = false
+            if connection.isActive { return connection }
+        }
+        return nil
+    }
+
     /// Hands `body` an idle connection to `key`, at once, or a new one (connecting within
     /// `timeout`), or why none could be made.
     func acquire(_ key: UpstreamKey, timeout: TimeAmount,
                  _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
         eventLoop.preconditionInEventLoop()
         if key.upstreamProtocol == .h2c { return acquireStream(key, timeout: timeout, body) }
-        while var connections = idle[key], let connection = connections.popLast() {
-            idle[key] = connections.isEmpty ? nil : connections
-            connection.onClose = nil
-            if connection.isActive { return body(.success(connection)) }
-        }
+        if let connection = takeIdle(key) { return body(.success(connection)) }
+        let pool = self
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -42,7 +52,7 @@ final class UpstreamPool: @unchecked Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPClientCodec())
-                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key))
+                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key, pool: pool))
                 }
             }
         let connected: EventLoopFuture<any Channel>
@@ -109,20 +119,19 @@ final class UpstreamPool: @unchecked Sendable {
         guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
-        var connections = idle[connection.key] ?? []
-        guard !closed, connection.isActive, connections.count < maxIdlePerUpstream else {
+        guard !closed, connection.isActive, idle[connection.key]?.count ?? 0 < maxIdlePerUpstream else {
             connection.close()
             return
         }
-        connection.onClose = { [weak self] closing in self?.forget(closing) }
-        connections.append(connection)
-        idle[connection.key] = connections
+        connection.isIdle = true
+        idle[connection.key, default: []].append(connection)
     }
 
-    private func forget(_ connection: UpstreamConnection) {
-        guard var connections = idle[connection.key] else { return }
-        connections.removeAll { $0 === connection }
-        idle[connection.key] = connections.isEmpty ? nil : connections
+    /// Forgets an idle connection that closed.
+    func forget(_ connection: UpstreamConnection) {
+        eventLoop.preconditionInEventLoop()
+        connection.isIdle = false
+        idle[connection.key]?.removeAll { $0 === connection }
     }
 
     /// Closes every idle connection; those released later close too.
