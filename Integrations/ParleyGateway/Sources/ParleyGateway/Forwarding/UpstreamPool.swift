@@ -12,10 +12,9 @@ final class UpstreamPool: @unchecked Sendable {
     let eventLoop: any EventLoop
     /// The most idle connections kept for one upstream; more are closed when released.
     let maxIdlePerUpstream: Int
-    /// The idle connections of each HTTP/1.1 upstream. A list stays when it empties (the keys are
-    /// the configuration's upstreams), so that taking a connection and putting one back change it
-    /// in place and allocate nothing.
-    private var idle: [UpstreamKey: [UpstreamConnection]] = [:]
+    /// The idle connections of each HTTP/1.1 upstream, made once per upstream (the configuration's)
+    /// and kept when empty.
+    private var idle: [UpstreamKey: IdleConnections] = [:]
     /// The h2c connections of each h2c upstream, open or going away.
     private var multiplexed: [UpstreamKey: [MultiplexedUpstream]] = [:]
     /// Those waiting for an h2c connection being made, by upstream.
@@ -30,7 +29,8 @@ final class UpstreamPool: @unchecked Sendable {
     /// An idle HTTP/1.1 connection to `key` that is still open, when there is one.
     func takeIdle(_ key: UpstreamKey) -> UpstreamConnection? {
         eventLoop.preconditionInEventLoop()
-        while let connection = idle[key]?.popLast() {
+        guard let idle = idle[key] else { return nil }
+        while let connection = idle.connections.popLast() {
             connection.isIdle = false
             if connection.isActive { return connection }
         }
@@ -119,30 +119,44 @@ final class UpstreamPool: @unchecked Sendable {
         guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
-        guard !closed, connection.isActive, idle[connection.key]?.count ?? 0 < maxIdlePerUpstream else {
+        let list: IdleConnections
+        if let existing = idle[connection.key] {
+            list = existing
+        } else {
+            list = IdleConnections()
+            idle[connection.key] = list
+        }
+        guard !closed, connection.isActive, list.connections.count < maxIdlePerUpstream else {
             connection.close()
             return
         }
         connection.isIdle = true
-        idle[connection.key, default: []].append(connection)
+        list.connections.append(connection)
     }
 
     /// Forgets an idle connection that closed.
     func forget(_ connection: UpstreamConnection) {
         eventLoop.preconditionInEventLoop()
         connection.isIdle = false
-        idle[connection.key]?.removeAll { $0 === connection }
+        idle[connection.key]?.connections.removeAll { $0 === connection }
     }
 
     /// Closes every idle connection; those released later close too.
     func shutdown() {
         eventLoop.preconditionInEventLoop()
         closed = true
-        let connections = idle.values.flatMap { $0 }
+        let connections = idle.values.flatMap(\.connections)
         idle.removeAll()
         for connection in connections { connection.close() }
         for connection in multiplexed.values.flatMap({ $0 }) { connection.channel.close(promise: nil) }
     }
+}
+
+/// The idle connections of one upstream: a reference, so that taking one out and putting one
+/// back change the list in place (through a dictionary's subscript, each change would run its
+/// `_modify` accessor, whose coroutine frames are allocated).
+private final class IdleConnections {
+    var connections: [UpstreamConnection] = []
 }
 
 /// One ``UpstreamPool`` per event loop of a group, found by the loop a client channel runs on.
