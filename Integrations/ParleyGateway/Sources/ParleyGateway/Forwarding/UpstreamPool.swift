@@ -50,8 +50,7 @@ final class UpstreamPool: @unchecked Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPClientCodec())
+                    try Self.configure(channel.pipeline.syncOperations)
                     try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key, pool: pool))
                 }
             }
@@ -66,6 +65,18 @@ final class UpstreamPool: @unchecked Sendable {
                 Result { try channel.pipeline.syncOperations.handler(type: UpstreamConnection.self) }
             })
         }
+    }
+
+    /// The HTTP/1.1 handlers of an upstream connection: NIO's response decoder and request
+    /// validator (as `addHTTPClientHandlers()` adds them), with the gateway's request encoder
+    /// (``UpstreamRequestEncoder``, ``UpstreamRequestWriter``) in place of NIO's encoder and the
+    /// extras' conversion to HTTP types.
+    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
+        try pipeline.addHandler(UpstreamRequestWriter())
+        try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes,
+                                                                         limitConfiguration: .init())))
+        try pipeline.addHandler(NIOHTTPRequestHeadersValidator())
+        try pipeline.addHandler(UpstreamRequestEncoder())
     }
 
     /// Hands `body` a new stream of an h2c connection to `key` that takes more: an open one, or one
