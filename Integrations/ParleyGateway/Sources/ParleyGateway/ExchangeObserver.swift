@@ -31,20 +31,29 @@ struct ExchangeObserver: Sendable {
         if let contract = summary.contract, !contract.findings.isEmpty { reportContract(contract, of: summary) }
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
+        if let handler = accessLogger.handler as? BufferedLogHandler, handler.metadata.isEmpty {
+            // The line the handler would make of the metadata below, made without the dictionary.
+            handler.writer.submit(BufferedLogHandler.line(date: Date(), level: .info, label: handler.label,
+                                                          message: "request") { accessFields(of: summary, $0) })
+            return
+        }
         // Room for every key below: the dictionary never grows.
         var metadata = Logger.Metadata(minimumCapacity: 9)
-        metadata["method"] = .string(summary.request.method.rawValue)
-        metadata["path"] = .string(urls.apply(to: summary.request.path ?? ""))
-        metadata["status"] = .string(String(summary.response.status.code))
-        metadata["duration_ms"] = .string(String(Self.rounded(summary.duration.milliseconds)))
-        metadata["bytes_in"] = .string(String(summary.bytesIn))
-        metadata["bytes_out"] = .string(String(summary.bytesOut))
-        if let latency = summary.upstreamLatency {
-            metadata["upstream_ms"] = .string(String(Self.rounded(latency.milliseconds)))
-        }
-        if let transcoded = summary.transcoded { metadata["transcoded"] = "\(transcoded.from) -> \(transcoded.to)" }
-        if summary.incomplete { metadata["incomplete"] = "true" }
+        accessFields(of: summary) { metadata[$0] = .string($1) }
         accessLogger.info("request", metadata: metadata)
+    }
+
+    /// Hands `field` the access-log line's metadata of an exchange, in key order.
+    private func accessFields(of summary: ExchangeSummary, _ field: (_ key: String, _ value: String) -> Void) {
+        field("bytes_in", String(summary.bytesIn))
+        field("bytes_out", String(summary.bytesOut))
+        field("duration_ms", String(Self.rounded(summary.duration.milliseconds)))
+        if summary.incomplete { field("incomplete", "true") }
+        field("method", summary.request.method.rawValue)
+        field("path", urls.apply(to: summary.request.path ?? ""))
+        field("status", String(summary.response.status.code))
+        if let transcoded = summary.transcoded { field("transcoded", "\(transcoded.from) -> \(transcoded.to)") }
+        if let latency = summary.upstreamLatency { field("upstream_ms", String(Self.rounded(latency.milliseconds))) }
     }
 
     /// Counts an exchange's contract violations and logs its findings (a warning when one is a

@@ -6,27 +6,35 @@ enum ForwardedFields {
     static let via = "1.1 parley-gateway"
 
     /// Fields that belong to one connection and never cross a proxy (RFC 9110 §7.6.1, with
-    /// the older `Keep-Alive` and `Proxy-Connection`).
-    static let hopByHop: Set<HTTPField.Name> = [
+    /// the older `Keep-Alive` and `Proxy-Connection`). A list: nine comparisons of short canonical
+    /// names cost less than hashing a name for a set.
+    static let hopByHop: [HTTPField.Name] = [
         .connection, HTTPField.Name("Keep-Alive")!, HTTPField.Name("Proxy-Connection")!, .te, .trailer,
         .transferEncoding, .upgrade, .proxyAuthenticate, .proxyAuthorization,
     ]
 
+    /// The `Via` field the gateway appends, made once.
+    private static let viaField = HTTPField(name: .via, value: via)
+
     /// `fields` without the hop-by-hop fields and those `Connection` names, with the gateway
     /// appended to `Via`.
     static func endToEnd(_ fields: HTTPFields) -> HTTPFields {
-        var named = hopByHop
+        // The other fields `Connection` names (`keep-alive` is hop-by-hop already: no list is made for it).
+        var named: [HTTPField.Name] = []
         for field in fields where field.name == .connection {
             forEachToken(of: field.value) { token in
-                if let name = HTTPField.Name(String(token)) { named.insert(name) }
+                if let name = HTTPField.Name(String(token)), !hopByHop.contains(name) { named.append(name) }
             }
         }
         var kept = HTTPFields()
         // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
         // Accept): the storage grows once, not by doubling as fields are appended.
         kept.reserveCapacity(fields.count + 3)
-        for field in fields where !named.contains(field.name) { kept.append(field) }
-        kept.append(HTTPField(name: .via, value: via))
+        // Appended in one call: HTTPFields appends through its generic replaceSubrange, once per call.
+        // (The filter captures nothing, so the lazy collection needs no closure context.)
+        kept.append(contentsOf: fields.lazy.filter { !hopByHop.contains($0.name) })
+        if !named.isEmpty { kept.removeAll { named.contains($0.name) } }
+        kept.append(viaField)
         return kept
     }
 

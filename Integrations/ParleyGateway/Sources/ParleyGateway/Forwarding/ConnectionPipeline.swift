@@ -58,7 +58,7 @@ struct ConnectionPipeline: Sendable {
                                                  withDecoderLimitConfiguration: decoderLimits)
         let upgrade = try pipeline.context(handlerType: HTTPServerUpgradeHandler.self)
         try pipeline.addHandler(screen, position: .before(upgrade.handler))
-        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(HTTPTypesServerCodec())
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  firstTimeout: firstHeadTimeout))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
@@ -106,7 +106,7 @@ struct ConnectionPipeline: Sendable {
         let pipeline = stream.pipeline.syncOperations
         try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
         try pipeline.addHandler(HeadSizeLimit(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
-        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(HTTPTypesServerCodec())
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
     }

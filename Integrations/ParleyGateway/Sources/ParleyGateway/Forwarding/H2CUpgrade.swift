@@ -29,7 +29,7 @@ struct H2CUpgrader: HTTPServerProtocolUpgrader {
             guard let request = screen.takeUpgradedRequest() else { throw ChannelError.inappropriateOperationForState }
             let handlers = context.pipeline.syncOperations
             // The HTTP/1.1 handlers after NIO's have seen nothing of this connection yet.
-            let http1: [any ChannelHandler.Type] = [HTTP1ToHTTPServerCodec.self, RequestHeadGuard.self,
+            let http1: [any ChannelHandler.Type] = [HTTPTypesServerCodec.self, RequestHeadGuard.self,
                                                     ProxyHandler.self]
             for type in http1 {
                 handlers.removeHandler(context: try handlers.context(handlerType: type), promise: nil)

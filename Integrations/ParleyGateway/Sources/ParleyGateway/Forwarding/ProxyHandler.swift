@@ -355,14 +355,20 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     /// Takes an upstream connection for the exchange, after a slot among the upstream's busy HTTP/1.1
     /// connections, or its uploading h2c streams (waiting up to `timeout` for one when all are taken,
-    /// or all an upload may take). A ready request to an h2c upstream takes no slot.
+    /// or all an upload may take). A ready request to an h2c upstream takes no slot. A free slot and
+    /// an idle connection are taken at once, without waiting on a callback.
     private func connect(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange) {
         guard host.upstreamProtocol == .http1 || exchange.requestState != .complete, let context else {
             return acquire(host, timeout: timeout, request, exchange, slot: nil)
         }
-        shared.upstreamSlots.take(host, uploading: exchange.requestState != .complete, on: context.eventLoop,
+        let uploading = exchange.requestState != .complete
+        if let slot = shared.upstreamSlots.takeNow(host, uploading: uploading) {
+            return acquire(host, timeout: timeout, request, exchange, slot: slot)
+        }
+        shared.upstreamSlots.take(host, uploading: uploading, on: context.eventLoop,
                                   timeout: timeout) { [self] slot in
             guard self.exchange === exchange, exchange.responseState == .waitingHead else {
+                var slot = slot
                 slot?.give()
                 return
             }
@@ -373,9 +379,11 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     private func acquire(_ host: UpstreamKey, timeout: TimeAmount, _ request: HTTPRequest, _ exchange: Exchange,
                          slot: UpstreamSlot?) {
+        if let upstream = pool.takeIdle(host) { return acquired(upstream, request, exchange, slot: slot) }
         pool.acquire(host, timeout: timeout) { [self] result in
             switch result {
             case .failure(let error):
+                var slot = slot
                 slot?.give()
                 guard self.exchange === exchange, exchange.responseState == .waitingHead else { return }
                 if case ChannelError.connectTimeout = error {
@@ -384,15 +392,21 @@ final class ProxyHandler: ChannelDuplexHandler {
                     fail(exchange, UpstreamFailure.unreachable(String(describing: error)))
                 }
             case .success(let upstream):
-                upstream.slot = slot
-                if exchange.requestState == .complete { slot?.uploadEnded() }
-                guard self.exchange === exchange, exchange.responseState == .waitingHead else {
-                    upstream.close()
-                    return
-                }
-                connected(upstream, request, exchange)
+                acquired(upstream, request, exchange, slot: slot)
             }
         }
+    }
+
+    /// The exchange has its upstream connection (which holds the slot from now on).
+    private func acquired(_ upstream: UpstreamConnection, _ request: HTTPRequest, _ exchange: Exchange,
+                          slot: UpstreamSlot?) {
+        upstream.slot = slot
+        if exchange.requestState == .complete { upstream.slot?.uploadEnded() }
+        guard self.exchange === exchange, exchange.responseState == .waitingHead else {
+            upstream.close()
+            return
+        }
+        connected(upstream, request, exchange)
     }
 
     private func connected(_ upstream: UpstreamConnection, _ request: HTTPRequest, _ exchange: Exchange) {
@@ -635,9 +649,9 @@ final class ProxyHandler: ChannelDuplexHandler {
             upstream.close()
             return
         }
-        // On the next tick: bytes past the response's end, in the same read, close it first.
-        let pool = self.pool
-        pool.eventLoop.assumeIsolated().execute { pool.release(upstream) }
+        // On the next tick: bytes past the response's end, in the same read, close it first. (The
+        // connection knows its pool: a task capturing it alone needs no context of its own.)
+        pool.eventLoop.assumeIsolated().execute { upstream.returnToPool() }
     }
 
     private func report(_ exchange: Exchange) {

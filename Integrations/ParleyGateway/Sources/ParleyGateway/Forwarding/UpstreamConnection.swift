@@ -35,8 +35,10 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     weak var multiplexed: MultiplexedUpstream?
     /// The connection's place among its upstream's busy ones, while an exchange holds it (HTTP/1.1).
     var slot: UpstreamSlot?
-    /// Called once when the channel closes, so the pool forgets it.
-    var onClose: ((UpstreamConnection) -> Void)?
+    /// The pool that made the connection (HTTP/1.1), which forgets it when it closes while idle.
+    weak var pool: UpstreamPool?
+    /// Whether the connection idles in its pool.
+    var isIdle = false
     private var context: ChannelHandlerContext?
     private var readsPaused = false
     private var readPending = false
@@ -44,9 +46,10 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     /// How many exchanges the connection served before (0 for a new one).
     var served = 0
 
-    init(key: UpstreamKey, isStream: Bool = false) {
+    init(key: UpstreamKey, isStream: Bool = false, pool: UpstreamPool? = nil) {
         self.key = key
         self.isStream = isStream
+        self.pool = pool
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -66,8 +69,7 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
         giveSlot()
         let delegate = delegate
         self.delegate = nil
-        onClose?(self)
-        onClose = nil
+        if isIdle { pool?.forget(self) }
         delegate?.upstreamFailed(nil)
         context.fireChannelInactive()
     }
@@ -146,6 +148,15 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     func close() {
         giveSlot()
         context?.close(promise: nil)
+    }
+
+    /// Hands the connection back to the pool that made it, to reuse (``UpstreamPool/release(_:)``).
+    /// A stream, which no pool keeps, only lets its slot go: it closes once both its ends are sent.
+    func returnToPool() {
+        if let pool { return pool.release(self) }
+        delegate = nil
+        giveSlot()
+        if !isStream { close() }
     }
 
     /// Gives the connection's slot back: its exchange let it go.

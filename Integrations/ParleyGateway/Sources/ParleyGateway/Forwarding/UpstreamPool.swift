@@ -12,7 +12,9 @@ final class UpstreamPool: @unchecked Sendable {
     let eventLoop: any EventLoop
     /// The most idle connections kept for one upstream; more are closed when released.
     let maxIdlePerUpstream: Int
-    private var idle: [UpstreamKey: [UpstreamConnection]] = [:]
+    /// The idle connections of each HTTP/1.1 upstream, made once per upstream (the configuration's)
+    /// and kept when empty.
+    private var idle: [UpstreamKey: IdleConnections] = [:]
     /// The h2c connections of each h2c upstream, open or going away.
     private var multiplexed: [UpstreamKey: [MultiplexedUpstream]] = [:]
     /// Those waiting for an h2c connection being made, by upstream.
@@ -24,25 +26,32 @@ final class UpstreamPool: @unchecked Sendable {
         self.maxIdlePerUpstream = maxIdlePerUpstream
     }
 
+    /// An idle HTTP/1.1 connection to `key` that is still open, when there is one.
+    func takeIdle(_ key: UpstreamKey) -> UpstreamConnection? {
+        eventLoop.preconditionInEventLoop()
+        guard let idle = idle[key] else { return nil }
+        while let connection = idle.connections.popLast() {
+            connection.isIdle = false
+            if connection.isActive { return connection }
+        }
+        return nil
+    }
+
     /// Hands `body` an idle connection to `key`, at once, or a new one (connecting within
     /// `timeout`), or why none could be made.
     func acquire(_ key: UpstreamKey, timeout: TimeAmount,
                  _ body: @escaping (Result<UpstreamConnection, any Error>) -> Void) {
         eventLoop.preconditionInEventLoop()
         if key.upstreamProtocol == .h2c { return acquireStream(key, timeout: timeout, body) }
-        while var connections = idle[key], let connection = connections.popLast() {
-            idle[key] = connections.isEmpty ? nil : connections
-            connection.onClose = nil
-            if connection.isActive { return body(.success(connection)) }
-        }
+        if let connection = takeIdle(key) { return body(.success(connection)) }
+        let pool = self
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPClientCodec())
-                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key))
+                    try Self.configure(channel.pipeline.syncOperations)
+                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key, pool: pool))
                 }
             }
         let connected: EventLoopFuture<any Channel>
@@ -56,6 +65,18 @@ final class UpstreamPool: @unchecked Sendable {
                 Result { try channel.pipeline.syncOperations.handler(type: UpstreamConnection.self) }
             })
         }
+    }
+
+    /// The HTTP/1.1 handlers of an upstream connection: NIO's response decoder and request
+    /// validator (as `addHTTPClientHandlers()` adds them), with the gateway's request encoder
+    /// (``UpstreamRequestEncoder``, ``UpstreamRequestWriter``) in place of NIO's encoder and the
+    /// extras' conversion to HTTP types.
+    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
+        try pipeline.addHandler(UpstreamRequestWriter())
+        try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes,
+                                                                         limitConfiguration: .init())))
+        try pipeline.addHandler(NIOHTTPRequestHeadersValidator())
+        try pipeline.addHandler(UpstreamRequestEncoder())
     }
 
     /// Hands `body` a new stream of an h2c connection to `key` that takes more: an open one, or one
@@ -109,31 +130,44 @@ final class UpstreamPool: @unchecked Sendable {
         guard !connection.isStream else { return }
         connection.served += 1
         connection.resumeReads()
-        var connections = idle[connection.key] ?? []
-        guard !closed, connection.isActive, connections.count < maxIdlePerUpstream else {
+        let list: IdleConnections
+        if let existing = idle[connection.key] {
+            list = existing
+        } else {
+            list = IdleConnections()
+            idle[connection.key] = list
+        }
+        guard !closed, connection.isActive, list.connections.count < maxIdlePerUpstream else {
             connection.close()
             return
         }
-        connection.onClose = { [weak self] closing in self?.forget(closing) }
-        connections.append(connection)
-        idle[connection.key] = connections
+        connection.isIdle = true
+        list.connections.append(connection)
     }
 
-    private func forget(_ connection: UpstreamConnection) {
-        guard var connections = idle[connection.key] else { return }
-        connections.removeAll { $0 === connection }
-        idle[connection.key] = connections.isEmpty ? nil : connections
+    /// Forgets an idle connection that closed.
+    func forget(_ connection: UpstreamConnection) {
+        eventLoop.preconditionInEventLoop()
+        connection.isIdle = false
+        idle[connection.key]?.connections.removeAll { $0 === connection }
     }
 
     /// Closes every idle connection; those released later close too.
     func shutdown() {
         eventLoop.preconditionInEventLoop()
         closed = true
-        let connections = idle.values.flatMap { $0 }
+        let connections = idle.values.flatMap(\.connections)
         idle.removeAll()
         for connection in connections { connection.close() }
         for connection in multiplexed.values.flatMap({ $0 }) { connection.channel.close(promise: nil) }
     }
+}
+
+/// The idle connections of one upstream: a reference, so that taking one out and putting one
+/// back change the list in place (through a dictionary's subscript, each change would run its
+/// `_modify` accessor, whose coroutine frames are allocated).
+private final class IdleConnections {
+    var connections: [UpstreamConnection] = []
 }
 
 /// One ``UpstreamPool`` per event loop of a group, found by the loop a client channel runs on.

@@ -39,6 +39,17 @@ final class UpstreamSlots: Sendable {
         }
     }
 
+    /// A slot for an exchange with `key` when one is free now, else `nil` (then ``take(_:uploading:on:timeout:_:)``
+    /// waits for one). `uploading`: the request's body is still arriving.
+    func takeNow(_ key: UpstreamKey, uploading: Bool) -> UpstreamSlot? {
+        let taken = state.withLock { state -> Bool in
+            guard Self.fits(uploading: uploading, key, state, limit, uploadLimit) else { return false }
+            Self.count(uploading: uploading, key, &state)
+            return true
+        }
+        return taken ? UpstreamSlot(key: key, uploading: uploading, slots: self) : nil
+    }
+
     /// Hands `granted` a slot for an exchange with `key` (on `eventLoop`, at once when one is free),
     /// or `nil` when none came free within `timeout`. `uploading`: the request's body is still arriving.
     func take(_ key: UpstreamKey, uploading: Bool, on eventLoop: any EventLoop, timeout: TimeAmount,
@@ -46,11 +57,11 @@ final class UpstreamSlots: Sendable {
         let waiter = Waiter(eventLoop: eventLoop, uploading: uploading, granted: granted)
         let now = state.withLock { state -> Bool in
             // Whoever waits does not fit now (each slot given back goes to the first that fits).
-            guard Self.fits(waiter, key, state, limit, uploadLimit) else {
+            guard Self.fits(uploading: uploading, key, state, limit, uploadLimit) else {
                 state.waiting[key, default: []].append(waiter)
                 return false
             }
-            Self.count(waiter, key, &state)
+            Self.count(uploading: uploading, key, &state)
             return true
         }
         if now { return granted(UpstreamSlot(key: key, uploading: uploading, slots: self)) }
@@ -99,8 +110,8 @@ final class UpstreamSlots: Sendable {
         var index = 0
         while index < waiting.count, state.busy[key, default: 0] < limit {
             let waiter = waiting[index]
-            if fits(waiter, key, state, limit, uploadLimit) {
-                count(waiter, key, &state)
+            if fits(uploading: waiter.uploading, key, state, limit, uploadLimit) {
+                count(uploading: waiter.uploading, key, &state)
                 grants.append(waiter)
                 waiting.remove(at: index)
             } else {
@@ -111,20 +122,22 @@ final class UpstreamSlots: Sendable {
         return grants
     }
 
-    private static func fits(_ waiter: Waiter, _ key: UpstreamKey, _ state: State, _ limit: Int,
+    private static func fits(uploading: Bool, _ key: UpstreamKey, _ state: State, _ limit: Int,
                              _ uploadLimit: Int) -> Bool {
-        state.busy[key, default: 0] < limit && (!waiter.uploading || state.uploading[key, default: 0] < uploadLimit)
+        state.busy[key, default: 0] < limit && (!uploading || state.uploading[key, default: 0] < uploadLimit)
     }
 
-    private static func count(_ waiter: Waiter, _ key: UpstreamKey, _ state: inout State) {
+    private static func count(uploading: Bool, _ key: UpstreamKey, _ state: inout State) {
         state.busy[key, default: 0] += 1
-        if waiter.uploading { state.uploading[key, default: 0] += 1 }
+        if uploading { state.uploading[key, default: 0] += 1 }
     }
 }
 
 /// One busy connection's place among an upstream's ``UpstreamSlots``, held by the connection while
-/// an exchange uses it and given back (once) when the exchange lets it go.
-final class UpstreamSlot: @unchecked Sendable {
+/// an exchange uses it and given back (once) when the exchange lets it go. A value with one owner
+/// at a time (the exchange waiting for a connection, then the connection), so taking one
+/// allocates nothing.
+struct UpstreamSlot: Sendable {
     private let key: UpstreamKey
     private var uploading: Bool
     private var slots: UpstreamSlots?
@@ -136,7 +149,7 @@ final class UpstreamSlot: @unchecked Sendable {
     }
 
     /// The exchange's request body ended (an h2c stream's slot is then given back).
-    func uploadEnded() {
+    mutating func uploadEnded() {
         guard uploading else { return }
         if key.upstreamProtocol == .h2c { return give() }
         uploading = false
@@ -144,7 +157,7 @@ final class UpstreamSlot: @unchecked Sendable {
     }
 
     /// Gives the slot back; later calls do nothing.
-    func give() {
+    mutating func give() {
         guard let slots else { return }
         self.slots = nil
         slots.give(key, uploading: uploading)

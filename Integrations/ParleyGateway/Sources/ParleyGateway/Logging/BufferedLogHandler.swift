@@ -39,6 +39,15 @@ public struct BufferedLogHandler: LogHandler {
     /// One log line (without its newline).
     static func line(date: Date, level: Logger.Level, label: String, message: String,
                      metadata: Logger.Metadata) -> String {
+        line(date: date, level: level, label: label, message: message) { field in
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { field(key, value.description) }
+        }
+    }
+
+    /// One log line (without its newline) whose metadata `fields` hands over in key order, the
+    /// order the line lists metadata in: a caller that knows its keys needs no dictionary.
+    static func line(date: Date, level: Logger.Level, label: String, message: String,
+                     fields: ((_ key: String, _ value: String) -> Void) -> Void) -> String {
         var text = ""
         text.reserveCapacity(256)   // an access-log line fits: it grows once or not at all
         appendTimestamp(date, to: &text)
@@ -48,11 +57,11 @@ public struct BufferedLogHandler: LogHandler {
         text += label
         text += ": "
         text += quoted(message)
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+        fields { key, value in
             text += " "
             text += key
             text += "="
-            text += quoted(value.description)
+            text += quoted(value)
         }
         return text
     }

@@ -19,8 +19,9 @@ public final class LogLineWriter: Sendable {
     }
 
     private struct State {
-        var lines: [String] = []
-        var bytes = 0
+        /// The lines waiting, each with its newline. The writer thread swaps it for the buffer it
+        /// has written, emptied: both keep their storage, so queueing a line allocates nothing.
+        var pending: [UInt8] = []
         var dropped = 0
         var closed = false
     }
@@ -68,14 +69,15 @@ public final class LogLineWriter: Sendable {
     public func submit(_ line: String) {
         let queued = state.withLock { (state: inout State) -> Bool in
             let size = line.utf8.count + 1
-            guard !state.closed, state.bytes + size <= capacity else {
+            guard !state.closed, state.pending.count + size <= capacity else {
                 if !state.closed { state.dropped += 1 }
                 return false
             }
-            state.lines.append(line)
-            state.bytes += size
             // Lines queued before this one have woken the writer already.
-            return state.lines.count == 1
+            let first = state.pending.isEmpty
+            state.pending.append(contentsOf: line.utf8)
+            state.pending.append(UInt8(ascii: "\n"))
+            return first
         }
         if queued { wake.signal() }
     }
@@ -93,22 +95,20 @@ public final class LogLineWriter: Sendable {
 
     /// The writer thread: waits for lines, takes all that are queued, writes them.
     private func drain() {
+        var batch: [UInt8] = []
         while true {
             wake.wait()
-            let (lines, closed) = state.withLock { state in
-                defer {
-                    state.lines.removeAll(keepingCapacity: true)
-                    state.bytes = 0
-                }
-                return (state.lines, state.closed)
+            let closed = state.withLock { state in
+                swap(&batch, &state.pending)
+                return state.closed
             }
-            if !lines.isEmpty {
-                var text = lines.joined(separator: "\n")
-                text.append("\n")
-                writeAll(Array(text.utf8))
+            let wrote = !batch.isEmpty
+            if wrote {
+                writeAll(batch)
+                batch.removeAll(keepingCapacity: true)
             }
             if closed { break }
-            if !lines.isEmpty { Thread.sleep(forTimeInterval: Self.batchInterval) }
+            if wrote { Thread.sleep(forTimeInterval: Self.batchInterval) }
         }
         if ownsDescriptor { closeDescriptor(descriptor) }
         finished.signal()
