@@ -48,15 +48,19 @@ struct ContractGuard: Sendable {
         let target = head.path ?? "/"
         let method = head.method.rawValue
         guard contract.requests != .off, let body else {
-            let path = target.prefix { $0 != "?" }
+            // The delimiter is ASCII: the target is scanned by its UTF-8 bytes, not by Characters.
+            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
             if let last, last.method == method, last.path == path {
                 contract.operation = last.operation
-            } else if let match = checker.document.operation(method: method, path: String(path)),
-                      let operation = match.operation {
-                contract.operation = operation
-                last = OperationLookup(method: method, path: String(path), operation: operation)
             } else {
-                contract.add([ContractFinding(.noOperation, "\(method) \(path) matches no operation of the document")])
+                let path = String(path)
+                if let match = checker.document.operation(method: method, path: path), let operation = match.operation {
+                    contract.operation = operation
+                    last = OperationLookup(method: method, path: path, operation: operation)
+                } else {
+                    contract.add([ContractFinding(.noOperation,
+                                                  "\(method) \(path) matches no operation of the document")])
+                }
             }
             if contract.requests != .off, let operation = contract.operation {
                 contract.add([ContractFinding(.unchecked, "the request to \(operation.name) is over the transcoding "
