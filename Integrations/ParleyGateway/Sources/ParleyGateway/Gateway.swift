@@ -73,7 +73,7 @@ public struct Gateway: Service {
             guard let routeRegistry = try RouteRegistries.registry(for: route, base: base) else { continue }
             routeTranscoders[route.pathPrefix] = Transcoder(registry: routeRegistry, transcodeLimits: transcodeLimits)
         }
-        let contract = try contractGuard()
+        let contract = try contractGuard(routeRegistries: routeTranscoders.mapValues(\.registry))
         let metrics = GatewayMetrics(logWriters: logWriters, knownTypes: Set((registry.decodableMediaTypes
             + registry.encodableMediaTypes).map(\.essence)))
         let recorder = try configuration.recording.map { recording in
@@ -158,16 +158,20 @@ public struct Gateway: Service {
 }
 
 extension Gateway {
-    /// The checks of ``GatewayConfiguration/contract``, its document loaded, or `nil` for none.
+    /// The checks of ``GatewayConfiguration/contract``, its document loaded, or `nil` for none;
+    /// a route with descriptor sets checks with its registry (`routeRegistries`, by path prefix).
     ///
     /// - Throws: ``GatewayConfigurationError`` naming the document and why it does not load.
-    private func contractGuard() throws(GatewayConfigurationError) -> ContractGuard? {
+    private func contractGuard(routeRegistries: [String: Registry]) throws(GatewayConfigurationError)
+        -> ContractGuard?
+    {
         guard let contract = configuration.contract else { return nil }
         let document: OpenAPIDocument
         do { document = try OpenAPIDocument(contentsOf: contract.document.path, registry: registry) } catch {
             throw GatewayConfigurationError("the OpenAPI document '\(contract.document.path)' does not load: \(error)")
         }
-        return ContractGuard(document: document, registry: registry, settings: contract)
+        return ContractGuard(document: document, registry: registry, settings: contract, routes: configuration.routes,
+                             routeRegistries: routeRegistries)
     }
 
     /// The replayer of ``GatewayConfiguration/replayDirectory``, or `nil` for a live upstream.

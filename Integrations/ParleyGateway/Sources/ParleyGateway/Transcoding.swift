@@ -199,15 +199,6 @@ struct Transcoder: Sendable {
         return try pipeline.run(head, body: body, request: request).get()
     }
 
-    /// The value of an upstream body that passes through, for its contract check: decoded as
-    /// ``decode(_:body:for:limit:)`` does when a registered format carries its type's values,
-    /// else `nil` (the check then says what it could not read).
-    func decodeIfStructured(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, limit: Int) -> Value? {
-        guard !body.isEmpty, let label = head.headerFields[.contentType], let type = try? MediaType(parsing: label),
-              registry.decoder(for: type)?.format.carriesStructuredValues == true else { return nil }
-        return try? decode(head, body: body, for: request, limit: limit)
-    }
-
     /// Encodes a decoded upstream value for the client as `choice` (see
     /// ``transcode(_:body:for:as:accepting:limit:)``), the fields of `head` adjusted to it.
     func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as choice: Registry.EncoderChoice,

@@ -48,6 +48,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastAccept: AcceptField?
     /// The response plan of the connection's last answer, with what it was made from.
     private var lastPlan: (key: PlanKey, plan: ResponsePlan)?
+    /// The operation of the OpenAPI document the connection's last request matched.
+    private var lastOperation: OperationLookup?
 
     /// What a response plan is made from, besides the route's transcoder and mode (its path prefix).
     private struct PlanKey: Equatable {
@@ -338,12 +340,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// Checks the request as it goes upstream (`fields`, the held body when it is whole) against
     /// the contract; with requests enforced, a violation is answered 400 here and `false` returned.
     private func checkRequestContract(_ exchange: Exchange, fields: HTTPFields) -> Bool {
-        guard let contractGuard = shared.contract, var contract = exchange.contract else { return true }
-        let body = exchange.requestState == .complete
+        guard let contractGuard = shared.contract, let contract = exchange.contract else { return true }
+        let body = contract.requests != .off && exchange.requestState == .complete
             ? exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) } : nil
         contractGuard.checkRequest(exchange.head, fields: fields, body: body, limit: exchange.transcodeLimit,
-                                   into: &contract)
-        exchange.contract = contract
+                                   into: contract, last: &lastOperation)
         guard contract.requests == .enforce else { return true }
         let violations = contract.findings.filter(\.isViolation)
         guard violations.isEmpty else {
@@ -550,6 +551,11 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     /// Writes a whole answer. An answer already under way cannot change: the connection closes.
     private func respond(_ exchange: Exchange, head: HTTPResponse, body: [UInt8]) {
+        respond(exchange, head: head, buffer: body.isEmpty ? nil : ByteBuffer(bytes: body))
+    }
+
+    /// ``respond(_:head:body:)`` with a body already in a buffer (`nil`: none), written as it is.
+    private func respond(_ exchange: Exchange, head: HTTPResponse, buffer body: ByteBuffer?) {
         guard let context, self.exchange === exchange else { return }
         exchange.stopWatchingUpstream()
         guard !exchange.responseStarted else {
@@ -559,16 +565,20 @@ final class ProxyHandler: ChannelDuplexHandler {
             return
         }
         var head = head
-        head.headerFields[.contentLength] = String(body.count)
+        let count = body?.readableBytes ?? 0
+        let length = String(count)
+        // Set only when it differs: a head whose length is right already is not copied.
+        if head.headerFields[.contentLength] != length { head.headerFields[.contentLength] = length }
         if exchange.requestState != .complete { exchange.closesAfter = true }
         if exchange.closesAfter { head.headerFields[.connection] = "close" }
         exchange.responseStarted = true
         exchange.responseState = .done
         exchange.summary.response = head
-        exchange.summary.responseBody = Array(body.prefix(shared.observer.captureLimit))
-        exchange.summary.bytesOut = body.count
+        exchange.summary.responseBody = body.map { Array($0.readableBytesView.prefix(shared.observer.captureLimit)) }
+            ?? []
+        exchange.summary.bytesOut = count
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if !body.isEmpty { context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil) }
+        if let body, count > 0 { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         endResponse(exchange, complete: true)
     }
 
@@ -965,19 +975,15 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard let head = exchange.upstreamHead, let context,
               let check = exchange.contract?.responseCheck(method: exchange.head.method)
         else { return }
-        let bytes = Array(exchange.collected.readableBytesView)
+        let buffer = exchange.collected   // sent as it came; the check reads a copy
+        let bytes = Array(buffer.readableBytesView)
         exchange.collected = ByteBuffer()
         exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
         exchange.summary.upstreamResponseByteCount = bytes.count
-        let transcoder = exchange.transcoder
-        let (request, limit) = (exchange.head, exchange.transcodeLimit)
-        let work = { @Sendable () -> [ContractFinding] in
-            let value = transcoder.decodeIfStructured(head, body: bytes, for: request, limit: limit)
-            return check.findings(head, body: bytes, decoded: value)
-        }
+        let work = { @Sendable () -> [ContractFinding] in check.findings(head, body: bytes, decoded: nil) }
         let finish = { [self] (findings: [ContractFinding]) in
             guard !refusesResponse(exchange, findings) else { return }
-            respond(exchange, head: head, body: bytes)
+            respond(exchange, head: head, buffer: buffer)
         }
         guard exchange.holdsTranscodeSlot else { return finish(work()) }
         shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> [ContractFinding] in work() }

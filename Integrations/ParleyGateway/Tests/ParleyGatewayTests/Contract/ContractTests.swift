@@ -244,6 +244,36 @@ import Testing
         #expect(!lines.all.contains { $0.contains("contract violation") })
     }
 
+    @Test func eachResponseOnAKeepAliveConnectionIsCheckedAgainstTheOperationOfItsOwnPath() async throws {
+        // Requests off: the gateway looks the operation up itself, and a connection asking for
+        // the path of its last request again reuses that lookup.
+        let hits = Hits()
+        try await Self.withDocument { document in
+            try await withUpstream(Self.upstream(hits)) { upstream in
+                try await withGateway(upstream: upstream, configure: {
+                    $0.contract = .init(document: document, requests: .off, responses: .report)
+                    $0.admin = HostAndPort(host: "127.0.0.1", port: 0)
+                }) { gateway in
+                    let connection = try await RawConnection.open(port: gateway.main.port)
+                    let paths = ["/books/13", "/books/13", "/books/1", "/shelves", "/books/13", "/books/1?x=1"]
+                    for (index, path) in paths.enumerated() {
+                        try await connection.send("GET \(path) HTTP/1.1\r\nHost: gateway\r\n"
+                                                  + "Accept: application/json\r\n\r\n")
+                        let answers = await connection.responses(index + 1, within: .seconds(5))
+                        #expect(answers.count == index + 1, "\(path)")
+                        #expect(answers.last?.status == (path == "/shelves" ? 404 : 200), "\(path)")
+                    }
+                    #expect(!connection.isClosed)
+                    await connection.close()
+                    #expect(hits.value == 5)
+                    let metrics = try await fetch("http://\(try #require(gateway.admin))/metrics").text
+                    #expect(Self.counter(in: metrics, operation: "getBook", kind: "contract-body") == 3, "\(metrics)")
+                    #expect(Self.counter(in: metrics, operation: "none", kind: "contract-no-operation") == 1)
+                }
+            }
+        }
+    }
+
     @Test func aDocumentThatDoesNotLoadStopsTheGatewayNamingTheError() async throws {
         // A schema that refers to a file that is not there.
         let broken = Self.document.replacingOccurrences(of: "schema: {type: integer}",
