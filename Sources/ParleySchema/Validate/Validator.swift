@@ -55,8 +55,12 @@ struct Validator {
         // The keywords alone are read, not the whole node: copying a `Node` retains its location too.
         let keywords = nodes[index].keywords
         if keywords.isEmpty { return true }
-        // The instance is replaced only when coerced or untagged; otherwise it is passed on as it
-        // came, not copied into a variable first.
+        // An object a JSON text's tape holds is validated on the tape (neither coercion nor tags
+        // apply to objects). Otherwise the instance is replaced only when coerced or untagged, and
+        // passed on as it came, not copied into a variable first.
+        if let view = instance.tapeView {
+            return try check(keywords, node: index, view, &evaluated, collect: collect)
+        }
         if options.coercesStrings, let text = instance.text {
             let types = nodes[index].types
             if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {

@@ -45,6 +45,8 @@ package struct JSONTapeInstance: SchemaInstance {
 
     var untagged: Value? { nil }
 
+    var tapeView: JSONTapeInstance? { nil }
+
     var elementCount: Int? { tape.kind(at: entry) == .array ? tape.count(at: entry) : nil }
 
     var memberCount: Int? { tape.kind(at: entry) == .object ? tape.count(at: entry) : nil }

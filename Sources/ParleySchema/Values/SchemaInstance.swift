@@ -1,4 +1,5 @@
 import Parley
+import ParleyJSON
 
 /// A read-only view of an instance for the validator: a `Value`, or the entries of a parsed JSON
 /// text (``JSONTapeInstance``), which is then validated without building its members' values.
@@ -19,6 +20,9 @@ protocol SchemaInstance {
     var text: String? { get }
     /// The instance a tag wraps, as the schema sees it; `nil` when it is not tagged.
     var untagged: Value? { get }
+    /// The instance read from a JSON text's tape, when it is an object that builds its members
+    /// from one (a decoded JSON body's objects do): validated there, its members need no values.
+    var tapeView: JSONTapeInstance? { get }
     /// The number of elements of an array; `nil` when it is not one.
     var elementCount: Int? { get }
     /// The number of members of an object; `nil` when it is not one.
@@ -73,6 +77,13 @@ extension Value: SchemaInstance {
     var untagged: Value? {
         if case .tagged(_, let inner) = self { return inner.schemaView }
         return nil
+    }
+
+    var tapeView: JSONTapeInstance? {
+        guard case .object(let object) = self, let (document, entry) = object.deferredDocument,
+            let tape = document as? JSONTape
+        else { return nil }
+        return JSONTapeInstance(tape, entry: Int(entry))
     }
 
     var elementCount: Int? {
