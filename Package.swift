@@ -102,15 +102,16 @@ let package = Package(
         .target(name: "ParleyCBOR", dependencies: ["Parley"], exclude: ["parley-format.json"],
                 swiftSettings: strictImports),
 
-        // JSON Schema over `Value`: depends on the engine only.
-        .target(name: "ParleySchema", dependencies: ["Parley"], exclude: ["MetaSchemas/generate-meta-schemas.py"],
+        // JSON Schema over `Value`, and over a JSON text's tape (validated without building its values).
+        .target(name: "ParleySchema", dependencies: ["Parley", "ParleyJSON"],
+                exclude: ["MetaSchemas/generate-meta-schemas.py"],
                 swiftSettings: strictImports),
         .target(name: "ParleyProtobuf", dependencies: ["Parley", swiftProtobuf], exclude: ["parley-format.json"],
                 swiftSettings: strictImports),
         // OpenAPI contract checking of exchanges: documents read over Parley's values, schemas through
         // ParleySchema, request bodies' content codings undone as a server's pipeline does.
         .target(name: "ParleyOpenAPI",
-                dependencies: ["Parley", "ParleySchema", "ParleyHTTP", "ParleyCompression", httpTypes],
+                dependencies: ["Parley", "ParleyJSON", "ParleySchema", "ParleyHTTP", "ParleyCompression", httpTypes],
                 swiftSettings: strictImports),
 
         // Recorded exchanges, compression, the client side.

@@ -1,4 +1,4 @@
-import Parley
+package import Parley
 
 /// A tape's objects build their members into values only when asked for: what makes
 /// ``JSONFormat/decode(_:context:)`` cost a validating pass instead of a whole tree. An object is
@@ -8,20 +8,20 @@ extension JSONTape: DeferredObjectDocument {
     /// have their key entries listed in ``largeObjectKeys``.
     static var walkLimit: Int { 16 }
 
-    func memberCount(of object: UInt32) -> Int { Int(entries[Int(object)].length) }
+    package func memberCount(of object: UInt32) -> Int { Int(entries[Int(object)].length) }
 
-    func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member {
+    package func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member {
         let key = cursor == 0 ? keyEntry(at: position, of: Int(object)) : cursor
         let value = key &+ 1
         cursor = next(after: value)
         return Value.Object.Member(key: string(at: key), value: self.value(at: value))
     }
 
-    func lastValue(forKey key: String, of object: UInt32) -> Value? {
+    package func lastValue(forKey key: String, of object: UInt32) -> Value? {
         lastMember(of: Int(object), named: key).map(value(at:))
     }
 
-    func containsMember(named key: String, of object: UInt32) -> Bool {
+    package func containsMember(named key: String, of object: UInt32) -> Bool {
         var key = key
         return key.withUTF8 { name in
             // Any member will do, so the scan stops at the first (a lookup must find the last).
@@ -48,7 +48,7 @@ extension JSONTape: DeferredObjectDocument {
 extension JSONTape {
     /// The value of the entry at `index`: scalars exactly, arrays with all their elements,
     /// objects that build their members when asked.
-    func value(at index: Int) -> Value {
+    package func value(at index: Int) -> Value {
         switch entries[index].kind {
         case .array: array(at: index)
         case .object: deferredObject(at: index)

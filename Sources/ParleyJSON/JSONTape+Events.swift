@@ -1,11 +1,11 @@
-import Parley
+package import Parley
 
 extension JSONTape {
     /// Writes the object at `object` to `writer` straight from the tape, in the order and with
     /// the parts its members built as values would give: what lets an encoder transcode a JSON
     /// body without building its tree. Containers open are tracked on an explicit stack (never
     /// the machine stack), as deep as the parse allowed.
-    func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
+    package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
         var open: [OpenContainer] = []
         var index = Int(object)
         while true {

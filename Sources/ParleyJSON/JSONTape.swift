@@ -1,4 +1,4 @@
-import Parley
+package import Parley
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,9 +20,9 @@ import Darwin
 /// `deinit` frees them, except that ``reparse(_:options:limits:offsetBase:)`` writes the next
 /// document into a tape its caller holds the only reference to (so no other thread can be
 /// reading it).
-final class JSONTape: @unchecked Sendable {
+package final class JSONTape: @unchecked Sendable {
     /// What an entry holds.
-    enum Kind: UInt8 {
+    package enum Kind: UInt8 {
         case null, falseValue, trueValue
         /// `payload` is the `Int64`'s bit pattern.
         case integer
@@ -179,8 +179,14 @@ final class JSONTape: @unchecked Sendable {
         return .parsed
     }
 
+    /// What the entry at `index` holds.
+    package func kind(at index: Int) -> Kind { entries[index].kind }
+
+    /// The element count of the array, or the member count of the object, at `index`.
+    package func count(at index: Int) -> Int { Int(entries[index].length) }
+
     /// The index of the entry after the value at `index` and everything nested in it.
-    func next(after index: Int) -> Int {
+    package func next(after index: Int) -> Int {
         let entry = entries[index]
         switch entry.kind {
         case .array, .object: return Int(truncatingIfNeeded: entry.payload)
@@ -207,7 +213,7 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The string of a string entry.
-    func string(at index: Int) -> String {
+    package func string(at index: Int) -> String {
         let entry = entries[index]
         switch entry.kind {
         case .plainString:
@@ -235,11 +241,21 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// The string of the entry at `index`, or `nil` when it is not a string.
-    func stringIfString(at index: Int) -> String? {
+    package func stringIfString(at index: Int) -> String? {
         switch entries[index].kind {
         case .plainString, .decodedString: string(at: index)
         default: nil
         }
+    }
+
+    /// The UTF-8 bytes of the string entry at `index` when they are in the tape's copy of the
+    /// text (a string not too long for an entry's `length`), valid while the tape is; `nil`
+    /// otherwise.
+    package func plainStringBytes(at index: Int) -> UnsafeBufferPointer<UInt8>? {
+        let entry = entries[index]
+        guard entry.kind == .plainString else { return nil }
+        return UnsafeBufferPointer(start: bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload),
+                                   count: Int(entry.length))
     }
 
     /// Whether the key entry at `index` spells `name` (given as its UTF-8 bytes).
@@ -269,7 +285,7 @@ final class JSONTape: @unchecked Sendable {
     }
 
     /// ``lastMember(of:named:)`` for a name given as a string.
-    func lastMember(of object: Int, named name: String) -> Int? {
+    package func lastMember(of object: Int, named name: String) -> Int? {
         var name = name
         return name.withUTF8 { lastMember(of: object, named: $0) }
     }
@@ -303,7 +319,7 @@ final class JSONTape: @unchecked Sendable {
 
     /// The entry at `index` as a value: scalars exactly, arrays and objects as empty ones (for
     /// their kind only; Codable decoders read containers from the tape itself).
-    func scalar(at index: Int) -> Value {
+    package func scalar(at index: Int) -> Value {
         let entry = entries[index]
         switch entry.kind {
         case .null: return .null

@@ -81,7 +81,7 @@ extension Value {
         }
 
         /// The document and object number of an object that builds its members on demand.
-        var deferredDocument: (any DeferredObjectDocument, UInt32)? {
+        package var deferredDocument: (any DeferredObjectDocument, UInt32)? {
             if case .deferred(let document, let object) = storage { return (document, object) }
             return nil
         }

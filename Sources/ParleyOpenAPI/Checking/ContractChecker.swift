@@ -1,6 +1,7 @@
 public import Parley
 import ParleyCompression
 public import ParleyHTTP
+import ParleyJSON
 import ParleySchema
 
 /// Checks exchanges against an ``OpenAPIDocument``: the operation they match, then the request
@@ -172,16 +173,35 @@ public struct ContractChecker: Sendable {
             return [ContractFinding(.unchecked, "\(label) is \(type.essence), which no registered format decodes: "
                                     + "not checked")]
         }
+        let options = ParleySchema.JSONSchema.ValidationOptions(
+            direction: direction, coercesStrings: decoder.format.scalarsAreText)
+        var tapeValue: Value?
+        // A JSON body is checked on its parsed tape, without building its values; they are built
+        // only for a body that breaks the schema, whose findings need them. A body the tape path
+        // cannot read goes the decoding path, which reports why.
+        if decoded == nil, !Self.isShaped(type), let json = decoder.format as? JSONFormat,
+           let tape = try? json.tape(of: bytes, mediaType: type, limits: decoder.limits)
+        {
+            if (try? schema.schema.isValid(JSONTapeInstance(tape), options: options)) == true { return [] }
+            tapeValue = tape.value(at: 0)
+        }
         let value: Value
         do {
-            value = try Self.shaped(decoded ?? decoder.decode(bytes, contentType: type), bytes: bytes,
-                                    type: type, schema: schema, registry: registry)
+            value = try tapeValue ?? Self.shaped(decoded ?? decoder.decode(bytes, contentType: type), bytes: bytes,
+                                                 type: type, schema: schema, registry: registry)
         } catch {
             let kind: ContractFinding.Kind = direction == .request ? .request : .body
             return [ContractFinding(kind, "\(label) does not decode as \(type.essence): \(error)")]
         }
         return violations(of: value, schema, kind: direction == .request ? .request : .body, label: label,
-                          options: .init(direction: direction, coercesStrings: decoder.format.scalarsAreText))
+                          options: options)
+    }
+
+    /// Whether a body of `type` is shaped by its schema before it is checked
+    /// (``shaped(_:bytes:type:schema:registry:)``).
+    static func isShaped(_ type: MediaType) -> Bool {
+        type.subtype == "xml" || type.suffix == "xml" || (type.type == "text" && type.subtype == "csv")
+            || (type.type == "application" && type.subtype == "x-www-form-urlencoded")
     }
 
     /// A decoded body as the value its Schema Object describes: an XML document through the

@@ -75,8 +75,13 @@ extension Array where Element == (name: String, value: String) {
 extension String {
     /// ASCII case-insensitive equality, for header field names.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        guard utf8.count == other.utf8.count else { return false }
+        // The two byte iterators side by side (`zip` of the views cost more per byte).
+        var theirs = other.utf8.makeIterator()
+        for a in utf8 {
+            guard let b = theirs.next() else { return false }
+            if a != b && !(a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A) { return false }
         }
+        return true
     }
 }

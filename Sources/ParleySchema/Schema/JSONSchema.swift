@@ -49,6 +49,20 @@ public struct JSONSchema: Sendable {
     /// - Throws: As ``validate(_:options:)``.
     public func isValid(_ instance: Value, options: ValidationOptions = ValidationOptions()) throws(SchemaError) -> Bool
     {
+        try isValidInstance(instance, options: options)
+    }
+
+    /// ``isValid(_:options:)`` of a parsed JSON text, read from its tape without building its
+    /// values: the same verdict as for the text's decoded `Value`.
+    package func isValid(_ instance: JSONTapeInstance, options: ValidationOptions = ValidationOptions())
+        throws(SchemaError) -> Bool
+    {
+        try isValidInstance(instance, options: options)
+    }
+
+    private func isValidInstance<I: SchemaInstance>(_ instance: I, options: ValidationOptions) throws(SchemaError)
+        -> Bool
+    {
         var flagOptions = options
         flagOptions.mode = .flag
         flagOptions.recordsErrors = false

@@ -107,6 +107,13 @@ final class ObjectApplicator: Sendable {
     let properties: [(name: String, node: Int)]
     /// `properties` by name, built when there are more than 8, so a member costs one hash lookup.
     let propertyIndex: [String: Int]?
+    /// Whether each of `properties`' names is ASCII: an ASCII member name read as bytes equals
+    /// such a name exactly when the bytes do (other names are compared as strings).
+    let nameIsASCII: [Bool]
+    /// The UTF-8 bytes of `properties`' names one after another: name `i` is
+    /// `nameBytes[nameStarts[i] ..< nameStarts[i + 1]]`.
+    let nameBytes: [UInt8]
+    let nameStarts: [Int]
     let patternProperties: [(pattern: ECMAPattern, source: String, node: Int)]
     /// The node members matched by neither go to, if `additionalProperties` is present.
     let additional: Int?
@@ -132,6 +139,11 @@ final class ObjectApplicator: Sendable {
     /// few enough for a bit each. Whether it took them is ``required``'s being non-empty.
     init(_ parts: Parts, required names: [String]) {
         properties = parts.properties
+        nameIsASCII = parts.properties.map { $0.name.utf8.allSatisfy { $0 < 0x80 } }
+        nameBytes = parts.properties.flatMap { Array($0.name.utf8) }
+        var starts = [0]
+        for property in parts.properties { starts.append(starts[starts.count - 1] + property.name.utf8.count) }
+        nameStarts = starts
         patternProperties = parts.patternProperties
         additional = parts.additional
         hasProperties = parts.hasProperties

@@ -2,41 +2,44 @@ import Parley
 
 extension Validator {
     /// Checks one keyword against `instance`.
-    mutating func check(
-        _ keyword: Keyword, _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+    mutating func check<I: SchemaInstance>(
+        _ keyword: Keyword, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         switch keyword {
         case .alwaysFalse:
             return fail(index, "", "no value is valid here")
         case .type(let types, let strictIntegers):
-            var kind = InstanceKind(instance)
-            if strictIntegers, kind == .integer, case .float = instance { kind = .number }
-            if strictIntegers, kind == .integer, case .number(let text) = instance,
-                text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-            {
-                kind = .number
+            var kind = instance.kind
+            if strictIntegers, kind == .integer {
+                let value = instance.value
+                if case .float = value { kind = .number }
+                if case .number(let text) = value, text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                    kind = .number
+                }
             }
             if types.admits(kind) { return true }
             return fail(index, "type", "\(kind) is not of type \(types.names.joined(separator: ", "))")
         case .enumeration(let values, let set):
+            let value = instance.value
             if let set {
-                if set.contains(JSONKey(value: instance)) { return true }
-            } else if values.contains(where: { JSONEquality.equal($0, instance) }) {
+                if set.contains(JSONKey(value: value)) { return true }
+            } else if values.contains(where: { JSONEquality.equal($0, value) }) {
                 return true
             }
             return fail(index, "enum", "the value is not one of the \(values.count) allowed")
         case .const(let value):
-            return JSONEquality.equal(value, instance) || fail(index, "const", "the value is not the constant")
+            return JSONEquality.equal(value, instance.value) || fail(index, "const", "the value is not the constant")
         case .multipleOf(let divisor, let double):
-            return checkMultipleOf(instance, divisor, double)
+            guard let number = instance.scalar else { return true }
+            return checkMultipleOf(number, divisor, double)
                 || fail(index, "multipleOf", "not a multiple of \(double)")
         case .maximum(let limit, let exclusive, let name):
-            guard let order = Self.compare(instance, limit) else { return true }
+            guard let number = instance.scalar, let order = Self.compare(number, limit) else { return true }
             if order < 0 || (order == 0 && !exclusive) { return true }
             return fail(index, name, "the number is above \(exclusive ? "or equal to " : "")the maximum")
         case .minimum(let limit, let exclusive, let name):
-            guard let order = Self.compare(instance, limit) else { return true }
+            guard let number = instance.scalar, let order = Self.compare(number, limit) else { return true }
             if order > 0 || (order == 0 && !exclusive) { return true }
             return fail(index, name, "the number is below \(exclusive ? "or equal to " : "")the minimum")
         case .maxLength(let n):
@@ -53,50 +56,49 @@ extension Validator {
             guard let text = instance.schemaString else { return true }
             return try matches(pattern, text) || fail(index, "pattern", "the string does not match \(source)")
         case .format(let kind, let name):
-            return kind.accepts(instance) || fail(index, "format", "the value is not a valid \(name)")
+            guard let scalar = instance.scalar else { return true }
+            return kind.accepts(scalar) || fail(index, "format", "the value is not a valid \(name)")
         case .maxItems(let n):
-            guard case .array(let elements) = instance else { return true }
-            return elements.count <= n
-                || fail(index, "maxItems", "the array has \(elements.count) items, more than \(n)")
+            guard let count = instance.elementCount else { return true }
+            return count <= n || fail(index, "maxItems", "the array has \(count) items, more than \(n)")
         case .minItems(let n):
-            guard case .array(let elements) = instance else { return true }
-            return elements.count >= n
-                || fail(index, "minItems", "the array has \(elements.count) items, fewer than \(n)")
+            guard let count = instance.elementCount else { return true }
+            return count >= n || fail(index, "minItems", "the array has \(count) items, fewer than \(n)")
         case .uniqueItems:
-            guard case .array(let elements) = instance else { return true }
+            guard instance.elementCount != nil, case .array(let elements) = instance.value else { return true }
             work += elements.count
             return Self.allUnique(elements) || fail(index, "uniqueItems", "the array has equal items")
         case .maxProperties(let n):
-            guard case .object(let object) = instance else { return true }
-            return object.count <= n || fail(index, "maxProperties", "the object has more than \(n) properties")
+            guard let count = instance.memberCount else { return true }
+            return count <= n || fail(index, "maxProperties", "the object has more than \(n) properties")
         case .minProperties(let n):
-            guard case .object(let object) = instance else { return true }
-            return object.count >= n || fail(index, "minProperties", "the object has fewer than \(n) properties")
+            guard let count = instance.memberCount else { return true }
+            return count >= n || fail(index, "minProperties", "the object has fewer than \(n) properties")
         case .required(let names):
-            guard case .object(let object) = instance else { return true }
-            return checkRequired(names, object, index)
+            guard let count = instance.memberCount else { return true }
+            return checkRequired(names, instance, count: count, index)
         case .requiredUnlessDirection(let names):
-            guard case .object(let object) = instance else { return true }
+            guard instance.memberCount != nil else { return true }
             var valid = true
-            for (name, skipped) in names where options.direction != skipped && !object.contains(key: name) {
+            for (name, skipped) in names where options.direction != skipped && !instance.containsMember(named: name) {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
             }
             return valid
         case .dependentRequired(let pairs, let name):
-            guard case .object(let object) = instance else { return true }
+            guard instance.memberCount != nil else { return true }
             var valid = true
-            for (key, names) in pairs where object.contains(key: key) {
-                for required in names where !object.contains(key: required) {
+            for (key, names) in pairs where instance.containsMember(named: key) {
+                for required in names where !instance.containsMember(named: required) {
                     valid = fail(index, name, "\"\(key)\" requires \"\(required)\"")
                     if !recording || stopsAtFirstFailure { return false }
                 }
             }
             return valid
         case .dependentSchemas(let pairs, let name):
-            guard case .object(let object) = instance else { return true }
+            guard instance.memberCount != nil else { return true }
             var valid = true
-            for (key, child) in pairs where object.contains(key: key) {
+            for (key, child) in pairs where instance.containsMember(named: key) {
                 if try !inPlace(child, instance, name, .key(key), &evaluated, collecting: collecting) {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }
@@ -104,54 +106,61 @@ extension Validator {
             }
             return valid
         case .object(let applicator):
-            guard case .object(let object) = instance else { return true }
-            return try checkObject(applicator, index, object, &evaluated, collecting: collecting)
+            guard let count = instance.memberCount else { return true }
+            return try checkObject(applicator, index, instance, count: count, &evaluated, collecting: collecting)
         case .propertyNames(let child):
-            guard case .object(let object) = instance else { return true }
-            for member in object {
+            return try instance.forEachMember { (name, _) throws(SchemaError) -> Bool in
                 var unused = Evaluated()
-                if try !inPlace(child, .string(member.key), "propertyNames", nil, &unused, collecting: false) {
-                    return false
-                }
+                return try inPlace(child, Value.string(name.string), "propertyNames", nil, &unused, collecting: false)
             }
-            return true
         case .prefixItems(let children, let name):
-            guard case .array(let elements) = instance else { return true }
+            guard let count = instance.elementCount else { return true }
             var valid = true
-            let end = min(elements.count, children.count)
-            for i in 0..<end {
-                if try !descend(children[i], elements[i], .index(i), name, .index(i)) {
+            let end = min(count, children.count)
+            var stopped = false
+            _ = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
+                if i >= end { return false }
+                if try !descend(children[i], element, .index(i), name, .index(i)) {
                     valid = false
-                    if !recording || stopsAtFirstFailure { return false }
+                    if !recording || stopsAtFirstFailure {
+                        stopped = true
+                        return false
+                    }
                 }
+                return true
             }
+            if stopped { return false }
             if collecting { evaluated.itemsPrefix = max(evaluated.itemsPrefix, end) }
             return valid
         case .items(let child, let start, let name):
-            guard case .array(let elements) = instance else { return true }
+            guard let count = instance.elementCount else { return true }
             var valid = true
-            if start < elements.count {
-                for i in start..<elements.count {
-                    if try !descend(child, elements[i], .index(i), name) {
+            if start < count {
+                let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
+                    if i < start { return true }
+                    if try !descend(child, element, .index(i), name) {
                         valid = false
                         if !recording || stopsAtFirstFailure { return false }
                     }
+                    return true
                 }
+                if !finished { return false }
             }
             if collecting { evaluated.allItems = true }
             return valid
         case .contains(let child, let minimum, let maximum):
-            guard case .array(let elements) = instance else { return true }
+            guard instance.elementCount != nil else { return true }
             var matched = 0
-            for (i, element) in elements.enumerated() {
+            _ = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
                 let ok = try quietly { (v: inout Validator) throws(SchemaError) in
                     try v.descend(child, element, .index(i), "contains")
                 }
                 if ok {
                     matched += 1
                     if collecting { evaluated.items.insert(i) }
-                    if !collecting && maximum == nil && matched >= minimum { break }
+                    if !collecting && maximum == nil && matched >= minimum { return false }
                 }
+                return true
             }
             if matched < minimum {
                 return fail(
@@ -243,59 +252,72 @@ extension Validator {
             return options.direction != .response
                 || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
         case .unevaluatedItems(let child):
-            guard case .array(let elements) = instance else { return true }
+            guard instance.elementCount != nil else { return true }
             var valid = true
             if !evaluated.allItems {
-                for i in evaluated.itemsPrefix..<max(evaluated.itemsPrefix, elements.count)
-                where !evaluated.items.contains(i) {
-                    if try !descend(child, elements[i], .index(i), "unevaluatedItems") {
+                let prefix = evaluated.itemsPrefix
+                let items = evaluated.items
+                let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
+                    if i < prefix || items.contains(i) { return true }
+                    if try !descend(child, element, .index(i), "unevaluatedItems") {
                         valid = false
                         if !recording || stopsAtFirstFailure { return false }
                     }
+                    return true
                 }
+                if !finished { return false }
             }
             evaluated.allItems = true
             return valid
         case .unevaluatedProperties(let child):
-            guard case .object(let object) = instance else { return true }
+            guard instance.memberCount != nil else { return true }
             var valid = true
             if !evaluated.allProperties {
-                for member in object where !evaluated.properties.contains(member.key) {
-                    if try !descend(child, member.value, .key(member.key), "unevaluatedProperties") {
+                let properties = evaluated.properties
+                let finished = try instance.forEachMember { (name, member) throws(SchemaError) -> Bool in
+                    let key = name.string
+                    if properties.contains(key) { return true }
+                    if try !descend(child, member, .key(key), "unevaluatedProperties") {
                         valid = false
                         if !recording || stopsAtFirstFailure { return false }
                     }
+                    return true
                 }
+                if !finished { return false }
             }
             evaluated.allProperties = true
             return valid
         }
     }
 
-    /// `required`: whether every name is a member, recording each missing one.
-    mutating func checkRequired(_ names: [String], _ object: Value.Object, _ index: Int) -> Bool {
+    /// `required`: whether every name is a member of an object of `count` members, recording
+    /// each missing one.
+    mutating func checkRequired<I: SchemaInstance>(_ names: [String], _ object: I, count: Int, _ index: Int) -> Bool {
         var valid = true
-        // `endIndex` is the count (objects start at 0) without Collection's generic `count`.
-        if names.count * object.endIndex > 1_024 {
+        if names.count * count > 1_024 {
             // Many names against many members: one set of the keys instead of a scan per name
             // (below that, scanning allocates nothing and costs less than building the set).
-            work += object.count
-            let keys = Set(object.lazy.map(\.key))
+            work += count
+            var keys = Set<String>(minimumCapacity: count)
+            _ = object.forEachMember { (name, _) -> Bool in
+                keys.insert(name.string)
+                return true
+            }
             for name in names where !keys.contains(name) {
                 valid = fail(index, "required", "the required property \"\(name)\" is missing")
                 if !recording || stopsAtFirstFailure { return false }
             }
             return valid
         }
-        for name in names where !object.contains(key: name) {
+        for name in names where !object.containsMember(named: name) {
             valid = fail(index, "required", "the required property \"\(name)\" is missing")
             if !recording || stopsAtFirstFailure { return false }
         }
         return valid
     }
 
-    mutating func checkObject(
-        _ applicator: ObjectApplicator, _ index: Int, _ object: Value.Object, _ evaluated: inout Evaluated,
+    mutating func checkObject<I: SchemaInstance>(
+        _ applicator: ObjectApplicator, _ index: Int, _ object: I, count: Int, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         var valid = true
@@ -303,10 +325,10 @@ extension Validator {
         // errors come where the separate keyword put them; otherwise the member pass marks it.
         let marksRequired = !applicator.required.isEmpty && !recording
         if !applicator.required.isEmpty && recording {
-            valid = checkRequired(applicator.required, object, index)
+            valid = checkRequired(applicator.required, object, count: count, index)
             if !valid && stopsAtFirstFailure { return false }
-        } else if marksRequired && applicator.required.count * object.endIndex > 1_024 {
-            work += object.count
+        } else if marksRequired && applicator.required.count * count > 1_024 {
+            work += count
         }
         var seen: UInt64 = 0
         do {
@@ -314,7 +336,7 @@ extension Validator {
         } catch {
             // The separate keyword came first: a missing name made the object invalid before any
             // member could throw.
-            if marksRequired && !checkRequired(applicator.required, object, index) { return false }
+            if marksRequired && !checkRequired(applicator.required, object, count: count, index) { return false }
             throw error
         }
         if marksRequired {
@@ -327,62 +349,62 @@ extension Validator {
 
     /// The members against `properties`, `patternProperties` and `additionalProperties`, marking
     /// in `seen` the bits of the folded `required` names each matched property satisfies.
-    mutating func checkMembers(
-        _ applicator: ObjectApplicator, _ object: Value.Object, _ evaluated: inout Evaluated,
+    mutating func checkMembers<I: SchemaInstance>(
+        _ applicator: ObjectApplicator, _ object: I, _ evaluated: inout Evaluated,
         collecting: Bool, marking seen: inout UInt64
     ) throws(SchemaError) -> Bool {
         let marksRequired = !applicator.required.isEmpty && !recording
         var valid = true
-        for member in object {
+        _ = try object.forEachMember { (name, value) throws(SchemaError) -> Bool in
             work += 1
             var matched = false
             var propertyNode: Int?
             if let index = applicator.propertyIndex {
-                propertyNode = index[member.key]
-            } else {
-                for i in applicator.properties.indices where applicator.properties[i].name == member.key {
-                    propertyNode = applicator.properties[i].node
-                    if marksRequired { seen |= applicator.requiredBits[i] }
-                    break
-                }
+                propertyNode = index[name.string]
+            } else if let i = name.property(in: applicator) {
+                propertyNode = applicator.properties[i].node
+                if marksRequired { seen |= applicator.requiredBits[i] }
             }
             if let propertyNode {
                 matched = true
-                if try !descend(propertyNode, member.value, .key(member.key), "properties", .key(member.key)) {
+                if try !descend(propertyNode, value, .key(name.string), "properties", .key(name.string)) {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }
                 }
             }
-            for pattern in applicator.patternProperties where try matches(pattern.pattern, member.key) {
-                matched = true
-                if try !descend(pattern.node, member.value, .key(member.key), "patternProperties", .key(pattern.source))
-                {
-                    valid = false
-                    if !recording || stopsAtFirstFailure { return false }
+            if !applicator.patternProperties.isEmpty {
+                let key = name.string
+                for pattern in applicator.patternProperties where try matches(pattern.pattern, key) {
+                    matched = true
+                    if try !descend(pattern.node, value, .key(key), "patternProperties", .key(pattern.source)) {
+                        valid = false
+                        if !recording || stopsAtFirstFailure { return false }
+                    }
                 }
             }
             if !matched, let additional = applicator.additional {
                 matched = true
-                if try !descend(additional, member.value, .key(member.key), "additionalProperties") {
+                if try !descend(additional, value, .key(name.string), "additionalProperties") {
                     valid = false
                     if !recording || stopsAtFirstFailure { return false }
                 }
             }
-            if collecting && matched { evaluated.properties.insert(member.key) }
+            if collecting && matched { evaluated.properties.insert(name.string) }
+            return true
         }
         return valid
     }
 
-    mutating func checkDiscriminator(
-        _ discriminator: Discriminator, _ index: Int, _ instance: Value,
+    mutating func checkDiscriminator<I: SchemaInstance>(
+        _ discriminator: Discriminator, _ index: Int, _ instance: I,
         _ evaluated: inout Evaluated, collecting: Bool
     ) throws(SchemaError) -> Bool {
-        guard case .object(let object) = instance else { return true }
-        guard let value = object[discriminator.propertyName] else {
+        guard instance.memberCount != nil else { return true }
+        guard let member = instance.member(named: discriminator.propertyName) else {
             return fail(
                 index, "discriminator", "the discriminator property \"\(discriminator.propertyName)\" is missing")
         }
-        guard case .string(let name) = value.schemaView,
+        guard case .string(let name) = member.value.schemaView,
             let target = discriminator.choices.first(where: { $0.value == name })?.node ?? discriminator.byName[name]
         else {
             return fail(index, "discriminator", "\"\(discriminator.propertyName)\" selects no schema")

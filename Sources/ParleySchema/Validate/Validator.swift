@@ -29,15 +29,15 @@ struct Validator {
         self.recording = options.recordsErrors
     }
 
-    mutating func run(_ instance: Value) throws(SchemaError) -> Bool {
+    mutating func run<I: SchemaInstance>(_ instance: I) throws(SchemaError) -> Bool {
         var evaluated = Evaluated()
         return try validate(program.root, instance, &evaluated, collect: false)
     }
 
     // MARK: - Nodes
 
-    mutating func validate(
-        _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+    mutating func validate<I: SchemaInstance>(
+        _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collect: Bool
     ) throws(SchemaError) -> Bool {
         work += 1
@@ -55,23 +55,27 @@ struct Validator {
         // The keywords alone are read, not the whole node: copying a `Node` retains its location too.
         let keywords = nodes[index].keywords
         if keywords.isEmpty { return true }
-        // The instance is replaced only when coerced or untagged; otherwise it is passed on as it
-        // came, not copied into a variable first.
-        if options.coercesStrings, case .string(let text) = instance {
+        // An object a JSON text's tape holds is validated on the tape (neither coercion nor tags
+        // apply to objects). Otherwise the instance is replaced only when coerced or untagged, and
+        // passed on as it came, not copied into a variable first.
+        if let view = instance.tapeView {
+            return try check(keywords, node: index, view, &evaluated, collect: collect)
+        }
+        if options.coercesStrings, let text = instance.text {
             let types = nodes[index].types
             if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {
                 return try check(keywords, node: index, coerced, &evaluated, collect: collect)
             }
-        } else if case .tagged(_, let inner) = instance {
-            return try check(keywords, node: index, inner.schemaView, &evaluated, collect: collect)
+        } else if let inner = instance.untagged {
+            return try check(keywords, node: index, inner, &evaluated, collect: collect)
         }
         return try check(keywords, node: index, instance, &evaluated, collect: collect)
     }
 
     /// The node's keywords against an instance already coerced or untagged, in the node's
     /// dynamic scope and collecting what it evaluated when it has `unevaluated*` keywords.
-    mutating func check(
-        _ keywords: [Keyword], node index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+    mutating func check<I: SchemaInstance>(
+        _ keywords: [Keyword], node index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collect: Bool
     ) throws(SchemaError) -> Bool {
         var pushedScope = false
@@ -87,8 +91,8 @@ struct Validator {
         return try check(keywords, index, instance, &evaluated, collecting: collect)
     }
 
-    mutating func check(
-        _ keywords: [Keyword], _ index: Int, _ instance: Value, _ evaluated: inout Evaluated,
+    mutating func check<I: SchemaInstance>(
+        _ keywords: [Keyword], _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         var valid = true
@@ -117,8 +121,8 @@ struct Validator {
     }
 
     /// Validates a subschema reached through `keyword` (and `token`) at the same instance.
-    mutating func inPlace(
-        _ child: Int, _ instance: Value, _ keyword: String, _ token: PathToken? = nil,
+    mutating func inPlace<I: SchemaInstance>(
+        _ child: Int, _ instance: I, _ keyword: String, _ token: PathToken? = nil,
         _ evaluated: inout Evaluated, collecting: Bool
     ) throws(SchemaError) -> Bool {
         if recording {
@@ -137,15 +141,18 @@ struct Validator {
         return valid
     }
 
-    /// Validates a member or element `step` of the instance against a subschema.
-    mutating func descend(
-        _ child: Int, _ value: Value, _ step: PathToken, _ keyword: String,
-        _ token: PathToken? = nil
+    /// Validates a member or element `step` of the instance against a subschema. The path
+    /// tokens are made only when failures are recorded (a member name read from a tape is
+    /// then made a string).
+    mutating func descend<I: SchemaInstance>(
+        _ child: Int, _ value: I, _ step: @autoclosure () -> PathToken, _ keyword: String,
+        _ token: @autoclosure () -> PathToken? = nil
     ) throws(SchemaError) -> Bool {
+        let token = recording ? token() : nil
         if recording {
             keywordPath.append(.key(keyword))
             if let token { keywordPath.append(token) }
-            instancePath.append(step)
+            instancePath.append(step())
         }
         instanceDepth += 1
         defer {

@@ -22,29 +22,32 @@ package enum Coercion {
 
     /// Whether `text` follows the JSON number grammar (no `+`, no leading zeros, digits around `.`).
     package static func isNumberSyntax(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        // Read over the text's own bytes: no copy of them is made.
+        let bytes = text.utf8
+        var i = bytes.startIndex
+        func peek() -> UInt8? { i < bytes.endIndex ? bytes[i] : nil }
         func digits() -> Int {
             var n = 0
-            while let c = bytes.first, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
-                bytes = bytes.dropFirst()
+            while let c = peek(), c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                bytes.formIndex(after: &i)
                 n += 1
             }
             return n
         }
-        let leading = bytes.first
+        if peek() == UInt8(ascii: "-") { bytes.formIndex(after: &i) }
+        let leading = peek()
         let count = digits()
         guard count > 0, !(leading == UInt8(ascii: "0") && count > 1) else { return false }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
+        if peek() == UInt8(ascii: ".") {
+            bytes.formIndex(after: &i)
             guard digits() > 0 else { return false }
         }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            bytes.formIndex(after: &i)
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { bytes.formIndex(after: &i) }
             guard digits() > 0 else { return false }
         }
-        return bytes.isEmpty
+        return i == bytes.endIndex
     }
 }
 

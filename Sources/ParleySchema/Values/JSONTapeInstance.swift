@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Parley
+package import ParleyJSON
+
+/// A value of a parsed JSON text, read from the text's tape: members and elements are walked
+/// entry by entry, and only the scalars a keyword reads become values, so validating a body
+/// builds no tree.
+package struct JSONTapeInstance: SchemaInstance {
+    let tape: JSONTape
+    let entry: Int
+
+    /// The value at entry `entry` of `tape` (0: the whole text).
+    package init(_ tape: JSONTape, entry: Int = 0) {
+        self.tape = tape
+        self.entry = entry
+    }
+
+    var value: Value { tape.value(at: entry) }
+
+    var scalar: Value? {
+        switch tape.kind(at: entry) {
+        case .array, .object: nil
+        default: tape.scalar(at: entry)
+        }
+    }
+
+    var kind: InstanceKind {
+        switch tape.kind(at: entry) {
+        case .null: .null
+        case .falseValue, .trueValue: .boolean
+        case .plainString, .decodedString: .string
+        case .array: .array
+        case .object: .object
+        case .integer, .float, .numberText: InstanceKind(tape.scalar(at: entry))
+        }
+    }
+
+    var schemaString: String? { tape.stringIfString(at: entry) }
+
+    var text: String? { tape.stringIfString(at: entry) }
+
+    var untagged: Value? { nil }
+
+    var tapeView: JSONTapeInstance? { nil }
+
+    var elementCount: Int? { tape.kind(at: entry) == .array ? tape.count(at: entry) : nil }
+
+    var memberCount: Int? { tape.kind(at: entry) == .object ? tape.count(at: entry) : nil }
+
+    func forEachElement<E: Error>(_ body: (Int, JSONTapeInstance) throws(E) -> Bool) throws(E) -> Bool
+    {
+        guard tape.kind(at: entry) == .array else { return true }
+        var element = entry &+ 1
+        for position in 0..<tape.count(at: entry) {
+            if try !body(position, JSONTapeInstance(tape, entry: element)) { return false }
+            element = tape.next(after: element)
+        }
+        return true
+    }
+
+    func forEachMember<E: Error>(_ body: (Name, JSONTapeInstance) throws(E) -> Bool) throws(E) -> Bool
+    {
+        guard tape.kind(at: entry) == .object else { return true }
+        var key = entry &+ 1
+        for _ in 0..<tape.count(at: entry) {
+            if try !body(Name(tape: tape, entry: key), JSONTapeInstance(tape, entry: key &+ 1)) { return false }
+            key = tape.next(after: key &+ 1)
+        }
+        return true
+    }
+
+    func containsMember(named name: String) -> Bool {
+        tape.kind(at: entry) == .object && tape.containsMember(named: name, of: UInt32(truncatingIfNeeded: entry))
+    }
+
+    func member(named name: String) -> JSONTapeInstance? {
+        guard tape.kind(at: entry) == .object, let value = tape.lastMember(of: entry, named: name) else { return nil }
+        return JSONTapeInstance(tape, entry: value)
+    }
+
+    /// A member's name: its key entry, compared as bytes with ASCII names when it is ASCII
+    /// (where equal strings are equal bytes) and as a string otherwise.
+    struct Name: SchemaMemberName {
+        let tape: JSONTape
+        let entry: Int
+
+        var string: String { tape.string(at: entry) }
+
+        func property(in applicator: ObjectApplicator) -> Int? {
+            guard let key = tape.plainStringBytes(at: entry), key.allSatisfy({ $0 < 0x80 }) else {
+                let key = string
+                return applicator.properties.firstIndex { $0.name == key }
+            }
+            return applicator.nameBytes.withUnsafeBufferPointer { names -> Int? in
+                for i in applicator.properties.indices {
+                    if applicator.nameIsASCII[i] {
+                        let start = applicator.nameStarts[i]
+                        guard applicator.nameStarts[i &+ 1] &- start == key.count else { continue }
+                        if key.isEmpty || memcmp(names.baseAddress! + start, key.baseAddress!, key.count) == 0 {
+                            return i
+                        }
+                    } else if applicator.properties[i].name == string {
+                        return i
+                    }
+                }
+                return nil
+            }
+        }
+    }
+}
