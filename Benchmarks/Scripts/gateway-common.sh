@@ -24,6 +24,8 @@ free_port() {
 # Writes $WORK/www/1k.json, 100k.json and 1m.json: exactly 1,024, 102,400 and 1,048,576 bytes of
 # the same deterministic records (numbers, floats, booleans, strings, nested objects and arrays),
 # so transcoding does real work; a final "note" string pads each to its size.
+# PerfGate's Transcode.*-gateway-* rows read the same bytes (Benchmarks/Shared/BenchmarkInputs/
+# GatewayBenchBody.swift): change both together.
 gw_make_bodies() {
   mkdir -p "$WORK/www"
   chmod 755 "$WORK" "$WORK/www"   # nginx's workers run as nobody when started by root

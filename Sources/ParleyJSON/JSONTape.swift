@@ -21,32 +21,11 @@ import Darwin
 /// document into a tape its caller holds the only reference to (so no other thread can be
 /// reading it).
 package final class JSONTape: @unchecked Sendable {
-    /// What an entry holds.
-    package enum Kind: UInt8 {
-        case null, falseValue, trueValue
-        /// `payload` is the `Int64`'s bit pattern.
-        case integer
-        /// `payload` is the `Double`'s bit pattern.
-        case float
-        /// `payload` indexes ``strings`` (exact number text, `Value/number(_:)`).
-        case numberText
-        /// `payload` is the byte offset of the text in ``bytes`` (decoded, if it had escapes),
-        /// `length` its byte count.
-        case plainString
-        /// `payload` indexes ``strings`` (a string too long for `length`).
-        case decodedString
-        /// `length` is the element count, `payload` the index of the entry after the array.
-        case array
-        /// `length` is the member count, `payload` the index of the entry after the object.
-        case object
-    }
+    /// What an entry holds (``ValueTapeEntry/Kind``: the layout encoders walk, `Parley`'s).
+    package typealias Kind = ValueTapeEntry.Kind
 
     /// One value, or one object key.
-    struct Entry {
-        var kind: Kind
-        var length: UInt32
-        var payload: UInt64
-    }
+    package typealias Entry = ValueTapeEntry
 
     /// The input's UTF-8 bytes, with the strings that had escapes decoded in place (owned:
     /// decoders made from this tape may outlive the caller's buffer), then the parser's zero

@@ -137,7 +137,12 @@ struct MessagePackWriter: ValueEventWriter {
     mutating func writeBool(_ bool: Bool) { output.append(bool ? 0xC3 : 0xC2) }
 
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
-        try writeHeader(count: utf8.count, small: (0xA0, 31), codes: (0xD9, 0xDA, 0xDB))
+        // Most strings are short: their fixstr header is written here, without the general case.
+        if utf8.count <= 31 {
+            output.append(0xA0 | UInt8(truncatingIfNeeded: utf8.count))
+        } else {
+            try writeHeader(count: utf8.count, small: nil, codes: (0xD9, 0xDA, 0xDB))
+        }
         output.append(contentsOf: utf8)
     }
 

@@ -29,7 +29,15 @@ enum ScalarText {
     /// Whether `utf8`, which holds no zero byte (none of ``yaml11Words`` does), is one of them in
     /// any ASCII case.
     private static func isYAML11Word(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        utf8.count <= 5 && yaml11Words.contains(packedWord(utf8))
+        guard utf8.count <= 5, let first = utf8.first else { return false }
+        // Each word starts with one of these (in either case): most short strings are passed over here.
+        switch first | 0x20 {
+        case UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "o"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+             UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: "="):
+            return yaml11Words.contains(packedWord(utf8))
+        default:
+            return false
+        }
     }
 
     /// Whether `string` reads back as the same string when written plain.

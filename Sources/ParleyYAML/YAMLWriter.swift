@@ -143,9 +143,18 @@ struct YAMLWriter {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `count` spaces, copied from a run of them (appending a `repeatElement` went element
+    /// by element).
     private mutating func writeIndent(_ count: Int) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        var remaining = count
+        while remaining > 0 {
+            let run = min(remaining, Self.spaces.utf8CodeUnitCount)
+            output.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: run))
+            remaining &-= run
+        }
     }
+
+    private static var spaces: StaticString { "                                                                " }
 
     private mutating func drain() throws(FormatError) {
         while let top = stack.indices.last {

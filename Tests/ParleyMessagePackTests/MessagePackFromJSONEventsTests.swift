@@ -33,6 +33,16 @@ import Testing
         ])
     }
 
+    /// Strings and keys of 31 bytes take a one-byte header (fixstr), of 32 the str 8 form.
+    @Test func shortAndLongStringHeadersMatchTheTree() throws {
+        let short = String(repeating: "s", count: 31), long = String(repeating: "l", count: 32)
+        let text = Array(#"{"\#(short)": "\#(long)", "\#(long)": "\#(short)"}"#.utf8)
+        try expectEventsMatchTree(text)
+        let bytes = try msgpack.encode(try json.decode(text))
+        #expect(Array(bytes.prefix(2)) == [0x82, 0xBF])
+        #expect(Array(bytes[33..<35]) == [0xD9, 32])
+    }
+
     @Test func randomDocumentsGiveTheTreesBytes() throws {
         var random = SplitMix64(seed: 33)
         for round in 0..<400 {

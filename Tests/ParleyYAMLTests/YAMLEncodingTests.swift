@@ -42,7 +42,7 @@ import Testing
         "true", "False", "null", "~", "", "1.0", "12", "0x1F", "-3", ".inf", ".nan", "yes", "No", "on", "OFF",
         "y", "0777", "1_000", "2001-12-14", " lead", "trail ", "a: b", "a #b", "#c", "- x", "-", "?", ":", "key:",
         "[x]", "{x}", "&a", "*a", "!t", "|", ">", "'", "\"", "%", "@", "`", "<<", "=", "line\nbreak", "tab\there",
-        "\u{0}\u{7}\u{1B}", "\u{85}\u{2028}\u{FEFF}", "...", "---", ",x", "x\r"
+        "\u{0}\u{7}\u{1B}", "\u{85}\u{2028}\u{FEFF}", "...", "---", ",x", "x\r", "n", "Y", "NO", "oN", "Off", "nULL",
     ])
     func stringsThatWouldReadAsSomethingElseAreQuoted(_ string: String) throws {
         let text = try encode(["v": .string(string)])
@@ -51,8 +51,8 @@ import Testing
         #expect(try roundTrip([string: 1] as Value) == [string: 1] as Value)
     }
 
-    @Test(arguments: ["plain", "two words", "héllo wörld ✓ 𝄞", "a-b", "a:b", "a#b", "http://example.com/x?y=1#z", "x.y"]
-    )
+    @Test(arguments: ["plain", "two words", "héllo wörld ✓ 𝄞", "a-b", "a:b", "a#b", "http://example.com/x?y=1#z", "x.y",
+                      "id", "zip", "name", "tags", "ok", "fo", "yess", "offs", "nul"])
     func ordinaryStringsStayPlain(_ string: String) throws {
         #expect(try encode(["v": .string(string)]) == "v: \(string)\n")
     }

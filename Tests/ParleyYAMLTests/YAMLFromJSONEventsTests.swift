@@ -54,6 +54,17 @@ import Testing
         }
     }
 
+    /// Indents wider than the writer's run of spaces (64) are written in several parts.
+    @Test func indentsWiderThanTheRunOfSpacesReadBack() throws {
+        let text = String(repeating: #"{"k":["#, count: 40) + "1" + String(repeating: "]}", count: 40)
+        try expectEventsMatchTree(Array(text.utf8))
+        let value = try json.decode(Array(text.utf8))
+        let written = try yaml.encode(value)
+        #expect(try yaml.decode(written) == value.resolved())
+        let last = String(decoding: written, as: UTF8.self).split(separator: "\n").last ?? ""
+        #expect(last.hasSuffix("- 1") && last.prefix(while: { $0 == " " }).count > 64)
+    }
+
     @Test func aRepeatedKeyFailsWithTheTreesError() throws {
         // The tree checks the outer object's keys before the inner one's; events meet "x" first.
         let text = Array(#"{"a": {"x": 1, "x": 2}, "a": 3}"#.utf8)

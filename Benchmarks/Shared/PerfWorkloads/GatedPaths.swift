@@ -159,6 +159,16 @@ let formatPaths: [GatedPath] = [
         let document = makeAPIDocument(size: 100 << 10, seed: 1)
         return { for _ in 0..<10 { consume(try YAMLFormat().encode(try JSONFormat().decode(document))) } }
     },
+    // The same transcodes of the body `make gateway-bench` serves (one object of small records, few
+    // escapes), so the gate predicts its 100 KB rows.
+    GatedPath("Transcode.json-to-msgpack-gateway-100kb", iterations: 10) { _ in
+        let document = makeGatewayBenchBody(size: 100 << 10)
+        return { for _ in 0..<10 { consume(try MessagePackFormat().encode(try JSONFormat().decode(document))) } }
+    },
+    GatedPath("Transcode.json-to-yaml-gateway-100kb", iterations: 10) { _ in
+        let document = makeGatewayBenchBody(size: 100 << 10)
+        return { for _ in 0..<10 { consume(try YAMLFormat().encode(try JSONFormat().decode(document))) } }
+    },
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
         return { consume(try PropertyListFormat().decode(document)) }

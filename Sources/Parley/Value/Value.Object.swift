@@ -81,6 +81,7 @@ extension Value {
         }
 
         /// The document and object number of an object that builds its members on demand.
+        @usableFromInline
         package var deferredDocument: (any DeferredObjectDocument, UInt32)? {
             if case .deferred(let document, let object) = storage { return (document, object) }
             return nil
@@ -230,6 +231,7 @@ extension Value {
 ///
 /// Implementations are immutable and safe to share across threads: every call builds its
 /// result afresh from the document.
+@usableFromInline
 package protocol DeferredObjectDocument: AnyObject, Sendable {
     /// The number of members of `object`.
     func memberCount(of object: UInt32) -> Int
@@ -243,9 +245,10 @@ package protocol DeferredObjectDocument: AnyObject, Sendable {
     func lastValue(forKey key: String, of object: UInt32) -> Value?
     /// Whether `object` has a member named `key`, without building its value.
     func containsMember(named key: String, of object: UInt32) -> Bool
-    /// Writes `object` to `writer` as the events of its members walked in order (see
-    /// ``ValueEventWriter``); the default builds each member's value.
-    func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError)
+    /// The document's entries laid out flat, for encoders that write an object straight from them
+    /// (``Value/Object/writeDeferredEvents(to:)``), or `nil` when it has none (the encoder then
+    /// builds the members).
+    var valueTape: ValueTape? { get }
 }
 
 extension DeferredObjectDocument {

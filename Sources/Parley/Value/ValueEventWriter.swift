@@ -7,6 +7,7 @@
 /// events are the tree's parts, in the same order. An array or object with `count` children is
 /// `begin…(count:)`, its children (each member a key, then its value), then `end…()`; an empty
 /// one is its begin and end with nothing between.
+@usableFromInline
 package protocol ValueEventWriter {
     mutating func writeNull() throws(FormatError)
     mutating func writeBool(_ bool: Bool) throws(FormatError)
@@ -26,35 +27,23 @@ package protocol ValueEventWriter {
     mutating func writeValue(_ value: Value) throws(FormatError)
 }
 
-extension DeferredObjectDocument {
-    /// Writes `object` member by member, each value whole: right for any document; a document
-    /// that can walk its own parse overrides it.
-    package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
-        let count = memberCount(of: object)
-        try writer.beginObject(count: count)
-        var cursor = 0
-        for position in 0..<count {
-            var member = self.member(at: position, of: object, cursor: &cursor)
-            try member.key.withUTF8Bytes { (key) throws(FormatError) in try writer.writeKey(key) }
-            try writer.writeValue(member.value)
-        }
-        try writer.endObject()
-    }
-}
-
 extension Value.Object {
     /// Writes this object, everything nested in it included, to `writer` straight from the
     /// document it was parsed into, and returns `true`; returns `false`, writing nothing, when
-    /// the object holds built members.
+    /// the object holds built members or its document has no tape (``DeferredObjectDocument/valueTape``).
+    /// Inlinable, so the walk is specialised for `writer`'s type.
+    @inlinable
     package func writeDeferredEvents<W: ValueEventWriter>(to writer: inout W) throws(FormatError) -> Bool {
-        guard let (document, object) = deferredDocument else { return false }
-        try document.writeEvents(of: object, to: &writer)
+        guard let (document, object) = deferredDocument, let tape = document.valueTape else { return false }
+        // The tape's pointers are the document's memory: it lives until the walk is over.
+        try withExtendedLifetime(document) { () throws(FormatError) in try tape.writeEvents(of: object, to: &writer) }
         return true
     }
 }
 
 extension String {
     /// `withUTF8` for a body that throws ``FormatError`` alone.
+    @usableFromInline
     package mutating func withUTF8Bytes(
         _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> Void
     ) throws(FormatError) {

@@ -1,0 +1,119 @@
+/// One entry of a parsed document laid out flat (a format's tape: JSON's): every value is one
+/// entry, in document order, and an object's members are each a key (a string entry) followed by
+/// its value.
+@usableFromInline
+package struct ValueTapeEntry {
+    /// What an entry holds.
+    @usableFromInline
+    package enum Kind: UInt8 {
+        case null, falseValue, trueValue
+        /// `payload` is the `Int64`'s bit pattern.
+        case integer
+        /// `payload` is the `Double`'s bit pattern.
+        case float
+        /// `payload` indexes the tape's strings (exact number text, ``Value/number(_:)``).
+        case numberText
+        /// `payload` is the byte offset of the text (valid UTF-8) in the tape's bytes, `length`
+        /// its byte count.
+        case plainString
+        /// `payload` indexes the tape's strings (a string too long for `length`).
+        case decodedString
+        /// `length` is the element count, `payload` the index of the entry after the array.
+        case array
+        /// `length` is the member count, `payload` the index of the entry after the object.
+        case object
+    }
+
+    @usableFromInline package var kind: Kind
+    @usableFromInline package var length: UInt32
+    @usableFromInline package var payload: UInt64
+
+    @inlinable
+    package init(kind: Kind, length: UInt32, payload: UInt64) {
+        self.kind = kind
+        self.length = length
+        self.payload = payload
+    }
+}
+
+/// A parsed document's entries, bytes and strings (``ValueTapeEntry``), as an object that builds
+/// its members on demand can hand them to an encoder: the encoder walks them as events
+/// (``ValueEventWriter``) in a loop compiled for its own writer, each event a direct call.
+///
+/// The pointers are the document's memory: valid while the document lives, read-only.
+@usableFromInline
+package struct ValueTape {
+    @usableFromInline package let entries: UnsafePointer<ValueTapeEntry>
+    @usableFromInline package let bytes: UnsafePointer<UInt8>
+    @usableFromInline package let strings: [String]
+
+    @inlinable
+    package init(entries: UnsafePointer<ValueTapeEntry>, bytes: UnsafePointer<UInt8>, strings: [String]) {
+        self.entries = entries
+        self.bytes = bytes
+        self.strings = strings
+    }
+
+    /// Writes the object at entry `object` to `writer`, in the order and with the parts its members
+    /// built as values would give. Containers open are tracked on an explicit stack (never the
+    /// machine stack), as deep as the parse allowed. Inlinable so it is specialised for each
+    /// writer: a generic walk made every event a call through the writer's witness table.
+    @inlinable
+    package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
+        // Each open container: the members or elements it has left, and whether it is an object.
+        var open: [(remaining: Int, isObject: Bool)] = []
+        var index = Int(object)
+        while true {
+            let entry = entries[index]
+            index &+= 1
+            switch entry.kind {
+            case .null: try writer.writeNull()
+            case .falseValue: try writer.writeBool(false)
+            case .trueValue: try writer.writeBool(true)
+            case .integer: try writer.writeInteger(Int64(bitPattern: entry.payload))
+            case .float: try writer.writeFloat(Double(bitPattern: entry.payload))
+            case .numberText: try writer.writeNumber(strings[Int(truncatingIfNeeded: entry.payload)])
+            case .plainString:
+                try writer.writeString(UnsafeBufferPointer(start: bytes + Int(truncatingIfNeeded: entry.payload),
+                                                           count: Int(entry.length)))
+            case .decodedString:
+                var text = strings[Int(truncatingIfNeeded: entry.payload)]
+                try text.withUTF8Bytes { (utf8) throws(FormatError) in try writer.writeString(utf8) }
+            case .array, .object:
+                let isObject = entry.kind == .object
+                let count = Int(entry.length)
+                if isObject { try writer.beginObject(count: count) } else { try writer.beginArray(count: count) }
+                if count > 0 {
+                    open.append((count, isObject))
+                    if isObject { index = try writeKey(at: index, to: &writer) }
+                    continue
+                }
+                if isObject { try writer.endObject() } else { try writer.endArray() }
+            }
+            // A value is complete: close the containers it completes, then the next member's key.
+            while let top = open.indices.last {
+                open[top].remaining &-= 1
+                if open[top].remaining > 0 {
+                    if open[top].isObject { index = try writeKey(at: index, to: &writer) }
+                    break
+                }
+                if open.removeLast().isObject { try writer.endObject() } else { try writer.endArray() }
+            }
+            if open.isEmpty { return }
+        }
+    }
+
+    /// Writes the key entry at `index` and returns the index of the member's value.
+    @inlinable
+    func writeKey<W: ValueEventWriter>(at index: Int, to writer: inout W) throws(FormatError) -> Int {
+        let entry = entries[index]
+        if entry.kind == .plainString {
+            try writer.writeKey(UnsafeBufferPointer(start: bytes + Int(truncatingIfNeeded: entry.payload),
+                                                    count: Int(entry.length)))
+        } else {
+            var text = strings[Int(truncatingIfNeeded: entry.payload)]
+            try text.withUTF8Bytes { (utf8) throws(FormatError) in try writer.writeKey(utf8) }
+        }
+        return index &+ 1
+    }
+}
