@@ -19,7 +19,9 @@ extension ContractChecker {
     /// Unless `decoded` already holds the body's value (a pipeline decoded it, its coding undone),
     /// the body's `Content-Encoding` is undone first with ``contentCodingStep``'s codings, bounded
     /// by `maxDecompressedBytes` (the step's own bound when `nil`) and the body limit of the format
-    /// its `Content-Type` names; a body that does not undo is one ``ContractFinding/Kind/body`` finding.
+    /// its `Content-Type` names; a body that does not undo is one ``ContractFinding/Kind/body`` finding, and one
+    /// that decompresses past the bound is one ``ContractFinding/Kind/unchecked`` finding (not read, so neither
+    /// valid nor invalid), as a gateway reports a body over its transcoding limit.
     ///
     /// - Parameters:
     ///   - head: The response's status and header fields.
@@ -41,6 +43,10 @@ extension ContractChecker {
                 let undone = try step.undo(body, fields: fields, registry: registry)
                 (bytes, fields) = (undone.body, undone.headerFields)
             } catch {
+                if error.code == .limitExceeded {
+                    let message = "the response body of \(operation.name) is not checked: \(error)"
+                    return [ContractFinding(.unchecked, message)]
+                }
                 return [ContractFinding(.body, "the response body of \(operation.name) does not read: \(error)")]
             }
         }

@@ -136,10 +136,12 @@ struct ResponseContractCheck: Sendable {
     let method: String
 
     /// The findings of the upstream's `head` and `body`: against its value `decoded` when the
-    /// gateway transcodes it; else the checker undoes the body's content coding and decodes it
-    /// itself, the one path every contract check takes.
-    func findings(_ head: HTTPResponse, body: [UInt8], decoded: Value?) -> [ContractFinding] {
-        scope.checker.checkResponse(head, body: body, decoded: decoded, operation: operation, method: method)
+    /// gateway transcodes it; else the checker undoes the body's content coding, within `limit` (the
+    /// transcoding limit: a body past it is not checked), and decodes it itself, the one path every
+    /// contract check takes.
+    func findings(_ head: HTTPResponse, body: [UInt8], decoded: Value?, limit: Int) -> [ContractFinding] {
+        scope.checker.checkResponse(head, body: body, decoded: decoded, operation: operation, method: method,
+                                    maxDecompressedBytes: limit)
     }
 }
 

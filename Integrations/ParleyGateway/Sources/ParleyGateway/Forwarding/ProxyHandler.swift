@@ -859,7 +859,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                     watchBody(exchange)
                     return
                 }
-                guard !refusesResponse(exchange, check.findings(head, body: [], decoded: nil)) else { return }
+                let findings = check.findings(head, body: [], decoded: nil, limit: exchange.transcodeLimit)
+                guard !refusesResponse(exchange, findings) else { return }
             }
             exchange.summary.response = head
             exchange.responseTap = BodyTap(limit: shared.observer.captureLimit)
@@ -911,9 +912,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             do throws(ParleyError) {
                 value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
             } catch {
-                return (.failure(error), check?.findings(head, body: bytes, decoded: nil) ?? [])
+                return (.failure(error), check?.findings(head, body: bytes, decoded: nil, limit: limit) ?? [])
             }
-            let findings = check?.findings(head, body: bytes, decoded: value) ?? []
+            let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
             do throws(ParleyError) {
                 let answer = try transcoder.encode(value, like: head, for: request, as: plan.to, accepting: accept,
                                                    limit: limit)
@@ -980,7 +981,10 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.collected = ByteBuffer()
         exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
         exchange.summary.upstreamResponseByteCount = bytes.count
-        let work = { @Sendable () -> [ContractFinding] in check.findings(head, body: bytes, decoded: nil) }
+        let limit = exchange.transcodeLimit
+        let work = { @Sendable () -> [ContractFinding] in
+            check.findings(head, body: bytes, decoded: nil, limit: limit)
+        }
         let finish = { [self] (findings: [ContractFinding]) in
             guard !refusesResponse(exchange, findings) else { return }
             respond(exchange, head: head, buffer: buffer)
