@@ -32,8 +32,7 @@ WORK=$(mktemp -d)
 source Benchmarks/Scripts/gateway-common.sh
 trap gw_cleanup EXIT
 
-gw_install_tools
-command -v gcc >/dev/null 2>&1 || { echo "gateway-allocations: needs gcc" >&2; exit 1; }
+gw_install_tools gcc gcc
 gcc -O2 -shared -fPIC -o "$WORK/malloc-counter.so" Benchmarks/Scripts/malloc-counter.c
 gw_make_bodies
 gw_build_gateway "$CONFIGURATION"

@@ -6,9 +6,11 @@ SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 NGINX_PID=
 GATEWAY_PID=
 
-# Installs Debian's nginx, wrk and nghttp2-client (h2load) when missing.
+# Installs Debian's nginx, wrk and nghttp2-client (h2load) when missing, and the packages named as
+# arguments (a command and its package: `gcc gcc`).
 gw_install_tools() {
   local missing=()
+  while [ $# -ge 2 ]; do command -v "$1" >/dev/null 2>&1 || missing+=("$2"); shift 2; done
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
   command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
