@@ -16,6 +16,9 @@ protocol SchemaInstance {
     var kind: InstanceKind { get }
     /// The text of a string-kind instance (dates and bytes as text).
     var schemaString: String? { get }
+    /// The length of ``schemaString`` as JSON Schema counts it (Unicode code points); `nil` when
+    /// the instance is not of string kind.
+    var schemaStringLength: Int? { get }
     /// The text of a string instance, for reading it by type (``JSONSchema/ValidationOptions/coercesStrings``).
     var text: String? { get }
     /// The instance a tag wraps, as the schema sees it; `nil` when it is not tagged.
@@ -68,6 +71,8 @@ extension Value: SchemaInstance {
     }
 
     var kind: InstanceKind { InstanceKind(self) }
+
+    var schemaStringLength: Int? { schemaString?.unicodeScalars.count }
 
     var text: String? {
         if case .string(let text) = self { return text }
