@@ -52,6 +52,10 @@ package struct JSONTapeInstance: SchemaInstance {
         return count
     }
 
+    var schemaStringByteCount: Int? {
+        tape.plainStringBytes(at: entry)?.count ?? schemaString?.utf8.count
+    }
+
     var untagged: Value? { nil }
 
     var tapeView: JSONTapeInstance? { nil }

@@ -19,6 +19,9 @@ protocol SchemaInstance {
     /// The length of ``schemaString`` as JSON Schema counts it (Unicode code points); `nil` when
     /// the instance is not of string kind.
     var schemaStringLength: Int? { get }
+    /// The number of UTF-8 bytes of ``schemaString`` (bounding its length: a code point takes 1 to
+    /// 4 bytes); `nil` when the instance is not of string kind.
+    var schemaStringByteCount: Int? { get }
     /// The text of a string instance, for reading it by type (``JSONSchema/ValidationOptions/coercesStrings``).
     var text: String? { get }
     /// The instance a tag wraps, as the schema sees it; `nil` when it is not tagged.
@@ -73,6 +76,8 @@ extension Value: SchemaInstance {
     var kind: InstanceKind { InstanceKind(self) }
 
     var schemaStringLength: Int? { schemaString?.unicodeScalars.count }
+
+    var schemaStringByteCount: Int? { schemaString?.utf8.count }
 
     var text: String? {
         if case .string(let text) = self { return text }
