@@ -43,14 +43,15 @@ extension Validator {
             if order > 0 || (order == 0 && !exclusive) { return true }
             return fail(index, name, "the number is below \(exclusive ? "or equal to " : "")the minimum")
         case .maxLength(let n):
-            guard let text = instance.schemaString, text.utf8.count > n else { return true }
-            let length = text.unicodeScalars.count
+            // A code point takes at least 1 UTF-8 byte, so few enough bytes need no counting.
+            guard let bytes = instance.schemaStringByteCount, bytes > n, let length = instance.schemaStringLength
+            else { return true }
             return length <= n || fail(index, "maxLength", "the string has \(length) characters, more than \(n)")
         case .minLength(let n):
-            guard let text = instance.schemaString else { return true }
-            // A character takes at most 4 UTF-8 bytes, so enough bytes need no counting.
-            if (text.utf8.count + 3) / 4 >= n { return true }
-            let length = text.unicodeScalars.count
+            // A code point takes at most 4 UTF-8 bytes, so enough bytes need no counting.
+            guard let bytes = instance.schemaStringByteCount, (bytes + 3) / 4 < n,
+                  let length = instance.schemaStringLength
+            else { return true }
             return length >= n || fail(index, "minLength", "the string has \(length) characters, fewer than \(n)")
         case .pattern(let pattern, let source):
             guard let text = instance.schemaString else { return true }

@@ -43,6 +43,19 @@ package struct JSONTapeInstance: SchemaInstance {
 
     var text: String? { tape.stringIfString(at: entry) }
 
+    /// A string without escapes is counted in the tape's (validated UTF-8) bytes: each code point
+    /// has one byte that is not a continuation byte, so no `String` is built.
+    var schemaStringLength: Int? {
+        guard let bytes = tape.plainStringBytes(at: entry) else { return schemaString?.unicodeScalars.count }
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count &+= 1 }
+        return count
+    }
+
+    var schemaStringByteCount: Int? {
+        tape.plainStringBytes(at: entry)?.count ?? schemaString?.utf8.count
+    }
+
     var untagged: Value? { nil }
 
     var tapeView: JSONTapeInstance? { nil }

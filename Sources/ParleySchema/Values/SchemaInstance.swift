@@ -16,6 +16,12 @@ protocol SchemaInstance {
     var kind: InstanceKind { get }
     /// The text of a string-kind instance (dates and bytes as text).
     var schemaString: String? { get }
+    /// The length of ``schemaString`` as JSON Schema counts it (Unicode code points); `nil` when
+    /// the instance is not of string kind.
+    var schemaStringLength: Int? { get }
+    /// The number of UTF-8 bytes of ``schemaString`` (bounding its length: a code point takes 1 to
+    /// 4 bytes); `nil` when the instance is not of string kind.
+    var schemaStringByteCount: Int? { get }
     /// The text of a string instance, for reading it by type (``JSONSchema/ValidationOptions/coercesStrings``).
     var text: String? { get }
     /// The instance a tag wraps, as the schema sees it; `nil` when it is not tagged.
@@ -68,6 +74,10 @@ extension Value: SchemaInstance {
     }
 
     var kind: InstanceKind { InstanceKind(self) }
+
+    var schemaStringLength: Int? { schemaString?.unicodeScalars.count }
+
+    var schemaStringByteCount: Int? { schemaString?.utf8.count }
 
     var text: String? {
         if case .string(let text) = self { return text }

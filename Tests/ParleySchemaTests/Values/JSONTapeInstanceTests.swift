@@ -73,6 +73,24 @@ import Testing
         }
     }
 
+    @Test func countsStringLengthsInCodePointsAsTheValuePathDoes() throws {
+        // Counted in the tape's bytes when the string has no escape, from its String when it has:
+        // "é" is 2 UTF-8 bytes, "😀" 4 bytes (and 2 UTF-16 units), "e\u{301}" 2 code points, 1 character.
+        let schema = try JSONSchema(json("""
+            {"type": "string", "minLength": 2, "maxLength": 3}
+            """))
+        let cases: [(String, Bool)] = [
+            ("\"é\"", false), ("\"éé\"", true), ("\"😀😀😀\"", true), ("\"😀😀😀😀\"", false),
+            ("\"e\u{301}\"", true), ("\"\\u00e9\"", false), ("\"\\ud83d\\ude00\\u00e9\"", true),
+            ("\"ab\\ncd\"", false), ("\"abcd\"", false), ("\"\"", false),
+        ]
+        for (text, valid) in cases {
+            let (tape, value) = try Self.verdicts(schema, Array(text.utf8), JSONSchema.ValidationOptions())
+            #expect(tape == valid, "\(text)")
+            #expect(value == valid, "\(text)")
+        }
+    }
+
     @Test func findsInvalidMembersDeepInTheText() throws {
         let schema = try JSONSchema(json("""
             {"type": "array", "items": {"type": "object", "required": ["id"],
