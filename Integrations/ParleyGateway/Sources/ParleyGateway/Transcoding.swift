@@ -216,7 +216,9 @@ final class Transcoder: Sendable {
         }
         if let etag = head.headerFields[.eTag], !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
         // The fields below were left out above: appended, as setting each would.
-        fields.append(HTTPField(name: .contentType, value: reply.contentType.description))
+        // The reply's own field is its type's description, written once already.
+        fields.append(HTTPField(name: .contentType, value: reply.headerFields[.contentType]
+                                    ?? reply.contentType.description))
         fields.append(HTTPField(name: .contentLength, value: String(reply.body.count)))
         if let vary = Self.vary(adding: head.headerFields[values: .vary]) {
             fields.append(HTTPField(name: .vary, value: vary))
