@@ -48,6 +48,9 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastAccept: AcceptField?
     /// The response plan of the connection's last answer, with what it was made from.
     private var lastPlan: (key: PlanKey, plan: ResponsePlan)?
+    /// The essences of the connection's last transcoding's types, for its summary: a keep-alive
+    /// client's answers are transcoded alike, and each essence is a new string.
+    private var lastTranscoded: (from: MediaType, to: MediaType, essences: (from: String, to: String))?
     /// The operation of the OpenAPI document the connection's last request matched.
     private var lastOperation: OperationLookup?
 
@@ -950,7 +953,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard !refusesResponse(exchange, findings) else { return }
         do {
             let (transcodedHead, transcoded) = try result.get()
-            exchange.summary.transcoded = (from.essence, to.mediaType.essence)
+            exchange.summary.transcoded = transcodedEssences(from: from, to: to.mediaType)
             respond(exchange, head: transcodedHead, body: transcoded)
         } catch where head.status.kind != .successful && error.code != .limitExceeded {
             respond(exchange, head: head, body: bytes)   // an error answer the formats cannot read: as it came
@@ -966,6 +969,14 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             let reason = "the upstream's \(from.essence) body cannot be transcoded: \(error.message)"
             fail(exchange, UpstreamFailure.unusableBody(reason))
         }
+    }
+
+    /// The essences of `from` and `to`: the connection's last ones when its types were these, else made anew.
+    private func transcodedEssences(from: MediaType, to: MediaType) -> (from: String, to: String) {
+        if let last = lastTranscoded, last.from == from, last.to == to { return last.essences }
+        let essences = (from: from.essence, to: to.essence)
+        lastTranscoded = (from, to, essences)
+        return essences
     }
 
     // MARK: Contract checks of responses that pass through
