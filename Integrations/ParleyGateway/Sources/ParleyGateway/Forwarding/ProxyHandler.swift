@@ -909,29 +909,17 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         let transcoder = exchange.transcoder
         let (request, accept, limit) = (exchange.head, exchange.accept, exchange.transcodeLimit)
         let check = exchange.contract?.responseCheck(method: request.method)
-        // The contract check reads the value the transcoding decoded, where the transcoding runs.
-        let work = { @Sendable () -> TranscodeOutcome in
-            let value: Value
-            do throws(ParleyError) {
-                value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
-            } catch {
-                return (.failure(error), check?.findings(head, body: bytes, decoded: nil, limit: limit) ?? [])
-            }
-            let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
-            do throws(ParleyError) {
-                let answer = try transcoder.encode(value, like: head, for: request, as: plan.to, accepting: accept,
-                                                   limit: limit)
-                return (.success(answer), findings)
-            } catch {
-                return (.failure(error), findings)
-            }
-        }
         guard exchange.holdsTranscodeSlot else {
-            let (result, findings) = work()
+            // Called directly: no closure context to allocate on the event loop.
+            let (result, findings) = Self.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept,
+                                                    limit: limit, with: transcoder, checking: check)
             transcoded(result, findings: findings, head: head, body: bytes, exchange)
             return
         }
-        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in work() }
+        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in
+            Self.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept, limit: limit,
+                           with: transcoder, checking: check)
+        }
             .assumeIsolated().whenComplete { [self] outcome in
                 guard self.exchange === exchange else { return }
                 switch outcome {
@@ -942,6 +930,27 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                                body: bytes, exchange)
                 }
             }
+    }
+
+    /// Decodes and re-encodes an upstream body with `transcoder`; the contract check reads the
+    /// value the transcoding decoded, where the transcoding runs.
+    private static func transcode(_ head: HTTPResponse, body bytes: [UInt8], for request: HTTPRequest,
+                                  as choice: Registry.EncoderChoice, accepting accept: AcceptField, limit: Int,
+                                  with transcoder: Transcoder, checking check: ResponseContractCheck?) -> TranscodeOutcome {
+        let value: Value
+        do throws(ParleyError) {
+            value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
+        } catch {
+            return (.failure(error), check?.findings(head, body: bytes, decoded: nil, limit: limit) ?? [])
+        }
+        let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
+        do throws(ParleyError) {
+            let answer = try transcoder.encode(value, like: head, for: request, as: choice, accepting: accept,
+                                               limit: limit)
+            return (.success(answer), findings)
+        } catch {
+            return (.failure(error), findings)
+        }
     }
 
     /// A transcoding's answer (or why there is none) and the response's contract findings.
