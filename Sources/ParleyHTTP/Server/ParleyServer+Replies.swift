@@ -299,16 +299,16 @@ extension ParleyServer {
                                          refusing: Bool) throws(ParleyError) -> Reply {
         var reply = reply
         // In a fixed order: Accept, Accept-Encoding, Accept-Language, Accept-Charset.
-        var vary = ["Accept"]
+        var vary = "Accept"   // one string, not an array joined: the common "Accept" needs no allocation
         let negotiatesCharset = format.isTextual && format.allowsCharsetTranscoding && !options.charsets.isEmpty
-        if format.isCompressible && !options.contentCodings.encoders.isEmpty { vary.append("Accept-Encoding") }
+        if format.isCompressible && !options.contentCodings.encoders.isEmpty { vary += ", Accept-Encoding" }
         if let language {
             reply.language = language
             reply.headerFields[.contentLanguage] = language
-            vary.append("Accept-Language")
+            vary += ", Accept-Language"
         }
         if negotiatesCharset {
-            vary.append("Accept-Charset")
+            vary += ", Accept-Charset"
             let offered = options.offeredCharsets
             let acceptCharset = Self.fieldValue(fields, Self.acceptCharset)
             let negotiator = CharsetNegotiator(charsets: offered)
@@ -357,7 +357,7 @@ extension ParleyServer {
                 }
             }
         }
-        reply.headerFields[.vary] = vary.joined(separator: ", ")
+        reply.headerFields[.vary] = vary
         return reply
     }
 
@@ -379,6 +379,7 @@ extension ParleyServer {
                               format: format.name, underlying: [error])
         }
         var fields = HTTPFields()
+        fields.reserveCapacity(2)
         fields[.contentType] = contentType.description
         fields[.vary] = "Accept"
         return Reply(contentType: contentType, body: body, formatName: format.name, headerFields: fields)

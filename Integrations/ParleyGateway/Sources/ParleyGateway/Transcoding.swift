@@ -18,7 +18,7 @@ enum ResponsePlan {
 
 /// The gateway's format decisions: which responses stream through, which are transcoded, what
 /// the upstream is asked for, and the transcoding itself through the one response pipeline.
-struct Transcoder: Sendable {
+final class Transcoder: Sendable {
     let registry: Registry
     let server: ParleyServer
     /// The structured types the registry decodes: what the gateway can transcode from.
@@ -209,18 +209,31 @@ struct Transcoder: Sendable {
                               + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
         }
         var fields = HTTPFields()
+        // The kept fields and the three set below, in one allocation.
+        fields.reserveCapacity(head.headerFields.count + 3)
         for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
             fields.append(field)
         }
         if let etag = head.headerFields[.eTag], !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
-        fields[.contentType] = reply.contentType.description
-        fields[.contentLength] = String(reply.body.count)
-        let vary = head.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
-            .map { String($0.trimmingCharacters(inSpacesAndTabs: ())) }
-        if !vary.contains(where: { $0 == "*" || $0.lowercased() == "accept" }) {
-            fields[.vary] = (vary + ["Accept"]).joined(separator: ", ")
+        // The fields below were left out above: appended, as setting each would.
+        // The reply's own field is its type's description, written once already.
+        fields.append(HTTPField(name: .contentType, value: reply.headerFields[.contentType]
+                                    ?? reply.contentType.description))
+        fields.append(HTTPField(name: .contentLength, value: String(reply.body.count)))
+        if let vary = Self.vary(adding: head.headerFields[values: .vary]) {
+            fields.append(HTTPField(name: .vary, value: vary))
         }
         return (HTTPResponse(status: head.status, headerFields: fields), reply.body)
+    }
+
+    /// The `Vary` of a transcoded answer whose upstream sent `values`: them with `Accept` added,
+    /// or `nil` when they name it (or `*`) already.
+    private static func vary(adding values: [String]) -> String? {
+        guard !values.isEmpty else { return "Accept" }
+        let vary = values.flatMap { $0.split(separator: ",") }
+            .map { String($0.trimmingCharacters(inSpacesAndTabs: ())) }
+        if vary.contains(where: { $0 == "*" || $0.lowercased() == "accept" }) { return nil }
+        return (vary + ["Accept"]).joined(separator: ", ")
     }
 
     /// Fields a re-encoded body no longer matches.

@@ -48,6 +48,9 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastAccept: AcceptField?
     /// The response plan of the connection's last answer, with what it was made from.
     private var lastPlan: (key: PlanKey, plan: ResponsePlan)?
+    /// The essences of the connection's last transcoding's types, for its summary: a keep-alive
+    /// client's answers are transcoded alike, and each essence is a new string.
+    private var lastTranscoded: (from: MediaType, to: MediaType, essences: (from: String, to: String))?
     /// The operation of the OpenAPI document the connection's last request matched.
     private var lastOperation: OperationLookup?
 
@@ -906,29 +909,17 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         let transcoder = exchange.transcoder
         let (request, accept, limit) = (exchange.head, exchange.accept, exchange.transcodeLimit)
         let check = exchange.contract?.responseCheck(method: request.method)
-        // The contract check reads the value the transcoding decoded, where the transcoding runs.
-        let work = { @Sendable () -> TranscodeOutcome in
-            let value: Value
-            do throws(ParleyError) {
-                value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
-            } catch {
-                return (.failure(error), check?.findings(head, body: bytes, decoded: nil, limit: limit) ?? [])
-            }
-            let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
-            do throws(ParleyError) {
-                let answer = try transcoder.encode(value, like: head, for: request, as: plan.to, accepting: accept,
-                                                   limit: limit)
-                return (.success(answer), findings)
-            } catch {
-                return (.failure(error), findings)
-            }
-        }
         guard exchange.holdsTranscodeSlot else {
-            let (result, findings) = work()
+            // Called directly: no closure context to allocate on the event loop.
+            let (result, findings) = Self.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept,
+                                                    limit: limit, with: transcoder, checking: check)
             transcoded(result, findings: findings, head: head, body: bytes, exchange)
             return
         }
-        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in work() }
+        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in
+            Self.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept, limit: limit,
+                           with: transcoder, checking: check)
+        }
             .assumeIsolated().whenComplete { [self] outcome in
                 guard self.exchange === exchange else { return }
                 switch outcome {
@@ -941,6 +932,27 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             }
     }
 
+    /// Decodes and re-encodes an upstream body with `transcoder`; the contract check reads the
+    /// value the transcoding decoded, where the transcoding runs.
+    private static func transcode(_ head: HTTPResponse, body bytes: [UInt8], for request: HTTPRequest,
+                                  as choice: Registry.EncoderChoice, accepting accept: AcceptField, limit: Int,
+                                  with transcoder: Transcoder, checking check: ResponseContractCheck?) -> TranscodeOutcome {
+        let value: Value
+        do throws(ParleyError) {
+            value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
+        } catch {
+            return (.failure(error), check?.findings(head, body: bytes, decoded: nil, limit: limit) ?? [])
+        }
+        let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
+        do throws(ParleyError) {
+            let answer = try transcoder.encode(value, like: head, for: request, as: choice, accepting: accept,
+                                               limit: limit)
+            return (.success(answer), findings)
+        } catch {
+            return (.failure(error), findings)
+        }
+    }
+
     /// A transcoding's answer (or why there is none) and the response's contract findings.
     private typealias TranscodeOutcome = (Result<(HTTPResponse, [UInt8]), ParleyError>, [ContractFinding])
 
@@ -950,7 +962,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard !refusesResponse(exchange, findings) else { return }
         do {
             let (transcodedHead, transcoded) = try result.get()
-            exchange.summary.transcoded = (from.essence, to.mediaType.essence)
+            exchange.summary.transcoded = transcodedEssences(from: from, to: to.mediaType)
             respond(exchange, head: transcodedHead, body: transcoded)
         } catch where head.status.kind != .successful && error.code != .limitExceeded {
             respond(exchange, head: head, body: bytes)   // an error answer the formats cannot read: as it came
@@ -966,6 +978,14 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             let reason = "the upstream's \(from.essence) body cannot be transcoded: \(error.message)"
             fail(exchange, UpstreamFailure.unusableBody(reason))
         }
+    }
+
+    /// The essences of `from` and `to`: the connection's last ones when its types were these, else made anew.
+    private func transcodedEssences(from: MediaType, to: MediaType) -> (from: String, to: String) {
+        if let last = lastTranscoded, last.from == from, last.to == to { return last.essences }
+        let essences = (from: from.essence, to: to.essence)
+        lastTranscoded = (from, to, essences)
+        return essences
     }
 
     // MARK: Contract checks of responses that pass through
