@@ -46,6 +46,7 @@ let package = Package(
                                parley("ParleyOpenAPI"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOHTTP2", package: "swift-nio-http2"),

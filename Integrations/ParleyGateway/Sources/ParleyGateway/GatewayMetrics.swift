@@ -2,7 +2,7 @@ import CoreMetrics
 import HTTPTypes
 import Metrics
 import Prometheus
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The gateway's metrics, through swift-metrics into its own Prometheus registry (so several
 /// gateways in one process, as in the tests, never share or bootstrap a global system):
@@ -112,10 +112,10 @@ private final class CounterHandles: Sendable {
         var statuses: [Int: CoreMetrics.Counter] = [:]
         var transcodings: [TypePair: CoreMetrics.Counter] = [:]
     }
-    private let handles = Mutex(Handles())
+    private let handles = NIOLockedValueBox(Handles())
 
     func counter(status: Int, make: () -> CoreMetrics.Counter) -> CoreMetrics.Counter {
-        handles.withLock { handles in
+        handles.withLockedValue { handles in
             if let counter = handles.statuses[status] { return counter }
             let counter = make()
             handles.statuses[status] = counter
@@ -124,7 +124,7 @@ private final class CounterHandles: Sendable {
     }
 
     func counter(transcoding pair: TypePair, make: () -> CoreMetrics.Counter) -> CoreMetrics.Counter {
-        handles.withLock { handles in
+        handles.withLockedValue { handles in
             if let counter = handles.transcodings[pair] { return counter }
             let counter = make()
             handles.transcodings[pair] = counter

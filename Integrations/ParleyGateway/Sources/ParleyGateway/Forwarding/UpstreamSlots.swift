@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// How many HTTP/1.1 connections to each upstream are busy with an exchange, across every event
 /// loop, and who waits for one: at most ``limit`` at once, of which at most ``uploadLimit`` may be
@@ -12,7 +12,7 @@ import Synchronization
 final class UpstreamSlots: Sendable {
     let limit: Int
     let uploadLimit: Int
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     private struct State: Sendable {
         var busy: [UpstreamKey: Int] = [:]
@@ -42,7 +42,7 @@ final class UpstreamSlots: Sendable {
     /// A slot for an exchange with `key` when one is free now, else `nil` (then ``take(_:uploading:on:timeout:_:)``
     /// waits for one). `uploading`: the request's body is still arriving.
     func takeNow(_ key: UpstreamKey, uploading: Bool) -> UpstreamSlot? {
-        let taken = state.withLock { state -> Bool in
+        let taken = state.withLockedValue { state -> Bool in
             guard Self.fits(uploading: uploading, key, state, limit, uploadLimit) else { return false }
             Self.count(uploading: uploading, key, &state)
             return true
@@ -55,7 +55,7 @@ final class UpstreamSlots: Sendable {
     func take(_ key: UpstreamKey, uploading: Bool, on eventLoop: any EventLoop, timeout: TimeAmount,
               _ granted: @escaping (UpstreamSlot?) -> Void) {
         let waiter = Waiter(eventLoop: eventLoop, uploading: uploading, granted: granted)
-        let now = state.withLock { state -> Bool in
+        let now = state.withLockedValue { state -> Bool in
             // Whoever waits does not fit now (each slot given back goes to the first that fits).
             guard Self.fits(uploading: uploading, key, state, limit, uploadLimit) else {
                 state.waiting[key, default: []].append(waiter)
@@ -66,7 +66,7 @@ final class UpstreamSlots: Sendable {
         }
         if now { return granted(UpstreamSlot(key: key, uploading: uploading, slots: self)) }
         eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
-            let expired = state.withLock { state -> Bool in
+            let expired = state.withLockedValue { state -> Bool in
                 guard let index = state.waiting[key]?.firstIndex(where: { $0 === waiter }) else { return false }
                 state.waiting[key]!.remove(at: index)
                 if state.waiting[key]!.isEmpty { state.waiting[key] = nil }
@@ -78,7 +78,7 @@ final class UpstreamSlots: Sendable {
 
     /// Gives back a slot of `key`; the waiters that now fit get theirs.
     fileprivate func give(_ key: UpstreamKey, uploading: Bool) {
-        let grants = state.withLock { state -> [Waiter] in
+        let grants = state.withLockedValue { state -> [Waiter] in
             state.busy[key, default: 1] -= 1
             if uploading { state.uploading[key, default: 1] -= 1 }
             return Self.grant(key, &state, limit, uploadLimit)
@@ -88,7 +88,7 @@ final class UpstreamSlots: Sendable {
 
     /// A slot's request body ended: it no longer counts as an upload.
     fileprivate func uploadEnded(_ key: UpstreamKey) {
-        let grants = state.withLock { state -> [Waiter] in
+        let grants = state.withLockedValue { state -> [Waiter] in
             state.uploading[key, default: 1] -= 1
             return Self.grant(key, &state, limit, uploadLimit)
         }

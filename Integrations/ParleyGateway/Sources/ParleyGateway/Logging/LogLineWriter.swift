@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Writes log lines to a file descriptor from a thread of its own, so that a slow reader (a log
 /// shipper that falls behind, a pipe nobody drains) never blocks the thread that logs.
@@ -32,7 +32,7 @@ public final class LogLineWriter: Sendable {
     static let batchInterval: TimeInterval = 0.005
     private let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -67,7 +67,7 @@ public final class LogLineWriter: Sendable {
 
     /// Queues `line` (a newline is added), or drops it when the buffer is full. Never blocks on I/O.
     public func submit(_ line: String) {
-        let queued = state.withLock { (state: inout State) -> Bool in
+        let queued = state.withLockedValue { (state: inout State) -> Bool in
             let size = line.utf8.count + 1
             guard !state.closed, state.pending.count + size <= capacity else {
                 if !state.closed { state.dropped += 1 }
@@ -83,12 +83,12 @@ public final class LogLineWriter: Sendable {
     }
 
     /// Lines dropped so far because the buffer was full.
-    public var droppedLines: Int { state.withLock(\.dropped) }
+    public var droppedLines: Int { state.withLockedValue { $0.dropped } }
 
     /// Stops taking lines; the writer thread writes what is queued and ends (closing the file it
     /// opened). Waits at most `timeout` for that: a descriptor nobody reads cannot hold the caller.
     public func close(waitingAtMost timeout: Duration = .seconds(1)) {
-        state.withLock { $0.closed = true }
+        state.withLockedValue { $0.closed = true }
         wake.signal()
         _ = finished.wait(timeout: .now() + .nanoseconds(Int(timeout.nanoseconds)))
     }
@@ -98,7 +98,7 @@ public final class LogLineWriter: Sendable {
         var batch: [UInt8] = []
         while true {
             wake.wait()
-            let closed = state.withLock { state in
+            let closed = state.withLockedValue { state in
                 swap(&batch, &state.pending)
                 return state.closed
             }

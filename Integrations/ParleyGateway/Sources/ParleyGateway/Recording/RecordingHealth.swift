@@ -1,13 +1,13 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Whether recording is failing, so a run of failed writes (a full disk, a removed folder)
 /// logs one error, not one per exchange, and a recovery is logged once too.
 final class RecordingHealth: Sendable {
-    private let failing = Mutex(false)
+    private let failing = NIOLockedValueBox(false)
 
     /// Notes a failed write; whether it is the first of a run.
     func failed() -> Bool {
-        failing.withLock { failing in
+        failing.withLockedValue { failing in
             defer { failing = true }
             return !failing
         }
@@ -15,7 +15,7 @@ final class RecordingHealth: Sendable {
 
     /// Notes a successful write; whether it ends a run of failures.
     func succeeded() -> Bool {
-        failing.withLock { failing in
+        failing.withLockedValue { failing in
             defer { failing = false }
             return failing
         }
