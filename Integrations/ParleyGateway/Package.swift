@@ -78,6 +78,7 @@ let package = Package(
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOCore", package: "swift-nio"),
+                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio"),
                                    .product(name: "NIOEmbedded", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,8 +1,8 @@
 import CoreMetrics
 import HTTPTypes
 import Metrics
-import Prometheus
 import NIOConcurrencyHelpers
+import Prometheus
 
 /// The gateway's metrics, through swift-metrics into its own Prometheus registry (so several
 /// gateways in one process, as in the tests, never share or bootstrap a global system):

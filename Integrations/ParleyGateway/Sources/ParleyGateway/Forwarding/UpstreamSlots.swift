@@ -1,5 +1,5 @@
-import NIOCore
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// How many HTTP/1.1 connections to each upstream are busy with an exchange, across every event
 /// loop, and who waits for one: at most ``limit`` at once, of which at most ``uploadLimit`` may be

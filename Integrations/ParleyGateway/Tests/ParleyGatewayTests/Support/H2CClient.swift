@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
@@ -47,7 +48,7 @@ final class H2CClient: Sendable {
     }
 
     /// The last-stream IDs of the `GOAWAY` frames received so far.
-    var goAwayStreamIDs: [Int] { goAways.received.withLock { $0 } }
+    var goAwayStreamIDs: [Int] { goAways.received.withLockedValue { $0 } }
 
     /// Opens a stream whose response goes to the returned ``H2CStream``; `autoRead` false leaves
     /// its window closed until the test reads.
@@ -147,7 +148,7 @@ private final class ResponseCollector: ChannelInboundHandler, Sendable {
 
     let done: EventLoopPromise<Answer>
     let bytes = Atomic<Int>(0)
-    private let partial = Mutex<Answer>(Answer(status: 0, headers: [:], body: []))
+    private let partial = NIOLockedValueBox<Answer>(Answer(status: 0, headers: [:], body: []))
 
     init(eventLoop: any EventLoop) {
         self.done = eventLoop.makePromise()
@@ -156,7 +157,7 @@ private final class ResponseCollector: ChannelInboundHandler, Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head) where head.status.code >= 200:
-            partial.withLock {
+            partial.withLockedValue {
                 $0.status = Int(head.status.code)
                 $0.headers = head.headers
             }
@@ -165,9 +166,9 @@ private final class ResponseCollector: ChannelInboundHandler, Sendable {
         case .body(let buffer):
             bytes.add(buffer.readableBytes, ordering: .relaxed)
             // The bytes are counted; at most 16 MiB of them are kept.
-            partial.withLock { if $0.body.count < 16 << 20 { $0.body += buffer.readableBytesView } }
+            partial.withLockedValue { if $0.body.count < 16 << 20 { $0.body += buffer.readableBytesView } }
         case .end:
-            done.succeed(partial.withLock { $0 })
+            done.succeed(partial.withLockedValue { $0 })
         }
     }
 
@@ -185,11 +186,11 @@ private final class ResponseCollector: ChannelInboundHandler, Sendable {
 private final class GoAwayRecorder: ChannelInboundHandler, Sendable {
     typealias InboundIn = HTTP2Frame
 
-    let received = Mutex<[Int]>([])
+    let received = NIOLockedValueBox<[Int]>([])
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .goAway(let last, _, _) = unwrapInboundIn(data).payload {
-            received.withLock { $0.append(Int(last)) }
+            received.withLockedValue { $0.append(Int(last)) }
         }
         context.fireChannelRead(data)
     }

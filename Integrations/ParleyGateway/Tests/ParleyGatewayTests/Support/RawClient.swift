@@ -1,9 +1,9 @@
 #if canImport(CNIOLinux)
 internal import CNIOLinux   // defines `NIOLinger`'s initializer on Linux
 #endif
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A raw TCP connection to a server under test (NIOPosix `ClientBootstrap`), for what no HTTP
 /// client sends: heads trickled a byte at a time, oversized or malformed heads, pipelined
@@ -154,12 +154,12 @@ private final class Inbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
-    var snapshot: State { state.withLock { $0 } }
+    var snapshot: State { state.withLockedValue { $0 } }
 
-    func append(_ bytes: ByteBufferView) { state.withLock { $0.bytes.append(contentsOf: bytes) } }
-    func markClosed() { state.withLock { $0.closed = true } }
+    func append(_ bytes: ByteBufferView) { state.withLockedValue { $0.bytes.append(contentsOf: bytes) } }
+    func markClosed() { state.withLockedValue { $0.closed = true } }
 
     /// Polls every 5 ms until `condition` holds or `limit` passes; the last state either way.
     func wait(within limit: Duration, until condition: (State) -> Bool) async -> State {

@@ -2,9 +2,9 @@ import Foundation
 #if canImport(CNIOLinux)
 internal import CNIOLinux   // defines `NIOLinger`'s initializer on Linux
 #endif
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// One step of a scripted answer: what a misbehaving upstream does on the wire.
 enum ScriptStep: Sendable {
@@ -78,21 +78,21 @@ final class ScriptedUpstream: Sendable {
 
 /// The server's open connections, so that `hold` ones close when it stops.
 private final class ConnectionSet: Sendable {
-    private let state = Mutex<(accepted: Int, open: [ObjectIdentifier: any Channel])>((0, [:]))
+    private let state = NIOLockedValueBox<(accepted: Int, open: [ObjectIdentifier: any Channel])>((0, [:]))
 
-    var accepted: Int { state.withLock { $0.accepted } }
+    var accepted: Int { state.withLockedValue { $0.accepted } }
 
     func add(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
-        state.withLock {
+        state.withLockedValue {
             $0.accepted += 1
             $0.open[id] = channel
         }
-        channel.closeFuture.whenComplete { [self] _ in _ = state.withLock { $0.open.removeValue(forKey: id) } }
+        channel.closeFuture.whenComplete { [self] _ in _ = state.withLockedValue { $0.open.removeValue(forKey: id) } }
     }
 
     func closeAll() async {
-        for channel in state.withLock({ Array($0.open.values) }) { try? await channel.close() }
+        for channel in state.withLockedValue({ Array($0.open.values) }) { try? await channel.close() }
     }
 }
 
