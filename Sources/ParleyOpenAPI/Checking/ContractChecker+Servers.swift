@@ -1,4 +1,6 @@
+public import HTTPTypes
 public import Parley
+public import ParleyHTTP
 
 /// What a server checks before it answers: the request alone.
 public struct RequestCheck: Sendable {
@@ -43,5 +45,17 @@ extension ContractFinding {
         if let schemaPath { member.append(key: "schema_path", value: .string(schemaPath)) }
         if let value { member.append(key: "value", value: value) }
         return .object(member)
+    }
+}
+
+extension ProblemDetails {
+    /// The problem a server answers instead of an exchange that violates the contract: `status`
+    /// (400 for a request, 500 or 502 for a response), a detail naming `subject` ("the request")
+    /// and the number of violations, and the violations under `violations`, each a
+    /// ``ContractFinding/problemMember``.
+    public init(_ status: HTTPResponse.Status, contractViolations violations: [ContractFinding], by subject: String) {
+        let count = "\(violations.count) violation\(violations.count == 1 ? "" : "s")"
+        self.init(status, detail: "\(subject) violates the API contract (\(count))",
+                  extensions: ["violations": .array(violations.map(\.problemMember))])
     }
 }

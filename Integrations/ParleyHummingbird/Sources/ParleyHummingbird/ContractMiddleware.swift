@@ -68,8 +68,7 @@ public struct ContractMiddleware<Context: RequestContext>: RouterMiddleware {
         if requests != .off {
             log(check.findings, of: "request", to: request, context: context)
             if requests == .enforce, !violations.isEmpty {
-                return problem(violations, status: .badRequest, detail: "the request violates the API contract",
-                               to: request)
+                return problem(violations, status: .badRequest, by: "the request", to: request)
             }
         }
         let response = try await next(request, context)
@@ -97,16 +96,13 @@ public struct ContractMiddleware<Context: RequestContext>: RouterMiddleware {
         log(findings, of: "response", to: request, context: context)
         let violations = findings.filter(\.isViolation)
         guard responses == .enforce, !violations.isEmpty else { return response }
-        return problem(violations, status: .internalServerError, detail: "the response violates the API contract",
-                       to: request)
+        return problem(violations, status: .internalServerError, by: "the response", to: request)
     }
 
     /// The problem document listing `violations`, negotiated by the request's `Accept`.
-    private func problem(_ violations: [ContractFinding], status: HTTPResponse.Status, detail: String,
+    private func problem(_ violations: [ContractFinding], status: HTTPResponse.Status, by subject: String,
                          to request: Request) -> Response {
-        let problem = ProblemDetails(status, detail: "\(detail) (\(violations.count) violation"
-                                     + "\(violations.count == 1 ? "" : "s"))",
-                                     extensions: ["violations": .array(violations.map(\.problemMember))])
+        let problem = ProblemDetails(status, contractViolations: violations, by: subject)
         let (head, body) = server.problemAnswer(problem, status: status, to: request.head)
         return Response(head: head, body: body, for: request)
     }

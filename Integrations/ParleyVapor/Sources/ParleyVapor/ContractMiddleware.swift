@@ -68,8 +68,7 @@ public struct ContractMiddleware: AsyncMiddleware {
             log(check.findings, of: "request", to: request)
             let violations = check.findings.filter(\.isViolation)
             if requests == .enforce, !violations.isEmpty {
-                return problem(violations, status: .badRequest, detail: "the request violates the API contract",
-                               to: request)
+                return problem(violations, status: .badRequest, by: "the request", to: request)
             }
         }
         let response = try await next.respond(to: request)
@@ -95,16 +94,13 @@ public struct ContractMiddleware: AsyncMiddleware {
         log(findings, of: "response", to: request)
         let violations = findings.filter(\.isViolation)
         guard responses == .enforce, !violations.isEmpty else { return response }
-        return problem(violations, status: .internalServerError, detail: "the response violates the API contract",
-                       to: request)
+        return problem(violations, status: .internalServerError, by: "the response", to: request)
     }
 
     /// The problem document listing `violations`, negotiated by the request's `Accept`.
-    private func problem(_ violations: [ContractFinding], status: HTTPResponse.Status, detail: String,
+    private func problem(_ violations: [ContractFinding], status: HTTPResponse.Status, by subject: String,
                          to request: Request) -> Response {
-        let problem = ProblemDetails(status, detail: "\(detail) (\(violations.count) violation"
-                                     + "\(violations.count == 1 ? "" : "s"))",
-                                     extensions: ["violations": .array(violations.map(\.problemMember))])
+        let problem = ProblemDetails(status, contractViolations: violations, by: subject)
         let answer = server.problemAnswer(problem, status: status, to: request.parley.httpRequest,
                                           accepting: request.parley.accept)
         return Response(status: HTTPResponseStatus(statusCode: Int(answer.response.status.code)),
