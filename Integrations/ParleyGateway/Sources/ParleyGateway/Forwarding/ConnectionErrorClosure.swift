@@ -24,8 +24,14 @@ final class ConnectionErrorClosure: ChannelOutboundHandler {
     /// The first bytes of the frame being written, until its type (and a `GOAWAY`'s code) is known.
     private var frameStart: [UInt8] = []
     /// Bytes of the frame being written still to come after those looked at.
-    private var bytesLeft = 0
+    private var bytesLeft: Int
     private var closing = false
+
+    /// On the client's side of a connection (`isClient`), NIO's first bytes are HTTP/2's 24-byte
+    /// connection preface, which is no frame.
+    init(isClient: Bool = false) {
+        bytesLeft = isClient ? 24 : 0
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard !closing else {
