@@ -137,7 +137,9 @@ struct H2Frame: Sendable, CustomStringConvertible {
     /// Whether it is HEADERS or DATA with END_STREAM.
     var endsStream: Bool { (type == 0 || type == 1) && flags & 1 != 0 }
 
-    var description: String { "type \(type) flags \(flags) stream \(stream) error \(errorCode.map(String.init) ?? "-")" }
+    var description: String {
+        "type \(type) flags \(flags) stream \(stream) error \(errorCode.map(String.init) ?? "-")"
+    }
 
     static func bytes(type: UInt8, flags: UInt8 = 0, stream: UInt32, payload: [UInt8]) -> [UInt8] {
         let length = payload.count
