@@ -59,7 +59,7 @@ struct ProxyServer {
 }
 
 /// The main port's client connections still open, for the drain timeout to close.
-final class OpenConnections: Sendable {
+private final class OpenConnections: Sendable {
     private let channels = NIOLockedValueBox([ObjectIdentifier: any Channel]())
 
     /// Holds `channel` until it closes.
