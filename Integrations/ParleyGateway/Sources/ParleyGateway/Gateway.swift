@@ -10,7 +10,8 @@ import ParleyOpenAPI
 public import ServiceLifecycle
 
 /// The transcoding reverse proxy, as a service: run it in a `ServiceGroup` (as `parley-gateway`
-/// does) and it stops on graceful shutdown once the requests in flight are answered.
+/// does) and it stops on graceful shutdown once the requests in flight are answered, closing
+/// the connections still open after ``GatewayConfiguration/drainTimeout``.
 ///
 /// ```swift
 /// let gateway = Gateway(configuration: GatewayConfiguration(upstream: upstreamURL), registry: .linked) { addresses in
@@ -63,7 +64,8 @@ public struct Gateway: Service {
         self.onListening = onListening
     }
 
-    /// Serves until graceful shutdown, then finishes the requests in flight and returns.
+    /// Serves until graceful shutdown, then finishes the requests in flight (within the drain
+    /// timeout) and returns.
     public func run() async throws {
         // Routes' descriptor sets are read first: a bad one stops the gateway before it holds anything.
         let transcodeLimits = [configuration.maxTranscodeBytes] + configuration.routes.compactMap(\.maxTranscodeBytes)

@@ -18,6 +18,7 @@ extension GatewayConfiguration {
     /// request_buffer_bytes: 65536   # request body held before going upstream (streams past it)
     /// send_timeout: 60              # seconds a client may take no byte of its answer
     /// upload_timeout: 300           # seconds a request body may take in all
+    /// drain_timeout: 30             # seconds shutdown waits for open connections (then closes them)
     /// transcode_on_loop_bytes: 65536  # larger bodies are transcoded on a thread pool
     /// max_concurrent_transcodes: 8    # bodies over that being transcoded at once (503 over this)
     /// max_concurrent_streams: 100    # open HTTP/2 (h2c) streams per client connection
@@ -73,7 +74,7 @@ extension GatewayConfiguration {
                             "trusted_proxies", "request_buffer_bytes", "send_timeout", "upload_timeout",
                             "transcode_on_loop_bytes", "max_concurrent_transcodes", "contract",
                             "max_concurrent_streams", "upstream_protocol", "max_upstream_connections",
-                            "max_upload_connections"])
+                            "max_upload_connections", "drain_timeout"])
         guard let upstream = try file.url("upstream") ?? upstream else {
             throw GatewayConfigurationError("no upstream: give `upstream:` in the file or --upstream")
         }
@@ -88,6 +89,7 @@ extension GatewayConfiguration {
         if let bytes = try file.positiveInteger("request_buffer_bytes") { requestBufferBytes = bytes }
         if let seconds = try file.seconds("send_timeout") { sendTimeout = seconds }
         if let seconds = try file.seconds("upload_timeout") { uploadTimeout = seconds }
+        if let seconds = try file.seconds("drain_timeout") { drainTimeout = seconds }
         if let bytes = try file.positiveInteger("transcode_on_loop_bytes") { transcodeOnLoopBytes = bytes }
         if let count = try file.positiveInteger("max_concurrent_transcodes") { maxConcurrentTranscodes = count }
         if let count = try file.positiveInteger("max_concurrent_streams") { maxConcurrentStreams = count }

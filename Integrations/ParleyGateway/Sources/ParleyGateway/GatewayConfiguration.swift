@@ -61,6 +61,11 @@ public struct GatewayConfiguration: Sendable {
     /// The longest a request body may take in all, however steadily it arrives; longer closes the
     /// connection (after a 408 when no answer has started). Default 300 s.
     public var uploadTimeout: Duration = .seconds(300)
+    /// The longest graceful shutdown (SIGTERM) waits for the main port's connections to finish
+    /// (HTTP/1.1 answers in flight, h2c streams open at `GOAWAY`); then every connection still open
+    /// is closed, the number logged, and the gateway stops (nginx's `worker_shutdown_timeout`).
+    /// Default 30 s.
+    public var drainTimeout: Duration = .seconds(30)
     /// Transcoded bodies up to this many bytes are decoded and encoded on the connection's event
     /// loop; larger ones on a thread pool, so one large transcode never stalls the other
     /// connections of its loop. Default 64 KiB.

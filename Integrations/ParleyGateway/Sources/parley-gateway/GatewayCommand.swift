@@ -37,7 +37,8 @@ struct GatewayCommand: AsyncParsableCommand {
         unchecked (a contract-unchecked warning).
 
         Prints "listening on http://HOST:PORT" when ready; SIGTERM or SIGINT stop it after the \
-        requests in flight (exit 0). Bad flags or configuration exit 2.
+        requests in flight (exit 0), closing the connections still open after --drain-timeout \
+        (30 s). Bad flags or configuration exit 2.
 
         Examples:
           parley-gateway --listen 127.0.0.1:8080 --upstream http://127.0.0.1:9000
@@ -61,6 +62,11 @@ struct GatewayCommand: AsyncParsableCommand {
                                + "(default 30).",
                                valueName: "SECONDS"))
     var upstreamTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds SIGTERM or SIGINT waits for open connections to finish before closing "
+                               + "them (default 30).",
+                               valueName: "SECONDS"))
+    var drainTimeout: Double?
 
     @Option(help: ArgumentHelp("A YAML configuration file (routes, limits, timeouts, recording, "
                                + "contract); flags override it.",
@@ -112,6 +118,9 @@ struct GatewayCommand: AsyncParsableCommand {
         if let upstreamTimeout, !(upstreamTimeout > 0 && upstreamTimeout <= 86_400) {
             throw ValidationError("--upstream-timeout must be seconds from 0 to 86400")
         }
+        if let drainTimeout, !(drainTimeout > 0 && drainTimeout <= 86_400) {
+            throw ValidationError("--drain-timeout must be seconds from 0 to 86400")
+        }
     }
 
     /// The configuration: the file's, then each flag over it.
@@ -142,6 +151,9 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         if let upstreamTimeout {
             configuration.upstreamTimeout = .milliseconds(Int64((upstreamTimeout * 1000).rounded()))
+        }
+        if let drainTimeout {
+            configuration.drainTimeout = .milliseconds(Int64((drainTimeout * 1000).rounded()))
         }
         if let replay {
             var isFolder: ObjCBool = false

@@ -59,8 +59,42 @@ import Testing
         }
     }
 
+    /// SIGTERM with a client that reads nothing of a long answer: the process exits 0 at the drain
+    /// timeout, logging the connection it cut.
+    @Test func onSIGTERMItExitsAtTheDrainTimeoutWhenAClientHoldsItsConnection() async throws {
+        try await ProbeUpstream.with { upstream in
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["--listen", "127.0.0.1:0", "--upstream", upstream.url.absoluteString,
+                                 "--log-level", "warning", "--access-log", "off", "--drain-timeout", "1"]
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            let line = try await firstLine(of: output.fileHandleForReading, within: .seconds(20))
+            let port = try #require(Int(line.split(separator: ":").last ?? ""), "\(line)")
+            let reader = try await RawConnection.open(port: port, reading: false)
+            try await reader.send("GET /big/\(1 << 30) HTTP/1.1\r\nHost: gateway\r\n\r\n")
+            #expect(await eventually { upstream.sent > 0 })
+            let terminated = ContinuousClock.now
+            process.terminate()
+            let deadline = terminated + .seconds(5)
+            while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!process.isRunning, "still running 5 s after SIGTERM with --drain-timeout 1")
+            #expect(ContinuousClock.now - terminated >= .milliseconds(900))
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let logged = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(logged.contains("drain timeout") && logged.contains("connections=1"), "\(logged)")
+            await reader.close()
+        }
+    }
+
     @Test(arguments: [
         ([], "--upstream URL is required"),
+        (["--upstream", "http://127.0.0.1:9", "--drain-timeout", "0"], "--drain-timeout"),
         (["--upstream", "ftp://example.org"], "is not an http or https URL"),
         (["--upstream", "http://127.0.0.1:9", "--listen", "8080"], "is not HOST:PORT"),
         (["--upstream", "http://127.0.0.1:9", "--upstream-timeout", "0"], "--upstream-timeout"),
@@ -94,6 +128,7 @@ import Testing
         #expect(result.output.contains("parley-gateway --listen 127.0.0.1:8080 --upstream http://127.0.0.1:9000"))
         #expect(result.output.contains("--record <DIR>"))
         #expect(result.output.contains("--openapi <SPEC>"))
+        #expect(result.output.contains("--drain-timeout <SECONDS>"))
     }
 
     /// The first line `handle` gives, waiting at most `limit`.

@@ -68,6 +68,7 @@ struct ConnectionPipeline: Sendable {
     /// closes a connection idle for the header timeout and sends `GOAWAY` on graceful shutdown
     /// (then closes once the streams in flight are answered; a client that does not acknowledge the
     /// shutdown within the header timeout is closed, ``ShutdownAcknowledgementDeadline``). A
+    /// connection error closes the connection after its `GOAWAY` (``ConnectionErrorClosure``). A
     /// connection upgraded from HTTP/1.1 gets the request it was upgraded with as stream 1.
     func configureHTTP2(_ channel: any Channel, upgradedRequest: UpgradedRequest? = nil) throws {
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
@@ -82,6 +83,8 @@ struct ConnectionPipeline: Sendable {
             maxIdleTime: headerTimeout, maxAge: nil, maxGraceTime: nil, keepalive: nil)
         let manager = NIOHTTP2ServerConnectionManagementHandler(eventLoop: channel.eventLoop, configuration: lifetime)
         let pipeline = channel.pipeline.syncOperations
+        // A connection error is answered with GOAWAY, then the connection closes.
+        try pipeline.addHandler(ConnectionErrorClosure())
         // The settings above hold from the client's first frame, not from its acknowledgement; a
         // client that sends no preface within the header timeout is closed.
         try pipeline.addHandler(EarlySettingsAcknowledgement(prefaceTimeout: headerTimeout,

@@ -12,8 +12,9 @@ import NIOCore
 /// limit and bound the client's open streams, which RFC 9113 §6.5.3 and §5.1.2 let a server enforce
 /// with `REFUSED_STREAM` before the client has seen them; they change no flow-control window.
 ///
-/// A connection whose client does not open with HTTP/2's connection preface (on a connection upgraded
-/// from HTTP/1.1, where ``ProtocolDetector`` did not see it) is closed.
+/// A client that does not open with HTTP/2's connection preface (on a connection upgraded from
+/// HTTP/1.1, where ``ProtocolDetector`` did not see it) gets `GOAWAY` with `PROTOCOL_ERROR` (RFC 9113
+/// §3.4) as soon as a byte differs, and ``ConnectionErrorClosure`` closes the connection.
 ///
 /// On a connection upgraded from HTTP/1.1 (``H2CUpgrader``), it also puts the ``UpgradedRequest``
 /// in: the settings of the client's `HTTP2-Settings` go first in its first SETTINGS frame (so the
@@ -23,13 +24,19 @@ import NIOCore
 final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private enum State {
         /// Waiting for the connection preface and the client's first (SETTINGS) frame.
         case awaitingSettings
         /// The acknowledgement was put in; the client's own is dropped when it comes.
         case awaitingAcknowledgement
+        /// The preface was wrong: nothing more is read.
+        case refused
     }
+
+    /// `GOAWAY` naming no stream processed, with `PROTOCOL_ERROR`.
+    private static let protocolErrorGoAway: [UInt8] = [0, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
 
     private static let prefaceLength = 24
     private static let frameHeaderLength = 9
@@ -64,6 +71,7 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .refused = state { return }
         var buffer = unwrapInboundIn(data)
         if pending == nil {
             pending = buffer
@@ -75,9 +83,11 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
         if case .awaitingSettings = state,
            !input.readableBytesView.prefix(Self.prefaceLength).elementsEqual(
                ProtocolDetector.preface.prefix(min(input.readableBytes, Self.prefaceLength))) {
-            // Not HTTP/2's connection preface (an upgraded client going on with HTTP/1.1): NIO would
-            // answer GOAWAY and leave the connection open, so it closes here.
-            context.close(promise: nil)
+            // Not HTTP/2's connection preface (an upgraded client going on with HTTP/1.1): answered
+            // here, at the first byte that differs, where NIO would wait for the preface's 24 bytes.
+            state = .refused
+            let goAway = context.channel.allocator.buffer(bytes: Self.protocolErrorGoAway)
+            context.writeAndFlush(wrapOutboundOut(goAway), promise: nil)
             return
         }
         var output = context.channel.allocator.buffer(capacity: input.readableBytes + Self.frameHeaderLength)
@@ -147,6 +157,8 @@ final class EarlySettingsAcknowledgement: ChannelInboundHandler, RemovableChanne
                 guard var frameStart = input.readSlice(length: Self.frameHeaderLength) else { return false }
                 output.writeBuffer(&frameStart)
                 payloadLeft = header.length
+            case .refused:
+                return false
             }
         }
     }

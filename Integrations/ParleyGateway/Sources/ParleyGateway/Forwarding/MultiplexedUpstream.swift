@@ -80,6 +80,8 @@ final class MultiplexedUpstream {
                     var connection = NIOHTTP2Handler.ConnectionConfiguration()
                     connection.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
                     let pipeline = channel.pipeline.syncOperations
+                    // A connection error (the upstream's bad frame) closes the connection after its GOAWAY.
+                    try pipeline.addHandler(ConnectionErrorClosure(isClient: true))
                     _ = try pipeline.configureHTTP2Pipeline(
                         mode: .client, connectionConfiguration: connection, streamConfiguration: .init()
                     ) { pushed in pushed.close() }   // push is off: a pushed stream is refused

@@ -194,6 +194,27 @@ import Testing
         }
     }
 
+    /// An upstream's connection error (here DATA on stream 0 right after its SETTINGS) gets the
+    /// gateway's `GOAWAY` and the connection closes at once (RFC 9113 §5.4.1): the exchange on it
+    /// is a 502 then, not a 504 at the upstream timeout.
+    @Test func anUpstreamsConnectionErrorClosesItsConnectionAndIsA502() async throws {
+        // The scripted upstream reads the client's preface as a head for the path `*`.
+        let settings: [UInt8] = [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        let dataOnStream0: [UInt8] = [0, 0, 4, 0, 0, 0, 0, 0, 0] + Array("data".utf8)
+        try await ScriptedUpstream.with(["*": [.send(settings), .send(dataOnStream0), .hold]]) { upstream in
+            try await withGateway(upstream: upstream.url, configure: { configuration in
+                configuration.upstreamProtocol = .h2c
+                configuration.upstreamTimeout = .seconds(60)
+            }) { gateway in
+                let sent = ContinuousClock.now
+                let answer = try await fetch("http://\(gateway.main)/value", timeout: .seconds(10))
+                #expect(answer.status == 502, "\(answer.status) \(answer.text)")
+                #expect(ContinuousClock.now - sent < .seconds(3))
+                #expect(await eventually(within: .seconds(3)) { upstream.openConnections == 0 })
+            }
+        }
+    }
+
     @Test func theProtocolIsAConfigurationKey() throws {
         #expect(try GatewayConfiguration(yaml: Array("upstream: http://a\n".utf8)).upstreamProtocol == .http1)
         let yaml = """

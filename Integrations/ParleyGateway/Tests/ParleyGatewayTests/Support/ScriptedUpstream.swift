@@ -52,6 +52,8 @@ final class ScriptedUpstream: Sendable {
 
     /// How many connections it has accepted so far.
     var acceptedConnections: Int { connections.accepted }
+    /// How many of them are still open.
+    var openConnections: Int { connections.openCount }
 
     /// Starts a server playing `scripts` (by path), runs `body`, then closes the listener and every
     /// connection still open.
@@ -81,6 +83,7 @@ private final class ConnectionSet: Sendable {
     private let state = NIOLockedValueBox<(accepted: Int, open: [ObjectIdentifier: any Channel])>((0, [:]))
 
     var accepted: Int { state.withLockedValue { $0.accepted } }
+    var openCount: Int { state.withLockedValue { $0.open.count } }
 
     func add(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
