@@ -34,7 +34,7 @@ public struct ContractChecker: Sendable {
     /// matches no operation, else the request's findings then the response's.
     public func check(request: ContractRequest, response: ContractResponse) -> [ContractFinding] {
         let (path, query) = request.pathAndQuery
-        guard let match = document.operation(method: request.method, path: String(path)) else {
+        guard let match = document.operation(method: request.method, path: path) else {
             return [ContractFinding(.noOperation,
                                     "\(request.method.uppercased()) \(path) matches no path of the document")]
         }

@@ -83,7 +83,7 @@ public struct CompiledRequestBody: Sendable {
 }
 
 /// A `content` map: declared media types (or ranges) with their schemas.
-public struct CompiledContent: Sendable {
+public final class CompiledContent: Sendable {
     /// A declared media type and its schema (`nil`: declared without one).
     public struct Entry: Sendable {
         public let declared: MediaType

@@ -24,15 +24,29 @@ struct OperationRouter: Sendable {
 
     /// The segments of a path (empty segments dropped, so `/books/` is `/books`), split at each
     /// `/` byte: a path is URI text, so its bytes need no grapheme breaking.
-    static func segments(of path: String) -> [Substring] {
+    static func segments(of path: some StringProtocol) -> [Substring] {
+        let text = Substring(path)
+        let utf8 = text.utf8
+        let bounds = utf8.withContiguousStorageIfAvailable(Self.segmentBounds)
+            ?? Array(utf8).withUnsafeBufferPointer(Self.segmentBounds)
         var segments: [Substring] = []
-        var start = path.utf8.startIndex
-        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
-            if start < index { segments.append(path[start..<index]) }
-            start = path.utf8.index(after: index)
+        segments.reserveCapacity(bounds.count)
+        for bound in bounds {
+            let start = utf8.index(utf8.startIndex, offsetBy: bound.lowerBound)
+            segments.append(Substring(utf8[start..<utf8.index(start, offsetBy: bound.count)]))
         }
-        if start < path.utf8.endIndex { segments.append(path[start...]) }
         return segments
+    }
+
+    /// The byte ranges of a path's non-empty segments.
+    private static func segmentBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var bounds: [Range<Int>] = []
+        var start = 0
+        for offset in 0...bytes.count where offset == bytes.count || bytes[offset] == UInt8(ascii: "/") {
+            if start < offset { bounds.append(start..<offset) }
+            start = offset + 1
+        }
+        return bounds
     }
 
     /// Adds one operation of `template`.
@@ -81,7 +95,7 @@ struct OperationRouter: Sendable {
         var captures: [String] = []
         guard let end = walk(0, segments, &captures) else { return nil }
         let node = nodes[end]
-        var parameters: [String: String] = [:]
+        var parameters = [String: String](minimumCapacity: node.names.count)
         for (name, value) in zip(node.names, captures) { parameters[name] = value }
         return Found(template: node.template!, operations: node.operations, parameters: parameters)
     }
