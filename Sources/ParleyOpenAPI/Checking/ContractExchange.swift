@@ -97,6 +97,15 @@ extension String {
     /// `body` run on the string's UTF-8 bytes: its own storage (a copy only for a string that
     /// has none, such as one bridged from elsewhere).
     func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        utf8.withContiguousStorageIfAvailable(body) ?? Array(utf8).withUnsafeBufferPointer(body)
+        var text = self
+        return text.withUTF8(body)
+    }
+}
+
+extension Substring {
+    /// `body` run on the text's UTF-8 bytes, as ``Swift/String/withUTF8Bytes(_:)`` does.
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var text = self
+        return text.withUTF8(body)
     }
 }

@@ -27,8 +27,7 @@ struct OperationRouter: Sendable {
     static func segments(of path: some StringProtocol) -> [Substring] {
         let text = Substring(path)
         let utf8 = text.utf8
-        let bounds = utf8.withContiguousStorageIfAvailable(Self.segmentBounds)
-            ?? Array(utf8).withUnsafeBufferPointer(Self.segmentBounds)
+        let bounds = text.withUTF8Bytes(Self.segmentBounds)
         var segments: [Substring] = []
         segments.reserveCapacity(bounds.count)
         for bound in bounds {
@@ -95,22 +94,22 @@ struct OperationRouter: Sendable {
         var captures: [String] = []
         guard let end = walk(0, segments, &captures) else { return nil }
         let node = nodes[end]
-        var parameters = [String: String](minimumCapacity: node.names.count)
+        var parameters: [String: String] = [:]
         for (name, value) in zip(node.names, captures) { parameters[name] = value }
         return Found(template: node.template!, operations: node.operations, parameters: parameters)
     }
 
     private func walk(_ index: Int, _ segments: ArraySlice<Substring>, _ captures: inout [String]) -> Int? {
-        let node = nodes[index]
-        guard let segment = segments.first else { return node.template == nil ? nil : index }
+        // The node's fields are read in place: copying a whole node would retain each of them.
+        guard let segment = segments.first else { return nodes[index].template == nil ? nil : index }
         let rest = segments.dropFirst()
-        if let next = node.literals[String(segment)], let end = walk(next, rest, &captures) { return end }
-        for (pattern, next) in node.templates {
+        if let next = nodes[index].literals[String(segment)], let end = walk(next, rest, &captures) { return end }
+        for (pattern, next) in nodes[index].templates {
             let mark = captures.count
             if pattern.capture(segment, into: &captures), let end = walk(next, rest, &captures) { return end }
             captures.removeSubrange(mark...)
         }
-        if let next = node.parameter, !segment.isEmpty {
+        if let next = nodes[index].parameter, !segment.isEmpty {
             captures.append(String(segment))
             if let end = walk(next, rest, &captures) { return end }
             captures.removeLast()

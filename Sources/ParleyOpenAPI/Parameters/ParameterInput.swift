@@ -84,8 +84,7 @@ public struct ParameterInput: Sendable {
         guard !text.isEmpty else { return [] }
         let utf8 = text.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        let members = utf8.withContiguousStorageIfAvailable(Self.members)
-            ?? Array(utf8).withUnsafeBufferPointer(Self.members)
+        let members = text.withUTF8Bytes(Self.members)
         var pairs: [Pair] = []
         pairs.reserveCapacity(members.count)
         for member in members {
