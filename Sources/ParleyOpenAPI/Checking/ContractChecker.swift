@@ -127,7 +127,8 @@ public struct ContractChecker: Sendable {
             guard let schema = header.schema, let reader = header.reader else { continue }
             do {
                 if let value = try reader.value(in: headerInput) {
-                    findings += violations(of: value, schema, kind: .header, label: "header \(header.name) of \(label())",
+                    findings += violations(of: value, schema, kind: .header,
+                                           label: "header \(header.name) of \(label())",
                                            options: .init(direction: .response, coercesStrings: true))
                 }
             } catch {
@@ -167,7 +168,8 @@ public struct ContractChecker: Sendable {
                                     + "(declared: \(content.declaredList))")]
         }
         guard let schema = entry.schema else {
-            return [ContractFinding(.unchecked, "\(label()) is \(type.essence), declared without a schema: not checked")]
+            return [ContractFinding(.unchecked,
+                                    "\(label()) is \(type.essence), declared without a schema: not checked")]
         }
         guard let decoder = registry.decoder(for: type) else {
             return [ContractFinding(.unchecked, "\(label()) is \(type.essence), which no registered format decodes: "
