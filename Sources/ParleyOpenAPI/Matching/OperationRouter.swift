@@ -3,7 +3,8 @@
 /// template wins (`/books/mine` before `/books/{id}`).
 struct OperationRouter: Sendable {
     struct Node: Sendable {
-        var literals: [String: Int] = [:]
+        /// Children by literal segment, keyed by Substring so a request's segment is looked up as it is.
+        var literals: [Substring: Int] = [:]
         var templates: [(pattern: PathSegmentPattern, node: Int)] = []
         var parameter: Int?
         /// Operation indices by method, at the node a template ends.
@@ -72,9 +73,9 @@ struct OperationRouter: Sendable {
     private mutating func child(of node: Int, for pattern: PathSegmentPattern) -> Int {
         switch pattern {
         case .literal(let text):
-            if let existing = nodes[node].literals[text] { return existing }
+            if let existing = nodes[node].literals[text[...]] { return existing }
             nodes.append(Node())
-            nodes[node].literals[text] = nodes.count - 1
+            nodes[node].literals[text[...]] = nodes.count - 1
         case .parameter:
             if let existing = nodes[node].parameter { return existing }
             nodes.append(Node())
@@ -103,7 +104,7 @@ struct OperationRouter: Sendable {
         // The node's fields are read in place: copying a whole node would retain each of them.
         guard let segment = segments.first else { return nodes[index].template == nil ? nil : index }
         let rest = segments.dropFirst()
-        if let next = nodes[index].literals[String(segment)], let end = walk(next, rest, &captures) { return end }
+        if let next = nodes[index].literals[segment], let end = walk(next, rest, &captures) { return end }
         for (pattern, next) in nodes[index].templates {
             let mark = captures.count
             if pattern.capture(segment, into: &captures), let end = walk(next, rest, &captures) { return end }
