@@ -68,7 +68,7 @@ public struct ContractChecker: Sendable {
             }
             let value: Value?
             do {
-                value = try parameter.deserializer.value(in: input)
+                value = try parameter.value(in: input)
             } catch {
                 findings.append(ContractFinding(.request, "\(label()) does not read: \(error)"))
                 continue
@@ -122,14 +122,14 @@ public struct ContractChecker: Sendable {
         }
         for header in declared.headers {
             // A header with a schema is looked up once, by its reader; one without is only looked for.
-            guard let schema = header.schema, let reader = header.reader else {
+            guard let schema = header.schema, header.reader != nil else {
                 if header.isRequired, headerInput.headerLines(named: header.name) == nil {
                     findings.append(missing(header))
                 }
                 continue
             }
             do {
-                guard let value = try reader.value(in: headerInput) else {
+                guard let value = try header.value(in: headerInput) else {
                     if header.isRequired { findings.append(missing(header)) }
                     continue
                 }

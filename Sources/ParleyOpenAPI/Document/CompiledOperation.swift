@@ -74,6 +74,12 @@ public final class CompiledParameter: Sendable {
         self.deserializer = deserializer
         self.schema = schema
     }
+
+    /// The parameter's value in `input` (``ParameterDeserializer/value(in:)``); called here, the
+    /// deserializer is read in place rather than copied out of the class.
+    func value(in input: ParameterInput) throws(DeserializationError) -> Value? {
+        try deserializer.value(in: input)
+    }
 }
 
 /// A declared request body.
@@ -121,6 +127,11 @@ public final class CompiledHeader: Sendable {
         self.isRequired = isRequired
         self.schema = schema
         self.reader = reader
+    }
+
+    /// The header's value in `input` read by ``reader``, `nil` when absent or declared without a schema.
+    func value(in input: ParameterInput) throws(DeserializationError) -> Value? {
+        try reader?.value(in: input)
     }
 }
 
