@@ -17,7 +17,7 @@ extension ContractChecker {
     /// ``RequestCheck/operation``.
     public func checkRequest(_ request: ContractRequest) -> RequestCheck {
         let (path, query) = request.pathAndQuery
-        guard let match = document.operation(method: request.method, path: String(path)) else {
+        guard let match = document.operation(method: request.method, path: path) else {
             return RequestCheck(operation: nil, findings: [
                 ContractFinding(.noOperation, "\(request.method.uppercased()) \(path) matches no path of the document"),
             ])

@@ -34,7 +34,7 @@ public struct ContractChecker: Sendable {
     /// matches no operation, else the request's findings then the response's.
     public func check(request: ContractRequest, response: ContractResponse) -> [ContractFinding] {
         let (path, query) = request.pathAndQuery
-        guard let match = document.operation(method: request.method, path: String(path)) else {
+        guard let match = document.operation(method: request.method, path: path) else {
             return [ContractFinding(.noOperation,
                                     "\(request.method.uppercased()) \(path) matches no path of the document")]
         }
@@ -60,8 +60,7 @@ public struct ContractChecker: Sendable {
     func checkRequest(_ request: ContractRequest, query: Substring, match: OperationMatch,
                       operation: CompiledOperation) -> [ContractFinding] {
         var findings: [ContractFinding] = []
-        let input = ParameterInput(pathVariables: match.pathParameters, query: String(query),
-                                   headerFields: request.headers)
+        let input = ParameterInput(pathVariables: match.pathParameters, query: query, headerFields: request.headers)
         for parameter in operation.parameters {
             // Built only for a finding: a valid parameter needs no label.
             func label() -> String {
@@ -69,7 +68,7 @@ public struct ContractChecker: Sendable {
             }
             let value: Value?
             do {
-                value = try parameter.deserializer.value(in: input)
+                value = try parameter.value(in: input)
             } catch {
                 findings.append(ContractFinding(.request, "\(label()) does not read: \(error)"))
                 continue
@@ -98,11 +97,10 @@ public struct ContractChecker: Sendable {
         guard !request.body.isEmpty || contentType != nil else {
             return body.isRequired ? [ContractFinding(.request, "\(operation.name) requires a request body")] : []
         }
-        let label = "the request body of \(operation.name)"
-        let undone = undoContentCoding(of: request, label: label)
+        let undone = undoContentCoding(of: request, label: "the request body of \(operation.name)")
         if let finding = undone.finding { return [finding] }
         return checkBody(undone.body, decoded: nil, contentType: contentType, content: body.content,
-                         direction: .request, label: label)
+                         direction: .request, label: "the request body of \(operation.name)")
     }
 
     // MARK: - Responses
@@ -115,23 +113,30 @@ public struct ContractChecker: Sendable {
             return [ContractFinding(.status, "status \(response.status) is not declared for \(operation.name) "
                                     + "(declared: \(operation.responses.keys.joined(separator: ", ")))")]
         }
-        let label = "the \(response.status) response of \(operation.name)"
+        // Built only for a finding: a valid response needs no label.
+        func label() -> String { "the \(response.status) response of \(operation.name)" }
         var findings: [ContractFinding] = []
+        let headerInput = ParameterInput(headerFields: response.headers)
+        func missing(_ header: CompiledHeader) -> ContractFinding {
+            ContractFinding(.header, "\(label()) lacks the required header \(header.name)")
+        }
         for header in declared.headers {
-            guard response.headers.firstValue(named: header.name) != nil else {
-                if header.isRequired {
-                    findings.append(ContractFinding(.header, "\(label) lacks the required header \(header.name)"))
+            // A header with a schema is looked up once, by its reader; one without is only looked for.
+            guard let schema = header.schema, header.reader != nil else {
+                if header.isRequired, headerInput.headerLines(named: header.name) == nil {
+                    findings.append(missing(header))
                 }
                 continue
             }
-            guard let schema = header.schema, let reader = header.reader else { continue }
             do {
-                if let value = try reader.value(in: ParameterInput(headerFields: response.headers)) {
-                    findings += violations(of: value, schema, kind: .header, label: "header \(header.name) of \(label)",
-                                           options: .init(direction: .response, coercesStrings: true))
+                guard let value = try header.value(in: headerInput) else {
+                    if header.isRequired { findings.append(missing(header)) }
+                    continue
                 }
+                findings += violations(of: value, schema, kind: .header, label: "header \(header.name) of \(label())",
+                                       options: .init(direction: .response, coercesStrings: true))
             } catch {
-                findings.append(ContractFinding(.header, "header \(header.name) of \(label) does not read: \(error)"))
+                findings.append(ContractFinding(.header, "header \(header.name) of \(label()) does not read: \(error)"))
             }
         }
         let hasNoBody = method.equalsIgnoringASCIICase("HEAD") || response.status == 204 || response.status == 304
@@ -140,13 +145,13 @@ public struct ContractChecker: Sendable {
         let contentType = response.headers.firstValue(named: "Content-Type")
         if response.body.isEmpty && contentType == nil && response.decodedBody == nil {
             if !declared.content.entries.isEmpty {
-                findings.append(ContractFinding(.contentType, "\(label) has no body; the document declares "
+                findings.append(ContractFinding(.contentType, "\(label()) has no body; the document declares "
                                                 + declared.content.declaredList))
             }
             return findings
         }
         findings += checkBody(response.body, decoded: response.decodedBody, contentType: contentType,
-                              content: declared.content, direction: .response, label: label)
+                              content: declared.content, direction: .response, label: label())
         return findings
     }
 
@@ -155,22 +160,23 @@ public struct ContractChecker: Sendable {
     /// A body against a `content` map: its type declared, then its value against that type's schema.
     func checkBody(
         _ bytes: [UInt8], decoded: Value?, contentType: String?, content: CompiledContent,
-        direction: ParleySchema.JSONSchema.Direction, label: String
+        direction: ParleySchema.JSONSchema.Direction, label: @autoclosure () -> String
     ) -> [ContractFinding] {
         let kind: ContractFinding.Kind = direction == .request ? .request : .contentType
         guard let contentType, let type = try? MediaType(parsing: contentType) else {
             let what = contentType.map { "an unreadable Content-Type '\($0)'" } ?? "no Content-Type"
-            return [ContractFinding(kind, "\(label) has \(what); the document declares \(content.declaredList)")]
+            return [ContractFinding(kind, "\(label()) has \(what); the document declares \(content.declaredList)")]
         }
         guard let entry = content.entry(for: type) else {
-            return [ContractFinding(kind, "\(label) is \(type.essence), which the document does not declare "
+            return [ContractFinding(kind, "\(label()) is \(type.essence), which the document does not declare "
                                     + "(declared: \(content.declaredList))")]
         }
         guard let schema = entry.schema else {
-            return [ContractFinding(.unchecked, "\(label) is \(type.essence), declared without a schema: not checked")]
+            return [ContractFinding(.unchecked,
+                                    "\(label()) is \(type.essence), declared without a schema: not checked")]
         }
         guard let decoder = registry.decoder(for: type) else {
-            return [ContractFinding(.unchecked, "\(label) is \(type.essence), which no registered format decodes: "
+            return [ContractFinding(.unchecked, "\(label()) is \(type.essence), which no registered format decodes: "
                                     + "not checked")]
         }
         let options = ParleySchema.JSONSchema.ValidationOptions(
@@ -191,9 +197,9 @@ public struct ContractChecker: Sendable {
                                                  type: type, schema: schema, registry: registry)
         } catch {
             let kind: ContractFinding.Kind = direction == .request ? .request : .body
-            return [ContractFinding(kind, "\(label) does not decode as \(type.essence): \(error)")]
+            return [ContractFinding(kind, "\(label()) does not decode as \(type.essence): \(error)")]
         }
-        return violations(of: value, schema, kind: direction == .request ? .request : .body, label: label,
+        return violations(of: value, schema, kind: direction == .request ? .request : .body, label: label(),
                           options: options)
     }
 
@@ -257,7 +263,7 @@ public struct ContractChecker: Sendable {
     static func value(at pointer: String, in root: Value) -> Value? {
         var value = root
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+            let key = JSONPointerToken.unescaped(token)
             switch value {
             case .object(let object): guard let next = object[key] else { return nil }; value = next
             case .array(let elements):

@@ -21,18 +21,25 @@ public struct ContractRequest: Sendable {
 
     /// The path and the raw query of ``target`` (no scheme, authority or fragment). Only a
     /// target that does not start with `/` can hold a scheme, so `/go?to=https://x` keeps its query.
-    /// The delimiters are ASCII, so the target is scanned by its UTF-8 bytes, not by Characters.
+    /// The delimiters are ASCII, so they are found in one pass over the target's UTF-8 bytes.
     var pathAndQuery: (path: Substring, query: Substring) {
-        var rest = Substring(target)
-        if let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<fragment] }
-        if !rest.hasPrefix("/"), let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")),
-           rest[colon...].hasPrefix("://") {
-            rest = rest[rest.utf8.index(colon, offsetBy: 3)...]
-            let slash = UInt8(ascii: "/"), mark = UInt8(ascii: "?")
-            rest = rest.utf8.firstIndex(where: { $0 == slash || $0 == mark }).map { rest[$0...] } ?? ""
+        let utf8 = target.utf8
+        let (start, mark, end) = target.withUTF8Bytes(Self.pathAndQueryOffsets)
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        guard let mark else { return (target[index(start)..<index(end)], "") }
+        return (target[index(start)..<index(mark)], target[index(mark + 1)..<index(end)])
+    }
+
+    /// Where ``pathAndQuery``'s parts are in a target's bytes: the path's start, the `?` (if
+    /// any) and the end (a `#` or the last byte).
+    static func pathAndQueryOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, mark: Int?, end: Int) {
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        var start = 0
+        if end > 0, bytes[0] != UInt8(ascii: "/"), let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
+           colon + 2 < end, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+            start = bytes[(colon + 3)..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
         }
-        guard let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (rest, "") }
-        return (rest[..<mark], rest[rest.utf8.index(after: mark)...])
+        return (start, bytes[start..<end].firstIndex(of: UInt8(ascii: "?")), end)
     }
 }
 
@@ -76,12 +83,29 @@ extension String {
     /// ASCII case-insensitive equality, for header field names.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        // The two byte iterators side by side (`zip` of the views cost more per byte).
-        var theirs = other.utf8.makeIterator()
-        for a in utf8 {
-            guard let b = theirs.next() else { return false }
-            if a != b && !(a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A) { return false }
+        return withUTF8Bytes { a in
+            other.withUTF8Bytes { b in
+                for index in 0..<a.count where a[index] != b[index] {
+                    let (x, y) = (a[index] | 0x20, b[index] | 0x20)
+                    if x != y || x < UInt8(ascii: "a") || x > UInt8(ascii: "z") { return false }
+                }
+                return true
+            }
         }
-        return true
+    }
+
+    /// `body` run on the string's UTF-8 bytes: its own storage (a copy only for a string that
+    /// has none, such as one bridged from elsewhere).
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var text = self
+        return text.withUTF8(body)
+    }
+}
+
+extension Substring {
+    /// `body` run on the text's UTF-8 bytes, as ``Swift/String/withUTF8Bytes(_:)`` does.
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var text = self
+        return text.withUTF8(body)
     }
 }

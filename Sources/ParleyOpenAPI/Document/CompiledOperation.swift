@@ -1,8 +1,11 @@
 public import Parley
 public import ParleySchema
 
+// The compiled parts an exchange's check walks are final classes, not structs: the check reads
+// them by reference instead of copying each one's fields (and retaining them) per exchange.
+
 /// A Schema Object of the document compiled for validation, with where it is.
-public struct CompiledSchema: Sendable {
+public final class CompiledSchema: Sendable {
     /// The validator.
     public let schema: JSONSchema
     /// The Schema Object as written (a `$ref` is not followed), for the body-shaping seam.
@@ -11,10 +14,17 @@ public struct CompiledSchema: Sendable {
     public let location: String
     /// Finds the Schema Objects `raw`'s `$ref`s name in its file, for reading text by type.
     public let resolver: SchemaReferenceResolver
+
+    init(schema: JSONSchema, raw: Value, location: String, resolver: SchemaReferenceResolver) {
+        self.schema = schema
+        self.raw = raw
+        self.location = location
+        self.resolver = resolver
+    }
 }
 
 /// One operation of the document, ready to check exchanges against.
-public struct CompiledOperation: Sendable {
+public final class CompiledOperation: Sendable {
     /// The HTTP method, upper case.
     public let method: String
     /// The path template as the document writes it (`/books/{id}`).
@@ -31,12 +41,23 @@ public struct CompiledOperation: Sendable {
     /// else the document's), longest first.
     let basePaths: [[PathSegmentPattern]]
 
+    init(method: String, pathTemplate: String, operationID: String?, parameters: [CompiledParameter],
+         requestBody: CompiledRequestBody?, responses: CompiledResponses, basePaths: [[PathSegmentPattern]]) {
+        self.method = method
+        self.pathTemplate = pathTemplate
+        self.operationID = operationID
+        self.parameters = parameters
+        self.requestBody = requestBody
+        self.responses = responses
+        self.basePaths = basePaths
+    }
+
     /// The `operationId`, or `METHOD /template` when it has none.
     public var name: String { operationID ?? "\(method) \(pathTemplate)" }
 }
 
 /// A declared parameter.
-public struct CompiledParameter: Sendable {
+public final class CompiledParameter: Sendable {
     public let name: String
     public let location: ParameterLocation
     public let isRequired: Bool
@@ -44,6 +65,21 @@ public struct CompiledParameter: Sendable {
     public let deserializer: ParameterDeserializer
     /// The schema (of `schema`, or of the single `content` entry); `nil` when none.
     public let schema: CompiledSchema?
+
+    init(name: String, location: ParameterLocation, isRequired: Bool, deserializer: ParameterDeserializer,
+         schema: CompiledSchema?) {
+        self.name = name
+        self.location = location
+        self.isRequired = isRequired
+        self.deserializer = deserializer
+        self.schema = schema
+    }
+
+    /// The parameter's value in `input` (``ParameterDeserializer/value(in:)``); called here, the
+    /// deserializer is read in place rather than copied out of the class.
+    func value(in input: ParameterInput) throws(DeserializationError) -> Value? {
+        try deserializer.value(in: input)
+    }
 }
 
 /// A declared request body.
@@ -53,7 +89,7 @@ public struct CompiledRequestBody: Sendable {
 }
 
 /// A `content` map: declared media types (or ranges) with their schemas.
-public struct CompiledContent: Sendable {
+public final class CompiledContent: Sendable {
     /// A declared media type and its schema (`nil`: declared without one).
     public struct Entry: Sendable {
         public let declared: MediaType
@@ -79,20 +115,38 @@ public struct CompiledContent: Sendable {
 }
 
 /// A declared response header.
-public struct CompiledHeader: Sendable {
+public final class CompiledHeader: Sendable {
     public let name: String
     public let isRequired: Bool
     public let schema: CompiledSchema?
     /// Reads the header's text (`simple` style) by the schema's types; present when `schema` is.
     let reader: ParameterDeserializer?
+
+    init(name: String, isRequired: Bool, schema: CompiledSchema?, reader: ParameterDeserializer?) {
+        self.name = name
+        self.isRequired = isRequired
+        self.schema = schema
+        self.reader = reader
+    }
+
+    /// The header's value in `input` read by ``reader``, `nil` when absent or declared without a schema.
+    func value(in input: ParameterInput) throws(DeserializationError) -> Value? {
+        try reader?.value(in: input)
+    }
 }
 
 /// A declared response.
-public struct CompiledResponse: Sendable {
+public final class CompiledResponse: Sendable {
     /// The key it is declared under (`200`, `2XX`, `default`).
     public let key: String
     public let headers: [CompiledHeader]
     public let content: CompiledContent
+
+    init(key: String, headers: [CompiledHeader], content: CompiledContent) {
+        self.key = key
+        self.headers = headers
+        self.content = content
+    }
 }
 
 /// An operation's responses by status: exact codes, then ranges, then `default`.

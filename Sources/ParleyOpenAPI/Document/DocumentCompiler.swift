@@ -12,6 +12,8 @@ struct DocumentCompiler {
     /// Whether the document is OpenAPI 3.0 (else 3.1).
     let isOpenAPI30: Bool
     let schemaOptions: ParleySchema.JSONSchema.Options
+    /// The schemas compiled so far, by the place their `$ref`s lead to (``referencedPlace(of:at:)``).
+    var compiledSchemas: [String: ParleySchema.JSONSchema] = [:]
     /// At most this many `$ref` hops from one place to what it names.
     static let maxReferenceHops = 32
     /// The fields of a Path Item Object that hold operations (read in document order).
@@ -329,8 +331,14 @@ struct DocumentCompiler {
             throw error
         }
         let file = try files.file(location.file)
+        let target = referencedPlace(of: raw, at: location)
+        if let schema = compiledSchemas[target.uri] {
+            return CompiledSchema(schema: schema, raw: raw, location: location.uri,
+                                  resolver: SchemaReferenceResolver(document: file))
+        }
         do {
             let schema = try ParleySchema.JSONSchema(["$ref": .string(location.uri)], options: schemaOptions)
+            compiledSchemas[target.uri] = schema
             return CompiledSchema(schema: schema, raw: raw, location: location.uri,
                                   resolver: SchemaReferenceResolver(document: file))
         } catch {
@@ -344,6 +352,21 @@ struct DocumentCompiler {
             }
             throw OpenAPILoadError(.invalidSchema, file: broken.file, pointer: broken.pointerText, message: message)
         }
+    }
+
+    /// Where a Schema Object that is only a `$ref` (`{"$ref": "#/components/schemas/Order"}`)
+    /// leads, following such objects; the schema's own place when it is more than a `$ref` or the
+    /// reference does not resolve (its compilation then reports why). Schema Objects that lead to
+    /// the same place validate alike, so they share one compiled schema.
+    mutating func referencedPlace(of raw: Value, at location: RawLocation) -> RawLocation {
+        var (value, place) = (raw, location)
+        for _ in 0..<Self.maxReferenceHops {
+            guard case .object(let object) = value, object.count == 1, case .string(let text)? = object["$ref"],
+                  let next = try? place.resolving(text), let target = try? files.value(at: next)
+            else { return place }
+            (value, place) = (target, next)
+        }
+        return place
     }
 
     // MARK: - References

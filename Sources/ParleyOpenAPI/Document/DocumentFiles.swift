@@ -69,7 +69,7 @@ struct RawLocation: Sendable, Hashable {
 
     /// The pointer as text (`/paths/~1books/get`).
     var pointerText: String {
-        pointer.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+        pointer.map { "/" + JSONPointerToken.escaped($0) }.joined()
     }
 
     /// `file#pointer`, the form a `$ref` takes.
@@ -85,8 +85,7 @@ struct RawLocation: Sendable, Hashable {
                                    message: "\(reference) is not a JSON Pointer reference")
         }
         let tokens = fragment.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            PercentEscaping.unescape(Array($0.utf8), plusAsSpace: false)
-                .replacing("~1", with: "/").replacing("~0", with: "~")
+            JSONPointerToken.unescaped(PercentEscaping.unescape(Array($0.utf8), plusAsSpace: false))
         }
         return RawLocation(file: target, pointer: Array(tokens))
     }

@@ -66,6 +66,11 @@ public struct OpenAPIDocument: Sendable {
     /// still percent-encoded) and the path template; `nil` when nothing matches. HEAD falls
     /// back to GET. An operation matches only under the base paths of its own servers.
     public func operation(method: String, path: String) -> OperationMatch? {
+        operation(method: method, path: path[...])
+    }
+
+    /// ``operation(method:path:)`` of a path that is part of a request's target.
+    func operation(method: String, path: Substring) -> OperationMatch? {
         let segments = OperationRouter.segments(of: path)
         let upper = method.uppercased()
         for base in basePaths where base.count <= segments.count {

@@ -3,7 +3,8 @@
 /// template wins (`/books/mine` before `/books/{id}`).
 struct OperationRouter: Sendable {
     struct Node: Sendable {
-        var literals: [String: Int] = [:]
+        /// Children by literal segment, keyed by Substring so a request's segment is looked up as it is.
+        var literals: [Substring: Int] = [:]
         var templates: [(pattern: PathSegmentPattern, node: Int)] = []
         var parameter: Int?
         /// Operation indices by method, at the node a template ends.
@@ -24,15 +25,28 @@ struct OperationRouter: Sendable {
 
     /// The segments of a path (empty segments dropped, so `/books/` is `/books`), split at each
     /// `/` byte: a path is URI text, so its bytes need no grapheme breaking.
-    static func segments(of path: String) -> [Substring] {
+    static func segments(of path: some StringProtocol) -> [Substring] {
+        let text = Substring(path)
+        let utf8 = text.utf8
+        let bounds = text.withUTF8Bytes(Self.segmentBounds)
         var segments: [Substring] = []
-        var start = path.utf8.startIndex
-        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
-            if start < index { segments.append(path[start..<index]) }
-            start = path.utf8.index(after: index)
+        segments.reserveCapacity(bounds.count)
+        for bound in bounds {
+            let start = utf8.index(utf8.startIndex, offsetBy: bound.lowerBound)
+            segments.append(Substring(utf8[start..<utf8.index(start, offsetBy: bound.count)]))
         }
-        if start < path.utf8.endIndex { segments.append(path[start...]) }
         return segments
+    }
+
+    /// The byte ranges of a path's non-empty segments.
+    private static func segmentBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var bounds: [Range<Int>] = []
+        var start = 0
+        for offset in 0...bytes.count where offset == bytes.count || bytes[offset] == UInt8(ascii: "/") {
+            if start < offset { bounds.append(start..<offset) }
+            start = offset + 1
+        }
+        return bounds
     }
 
     /// Adds one operation of `template`.
@@ -59,9 +73,9 @@ struct OperationRouter: Sendable {
     private mutating func child(of node: Int, for pattern: PathSegmentPattern) -> Int {
         switch pattern {
         case .literal(let text):
-            if let existing = nodes[node].literals[text] { return existing }
+            if let existing = nodes[node].literals[text[...]] { return existing }
             nodes.append(Node())
-            nodes[node].literals[text] = nodes.count - 1
+            nodes[node].literals[text[...]] = nodes.count - 1
         case .parameter:
             if let existing = nodes[node].parameter { return existing }
             nodes.append(Node())
@@ -87,16 +101,16 @@ struct OperationRouter: Sendable {
     }
 
     private func walk(_ index: Int, _ segments: ArraySlice<Substring>, _ captures: inout [String]) -> Int? {
-        let node = nodes[index]
-        guard let segment = segments.first else { return node.template == nil ? nil : index }
+        // The node's fields are read in place: copying a whole node would retain each of them.
+        guard let segment = segments.first else { return nodes[index].template == nil ? nil : index }
         let rest = segments.dropFirst()
-        if let next = node.literals[String(segment)], let end = walk(next, rest, &captures) { return end }
-        for (pattern, next) in node.templates {
+        if let next = nodes[index].literals[segment], let end = walk(next, rest, &captures) { return end }
+        for (pattern, next) in nodes[index].templates {
             let mark = captures.count
             if pattern.capture(segment, into: &captures), let end = walk(next, rest, &captures) { return end }
             captures.removeSubrange(mark...)
         }
-        if let next = node.parameter, !segment.isEmpty {
+        if let next = nodes[index].parameter, !segment.isEmpty {
             captures.append(String(segment))
             if let end = walk(next, rest, &captures) { return end }
             captures.removeLast()

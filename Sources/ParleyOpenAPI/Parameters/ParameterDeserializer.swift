@@ -37,9 +37,10 @@ public struct ParameterDeserializer: Sendable {
     /// What errors call the parameter's kind (`form property` when a form body reads it).
     var role: String?
     /// The schema with its `$ref`s followed and the kind of value it serializes, read once rather
-    /// than per value; `nil` when it does not resolve (each read then resolves it again, to throw
-    /// the error naming the parameter as its role names it).
-    let prepared: (node: SchemaNode?, kind: SchemaNode.Kind)?
+    /// than per value; the kind is `nil` when the schema does not resolve (each read then resolves
+    /// it again, to throw the error naming the parameter as its role names it).
+    let preparedNode: SchemaNode?
+    let preparedKind: SchemaNode.Kind?
 
     /// Creates the reader of a parameter serialized with a style.
     ///
@@ -72,7 +73,9 @@ public struct ParameterDeserializer: Sendable {
         self.contentType = nil
         self.resolver = resolver
         self.registry = nil
-        self.prepared = try? Self.prepare(schema, resolver: resolver)
+        let prepared = try? Self.prepare(schema, resolver: resolver)
+        self.preparedNode = prepared?.node
+        self.preparedKind = prepared?.kind
     }
 
     /// `schema` resolved, its types read once, and the kind of value it serializes.
@@ -107,7 +110,8 @@ public struct ParameterDeserializer: Sendable {
         self.contentType = contentType
         self.resolver = .none
         self.registry = registry
-        self.prepared = (nil, .primitive)
+        self.preparedNode = nil
+        self.preparedKind = .primitive
     }
 
     /// What errors name: `query parameter 'color'`.
@@ -123,14 +127,16 @@ public struct ParameterDeserializer: Sendable {
         if let contentType, let registry {
             return try contentValue(in: input, contentType: contentType, registry: registry)
         }
-        let node: SchemaNode?
-        let kind: SchemaNode.Kind
-        if let prepared {
-            (node, kind) = prepared
-        } else {
-            node = try SchemaNode.resolve(schema, resolver: resolver, subject: subject)
-            kind = try node?.kind(subject: subject) ?? .primitive
+        guard let kind = preparedKind else {
+            let node = try SchemaNode.resolve(schema, resolver: resolver, subject: subject)
+            return try value(in: input, kind: try node?.kind(subject: subject) ?? .primitive, node: node)
         }
+        return try value(in: input, kind: kind, node: preparedNode)
+    }
+
+    /// ``value(in:)`` with the schema resolved.
+    private func value(in input: ParameterInput, kind: SchemaNode.Kind,
+                       node: SchemaNode?) throws(DeserializationError) -> Value? {
         switch location {
         case .path:
             guard let text = input.pathVariables[name] else { return nil }
@@ -138,11 +144,12 @@ public struct ParameterDeserializer: Sendable {
         case .query:
             return try queryValue(input.queryPairs, kind: kind, node: node)
         case .header:
-            guard let lines = input.headerLines(named: name) else { return nil }
-            return try simpleValue(lines.joined(separator: ","), kind: kind, node: node)
+            guard let text = input.headerValue(named: name) else { return nil }
+            return try simpleValue(text, kind: kind, node: node)
         case .cookie:
-            let values = input.cookies.filter { $0.name == name }.map { Substring($0.value) }
-            return try cookieValue(values, cookies: input.cookies, kind: kind, node: node)
+            let cookies = input.cookies
+            let values = cookies.filter { $0.name == name }.map { Substring($0.value) }
+            return try cookieValue(values, cookies: cookies, kind: kind, node: node)
         }
     }
 
@@ -158,8 +165,8 @@ public struct ParameterDeserializer: Sendable {
             guard let pair = input.queryPairs.first(where: { $0.name == name }) else { return nil }
             text = try decoded(pair.rawValue ?? "")
         case .header:
-            guard let lines = input.headerLines(named: name) else { return nil }
-            text = lines.joined(separator: ",")
+            guard let value = input.headerValue(named: name) else { return nil }
+            text = value
         case .cookie:
             guard let cookie = input.cookies.first(where: { $0.name == name }) else { return nil }
             text = try decoded(cookie.value)

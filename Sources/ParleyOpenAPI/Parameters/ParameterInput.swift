@@ -24,8 +24,6 @@ public struct ParameterInput: Sendable {
     let queryPairs: [Pair]
     /// The header fields in order (names in any case), searched by name when a parameter asks.
     let headerFields: [(name: String, value: String)]
-    /// The members of every `Cookie` field, in order, values as written.
-    let cookies: [(name: String, value: String)]
 
     /// Creates the input of one request.
     ///
@@ -35,14 +33,24 @@ public struct ParameterInput: Sendable {
     ///   - headerFields: The header fields in order (names in any case); `Cookie` fields give the cookies.
     public init(pathVariables: [String: String] = [:], query: String? = nil,
                 headerFields: [(name: String, value: String)] = []) {
+        self.init(pathVariables: pathVariables, query: query.map { $0[...] } ?? "", headerFields: headerFields)
+    }
+
+    /// Creates the input of one request whose query (without its `?`) is part of its target.
+    init(pathVariables: [String: String], query: Substring, headerFields: [(name: String, value: String)]) {
         self.pathVariables = pathVariables
-        self.queryPairs = query.map(Self.pairs(in:)) ?? []
+        self.queryPairs = Self.pairs(in: query)
+        self.headerFields = headerFields
+    }
+
+    /// The members of every `Cookie` field, in order, values as written; read when a cookie
+    /// parameter asks, since most requests are checked without one.
+    var cookies: [(name: String, value: String)] {
         var cookies: [(name: String, value: String)] = []
         for field in headerFields where Self.sameFieldName(field.name, "cookie") {
             cookies += Self.cookies(in: field.value)
         }
-        self.headerFields = headerFields
-        self.cookies = cookies
+        return cookies
     }
 
     /// The values of every header field named `name` (any case), each field line in order;
@@ -53,24 +61,53 @@ public struct ParameterInput: Sendable {
         return lines.isEmpty ? nil : lines
     }
 
+    /// The header fields named `name` as one value: their lines joined with commas (an HTTP
+    /// list), or the one line as it is; `nil` when there is none.
+    func headerValue(named name: String) -> String? {
+        guard let lines = headerLines(named: name) else { return nil }
+        return lines.count == 1 ? lines[0] : lines.joined(separator: ",")
+    }
+
     /// Whether two field names are the same when lower-cased: ASCII names compare by their
     /// bytes, folding case; only a non-ASCII name is lower-cased whole.
     static func sameFieldName(_ a: String, _ b: String) -> Bool {
         if a.equalsIgnoringASCIICase(b) { return true }
-        if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        let isASCII = { (bytes: UnsafeBufferPointer<UInt8>) in !bytes.contains { $0 >= 0x80 } }
+        if a.withUTF8Bytes(isASCII) && b.withUTF8Bytes(isASCII) { return false }
         return a.lowercased() == b.lowercased()
     }
 
     /// The members of a query string or form body, split at `&` (empty members skipped). The
-    /// delimiters are ASCII bytes, found in the UTF-8 without grapheme breaking.
-    static func pairs(in query: String) -> [Pair] {
-        query.utf8.split(separator: UInt8(ascii: "&")).map { bytes in
-            let member = Substring(bytes)
-            let equals = member.utf8.firstIndex(of: UInt8(ascii: "="))
-            let name = member[..<(equals ?? member.endIndex)]
-            return Pair(name: PercentEscaping.unescape(text: name, plusAsSpace: true),
-                        rawValue: equals.map { member[member.utf8.index(after: $0)...] })
+    /// delimiters are ASCII bytes, found in one pass over the UTF-8 without grapheme breaking.
+    static func pairs(in query: some StringProtocol) -> [Pair] {
+        let text = Substring(query)
+        guard !text.isEmpty else { return [] }
+        let utf8 = text.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        let members = text.withUTF8Bytes(Self.members)
+        var pairs: [Pair] = []
+        pairs.reserveCapacity(members.count)
+        for member in members {
+            let name = text[index(member.start)..<index(member.equals ?? member.end)]
+            pairs.append(Pair(name: PercentEscaping.unescape(text: name, plusAsSpace: true),
+                              rawValue: member.equals.map { text[index($0 + 1)..<index(member.end)] }))
         }
+        return pairs
+    }
+
+    /// Each non-empty `&`-separated member's start, first `=` (if any) and end, as byte offsets.
+    static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [(start: Int, equals: Int?, end: Int)] {
+        var members: [(start: Int, equals: Int?, end: Int)] = []
+        var start = 0
+        var equals: Int?
+        for offset in 0...bytes.count {
+            let byte = offset < bytes.count ? bytes[offset] : UInt8(ascii: "&")
+            if byte == UInt8(ascii: "=") && equals == nil { equals = offset }
+            guard byte == UInt8(ascii: "&") else { continue }
+            if offset > start { members.append((start, equals, offset)) }
+            (start, equals) = (offset + 1, nil)
+        }
+        return members
     }
 
     /// The `name=value` members of one `Cookie` field (RFC 6265 §4.2.1), split at `;`.

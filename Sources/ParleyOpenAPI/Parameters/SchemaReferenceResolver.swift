@@ -18,7 +18,7 @@ public struct SchemaReferenceResolver: Sendable {
             let pointer = PercentEscaping.unescape(Array(reference.utf8.dropFirst()), plusAsSpace: false)
             var current = document
             for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-                let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+                let key = JSONPointerToken.unescaped(token)
                 if let member = current[key] {
                     current = member
                 } else if let index = Int(key), let element = current[index] {

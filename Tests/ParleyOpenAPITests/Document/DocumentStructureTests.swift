@@ -6,6 +6,41 @@ import Testing
 /// items, parameters, request bodies, responses and headers; a structure that is not OpenAPI
 /// where it is read is an error naming the place.
 @Suite struct DocumentStructureTests {
+    @Test func schemasReachedThroughOneReferenceReportTheirOwnPlaces() throws {
+        let folder = try temporaryFolder([
+            "api.yaml": """
+                openapi: 3.1.0
+                info: {title: t, version: "1"}
+                paths:
+                  /a~b/c:
+                    get:
+                      responses:
+                        "200": {description: a, content: {application/json: {schema: {$ref: "#/components/schemas/N"}}}}
+                        "201": {description: b, content: {application/json: {schema: {$ref: "#/components/schemas/N"}}}}
+                        "202": {description: ok, content: {application/json: {schema: {type: integer}}}}
+                components:
+                  schemas:
+                    N: {$ref: "#/components/schemas/Count"}
+                    Count: {type: integer, minimum: 1}
+                """,
+        ])
+        let document = try OpenAPIDocument(contentsOf: folder + "/api.yaml", registry: testRegistry)
+        let checker = ContractChecker(document: document, registry: testRegistry)
+        let request = ContractRequest(method: "GET", target: "/a~b/c")
+        func schemaPaths(_ status: Int, _ body: String) -> [String?] {
+            let response = ContractResponse(status: status, headers: [("Content-Type", "application/json")],
+                                            body: Array(body.utf8))
+            return checker.check(request: request, response: response).map(\.schemaPath)
+        }
+        // 200 and 201 share the compiled schema of Count; each still validates and reports it.
+        #expect(schemaPaths(200, "0") == ["#/components/schemas/Count/minimum"])
+        #expect(schemaPaths(201, "\"x\"") == ["#/components/schemas/Count/type"])
+        #expect(schemaPaths(201, "3") == [])
+        // A schema in place under a path with '~' and '/' is named by its escaped pointer.
+        let inPlace = "#/paths/~1a~0b~1c/get/responses/202/content/application~1json/schema/type"
+        #expect(schemaPaths(202, "\"x\"") == [inPlace])
+    }
+
     @Test func referencesAreFollowedForEveryReferableObject() throws {
         let folder = try temporaryFolder([
             "api.yaml": """

@@ -34,6 +34,22 @@ import Testing
         #expect(try id.value(in: ParameterInput(pathVariables: ["id": text])) == .number(text))
     }
 
+    @Test func integersReadToTheEdgesOf64Bits() throws {
+        let id = try ParameterDeserializer(name: "id", location: .path, schema: ["type": "integer"])
+        func read(_ text: String) throws -> Value? { try id.value(in: ParameterInput(pathVariables: ["id": text])) }
+        #expect(try read("9223372036854775807") == .integer(.max))
+        #expect(try read("-9223372036854775808") == .integer(.min))
+        #expect(try read("9223372036854775808") == .number("9223372036854775808"))
+        #expect(try read("-9223372036854775809") == .number("-9223372036854775809"))
+        #expect(try read("0") == .integer(0))
+        #expect(try read("-0") == .integer(0))
+        #expect(try read("-12") == .integer(-12))
+        #expect(try read("1.5e3") == .number("1.5e3"))
+        #expect(try read("-") == .string("-"))
+        #expect(try read("-01") == .string("-01"))
+        #expect(try read("12a") == .string("12a"))
+    }
+
     @Test(arguments: ["ten", "1e", "+5", "007", " 5", "0x10", ""])
     func textThatIsNotAnIntegerStaysTextAndFailsValidation(_ text: String) throws {
         let schema: Value = ["type": "integer"]
