@@ -5,12 +5,12 @@ public import Parley
 /// timeouts, its routes, and what it records.
 ///
 /// Build one in code, or read the YAML file `parley-gateway --config FILE` takes with
-/// ``init(yaml:registry:)``; flags then override single fields.
+/// ``init(yaml:upstream:)``; flags then override single fields.
 ///
 /// ```swift
 /// var configuration = GatewayConfiguration(upstream: URL(string: "http://127.0.0.1:9000")!)
 /// configuration.routes = [.init(pathPrefix: "/legacy", requestTypes: [MediaType("application/xml")])]
-/// let gateway = try Gateway(configuration: configuration, registry: .linked)
+/// let gateway = Gateway(configuration: configuration, registry: .linked)
 /// ```
 public struct GatewayConfiguration: Sendable {
     /// Host and port the proxy listens on. Default `127.0.0.1:8080`.
