@@ -48,7 +48,8 @@ struct YAMLWriter {
     init(format: String, streamsDeferredObjects: Bool = true) {
         self.format = format
         self.streamsDeferredObjects = streamsDeferredObjects
-        output.reserveCapacity(256)
+        // A typical API answer's size: smaller starts grew it several times over.
+        output.reserveCapacity(1_024)
     }
 
     /// Writes `value` as the whole document.
@@ -89,6 +90,10 @@ struct YAMLWriter {
         case .object(let object):
             if streamsDeferredObjects {
                 eventRoot = (indent, continuesLine)
+                // Room for a typical document's nesting and open keys at once (growing one by one
+                // reallocated at each new depth and key).
+                eventFrames.reserveCapacity(8)
+                eventKeys.reserveCapacity(32)
                 if try object.writeDeferredEvents(to: &self) { return }
             }
             // Built once: a deferred object builds a member on every subscript.
