@@ -30,10 +30,16 @@ enum ScalarText {
     /// any ASCII case.
     private static func isYAML11Word(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count <= 5, let first = utf8.first else { return false }
-        // Each word starts with one of these (in either case): most short strings are passed over here.
-        switch first | 0x20 {
-        case UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "o"), UInt8(ascii: "t"), UInt8(ascii: "f"),
-             UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: "="):
+        // The first two bytes and the length of each word (in either case): most short strings,
+        // keys such as `name` or `tags` among them, are passed over here.
+        let second = utf8.count > 1 ? utf8[1] | 0x20 : 0
+        switch (first | 0x20, second, utf8.count) {
+        case (UInt8(ascii: "y"), 0, 1), (UInt8(ascii: "n"), 0, 1), (UInt8(ascii: "~"), 0, 1),
+             (UInt8(ascii: "="), 0, 1), (UInt8(ascii: "y"), UInt8(ascii: "e"), 3),
+             (UInt8(ascii: "n"), UInt8(ascii: "o"), 2), (UInt8(ascii: "n"), UInt8(ascii: "u"), 4),
+             (UInt8(ascii: "o"), UInt8(ascii: "n"), 2), (UInt8(ascii: "o"), UInt8(ascii: "f"), 3),
+             (UInt8(ascii: "t"), UInt8(ascii: "r"), 4), (UInt8(ascii: "f"), UInt8(ascii: "a"), 5),
+             (UInt8(ascii: "<"), UInt8(ascii: "<"), 2):
             return yaml11Words.contains(packedWord(utf8))
         default:
             return false

@@ -40,6 +40,14 @@ final class YAMLOutput {
         append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `spaces` spaces (an indent).
+    func appendSpaces(_ spaces: Int) {
+        guard spaces > 0 else { return }
+        if capacity &- count < spaces { grow(toAtLeast: count &+ spaces) }
+        (base + count).initialize(repeating: UInt8(ascii: " "), count: spaces)
+        count &+= spaces
+    }
+
     /// Appends a string's UTF-8 bytes.
     func append(contentsOf text: String) {
         var text = text

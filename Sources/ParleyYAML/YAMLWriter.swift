@@ -152,18 +152,10 @@ struct YAMLWriter {
         output.append(text)
     }
 
-    /// Appends `count` spaces, copied from a run of them (appending a `repeatElement` went element
-    /// by element).
-    private mutating func writeIndent(_ count: Int) {
-        var remaining = count
-        while remaining > 0 {
-            let run = min(remaining, Self.spaces.utf8CodeUnitCount)
-            output.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: run))
-            remaining &-= run
-        }
+    /// Appends `count` spaces.
+    private func writeIndent(_ count: Int) {
+        output.appendSpaces(count)
     }
-
-    private static var spaces: StaticString { "                                                                " }
 
     private mutating func drain() throws(FormatError) {
         while let top = stack.indices.last {
