@@ -251,8 +251,9 @@ server-bench: setup
 # more, or descriptors do not return. gateway-load-check (CI): the soak for 20 seconds against the
 # debug build `make integration-test` leaves in .build-integrations (no release build in CI), RSS
 # growth under 25% (its 10-second warm-up leaves the allocator's swings in the figure).
-# gateway-allocations: heap allocations per 1 KB request (passthrough, JSON -> MessagePack), counted
-# exactly by a preloaded malloc counter (Benchmarks/Scripts/malloc-counter.c, built with gcc).
+# gateway-allocations: heap allocations per 1 KB request (passthrough, JSON -> MessagePack and YAML,
+# passthrough with the contract check in report mode), counted exactly by a preloaded malloc counter
+# (Benchmarks/Scripts/malloc-counter.c, built with gcc).
 # The scripts install nginx and wrk with apt-get when missing.
 SOAK_SECONDS ?= 300
 gateway-bench: setup

@@ -11,7 +11,9 @@
 # a line per request). For each case, h2load --h1 (Debian's nghttp2-client) sends 4,000 requests
 # to warm up (pools, caches, the allocator's arenas), then N (default 20,000) on 4 keep-alive
 # connections; the count before and after them, over N, is the figure. Cases: the 1 KB body passed
-# through (Accept: application/json) and transcoded to MessagePack (Accept: application/msgpack).
+# through (Accept: application/json), transcoded to MessagePack (Accept: application/msgpack) and
+# to YAML (Accept: application/yaml), and passed through a second gateway that checks responses
+# against an OpenAPI document (gateway-bench's contract case: `contract: {responses: report}`).
 # --debug uses the debug build; PARLEY_GATEWAY_BIN=PATH runs that executable instead, unbuilt.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,39 +40,52 @@ gw_make_bodies
 gw_build_gateway "$CONFIGURATION"
 UPSTREAM_PORT=$(free_port)
 gw_start_nginx "$UPSTREAM_PORT" ""
-COUNTS="$WORK/counts"
-LD_PRELOAD="$WORK/malloc-counter.so" MALLOC_COUNTER_FILE="$COUNTS" GATEWAY_LOG_LEVEL=info \
+gw_write_contract_config "$UPSTREAM_PORT"
+# The contract gateway first (cleanup stops it as EXTRA_GATEWAY_PID), then the plain one; each
+# writes its counts to a file of its own.
+LD_PRELOAD="$WORK/malloc-counter.so" MALLOC_COUNTER_FILE="$WORK/contract.counts" GATEWAY_LOG_LEVEL=info \
+  GATEWAY_NAME=contract GATEWAY_ARGS="--config $WORK/contract.yaml" \
+  gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+EXTRA_GATEWAY_PID=$GATEWAY_PID
+CONTRACT_URL=$GATEWAY_URL
+LD_PRELOAD="$WORK/malloc-counter.so" MALLOC_COUNTER_FILE="$WORK/gateway.counts" GATEWAY_LOG_LEVEL=info \
   gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
 
-# The number of counts written so far.
-counts_written() { if [ -f "$COUNTS" ]; then wc -l < "$COUNTS"; else echo 0; fi; }
+# The number of counts written so far to file $1.
+counts_written() { if [ -f "$1" ]; then wc -l < "$1"; else echo 0; fi; }
 
-# Writes the gateway's allocation count so far, and prints it.
+# Writes the allocation count so far of the gateway with PID $1 to file $2, and prints it.
 count_now() {
-  local lines; lines=$(counts_written)
-  kill -USR2 "$GATEWAY_PID"
+  local lines; lines=$(counts_written "$2")
+  kill -USR2 "$1"
   for _ in $(seq 1 100); do
-    [ "$(counts_written)" -gt "$lines" ] && break
+    [ "$(counts_written "$2")" -gt "$lines" ] && break
     sleep 0.05
   done
-  tail -n1 "$COUNTS"
+  tail -n1 "$2"
 }
 
-# Runs N requests with Accept $2 for $WORK/www/$1; fails unless all are answered 2xx.
+# Runs N ($3) requests with Accept $4 for $WORK/www/$2 at gateway URL $1; fails unless all are
+# answered 2xx.
 load() {
   local out
-  out=$(h2load --h1 -t1 -c4 -n"$2" -H "accept: $3" "$GATEWAY_URL/$1" 2>&1)
-  grep -q "^status codes: $2 2xx" <<<"$out" || { echo "gateway-allocations: not every request answered 2xx" >&2
+  out=$(h2load --h1 -t1 -c4 -n"$3" -H "accept: $4" "$1/$2" 2>&1)
+  grep -q "^status codes: $3 2xx" <<<"$out" || { echo "gateway-allocations: not every request answered 2xx" >&2
                                                  echo "$out" >&2; return 1; }
 }
 
 printf '| case | requests | allocations per request |\n|---|---:|---:|\n'
-for spec in "1 KB passthrough|1k.json|application/json" "1 KB JSON->MessagePack|1k.json|application/msgpack"; do
-  IFS='|' read -r name file accept <<<"$spec"
-  load "$file" 4000 "$accept"
-  before=$(count_now)
-  load "$file" "$REQUESTS" "$accept"
-  after=$(count_now)
+for spec in "1 KB passthrough|gateway|1k.json|application/json" \
+            "1 KB JSON->MessagePack|gateway|1k.json|application/msgpack" \
+            "1 KB JSON->YAML|gateway|1k.json|application/yaml" \
+            "1 KB passthrough, contract report|contract|1k.json|application/json"; do
+  IFS='|' read -r name gateway file accept <<<"$spec"
+  if [ "$gateway" = contract ]; then pid=$EXTRA_GATEWAY_PID url=$CONTRACT_URL
+  else pid=$GATEWAY_PID url=$GATEWAY_URL; fi
+  load "$url" "$file" 4000 "$accept"
+  before=$(count_now "$pid" "$WORK/$gateway.counts")
+  load "$url" "$file" "$REQUESTS" "$accept"
+  after=$(count_now "$pid" "$WORK/$gateway.counts")
   awk -v a="$before" -v b="$after" -v n="$REQUESTS" -v name="$name" \
     'BEGIN { printf "| %s | %d | %.1f |\n", name, n, (b - a) / n }'
 done

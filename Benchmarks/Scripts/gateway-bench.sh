@@ -108,47 +108,7 @@ H2C_ANCHOR_PORT=$H2C_ANCHOR_PORT ANCHOR_ACCESS_LOG="$WORK/anchor-access.log" \
 NGINX_URL="http://127.0.0.1:$ANCHOR_PORT"
 NGINX_H2C_URL="http://127.0.0.1:$H2C_ANCHOR_PORT"
 # The contract gateway first (cleanup stops it as EXTRA_GATEWAY_PID), then the plain one.
-cat > "$WORK/openapi.yaml" <<'YAML'
-openapi: 3.1.0
-info: {title: gateway-bench bodies, version: "1"}
-paths:
-  /{name}:
-    get:
-      operationId: getBody
-      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
-      responses:
-        "200":
-          description: generated records
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [items, note]
-                properties:
-                  note: {type: string}
-                  items:
-                    type: array
-                    items:
-                      type: object
-                      required: [id, name, email, active, score, tags, address]
-                      properties:
-                        id: {type: integer, minimum: 0}
-                        name: {type: string}
-                        email: {type: string}
-                        active: {type: boolean}
-                        score: {type: number}
-                        tags: {type: array, items: {type: string}}
-                        address:
-                          type: object
-                          properties: {city: {type: string}, zip: {type: string, pattern: "^[0-9]{5}$"}}
-YAML
-printf 'upstream: http://127.0.0.1:%s
-contract:
-  openapi: %s
-  requests: "off"
-  responses: report
-' \
-  "$UPSTREAM_PORT" "$WORK/openapi.yaml" > "$WORK/contract.yaml"
+gw_write_contract_config "$UPSTREAM_PORT"
 GATEWAY_NAME=contract GATEWAY_ARGS="--config $WORK/contract.yaml" GATEWAY_LOG_LEVEL=info \
   gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
 EXTRA_GATEWAY_PID=$GATEWAY_PID

@@ -53,6 +53,53 @@ for name, size in (("1k", 1024), ("100k", 100 * 1024), ("1m", 1024 * 1024)):
 PY
 }
 
+# Writes $WORK/openapi.yaml, an OpenAPI document the bodies of gw_make_bodies conform to, and
+# $WORK/contract.yaml, a gateway configuration in front of the upstream at port $1 that checks
+# responses against it (`contract: {requests: off, responses: report}`).
+gw_write_contract_config() {
+  cat > "$WORK/openapi.yaml" <<'YAML'
+openapi: 3.1.0
+info: {title: gateway-bench bodies, version: "1"}
+paths:
+  /{name}:
+    get:
+      operationId: getBody
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: generated records
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, note]
+                properties:
+                  note: {type: string}
+                  items:
+                    type: array
+                    items:
+                      type: object
+                      required: [id, name, email, active, score, tags, address]
+                      properties:
+                        id: {type: integer, minimum: 0}
+                        name: {type: string}
+                        email: {type: string}
+                        active: {type: boolean}
+                        score: {type: number}
+                        tags: {type: array, items: {type: string}}
+                        address:
+                          type: object
+                          properties: {city: {type: string}, zip: {type: string, pattern: "^[0-9]{5}$"}}
+YAML
+  printf 'upstream: http://127.0.0.1:%s
+contract:
+  openapi: %s
+  requests: "off"
+  responses: report
+' \
+  "$1" "$WORK/openapi.yaml" > "$WORK/contract.yaml"
+}
+
 # ANCHOR_ACCESS_LOG: where the anchor writes its access log (default off).
 # Starts one nginx (Debian's package, `daemon off`, every path in $WORK) with two servers on
 # 127.0.0.1: the upstream at $1, serving $WORK/www as application/json from memory-cached static

@@ -4,7 +4,8 @@
 final class MessagePackOutput {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
-    private var capacity = 256
+    /// A typical API answer's size at first: smaller starts grew it several times over.
+    private var capacity = 1_024
 
     init() {
         base = .allocate(capacity: capacity)

@@ -10,6 +10,6 @@ enum FlowText {
         } catch {
             return "\(value)"
         }
-        return String(decoding: writer.output, as: UTF8.self)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

@@ -30,10 +30,16 @@ enum ScalarText {
     /// any ASCII case.
     private static func isYAML11Word(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count <= 5, let first = utf8.first else { return false }
-        // Each word starts with one of these (in either case): most short strings are passed over here.
-        switch first | 0x20 {
-        case UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "o"), UInt8(ascii: "t"), UInt8(ascii: "f"),
-             UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: "="):
+        // The first two bytes and the length of each word (in either case): most short strings,
+        // keys such as `name` or `tags` among them, are passed over here.
+        let second = utf8.count > 1 ? utf8[1] | 0x20 : 0
+        switch (first | 0x20, second, utf8.count) {
+        case (UInt8(ascii: "y"), 0, 1), (UInt8(ascii: "n"), 0, 1), (UInt8(ascii: "~"), 0, 1),
+             (UInt8(ascii: "="), 0, 1), (UInt8(ascii: "y"), UInt8(ascii: "e"), 3),
+             (UInt8(ascii: "n"), UInt8(ascii: "o"), 2), (UInt8(ascii: "n"), UInt8(ascii: "u"), 4),
+             (UInt8(ascii: "o"), UInt8(ascii: "n"), 2), (UInt8(ascii: "o"), UInt8(ascii: "f"), 3),
+             (UInt8(ascii: "t"), UInt8(ascii: "r"), 4), (UInt8(ascii: "f"), UInt8(ascii: "a"), 5),
+             (UInt8(ascii: "<"), UInt8(ascii: "<"), 2):
             return yaml11Words.contains(packedWord(utf8))
         default:
             return false
@@ -124,7 +130,7 @@ enum ScalarText {
 
     /// Appends the string given as its UTF-8 bytes (valid UTF-8) double-quoted, escaping what is
     /// not printable: runs of printable text are copied as they are, byte for byte.
-    static func appendDoubleQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    static func appendDoubleQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: YAMLOutput) {
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         var i = 0
@@ -140,7 +146,7 @@ enum ScalarText {
                 continue
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-            appendEscaped(scalar, to: &output)
+            appendEscaped(scalar, to: output)
             i &+= length
             runStart = i
         }
@@ -150,7 +156,7 @@ enum ScalarText {
 
     /// Appends the escape of a scalar that a double-quoted scalar cannot hold as it is (or, for
     /// `"` and `\\`, must not).
-    private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to output: YAMLOutput) {
         let letter: Unicode.Scalar
         switch scalar.value {
         case 0x22, 0x5C: letter = scalar
@@ -163,10 +169,10 @@ enum ScalarText {
         case 0x2028: letter = "L"
         case 0x2029: letter = "P"
         case 0..<0x100:
-            output.append(contentsOf: "\\x\(hex(scalar.value, width: 2))".utf8)
+            output.append(contentsOf: "\\x\(hex(scalar.value, width: 2))")
             return
         default:
-            output.append(contentsOf: "\\u\(hex(scalar.value, width: 4))".utf8)
+            output.append(contentsOf: "\\u\(hex(scalar.value, width: 4))")
             return
         }
         output.append(UInt8(ascii: "\\"))
@@ -179,22 +185,22 @@ enum ScalarText {
     }
 
     /// Appends a string plain when that is safe, double-quoted otherwise.
-    static func appendString(_ string: String, inFlow: Bool, to output: inout [UInt8]) {
+    static func appendString(_ string: String, inFlow: Bool, to output: YAMLOutput) {
         var string = string
-        string.withUTF8 { appendString($0, inFlow: inFlow, to: &output) }
+        string.withUTF8 { appendString($0, inFlow: inFlow, to: output) }
     }
 
     /// ``appendString(_:inFlow:to:)-(String,_,_)`` for a string given as its UTF-8 bytes (valid UTF-8).
-    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool, to output: inout [UInt8]) {
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool, to output: YAMLOutput) {
         if isPlainSafe(utf8, inFlow: inFlow) {
             output.append(contentsOf: utf8)
         } else {
-            appendDoubleQuoted(utf8, to: &output)
+            appendDoubleQuoted(utf8, to: output)
         }
     }
 
     /// Appends `integer` in decimal (as `String(integer)` spells it), without making a string.
-    static func appendInteger(_ integer: Int64, to output: inout [UInt8]) {
+    static func appendInteger(_ integer: Int64, to output: YAMLOutput) {
         if integer < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = integer.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a 64-bit magnitude's 20 digits
@@ -205,7 +211,8 @@ enum ScalarText {
                 scratch[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
                 magnitude /= 10
             } while magnitude != 0
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]))
+            let digits = UnsafeRawBufferPointer(rebasing: scratch[start...]).assumingMemoryBound(to: UInt8.self)
+            output.append(contentsOf: digits)
         }
     }
 

@@ -129,9 +129,9 @@ public struct YAMLFormat: Format {
             // the tree checks each object's keys before its values: its error is the one thrown.
             var tree = YAMLWriter(format: name, streamsDeferredObjects: false)
             try tree.writeDocument(value)
-            return tree.output
+            return tree.bytes
         }
-        return writer.output
+        return writer.bytes
     }
 
     private func decodeStream(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits,

@@ -32,7 +32,8 @@ struct YAMLWriter {
     /// Whether objects that build their members on demand are written from their document's
     /// events (`false`: their members are built, as for any object).
     let streamsDeferredObjects: Bool
-    private(set) var output: [UInt8] = []
+    /// The bytes written so far.
+    private let output: YAMLOutput
     private var stack: [Frame] = []
     /// The containers open while an object is written from its document's events.
     private var eventFrames: [EventFrame] = []
@@ -48,8 +49,12 @@ struct YAMLWriter {
     init(format: String, streamsDeferredObjects: Bool = true) {
         self.format = format
         self.streamsDeferredObjects = streamsDeferredObjects
-        output.reserveCapacity(256)
+        // A typical API answer's size: smaller starts grew it several times over.
+        output = YAMLOutput(capacity: 1_024)
     }
+
+    /// The document written.
+    var bytes: [UInt8] { output.makeArray() }
 
     /// Writes `value` as the whole document.
     ///
@@ -59,7 +64,7 @@ struct YAMLWriter {
         if let (tag, container) = Self.blockContainer(value) {
             if let tag {
                 append("--- ")
-                output.append(contentsOf: ScalarText.tagText(tag).utf8)
+                output.append(contentsOf: ScalarText.tagText(tag))
                 output.append(UInt8(ascii: "\n"))
             }
             try push(container, indent: 0, continuesLine: false)
@@ -89,6 +94,10 @@ struct YAMLWriter {
         case .object(let object):
             if streamsDeferredObjects {
                 eventRoot = (indent, continuesLine)
+                // Room for a typical document's nesting and open keys at once (growing one by one
+                // reallocated at each new depth and key).
+                eventFrames.reserveCapacity(8)
+                eventKeys.reserveCapacity(32)
                 if try object.writeDeferredEvents(to: &self) { return }
             }
             // Built once: a deferred object builds a member on every subscript.
@@ -129,9 +138,9 @@ struct YAMLWriter {
         // The limit applies to the key as written (quotes and escapes included), so the key is
         // written first and turned explicit afterwards in the rare long case.
         let keyStart = output.count
-        ScalarText.appendString(key, inFlow: false, to: &output)
+        ScalarText.appendString(key, inFlow: false, to: output)
         if output.count - keyStart > Self.maxImplicitKeyBytes {
-            output.insert(contentsOf: "? ".utf8, at: keyStart)
+            output.insert("? ", at: keyStart)
             output.append(UInt8(ascii: "\n"))
             writeIndent(indent)
         }
@@ -139,22 +148,14 @@ struct YAMLWriter {
     }
 
     /// Appends literal text.
-    private mutating func append(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    private func append(_ text: StaticString) {
+        output.append(text)
     }
 
-    /// Appends `count` spaces, copied from a run of them (appending a `repeatElement` went element
-    /// by element).
-    private mutating func writeIndent(_ count: Int) {
-        var remaining = count
-        while remaining > 0 {
-            let run = min(remaining, Self.spaces.utf8CodeUnitCount)
-            output.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: run))
-            remaining &-= run
-        }
+    /// Appends `count` spaces.
+    private func writeIndent(_ count: Int) {
+        output.appendSpaces(count)
     }
-
-    private static var spaces: StaticString { "                                                                " }
 
     private mutating func drain() throws(FormatError) {
         while let top = stack.indices.last {
@@ -182,7 +183,7 @@ struct YAMLWriter {
         if let (tag, container) = Self.blockContainer(value) {
             if let tag {
                 output.append(UInt8(ascii: " "))
-                output.append(contentsOf: ScalarText.tagText(tag).utf8)
+                output.append(contentsOf: ScalarText.tagText(tag))
             }
             output.append(UInt8(ascii: "\n"))
             try push(container, indent: indent + 2, continuesLine: false)
@@ -197,7 +198,7 @@ struct YAMLWriter {
     private mutating func writeElement(_ element: Value, indent: Int) throws(FormatError) {
         if let (tag, container) = Self.blockContainer(element) {
             if let tag {
-                output.append(contentsOf: ScalarText.tagText(tag).utf8)
+                output.append(contentsOf: ScalarText.tagText(tag))
                 output.append(UInt8(ascii: "\n"))
                 try push(container, indent: indent + 2, continuesLine: false)
             } else {
@@ -214,13 +215,15 @@ struct YAMLWriter {
         switch value {
         case .null: append("null")
         case .bool(let bool): append(bool ? "true" : "false")
-        case .integer(let integer): ScalarText.appendInteger(integer, to: &output)
-        case .float(let double): output.append(contentsOf: ScalarText.floatText(double).utf8)
+        case .integer(let integer): ScalarText.appendInteger(integer, to: output)
+        case .float(let double): output.append(contentsOf: ScalarText.floatText(double))
         case .number(let text): try appendNumberText(text)
-        case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: &output)
+        case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: output)
         case .bytes(let bytes):
             append("!!binary ")
-            Base64Text.encode(bytes, into: &output)
+            var encoded: [UInt8] = []
+            Base64Text.encode(bytes, into: &encoded)
+            output.append(contentsOf: encoded)
         case .date(let date):
             guard let text = Timestamp.format(date) else {
                 throw FormatError(
@@ -230,7 +233,7 @@ struct YAMLWriter {
                 )
             }
             append("!!timestamp ")
-            output.append(contentsOf: text.utf8)
+            output.append(contentsOf: text)
         case .array(let elements):
             if elements.isEmpty {
                 append("[]")
@@ -256,7 +259,7 @@ struct YAMLWriter {
                 throw FormatError(
                     .unsupportedValue, format: format, "a YAML node has one tag; \(tag) wraps a date (!!timestamp)")
             }
-            output.append(contentsOf: ScalarText.tagText(tag).utf8)
+            output.append(contentsOf: ScalarText.tagText(tag))
             output.append(UInt8(ascii: " "))
             try appendInline(inner, inFlow: inFlow)
         }
@@ -266,7 +269,7 @@ struct YAMLWriter {
         guard ScalarText.isNumberText(text) else {
             throw FormatError(.unsupportedValue, format: format, "'\(text.prefix(40))' is not number text")
         }
-        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: text)
     }
 
     /// Appends any value in flow style (`[a, {k: v}]`), iteratively.
@@ -282,7 +285,7 @@ struct YAMLWriter {
             case .text(let text):
                 append(text)
             case .key(let key):
-                ScalarText.appendString(key, inFlow: true, to: &output)
+                ScalarText.appendString(key, inFlow: true, to: output)
                 append(": ")
             case .value(let value):
                 switch value {
@@ -304,7 +307,7 @@ struct YAMLWriter {
                         if offset > 0 { work.append(.text(", ")) }
                     }
                 case .tagged(let tag, let inner) where Self.blockContainer(inner) != nil:
-                    output.append(contentsOf: ScalarText.tagText(tag).utf8)
+                    output.append(contentsOf: ScalarText.tagText(tag))
                     output.append(UInt8(ascii: " "))
                     work.append(.value(inner))
                 default:
@@ -361,13 +364,13 @@ extension YAMLWriter: ValueEventWriter {
 
     mutating func writeInteger(_ integer: Int64) {
         _ = beginValue(isBlock: false)
-        ScalarText.appendInteger(integer, to: &output)
+        ScalarText.appendInteger(integer, to: output)
         output.append(UInt8(ascii: "\n"))
     }
 
     mutating func writeFloat(_ float: Double) {
         _ = beginValue(isBlock: false)
-        output.append(contentsOf: ScalarText.floatText(float).utf8)
+        output.append(contentsOf: ScalarText.floatText(float))
         output.append(UInt8(ascii: "\n"))
     }
 
@@ -379,7 +382,7 @@ extension YAMLWriter: ValueEventWriter {
 
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
         _ = beginValue(isBlock: false)
-        ScalarText.appendString(utf8, inFlow: false, to: &output)
+        ScalarText.appendString(utf8, inFlow: false, to: output)
         output.append(UInt8(ascii: "\n"))
     }
 
@@ -424,7 +427,7 @@ extension YAMLWriter: ValueEventWriter {
         eventFrames[top].index += 1
         if !(eventFrames[top].continuesLine && index == 0) { writeIndent(indent) }
         let keyStart = output.count
-        ScalarText.appendString(utf8, inFlow: false, to: &output)
+        ScalarText.appendString(utf8, inFlow: false, to: output)
         var written = keyStart..<output.count
         if eventFrames[top].keySet != nil {
             guard eventFrames[top].keySet!.insert(String(decoding: utf8, as: UTF8.self)).inserted else {
@@ -435,7 +438,7 @@ extension YAMLWriter: ValueEventWriter {
         }
         // As ``writeKey(_:indent:)``: a long key is turned explicit once written.
         if written.count > Self.maxImplicitKeyBytes {
-            output.insert(contentsOf: "? ".utf8, at: keyStart)
+            output.insert("? ", at: keyStart)
             output.append(UInt8(ascii: "\n"))
             writeIndent(indent)
             written = (written.lowerBound + 2)..<(written.upperBound + 2)
@@ -447,13 +450,11 @@ extension YAMLWriter: ValueEventWriter {
     /// Whether the key text at `written` in ``output`` equals a key written at one of
     /// ``eventKeys`` from `first` on (the written form is one to one with the key).
     private func isWrittenKeyRepeated(_ written: Range<Int>, since first: Int) -> Bool {
-        output.withUnsafeBufferPointer { bytes in
-            let text = UnsafeBufferPointer(rebasing: bytes[written])
-            for key in eventKeys[first...] where key.count == written.count {
-                if UnsafeBufferPointer(rebasing: bytes[key]).elementsEqual(text) { return true }
-            }
-            return false
+        let text = output.bytes(in: written)
+        for key in eventKeys[first...] where key.count == written.count {
+            if output.bytes(in: key).elementsEqual(text) { return true }
         }
+        return false
     }
 
     /// A value whole, as the tree is written: on stacks of its own, the open frames set aside.

@@ -65,6 +65,22 @@ import Testing
         #expect(last.hasSuffix("- 1") && last.prefix(while: { $0 == " " }).count > 64)
     }
 
+    /// The output grows past its first kilobyte many times over, by short runs (keys, indents)
+    /// and long ones (strings), and a long key turned explicit after growing moves what follows it.
+    @Test func outputGrowingByShortAndLongRunsReadsBack() throws {
+        let long = String(repeating: "k", count: 1_200)
+        var members: [String] = []
+        for index in 0..<300 {
+            let text = String(repeating: "value \(index) ", count: index % 7)
+            members.append(#""key\#(index)": {"s": "\#(text)", "n": \#(index), "f": \#(Double(index) / 8)}"#)
+        }
+        let text = "{" + members.joined(separator: ", ") + #", "\#(long)": [1, "two"]}"#
+        try expectEventsMatchTree(Array(text.utf8))
+        let written = try yaml.encode(try json.decode(Array(text.utf8)))
+        #expect(written.count > 8 * 1_024)
+        #expect(try yaml.decode(written) == (try json.decode(Array(text.utf8))).resolved())
+    }
+
     @Test func aRepeatedKeyFailsWithTheTreesError() throws {
         // The tree checks the outer object's keys before the inner one's; events meet "x" first.
         let text = Array(#"{"a": {"x": 1, "x": 2}, "a": 3}"#.utf8)

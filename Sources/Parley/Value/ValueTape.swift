@@ -62,6 +62,9 @@ package struct ValueTape {
     package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
         // Each open container: the members or elements it has left, and whether it is an object.
         var open: [(remaining: Int, isObject: Bool)] = []
+        // Room for the nesting of a typical document at once: growing one by one reallocated it
+        // at each new depth.
+        open.reserveCapacity(8)
         var index = Int(object)
         while true {
             let entry = entries[index]

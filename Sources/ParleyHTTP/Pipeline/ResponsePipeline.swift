@@ -181,16 +181,18 @@ public struct ResponsePipeline: Sendable {
         let status = report.response.status.code
         // Step 2: body presence.
         let noContent = EmptyBodyPolicy.hasNoContent(status: status, requestMethod: request?.method)
-        let absence = request?.method == .head ? "an answer to HEAD has no content"
-            : "a \(status) response has no content"
+        // Made only when said: a string per response otherwise.
+        func absence() -> String {
+            request?.method == .head ? "an answer to HEAD has no content" : "a \(status) response has no content"
+        }
         if noContent, !report.body.isEmpty {
-            report.add(.noBody, "\(absence); the \(report.body.count) stored bytes are not decoded")
+            report.add(.noBody, "\(absence()); the \(report.body.count) stored bytes are not decoded")
             report.body = []
         }
         if report.body.isEmpty,
            let value = validator.emptyBodyPolicy.emptyValue(for: report.response, request: request) {
             if report.findings.last?.kind != .noBody {
-                report.add(.noBody, noContent ? absence : "an empty body, accepted by the empty-body policy")
+                report.add(.noBody, noContent ? absence() : "an empty body, accepted by the empty-body policy")
             }
             return finish(&report) { () throws(ParleyError) in try decoding.value(value) }
         }

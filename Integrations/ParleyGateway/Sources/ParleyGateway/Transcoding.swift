@@ -39,6 +39,10 @@ final class Transcoder: Sendable {
     /// first, then every structured type the registry encodes, with the encoder of each. It
     /// says which of them a client prefers, the upstream's own winning ties.
     private let preferences: [String: (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?])]
+    /// For each type the registry encodes, the type a reply in it is sent as (with `charset=utf-8`
+    /// when its format is textual and the type names no charset, as `ParleyServer` sends it) and
+    /// that type's text: made once, not for every transcoded answer.
+    private let sentTypes: [(offer: MediaType, sent: MediaType, label: String)]
 
     /// Creates the transcoder of `registry`, with pipelines ready for `transcodeLimits` (the
     /// gateway's and its routes' `max_transcode_bytes`).
@@ -62,6 +66,13 @@ final class Transcoder: Sendable {
             preferences[type.essence] = Self.preference(from: type, registry: registry)
         }
         self.preferences = preferences
+        self.sentTypes = registry.formats.flatMap { format in
+            format.encodableMediaTypes.filter { !$0.isRange }.map { offer in
+                let sent = format.isTextual && offer.charset == nil ? offer.settingParameter("charset", to: "utf-8")
+                    : offer
+                return (offer, sent, sent.description)
+            }
+        }
     }
 
     /// The offers a client chooses among for an upstream body of `type`: `type`, then every
@@ -201,11 +212,15 @@ final class Transcoder: Sendable {
 
     /// Encodes a decoded upstream value for the client as `choice` (see
     /// ``transcode(_:body:for:as:accepting:limit:)``), the fields of `head` adjusted to it.
+    ///
+    /// The reply is `ParleyServer`'s with no language, charset or coding offered: `choice`'s format
+    /// encodes the value as the type it is sent as; when it cannot, the server's reply falls back
+    /// to another type the client accepts (or refuses with 406).
     func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as choice: Registry.EncoderChoice,
                 accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
-        let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
-        guard reply.body.count <= limit else {
-            throw ParleyError(.limitExceeded, "the transcoded \(reply.contentType.essence) body is over the "
+        let (body, type, label) = try encoded(value, as: choice, for: request, accepting: accept)
+        guard body.count <= limit else {
+            throw ParleyError(.limitExceeded, "the transcoded \(type.essence) body is over the "
                               + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
         }
         var fields = HTTPFields()
@@ -216,14 +231,24 @@ final class Transcoder: Sendable {
         }
         if let etag = head.headerFields[.eTag], !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
         // The fields below were left out above: appended, as setting each would.
-        // The reply's own field is its type's description, written once already.
-        fields.append(HTTPField(name: .contentType, value: reply.headerFields[.contentType]
-                                    ?? reply.contentType.description))
-        fields.append(HTTPField(name: .contentLength, value: String(reply.body.count)))
+        fields.append(HTTPField(name: .contentType, value: label))
+        fields.append(HTTPField(name: .contentLength, value: String(body.count)))
         if let vary = Self.vary(adding: head.headerFields[values: .vary]) {
             fields.append(HTTPField(name: .vary, value: vary))
         }
-        return (HTTPResponse(status: head.status, headerFields: fields), reply.body)
+        return (HTTPResponse(status: head.status, headerFields: fields), body)
+    }
+
+    /// `value` encoded as `choice`, with the type sent and its text: by `choice`'s format
+    /// directly, else (it cannot hold the value) by the server's reply, which falls back.
+    private func encoded(_ value: Value, as choice: Registry.EncoderChoice, for request: HTTPRequest,
+                         accepting accept: AcceptField) throws(ParleyError) -> ([UInt8], MediaType, String) {
+        if let sent = sentTypes.first(where: { $0.offer == choice.mediaType }),
+           let body = try? choice.format.encode(value, context: EncodingContext(mediaType: sent.sent)) {
+            return (body, sent.sent, sent.label)
+        }
+        let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
+        return (reply.body, reply.contentType, reply.headerFields[.contentType] ?? reply.contentType.description)
     }
 
     /// The `Vary` of a transcoded answer whose upstream sent `values`: them with `Accept` added,

@@ -68,6 +68,27 @@ import Testing
         }
     }
 
+    /// The type the client prefers cannot hold the value (an XML document as CSV rows): the next
+    /// type it accepts that can is sent, as the server's reply chooses it.
+    @Test func aValueThePreferredTypeCannotHoldIsSentAsTheNextAcceptedType() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let accept = "text/csv, application/msgpack;q=0.5"
+                let answer = try await fetch("http://\(gateway.main)/value?type=application/xml",
+                                             headers: [("Accept", accept)])
+                let original = try await fetch(upstream.absoluteString + "/value?type=application/xml")
+                let value = try Registry.linked.decode(original.body,
+                                                       contentType: MediaType(parsing: "application/xml"))
+                let expected = try ParleyServer(registry: Registry.linked).reply(with: value, accepting: accept)
+                #expect(expected.contentType.essence == "application/msgpack")
+                #expect(answer.status == 200, "\(answer.text)")
+                #expect(answer.header("Content-Type") == expected.contentType.description)
+                #expect(answer.body == expected.body)
+                #expect(answer.header("Content-Length") == String(answer.body.count))
+            }
+        }
+    }
+
     @Test func nothingTheClientAcceptsIs406ListingWhatTheGatewayCouldProduce() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in

@@ -1002,22 +1002,29 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
         exchange.summary.upstreamResponseByteCount = bytes.count
         let limit = exchange.transcodeLimit
-        let work = { @Sendable () -> [ContractFinding] in
+        guard exchange.holdsTranscodeSlot else {
+            // Called directly: no closure contexts to allocate on the event loop.
+            let findings = check.findings(head, body: bytes, decoded: nil, limit: limit)
+            return checkedPassingResponse(exchange, findings: findings, head: head, buffer: buffer)
+        }
+        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> [ContractFinding] in
             check.findings(head, body: bytes, decoded: nil, limit: limit)
         }
-        let finish = { [self] (findings: [ContractFinding]) in
-            guard !refusesResponse(exchange, findings) else { return }
-            respond(exchange, head: head, buffer: buffer)
-        }
-        guard exchange.holdsTranscodeSlot else { return finish(work()) }
-        shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> [ContractFinding] in work() }
             .assumeIsolated().whenComplete { [self] outcome in
                 guard self.exchange === exchange else { return }
                 switch outcome {
-                case .success(let findings): finish(findings)
+                case .success(let findings): checkedPassingResponse(exchange, findings: findings, head: head,
+                                                                    buffer: buffer)
                 case .failure(let error): fail(exchange, error)
                 }
             }
+    }
+
+    /// Sends a checked passing response as it came, or the 502 that enforcing asks for.
+    private func checkedPassingResponse(_ exchange: Exchange, findings: [ContractFinding], head: HTTPResponse,
+                                        buffer: ByteBuffer) {
+        guard !refusesResponse(exchange, findings) else { return }
+        respond(exchange, head: head, buffer: buffer)
     }
 
     /// A passing response whose body is over the transcoding limit: it streams on unchecked
