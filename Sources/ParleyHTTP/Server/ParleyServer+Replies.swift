@@ -364,13 +364,16 @@ extension ParleyServer {
     private static let problemJSON = MediaType(lowercasedType: "application", subtype: "problem+json", parameters: [])
     private static let problemXML = MediaType(lowercasedType: "application", subtype: "problem+xml", parameters: [])
 
-    /// Encodes a reply body with `format` as `mediaType` (with `charset=utf-8` when the format
-    /// is textual), and its `Content-Type` and `Vary: Accept` fields.
+    /// The type a reply that `format` encodes as `mediaType` is sent as: `mediaType`, with
+    /// `charset=utf-8` when the format is textual and the type names no charset.
+    public static func sentType(of format: any Format, as mediaType: MediaType) -> MediaType {
+        format.isTextual && mediaType.charset == nil ? mediaType.settingParameter("charset", to: "utf-8") : mediaType
+    }
+
+    /// Encodes a reply body with `format` as `mediaType` (sent as ``sentType(of:as:)``), and its
+    /// `Content-Type` and `Vary: Accept` fields.
     func encodeReply(_ value: Value, format: any Format, as mediaType: MediaType) throws(ParleyError) -> Reply {
-        var contentType = mediaType
-        if format.isTextual && contentType.charset == nil {
-            contentType = contentType.settingParameter("charset", to: "utf-8")
-        }
+        let contentType = Self.sentType(of: format, as: mediaType)
         let body: [UInt8]
         do {
             body = try format.encode(value, context: EncodingContext(mediaType: contentType))

@@ -39,9 +39,9 @@ final class Transcoder: Sendable {
     /// first, then every structured type the registry encodes, with the encoder of each. It
     /// says which of them a client prefers, the upstream's own winning ties.
     private let preferences: [String: (negotiator: AcceptNegotiator, choices: [Registry.EncoderChoice?])]
-    /// For each type the registry encodes, the type a reply in it is sent as (with `charset=utf-8`
-    /// when its format is textual and the type names no charset, as `ParleyServer` sends it) and
-    /// that type's text: made once, not for every transcoded answer.
+    /// For each type the registry encodes, the type a reply in it is sent as
+    /// (`ParleyServer.sentType(of:as:)`) and that type's text: made once, not for every
+    /// transcoded answer.
     private let sentTypes: [(offer: MediaType, sent: MediaType, label: String)]
 
     /// Creates the transcoder of `registry`, with pipelines ready for `transcodeLimits` (the
@@ -68,8 +68,7 @@ final class Transcoder: Sendable {
         self.preferences = preferences
         self.sentTypes = registry.formats.flatMap { format in
             format.encodableMediaTypes.filter { !$0.isRange }.map { offer in
-                let sent = format.isTextual && offer.charset == nil ? offer.settingParameter("charset", to: "utf-8")
-                    : offer
+                let sent = ParleyServer.sentType(of: format, as: offer)
                 return (offer, sent, sent.description)
             }
         }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Parley
+import ParleyHTTP
 import ParleyOpenAPI
 
 /// The gateway's contract checks against the OpenAPI document of ``GatewayConfiguration/contract``:
@@ -151,11 +152,9 @@ struct ContractViolation: Error {
     let status: HTTPResponse.Status
     let findings: [ContractFinding]
 
-    var detail: String {
-        let side = status == .badRequest ? "request" : "upstream's response"
-        let count = findings.count
-        return "the \(side) violates the OpenAPI document (\(count) violation\(count == 1 ? "" : "s"))"
+    /// The problem document answered instead.
+    var problem: ProblemDetails {
+        ProblemDetails(status, contractViolations: findings,
+                       by: status == .badRequest ? "the request" : "the upstream's response")
     }
-
-    var members: Value { .array(findings.map(\.problemMember)) }
 }

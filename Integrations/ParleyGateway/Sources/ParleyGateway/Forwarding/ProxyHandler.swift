@@ -718,9 +718,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             return server.problemAnswer(ProblemDetails(.requestTimeout, detail: late.description),
                                         status: .requestTimeout, to: request, accepting: accept)
         case let violation as ContractViolation:
-            return server.problemAnswer(ProblemDetails(violation.status, detail: violation.detail,
-                                                       extensions: ["violations": violation.members]),
-                                        status: violation.status, to: request, accepting: accept)
+            return server.problemAnswer(violation.problem, status: violation.status, to: request, accepting: accept)
         case let busy as GatewayBusy:
             var answer = server.problemAnswer(ProblemDetails(.serviceUnavailable, detail: busy.description),
                                               status: .serviceUnavailable, to: request, accepting: accept)
