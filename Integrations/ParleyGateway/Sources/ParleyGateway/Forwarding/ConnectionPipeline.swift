@@ -41,27 +41,38 @@ struct ConnectionPipeline: Sendable {
         try channel.pipeline.syncOperations.addHandler(ProtocolDetector(pipeline: self))
     }
 
-    /// HTTP/1.1: NIO's server codec with its upgrade handler (for h2c, ``H2CUpgrader``, screened by
-    /// ``H2CUpgradeScreen``), the head guard (whose first wait for a head is `firstHeadTimeout`, the
-    /// rest of the header timeout the detector left) and the proxy.
+    /// HTTP/1.1: NIO's request decoder with its upgrade handler (for h2c, ``H2CUpgrader``, screened
+    /// by ``H2CUpgradeScreen``), the gateway's codec (which writes responses as bytes), the head
+    /// guard (whose first wait for a head is `firstHeadTimeout`, the rest of the header timeout the
+    /// detector left) and the proxy.
     func configureHTTP1(_ channel: any Channel, firstHeadTimeout: TimeAmount) throws {
         let pool = try self.pool(for: channel)
         let pipeline = channel.pipeline.syncOperations
         let screen = H2CUpgradeScreen(policy: policy)
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false,
-                                                 withServerUpgrade: (upgraders: [H2CUpgrader(pipeline: self,
-                                                                                             screen: screen)],
-                                                                     completionHandler: { _ in }),
-                                                 withErrorHandling: false,
-                                                 withOutboundHeaderValidation: false,
-                                                 withEncoderConfiguration: .init(),
-                                                 withDecoderLimitConfiguration: decoderLimits)
-        let upgrade = try pipeline.context(handlerType: HTTPServerUpgradeHandler.self)
-        try pipeline.addHandler(screen, position: .before(upgrade.handler))
-        try pipeline.addHandler(HTTPTypesServerCodec())
+        try Self.addHTTP1Codec(to: pipeline, upgraders: [H2CUpgrader(pipeline: self, screen: screen)],
+                               screen: screen, limits: decoderLimits)
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  firstTimeout: firstHeadTimeout))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
+    }
+
+    /// The handlers of an HTTP/1.1 connection up to HTTP types: what `configureHTTPServerPipeline`
+    /// adds (without pipelining assistance, error handling or header validation), `screen` before
+    /// the upgrade handler, and ``HTTPTypesServerCodec`` in place of the extras' conversion and
+    /// NIO's response encoder, which stays for the upgrade's `101` alone.
+    static func addHTTP1Codec(to pipeline: ChannelPipeline.SynchronousOperations,
+                              upgraders: [any HTTPServerProtocolUpgrader], screen: (any ChannelHandler)?,
+                              limits: NIOHTTPDecoderLimitConfiguration) throws {
+        let encoder = HTTPResponseEncoder()
+        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes,
+                                                              limitConfiguration: limits))
+        try pipeline.addHandler(encoder)
+        try pipeline.addHandler(decoder)
+        if let screen { try pipeline.addHandler(screen) }
+        try pipeline.addHandler(HTTPServerUpgradeHandler(upgraders: upgraders, httpEncoder: encoder,
+                                                         extraHTTPHandlers: [decoder],
+                                                         upgradeCompletionHandler: { _ in }))
+        try pipeline.addHandler(HTTPTypesServerCodec(upgradeEncoder: encoder))
     }
 
     /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that
@@ -109,7 +120,7 @@ struct ConnectionPipeline: Sendable {
         let pipeline = stream.pipeline.syncOperations
         try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
         try pipeline.addHandler(HeadSizeLimit(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
-        try pipeline.addHandler(HTTPTypesServerCodec())
+        try pipeline.addHandler(HTTPTypesStreamCodec())
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
     }
