@@ -7,7 +7,9 @@ import ParleyCompression
 /// `Accept` before any body byte is read.
 enum ResponsePlan {
     /// The client accepts the upstream's type (or the answer has no content): stream it through.
-    case passThrough
+    /// `varies` when another `Accept` could have had it transcoded (the registry decodes its
+    /// type): the answer then carries `Vary: Accept`, as a transcoded one does.
+    case passThrough(varies: Bool)
     /// A registered format decodes the upstream's type and the client accepts one the registry
     /// encodes (`to`, chosen here once): buffer, decode, re-encode.
     case transcode(from: MediaType, to: Registry.EncoderChoice)
@@ -150,32 +152,33 @@ final class Transcoder: Sendable {
     /// client accepts it.
     func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: AcceptField,
               mode: GatewayConfiguration.TranscodeMode = .preferred) -> ResponsePlan {
-        guard accept.fieldValue != nil, method != .head, head.status.kind != .informational,
-              head.status != .noContent, head.status != .notModified, head.status != .partialContent,
-              let label = head.headerFields[.contentType], let upstreamType = try? MediaType(parsing: label)
-        else { return .passThrough }
-        if mode == .preferred, registry.decoder(for: upstreamType)?.format.carriesStructuredValues == true {
+        guard head.status.kind != .informational, let label = head.headerFields[.contentType],
+              let upstreamType = try? MediaType(parsing: label) else { return .passThrough(varies: false) }
+        let transcodable = registry.decoder(for: upstreamType)?.format.carriesStructuredValues == true
+        let passThrough = ResponsePlan.passThrough(varies: transcodable)
+        guard accept.fieldValue != nil, method != .head, head.status != .noContent, head.status != .notModified,
+              head.status != .partialContent else { return passThrough }
+        if mode == .preferred, transcodable {
             // Types beyond the registry's own (`application/problem+json`) are rare: built here.
             let preference = preferences[upstreamType.essence]
                 ?? Self.preference(from: upstreamType, registry: registry)
             guard let index = preference.negotiator.preferredOfferIndex(for: accept) else {
                 return head.status.kind == .successful
                     ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
-                    : .passThrough
+                    : passThrough
             }
-            guard index > 0, let choice = preference.choices[index] else { return .passThrough }
+            guard index > 0, let choice = preference.choices[index] else { return passThrough }
             return .transcode(from: upstreamType, to: choice)
         }
-        if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return .passThrough }
-        guard let match = registry.decoder(for: upstreamType), match.format.carriesStructuredValues else {
+        if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return passThrough }
+        guard transcodable else {
             return head.status.kind == .successful
-                ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType])
-                                                    : .passThrough
+                ? .notAcceptable(upstreamType: upstreamType, producible: [upstreamType]) : passThrough
         }
         guard let choice = registry.encoder(for: accept) else {
             return head.status.kind == .successful
                 ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
-                : .passThrough
+                : passThrough
         }
         return .transcode(from: upstreamType, to: choice)
     }
@@ -232,9 +235,7 @@ final class Transcoder: Sendable {
         // The fields below were left out above: appended, as setting each would.
         fields.append(HTTPField(name: .contentType, value: label))
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
-        if let vary = Self.vary(adding: head.headerFields[values: .vary]) {
-            fields.append(HTTPField(name: .vary, value: vary))
-        }
+        fields.append(HTTPField(name: .vary, value: Self.vary(addingAcceptTo: head.headerFields[values: .vary])))
         return (HTTPResponse(status: head.status, headerFields: fields), body)
     }
 
@@ -250,14 +251,24 @@ final class Transcoder: Sendable {
         return (reply.body, reply.contentType, reply.headerFields[.contentType] ?? reply.contentType.description)
     }
 
-    /// The `Vary` of a transcoded answer whose upstream sent `values`: them with `Accept` added,
-    /// or `nil` when they name it (or `*`) already.
-    private static func vary(adding values: [String]) -> String? {
+    /// The `Vary` of an answer the client's `Accept` decided, whose upstream sent `values`: them
+    /// with `Accept` added, unless they name it (or `*`) already.
+    static func vary(addingAcceptTo values: [String]) -> String {
         guard !values.isEmpty else { return "Accept" }
-        let vary = values.flatMap { $0.split(separator: ",") }
+        let names = values.flatMap { $0.split(separator: ",") }
             .map { String($0.trimmingCharacters(inSpacesAndTabs: ())) }
-        if vary.contains(where: { $0 == "*" || $0.lowercased() == "accept" }) { return nil }
-        return (vary + ["Accept"]).joined(separator: ", ")
+        let named = names.contains { $0 == "*" || $0.lowercased() == "accept" }
+        return (named ? names : names + ["Accept"]).joined(separator: ", ")
+    }
+
+    /// Makes the `Vary` of a passed-through answer name `Accept` (see ``vary(addingAcceptTo:)``).
+    static func varyOnAccept(_ fields: inout HTTPFields) {
+        let values = fields[values: .vary]
+        if values.isEmpty {
+            fields.append(HTTPField(name: .vary, value: "Accept"))
+        } else {
+            fields[.vary] = vary(addingAcceptTo: values)
+        }
     }
 
     /// Fields a re-encoded body no longer matches.

@@ -26,7 +26,33 @@ import Testing
                 #expect(answer.header("Content-Type") == direct.header("Content-Type"))
                 #expect(answer.header("ETag") == TestUpstream.etag)   // not transcoded: still strong
                 #expect(answer.header("Via") == "1.1 parley-gateway")
-                #expect(answer.header("Vary") == nil)
+                // Another `Accept` would have had it transcoded: a cache must keep the two apart.
+                #expect(answer.header("Vary") == "Accept")
+            }
+        }
+    }
+
+    /// Every answer the client's `Accept` decided says so in `Vary`, passed through or
+    /// transcoded, added to what the upstream's names; an answer no `Accept` could change does not.
+    @Test func vary() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream) { gateway in
+                let cases: [(path: String, accept: String?, vary: String?)] = [
+                    ("/value?vary=Accept-Encoding", "application/json", "Accept-Encoding, Accept"),
+                    ("/value", nil, "Accept"),
+                    ("/value?vary=Accept", "application/yaml", "Accept"),
+                    ("/value?vary=accept-encoding,%20accept", "application/json", "accept-encoding, accept"),
+                    ("/value?vary=Accept-Encoding", "application/yaml", "Accept-Encoding, Accept"),
+                    ("/value?vary=*", "application/msgpack", "*"),
+                    ("/bytes/10", "application/octet-stream", nil),
+                    ("/bytes/10", nil, nil),
+                ]
+                for (path, accept, vary) in cases {
+                    let answer = try await fetch("http://\(gateway.main)\(path)",
+                                                 headers: accept.map { [("Accept", $0)] } ?? [])
+                    #expect(answer.status == 200, "\(path) \(accept ?? "no Accept")")
+                    #expect(answer.header("Vary") == vary, "\(path) \(accept ?? "no Accept")")
+                }
             }
         }
     }

@@ -846,8 +846,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         var head = received
         head.headerFields = ForwardedFields.endToEnd(received.headerFields)
         switch plan(for: head, exchange) {
-        case .passThrough:
+        case .passThrough(let varies):
             exchange.summary.upstreamResponse = received
+            if varies { Transcoder.varyOnAccept(&head.headerFields) }
             if let check = exchange.contract?.responseCheck(method: exchange.head.method) {
                 let hasNoBody = exchange.head.method == .head || head.status == .noContent
                     || head.status == .notModified

@@ -18,13 +18,15 @@ enum TestUpstream {
 
     static func router() -> Router<BasicRequestContext> {
         let router = Router()
-        // The value in the type `?type=` names (default JSON), with a strong ETag.
+        // The value in the type `?type=` names (default JSON), with a strong ETag, and the `Vary`
+        // that `?vary=` names, if any.
         router.get("/value") { request, _ -> Response in
             let type = request.uri.queryParameters["type"].map(String.init) ?? "application/json"
             let reply = try ParleyServer(registry: Registry.linked).reply(with: value, accepting: type)
-            return Response(status: .ok, headers: [.contentType: reply.contentType.description, .eTag: etag,
-                                                   .cacheControl: "max-age=60"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
+            var headers: HTTPFields = [.contentType: reply.contentType.description, .eTag: etag,
+                                       .cacheControl: "max-age=60"]
+            if let vary = request.uri.queryParameters["vary"] { headers[.vary] = String(vary) }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
         }
         // What arrived: method, path, fields, body, as JSON.
         router.on("/echo/**", method: .get, use: echo)
