@@ -86,7 +86,7 @@ integration-test: setup
 PREFIX ?= /usr/local
 # The installed parley links the Swift runtime and Foundation statically: it runs without the
 # toolchain on the library path (the system C libraries the formats use are still shared), and
-# each process starts about 4 ms sooner (no dynamic binding of the Swift libraries).
+# each process starts sooner (no dynamic binding of the Swift libraries).
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 
 install: setup
