@@ -1,23 +1,34 @@
 /// What in-place subschemas evaluated, for `unevaluatedProperties` and `unevaluatedItems`.
-/// Empty sets do not allocate, so nodes without those keywords pay nothing.
+/// The sets are `nil` until something is put in them, so nodes without those keywords make and
+/// free no set (an empty `Set` is still released when the value goes).
 struct Evaluated {
-    var properties: Set<String> = []
+    var properties: Set<String>?
     var allProperties = false
     /// Items `0..<itemsPrefix` were evaluated.
     var itemsPrefix = 0
     var allItems = false
     /// Items `contains` matched.
-    var items: Set<Int> = []
+    var items: Set<Int>?
+
+    mutating func insert(property name: String) {
+        if properties == nil { properties = [name] } else { properties!.insert(name) }
+    }
+
+    mutating func insert(item position: Int) {
+        if items == nil { items = [position] } else { items!.insert(position) }
+    }
 
     mutating func merge(_ other: Evaluated) {
         if other.allProperties {
             allProperties = true
-        } else if !other.properties.isEmpty {
-            properties.formUnion(other.properties)
+        } else if let names = other.properties {
+            if properties == nil { properties = names } else { properties!.formUnion(names) }
         }
         itemsPrefix = max(itemsPrefix, other.itemsPrefix)
         if other.allItems { allItems = true }
-        if !other.items.isEmpty { items.formUnion(other.items) }
+        if let positions = other.items {
+            if items == nil { items = positions } else { items!.formUnion(positions) }
+        }
     }
 }
 

@@ -5,6 +5,8 @@ package import Parley
 final class Program: Sendable {
     /// The subschemas; `root` is the schema that was compiled.
     let nodes: [Node]
+    /// Every node's keywords as the validator runs them, node after node (see ``Node/steps``).
+    let steps: [Step]
     /// The root node.
     let root: Int
     /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
@@ -13,7 +15,15 @@ final class Program: Sendable {
     let usesDynamicScope: Bool
 
     init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
+        var nodes = nodes
+        var steps: [Step] = []
+        for index in nodes.indices {
+            let start = steps.count
+            steps += nodes[index].keywords.indices.map { Step(nodes[index].keywords[$0], at: $0) }
+            nodes[index].steps = start..<steps.count
+        }
         self.nodes = nodes
+        self.steps = steps
         self.root = root
         self.dynamicAnchors = dynamicAnchors
         self.usesDynamicScope = usesDynamicScope
@@ -24,6 +34,8 @@ final class Program: Sendable {
 struct Node: Sendable {
     /// The keywords to check, in order; `unevaluated*` come last.
     var keywords: [Keyword] = []
+    /// Where the keywords are in ``Program/steps`` (set when the program is made).
+    var steps: Range<Int> = 0..<0
     /// The schema resource (for the dynamic scope).
     var resource: Int = 0
     /// Where the subschema is: its resource's URI and a JSON Pointer fragment.
@@ -33,6 +45,41 @@ struct Node: Sendable {
     var collectsEvaluated = false
     /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
     var types: TypeSet = []
+}
+
+/// A keyword as the validator runs it. The common keywords whose operands are plain numbers are
+/// held here, so reading one copies (retains) nothing; any other is its position in the node's
+/// ``Node/keywords``, read from there.
+enum Step: Sendable {
+    case type(TypeSet, strictIntegers: Bool)
+    case maxLength(Int)
+    case minLength(Int)
+    case maxItems(Int)
+    case minItems(Int)
+    case maxProperties(Int)
+    case minProperties(Int)
+    /// `$ref`, or a `$dynamicRef` that resolves statically.
+    case ref(Int, dynamic: Bool)
+    case readOnly
+    case writeOnly
+    case keyword(Int)
+
+    /// The step for `keyword`, the node's keyword at `position`.
+    init(_ keyword: Keyword, at position: Int) {
+        switch keyword {
+        case .type(let types, let strictIntegers): self = .type(types, strictIntegers: strictIntegers)
+        case .maxLength(let n): self = .maxLength(n)
+        case .minLength(let n): self = .minLength(n)
+        case .maxItems(let n): self = .maxItems(n)
+        case .minItems(let n): self = .minItems(n)
+        case .maxProperties(let n): self = .maxProperties(n)
+        case .minProperties(let n): self = .minProperties(n)
+        case .ref(let target, let dynamic): self = .ref(target, dynamic: dynamic)
+        case .readOnly: self = .readOnly
+        case .writeOnly: self = .writeOnly
+        default: self = .keyword(position)
+        }
+    }
 }
 
 /// A set of JSON types.
@@ -103,17 +150,10 @@ package struct TypeSet: OptionSet, Sendable, Hashable {
 /// over the instance's members. A class, so that checking the keyword borrows its arrays instead
 /// of copying (retaining) each of them.
 final class ObjectApplicator: Sendable {
-    /// Named properties and their nodes.
-    let properties: [(name: String, node: Int)]
-    /// `properties` by name, built when there are more than 8, so a member costs one hash lookup.
-    let propertyIndex: [String: Int]?
-    /// Whether each of `properties`' names is ASCII: an ASCII member name read as bytes equals
-    /// such a name exactly when the bytes do (other names are compared as strings).
-    let nameIsASCII: [Bool]
-    /// The UTF-8 bytes of `properties`' names one after another: name `i` is
-    /// `nameBytes[nameStarts[i] ..< nameStarts[i + 1]]`.
-    let nameBytes: [UInt8]
-    let nameStarts: [Int]
+    /// The names of `properties`, found from a member's name (its bytes, read from a tape).
+    let names: PropertyNames
+    /// The node of each of `properties`, by position.
+    let nodes: [Int]
     let patternProperties: [(pattern: ECMAPattern, source: String, node: Int)]
     /// The node members matched by neither go to, if `additionalProperties` is present.
     let additional: Int?
@@ -138,19 +178,12 @@ final class ObjectApplicator: Sendable {
     /// members instead of each looked up: only when every name is a listed property and there are
     /// few enough for a bit each. Whether it took them is ``required``'s being non-empty.
     init(_ parts: Parts, required names: [String]) {
-        properties = parts.properties
-        nameIsASCII = parts.properties.map { $0.name.utf8.allSatisfy { $0 < 0x80 } }
-        nameBytes = parts.properties.flatMap { Array($0.name.utf8) }
-        var starts = [0]
-        for property in parts.properties { starts.append(starts[starts.count - 1] + property.name.utf8.count) }
-        nameStarts = starts
+        self.names = PropertyNames(parts.properties.map(\.name))
+        nodes = parts.properties.map(\.node)
         patternProperties = parts.patternProperties
         additional = parts.additional
         hasProperties = parts.hasProperties
-        propertyIndex = parts.properties.count > 8
-            ? Dictionary(parts.properties.map { ($0.name, $0.node) }, uniquingKeysWith: { _, last in last })
-            : nil
-        if let bits = Self.requiredBits(names, parts.properties), propertyIndex == nil {
+        if let bits = Self.requiredBits(names, parts.properties) {
             required = names
             requiredBits = bits
         } else {
@@ -190,7 +223,7 @@ final class Discriminator: Sendable {
 }
 
 /// One compiled keyword. `name` fields are not needed: each case knows its keyword. Indirect, so
-/// that the validator's copy of a keyword is one retain whatever its payload.
+/// that a copy of a keyword is one retain whatever its payload.
 indirect enum Keyword: Sendable {
     case alwaysFalse
     /// `strictIntegers`: draft 4 counts `1.0` as a number, not an integer.
@@ -226,7 +259,8 @@ indirect enum Keyword: Sendable {
     case oneOf([Int])
     case not(Int)
     case ifThenElse(if: Int, then: Int?, else: Int?)
-    case ref(Int, keyword: String)
+    /// `$ref`, or a `$dynamicRef` that resolves statically.
+    case ref(Int, dynamic: Bool)
     case dynamicRef(name: String, fallback: Int)
     case discriminator(Discriminator)
     case readOnly

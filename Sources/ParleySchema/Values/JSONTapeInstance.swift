@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Parley
 package import ParleyJSON
 
@@ -95,8 +90,8 @@ package struct JSONTapeInstance: SchemaInstance {
         return JSONTapeInstance(tape, entry: value)
     }
 
-    /// A member's name: its key entry, compared as bytes with ASCII names when it is ASCII
-    /// (where equal strings are equal bytes) and as a string otherwise.
+    /// A member's name: its key entry, looked up among a schema's properties by its bytes when
+    /// it has no escapes (see ``PropertyNames``) and as a string otherwise.
     struct Name: SchemaMemberName {
         let tape: JSONTape
         let entry: Int
@@ -104,24 +99,8 @@ package struct JSONTapeInstance: SchemaInstance {
         var string: String { tape.string(at: entry) }
 
         func property(in applicator: ObjectApplicator) -> Int? {
-            guard let key = tape.plainStringBytes(at: entry), key.allSatisfy({ $0 < 0x80 }) else {
-                let key = string
-                return applicator.properties.firstIndex { $0.name == key }
-            }
-            return applicator.nameBytes.withUnsafeBufferPointer { names -> Int? in
-                for i in applicator.properties.indices {
-                    if applicator.nameIsASCII[i] {
-                        let start = applicator.nameStarts[i]
-                        guard applicator.nameStarts[i &+ 1] &- start == key.count else { continue }
-                        if key.isEmpty || memcmp(names.baseAddress! + start, key.baseAddress!, key.count) == 0 {
-                            return i
-                        }
-                    } else if applicator.properties[i].name == string {
-                        return i
-                    }
-                }
-                return nil
-            }
+            guard let key = tape.plainStringBytes(at: entry) else { return applicator.names.first(string) }
+            return applicator.names.first(utf8: key, string)
         }
     }
 }

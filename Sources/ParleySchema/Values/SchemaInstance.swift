@@ -59,7 +59,7 @@ extension String: SchemaMemberName {
     var string: String { self }
 
     func property(in applicator: ObjectApplicator) -> Int? {
-        applicator.properties.firstIndex { $0.name == self }
+        applicator.names.first(self)
     }
 }
 
