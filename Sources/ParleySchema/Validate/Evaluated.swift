@@ -1,34 +1,56 @@
 /// What in-place subschemas evaluated, for `unevaluatedProperties` and `unevaluatedItems`.
-/// The sets are `nil` until something is put in them, so nodes without those keywords make and
-/// free no set (an empty `Set` is still released when the value goes).
 struct Evaluated {
-    var properties: Set<String>?
+    /// The member names and item positions put in, made with the first one (so that the many
+    /// nodes without those keywords make and free no set) and shared by copies until one writes.
+    private var sets: Sets?
     var allProperties = false
     /// Items `0..<itemsPrefix` were evaluated.
     var itemsPrefix = 0
     var allItems = false
-    /// Items `contains` matched.
-    var items: Set<Int>?
+
+    private final class Sets {
+        var properties: Set<String> = []
+        var items: Set<Int> = []
+
+        init() {}
+
+        init(_ other: Sets) {
+            properties = other.properties
+            items = other.items
+        }
+    }
+
+    /// The member names evaluated.
+    var properties: Set<String> { sets?.properties ?? [] }
+    /// The items `contains` matched.
+    var items: Set<Int> { sets?.items ?? [] }
 
     mutating func insert(property name: String) {
-        if properties == nil { properties = [name] } else { properties!.insert(name) }
+        writableSets().properties.insert(name)
     }
 
     mutating func insert(item position: Int) {
-        if items == nil { items = [position] } else { items!.insert(position) }
+        writableSets().items.insert(position)
     }
 
     mutating func merge(_ other: Evaluated) {
         if other.allProperties {
             allProperties = true
-        } else if let names = other.properties {
-            if properties == nil { properties = names } else { properties!.formUnion(names) }
+        } else if let names = other.sets?.properties, !names.isEmpty {
+            writableSets().properties.formUnion(names)
         }
         itemsPrefix = max(itemsPrefix, other.itemsPrefix)
         if other.allItems { allItems = true }
-        if let positions = other.items {
-            if items == nil { items = positions } else { items!.formUnion(positions) }
+        if let positions = other.sets?.items, !positions.isEmpty { writableSets().items.formUnion(positions) }
+    }
+
+    private mutating func writableSets() -> Sets {
+        if sets == nil {
+            sets = Sets()
+        } else if !isKnownUniquelyReferenced(&sets!) {
+            sets = Sets(sets!)
         }
+        return sets!
     }
 }
 

@@ -93,8 +93,14 @@ extension Validator {
             if order > 0 || (order == 0 && !exclusive) { return true }
             return fail(index, name, "the number is below \(exclusive ? "or equal to " : "")the minimum")
         case .pattern(let pattern, let source):
-            guard let text = instance.schemaString else { return true }
-            return try matches(pattern, text) || fail(index, "pattern", "the string does not match \(source)")
+            let matched: Bool
+            if let bytes = instance.schemaStringUTF8, let outcome = try matches(pattern, utf8: bytes) {
+                matched = outcome
+            } else {
+                guard let text = instance.schemaString else { return true }
+                matched = try matches(pattern, text)
+            }
+            return matched || fail(index, "pattern", "the string does not match \(source)")
         case .format(let kind, let name):
             guard let scalar = instance.scalar else { return true }
             return kind.accepts(scalar) || fail(index, "format", "the value is not a valid \(name)")
@@ -276,7 +282,7 @@ extension Validator {
             var valid = true
             if !evaluated.allItems {
                 let prefix = evaluated.itemsPrefix
-                let items = evaluated.items ?? []
+                let items = evaluated.items
                 let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
                     if i < prefix || items.contains(i) { return true }
                     if try !descend(child, element, .index(i), "unevaluatedItems") {
@@ -293,7 +299,7 @@ extension Validator {
             guard instance.memberCount != nil else { return true }
             var valid = true
             if !evaluated.allProperties {
-                let properties = evaluated.properties ?? []
+                let properties = evaluated.properties
                 let finished = try instance.forEachMember { (name, member) throws(SchemaError) -> Bool in
                     let key = name.string
                     if properties.contains(key) { return true }
@@ -437,6 +443,15 @@ extension Validator {
     func matches(_ pattern: ECMAPattern, _ text: String) throws(SchemaError) -> Bool {
         do {
             return try pattern.matches(text)
+        } catch {
+            throw SchemaError(code: .patternBudgetExceeded, message: error.message)
+        }
+    }
+
+    /// ``ECMAPattern/matches(utf8:)``: `nil` when the text must be matched as a string.
+    func matches(_ pattern: ECMAPattern, utf8 bytes: UnsafeBufferPointer<UInt8>) throws(SchemaError) -> Bool? {
+        do {
+            return try pattern.matches(utf8: bytes)
         } catch {
             throw SchemaError(code: .patternBudgetExceeded, message: error.message)
         }

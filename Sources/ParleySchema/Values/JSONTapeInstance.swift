@@ -51,6 +51,8 @@ package struct JSONTapeInstance: SchemaInstance {
         tape.plainStringBytes(at: entry)?.count ?? schemaString?.utf8.count
     }
 
+    var schemaStringUTF8: UnsafeBufferPointer<UInt8>? { tape.plainStringBytes(at: entry) }
+
     var untagged: Value? { nil }
 
     var tapeView: JSONTapeInstance? { nil }
@@ -99,8 +101,14 @@ package struct JSONTapeInstance: SchemaInstance {
         var string: String { tape.string(at: entry) }
 
         func property(in applicator: ObjectApplicator) -> Int? {
-            guard let key = tape.plainStringBytes(at: entry) else { return applicator.names.first(string) }
-            return applicator.names.first(utf8: key, string)
+            if let key = tape.plainStringBytes(at: entry) {
+                switch applicator.names.first(utf8: key) {
+                case .at(let position): return position
+                case .absent: return nil
+                case .undecided: break
+                }
+            }
+            return applicator.names.first(string)
         }
     }
 }
