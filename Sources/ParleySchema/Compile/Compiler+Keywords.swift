@@ -288,12 +288,10 @@ extension Compiler {
                 node.keywords.append(.prefixItems(children, keyword: "items"))
                 if object["additionalItems"] != nil {
                     node.keywords.append(
-                        .items(
-                            try child(location, "additionalItems"), from: elements.count,
-                            keyword: "additionalItems"))
+                        .items(try child(location, "additionalItems"), from: elements.count, additional: true))
                 }
             case .some:
-                node.keywords.append(.items(try child(location, "items"), from: 0, keyword: "items"))
+                node.keywords.append(.items(try child(location, "items"), from: 0, additional: false))
             case nil: break
             }
         } else {
@@ -305,7 +303,7 @@ extension Compiler {
                 node.keywords.append(.prefixItems(children, keyword: "prefixItems"))
             }
             if object["items"] != nil {
-                node.keywords.append(.items(try child(location, "items"), from: prefixCount, keyword: "items"))
+                node.keywords.append(.items(try child(location, "items"), from: prefixCount, additional: false))
             }
             if object["contains"] != nil {
                 let minimum = location.rules.validation ? try count(object, "minContains", location) ?? 1 : 1

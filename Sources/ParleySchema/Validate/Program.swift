@@ -47,7 +47,7 @@ struct Node: Sendable {
     var types: TypeSet = []
 }
 
-/// A keyword as the validator runs it. The common keywords whose operands are plain numbers are
+/// A keyword as the validator runs it. The common keywords whose operands are plain values are
 /// held here, so reading one copies (retains) nothing; any other is its position in the node's
 /// ``Node/keywords``, read from there.
 enum Step: Sendable {
@@ -60,6 +60,8 @@ enum Step: Sendable {
     case minProperties(Int)
     /// `$ref`, or a `$dynamicRef` that resolves statically.
     case ref(Int, dynamic: Bool)
+    /// `items` after a prefix, or draft 4's `additionalItems`.
+    case items(Int, from: Int, additional: Bool)
     case readOnly
     case writeOnly
     case keyword(Int)
@@ -75,6 +77,7 @@ enum Step: Sendable {
         case .maxProperties(let n): self = .maxProperties(n)
         case .minProperties(let n): self = .minProperties(n)
         case .ref(let target, let dynamic): self = .ref(target, dynamic: dynamic)
+        case .items(let child, let start, let additional): self = .items(child, from: start, additional: additional)
         case .readOnly: self = .readOnly
         case .writeOnly: self = .writeOnly
         default: self = .keyword(position)
@@ -252,7 +255,7 @@ indirect enum Keyword: Sendable {
     /// `prefixItems` (2020-12) or array-form `items` (draft 4).
     case prefixItems([Int], keyword: String)
     /// `items` after a prefix (2020-12), or schema-form `items` / `additionalItems` (draft 4).
-    case items(Int, from: Int, keyword: String)
+    case items(Int, from: Int, additional: Bool)
     case contains(Int, min: Int, max: Int?)
     case allOf([Int])
     case anyOf([Int])

@@ -38,8 +38,8 @@ struct PropertyNames: Sendable {
         while size < names.count * 2 { size *= 2 }
         var slots = [Slot](repeating: Slot(), count: size)
         for (position, name) in names.enumerated() {
-            let key = Array(name.utf8)
-            let (hash, isASCII) = key.withUnsafeBufferPointer { Self.hashAndASCII($0) }
+            var text = name
+            let (hash, isASCII) = text.withUTF8 { Self.hashAndASCII($0) }
             guard isASCII else {
                 allASCII = false
                 continue
@@ -51,8 +51,8 @@ struct PropertyNames: Sendable {
             // A repeated name keeps its first position, the one a member matches.
             guard slots[slot].position < 0 else { continue }
             slots[slot] = Slot(
-                position: Int32(position), length: Int32(key.count), start: Int32(bytes.count), hash: hash)
-            bytes.append(contentsOf: key)
+                position: Int32(position), length: Int32(name.utf8.count), start: Int32(bytes.count), hash: hash)
+            bytes.append(contentsOf: name.utf8)
         }
         self.bytes = bytes
         self.slots = slots

@@ -47,6 +47,23 @@ extension Validator {
         case .ref(let target, let dynamic):
             let name = dynamic ? "$dynamicRef" : "$ref"
             return try inPlace(target, instance, name, nil, &evaluated, collecting: collecting)
+        case .items(let child, let start, let additional):
+            guard let count = instance.elementCount else { return true }
+            var valid = true
+            let name = additional ? "additionalItems" : "items"
+            if start < count {
+                let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
+                    if i < start { return true }
+                    if try !descend(child, element, .index(i), name) {
+                        valid = false
+                        if !recording || stopsAtFirstFailure { return false }
+                    }
+                    return true
+                }
+                if !finished { return false }
+            }
+            if collecting { evaluated.allItems = true }
+            return valid
         case .readOnly:
             return options.direction != .request
                 || fail(index, "readOnly", "a readOnly value must not be sent in a request")
@@ -64,8 +81,8 @@ extension Validator {
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         switch keyword {
-        case .type, .maxLength, .minLength, .maxItems, .minItems, .maxProperties, .minProperties, .ref, .readOnly,
-            .writeOnly:
+        case .type, .maxLength, .minLength, .maxItems, .minItems, .maxProperties, .minProperties, .ref, .items,
+            .readOnly, .writeOnly:
             // A ``Step`` holds these keywords inline and checks them.
             return try check(Step(keyword, at: 0), index, instance, &evaluated, collecting: collecting)
         case .alwaysFalse:
@@ -165,22 +182,6 @@ extension Validator {
             }
             if stopped { return false }
             if collecting { evaluated.itemsPrefix = max(evaluated.itemsPrefix, end) }
-            return valid
-        case .items(let child, let start, let name):
-            guard let count = instance.elementCount else { return true }
-            var valid = true
-            if start < count {
-                let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
-                    if i < start { return true }
-                    if try !descend(child, element, .index(i), name) {
-                        valid = false
-                        if !recording || stopsAtFirstFailure { return false }
-                    }
-                    return true
-                }
-                if !finished { return false }
-            }
-            if collecting { evaluated.allItems = true }
             return valid
         case .contains(let child, let minimum, let maximum):
             guard instance.elementCount != nil else { return true }

@@ -150,22 +150,19 @@ struct Validator {
         _ child: Int, _ value: I, _ step: @autoclosure () -> PathToken, _ keyword: String,
         _ token: @autoclosure () -> PathToken? = nil
     ) throws(SchemaError) -> Bool {
-        let token = recording ? token() : nil
-        if recording {
-            keywordPath.append(.key(keyword))
-            if let token { keywordPath.append(token) }
-            instancePath.append(step())
-        }
-        instanceDepth += 1
-        defer {
-            instanceDepth -= 1
-            if recording {
-                keywordPath.removeLast()
-                if token != nil { keywordPath.removeLast() }
-                instancePath.removeLast()
-            }
-        }
         var unused = Evaluated()
+        instanceDepth += 1
+        defer { instanceDepth -= 1 }
+        guard recording else { return try validate(child, value, &unused, collect: false) }
+        let token = token()
+        keywordPath.append(.key(keyword))
+        if let token { keywordPath.append(token) }
+        instancePath.append(step())
+        defer {
+            keywordPath.removeLast()
+            if token != nil { keywordPath.removeLast() }
+            instancePath.removeLast()
+        }
         return try validate(child, value, &unused, collect: false)
     }
 

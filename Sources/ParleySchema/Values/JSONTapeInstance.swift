@@ -30,7 +30,8 @@ package struct JSONTapeInstance: SchemaInstance {
         case .plainString, .decodedString: .string
         case .array: .array
         case .object: .object
-        case .integer, .float, .numberText: InstanceKind(tape.scalar(at: entry))
+        case .integer: .integer
+        case .float, .numberText: InstanceKind(tape.scalar(at: entry))
         }
     }
 
