@@ -5,8 +5,10 @@ package import Parley
 final class Program: Sendable {
     /// The subschemas; `root` is the schema that was compiled.
     let nodes: [Node]
-    /// Every node's keywords as the validator runs them, node after node (see ``Node/steps``).
+    /// Every node's keywords as the validator runs them, node after node.
     let steps: [Step]
+    /// Where each node's keywords are in `steps`, by node.
+    let stepRanges: [Range<Int>]
     /// The root node.
     let root: Int
     /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
@@ -15,15 +17,17 @@ final class Program: Sendable {
     let usesDynamicScope: Bool
 
     init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
-        var nodes = nodes
         var steps: [Step] = []
-        for index in nodes.indices {
+        var stepRanges: [Range<Int>] = []
+        stepRanges.reserveCapacity(nodes.count)
+        for node in nodes {
             let start = steps.count
-            steps += nodes[index].keywords.indices.map { Step(nodes[index].keywords[$0], at: $0) }
-            nodes[index].steps = start..<steps.count
+            for (position, keyword) in node.keywords.enumerated() { steps.append(Step(keyword, at: position)) }
+            stepRanges.append(start..<steps.count)
         }
         self.nodes = nodes
         self.steps = steps
+        self.stepRanges = stepRanges
         self.root = root
         self.dynamicAnchors = dynamicAnchors
         self.usesDynamicScope = usesDynamicScope
@@ -34,8 +38,6 @@ final class Program: Sendable {
 struct Node: Sendable {
     /// The keywords to check, in order; `unevaluated*` come last.
     var keywords: [Keyword] = []
-    /// Where the keywords are in ``Program/steps`` (set when the program is made).
-    var steps: Range<Int> = 0..<0
     /// The schema resource (for the dynamic scope).
     var resource: Int = 0
     /// Where the subschema is: its resource's URI and a JSON Pointer fragment.

@@ -6,6 +6,7 @@ struct Validator {
     let program: Program
     let nodes: [Node]
     let steps: [Step]
+    let stepRanges: [Range<Int>]
     let limits: JSONSchema.Limits
     let options: JSONSchema.ValidationOptions
     let stopsAtFirstFailure: Bool
@@ -24,6 +25,7 @@ struct Validator {
         self.program = program
         self.nodes = program.nodes
         self.steps = program.steps
+        self.stepRanges = program.stepRanges
         self.limits = limits
         self.options = options
         self.stopsAtFirstFailure = options.mode == .flag
@@ -54,7 +56,7 @@ struct Validator {
                 code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
                 schemaLocation: nodes[index].location, limit: "maxDepth")
         }
-        let steps = nodes[index].steps
+        let steps = stepRanges[index]
         if steps.isEmpty { return true }
         // An object a JSON text's tape holds is validated on the tape (neither coercion nor tags
         // apply to objects). Otherwise the instance is replaced only when coerced or untagged, and
@@ -150,19 +152,24 @@ struct Validator {
         _ child: Int, _ value: I, _ step: @autoclosure () -> PathToken, _ keyword: String,
         _ token: @autoclosure () -> PathToken? = nil
     ) throws(SchemaError) -> Bool {
-        var unused = Evaluated()
-        instanceDepth += 1
-        defer { instanceDepth -= 1 }
-        guard recording else { return try validate(child, value, &unused, collect: false) }
+        guard recording else {
+            instanceDepth += 1
+            defer { instanceDepth -= 1 }
+            var unused = Evaluated()
+            return try validate(child, value, &unused, collect: false)
+        }
         let token = token()
         keywordPath.append(.key(keyword))
         if let token { keywordPath.append(token) }
         instancePath.append(step())
+        instanceDepth += 1
         defer {
+            instanceDepth -= 1
             keywordPath.removeLast()
             if token != nil { keywordPath.removeLast() }
             instancePath.removeLast()
         }
+        var unused = Evaluated()
         return try validate(child, value, &unused, collect: false)
     }
 
