@@ -51,7 +51,7 @@ struct Node: Sendable {
 
 /// A keyword as the validator runs it. The common keywords whose operands are plain values are
 /// held here, so reading one copies (retains) nothing; any other is its position in the node's
-/// ``Node/keywords``, read from there.
+/// ``Node/keywords``, read from there (kept: gated by OpenAPI.check-get-2params-1KB-response).
 enum Step: Sendable {
     case type(TypeSet, strictIntegers: Bool)
     case maxLength(Int)
