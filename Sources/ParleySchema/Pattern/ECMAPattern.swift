@@ -103,6 +103,11 @@ public struct ECMAPattern: Sendable {
         let compiled = self.compiled
         guard compiled.program.isSequence, bytes.allSatisfy({ $0 < 0x80 }) else { return .notApplicable }
         let maxSteps = compiled.limits.maxSteps
+        // A whole-text sequence takes at most its instructions from the start and one step from
+        // each later one: within a budget that fits them, only the verdict can differ.
+        if let units = compiled.program.wholeASCIIUnits, units.count + bytes.count + 3 <= maxSteps {
+            return .matched(SequenceMatcher.matchesWhole(bytes, units))
+        }
         guard let matched = SequenceMatcher.matchesASCII(
             bytes, compiled.program.asciiSteps, anchored: compiled.program.isAnchoredAtStart, maxSteps: maxSteps)
         else { return .budgetExceeded(maxSteps) }
