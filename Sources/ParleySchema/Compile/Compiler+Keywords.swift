@@ -20,7 +20,7 @@ extension Compiler {
         if let reference = object["$ref"] {
             guard case .string(let text) = reference else { throw invalid(location, "$ref", "must be a string") }
             let target = try resolve(text, base: location.base, rules: rules)
-            node.keywords.append(.ref(try self.node(for: target), keyword: "$ref"))
+            node.keywords.append(.ref(try self.node(for: target), dynamic: false))
             if draft4 { return node }  // draft 4 and OpenAPI 3.0: `$ref` hides its siblings
         }
         if !draft4, case .string(let text)? = object["$dynamicRef"] {
@@ -34,7 +34,7 @@ extension Compiler {
                 dynamicNames.insert(fragment)
                 node.keywords.append(.dynamicRef(name: fragment, fallback: fallback))
             } else {
-                node.keywords.append(.ref(fallback, keyword: "$dynamicRef"))
+                node.keywords.append(.ref(fallback, dynamic: true))
             }
         }
         if rules.validation {
@@ -288,12 +288,10 @@ extension Compiler {
                 node.keywords.append(.prefixItems(children, keyword: "items"))
                 if object["additionalItems"] != nil {
                     node.keywords.append(
-                        .items(
-                            try child(location, "additionalItems"), from: elements.count,
-                            keyword: "additionalItems"))
+                        .items(try child(location, "additionalItems"), from: elements.count, additional: true))
                 }
             case .some:
-                node.keywords.append(.items(try child(location, "items"), from: 0, keyword: "items"))
+                node.keywords.append(.items(try child(location, "items"), from: 0, additional: false))
             case nil: break
             }
         } else {
@@ -305,7 +303,7 @@ extension Compiler {
                 node.keywords.append(.prefixItems(children, keyword: "prefixItems"))
             }
             if object["items"] != nil {
-                node.keywords.append(.items(try child(location, "items"), from: prefixCount, keyword: "items"))
+                node.keywords.append(.items(try child(location, "items"), from: prefixCount, additional: false))
             }
             if object["contains"] != nil {
                 let minimum = location.rules.validation ? try count(object, "minContains", location) ?? 1 : 1

@@ -75,23 +75,12 @@ public struct ECMAPattern: Sendable {
     /// Throws `PatternError` with code `.budgetExceeded` when the match would exceed its work budget.
     public func matches(_ text: String) throws(PatternError) -> Bool {
         let compiled = self.compiled
-        let maxSteps = compiled.limits.maxSteps
         if compiled.program.isSequence {
             // ASCII text (most `pattern` instances) is matched on its bytes.
-            let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool?? in
-                guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
-                return .some(SequenceMatcher.matchesASCII(
-                    bytes, compiled.program.asciiSteps, anchored: compiled.program.isAnchoredAtStart,
-                    maxSteps: maxSteps))
-            }
-            if case .some(.some(let outcome)) = ascii {
-                guard let outcome else {
-                    throw PatternError(code: .budgetExceeded,
-                                       message: "the match needs more than \(maxSteps) steps", offset: nil)
-                }
+            if let outcome = try text.utf8.withContiguousStorageIfAvailable({ asciiOutcome($0) })?.result() {
                 return outcome
             }
-            return try SequenceMatcher(compiled.program, maxSteps: maxSteps)
+            return try SequenceMatcher(compiled.program, maxSteps: compiled.limits.maxSteps)
                 .matches(TextUnits(text: text, unicode: compiled.unicode))
         }
         let units = TextUnits(text: text, unicode: compiled.unicode)
@@ -100,7 +89,47 @@ public struct ECMAPattern: Sendable {
                 compiled.program, text: Array(units), maxSteps: compiled.limits.maxBacktrackingSteps)
             return try matcher.search()
         }
-        return try PikeMatcher(compiled.program, maxSteps: maxSteps).matches(units)
+        return try PikeMatcher(compiled.program, maxSteps: compiled.limits.maxSteps).matches(units)
+    }
+
+    /// `matches(_:)` for the text whose UTF-8 bytes are `bytes`, when the pattern is a sequence
+    /// (see ``SequenceMatcher``) and the bytes are ASCII; `nil` otherwise (then match the text).
+    func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(PatternError) -> Bool? {
+        try asciiOutcome(bytes).result()
+    }
+
+    /// What ``SequenceMatcher/matchesASCII(_:_:anchored:maxSteps:)`` makes of `bytes`.
+    private func asciiOutcome(_ bytes: UnsafeBufferPointer<UInt8>) -> ASCIIOutcome {
+        let compiled = self.compiled
+        guard compiled.program.isSequence, bytes.allSatisfy({ $0 < 0x80 }) else { return .notApplicable }
+        let maxSteps = compiled.limits.maxSteps
+        // A whole-text sequence takes at most its instructions from the start and one step from
+        // each later one: within a budget that fits them, only the verdict can differ.
+        if let units = compiled.program.wholeASCIIUnits, units.count + bytes.count + 3 <= maxSteps {
+            return .matched(SequenceMatcher.matchesWhole(bytes, units))
+        }
+        guard let matched = SequenceMatcher.matchesASCII(
+            bytes, compiled.program.asciiSteps, anchored: compiled.program.isAnchoredAtStart, maxSteps: maxSteps)
+        else { return .budgetExceeded(maxSteps) }
+        return .matched(matched)
+    }
+
+    private enum ASCIIOutcome {
+        case matched(Bool)
+        case budgetExceeded(Int)
+        /// Not a sequence, or not ASCII text.
+        case notApplicable
+
+        /// Whether it matched; `nil` when not applicable.
+        func result() throws(PatternError) -> Bool? {
+            switch self {
+            case .matched(let matched): return matched
+            case .budgetExceeded(let maxSteps):
+                throw PatternError(code: .budgetExceeded,
+                                   message: "the match needs more than \(maxSteps) steps", offset: nil)
+            case .notApplicable: return nil
+            }
+        }
     }
 
     /// `matches(_:)` run on the backtracking matcher whatever the pattern, within

@@ -42,6 +42,11 @@ struct PatternProgram: Sendable {
     let isSequence: Bool
     /// For a sequence, its instructions as ASCII text sees them (empty otherwise).
     let asciiSteps: [SequenceMatcher.ASCIIStep]
+    /// For a sequence of units between `^` and `$` alone (such as `^[A-Z]{3}-[0-9]{4}$`), each
+    /// unit's bit words: an ASCII text matches when it has a byte per entry, each among its
+    /// entry's (see ``SequenceMatcher/matchesWhole(_:_:)``); `nil` for any other program
+    /// (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    let wholeASCIIUnits: [(low: UInt64, high: UInt64)]?
     /// Registers a backtracking run needs: two per capture group (numbered from 1; slots 0 and 1 are
     /// unused), then one per optional iteration. Zero for a linear program.
     let registerCount: Int
@@ -77,6 +82,7 @@ struct PatternProgram: Sendable {
             }
         }
         asciiSteps = isSequence ? builder.instructions.map { SequenceMatcher.ASCIIStep($0, sets: sets) } : []
+        wholeASCIIUnits = SequenceMatcher.wholeUnits(asciiSteps)
     }
 
     /// The instruction count of `node` as `Builder` emits it, saturating just above `limit`.

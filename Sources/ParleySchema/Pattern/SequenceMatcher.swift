@@ -86,6 +86,31 @@ struct SequenceMatcher {
         }
     }
 
+    /// The units of `steps` when they are `^`, units, `$` and the match, in that order: the
+    /// sequence then matches a text exactly when the text is one unit per entry (`^` holds only at
+    /// the start, `$` only at the end, and no later start can match).
+    static func wholeUnits(_ steps: [ASCIIStep]) -> [(low: UInt64, high: UInt64)]? {
+        guard steps.count >= 3, case .assertion(.start) = steps[0], case .match = steps[steps.count - 1],
+            case .assertion(.end) = steps[steps.count - 2]
+        else { return nil }
+        var units: [(low: UInt64, high: UInt64)] = []
+        for step in steps[1..<(steps.count - 2)] {
+            guard case .units(let low, let high) = step else { return nil }
+            units.append((low, high))
+        }
+        return units
+    }
+
+    /// Whether the ASCII `bytes` are one unit of `units` each (see ``wholeUnits(_:)``).
+    static func matchesWhole(_ bytes: UnsafeBufferPointer<UInt8>, _ units: [(low: UInt64, high: UInt64)]) -> Bool {
+        guard bytes.count == units.count else { return false }
+        for (byte, unit) in zip(bytes, units) {
+            let word = byte < 64 ? unit.low >> UInt64(byte) : unit.high >> UInt64(byte &- 64)
+            if word & 1 == 0 { return false }
+        }
+        return true
+    }
+
     /// `matches(_:)` for a text of ASCII bytes only (each byte is then one unit, with or without
     /// the `u` flag), with the program's `asciiSteps`: the same starts, steps and budget, without
     /// decoding the text or reading the sets. `nil` when the budget runs out.

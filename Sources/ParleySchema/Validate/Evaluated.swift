@@ -1,23 +1,56 @@
 /// What in-place subschemas evaluated, for `unevaluatedProperties` and `unevaluatedItems`.
-/// Empty sets do not allocate, so nodes without those keywords pay nothing.
 struct Evaluated {
-    var properties: Set<String> = []
+    /// The member names and item positions put in, made with the first one (so that the many
+    /// nodes without those keywords make and free no set) and shared by copies until one writes.
+    private var sets: Sets?
     var allProperties = false
     /// Items `0..<itemsPrefix` were evaluated.
     var itemsPrefix = 0
     var allItems = false
-    /// Items `contains` matched.
-    var items: Set<Int> = []
+
+    private final class Sets {
+        var properties: Set<String> = []
+        var items: Set<Int> = []
+
+        init() {}
+
+        init(_ other: Sets) {
+            properties = other.properties
+            items = other.items
+        }
+    }
+
+    /// The member names evaluated.
+    var properties: Set<String> { sets?.properties ?? [] }
+    /// The items `contains` matched.
+    var items: Set<Int> { sets?.items ?? [] }
+
+    mutating func insert(property name: String) {
+        writableSets().properties.insert(name)
+    }
+
+    mutating func insert(item position: Int) {
+        writableSets().items.insert(position)
+    }
 
     mutating func merge(_ other: Evaluated) {
         if other.allProperties {
             allProperties = true
-        } else if !other.properties.isEmpty {
-            properties.formUnion(other.properties)
+        } else if let names = other.sets?.properties, !names.isEmpty {
+            writableSets().properties.formUnion(names)
         }
         itemsPrefix = max(itemsPrefix, other.itemsPrefix)
         if other.allItems { allItems = true }
-        if !other.items.isEmpty { items.formUnion(other.items) }
+        if let positions = other.sets?.items, !positions.isEmpty { writableSets().items.formUnion(positions) }
+    }
+
+    private mutating func writableSets() -> Sets {
+        if sets == nil {
+            sets = Sets()
+        } else if !isKnownUniquelyReferenced(&sets!) {
+            sets = Sets(sets!)
+        }
+        return sets!
     }
 }
 

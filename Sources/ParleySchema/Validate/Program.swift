@@ -5,6 +5,10 @@ package import Parley
 final class Program: Sendable {
     /// The subschemas; `root` is the schema that was compiled.
     let nodes: [Node]
+    /// Every node's keywords as the validator runs them, node after node.
+    let steps: [Step]
+    /// Where each node's keywords are in `steps`, by node.
+    let stepRanges: [Range<Int>]
     /// The root node.
     let root: Int
     /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
@@ -13,7 +17,17 @@ final class Program: Sendable {
     let usesDynamicScope: Bool
 
     init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
+        var steps: [Step] = []
+        var stepRanges: [Range<Int>] = []
+        stepRanges.reserveCapacity(nodes.count)
+        for node in nodes {
+            let start = steps.count
+            for (position, keyword) in node.keywords.enumerated() { steps.append(Step(keyword, at: position)) }
+            stepRanges.append(start..<steps.count)
+        }
         self.nodes = nodes
+        self.steps = steps
+        self.stepRanges = stepRanges
         self.root = root
         self.dynamicAnchors = dynamicAnchors
         self.usesDynamicScope = usesDynamicScope
@@ -33,6 +47,44 @@ struct Node: Sendable {
     var collectsEvaluated = false
     /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
     var types: TypeSet = []
+}
+
+/// A keyword as the validator runs it. The common keywords whose operands are plain values are
+/// held here, so reading one copies (retains) nothing; any other is its position in the node's
+/// ``Node/keywords``, read from there (kept: gated by OpenAPI.check-get-2params-1KB-response).
+enum Step: Sendable {
+    case type(TypeSet, strictIntegers: Bool)
+    case maxLength(Int)
+    case minLength(Int)
+    case maxItems(Int)
+    case minItems(Int)
+    case maxProperties(Int)
+    case minProperties(Int)
+    /// `$ref`, or a `$dynamicRef` that resolves statically.
+    case ref(Int, dynamic: Bool)
+    /// `items` after a prefix, or draft 4's `additionalItems`.
+    case items(Int, from: Int, additional: Bool)
+    case readOnly
+    case writeOnly
+    case keyword(Int)
+
+    /// The step for `keyword`, the node's keyword at `position`.
+    init(_ keyword: Keyword, at position: Int) {
+        switch keyword {
+        case .type(let types, let strictIntegers): self = .type(types, strictIntegers: strictIntegers)
+        case .maxLength(let n): self = .maxLength(n)
+        case .minLength(let n): self = .minLength(n)
+        case .maxItems(let n): self = .maxItems(n)
+        case .minItems(let n): self = .minItems(n)
+        case .maxProperties(let n): self = .maxProperties(n)
+        case .minProperties(let n): self = .minProperties(n)
+        case .ref(let target, let dynamic): self = .ref(target, dynamic: dynamic)
+        case .items(let child, let start, let additional): self = .items(child, from: start, additional: additional)
+        case .readOnly: self = .readOnly
+        case .writeOnly: self = .writeOnly
+        default: self = .keyword(position)
+        }
+    }
 }
 
 /// A set of JSON types.
@@ -103,17 +155,10 @@ package struct TypeSet: OptionSet, Sendable, Hashable {
 /// over the instance's members. A class, so that checking the keyword borrows its arrays instead
 /// of copying (retaining) each of them.
 final class ObjectApplicator: Sendable {
-    /// Named properties and their nodes.
-    let properties: [(name: String, node: Int)]
-    /// `properties` by name, built when there are more than 8, so a member costs one hash lookup.
-    let propertyIndex: [String: Int]?
-    /// Whether each of `properties`' names is ASCII: an ASCII member name read as bytes equals
-    /// such a name exactly when the bytes do (other names are compared as strings).
-    let nameIsASCII: [Bool]
-    /// The UTF-8 bytes of `properties`' names one after another: name `i` is
-    /// `nameBytes[nameStarts[i] ..< nameStarts[i + 1]]`.
-    let nameBytes: [UInt8]
-    let nameStarts: [Int]
+    /// The names of `properties`, found from a member's name (its bytes, read from a tape).
+    let names: PropertyNames
+    /// The node of each of `properties`, by position.
+    let nodes: [Int]
     let patternProperties: [(pattern: ECMAPattern, source: String, node: Int)]
     /// The node members matched by neither go to, if `additionalProperties` is present.
     let additional: Int?
@@ -138,19 +183,12 @@ final class ObjectApplicator: Sendable {
     /// members instead of each looked up: only when every name is a listed property and there are
     /// few enough for a bit each. Whether it took them is ``required``'s being non-empty.
     init(_ parts: Parts, required names: [String]) {
-        properties = parts.properties
-        nameIsASCII = parts.properties.map { $0.name.utf8.allSatisfy { $0 < 0x80 } }
-        nameBytes = parts.properties.flatMap { Array($0.name.utf8) }
-        var starts = [0]
-        for property in parts.properties { starts.append(starts[starts.count - 1] + property.name.utf8.count) }
-        nameStarts = starts
+        self.names = PropertyNames(parts.properties.map(\.name))
+        nodes = parts.properties.map(\.node)
         patternProperties = parts.patternProperties
         additional = parts.additional
         hasProperties = parts.hasProperties
-        propertyIndex = parts.properties.count > 8
-            ? Dictionary(parts.properties.map { ($0.name, $0.node) }, uniquingKeysWith: { _, last in last })
-            : nil
-        if let bits = Self.requiredBits(names, parts.properties), propertyIndex == nil {
+        if let bits = Self.requiredBits(names, parts.properties) {
             required = names
             requiredBits = bits
         } else {
@@ -190,7 +228,7 @@ final class Discriminator: Sendable {
 }
 
 /// One compiled keyword. `name` fields are not needed: each case knows its keyword. Indirect, so
-/// that the validator's copy of a keyword is one retain whatever its payload.
+/// that a copy of a keyword is one retain whatever its payload.
 indirect enum Keyword: Sendable {
     case alwaysFalse
     /// `strictIntegers`: draft 4 counts `1.0` as a number, not an integer.
@@ -219,14 +257,15 @@ indirect enum Keyword: Sendable {
     /// `prefixItems` (2020-12) or array-form `items` (draft 4).
     case prefixItems([Int], keyword: String)
     /// `items` after a prefix (2020-12), or schema-form `items` / `additionalItems` (draft 4).
-    case items(Int, from: Int, keyword: String)
+    case items(Int, from: Int, additional: Bool)
     case contains(Int, min: Int, max: Int?)
     case allOf([Int])
     case anyOf([Int])
     case oneOf([Int])
     case not(Int)
     case ifThenElse(if: Int, then: Int?, else: Int?)
-    case ref(Int, keyword: String)
+    /// `$ref`, or a `$dynamicRef` that resolves statically.
+    case ref(Int, dynamic: Bool)
     case dynamicRef(name: String, fallback: Int)
     case discriminator(Discriminator)
     case readOnly

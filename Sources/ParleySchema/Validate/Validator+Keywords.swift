@@ -1,14 +1,15 @@
 import Parley
 
 extension Validator {
-    /// Checks one keyword against `instance`.
+    /// Checks one step against `instance`: the keywords a ``Step`` holds, or the node's keyword it
+    /// points to.
     mutating func check<I: SchemaInstance>(
-        _ keyword: Keyword, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
+        _ step: Step, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
-        switch keyword {
-        case .alwaysFalse:
-            return fail(index, "", "no value is valid here")
+        switch step {
+        case .keyword(let position):
+            return try check(nodes[index].keywords[position], index, instance, &evaluated, collecting: collecting)
         case .type(let types, let strictIntegers):
             var kind = instance.kind
             if strictIntegers, kind == .integer {
@@ -20,6 +21,72 @@ extension Validator {
             }
             if types.admits(kind) { return true }
             return fail(index, "type", "\(kind) is not of type \(types.names.joined(separator: ", "))")
+        case .maxLength(let n):
+            // A code point takes at least 1 UTF-8 byte, so few enough bytes need no counting.
+            guard let bytes = instance.schemaStringByteCount, bytes > n, let length = instance.schemaStringLength
+            else { return true }
+            return length <= n || fail(index, "maxLength", "the string has \(length) characters, more than \(n)")
+        case .minLength(let n):
+            // A code point takes at most 4 UTF-8 bytes, so enough bytes need no counting.
+            guard let bytes = instance.schemaStringByteCount, (bytes + 3) / 4 < n,
+                  let length = instance.schemaStringLength
+            else { return true }
+            return length >= n || fail(index, "minLength", "the string has \(length) characters, fewer than \(n)")
+        case .maxItems(let n):
+            guard let count = instance.elementCount else { return true }
+            return count <= n || fail(index, "maxItems", "the array has \(count) items, more than \(n)")
+        case .minItems(let n):
+            guard let count = instance.elementCount else { return true }
+            return count >= n || fail(index, "minItems", "the array has \(count) items, fewer than \(n)")
+        case .maxProperties(let n):
+            guard let count = instance.memberCount else { return true }
+            return count <= n || fail(index, "maxProperties", "the object has more than \(n) properties")
+        case .minProperties(let n):
+            guard let count = instance.memberCount else { return true }
+            return count >= n || fail(index, "minProperties", "the object has fewer than \(n) properties")
+        case .ref(let target, let dynamic):
+            let name = dynamic ? "$dynamicRef" : "$ref"
+            return try inPlace(target, instance, name, nil, &evaluated, collecting: collecting)
+        case .items(let child, let start, let additional):
+            guard let count = instance.elementCount else { return true }
+            var valid = true
+            let name = additional ? "additionalItems" : "items"
+            if start < count {
+                let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
+                    if i < start { return true }
+                    if try !descend(child, element, .index(i), name) {
+                        valid = false
+                        if !recording || stopsAtFirstFailure { return false }
+                    }
+                    return true
+                }
+                if !finished { return false }
+            }
+            if collecting { evaluated.allItems = true }
+            return valid
+        case .readOnly:
+            return options.direction != .request
+                || fail(index, "readOnly", "a readOnly value must not be sent in a request")
+        case .writeOnly:
+            return options.direction != .response
+                || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
+        }
+    }
+}
+
+extension Validator {
+    /// Checks one keyword against `instance`.
+    mutating func check<I: SchemaInstance>(
+        _ keyword: Keyword, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
+        collecting: Bool
+    ) throws(SchemaError) -> Bool {
+        switch keyword {
+        case .type, .maxLength, .minLength, .maxItems, .minItems, .maxProperties, .minProperties, .ref, .items,
+            .readOnly, .writeOnly:
+            // A ``Step`` holds these keywords inline and checks them.
+            return try check(Step(keyword, at: 0), index, instance, &evaluated, collecting: collecting)
+        case .alwaysFalse:
+            return fail(index, "", "no value is valid here")
         case .enumeration(let values, let set):
             let value = instance.value
             if let set {
@@ -42,39 +109,22 @@ extension Validator {
             guard let number = instance.scalar, let order = Self.compare(number, limit) else { return true }
             if order > 0 || (order == 0 && !exclusive) { return true }
             return fail(index, name, "the number is below \(exclusive ? "or equal to " : "")the minimum")
-        case .maxLength(let n):
-            // A code point takes at least 1 UTF-8 byte, so few enough bytes need no counting.
-            guard let bytes = instance.schemaStringByteCount, bytes > n, let length = instance.schemaStringLength
-            else { return true }
-            return length <= n || fail(index, "maxLength", "the string has \(length) characters, more than \(n)")
-        case .minLength(let n):
-            // A code point takes at most 4 UTF-8 bytes, so enough bytes need no counting.
-            guard let bytes = instance.schemaStringByteCount, (bytes + 3) / 4 < n,
-                  let length = instance.schemaStringLength
-            else { return true }
-            return length >= n || fail(index, "minLength", "the string has \(length) characters, fewer than \(n)")
         case .pattern(let pattern, let source):
-            guard let text = instance.schemaString else { return true }
-            return try matches(pattern, text) || fail(index, "pattern", "the string does not match \(source)")
+            let matched: Bool
+            if let bytes = instance.schemaStringUTF8, let outcome = try matches(pattern, utf8: bytes) {
+                matched = outcome
+            } else {
+                guard let text = instance.schemaString else { return true }
+                matched = try matches(pattern, text)
+            }
+            return matched || fail(index, "pattern", "the string does not match \(source)")
         case .format(let kind, let name):
             guard let scalar = instance.scalar else { return true }
             return kind.accepts(scalar) || fail(index, "format", "the value is not a valid \(name)")
-        case .maxItems(let n):
-            guard let count = instance.elementCount else { return true }
-            return count <= n || fail(index, "maxItems", "the array has \(count) items, more than \(n)")
-        case .minItems(let n):
-            guard let count = instance.elementCount else { return true }
-            return count >= n || fail(index, "minItems", "the array has \(count) items, fewer than \(n)")
         case .uniqueItems:
             guard instance.elementCount != nil, case .array(let elements) = instance.value else { return true }
             work += elements.count
             return Self.allUnique(elements) || fail(index, "uniqueItems", "the array has equal items")
-        case .maxProperties(let n):
-            guard let count = instance.memberCount else { return true }
-            return count <= n || fail(index, "maxProperties", "the object has more than \(n) properties")
-        case .minProperties(let n):
-            guard let count = instance.memberCount else { return true }
-            return count >= n || fail(index, "minProperties", "the object has fewer than \(n) properties")
         case .required(let names):
             guard let count = instance.memberCount else { return true }
             return checkRequired(names, instance, count: count, index)
@@ -133,22 +183,6 @@ extension Validator {
             if stopped { return false }
             if collecting { evaluated.itemsPrefix = max(evaluated.itemsPrefix, end) }
             return valid
-        case .items(let child, let start, let name):
-            guard let count = instance.elementCount else { return true }
-            var valid = true
-            if start < count {
-                let finished = try instance.forEachElement { (i, element) throws(SchemaError) -> Bool in
-                    if i < start { return true }
-                    if try !descend(child, element, .index(i), name) {
-                        valid = false
-                        if !recording || stopsAtFirstFailure { return false }
-                    }
-                    return true
-                }
-                if !finished { return false }
-            }
-            if collecting { evaluated.allItems = true }
-            return valid
         case .contains(let child, let minimum, let maximum):
             guard instance.elementCount != nil else { return true }
             var matched = 0
@@ -158,7 +192,7 @@ extension Validator {
                 }
                 if ok {
                     matched += 1
-                    if collecting { evaluated.items.insert(i) }
+                    if collecting { evaluated.insert(item: i) }
                     if !collecting && maximum == nil && matched >= minimum { return false }
                 }
                 return true
@@ -233,8 +267,6 @@ extension Validator {
             }
             guard let otherwise else { return true }
             return try inPlace(otherwise, instance, "else", nil, &evaluated, collecting: collecting)
-        case .ref(let target, let name):
-            return try inPlace(target, instance, name, nil, &evaluated, collecting: collecting)
         case .dynamicRef(let name, let fallback):
             var target = fallback
             for resource in dynamicScope {
@@ -246,12 +278,6 @@ extension Validator {
             return try inPlace(target, instance, "$dynamicRef", nil, &evaluated, collecting: collecting)
         case .discriminator(let discriminator):
             return try checkDiscriminator(discriminator, index, instance, &evaluated, collecting: collecting)
-        case .readOnly:
-            return options.direction != .request
-                || fail(index, "readOnly", "a readOnly value must not be sent in a request")
-        case .writeOnly:
-            return options.direction != .response
-                || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
         case .unevaluatedItems(let child):
             guard instance.elementCount != nil else { return true }
             var valid = true
@@ -360,10 +386,8 @@ extension Validator {
             work += 1
             var matched = false
             var propertyNode: Int?
-            if let index = applicator.propertyIndex {
-                propertyNode = index[name.string]
-            } else if let i = name.property(in: applicator) {
-                propertyNode = applicator.properties[i].node
+            if let i = name.property(in: applicator) {
+                propertyNode = applicator.nodes[i]
                 if marksRequired { seen |= applicator.requiredBits[i] }
             }
             if let propertyNode {
@@ -390,7 +414,7 @@ extension Validator {
                     if !recording || stopsAtFirstFailure { return false }
                 }
             }
-            if collecting && matched { evaluated.properties.insert(name.string) }
+            if collecting && matched { evaluated.insert(property: name.string) }
             return true
         }
         return valid
@@ -420,6 +444,15 @@ extension Validator {
     func matches(_ pattern: ECMAPattern, _ text: String) throws(SchemaError) -> Bool {
         do {
             return try pattern.matches(text)
+        } catch {
+            throw SchemaError(code: .patternBudgetExceeded, message: error.message)
+        }
+    }
+
+    /// ``ECMAPattern/matches(utf8:)``: `nil` when the text must be matched as a string.
+    func matches(_ pattern: ECMAPattern, utf8 bytes: UnsafeBufferPointer<UInt8>) throws(SchemaError) -> Bool? {
+        do {
+            return try pattern.matches(utf8: bytes)
         } catch {
             throw SchemaError(code: .patternBudgetExceeded, message: error.message)
         }

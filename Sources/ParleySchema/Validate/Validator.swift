@@ -5,6 +5,8 @@ import Parley
 struct Validator {
     let program: Program
     let nodes: [Node]
+    let steps: [Step]
+    let stepRanges: [Range<Int>]
     let limits: JSONSchema.Limits
     let options: JSONSchema.ValidationOptions
     let stopsAtFirstFailure: Bool
@@ -22,6 +24,8 @@ struct Validator {
     init(program: Program, limits: JSONSchema.Limits, options: JSONSchema.ValidationOptions) {
         self.program = program
         self.nodes = program.nodes
+        self.steps = program.steps
+        self.stepRanges = program.stepRanges
         self.limits = limits
         self.options = options
         self.stopsAtFirstFailure = options.mode == .flag
@@ -52,30 +56,30 @@ struct Validator {
                 code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
                 schemaLocation: nodes[index].location, limit: "maxDepth")
         }
-        // The keywords alone are read, not the whole node: copying a `Node` retains its location too.
-        let keywords = nodes[index].keywords
-        if keywords.isEmpty { return true }
+        let steps = stepRanges[index]
+        if steps.isEmpty { return true }
         // An object a JSON text's tape holds is validated on the tape (neither coercion nor tags
         // apply to objects). Otherwise the instance is replaced only when coerced or untagged, and
         // passed on as it came, not copied into a variable first.
         if let view = instance.tapeView {
-            return try check(keywords, node: index, view, &evaluated, collect: collect)
+            return try check(steps, node: index, view, &evaluated, collect: collect)
         }
         if options.coercesStrings, let text = instance.text {
             let types = nodes[index].types
             if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {
-                return try check(keywords, node: index, coerced, &evaluated, collect: collect)
+                return try check(steps, node: index, coerced, &evaluated, collect: collect)
             }
         } else if let inner = instance.untagged {
-            return try check(keywords, node: index, inner, &evaluated, collect: collect)
+            return try check(steps, node: index, inner, &evaluated, collect: collect)
         }
-        return try check(keywords, node: index, instance, &evaluated, collect: collect)
+        return try check(steps, node: index, instance, &evaluated, collect: collect)
     }
 
-    /// The node's keywords against an instance already coerced or untagged, in the node's
-    /// dynamic scope and collecting what it evaluated when it has `unevaluated*` keywords.
+    /// The node's keywords (its `range` of ``steps``) against an instance already coerced or
+    /// untagged, in the node's dynamic scope and collecting what it evaluated when it has
+    /// `unevaluated*` keywords.
     mutating func check<I: SchemaInstance>(
-        _ keywords: [Keyword], node index: Int, _ instance: I, _ evaluated: inout Evaluated,
+        _ range: Range<Int>, node index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collect: Bool
     ) throws(SchemaError) -> Bool {
         var pushedScope = false
@@ -86,18 +90,18 @@ struct Validator {
         defer { if pushedScope { dynamicScope.removeLast() } }
         if nodes[index].collectsEvaluated && !collect {
             var local = Evaluated()
-            return try check(keywords, index, instance, &local, collecting: true)
+            return try check(range, index, instance, &local, collecting: true)
         }
-        return try check(keywords, index, instance, &evaluated, collecting: collect)
+        return try check(range, index, instance, &evaluated, collecting: collect)
     }
 
     mutating func check<I: SchemaInstance>(
-        _ keywords: [Keyword], _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
+        _ range: Range<Int>, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         var valid = true
-        for keyword in keywords {
-            if try !check(keyword, index, instance, &evaluated, collecting: collecting) {
+        for position in range {
+            if try !check(steps[position], index, instance, &evaluated, collecting: collecting) {
                 valid = false
                 if stopsAtFirstFailure || !recording { return false }
             }
@@ -148,20 +152,22 @@ struct Validator {
         _ child: Int, _ value: I, _ step: @autoclosure () -> PathToken, _ keyword: String,
         _ token: @autoclosure () -> PathToken? = nil
     ) throws(SchemaError) -> Bool {
-        let token = recording ? token() : nil
-        if recording {
-            keywordPath.append(.key(keyword))
-            if let token { keywordPath.append(token) }
-            instancePath.append(step())
+        guard recording else {
+            instanceDepth += 1
+            defer { instanceDepth -= 1 }
+            var unused = Evaluated()
+            return try validate(child, value, &unused, collect: false)
         }
+        let token = token()
+        keywordPath.append(.key(keyword))
+        if let token { keywordPath.append(token) }
+        instancePath.append(step())
         instanceDepth += 1
         defer {
             instanceDepth -= 1
-            if recording {
-                keywordPath.removeLast()
-                if token != nil { keywordPath.removeLast() }
-                instancePath.removeLast()
-            }
+            keywordPath.removeLast()
+            if token != nil { keywordPath.removeLast() }
+            instancePath.removeLast()
         }
         var unused = Evaluated()
         return try validate(child, value, &unused, collect: false)

@@ -22,32 +22,43 @@ package enum Coercion {
 
     /// Whether `text` follows the JSON number grammar (no `+`, no leading zeros, digits around `.`).
     package static func isNumberSyntax(_ text: String) -> Bool {
-        // Read over the text's own bytes: no copy of them is made.
-        let bytes = text.utf8
-        var i = bytes.startIndex
-        func peek() -> UInt8? { i < bytes.endIndex ? bytes[i] : nil }
-        func digits() -> Int {
-            var n = 0
-            while let c = peek(), c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
-                bytes.formIndex(after: &i)
-                n += 1
+        // One pass over the text's own bytes, no copy made: where in the grammar the bytes so far end.
+        var part = NumberPart.start
+        for byte in text.utf8 {
+            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            let isExponent = byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+            switch part {
+            case .start where byte == UInt8(ascii: "-"): part = .minus
+            case .start, .minus:
+                guard isDigit else { return false }
+                part = byte == UInt8(ascii: "0") ? .zero : .integer
+            case .zero, .integer, .fraction:
+                if isDigit && part != .zero {
+                    continue
+                } else if byte == UInt8(ascii: "."), part != .fraction {
+                    part = .dot
+                } else if isExponent {
+                    part = .exponent
+                } else {
+                    return false
+                }
+            case .dot:
+                guard isDigit else { return false }
+                part = .fraction
+            case .exponent where byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-"): part = .exponentSign
+            case .exponent, .exponentSign, .exponentDigits:
+                guard isDigit else { return false }
+                part = .exponentDigits
             }
-            return n
         }
-        if peek() == UInt8(ascii: "-") { bytes.formIndex(after: &i) }
-        let leading = peek()
-        let count = digits()
-        guard count > 0, !(leading == UInt8(ascii: "0") && count > 1) else { return false }
-        if peek() == UInt8(ascii: ".") {
-            bytes.formIndex(after: &i)
-            guard digits() > 0 else { return false }
-        }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            bytes.formIndex(after: &i)
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { bytes.formIndex(after: &i) }
-            guard digits() > 0 else { return false }
-        }
-        return i == bytes.endIndex
+        return part == .zero || part == .integer || part == .fraction || part == .exponentDigits
+    }
+
+    /// Where a number's text is: before it, after its minus sign, its integer part (a lone `0`
+    /// or digits from 1 to 9), after the `.`, in the fraction, after the `e`, after its sign, in
+    /// its digits.
+    private enum NumberPart {
+        case start, minus, zero, integer, dot, fraction, exponent, exponentSign, exponentDigits
     }
 }
 

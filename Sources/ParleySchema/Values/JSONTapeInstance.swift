@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Parley
 package import ParleyJSON
 
@@ -35,7 +30,8 @@ package struct JSONTapeInstance: SchemaInstance {
         case .plainString, .decodedString: .string
         case .array: .array
         case .object: .object
-        case .integer, .float, .numberText: InstanceKind(tape.scalar(at: entry))
+        case .integer: .integer
+        case .float, .numberText: InstanceKind(tape.scalar(at: entry))
         }
     }
 
@@ -55,6 +51,8 @@ package struct JSONTapeInstance: SchemaInstance {
     var schemaStringByteCount: Int? {
         tape.plainStringBytes(at: entry)?.count ?? schemaString?.utf8.count
     }
+
+    var schemaStringUTF8: UnsafeBufferPointer<UInt8>? { tape.plainStringBytes(at: entry) }
 
     var untagged: Value? { nil }
 
@@ -95,8 +93,8 @@ package struct JSONTapeInstance: SchemaInstance {
         return JSONTapeInstance(tape, entry: value)
     }
 
-    /// A member's name: its key entry, compared as bytes with ASCII names when it is ASCII
-    /// (where equal strings are equal bytes) and as a string otherwise.
+    /// A member's name: its key entry, looked up among a schema's properties by its bytes when
+    /// it has no escapes (see ``PropertyNames``) and as a string otherwise.
     struct Name: SchemaMemberName {
         let tape: JSONTape
         let entry: Int
@@ -104,24 +102,14 @@ package struct JSONTapeInstance: SchemaInstance {
         var string: String { tape.string(at: entry) }
 
         func property(in applicator: ObjectApplicator) -> Int? {
-            guard let key = tape.plainStringBytes(at: entry), key.allSatisfy({ $0 < 0x80 }) else {
-                let key = string
-                return applicator.properties.firstIndex { $0.name == key }
-            }
-            return applicator.nameBytes.withUnsafeBufferPointer { names -> Int? in
-                for i in applicator.properties.indices {
-                    if applicator.nameIsASCII[i] {
-                        let start = applicator.nameStarts[i]
-                        guard applicator.nameStarts[i &+ 1] &- start == key.count else { continue }
-                        if key.isEmpty || memcmp(names.baseAddress! + start, key.baseAddress!, key.count) == 0 {
-                            return i
-                        }
-                    } else if applicator.properties[i].name == string {
-                        return i
-                    }
+            if let key = tape.plainStringBytes(at: entry) {
+                switch applicator.names.first(utf8: key) {
+                case .at(let position): return position
+                case .absent: return nil
+                case .undecided: break
                 }
-                return nil
             }
+            return applicator.names.first(string)
         }
     }
 }

@@ -22,6 +22,9 @@ protocol SchemaInstance {
     /// The number of UTF-8 bytes of ``schemaString`` (bounding its length: a code point takes 1 to
     /// 4 bytes); `nil` when the instance is not of string kind.
     var schemaStringByteCount: Int? { get }
+    /// The UTF-8 bytes of ``schemaString`` when the instance holds them as they are (a string
+    /// without escapes in a JSON text's tape), valid while the instance is; `nil` otherwise.
+    var schemaStringUTF8: UnsafeBufferPointer<UInt8>? { get }
     /// The text of a string instance, for reading it by type (``JSONSchema/ValidationOptions/coercesStrings``).
     var text: String? { get }
     /// The instance a tag wraps, as the schema sees it; `nil` when it is not tagged.
@@ -59,7 +62,7 @@ extension String: SchemaMemberName {
     var string: String { self }
 
     func property(in applicator: ObjectApplicator) -> Int? {
-        applicator.properties.firstIndex { $0.name == self }
+        applicator.names.first(self)
     }
 }
 
@@ -78,6 +81,8 @@ extension Value: SchemaInstance {
     var schemaStringLength: Int? { schemaString?.unicodeScalars.count }
 
     var schemaStringByteCount: Int? { schemaString?.utf8.count }
+
+    var schemaStringUTF8: UnsafeBufferPointer<UInt8>? { nil }
 
     var text: String? {
         if case .string(let text) = self { return text }
