@@ -7,7 +7,7 @@ import Parley
 /// `Value/date(_:)` to an RFC 3339 UTC string, `Value/tagged(_:_:)` to its inner value.
 struct JSONWriter {
     let options: JSONFormat.Options
-    let output: ByteWriter
+    let output: ByteOutput
 
     struct Frame {
         var isObject: Bool
@@ -19,7 +19,7 @@ struct JSONWriter {
 
     init(options: JSONFormat.Options, capacityHint: Int = 1024) {
         self.options = options
-        self.output = ByteWriter(capacity: capacityHint)
+        self.output = ByteOutput(capacity: capacityHint)
     }
 
     static func unsupported(_ message: String) -> FormatError {
@@ -34,8 +34,8 @@ struct JSONWriter {
             var value = next
             while case .tagged(_, let inner) = value { value = inner }
             switch value {
-            case .null: output.append(literal: "null")
-            case .bool(let b): output.append(literal: b ? "true" : "false")
+            case .null: output.append("null")
+            case .bool(let b): output.append(b ? "true" : "false")
             case .integer(let i): output.append(decimal: i)
             case .float(let d): try writeFloat(d)
             case .number(let text): try writeNumber(text)
@@ -48,7 +48,7 @@ struct JSONWriter {
                 writeString(text)
             case .array(let elements):
                 if elements.isEmpty {
-                    output.append(literal: "[]")
+                    output.append("[]")
                 } else {
                     output.append(0x5B)
                     stack.append(
@@ -56,7 +56,7 @@ struct JSONWriter {
                 }
             case .object(let object):
                 if object.isEmpty {
-                    output.append(literal: "{}")
+                    output.append("{}")
                 } else {
                     output.append(0x7B)
                     var members = object.members
@@ -80,7 +80,7 @@ struct JSONWriter {
                     if stack[top].isObject {
                         let member = stack[top].members[index]
                         writeString(member.key)
-                        if options.isPrettyPrinted { output.append(literal: ": ") } else { output.append(0x3A) }
+                        if options.isPrettyPrinted { output.append(": ") } else { output.append(0x3A) }
                         next = member.value
                     } else {
                         next = stack[top].elements[index]
@@ -99,21 +99,21 @@ struct JSONWriter {
 
     private func newline(depth: Int) {
         output.append(0x0A)
-        for _ in 0..<depth { output.append(literal: "  ") }
+        for _ in 0..<depth { output.append("  ") }
     }
 
     private func writeFloat(_ d: Double) throws(FormatError) {
         guard d.isFinite else { throw Self.unsupported("JSON has no representation for \(d)") }
         // Swift's description is the shortest text that round-trips, and keeps ".0" on integral
         // values ("1.0", "1e+16"), so a float never reads back as an integer.
-        output.append(text: d.description)
+        output.append(contentsOf: d.description)
     }
 
     private func writeNumber(_ text: String) throws(FormatError) {
         guard Self.isJSONNumber(text) else {
             throw Self.unsupported("'\(text.prefix(40))' is not a JSON number")
         }
-        output.append(text: text)
+        output.append(contentsOf: text)
     }
 
     /// Whether `text` matches the RFC 8259 `number` production exactly.
@@ -161,15 +161,15 @@ struct JSONWriter {
                 }
                 if i > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i])) }
                 switch byte {
-                case 0x22: output.append(literal: "\\\"")
-                case 0x5C: output.append(literal: "\\\\")
-                case 0x0A: output.append(literal: "\\n")
-                case 0x0D: output.append(literal: "\\r")
-                case 0x09: output.append(literal: "\\t")
-                case 0x08: output.append(literal: "\\b")
-                case 0x0C: output.append(literal: "\\f")
+                case 0x22: output.append("\\\"")
+                case 0x5C: output.append("\\\\")
+                case 0x0A: output.append("\\n")
+                case 0x0D: output.append("\\r")
+                case 0x09: output.append("\\t")
+                case 0x08: output.append("\\b")
+                case 0x0C: output.append("\\f")
                 default:
-                    output.append(literal: "\\u00")
+                    output.append("\\u00")
                     output.append(Self.hexDigits.utf8Start[Int(byte >> 4)])
                     output.append(Self.hexDigits.utf8Start[Int(byte & 0xF)])
                 }

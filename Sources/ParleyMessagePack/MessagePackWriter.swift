@@ -6,8 +6,9 @@ import Parley
 /// parsed into, through the same scalar and header writers (`ValueEventWriter`).
 struct MessagePackWriter: ValueEventWriter {
     let options: MessagePackFormat.Options
-    /// The bytes written so far.
-    let output = MessagePackOutput()
+    /// The bytes written so far; a typical API answer's size at first (smaller starts grew it
+    /// several times over).
+    let output = ByteOutput(capacity: 1_024)
 
     private enum Frame {
         case array([Value], next: Int)

@@ -130,7 +130,7 @@ enum ScalarText {
 
     /// Appends the string given as its UTF-8 bytes (valid UTF-8) double-quoted, escaping what is
     /// not printable: runs of printable text are copied as they are, byte for byte.
-    static func appendDoubleQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: YAMLOutput) {
+    static func appendDoubleQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: ByteOutput) {
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         var i = 0
@@ -156,7 +156,7 @@ enum ScalarText {
 
     /// Appends the escape of a scalar that a double-quoted scalar cannot hold as it is (or, for
     /// `"` and `\\`, must not).
-    private static func appendEscaped(_ scalar: Unicode.Scalar, to output: YAMLOutput) {
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to output: ByteOutput) {
         let letter: Unicode.Scalar
         switch scalar.value {
         case 0x22, 0x5C: letter = scalar
@@ -185,34 +185,17 @@ enum ScalarText {
     }
 
     /// Appends a string plain when that is safe, double-quoted otherwise.
-    static func appendString(_ string: String, inFlow: Bool, to output: YAMLOutput) {
+    static func appendString(_ string: String, inFlow: Bool, to output: ByteOutput) {
         var string = string
         string.withUTF8 { appendString($0, inFlow: inFlow, to: output) }
     }
 
     /// ``appendString(_:inFlow:to:)-(String,_,_)`` for a string given as its UTF-8 bytes (valid UTF-8).
-    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool, to output: YAMLOutput) {
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool, to output: ByteOutput) {
         if isPlainSafe(utf8, inFlow: inFlow) {
             output.append(contentsOf: utf8)
         } else {
             appendDoubleQuoted(utf8, to: output)
-        }
-    }
-
-    /// Appends `integer` in decimal (as `String(integer)` spells it), without making a string.
-    static func appendInteger(_ integer: Int64, to output: YAMLOutput) {
-        if integer < 0 { output.append(UInt8(ascii: "-")) }
-        var magnitude = integer.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a 64-bit magnitude's 20 digits
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var start = scratch.count
-            repeat {
-                start &-= 1
-                scratch[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-                magnitude /= 10
-            } while magnitude != 0
-            let digits = UnsafeRawBufferPointer(rebasing: scratch[start...]).assumingMemoryBound(to: UInt8.self)
-            output.append(contentsOf: digits)
         }
     }
 

@@ -33,7 +33,7 @@ struct YAMLWriter {
     /// events (`false`: their members are built, as for any object).
     let streamsDeferredObjects: Bool
     /// The bytes written so far.
-    private let output: YAMLOutput
+    private let output: ByteOutput
     private var stack: [Frame] = []
     /// The containers open while an object is written from its document's events.
     private var eventFrames: [EventFrame] = []
@@ -50,7 +50,7 @@ struct YAMLWriter {
         self.format = format
         self.streamsDeferredObjects = streamsDeferredObjects
         // A typical API answer's size: smaller starts grew it several times over.
-        output = YAMLOutput(capacity: 1_024)
+        output = ByteOutput(capacity: 1_024)
     }
 
     /// The document written.
@@ -154,7 +154,7 @@ struct YAMLWriter {
 
     /// Appends `count` spaces.
     private func writeIndent(_ count: Int) {
-        output.appendSpaces(count)
+        output.append(repeating: UInt8(ascii: " "), count: count)
     }
 
     private mutating func drain() throws(FormatError) {
@@ -215,7 +215,7 @@ struct YAMLWriter {
         switch value {
         case .null: append("null")
         case .bool(let bool): append(bool ? "true" : "false")
-        case .integer(let integer): ScalarText.appendInteger(integer, to: output)
+        case .integer(let integer): output.append(decimal: integer)
         case .float(let double): output.append(contentsOf: ScalarText.floatText(double))
         case .number(let text): try appendNumberText(text)
         case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: output)
@@ -364,7 +364,7 @@ extension YAMLWriter: ValueEventWriter {
 
     mutating func writeInteger(_ integer: Int64) {
         _ = beginValue(isBlock: false)
-        ScalarText.appendInteger(integer, to: output)
+        output.append(decimal: integer)
         output.append(UInt8(ascii: "\n"))
     }
 

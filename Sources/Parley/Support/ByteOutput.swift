@@ -1,0 +1,142 @@
+/// The bytes a text or binary format's writer writes: a growable buffer appended to on a hot path,
+/// without `Array`'s work on every append (a uniqueness check, and generic sequence code for a
+/// run of bytes), shared by reference among the writer's parts and handed out as one `[UInt8]`
+/// at the end. The JSON, MessagePack and YAML writers share it.
+///
+/// Its methods are `@inlinable` for the same reason as `BinaryInput`'s: the writers call them for
+/// every byte or token, from other modules.
+@usableFromInline
+package final class ByteOutput {
+    // Unchecked: a writer in another module cannot be shown to never overlap two accesses, so
+    // each append would otherwise check exclusivity at run time; every access here is a plain
+    // read or write of a number or pointer, none of them held across a call.
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var length = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+
+    /// An empty output with room for `capacity` bytes (16 at the least) before it grows.
+    package init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The number of bytes written.
+    @inlinable
+    package var count: Int { length }
+
+    /// Makes room for `extra` more bytes.
+    @inlinable
+    package func reserve(_ extra: Int) {
+        if capacity &- length < extra { grow(toAtLeast: length &+ extra) }
+    }
+
+    @inlinable
+    package func append(_ byte: UInt8) {
+        if length == capacity { grow(toAtLeast: length &+ 1) }
+        base[length] = byte
+        length &+= 1
+    }
+
+    /// Appends `bytes`, which must not point into this output.
+    @inlinable
+    package func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        let count = bytes.count
+        reserve(count)
+        (base + length).update(from: source, count: count)
+        length &+= count
+    }
+
+    /// Appends literal text.
+    @inlinable
+    package func append(_ text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 bytes.
+    @inlinable
+    package func append(contentsOf text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    @inlinable
+    package func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    /// Appends `byte` `count` times (an indent).
+    @inlinable
+    package func append(repeating byte: UInt8, count: Int) {
+        guard count > 0 else { return }
+        reserve(count)
+        (base + length).initialize(repeating: byte, count: count)
+        length &+= count
+    }
+
+    /// Appends the low `width` bytes of `value`, most significant first.
+    @inlinable
+    package func appendBigEndian(_ value: UInt64, width: Int) {
+        reserve(width)
+        var shift = (width &- 1) &* 8
+        while shift >= 0 {
+            base[length] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+            length &+= 1
+            shift &-= 8
+        }
+    }
+
+    /// Appends `value` in decimal, as `String(value)` spells it, without making a string.
+    @inlinable
+    package func append(decimal value: Int64) {
+        reserve(20)
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a 64-bit magnitude's 20 digits
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var start = scratch.count
+            repeat {
+                start &-= 1
+                scratch[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+                magnitude /= 10
+            } while magnitude != 0
+            append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]).assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Inserts `text` at `index` (at most ``count``), moving the bytes after it.
+    package func insert(_ text: StaticString, at index: Int) {
+        let count = text.utf8CodeUnitCount
+        reserve(count)
+        (base + index + count).moveInitialize(from: base + index, count: length &- index)
+        (base + index).initialize(from: text.utf8Start, count: count)
+        length &+= count
+    }
+
+    /// The bytes written at `range` (within ``count``), readable until the next append.
+    @inlinable
+    package func bytes(in range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+
+    /// The bytes written, copied into an array.
+    package func makeArray() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            if let target = buffer.baseAddress, length > 0 { target.initialize(from: base, count: length) }
+            initialized = length
+        }
+    }
+
+    @usableFromInline
+    func grow(toAtLeast needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: length)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}
