@@ -200,11 +200,19 @@ fuzz: setup
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
 
-# Builds the DocC archives of every module with a Docs.docc catalog; any warning fails the run.
+# Builds the DocC archives of every module with a Docs.docc catalog, the root package's and the
+# integration packages' (in their shared scratch folder, so after `make test` nothing is rebuilt);
+# any warning fails the run. A symbol of another module is named in code font, not linked.
 DOC_TARGETS := $(sort $(notdir $(patsubst %/Docs.docc,%,$(wildcard Sources/*/Docs.docc))))
+INTEGRATION_DOC_TARGETS := $(sort $(notdir $(patsubst %/Docs.docc,%,$(wildcard Integrations/*/Sources/*/Docs.docc))))
 
 docs:
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
+	@set -e; for target in $(INTEGRATION_DOC_TARGETS); do \
+	  echo "==> Integrations/$$target"; \
+	  $(SWIFT) package --package-path Integrations/$$target --scratch-path $(INTEGRATION_SCRATCH) \
+	    generate-documentation --target $$target --warnings-as-errors; \
+	done
 
 # Builds and tests the consumer example: a package that depends on Parley by path and adds its own
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.

@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "ParleyAsyncHTTPClient", targets: ["ParleyAsyncHTTPClient"]),
     ],
     dependencies: [
+        // `make docs` builds the DocC catalog with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(name: "parley", path: "../.."),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Both come with the two above; named because the public API uses their types

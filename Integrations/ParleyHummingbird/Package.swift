@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "ParleyHummingbird", targets: ["ParleyHummingbird"]),
     ],
     dependencies: [
+        // `make docs` builds the DocC catalog with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(name: "parley", path: "../.."),
         .package(name: "parley-server-testing", path: "../ParleyServerTesting"),
         // No default traits: swift-configuration support and full Foundation are not needed.

@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "ParleyVapor", targets: ["ParleyVapor"]),
     ],
     dependencies: [
+        // `make docs` builds the DocC catalog with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(name: "parley", path: "../.."),
         // Tests only: the shared live test table (ParleyServerTesting).
         .package(name: "parley-server-testing", path: "../ParleyServerTesting"),

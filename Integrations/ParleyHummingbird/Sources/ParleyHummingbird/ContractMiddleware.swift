@@ -8,19 +8,19 @@ public import ParleyOpenAPI
 
 /// Router middleware that checks exchanges against an OpenAPI document.
 ///
-/// - Requests (``requests``, default ``ContractMode/enforce``): a request that matches no
+/// - Requests (``requests``, default `ContractMode.enforce`): a request that matches no
 ///   operation or violates its operation (a parameter of the wrong type, a required one missing,
 ///   an undeclared `Content-Type`, a body against its schema) is answered 400 with a problem
 ///   document whose `violations` member lists them (`kind`, `message`, `instance_path`,
 ///   `schema_path`, `value`), negotiated as every Parley answer is; the route never runs.
-/// - Responses (``responses``, default ``ContractMode/off``): the route's answer is checked
+/// - Responses (``responses``, default `ContractMode.off`): the route's answer is checked
 ///   against the matched operation (status, `Content-Type`, headers, body); in
-///   ``ContractMode/enforce`` a violation becomes a 500 problem listing them (development), in
-///   ``ContractMode/report`` it is logged and the answer goes out unchanged (production).
+///   `ContractMode.enforce` a violation becomes a 500 problem listing them (development), in
+///   `ContractMode.report` it is logged and the answer goes out unchanged (production).
 ///
 /// Add it after ``ParleyMiddleware``, so request bodies are decompressed before the check and
 /// errors thrown by routes become problems (those problems are not checked). The request body
-/// is collected (at most ``ParleyServer/maxRequestBodyBytes``, else 413), and a response body
+/// is collected (at most `ParleyServer.maxRequestBodyBytes`, else 413), and a response body
 /// of known length up to ``maxResponseBodyBytes`` (a longer or streamed one is logged as not checked).
 ///
 /// ```swift

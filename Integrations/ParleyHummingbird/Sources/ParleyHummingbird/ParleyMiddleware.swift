@@ -7,10 +7,10 @@ public import ParleyHTTP
 /// Router middleware that puts Parley around every route added after it:
 ///
 /// - a request body with `Content-Encoding: gzip` or `deflate` (the server's
-///   ``ParleyServer/contentCodings``) is decompressed before the route reads it, within
-///   ``ParleyServer/maxDecompressedBytes`` (a gzip bomb is 413);
+///   `ParleyServer.contentCodings`) is decompressed before the route reads it, within
+///   `ParleyServer.maxDecompressedBytes` (a gzip bomb is 413);
 /// - errors become problem documents (RFC 9457) in a format the client accepts, JSON when it
-///   accepts none: a ``ParleyError`` or ``ParleyProblem`` with the status it implies (406, 415,
+///   accepts none: a `ParleyError` or ``ParleyProblem`` with the status it implies (406, 415,
 ///   413, 400), Hummingbird's `HTTPError` with its own status, fields and message;
 /// - a HEAD request is answered without a body (the head, `Content-Length` included, as GET's);
 ///   create the router with `options: .autoGenerateHeadEndpoints` so every GET route answers HEAD.

@@ -3,8 +3,8 @@ public import Hummingbird
 public import Parley
 public import ParleyHTTP
 
-/// A ``ParleyError`` as a Hummingbird `HTTPResponseError`: its answer is the problem document
-/// ``ParleyServer/problemAnswer(for:to:accepting:)`` makes, with the status the error implies (406,
+/// A `ParleyError` as a Hummingbird `HTTPResponseError`: its answer is the problem document
+/// `ParleyServer.problemAnswer(for:to:accepting:)` makes, with the status the error implies (406,
 /// 415, 413, 400) and, for HEAD, no body.
 public struct ParleyProblem: HTTPResponseError, Sendable, CustomStringConvertible {
     /// The failure.

@@ -6,7 +6,7 @@ import NIOCore
 
 /// A Hummingbird `RequestDecoder` that picks the format by the request's `Content-Type`.
 ///
-/// It reads at most ``ParleyServer/maxRequestBodyBytes`` (more is 413), undoes a
+/// It reads at most `ParleyServer.maxRequestBodyBytes` (more is 413), undoes a
 /// `Content-Encoding` the middleware left in place, and decodes through the format's own
 /// `Decodable` path. A missing or unsupported `Content-Type` is 415 with an `Accept` field, a
 /// malformed one 400, a body that does not fit the type 400 naming the coding path: each thrown
@@ -22,7 +22,7 @@ public struct ParleyRequestDecoder: RequestDecoder, Sendable {
 
     /// Decodes the request body into `type`.
     ///
-    /// - Throws: ``ParleyProblem`` (400, 413, 415); 413 for a body over ``ParleyServer/maxRequestBodyBytes``.
+    /// - Throws: ``ParleyProblem`` (400, 413, 415); 413 for a body over `ParleyServer.maxRequestBodyBytes`.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request,
                                      context: some RequestContext) async throws -> T {
         let body = try await server.collectBody(of: request)

@@ -27,12 +27,12 @@ extension Application {
         /// - installs a content coder for each media type of its registry into
         ///   `ContentConfiguration.global` (see ``Vapor/ContentConfiguration/use(_:except:)``), so
         ///   `req.content.decode(T.self)` and `response.content.encode(_:as:)` speak every format;
-        /// - sets `app.routes.defaultMaxBodySize` to ``ParleyServer/maxRequestBodyBytes``, one
+        /// - sets `app.routes.defaultMaxBodySize` to `ParleyServer.maxRequestBodyBytes`, one
         ///   body limit for plain and coded bodies (a route's own `body: .collect(maxSize:)`
         ///   still rules its plain bodies);
         /// - turns Vapor's own request decompression off and adds ``ParleyMiddleware`` after the
         ///   middleware already configured: codings are undone within
-        ///   ``ParleyServer/maxDecompressedBytes`` (a bomb is 413, not a dropped connection), and
+        ///   `ParleyServer.maxDecompressedBytes` (a bomb is 413, not a dropped connection), and
         ///   errors become problem documents.
         ///
         /// `ContentConfiguration.global` is process-wide in Vapor: every application in the

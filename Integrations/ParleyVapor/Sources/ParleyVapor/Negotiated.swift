@@ -5,8 +5,8 @@ public import Vapor
 
 /// A response in the format the request's `Accept` prefers, among the application's registry.
 ///
-/// Return it from a route: the body is encoded by ``ParleyServer/reply(with:for:)`` (the core's
-/// ``Parley/Registry/reply(with:for:)-(Value,_)``), with `Content-Type` (`charset=utf-8` for
+/// Return it from a route: the body is encoded by `ParleyServer.reply(with:for:)` (the core's
+/// `Registry.reply(with:for:)`), with `Content-Type` (`charset=utf-8` for
 /// textual formats) and `Vary: Accept`. When nothing acceptable is available it throws a 406
 /// ``Parley/ParleyError`` listing the available types, and an `Accept` with no valid element a
 /// 400 one; ``ParleyMiddleware`` answers both as problem documents.
@@ -35,7 +35,7 @@ public struct Negotiated: ResponseEncodable, AsyncResponseEncodable, Sendable {
     }
 
     /// A negotiated response holding an `Encodable`, turned into a value tree by the server's
-    /// ``ParleyServer/valueEncoder``.
+    /// `ParleyServer.valueEncoder`.
     public init(encoding value: some Encodable & Sendable, status: HTTPResponseStatus = .ok,
                 headers: HTTPHeaders = [:]) {
         self.body = .encodable(value)
@@ -45,9 +45,9 @@ public struct Negotiated: ResponseEncodable, AsyncResponseEncodable, Sendable {
 
     /// Encodes the body for `request`.
     ///
-    /// - Throws: ``Parley/ParleyError`` with ``Parley/ParleyError/Code/notAcceptable`` (406),
-    ///   ``Parley/ParleyError/Code/invalidRequest`` (400, malformed `Accept`) or
-    ///   ``Parley/ParleyError/Code/encodingFailed``; ``ParleyVaporError/noServer``.
+    /// - Throws: ``Parley/ParleyError`` with `ParleyError.Code.notAcceptable` (406),
+    ///   `ParleyError.Code.invalidRequest` (400, malformed `Accept`) or
+    ///   `ParleyError.Code.encodingFailed`; ``ParleyVaporError/noServer``.
     public func encodeResponse(for request: Request) async throws -> Response {
         try response(for: request)
     }

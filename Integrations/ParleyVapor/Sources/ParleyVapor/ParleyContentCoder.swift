@@ -2,14 +2,14 @@ public import Parley
 import ParleyHTTP
 public import Vapor
 
-/// Vapor's `ContentEncoder` and `ContentDecoder` for one media type, backed by a ``Parley/Registry``.
+/// Vapor's `ContentEncoder` and `ContentDecoder` for one media type, backed by a `Registry`.
 ///
 /// Encoding goes through the registry's reply path, so the body and its `Content-Type` (with
 /// `charset=utf-8` for textual formats) are exactly what a negotiated reply in that type holds.
 /// Decoding picks the format by the message's own `Content-Type` (its parameters, `charset`
 /// included, are honoured) and decodes under the registry's limits.
 ///
-/// You rarely create one: ``Vapor/ContentConfiguration/use(_:)`` installs one per media type.
+/// You rarely create one: `ContentConfiguration.use(_:)` installs one per media type.
 ///
 /// ```swift
 /// let yaml = ParleyContentCoder(registry: registry, mediaType: "application/yaml")
@@ -36,8 +36,8 @@ public struct ParleyContentCoder: Vapor.ContentEncoder, Vapor.ContentDecoder {
 
     /// Encodes `encodable` in ``mediaType`` and sets `Content-Type`.
     ///
-    /// - Throws: ``Parley/ParleyError`` with ``Parley/ParleyError/Code/encodingFailed``, or
-    ///   ``Parley/ParleyError/Code/notAcceptable`` when the registry cannot write ``mediaType``.
+    /// - Throws: ``Parley/ParleyError`` with `ParleyError.Code.encodingFailed`, or
+    ///   `ParleyError.Code.notAcceptable` when the registry cannot write ``mediaType``.
     public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
         try encode(encodable, to: &body, headers: &headers, userInfo: [:])
     }
@@ -57,9 +57,9 @@ public struct ParleyContentCoder: Vapor.ContentEncoder, Vapor.ContentDecoder {
 
     /// Decodes `decodable` from `body`, with the format the `Content-Type` in `headers` selects.
     ///
-    /// - Throws: ``Parley/ParleyError``: ``Parley/ParleyError/Code/unsupportedMediaType`` (415),
-    ///   a format failure (400), ``Parley/ParleyError/Code/limitExceeded`` (413), or
-    ///   ``Parley/ParleyError/Code/decodingFailed`` naming the coding path.
+    /// - Throws: ``Parley/ParleyError``: `ParleyError.Code.unsupportedMediaType` (415),
+    ///   a format failure (400), `ParleyError.Code.limitExceeded` (413), or
+    ///   `ParleyError.Code.decodingFailed` naming the coding path.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         try decode(D.self, from: body, headers: headers, userInfo: [:])
     }

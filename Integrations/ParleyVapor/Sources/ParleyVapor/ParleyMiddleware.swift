@@ -8,13 +8,13 @@ public import Vapor
 ///
 /// - a `Content-Type` Parley cannot parse is a 400 problem before any route runs;
 /// - a request body with `Content-Encoding: gzip` or `deflate` (the server's
-///   ``ParleyServer/contentCodings``) is collected up to ``ParleyServer/maxRequestBodyBytes``
-///   and decompressed within ``ParleyServer/maxDecompressedBytes`` before the route reads it, so
+///   `ParleyServer.contentCodings`) is collected up to `ParleyServer.maxRequestBodyBytes`
+///   and decompressed within `ParleyServer.maxDecompressedBytes` before the route reads it, so
 ///   a gzip bomb is 413; the route sees the decoded body without `Content-Encoding`. An unknown
 ///   coding is 415 with `Accept-Encoding`. Vapor's own request decompression must be off
 ///   (`app.parley.use(_:)` turns it off);
 /// - every error thrown below it becomes a problem document (RFC 9457) in a format the client
-///   accepts, JSON when it accepts none (``ParleyServer/problemAnswer(for:to:)``): a
+///   accepts, JSON when it accepts none (`ParleyServer.problemAnswer(for:to:)`): a
 ///   ``Parley/ParleyError`` with the status it implies (406 and 415 list the types), Vapor's
 ///   `AbortError` with its status, fields and reason (its 415 with the registry's decodable
 ///   types), a `DecodingError` as 400, anything else as 500 without its details (logged).

@@ -46,7 +46,7 @@ extension Request {
         }
 
         /// Decodes the collected body by its `Content-Type` into a value tree
-        /// (``ParleyServer/decodeValue(_:of:)``): suffix types such as `application/vnd.api+json`
+        /// (`ParleyServer.decodeValue(_:of:)`): suffix types such as `application/vnd.api+json`
         /// included; an empty body without `Content-Type` is `.null`.
         ///
         /// - Throws: ``Parley/ParleyError``: 415, 400 (malformed, or a malformed `Content-Type`),
@@ -56,9 +56,9 @@ extension Request {
         }
 
         /// Decodes the collected body by its `Content-Type` into `type`
-        /// (``ParleyServer/decode(_:from:of:)``, JSON without building a value tree).
+        /// (`ParleyServer.decode(_:from:of:)`, JSON without building a value tree).
         ///
-        /// - Throws: as ``decode()``, and ``Parley/ParleyError/Code/decodingFailed`` (400) naming
+        /// - Throws: as ``decode()``, and `ParleyError.Code.decodingFailed` (400) naming
         ///   the coding path when the body does not fit `type`.
         public func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try server().decode(T.self, from: body, of: httpRequest)

@@ -18,9 +18,9 @@ extension GatewayConfiguration {
     public struct Contract: Sendable, Equatable {
         /// The OpenAPI 3.0 or 3.1 document (JSON or YAML), read when the gateway starts.
         public var document: URL
-        /// What happens to requests. Default ``ContractMode/report``.
+        /// What happens to requests. Default `report`.
         public var requests: ContractMode
-        /// What happens to responses. Default ``ContractMode/report``.
+        /// What happens to responses. Default `report`.
         public var responses: ContractMode
 
         /// Creates contract settings.

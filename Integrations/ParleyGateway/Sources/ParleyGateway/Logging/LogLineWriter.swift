@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 /// ``submit(_:)`` only appends to a bounded buffer and returns; when the buffer already holds
 /// ``capacity`` bytes, the line is dropped and counted in ``droppedLines`` (the gateway exposes
 /// that count as `parley_gateway_log_lines_dropped_total`). The thread writes what has queued at
-/// most every ``batchInterval``, so a busy gateway wakes it once per batch, not once per line.
+/// most every 5 ms, so a busy gateway wakes it once per batch, not once per line.
 public final class LogLineWriter: Sendable {
     /// Where the lines go.
     public enum Destination: Sendable, Equatable {
@@ -38,7 +38,9 @@ public final class LogLineWriter: Sendable {
 
     /// Opens `destination` and starts the writer thread.
     ///
-    /// - Parameter capacity: The most bytes of lines waiting to be written. Default 1 MiB.
+    /// - Parameters:
+    ///   - destination: Standard error, or a file the lines are appended to.
+    ///   - capacity: The most bytes of lines waiting to be written. Default 1 MiB.
     /// - Throws: ``GatewayConfigurationError`` when the file cannot be opened for appending.
     public convenience init(_ destination: Destination, capacity: Int = 1 << 20) throws(GatewayConfigurationError) {
         switch destination {
@@ -54,7 +56,7 @@ public final class LogLineWriter: Sendable {
         }
     }
 
-    /// Writes to an open file descriptor (a pipe in tests), which it closes on ``close()`` when
+    /// Writes to an open file descriptor (a pipe in tests), which it closes on ``close(waitingAtMost:)`` when
     /// `ownsDescriptor`.
     public init(descriptor: Int32, ownsDescriptor: Bool, capacity: Int = 1 << 20) {
         self.descriptor = descriptor
