@@ -7,6 +7,9 @@ struct Validator {
     let nodes: [Node]
     let steps: [Step]
     let stepRanges: [Range<Int>]
+    let bounds: [NumberBound]
+    let wholePatterns: [(start: Int, count: Int, position: Int)]
+    let patternUnits: [(low: UInt64, high: UInt64)]
     let limits: JSONSchema.Limits
     let options: JSONSchema.ValidationOptions
     let stopsAtFirstFailure: Bool
@@ -26,6 +29,9 @@ struct Validator {
         self.nodes = program.nodes
         self.steps = program.steps
         self.stepRanges = program.stepRanges
+        self.bounds = program.bounds
+        self.wholePatterns = program.wholePatterns
+        self.patternUnits = program.patternUnits
         self.limits = limits
         self.options = options
         self.stopsAtFirstFailure = options.mode == .flag
