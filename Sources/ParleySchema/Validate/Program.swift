@@ -49,6 +49,10 @@ final class Program: Sendable {
             }
             stepRanges.append(start..<steps.count)
         }
+        var nodes = nodes
+        for index in nodes.indices where nodes[index].keywords.count == 1 && !nodes[index].collectsEvaluated {
+            if case .ref(let target, _) = nodes[index].keywords[0] { nodes[index].soleReference = target }
+        }
         self.nodes = nodes
         self.steps = steps
         self.stepRanges = stepRanges
@@ -74,6 +78,9 @@ struct Node: Sendable {
     var collectsEvaluated = false
     /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
     var types: TypeSet = []
+    /// The target of its `$ref` when that is its only keyword (as in `items: {$ref: …}`) and it
+    /// collects nothing; -1 otherwise.
+    var soleReference = -1
 }
 
 /// A keyword as the validator runs it. The common keywords whose operands are plain values are
