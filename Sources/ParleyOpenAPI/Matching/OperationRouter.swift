@@ -38,9 +38,11 @@ struct OperationRouter: Sendable {
         return segments
     }
 
-    /// The byte ranges of a path's non-empty segments.
+    /// The byte ranges of a path's non-empty segments (room made for them first: growing the
+    /// list one segment at a time reallocated it).
     private static func segmentBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var bounds: [Range<Int>] = []
+        bounds.reserveCapacity(bytes.count { $0 == UInt8(ascii: "/") } + 1)
         var start = 0
         for offset in 0...bytes.count where offset == bytes.count || bytes[offset] == UInt8(ascii: "/") {
             if start < offset { bounds.append(start..<offset) }
@@ -95,7 +97,7 @@ struct OperationRouter: Sendable {
         var captures: [String] = []
         guard let end = walk(0, segments, &captures) else { return nil }
         let node = nodes[end]
-        var parameters: [String: String] = [:]
+        var parameters = [String: String](minimumCapacity: node.names.count)
         for (name, value) in zip(node.names, captures) { parameters[name] = value }
         return Found(template: node.template!, operations: node.operations, parameters: parameters)
     }

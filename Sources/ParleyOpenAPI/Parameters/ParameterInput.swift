@@ -98,6 +98,8 @@ public struct ParameterInput: Sendable {
     /// Each non-empty `&`-separated member's start, first `=` (if any) and end, as byte offsets.
     static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [(start: Int, equals: Int?, end: Int)] {
         var members: [(start: Int, equals: Int?, end: Int)] = []
+        // Room for every member first: growing the list one member at a time reallocated it.
+        members.reserveCapacity(bytes.count { $0 == UInt8(ascii: "&") } + 1)
         var start = 0
         var equals: Int?
         for offset in 0...bytes.count {

@@ -98,6 +98,15 @@ public struct ECMAPattern: Sendable {
         try asciiOutcome(bytes).result()
     }
 
+    /// The units of a pattern that is `^`, units and `$`, when ``matches(utf8:)`` of ASCII text
+    /// is exactly whether the text is one of these units per byte (its step budget fits the
+    /// longest text that can match); `nil` for any other pattern.
+    var wholeASCIIUnits: [(low: UInt64, high: UInt64)]? {
+        guard compiled.program.isSequence, let units = compiled.program.wholeASCIIUnits,
+              2 * units.count + 3 <= compiled.limits.maxSteps else { return nil }
+        return units
+    }
+
     /// What ``SequenceMatcher/matchesASCII(_:_:anchored:maxSteps:)`` makes of `bytes`.
     private func asciiOutcome(_ bytes: UnsafeBufferPointer<UInt8>) -> ASCIIOutcome {
         let compiled = self.compiled

@@ -9,6 +9,13 @@ final class Program: Sendable {
     let steps: [Step]
     /// Where each node's keywords are in `steps`, by node.
     let stepRanges: [Range<Int>]
+    /// The limits of the number keywords run as ``Step/bound(_:)``, by the step's index.
+    let bounds: [NumberBound]
+    /// The `pattern`s run as ``Step/wholePattern(_:)``, by the step's index: where their units
+    /// are in ``patternUnits`` and the keyword's position in its node.
+    let wholePatterns: [(start: Int, count: Int, position: Int)]
+    /// The units of those patterns, one pattern's after another.
+    let patternUnits: [(low: UInt64, high: UInt64)]
     /// The root node.
     let root: Int
     /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
@@ -19,15 +26,39 @@ final class Program: Sendable {
     init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
         var steps: [Step] = []
         var stepRanges: [Range<Int>] = []
+        var bounds: [NumberBound] = []
+        var wholePatterns: [(start: Int, count: Int, position: Int)] = []
+        var patternUnits: [(low: UInt64, high: UInt64)] = []
         stepRanges.reserveCapacity(nodes.count)
         for node in nodes {
             let start = steps.count
-            for (position, keyword) in node.keywords.enumerated() { steps.append(Step(keyword, at: position)) }
+            for (position, keyword) in node.keywords.enumerated() {
+                if case .pattern(let pattern, _) = keyword, let units = pattern.wholeASCIIUnits {
+                    steps.append(.wholePattern(wholePatterns.count))
+                    wholePatterns.append((patternUnits.count, units.count, position))
+                    patternUnits += units
+                } else if case .maximum(let limit, let exclusive, _) = keyword {
+                    steps.append(.bound(bounds.count))
+                    bounds.append(NumberBound(limit, exclusive: exclusive, isMaximum: true, position: position))
+                } else if case .minimum(let limit, let exclusive, _) = keyword {
+                    steps.append(.bound(bounds.count))
+                    bounds.append(NumberBound(limit, exclusive: exclusive, isMaximum: false, position: position))
+                } else {
+                    steps.append(Step(keyword, at: position))
+                }
+            }
             stepRanges.append(start..<steps.count)
+        }
+        var nodes = nodes
+        for index in nodes.indices where nodes[index].keywords.count == 1 && !nodes[index].collectsEvaluated {
+            if case .ref(let target, _) = nodes[index].keywords[0] { nodes[index].soleReference = target }
         }
         self.nodes = nodes
         self.steps = steps
         self.stepRanges = stepRanges
+        self.bounds = bounds
+        self.wholePatterns = wholePatterns
+        self.patternUnits = patternUnits
         self.root = root
         self.dynamicAnchors = dynamicAnchors
         self.usesDynamicScope = usesDynamicScope
@@ -47,6 +78,9 @@ struct Node: Sendable {
     var collectsEvaluated = false
     /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
     var types: TypeSet = []
+    /// The target of its `$ref` when that is its only keyword (as in `items: {$ref: …}`) and it
+    /// collects nothing; -1 otherwise.
+    var soleReference = -1
 }
 
 /// A keyword as the validator runs it. The common keywords whose operands are plain values are
@@ -66,6 +100,12 @@ enum Step: Sendable {
     case items(Int, from: Int, additional: Bool)
     case readOnly
     case writeOnly
+    /// `minimum`, `maximum` or an exclusive one (``Program/bounds``' entry), decided here for a
+    /// number ``NumberBound`` can order; any other instance goes to the node's keyword.
+    case bound(Int)
+    /// A `pattern` that is `^`, units and `$` (``Program/wholePatterns``' entry): an ASCII string
+    /// that is one of its units per byte passes here; any other instance goes to the node's keyword.
+    case wholePattern(Int)
     case keyword(Int)
 
     /// The step for `keyword`, the node's keyword at `position`.
@@ -84,6 +124,48 @@ enum Step: Sendable {
         case .writeOnly: self = .writeOnly
         default: self = .keyword(position)
         }
+    }
+}
+
+/// A number keyword's limit as a ``Step`` holds it, without the limit's exact digits: its
+/// nearest `Double` and, when it is a 64-bit integer, that integer (``NumberLimit``'s fast paths).
+struct NumberBound: Sendable {
+    let double: Double
+    let integer: Int64
+    let hasInteger: Bool
+    let exclusive: Bool
+    let isMaximum: Bool
+    /// The keyword's position in its node.
+    let position: Int
+
+    init(_ limit: NumberLimit, exclusive: Bool, isMaximum: Bool, position: Int) {
+        double = limit.double
+        integer = limit.integer ?? 0
+        hasInteger = limit.integer != nil
+        self.exclusive = exclusive
+        self.isMaximum = isMaximum
+        self.position = position
+    }
+
+    /// Whether `value` is within the bound, when it is a number ordered as
+    /// ``Validator/compare(_:_:)`` orders it without exact digits; `nil` for any other value.
+    func admits(_ value: Value?) -> Bool? {
+        let order: Int
+        switch value {
+        case .integer(let i)?:
+            guard hasInteger else { return nil }
+            order = i < integer ? -1 : i > integer ? 1 : 0
+        case .float(let d)?:
+            if d.isInfinite {
+                order = d < 0 ? -1 : 1
+            } else if d.isNaN || d == double {
+                return nil
+            } else {
+                order = d < double ? -1 : 1
+            }
+        default: return nil
+        }
+        return isMaximum ? order < 0 || (order == 0 && !exclusive) : order > 0 || (order == 0 && !exclusive)
     }
 }
 

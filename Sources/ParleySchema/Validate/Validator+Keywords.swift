@@ -70,6 +70,28 @@ extension Validator {
         case .writeOnly:
             return options.direction != .response
                 || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
+        case .bound(let entry):
+            // A number out of bounds, or one the step cannot order, is the keyword's to judge.
+            let bound = bounds[entry]
+            if bound.admits(instance.scalar) == true { return true }
+            return try check(nodes[index].keywords[bound.position], index, instance, &evaluated,
+                             collecting: collecting)
+        case .wholePattern(let entry):
+            // A byte outside ASCII is in no unit (its shift clears the word): the keyword decides.
+            let (start, count, position) = wholePatterns[entry]
+            if let bytes = instance.schemaStringUTF8, bytes.count == count {
+                var matched = true
+                for (offset, byte) in bytes.enumerated() {
+                    let unit = patternUnits[start &+ offset]
+                    let word = byte < 64 ? unit.low >> UInt64(byte) : unit.high >> UInt64(byte &- 64)
+                    if word & 1 == 0 {
+                        matched = false
+                        break
+                    }
+                }
+                if matched { return true }
+            }
+            return try check(nodes[index].keywords[position], index, instance, &evaluated, collecting: collecting)
         }
     }
 }

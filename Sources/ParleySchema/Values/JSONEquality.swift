@@ -10,7 +10,7 @@ enum JSONEquality {
         case (.bool(let x), .bool(let y)): return x == y
         case (.integer(let x), .integer(let y)): return x == y
         // Code point by code point: Swift's `==` would equate canonically equivalent strings.
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return sameUTF8(x, y)
         case (.float(let x), .float(let y)): return x == y
         case (.tagged(_, let x), _): return equal(x, b)
         case (_, .tagged(_, let y)): return equal(a, y)
@@ -29,9 +29,16 @@ enum JSONEquality {
             return ExactNumber.compare(x, y) == 0
         case (.date, _), (.bytes, _), (_, .date), (_, .bytes):
             guard let x = a.schemaString, let y = b.schemaString else { return false }
-            return x.utf8.elementsEqual(y.utf8)
+            return sameUTF8(x, y)
         default: return false
         }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes. Strings that `==` tells apart (it compares
+    /// canonical equivalence, quickly for ASCII) differ in their bytes too, so only equal ones
+    /// are walked byte by byte.
+    static func sameUTF8(_ x: String, _ y: String) -> Bool {
+        x == y && x.utf8.elementsEqual(y.utf8)
     }
 
     /// A hash consistent with ``equal(_:_:)``: numbers hash by their `Double` value.

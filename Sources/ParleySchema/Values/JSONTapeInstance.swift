@@ -25,13 +25,17 @@ package struct JSONTapeInstance: SchemaInstance {
 
     var kind: InstanceKind {
         switch tape.kind(at: entry) {
-        case .null: .null
-        case .falseValue, .trueValue: .boolean
-        case .plainString, .decodedString: .string
-        case .array: .array
-        case .object: .object
-        case .integer: .integer
-        case .float, .numberText: InstanceKind(tape.scalar(at: entry))
+        case .null: return .null
+        case .falseValue, .trueValue: return .boolean
+        case .plainString, .decodedString: return .string
+        case .array: return .array
+        case .object: return .object
+        case .integer: return .integer
+        case .float, .numberText:
+            let value = tape.scalar(at: entry)
+            // A float read as `InstanceKind(_:)` reads it, without its switch over every case.
+            if case .float(let d) = value { return d.isFinite && d == d.rounded() ? .integer : .number }
+            return InstanceKind(value)
         }
     }
 
