@@ -19,6 +19,9 @@ struct CBORWriter: ~Copyable {
         var kind: Kind
         /// Array elements, kept-map pairs (each `[key, value]`), or the single value.
         var values: [Value] = []
+        /// Deterministic kept-map pairs' keys, already encoded to sort them: written as they are,
+        /// so a key is encoded once however deeply maps nest as keys of maps.
+        var encodedKeys: [[UInt8]] = []
         var members: [Value.Object.Member] = []
         var next = 0
 
@@ -57,7 +60,13 @@ struct CBORWriter: ~Copyable {
                     throw unsupported("a cbor.map pair must be a [key, value] array")
                 }
                 // The value waits in a frame of its own while its key is written.
-                let key = try writeItem(pair[0])
+                let key: Frame?
+                if top.encodedKeys.isEmpty {
+                    key = try writeItem(pair[0])
+                } else {
+                    top.encodedKeys[next].withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+                    key = nil
+                }
                 if !isLast { stack.append(top) }
                 top = Frame(kind: .single, values: [pair[1]])
                 if let key {
@@ -112,7 +121,9 @@ struct CBORWriter: ~Copyable {
             if let pairs = try keptMapPairs(tag, inner) {
                 writeHead(major: 5, pairs.count)
                 if pairs.isEmpty { return nil }
-                return Frame(kind: .pairs, values: options.isDeterministic ? try sorted(pairs) : pairs)
+                guard options.isDeterministic else { return Frame(kind: .pairs, values: pairs) }
+                let sorted = try sorted(pairs)
+                return Frame(kind: .pairs, values: sorted.map(\.1), encodedKeys: sorted.map(\.0))
             }
             if try writeSimple(tag, inner) { return nil }
             if let number = Self.tagNumber(tag) { writeHead(major: 6, number) }
@@ -280,8 +291,8 @@ struct CBORWriter: ~Copyable {
             .map(\.1)
     }
 
-    /// Kept map pairs sorted by the bytes of their encoded keys.
-    private func sorted(_ pairs: [Value]) throws(FormatError) -> [Value] {
+    /// Kept map pairs sorted by the bytes of their encoded keys, each with those bytes.
+    private func sorted(_ pairs: [Value]) throws(FormatError) -> [([UInt8], Value)] {
         var keyed: [([UInt8], Value)] = []
         for pair in pairs {
             guard case .array(let parts) = pair, parts.count == 2 else {
@@ -291,7 +302,7 @@ struct CBORWriter: ~Copyable {
             try writer.write(parts[0])
             keyed.append((writer.finish(), pair))
         }
-        return keyed.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+        return keyed.sorted { $0.0.lexicographicallyPrecedes($1.0) }
     }
 
     private static func encodedKey(_ key: String) -> [UInt8] {
