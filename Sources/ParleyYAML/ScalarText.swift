@@ -2,7 +2,7 @@ import Parley
 
 /// Writing scalars and tags: when a string may stay plain, double-quoted escaping, number and
 /// tag text. Shared by the block writer and the flow rendering of complex keys.
-enum ScalarText {
+package enum ScalarText {
     /// Words YAML 1.1 readers take as Booleans or null; quoted so any reader sees a string. Each
     /// is packed into a word, its first byte lowest (``packedWord(_:)``), so one comparison
     /// tests a whole word.
@@ -52,57 +52,91 @@ enum ScalarText {
     /// `yes`, `null`, `1.0`, `0777`, `1_000`, `2001-12-14`), anything starting with an indicator,
     /// digit or space, ending with a space or `:`, holding `: `, ` #`, a control or non-printable
     /// character (and in flow context any of `,[]{}:#`) is quoted.
-    static func isPlainSafe(_ string: String, inFlow: Bool) -> Bool {
+    package static func isPlainSafe(_ string: String, inFlow: Bool) -> Bool {
         var string = string
         return string.withUTF8 { isPlainSafe($0, inFlow: inFlow) }
     }
 
+    /// What the plain-scalar test needs to know of a byte: bits of ``byteClasses``.
+    private enum ByteClass {
+        /// Not allowed first: an indicator, a digit, a space or tab, `.` or `+` (numbers and
+        /// timestamps start with a digit, sign or dot).
+        static let notFirst: UInt8 = 1 << 0
+        /// A C0 control (tab included) or DEL: never plain.
+        static let control: UInt8 = 1 << 1
+        /// One of `,[]{}:#`: not plain in flow context.
+        static let flowIndicator: UInt8 = 1 << 2
+        static let space: UInt8 = 1 << 3
+        /// `:` or `#`, which a space next to them turns into an indicator (`: `, ` #`).
+        static let colonOrHash: UInt8 = 1 << 4
+        /// A byte of a non-ASCII scalar, which must be printable.
+        static let nonASCII: UInt8 = 1 << 5
+        /// May start a word a YAML 1.1 or core reader takes for a Boolean or null (`yes`, `~`, …).
+        static let wordStart: UInt8 = 1 << 6
+        /// Not allowed last: a space, tab or `:`.
+        static let notLast: UInt8 = 1 << 7
+    }
+
+    /// Each byte's ``ByteClass`` bits, indexed by the byte.
+    private static let byteClasses: [UInt8] = (0...255).map { (value: Int) -> UInt8 in
+        let byte = UInt8(value)
+        var bits: UInt8 = 0
+        if Array("-?:,[]{}#&*!|>'\"%@` \t.+0123456789".utf8).contains(byte) { bits |= ByteClass.notFirst }
+        if byte < 0x20 || byte == 0x7F { bits |= ByteClass.control }
+        if Array(",[]{}:#".utf8).contains(byte) { bits |= ByteClass.flowIndicator }
+        if byte == UInt8(ascii: " ") { bits |= ByteClass.space }
+        if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "#") { bits |= ByteClass.colonOrHash }
+        if byte >= 0x80 { bits |= ByteClass.nonASCII }
+        if Array("yYnNoOtTfF~<=".utf8).contains(byte) { bits |= ByteClass.wordStart }
+        if Array(" \t:".utf8).contains(byte) { bits |= ByteClass.notLast }
+        return bits
+    }
+
     /// ``isPlainSafe(_:inFlow:)-(String,_)`` for a string given as its UTF-8 bytes (valid UTF-8).
-    static func isPlainSafe(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool) -> Bool {
+    ///
+    /// One pass gathers the classes of all the bytes (``byteClasses``); the rarer tests (a space
+    /// next to `:` or `#`, non-ASCII scalars, words) run only when those classes were seen.
+    package static func isPlainSafe(_ utf8: UnsafeBufferPointer<UInt8>, inFlow: Bool) -> Bool {
         guard let first = utf8.first, let last = utf8.last else { return false }
-        switch first {
-        case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "["),
-             UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "#"), UInt8(ascii: "&"),
-             UInt8(ascii: "*"), UInt8(ascii: "!"), UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "'"),
-             UInt8(ascii: "\""), UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"), UInt8(ascii: " "),
-             UInt8(ascii: "\t"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return false
-        default:
-            break
+        return byteClasses.withUnsafeBufferPointer { classes in
+            let firstClass = classes[Int(first)]
+            if firstClass & ByteClass.notFirst != 0 || classes[Int(last)] & ByteClass.notLast != 0 { return false }
+            var seen: UInt8 = 0
+            for byte in utf8 { seen |= classes[Int(byte)] }
+            let rejected = inFlow ? ByteClass.control | ByteClass.flowIndicator : ByteClass.control
+            if seen & rejected != 0 { return false }
+            if seen & ByteClass.space != 0 && seen & ByteClass.colonOrHash != 0 && holdsSpacedIndicator(utf8) {
+                return false
+            }
+            if seen & ByteClass.nonASCII != 0 && !isPrintable(utf8) { return false }
+            if firstClass & ByteClass.wordStart != 0 {
+                // No control character (so no zero byte) is left, as the word test needs.
+                if isYAML11Word(utf8) || !ScalarResolver.resolvesToString(utf8, timestamps: true) { return false }
+            }
+            return true
         }
-        if last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: ":") { return false }
+    }
+
+    /// Whether `utf8` holds `: ` or ` #`.
+    private static func holdsSpacedIndicator(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0
-        var isASCII = true
         for byte in utf8 {
-            // Letters and most punctuation need no test but in flow context.
-            if byte > UInt8(ascii: ":") && byte < 0x7F && !inFlow {
-                previous = byte
-                continue
-            }
-            if byte < 0x20 || byte == 0x7F { return false }
-            if byte >= 0x80 { isASCII = false }
-            if previous == UInt8(ascii: ":") && (byte == UInt8(ascii: " ")) { return false }
-            if previous == UInt8(ascii: " ") && byte == UInt8(ascii: "#") { return false }
-            if inFlow {
-                switch byte {
-                case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
-                     UInt8(ascii: ":"), UInt8(ascii: "#"):
-                    return false
-                default: break
-                }
-            }
+            if previous == UInt8(ascii: ":") && byte == UInt8(ascii: " ") { return true }
+            if previous == UInt8(ascii: " ") && byte == UInt8(ascii: "#") { return true }
             previous = byte
         }
-        if !isASCII {
-            var i = 0
-            while i < utf8.count {
-                let (scalar, length) = scalar(in: utf8, at: i)
-                if !isPrintable(scalar) { return false }
-                i &+= length
-            }
+        return false
+    }
+
+    /// Whether every scalar of `utf8` (valid UTF-8) is printable (``isPrintable(_:)-(Unicode.Scalar)``).
+    private static func isPrintable(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < utf8.count {
+            let (scalar, length) = scalar(in: utf8, at: i)
+            if !isPrintable(scalar) { return false }
+            i &+= length
         }
-        if isYAML11Word(utf8) { return false }  // no control character (so no zero byte) is left
-        return ScalarResolver.resolvesToString(utf8, timestamps: true)
+        return true
     }
 
     /// Whether YAML allows `scalar` unescaped (c-printable minus BOM and line separators).
