@@ -233,13 +233,6 @@ package enum ScalarText {
         }
     }
 
-    /// The text of a float that reads back as the same `Double`.
-    static func floatText(_ double: Double) -> String {
-        if double.isNaN { return ".nan" }
-        if double.isInfinite { return double < 0 ? "-.inf" : ".inf" }
-        return double.description
-    }
-
     /// Whether exact number text can be written as it is (it matches the core int or float form).
     static func isNumberText(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { ScalarResolver.number($0) != nil } ?? false

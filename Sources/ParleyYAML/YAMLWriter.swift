@@ -216,7 +216,7 @@ struct YAMLWriter {
         case .null: append("null")
         case .bool(let bool): append(bool ? "true" : "false")
         case .integer(let integer): output.append(decimal: integer)
-        case .float(let double): output.append(contentsOf: ScalarText.floatText(double))
+        case .float(let double): FloatText.append(double, to: output)
         case .number(let text): try appendNumberText(text)
         case .string(let string): ScalarText.appendString(string, inFlow: inFlow, to: output)
         case .bytes(let bytes):
@@ -370,7 +370,7 @@ extension YAMLWriter: ValueEventWriter {
 
     mutating func writeFloat(_ float: Double) {
         _ = beginValue(isBlock: false)
-        output.append(contentsOf: ScalarText.floatText(float))
+        FloatText.append(float, to: output)
         output.append(UInt8(ascii: "\n"))
     }
 
