@@ -16,11 +16,6 @@ package enum FloatText {
         if !appendShortDecimal(double, to: output) { output.append(contentsOf: text(double)) }
     }
 
-    /// 10^0 through 10^19, every power below 2^64.
-    private static let powersOfTen: [UInt64] = (0...19).map { power in
-        (0..<power).reduce(1) { product, _ in product * 10 }
-    }
-
     /// The largest magnitude written as a short decimal: `description` writes larger ones with an exponent.
     private static let maxShortDecimal: Double = 0x1p53
     /// The smallest magnitude written as a short decimal (`description` writes an exponent below 0.0001).
@@ -33,8 +28,9 @@ package enum FloatText {
     /// `description` writes the fewest digits that read back as the same `Double` and, among
     /// those, the ones nearest to its exact value. So does this: for 1, 2, … digits after the
     /// point it takes the integers on either side of the exact value times 10^digits (computed
-    /// exactly, in 128 bits), keeps those that read back (a division of two exact `Double`s
-    /// rounds as reading the decimal does), and writes the nearer; an exact tie is left to `description`.
+    /// exactly, from the 128-bit product of its significand and the power of ten), keeps those
+    /// that read back (a division of two exact `Double`s rounds as reading the decimal does), and
+    /// writes the nearer; an exact tie is left to `description`.
     package static func appendShortDecimal(_ double: Double, to output: ByteOutput) -> Bool {
         let magnitude = double.magnitude
         // NaN fails both comparisons.
@@ -44,28 +40,38 @@ package enum FloatText {
             output.append(".0")
             return true
         }
-        // magnitude = significand / 2^shift exactly: it is normal, and a fraction below 2^53.
-        let shift = 52 - Int(magnitude.exponent)
-        let significand = UInt128(magnitude.significandBitPattern | 1 << 52)
-        let fractionMask = UInt128(1) << shift - 1
-        let half = UInt128(1) << (shift - 1)
-        return powersOfTen.withUnsafeBufferPointer { powers in
-            for digits in 1..<powers.count {
-                let product = significand * UInt128(powers[digits])
-                let below = product >> shift
-                let remainder = product & fractionMask
-                guard below + 1 < 1 << 53 else { return false }
-                let scale = Double(powers[digits])
-                let belowReadsBack = Double(UInt64(below)) / scale == magnitude
-                let aboveReadsBack = Double(UInt64(below + 1)) / scale == magnitude
-                guard belowReadsBack || aboveReadsBack else { continue }
-                if belowReadsBack && aboveReadsBack && remainder == half { return false }
-                let nearer = belowReadsBack && (!aboveReadsBack || remainder < half) ? below : below + 1
-                appendDecimal(UInt64(nearer), fractionDigits: digits, negative: double < 0, to: output)
-                return true
+        // magnitude = significand / 2^shift exactly, shift from 1 (a fraction below 2^53) to 62
+        // (normal, at least 0.001).
+        let shift = UInt64(52 - Int(magnitude.exponent))
+        let significand = magnitude.significandBitPattern | 1 << 52
+        let fractionMask: UInt64 = 1 &<< shift - 1
+        let half: UInt64 = 1 &<< (shift - 1)
+        var power: UInt64 = 1
+        for digits in 1...19 {
+            power &*= 10
+            let (high, low) = significand.multipliedFullWidth(by: power)
+            // The digits' integer is the product shifted right (every shift here is below 64): it
+            // must fit 53 bits.
+            guard high &>> shift == 0 else { return false }
+            let below = high &<< (64 - shift) | low &>> shift
+            guard below < 1 << 53 - 1 else { return false }
+            let remainder = low & fractionMask
+            let scale = Double(power)
+            let roundsUp = remainder > half
+            let nearer = roundsUp ? below + 1 : below, other = roundsUp ? below : below + 1
+            let written: UInt64
+            if Double(nearer) / scale == magnitude {
+                if remainder == half && Double(other) / scale == magnitude { return false }
+                written = nearer
+            } else if Double(other) / scale == magnitude {
+                written = other
+            } else {
+                continue
             }
-            return false
+            appendDecimal(written, fractionDigits: digits, negative: double < 0, to: output)
+            return true
         }
+        return false
     }
 
     /// Appends `value / 10^fractionDigits` with exactly `fractionDigits` digits after the point
@@ -92,7 +98,8 @@ package enum FloatText {
                 start &-= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]).assumingMemoryBound(to: UInt8.self))
+            let text = UnsafeRawBufferPointer(rebasing: buffer[start...])
+            output.append(contentsOf: text.assumingMemoryBound(to: UInt8.self))
         }
     }
 }

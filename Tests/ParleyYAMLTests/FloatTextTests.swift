@@ -33,7 +33,7 @@ import Testing
         var taken = 0
         for _ in 0..<50_000 {
             let digits = Double(UInt64.random(in: 0..<1_000_000_000, using: &random))
-            let scale = [1.0, 10, 100, 1_000, 10_000, 100_000, 1e6, 1e7, 1e8, 1e9][Int.random(in: 0..<10, using: &random)]
+            let scale = [1.0, 10, 100, 1_000, 10_000, 100_000, 1e6, 1e7, 1e8, 1e9].randomElement(using: &random)!
             taken += expectDescription(digits / scale)
         }
         for quarter in 0..<20_000 { taken += expectDescription(Double(quarter) / 4 + 0.5) }
