@@ -43,6 +43,9 @@ struct YAMLWriter {
     /// The start and end in ``output`` of each key written by the open event frames, a frame's
     /// together, for the unique-key check.
     private var eventKeys: [Range<Int>] = []
+    /// The keys of each open event mapping of more than 16 members, innermost last (fewer are
+    /// compared one by one, as written, through ``eventKeys``).
+    private var eventKeySets: [Set<String>] = []
     /// Whether the last begin event was of an empty container, written inline, whose end comes next.
     private var emptyContainerOpen = false
 
@@ -330,8 +333,9 @@ extension YAMLWriter {
         var index = 0
         /// Where this mapping's keys start in ``YAMLWriter/eventKeys``.
         let firstKey: Int
-        /// The keys of a mapping of more than 16 members (fewer are compared one by one, as written).
-        var keySet: Set<String>?
+        /// Whether this mapping's keys are kept in a set (the last of ``YAMLWriter/eventKeySets``),
+        /// not in ``YAMLWriter/eventKeys``. A frame holds no reference, so reading it whole is a copy of its fields.
+        let hasKeySet: Bool
     }
 }
 
@@ -340,16 +344,15 @@ extension YAMLWriter: ValueEventWriter {
     /// space or line break after a mapping key) and returns where a block container there starts.
     private mutating func beginValue(isBlock: Bool) -> (indent: Int, continuesLine: Bool) {
         guard let top = eventFrames.indices.last else { return eventRoot }
-        let indent = eventFrames[top].indent
-        if eventFrames[top].isMapping {
+        let frame = eventFrames[top]
+        if frame.isMapping {
             output.append(isBlock ? UInt8(ascii: "\n") : UInt8(ascii: " "))
-            return (indent + 2, false)
+            return (frame.indent + 2, false)
         }
-        let index = eventFrames[top].index
-        eventFrames[top].index += 1
-        if !(eventFrames[top].continuesLine && index == 0) { writeIndent(indent) }
+        eventFrames[top].index = frame.index &+ 1
+        if !(frame.continuesLine && frame.index == 0) { writeIndent(frame.indent) }
         append("- ")
-        return (indent + 2, true)
+        return (frame.indent + 2, true)
     }
 
     mutating func writeNull() {
@@ -403,9 +406,10 @@ extension YAMLWriter: ValueEventWriter {
             return
         }
         let (indent, continuesLine) = beginValue(isBlock: true)
+        let hasKeySet = isMapping && count > 16
+        if hasKeySet { eventKeySets.append(Set(minimumCapacity: count)) }
         eventFrames.append(EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
-                                      firstKey: eventKeys.count,
-                                      keySet: isMapping && count > 16 ? Set(minimumCapacity: count) : nil))
+                                      firstKey: eventKeys.count, hasKeySet: hasKeySet))
     }
 
     mutating func endArray() { endContainer() }
@@ -418,22 +422,27 @@ extension YAMLWriter: ValueEventWriter {
             return
         }
         let frame = eventFrames.removeLast()
-        eventKeys.removeSubrange(frame.firstKey...)
+        if frame.hasKeySet {
+            eventKeySets.removeLast()
+        } else {
+            eventKeys.removeSubrange(frame.firstKey...)
+        }
     }
 
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
         let top = eventFrames.count - 1
-        let index = eventFrames[top].index, indent = eventFrames[top].indent
-        eventFrames[top].index += 1
-        if !(eventFrames[top].continuesLine && index == 0) { writeIndent(indent) }
+        let frame = eventFrames[top]
+        let indent = frame.indent
+        eventFrames[top].index = frame.index &+ 1
+        if !(frame.continuesLine && frame.index == 0) { writeIndent(indent) }
         let keyStart = output.count
         ScalarText.appendString(utf8, inFlow: false, to: output)
         var written = keyStart..<output.count
-        if eventFrames[top].keySet != nil {
-            guard eventFrames[top].keySet!.insert(String(decoding: utf8, as: UTF8.self)).inserted else {
+        if frame.hasKeySet {
+            guard eventKeySets[eventKeySets.count - 1].insert(String(decoding: utf8, as: UTF8.self)).inserted else {
                 throw repeatedKey(String(decoding: utf8, as: UTF8.self))
             }
-        } else if isWrittenKeyRepeated(written, since: eventFrames[top].firstKey) {
+        } else if isWrittenKeyRepeated(written, since: frame.firstKey) {
             throw repeatedKey(String(decoding: utf8, as: UTF8.self))
         }
         // As ``writeKey(_:indent:)``: a long key is turned explicit once written.
@@ -443,7 +452,7 @@ extension YAMLWriter: ValueEventWriter {
             writeIndent(indent)
             written = (written.lowerBound + 2)..<(written.upperBound + 2)
         }
-        if eventFrames[top].keySet == nil { eventKeys.append(written) }
+        if !frame.hasKeySet { eventKeys.append(written) }
         output.append(UInt8(ascii: ":"))
     }
 
@@ -464,9 +473,9 @@ extension YAMLWriter: ValueEventWriter {
         let isMapping = eventFrames[top].isMapping
         let continuesLine = eventFrames[top].continuesLine && index == 0
         if !isMapping { eventFrames[top].index += 1 }
-        let saved = (stack, eventFrames, eventKeys, eventRoot)
-        (stack, eventFrames, eventKeys) = ([], [], [])
-        defer { (stack, eventFrames, eventKeys, eventRoot) = saved }
+        let saved = (stack, eventFrames, eventKeys, eventKeySets, eventRoot)
+        (stack, eventFrames, eventKeys, eventKeySets) = ([], [], [], [])
+        defer { (stack, eventFrames, eventKeys, eventKeySets, eventRoot) = saved }
         if isMapping {
             try writeMemberValue(value, indent: indent)
         } else {

@@ -93,6 +93,26 @@ import Testing
         #expect(throws: FormatError.self) { try yaml.encode(try json.decode(Array(many.utf8))) }
     }
 
+    /// Mappings of more than 16 members nested in one another each check their own keys: an
+    /// inner one's keys do not count against the outer one's, and the outer one's still do after it.
+    @Test func nestedLargeMappingsCheckTheirOwnKeys() throws {
+        func object(_ keys: [String], inner: String? = nil) -> String {
+            let members = keys.enumerated().map { "\"\($1)\": \($0 == 3 ? inner ?? "0" : "\($0)")" }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        let keys = (0..<20).map { "k\($0)" }
+        let inner = object(keys, inner: object(keys))
+        let distinct = object(keys, inner: inner)
+        try expectEventsMatchTree(Array(distinct.utf8))
+        #expect(try yaml.decode(try yaml.encode(try json.decode(Array(distinct.utf8))))
+            == (try json.decode(Array(distinct.utf8))).resolved())
+        // The outer mapping repeats its first key after the nested ones.
+        let repeated = object(keys + ["k0"], inner: inner)
+        try expectEventsMatchTree(Array(repeated.utf8))
+        let error = #expect(throws: FormatError.self) { try yaml.encode(try json.decode(Array(repeated.utf8))) }
+        #expect(error?.message.contains("'k0' appears twice") == true)
+    }
+
     @Test(arguments: Corpora.jsonDocuments())
     func corpusDocumentsGiveTheTreesText(_ name: String) throws {
         try expectEventsMatchTree(try Corpora.bytes(of: name), "\(name)")
