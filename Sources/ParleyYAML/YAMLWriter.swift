@@ -150,12 +150,15 @@ struct YAMLWriter {
         output.append(UInt8(ascii: ":"))
     }
 
-    /// Appends literal text.
+    /// Appends literal text. Always inlined, as is ``writeIndent(_:)``: a call passed a copy of
+    /// the whole writer for the one reference it uses.
+    @inline(__always)
     private func append(_ text: StaticString) {
         output.append(text)
     }
 
     /// Appends `count` spaces.
+    @inline(__always)
     private func writeIndent(_ count: Int) {
         output.append(repeating: UInt8(ascii: " "), count: count)
     }
