@@ -35,16 +35,16 @@ package enum FloatText {
         let magnitude = double.magnitude
         // NaN fails both comparisons.
         guard magnitude >= minShortDecimal, magnitude < maxShortDecimal else { return false }
-        if magnitude.rounded(.towardZero) == magnitude {
+        // magnitude = significand / 2^shift exactly, shift at most 62 (it is normal, at least
+        // 0.001); an integer when the shift is 0 or the bits it shifts out are.
+        let shift = UInt64(52 - (Int(magnitude.exponentBitPattern) - 1_023))
+        let significand = magnitude.significandBitPattern | 1 << 52
+        let fractionMask: UInt64 = 1 &<< shift - 1
+        if shift == 0 || significand & fractionMask == 0 {
             output.append(decimal: Int64(double))
             output.append(".0")
             return true
         }
-        // magnitude = significand / 2^shift exactly, shift from 1 (a fraction below 2^53) to 62
-        // (normal, at least 0.001).
-        let shift = UInt64(52 - Int(magnitude.exponent))
-        let significand = magnitude.significandBitPattern | 1 << 52
-        let fractionMask: UInt64 = 1 &<< shift - 1
         let half: UInt64 = 1 &<< (shift - 1)
         var power: UInt64 = 1
         for digits in 1...19 {

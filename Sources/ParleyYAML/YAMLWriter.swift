@@ -445,7 +445,7 @@ extension YAMLWriter: ValueEventWriter {
             guard eventKeySets[eventKeySets.count - 1].insert(String(decoding: utf8, as: UTF8.self)).inserted else {
                 throw repeatedKey(String(decoding: utf8, as: UTF8.self))
             }
-        } else if isWrittenKeyRepeated(written, since: frame.firstKey) {
+        } else if Self.isWrittenKeyRepeated(written, among: eventKeys[frame.firstKey...], in: output) {
             throw repeatedKey(String(decoding: utf8, as: UTF8.self))
         }
         // As ``writeKey(_:indent:)``: a long key is turned explicit once written.
@@ -459,11 +459,12 @@ extension YAMLWriter: ValueEventWriter {
         output.append(UInt8(ascii: ":"))
     }
 
-    /// Whether the key text at `written` in ``output`` equals a key written at one of
-    /// ``eventKeys`` from `first` on (the written form is one to one with the key).
-    private func isWrittenKeyRepeated(_ written: Range<Int>, since first: Int) -> Bool {
+    /// Whether the key text at `written` in `output` equals a key written at one of `keys` (the
+    /// written form is one to one with the key). Static: a method's call copied the whole writer.
+    private static func isWrittenKeyRepeated(_ written: Range<Int>, among keys: ArraySlice<Range<Int>>,
+                                             in output: ByteOutput) -> Bool {
         let text = output.bytes(in: written)
-        for key in eventKeys[first...] where key.count == written.count {
+        for key in keys where key.count == written.count {
             if output.bytes(in: key).elementsEqual(text) { return true }
         }
         return false
