@@ -20,13 +20,8 @@ enum ScalarResolver {
         resolvedNonString(bytes, timestamps: timestamps) ?? .string(String(utf8: bytes))
     }
 
-    /// Whether ``resolvePlain(_:timestamps:)`` gives a string for `bytes`, without building the string.
-    static func resolvesToString(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Bool {
-        resolvedNonString(bytes, timestamps: timestamps) == nil
-    }
-
     /// What a plain scalar resolves to when that is not a string (null, a boolean, a number or a
-    /// timestamp), or `nil` for a string: the one rule both functions above follow.
+    /// timestamp), or `nil` for a string.
     private static func resolvedNonString(_ bytes: UnsafeBufferPointer<UInt8>, timestamps: Bool) -> Value? {
         guard let first = bytes.first else { return .null }
         switch first {

@@ -109,11 +109,10 @@ package enum ScalarText {
                 return false
             }
             if seen & ByteClass.nonASCII != 0 && !isPrintable(utf8) { return false }
-            if firstClass & ByteClass.wordStart != 0 {
-                // No control character (so no zero byte) is left, as the word test needs.
-                if isYAML11Word(utf8) || !ScalarResolver.resolvesToString(utf8, timestamps: true) { return false }
-            }
-            return true
+            // No control character (so no zero byte) is left, as the word test needs. The words
+            // hold every core-schema null and Boolean, and numbers and timestamps start with a
+            // byte not allowed first: what is left resolves to a string (`ScalarResolver`).
+            return firstClass & ByteClass.wordStart == 0 || !isYAML11Word(utf8)
         }
     }
 
