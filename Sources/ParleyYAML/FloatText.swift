@@ -46,9 +46,12 @@ package enum FloatText {
             return true
         }
         let half: UInt64 = 1 &<< (shift - 1)
+        // The power of ten as an integer and as a `Double` (exact: 10^19 is below 2^64 and 5^19 below 2^53).
         var power: UInt64 = 1
+        var scale = 1.0
         for digits in 1...19 {
             power &*= 10
+            scale *= 10
             let (high, low) = significand.multipliedFullWidth(by: power)
             // The digits' integer is the product shifted right (every shift here is below 64): it
             // must fit 53 bits.
@@ -56,14 +59,15 @@ package enum FloatText {
             let below = high &<< (64 - shift) | low &>> shift
             guard below < 1 << 53 - 1 else { return false }
             let remainder = low & fractionMask
-            let scale = Double(power)
             let roundsUp = remainder > half
             let nearer = roundsUp ? below + 1 : below, other = roundsUp ? below : below + 1
+            // Below 2^53, so exact as `Double`s, and converted as signed integers (one instruction).
+            let readsBack = { (digits: UInt64) in Double(Int64(bitPattern: digits)) / scale == magnitude }
             let written: UInt64
-            if Double(nearer) / scale == magnitude {
-                if remainder == half && Double(other) / scale == magnitude { return false }
+            if readsBack(nearer) {
+                if remainder == half && readsBack(other) { return false }
                 written = nearer
-            } else if Double(other) / scale == magnitude {
+            } else if readsBack(other) {
                 written = other
             } else {
                 continue
