@@ -60,7 +60,7 @@ public struct ContractChecker: Sendable {
     func checkRequest(_ request: ContractRequest, query: Substring, match: OperationMatch,
                       operation: CompiledOperation) -> [ContractFinding] {
         var findings: [ContractFinding] = []
-        let input = ParameterInput(pathVariables: match.pathParameters, query: query, headerFields: request.headers)
+        let input = ParameterInput(pathVariables: match.variables, query: query, headerFields: request.headers)
         for parameter in operation.parameters {
             // Built only for a finding: a valid parameter needs no label.
             func label() -> String {

@@ -19,7 +19,9 @@ public struct ParameterInput: Sendable {
     }
 
     /// The text each path template variable matched (`["id": "42"]` for `/books/{id}`), as written.
-    public let pathVariables: [String: String]
+    public var pathVariables: [String: String] { variables.dictionary }
+    /// ``pathVariables`` as the router matched them.
+    let variables: PathVariables
     /// The query string's members in order.
     let queryPairs: [Pair]
     /// The header fields in order (names in any case), searched by name when a parameter asks.
@@ -33,12 +35,13 @@ public struct ParameterInput: Sendable {
     ///   - headerFields: The header fields in order (names in any case); `Cookie` fields give the cookies.
     public init(pathVariables: [String: String] = [:], query: String? = nil,
                 headerFields: [(name: String, value: String)] = []) {
-        self.init(pathVariables: pathVariables, query: query.map { $0[...] } ?? "", headerFields: headerFields)
+        self.init(pathVariables: PathVariables(pathVariables), query: query.map { $0[...] } ?? "",
+                  headerFields: headerFields)
     }
 
     /// Creates the input of one request whose query (without its `?`) is part of its target.
-    init(pathVariables: [String: String], query: Substring, headerFields: [(name: String, value: String)]) {
-        self.pathVariables = pathVariables
+    init(pathVariables: PathVariables, query: Substring, headerFields: [(name: String, value: String)]) {
+        self.variables = pathVariables
         self.queryPairs = Self.pairs(in: query)
         self.headerFields = headerFields
     }
