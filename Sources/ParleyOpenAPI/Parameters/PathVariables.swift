@@ -17,6 +17,11 @@ struct PathVariables: Sendable {
 
     /// The variables of a dictionary (their texts laid end to end).
     init(_ variables: [String: String]) {
+        // Most inputs made from a dictionary have none (a response's headers).
+        guard !variables.isEmpty else {
+            self.init(names: [], path: "", ranges: [])
+            return
+        }
         var path = ""
         var ranges: [Range<Int>] = []
         for value in variables.values {
