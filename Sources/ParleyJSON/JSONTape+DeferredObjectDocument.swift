@@ -1,4 +1,5 @@
-package import Parley
+// Public: the tape is `@usableFromInline` (for its inlinable accessors), so its conformance is too.
+public import Parley
 
 /// A tape's objects build their members into values only when asked for: what makes
 /// ``JSONFormat/decode(_:context:)`` cost a validating pass instead of a whole tree. An object is
@@ -8,8 +9,10 @@ extension JSONTape: DeferredObjectDocument {
     /// have their key entries listed in ``largeObjectKeys``.
     static var walkLimit: Int { 16 }
 
+    @usableFromInline
     package func memberCount(of object: UInt32) -> Int { Int(entries[Int(object)].length) }
 
+    @usableFromInline
     package func member(at position: Int, of object: UInt32, cursor: inout Int) -> Value.Object.Member {
         let key = cursor == 0 ? keyEntry(at: position, of: Int(object)) : cursor
         let value = key &+ 1
@@ -17,10 +20,12 @@ extension JSONTape: DeferredObjectDocument {
         return Value.Object.Member(key: string(at: key), value: self.value(at: value))
     }
 
+    @usableFromInline
     package func lastValue(forKey key: String, of object: UInt32) -> Value? {
         lastMember(of: Int(object), named: key).map(value(at:))
     }
 
+    @usableFromInline
     package func containsMember(named key: String, of object: UInt32) -> Bool {
         var key = key
         return key.withUTF8 { name in

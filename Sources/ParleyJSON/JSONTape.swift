@@ -1,4 +1,5 @@
-package import Parley
+// Public: the tape is `@usableFromInline`, so the Parley types its inlinable accessors name must be too.
+public import Parley
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,22 +21,23 @@ import Darwin
 /// `deinit` frees them, except that ``reparse(_:options:limits:offsetBase:)`` writes the next
 /// document into a tape its caller holds the only reference to (so no other thread can be
 /// reading it).
+@usableFromInline
 package final class JSONTape: @unchecked Sendable {
     /// What an entry holds (``ValueTapeEntry/Kind``: the layout encoders walk, `Parley`'s).
-    package typealias Kind = ValueTapeEntry.Kind
+    @usableFromInline package typealias Kind = ValueTapeEntry.Kind
 
     /// One value, or one object key.
-    package typealias Entry = ValueTapeEntry
+    @usableFromInline package typealias Entry = ValueTapeEntry
 
     /// The input's UTF-8 bytes, with the strings that had escapes decoded in place (owned:
     /// decoders made from this tape may outlive the caller's buffer), then the parser's zero
     /// padding: all the memory, which a reused tape's next document may fill further.
-    let bytes: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline let bytes: UnsafeMutableBufferPointer<UInt8>
     /// The entries, in the memory they were written into: all of it (past the document's
     /// entries it is uninitialized), which a reused tape's next document may fill further.
-    let entries: UnsafeBufferPointer<Entry>
+    @usableFromInline let entries: UnsafeBufferPointer<Entry>
     /// Exact number text, and strings too long for an entry's `length`.
-    let strings: [String]
+    @usableFromInline let strings: [String]
     /// The key entries of the objects with more than ``walkLimit`` members, so that finding
     /// their members by position takes one step.
     let largeObjectKeys: LargeObjectKeys
@@ -158,13 +160,20 @@ package final class JSONTape: @unchecked Sendable {
         return .parsed
     }
 
+    // The accessors a schema validator calls per entry are inlinable, so other modules read the
+    // entries in place; a package class's inlinable members are only inlined into other modules
+    // when the class is also `@usableFromInline` (kept: gated by OpenAPI.check-get-2params-1KB-response).
+
     /// What the entry at `index` holds.
+    @inlinable
     package func kind(at index: Int) -> Kind { entries[index].kind }
 
     /// The element count of the array, or the member count of the object, at `index`.
+    @inlinable
     package func count(at index: Int) -> Int { Int(entries[index].length) }
 
     /// The index of the entry after the value at `index` and everything nested in it.
+    @inlinable
     package func next(after index: Int) -> Int {
         let entry = entries[index]
         switch entry.kind {
@@ -230,6 +239,7 @@ package final class JSONTape: @unchecked Sendable {
     /// The UTF-8 bytes of the string entry at `index` when they are in the tape's copy of the
     /// text (a string not too long for an entry's `length`), valid while the tape is; `nil`
     /// otherwise.
+    @inlinable
     package func plainStringBytes(at index: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = entries[index]
         guard entry.kind == .plainString else { return nil }

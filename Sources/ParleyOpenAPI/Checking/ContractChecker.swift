@@ -43,8 +43,9 @@ public struct ContractChecker: Sendable {
                                     "\(request.method.uppercased()) \(path) matches \(match.pathTemplate), "
                                     + "which declares \(match.allowedMethods.joined(separator: ", ")) only")]
         }
-        return checkRequest(request, query: query, match: match, operation: operation)
-            + checkResponse(response, operation: operation, method: request.method)
+        var findings = checkRequest(request, query: query, match: match, operation: operation)
+        findings.appendAny(checkResponse(response, operation: operation, method: request.method))
+        return findings
     }
 
     // MARK: - Requests
@@ -60,7 +61,7 @@ public struct ContractChecker: Sendable {
     func checkRequest(_ request: ContractRequest, query: Substring, match: OperationMatch,
                       operation: CompiledOperation) -> [ContractFinding] {
         var findings: [ContractFinding] = []
-        let input = ParameterInput(pathVariables: match.pathParameters, query: query, headerFields: request.headers)
+        let input = ParameterInput(pathVariables: match.variables, query: query, headerFields: request.headers)
         for parameter in operation.parameters {
             // Built only for a finding: a valid parameter needs no label.
             func label() -> String {
@@ -80,11 +81,11 @@ public struct ContractChecker: Sendable {
                 continue
             }
             if let schema = parameter.schema {
-                findings += violations(of: value, schema, kind: .request, label: label(),
-                                       options: .init(direction: .request, coercesStrings: true))
+                findings.appendAny(violations(of: value, schema, kind: .request, label: label(),
+                                              options: .init(direction: .request, coercesStrings: true)))
             }
         }
-        findings += checkRequestBody(request, operation: operation)
+        findings.appendAny(checkRequestBody(request, operation: operation))
         return findings
     }
 
@@ -133,8 +134,9 @@ public struct ContractChecker: Sendable {
                     if header.isRequired { findings.append(missing(header)) }
                     continue
                 }
-                findings += violations(of: value, schema, kind: .header, label: "header \(header.name) of \(label())",
-                                       options: .init(direction: .response, coercesStrings: true))
+                findings.appendAny(violations(of: value, schema, kind: .header,
+                                              label: "header \(header.name) of \(label())",
+                                              options: .init(direction: .response, coercesStrings: true)))
             } catch {
                 findings.append(ContractFinding(.header, "header \(header.name) of \(label()) does not read: \(error)"))
             }
@@ -150,8 +152,8 @@ public struct ContractChecker: Sendable {
             }
             return findings
         }
-        findings += checkBody(response.body, decoded: response.decodedBody, contentType: contentType,
-                              content: declared.content, direction: .response, label: label())
+        findings.appendAny(checkBody(response.body, decoded: response.decodedBody, contentType: contentType,
+                                     content: declared.content, direction: .response, label: label()))
         return findings
     }
 
@@ -273,5 +275,13 @@ public struct ContractChecker: Sendable {
             }
         }
         return value
+    }
+}
+
+extension Array<ContractFinding> {
+    /// Appends `findings`, if there are any: most checks find none, and appending an empty list
+    /// still went through the generic append.
+    mutating func appendAny(_ findings: [ContractFinding]) {
+        if !findings.isEmpty { append(contentsOf: findings) }
     }
 }

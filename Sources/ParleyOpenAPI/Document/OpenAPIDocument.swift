@@ -23,6 +23,8 @@ public struct OpenAPIDocument: Sendable {
     /// Every base path of a `servers` list (the document's, a path item's or an operation's:
     /// `/v1`), longest first; `[[]]` when there is none.
     let basePaths: [[PathSegmentPattern]]
+    /// The indices in ``basePaths`` of the base paths that serve each operation, by operation.
+    let servedBases: [[Int]]
     /// Operations by path template.
     let router: OperationRouter
 
@@ -54,7 +56,11 @@ public struct OpenAPIDocument: Sendable {
         self.operations = try compiler.compileOperations(documentBases: try compiler.basePaths())
         var bases: Set<[PathSegmentPattern]> = []
         for operation in operations { bases.formUnion(operation.basePaths) }
-        self.basePaths = bases.isEmpty ? [[]] : bases.sorted { $0.count > $1.count }
+        let basePaths = bases.isEmpty ? [[]] : bases.sorted { $0.count > $1.count }
+        self.basePaths = basePaths
+        self.servedBases = operations.map { operation in
+            basePaths.indices.filter { operation.basePaths.contains(basePaths[$0]) }
+        }
         var router = OperationRouter()
         for (index, operation) in operations.enumerated() {
             try router.add(template: operation.pathTemplate, method: operation.method, operation: index, file: uri)
@@ -69,22 +75,37 @@ public struct OpenAPIDocument: Sendable {
         operation(method: method, path: path[...])
     }
 
-    /// ``operation(method:path:)`` of a path that is part of a request's target.
+    /// ``operation(method:path:)`` of a path that is part of a request's target, matched over
+    /// its UTF-8 bytes.
     func operation(method: String, path: Substring) -> OperationMatch? {
-        let segments = OperationRouter.segments(of: path)
-        let upper = method.uppercased()
-        for base in basePaths where base.count <= segments.count {
-            var parameters: [String: String] = [:]
-            guard zip(base, segments).allSatisfy({ $0.matches($1, into: &parameters) }) else { continue }
-            let rest = segments[base.count...]
-            guard let found = router.lookup(rest) else { continue }
-            let methods = ServedMethods(candidates: found.operations, operations: operations, base: base)
-            let index = methods.operation(for: upper) ?? (upper == "HEAD" ? methods.operation(for: "GET") : nil)
-            if index == nil && methods.sorted.isEmpty { continue }
-            return OperationMatch(operation: index.map { operations[$0] }, pathTemplate: found.template,
-                                  pathParameters: found.parameters, methods: methods)
+        // Methods are upper case as a rule: one is only copied when it is not.
+        let upper = method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+            ? method.uppercased() : method
+        return path.withUTF8Bytes { bytes in
+            for (baseIndex, base) in basePaths.enumerated() {
+                guard let offset = Self.offset(after: base, in: bytes),
+                      let found = router.lookup(bytes, from: offset) else { continue }
+                let methods = ServedMethods(candidates: found.operations, servedBases: servedBases, base: baseIndex)
+                let index = methods.operation(for: upper) ?? (upper == "HEAD" ? methods.operation(for: "GET") : nil)
+                if index == nil && methods.sorted.isEmpty { continue }
+                return OperationMatch(operation: index.map { operations[$0] }, pathTemplate: found.template,
+                                      variables: PathVariables(names: found.names, path: path, ranges: found.captures),
+                                      methods: methods)
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// Where the rest of `path` starts when its first segments match `base`, else `nil`.
+    private static func offset(after base: [PathSegmentPattern], in path: UnsafeBufferPointer<UInt8>) -> Int? {
+        var offset = 0
+        for pattern in base {
+            guard let segment = OperationRouter.segment(in: path, from: offset), pattern.matches(path, segment) else {
+                return nil
+            }
+            offset = segment.upperBound
+        }
+        return offset
     }
 }
 
@@ -95,24 +116,29 @@ public struct OperationMatch: Sendable {
     /// The path template that matched.
     public let pathTemplate: String
     /// Path parameters by name, as they appear in the path (percent-encoded).
-    public let pathParameters: [String: String]
+    public var pathParameters: [String: String] { variables.dictionary }
     /// The methods the matched path declares (listed only when asked: a matched operation needs no list).
     public var allowedMethods: [String] { methods.sorted }
+    /// ``pathParameters`` as the router matched them.
+    let variables: PathVariables
     let methods: ServedMethods
 }
 
 /// The methods of a matched path template whose operations are served under one base path.
 struct ServedMethods: Sendable {
     /// Operation indices by method, at the template (under any base path).
-    let candidates: [String: Int]
-    let operations: [CompiledOperation]
-    let base: [PathSegmentPattern]
+    let candidates: [(method: String, operation: Int)]
+    /// The indices in ``OpenAPIDocument/basePaths`` of the base paths serving each operation.
+    let servedBases: [[Int]]
+    /// The index of the base path matched.
+    let base: Int
 
     /// The index of `method`'s operation, when it is served under ``base``.
     func operation(for method: String) -> Int? {
-        candidates[method].flatMap { operations[$0].basePaths.contains(base) ? $0 : nil }
+        guard let candidate = candidates.first(where: { $0.method == method }) else { return nil }
+        return servedBases[candidate.operation].contains(base) ? candidate.operation : nil
     }
 
     /// The served methods, sorted.
-    var sorted: [String] { candidates.keys.filter { operation(for: $0) != nil }.sorted() }
+    var sorted: [String] { candidates.map(\.method).filter { operation(for: $0) != nil }.sorted() }
 }

@@ -50,52 +50,70 @@ enum PathSegmentPattern: Sendable, Hashable {
         return pieces.map { if case .literal(let text) = $0 { text } else { "{}" } }.joined()
     }
 
-    /// Whether `segment` matches; captured values are appended to `captures` in order.
-    func capture(_ segment: Substring, into captures: inout [String]) -> Bool {
+    /// Whether the segment at `range` of `path` (UTF-8 bytes) matches; the byte ranges of the
+    /// captured values are appended to `captures` in order.
+    func capture(_ path: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into captures: inout [Range<Int>]) -> Bool {
         switch self {
-        case .literal(let text): return segment == text
-        case .parameter: captures.append(String(segment)); return !segment.isEmpty
+        case .literal(let text): return Self.equals(text, path, range)
+        case .parameter: captures.append(range); return !range.isEmpty
         case .template(let pieces):
-            var found: [String] = []
-            guard Self.match(pieces[...], segment, &found) else { return false }
+            var found: [Range<Int>] = []
+            guard Self.match(pieces[...], path, range, &found) else { return false }
             captures.append(contentsOf: found)
             return true
         }
     }
 
-    /// Whether `segment` matches, with parameters stored by name.
-    func matches(_ segment: Substring, into parameters: inout [String: String]) -> Bool {
-        var captures: [String] = []
-        guard capture(segment, into: &captures) else { return false }
-        for (name, value) in zip(parameterNames, captures) { parameters[name] = value }
-        return true
+    /// Whether the segment at `range` of `path` matches, its captures dropped (a server's base path).
+    func matches(_ path: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        if case .literal(let text) = self { return Self.equals(text, path, range) }
+        var captures: [Range<Int>] = []
+        return capture(path, range, into: &captures)
     }
 
-    /// Matches pieces left to right; a parameter takes the shortest non-empty text before the
-    /// next literal (or the rest of the segment when it is last).
-    private static func match(_ pieces: ArraySlice<Piece>, _ text: Substring, _ found: inout [String]) -> Bool {
-        guard let first = pieces.first else { return text.isEmpty }
+    /// Whether `text`'s UTF-8 bytes are the bytes at `range` of `path`.
+    private static func equals(_ text: String, _ path: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        text.utf8.count == range.count && text.utf8.elementsEqual(path[range])
+    }
+
+    /// Where `literal` ends when the bytes at `range` of `path` start with it, else `nil`.
+    private static func end(of literal: String, atStartOf range: Range<Int>, in path: UnsafeBufferPointer<UInt8>)
+        -> Int?
+    {
+        let count = literal.utf8.count
+        guard count <= range.count, literal.utf8.elementsEqual(path[range.lowerBound..<(range.lowerBound + count)])
+        else { return nil }
+        return range.lowerBound + count
+    }
+
+    /// Matches pieces left to right over the bytes at `range` of `path`; a parameter takes the
+    /// shortest non-empty text before the next literal (or the rest of the segment when it is last).
+    private static func match(_ pieces: ArraySlice<Piece>, _ path: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                              _ found: inout [Range<Int>]) -> Bool {
+        guard let first = pieces.first else { return range.isEmpty }
         switch first {
         case .literal(let literal):
-            guard text.hasPrefix(literal) else { return false }
-            return match(pieces.dropFirst(), text.dropFirst(literal.count), &found)
+            guard let end = end(of: literal, atStartOf: range, in: path) else { return false }
+            return match(pieces.dropFirst(), path, end..<range.upperBound, &found)
         case .parameter:
             let rest = pieces.dropFirst()
             guard case .literal(let next)? = rest.first else {
-                guard rest.isEmpty, !text.isEmpty else { return false }
-                found.append(String(text))
+                guard rest.isEmpty, !range.isEmpty else { return false }
+                found.append(range)
                 return true
             }
-            // The parameter takes at least one character.
-            var searchStart = text.isEmpty ? text.endIndex : text.index(after: text.startIndex)
-            while searchStart < text.endIndex, let range = text[searchStart...].firstRange(of: next) {
-                var attempt = found
-                attempt.append(String(text[..<range.lowerBound]))
-                if match(rest, text[range.lowerBound...], &attempt) {
-                    found = attempt
-                    return true
+            // The parameter takes at least one byte; each place `next` starts is tried in turn.
+            var start = range.lowerBound + 1
+            while start < range.upperBound {
+                if end(of: next, atStartOf: start..<range.upperBound, in: path) != nil {
+                    var attempt = found
+                    attempt.append(range.lowerBound..<start)
+                    if match(rest, path, start..<range.upperBound, &attempt) {
+                        found = attempt
+                        return true
+                    }
                 }
-                searchStart = text.index(after: range.lowerBound)
+                start += 1
             }
             return false
         }

@@ -139,7 +139,7 @@ public struct ParameterDeserializer: Sendable {
                        node: SchemaNode?) throws(DeserializationError) -> Value? {
         switch location {
         case .path:
-            guard let text = input.pathVariables[name] else { return nil }
+            guard let text = input.variables.value(named: name) else { return nil }
             return try pathValue(text, kind: kind, node: node)
         case .query:
             return try queryValue(input.queryPairs, kind: kind, node: node)
@@ -159,7 +159,7 @@ public struct ParameterDeserializer: Sendable {
         let text: String
         switch location {
         case .path:
-            guard let raw = input.pathVariables[name] else { return nil }
+            guard let raw = input.variables.value(named: name) else { return nil }
             text = try decoded(raw)
         case .query:
             guard let pair = input.queryPairs.first(where: { $0.name == name }) else { return nil }

@@ -16,10 +16,28 @@ public struct ParameterInput: Sendable {
         let name: String
         /// The value as written, `nil` when the member has no `=`.
         let rawValue: Substring?
+
+        /// The member of `text` (whose UTF-8 bytes are `bytes`) from byte `start` to `end`, its
+        /// first `=` at `equals`: a name without escapes is read from the bytes as it is.
+        init(_ text: Substring, _ bytes: UnsafeBufferPointer<UInt8>, start: Int, equals: Int?, end: Int) {
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)])
+            if nameBytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+                name = PercentEscaping.unescape(text: Substring(decoding: nameBytes, as: UTF8.self), plusAsSpace: true)
+            } else {
+                name = String(decoding: nameBytes, as: UTF8.self)
+            }
+            let utf8 = text.utf8
+            rawValue = equals.map { equals in
+                let valueStart = utf8.index(utf8.startIndex, offsetBy: equals + 1)
+                return Substring(utf8[valueStart..<utf8.index(valueStart, offsetBy: end - equals - 1)])
+            }
+        }
     }
 
     /// The text each path template variable matched (`["id": "42"]` for `/books/{id}`), as written.
-    public let pathVariables: [String: String]
+    public var pathVariables: [String: String] { variables.dictionary }
+    /// ``pathVariables`` as the router matched them.
+    let variables: PathVariables
     /// The query string's members in order.
     let queryPairs: [Pair]
     /// The header fields in order (names in any case), searched by name when a parameter asks.
@@ -33,12 +51,13 @@ public struct ParameterInput: Sendable {
     ///   - headerFields: The header fields in order (names in any case); `Cookie` fields give the cookies.
     public init(pathVariables: [String: String] = [:], query: String? = nil,
                 headerFields: [(name: String, value: String)] = []) {
-        self.init(pathVariables: pathVariables, query: query.map { $0[...] } ?? "", headerFields: headerFields)
+        self.init(pathVariables: PathVariables(pathVariables), query: query.map { $0[...] } ?? "",
+                  headerFields: headerFields)
     }
 
     /// Creates the input of one request whose query (without its `?`) is part of its target.
-    init(pathVariables: [String: String], query: Substring, headerFields: [(name: String, value: String)]) {
-        self.pathVariables = pathVariables
+    init(pathVariables: PathVariables, query: Substring, headerFields: [(name: String, value: String)]) {
+        self.variables = pathVariables
         self.queryPairs = Self.pairs(in: query)
         self.headerFields = headerFields
     }
@@ -64,8 +83,12 @@ public struct ParameterInput: Sendable {
     /// The header fields named `name` as one value: their lines joined with commas (an HTTP
     /// list), or the one line as it is; `nil` when there is none.
     func headerValue(named name: String) -> String? {
-        guard let lines = headerLines(named: name) else { return nil }
-        return lines.count == 1 ? lines[0] : lines.joined(separator: ",")
+        // Found in one pass, without a list of lines: most headers have one.
+        var value: String?
+        for field in headerFields where Self.sameFieldName(field.name, name) {
+            value = value.map { $0 + "," + field.value } ?? field.value
+        }
+        return value
     }
 
     /// Whether two field names are the same when lower-cased: ASCII names compare by their
@@ -82,34 +105,21 @@ public struct ParameterInput: Sendable {
     static func pairs(in query: some StringProtocol) -> [Pair] {
         let text = Substring(query)
         guard !text.isEmpty else { return [] }
-        let utf8 = text.utf8
-        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        let members = text.withUTF8Bytes(Self.members)
-        var pairs: [Pair] = []
-        pairs.reserveCapacity(members.count)
-        for member in members {
-            let name = text[index(member.start)..<index(member.equals ?? member.end)]
-            pairs.append(Pair(name: PercentEscaping.unescape(text: name, plusAsSpace: true),
-                              rawValue: member.equals.map { text[index($0 + 1)..<index(member.end)] }))
+        return text.withUTF8Bytes { bytes in
+            var pairs: [Pair] = []
+            // Room for every member first: growing the list one member at a time reallocated it.
+            pairs.reserveCapacity(bytes.count { $0 == UInt8(ascii: "&") } + 1)
+            var start = 0
+            var equals: Int?
+            for offset in 0...bytes.count {
+                let byte = offset < bytes.count ? bytes[offset] : UInt8(ascii: "&")
+                if byte == UInt8(ascii: "=") && equals == nil { equals = offset }
+                guard byte == UInt8(ascii: "&") else { continue }
+                if offset > start { pairs.append(Pair(text, bytes, start: start, equals: equals, end: offset)) }
+                (start, equals) = (offset + 1, nil)
+            }
+            return pairs
         }
-        return pairs
-    }
-
-    /// Each non-empty `&`-separated member's start, first `=` (if any) and end, as byte offsets.
-    static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [(start: Int, equals: Int?, end: Int)] {
-        var members: [(start: Int, equals: Int?, end: Int)] = []
-        // Room for every member first: growing the list one member at a time reallocated it.
-        members.reserveCapacity(bytes.count { $0 == UInt8(ascii: "&") } + 1)
-        var start = 0
-        var equals: Int?
-        for offset in 0...bytes.count {
-            let byte = offset < bytes.count ? bytes[offset] : UInt8(ascii: "&")
-            if byte == UInt8(ascii: "=") && equals == nil { equals = offset }
-            guard byte == UInt8(ascii: "&") else { continue }
-            if offset > start { members.append((start, equals, offset)) }
-            (start, equals) = (offset + 1, nil)
-        }
-        return members
     }
 
     /// The `name=value` members of one `Cookie` field (RFC 6265 §4.2.1), split at `;`.
