@@ -7,8 +7,8 @@ final class Program: Sendable {
     let nodes: [Node]
     /// Every node's keywords as the validator runs them, node after node.
     let steps: [Step]
-    /// Where each node's keywords are in `steps`, by node.
-    let stepRanges: [Range<Int>]
+    /// What the validator reads of each node on entering it, by node.
+    let heads: [NodeHead]
     /// The limits of the number keywords run as ``Step/bound(_:)``, by the step's index.
     let bounds: [NumberBound]
     /// The `pattern`s run as ``Step/wholePattern(_:)``, by the step's index: where their units
@@ -25,14 +25,18 @@ final class Program: Sendable {
 
     init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
         var steps: [Step] = []
-        var stepRanges: [Range<Int>] = []
+        var heads: [NodeHead] = []
         var bounds: [NumberBound] = []
         var wholePatterns: [(start: Int, count: Int, position: Int)] = []
         var patternUnits: [(low: UInt64, high: UInt64)] = []
-        stepRanges.reserveCapacity(nodes.count)
+        heads.reserveCapacity(nodes.count)
         for node in nodes {
             let start = steps.count
-            for (position, keyword) in node.keywords.enumerated() {
+            // A leading `type` (not draft 4's, which tells `1.0` from an integer) is checked by
+            // the node's own pass instead of as a step.
+            var checksType = false
+            if case .type(_, strictIntegers: false)? = node.keywords.first { checksType = true }
+            for (position, keyword) in node.keywords.enumerated() where position > 0 || !checksType {
                 if case .pattern(let pattern, _) = keyword, let units = pattern.wholeASCIIUnits {
                     steps.append(.wholePattern(wholePatterns.count))
                     wholePatterns.append((patternUnits.count, units.count, position))
@@ -47,15 +51,17 @@ final class Program: Sendable {
                     steps.append(Step(keyword, at: position))
                 }
             }
-            stepRanges.append(start..<steps.count)
-        }
-        var nodes = nodes
-        for index in nodes.indices where nodes[index].keywords.count == 1 && !nodes[index].collectsEvaluated {
-            if case .ref(let target, _) = nodes[index].keywords[0] { nodes[index].soleReference = target }
+            var soleReference = -1
+            if node.keywords.count == 1, !node.collectsEvaluated, case .ref(let target, _) = node.keywords[0] {
+                soleReference = target
+            }
+            heads.append(NodeHead(
+                start: Int32(start), end: Int32(steps.count), soleReference: Int32(soleReference), types: node.types,
+                checksType: checksType, collectsEvaluated: node.collectsEvaluated))
         }
         self.nodes = nodes
         self.steps = steps
-        self.stepRanges = stepRanges
+        self.heads = heads
         self.bounds = bounds
         self.wholePatterns = wholePatterns
         self.patternUnits = patternUnits
@@ -78,9 +84,27 @@ struct Node: Sendable {
     var collectsEvaluated = false
     /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
     var types: TypeSet = []
+}
+
+/// What the validator reads of a node on entering it, in one trivially copyable value (one array
+/// read instead of one per field of ``Node``, whose keywords and location it does not need).
+struct NodeHead: Sendable {
+    /// Where its steps are in ``Program/steps``.
+    let start: Int32
+    let end: Int32
     /// The target of its `$ref` when that is its only keyword (as in `items: {$ref: …}`) and it
     /// collects nothing; -1 otherwise.
-    var soleReference = -1
+    let soleReference: Int32
+    /// ``Node/types``.
+    let types: TypeSet
+    /// Whether its first keyword is a `type` the node checks itself (against ``types``), before
+    /// its steps, which then do not include it.
+    let checksType: Bool
+    /// ``Node/collectsEvaluated``.
+    let collectsEvaluated: Bool
+
+    /// Whether the node checks nothing.
+    var isEmpty: Bool { start == end && !checksType }
 }
 
 /// A keyword as the validator runs it. The common keywords whose operands are plain values are

@@ -14,6 +14,9 @@ protocol SchemaInstance {
     var scalar: Value? { get }
     /// Its type as JSON Schema sees it.
     var kind: InstanceKind { get }
+    /// Whether ``kind`` is one of `types` (as ``TypeSet/admits(_:)`` has it), told without
+    /// deciding whether a number is an integer when `types` has `number`.
+    func hasType(among types: TypeSet) -> Bool
     /// The text of a string-kind instance (dates and bytes as text).
     var schemaString: String? { get }
     /// The length of ``schemaString`` as JSON Schema counts it (Unicode code points); `nil` when
@@ -77,6 +80,19 @@ extension Value: SchemaInstance {
     }
 
     var kind: InstanceKind { InstanceKind(self) }
+
+    func hasType(among types: TypeSet) -> Bool {
+        switch self {
+        case .null: types.contains(.null)
+        case .bool: types.contains(.boolean)
+        case .integer: types.contains(.integer) || types.contains(.number)
+        case .float, .number: types.contains(.number) || types.admits(kind)
+        case .string, .date, .bytes: types.contains(.string)
+        case .array: types.contains(.array)
+        case .object: types.contains(.object)
+        case .tagged: types.admits(kind)
+        }
+    }
 
     var schemaStringLength: Int? { schemaString?.unicodeScalars.count }
 
