@@ -171,15 +171,15 @@ struct NumberBound: Sendable {
         self.position = position
     }
 
-    /// Whether `value` is within the bound, when it is a number ordered as
-    /// ``Validator/compare(_:_:)`` orders it without exact digits; `nil` for any other value.
-    func admits(_ value: Value?) -> Bool? {
+    /// Whether `number` is within the bound, when ``Validator/compare(_:_:)`` orders it without
+    /// exact digits; `nil` when it cannot.
+    func admits(_ number: BinaryNumber) -> Bool? {
         let order: Int
-        switch value {
-        case .integer(let i)?:
+        switch number {
+        case .integer(let i):
             guard hasInteger else { return nil }
             order = i < integer ? -1 : i > integer ? 1 : 0
-        case .float(let d)?:
+        case .float(let d):
             if d.isInfinite {
                 order = d < 0 ? -1 : 1
             } else if d.isNaN || d == double {
@@ -187,7 +187,6 @@ struct NumberBound: Sendable {
             } else {
                 order = d < double ? -1 : 1
             }
-        default: return nil
         }
         return isMaximum ? order < 0 || (order == 0 && !exclusive) : order > 0 || (order == 0 && !exclusive)
     }

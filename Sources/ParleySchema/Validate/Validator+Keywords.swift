@@ -74,7 +74,7 @@ extension Validator {
         case .bound(let entry):
             // A number out of bounds, or one the step cannot order, is the keyword's to judge.
             let bound = program.bounds[entry]
-            if bound.admits(instance.scalar) == true { return true }
+            if let number = instance.binaryNumber, bound.admits(number) == true { return true }
             return try check(program.nodes[index].keywords[bound.position], index, instance, &evaluated,
                              collecting: collecting)
         case .wholePattern(let entry):

@@ -43,6 +43,15 @@ package struct JSONTapeInstance: SchemaInstance {
         }
     }
 
+    var binaryNumber: BinaryNumber? {
+        let item = entries[entry]
+        switch item.kind {
+        case .integer: return .integer(Int64(bitPattern: item.payload))
+        case .float: return .float(Double(bitPattern: item.payload))
+        default: return nil
+        }
+    }
+
     var kind: InstanceKind {
         let item = entries[entry]
         switch item.kind {

@@ -12,6 +12,9 @@ protocol SchemaInstance {
     var value: Value { get }
     /// The instance as a value when it is neither an array nor an object.
     var scalar: Value? { get }
+    /// The instance when it is a 64-bit integer or a binary float (not number text, not tagged):
+    /// what a number keyword's fast path reads without making a `Value`.
+    var binaryNumber: BinaryNumber? { get }
     /// Its type as JSON Schema sees it.
     var kind: InstanceKind { get }
     /// Whether ``kind`` is one of `types` (as ``TypeSet/admits(_:)`` has it), told without
@@ -52,6 +55,12 @@ protocol SchemaInstance {
     func member(named name: String) -> Self?
 }
 
+/// A number held as a 64-bit integer or a binary float.
+enum BinaryNumber {
+    case integer(Int64)
+    case float(Double)
+}
+
 /// The name of a member of a ``SchemaInstance``.
 protocol SchemaMemberName {
     /// The name as a string.
@@ -76,6 +85,14 @@ extension Value: SchemaInstance {
         switch self {
         case .array, .object: nil
         default: self
+        }
+    }
+
+    var binaryNumber: BinaryNumber? {
+        switch self {
+        case .integer(let i): .integer(i)
+        case .float(let d): .float(d)
+        default: nil
         }
     }
 
