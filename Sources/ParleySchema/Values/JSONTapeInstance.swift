@@ -69,6 +69,8 @@ package struct JSONTapeInstance: SchemaInstance {
         }
     }
 
+    // Inlined into the node's pass (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    @inline(__always)
     func hasType(among types: TypeSet) -> Bool {
         switch entries[entry].kind {
         case .null: types.contains(.null)
@@ -85,7 +87,10 @@ package struct JSONTapeInstance: SchemaInstance {
 
     var text: String? { tape.stringIfString(at: entry) }
 
-    /// The UTF-8 bytes of a string entry without escapes, in the tape's bytes; `nil` otherwise.
+    /// The UTF-8 bytes of a string entry without escapes, in the tape's bytes; `nil` otherwise
+    /// (inlined into each member's lookup and string step: kept, gated by
+    /// OpenAPI.check-get-2params-1KB-response).
+    @inline(__always)
     static func plainStringBytes(
         _ index: Int, _ entries: UnsafePointer<ValueTapeEntry>, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeBufferPointer<UInt8>? {
