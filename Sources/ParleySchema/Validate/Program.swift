@@ -172,7 +172,9 @@ struct NumberBound: Sendable {
     }
 
     /// Whether `number` is within the bound, when ``Validator/compare(_:_:)`` orders it without
-    /// exact digits; `nil` when it cannot.
+    /// exact digits; `nil` when it cannot. Inlined into the step (kept: gated by
+    /// OpenAPI.check-get-2params-1KB-response).
+    @inline(__always)
     func admits(_ number: BinaryNumber) -> Bool? {
         let order: Int
         switch number {

@@ -41,7 +41,13 @@ enum JSONEquality {
         guard x == y else { return false }
         var x = x
         var y = y
-        return x.withUTF8 { a in y.withUTF8 { b in a.elementsEqual(b) } }
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                for i in a.indices where a[i] != b[i] { return false }
+                return true
+            }
+        }
     }
 
     /// A hash consistent with ``equal(_:_:)``: numbers hash by their `Double` value.
