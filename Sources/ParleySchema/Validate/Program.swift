@@ -16,6 +16,8 @@ final class Program: Sendable {
     let wholePatterns: [(start: Int, count: Int, position: Int)]
     /// The units of those patterns, one pattern's after another.
     let patternUnits: [(low: UInt64, high: UInt64)]
+    /// The object applicators run as ``Step/object(_:)``, by the step's index.
+    let applicators: [ObjectApplicator]
     /// The root node.
     let root: Int
     /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
@@ -29,6 +31,7 @@ final class Program: Sendable {
         var bounds: [NumberBound] = []
         var wholePatterns: [(start: Int, count: Int, position: Int)] = []
         var patternUnits: [(low: UInt64, high: UInt64)] = []
+        var applicators: [ObjectApplicator] = []
         heads.reserveCapacity(nodes.count)
         for node in nodes {
             let start = steps.count
@@ -41,6 +44,9 @@ final class Program: Sendable {
                     steps.append(.wholePattern(wholePatterns.count))
                     wholePatterns.append((patternUnits.count, units.count, position))
                     patternUnits += units
+                } else if case .object(let applicator) = keyword {
+                    steps.append(.object(applicators.count))
+                    applicators.append(applicator)
                 } else if case .maximum(let limit, let exclusive, _) = keyword {
                     steps.append(.bound(bounds.count))
                     bounds.append(NumberBound(limit, exclusive: exclusive, isMaximum: true, position: position))
@@ -65,6 +71,7 @@ final class Program: Sendable {
         self.bounds = bounds
         self.wholePatterns = wholePatterns
         self.patternUnits = patternUnits
+        self.applicators = applicators
         self.root = root
         self.dynamicAnchors = dynamicAnchors
         self.usesDynamicScope = usesDynamicScope
@@ -130,6 +137,10 @@ enum Step: Sendable {
     /// A `pattern` that is `^`, units and `$` (``Program/wholePatterns``' entry): an ASCII string
     /// that is one of its units per byte passes here; any other instance goes to the node's keyword.
     case wholePattern(Int)
+    /// `properties`, `patternProperties` and `additionalProperties` (``Program/applicators``'
+    /// entry), read without copying the node's keyword (kept: gated by
+    /// OpenAPI.check-get-2params-1KB-response).
+    case object(Int)
     case keyword(Int)
 
     /// The step for `keyword`, the node's keyword at `position`.

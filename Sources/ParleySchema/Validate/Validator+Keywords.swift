@@ -77,6 +77,10 @@ extension Validator {
             if let number = instance.binaryNumber, bound.admits(number) == true { return true }
             return try check(program.nodes[index].keywords[bound.position], index, instance, &evaluated,
                              collecting: collecting)
+        case .object(let entry):
+            guard let count = instance.memberCount else { return true }
+            return try checkObject(
+                program.applicators[entry], index, instance, count: count, &evaluated, collecting: collecting)
         case .wholePattern(let entry):
             // A byte outside ASCII is in no unit (its shift clears the word): the keyword decides.
             let (start, count, position) = program.wholePatterns[entry]
