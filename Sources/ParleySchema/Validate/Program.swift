@@ -7,8 +7,8 @@ final class Program: Sendable {
     let nodes: [Node]
     /// Every node's keywords as the validator runs them, node after node.
     let steps: [Step]
-    /// Where each node's keywords are in `steps`, by node.
-    let stepRanges: [Range<Int>]
+    /// What the validator reads of each node on entering it, by node.
+    let heads: [NodeHead]
     /// The limits of the number keywords run as ``Step/bound(_:)``, by the step's index.
     let bounds: [NumberBound]
     /// The `pattern`s run as ``Step/wholePattern(_:)``, by the step's index: where their units
@@ -16,6 +16,8 @@ final class Program: Sendable {
     let wholePatterns: [(start: Int, count: Int, position: Int)]
     /// The units of those patterns, one pattern's after another.
     let patternUnits: [(low: UInt64, high: UInt64)]
+    /// The object applicators run as ``Step/object(_:)``, by the step's index.
+    let applicators: [ObjectApplicator]
     /// The root node.
     let root: Int
     /// The `$dynamicAnchor`s of each schema resource, by name, to their nodes.
@@ -25,18 +27,26 @@ final class Program: Sendable {
 
     init(nodes: [Node], root: Int, dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
         var steps: [Step] = []
-        var stepRanges: [Range<Int>] = []
+        var heads: [NodeHead] = []
         var bounds: [NumberBound] = []
         var wholePatterns: [(start: Int, count: Int, position: Int)] = []
         var patternUnits: [(low: UInt64, high: UInt64)] = []
-        stepRanges.reserveCapacity(nodes.count)
+        var applicators: [ObjectApplicator] = []
+        heads.reserveCapacity(nodes.count)
         for node in nodes {
             let start = steps.count
-            for (position, keyword) in node.keywords.enumerated() {
+            // A leading `type` (not draft 4's, which tells `1.0` from an integer) is checked by
+            // the node's own pass instead of as a step.
+            var checksType = false
+            if case .type(_, strictIntegers: false)? = node.keywords.first { checksType = true }
+            for (position, keyword) in node.keywords.enumerated() where position > 0 || !checksType {
                 if case .pattern(let pattern, _) = keyword, let units = pattern.wholeASCIIUnits {
                     steps.append(.wholePattern(wholePatterns.count))
                     wholePatterns.append((patternUnits.count, units.count, position))
                     patternUnits += units
+                } else if case .object(let applicator) = keyword {
+                    steps.append(.object(applicators.count))
+                    applicators.append(applicator)
                 } else if case .maximum(let limit, let exclusive, _) = keyword {
                     steps.append(.bound(bounds.count))
                     bounds.append(NumberBound(limit, exclusive: exclusive, isMaximum: true, position: position))
@@ -47,18 +57,21 @@ final class Program: Sendable {
                     steps.append(Step(keyword, at: position))
                 }
             }
-            stepRanges.append(start..<steps.count)
-        }
-        var nodes = nodes
-        for index in nodes.indices where nodes[index].keywords.count == 1 && !nodes[index].collectsEvaluated {
-            if case .ref(let target, _) = nodes[index].keywords[0] { nodes[index].soleReference = target }
+            var soleReference = -1
+            if node.keywords.count == 1, !node.collectsEvaluated, case .ref(let target, _) = node.keywords[0] {
+                soleReference = target
+            }
+            heads.append(NodeHead(
+                start: Int32(start), end: Int32(steps.count), soleReference: Int32(soleReference), types: node.types,
+                checksType: checksType, collectsEvaluated: node.collectsEvaluated))
         }
         self.nodes = nodes
         self.steps = steps
-        self.stepRanges = stepRanges
+        self.heads = heads
         self.bounds = bounds
         self.wholePatterns = wholePatterns
         self.patternUnits = patternUnits
+        self.applicators = applicators
         self.root = root
         self.dynamicAnchors = dynamicAnchors
         self.usesDynamicScope = usesDynamicScope
@@ -78,9 +91,27 @@ struct Node: Sendable {
     var collectsEvaluated = false
     /// The types its `type` keyword allows, for coercing text scalars (empty: no `type`).
     var types: TypeSet = []
+}
+
+/// What the validator reads of a node on entering it, in one trivially copyable value (one array
+/// read instead of one per field of ``Node``, whose keywords and location it does not need).
+struct NodeHead: Sendable {
+    /// Where its steps are in ``Program/steps``.
+    let start: Int32
+    let end: Int32
     /// The target of its `$ref` when that is its only keyword (as in `items: {$ref: …}`) and it
     /// collects nothing; -1 otherwise.
-    var soleReference = -1
+    let soleReference: Int32
+    /// ``Node/types``.
+    let types: TypeSet
+    /// Whether its first keyword is a `type` the node checks itself (against ``types``), before
+    /// its steps, which then do not include it.
+    let checksType: Bool
+    /// ``Node/collectsEvaluated``.
+    let collectsEvaluated: Bool
+
+    /// Whether the node checks nothing.
+    var isEmpty: Bool { start == end && !checksType }
 }
 
 /// A keyword as the validator runs it. The common keywords whose operands are plain values are
@@ -106,6 +137,10 @@ enum Step: Sendable {
     /// A `pattern` that is `^`, units and `$` (``Program/wholePatterns``' entry): an ASCII string
     /// that is one of its units per byte passes here; any other instance goes to the node's keyword.
     case wholePattern(Int)
+    /// `properties`, `patternProperties` and `additionalProperties` (``Program/applicators``'
+    /// entry), read without copying the node's keyword (kept: gated by
+    /// OpenAPI.check-get-2params-1KB-response).
+    case object(Int)
     case keyword(Int)
 
     /// The step for `keyword`, the node's keyword at `position`.
@@ -147,15 +182,17 @@ struct NumberBound: Sendable {
         self.position = position
     }
 
-    /// Whether `value` is within the bound, when it is a number ordered as
-    /// ``Validator/compare(_:_:)`` orders it without exact digits; `nil` for any other value.
-    func admits(_ value: Value?) -> Bool? {
+    /// Whether `number` is within the bound, when ``Validator/compare(_:_:)`` orders it without
+    /// exact digits; `nil` when it cannot. Inlined into the step (kept: gated by
+    /// OpenAPI.check-get-2params-1KB-response).
+    @inline(__always)
+    func admits(_ number: BinaryNumber) -> Bool? {
         let order: Int
-        switch value {
-        case .integer(let i)?:
+        switch number {
+        case .integer(let i):
             guard hasInteger else { return nil }
             order = i < integer ? -1 : i > integer ? 1 : 0
-        case .float(let d)?:
+        case .float(let d):
             if d.isInfinite {
                 order = d < 0 ? -1 : 1
             } else if d.isNaN || d == double {
@@ -163,7 +200,6 @@ struct NumberBound: Sendable {
             } else {
                 order = d < double ? -1 : 1
             }
-        default: return nil
         }
         return isMaximum ? order < 0 || (order == 0 && !exclusive) : order > 0 || (order == 0 && !exclusive)
     }

@@ -9,18 +9,19 @@ extension Validator {
     ) throws(SchemaError) -> Bool {
         switch step {
         case .keyword(let position):
-            return try check(nodes[index].keywords[position], index, instance, &evaluated, collecting: collecting)
+            return try check(
+                program.nodes[index].keywords[position], index, instance, &evaluated, collecting: collecting)
         case .type(let types, let strictIntegers):
+            guard strictIntegers else { return instance.hasType(among: types) || failType(index, instance, types) }
             var kind = instance.kind
-            if strictIntegers, kind == .integer {
+            if kind == .integer {
                 let value = instance.value
                 if case .float = value { kind = .number }
                 if case .number(let text) = value, text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
                     kind = .number
                 }
             }
-            if types.admits(kind) { return true }
-            return fail(index, "type", "\(kind) is not of type \(types.names.joined(separator: ", "))")
+            return types.admits(kind) || failType(index, instance, types, kind: kind)
         case .maxLength(let n):
             // A code point takes at least 1 UTF-8 byte, so few enough bytes need no counting.
             guard let bytes = instance.schemaStringByteCount, bytes > n, let length = instance.schemaStringLength
@@ -72,14 +73,19 @@ extension Validator {
                 || fail(index, "writeOnly", "a writeOnly value must not be sent in a response")
         case .bound(let entry):
             // A number out of bounds, or one the step cannot order, is the keyword's to judge.
-            let bound = bounds[entry]
-            if bound.admits(instance.scalar) == true { return true }
-            return try check(nodes[index].keywords[bound.position], index, instance, &evaluated,
+            let bound = program.bounds[entry]
+            if let number = instance.binaryNumber, bound.admits(number) == true { return true }
+            return try check(program.nodes[index].keywords[bound.position], index, instance, &evaluated,
                              collecting: collecting)
+        case .object(let entry):
+            guard let count = instance.memberCount else { return true }
+            return try checkObject(
+                program.applicators[entry], index, instance, count: count, &evaluated, collecting: collecting)
         case .wholePattern(let entry):
             // A byte outside ASCII is in no unit (its shift clears the word): the keyword decides.
-            let (start, count, position) = wholePatterns[entry]
+            let (start, count, position) = program.wholePatterns[entry]
             if let bytes = instance.schemaStringUTF8, bytes.count == count {
+                let patternUnits = program.patternUnits
                 var matched = true
                 for (offset, byte) in bytes.enumerated() {
                     let unit = patternUnits[start &+ offset]
@@ -91,7 +97,8 @@ extension Validator {
                 }
                 if matched { return true }
             }
-            return try check(nodes[index].keywords[position], index, instance, &evaluated, collecting: collecting)
+            return try check(
+                program.nodes[index].keywords[position], index, instance, &evaluated, collecting: collecting)
         }
     }
 }

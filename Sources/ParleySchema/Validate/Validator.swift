@@ -3,13 +3,11 @@ import Parley
 /// One validation run over a ``Program``: walks the instance and the compiled keywords together,
 /// counting work and depth, and recording failures when asked.
 struct Validator {
+    /// The program; the steps and node heads every node reads are copied out of it (the rest is
+    /// read through it, one retain fewer each per validation).
     let program: Program
-    let nodes: [Node]
     let steps: [Step]
-    let stepRanges: [Range<Int>]
-    let bounds: [NumberBound]
-    let wholePatterns: [(start: Int, count: Int, position: Int)]
-    let patternUnits: [(low: UInt64, high: UInt64)]
+    let heads: [NodeHead]
     let limits: JSONSchema.Limits
     let options: JSONSchema.ValidationOptions
     let stopsAtFirstFailure: Bool
@@ -26,12 +24,8 @@ struct Validator {
 
     init(program: Program, limits: JSONSchema.Limits, options: JSONSchema.ValidationOptions) {
         self.program = program
-        self.nodes = program.nodes
         self.steps = program.steps
-        self.stepRanges = program.stepRanges
-        self.bounds = program.bounds
-        self.wholePatterns = program.wholePatterns
-        self.patternUnits = program.patternUnits
+        self.heads = program.heads
         self.limits = limits
         self.options = options
         self.stopsAtFirstFailure = options.mode == .flag
@@ -50,70 +44,78 @@ struct Validator {
         _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collect: Bool
     ) throws(SchemaError) -> Bool {
-        work += 1
-        depth += 1
-        defer { depth -= 1 }
-        if work > limits.maxWork {
-            throw SchemaError(
-                code: .limitExceeded, message: "validation exceeded \(limits.maxWork) steps", limit: "maxWork")
-        }
-        if depth > limits.maxDepth {
-            throw SchemaError(
-                code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
-                schemaLocation: nodes[index].location, limit: "maxDepth")
-        }
+        let entryDepth = depth
+        defer { depth = entryDepth }
+        var index = index
+        var head: NodeHead
         // A node that is only a `$ref`, when nothing is recorded, collected or scoped, hands the
         // instance to its target as the step would: the same verdict, work and depth, without
-        // dispatching the step (kept: gated by OpenAPI.check-get-2params-1KB-response).
-        let target = nodes[index].soleReference
-        if target >= 0 && !recording && !collect && !usesDynamicScope {
-            return try validate(target, instance, &evaluated, collect: false)
+        // dispatching the step or entering this function again (kept: gated by
+        // OpenAPI.check-get-2params-1KB-response).
+        while true {
+            work += 1
+            depth += 1
+            if work > limits.maxWork {
+                throw SchemaError(
+                    code: .limitExceeded, message: "validation exceeded \(limits.maxWork) steps", limit: "maxWork")
+            }
+            if depth > limits.maxDepth {
+                throw SchemaError(
+                    code: .limitExceeded, message: "validation nested deeper than \(limits.maxDepth)",
+                    schemaLocation: program.nodes[index].location, limit: "maxDepth")
+            }
+            head = heads[index]
+            guard head.soleReference >= 0 && !recording && !collect && !usesDynamicScope else { break }
+            index = Int(head.soleReference)
         }
-        let steps = stepRanges[index]
-        if steps.isEmpty { return true }
+        if head.isEmpty { return true }
         // An object a JSON text's tape holds is validated on the tape (neither coercion nor tags
         // apply to objects). Otherwise the instance is replaced only when coerced or untagged, and
         // passed on as it came, not copied into a variable first.
         if let view = instance.tapeView {
-            return try check(steps, node: index, view, &evaluated, collect: collect)
+            return try check(head, node: index, view, &evaluated, collect: collect)
         }
         if options.coercesStrings, let text = instance.text {
-            let types = nodes[index].types
+            let types = head.types
             if !types.isEmpty, !types.contains(.string), let coerced = Coercion.coerce(text, to: types) {
-                return try check(steps, node: index, coerced, &evaluated, collect: collect)
+                return try check(head, node: index, coerced, &evaluated, collect: collect)
             }
         } else if let inner = instance.untagged {
-            return try check(steps, node: index, inner, &evaluated, collect: collect)
+            return try check(head, node: index, inner, &evaluated, collect: collect)
         }
-        return try check(steps, node: index, instance, &evaluated, collect: collect)
+        return try check(head, node: index, instance, &evaluated, collect: collect)
     }
 
-    /// The node's keywords (its `range` of ``steps``) against an instance already coerced or
-    /// untagged, in the node's dynamic scope and collecting what it evaluated when it has
-    /// `unevaluated*` keywords.
+    /// The node's keywords (its `type` when it checks it, then its steps) against an instance
+    /// already coerced or untagged, in the node's dynamic scope and collecting what it evaluated
+    /// when it has `unevaluated*` keywords.
     mutating func check<I: SchemaInstance>(
-        _ range: Range<Int>, node index: Int, _ instance: I, _ evaluated: inout Evaluated,
+        _ head: NodeHead, node index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collect: Bool
     ) throws(SchemaError) -> Bool {
         var pushedScope = false
-        if usesDynamicScope, dynamicScope.last != nodes[index].resource {
-            dynamicScope.append(nodes[index].resource)
+        if usesDynamicScope, dynamicScope.last != program.nodes[index].resource {
+            dynamicScope.append(program.nodes[index].resource)
             pushedScope = true
         }
         defer { if pushedScope { dynamicScope.removeLast() } }
-        if nodes[index].collectsEvaluated && !collect {
+        if head.collectsEvaluated && !collect {
             var local = Evaluated()
-            return try check(range, index, instance, &local, collecting: true)
+            return try check(head, index, instance, &local, collecting: true)
         }
-        return try check(range, index, instance, &evaluated, collecting: collect)
+        return try check(head, index, instance, &evaluated, collecting: collect)
     }
 
     mutating func check<I: SchemaInstance>(
-        _ range: Range<Int>, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
+        _ head: NodeHead, _ index: Int, _ instance: I, _ evaluated: inout Evaluated,
         collecting: Bool
     ) throws(SchemaError) -> Bool {
         var valid = true
-        for position in range {
+        if head.checksType && !instance.hasType(among: head.types) {
+            valid = failType(index, instance, head.types)
+            if stopsAtFirstFailure || !recording { return false }
+        }
+        for position in Int(head.start)..<Int(head.end) {
             if try !check(steps[position], index, instance, &evaluated, collecting: collecting) {
                 valid = false
                 if stopsAtFirstFailure || !recording { return false }
@@ -132,9 +134,16 @@ struct Validator {
             ValidationError(
                 instanceLocation: PathToken.pointer(instancePath),
                 keywordLocation: PathToken.pointer(keywordPath) + relative,
-                absoluteKeywordLocation: nodes[index].location + relative,
+                absoluteKeywordLocation: program.nodes[index].location + relative,
                 message: message()))
         return false
+    }
+
+    /// Records that `instance`, of `kind`, is not of `types` (the `type` keyword), and returns `false`.
+    mutating func failType<I: SchemaInstance>(
+        _ index: Int, _ instance: I, _ types: TypeSet, kind: InstanceKind? = nil
+    ) -> Bool {
+        fail(index, "type", "\(kind ?? instance.kind) is not of type \(types.names.joined(separator: ", "))")
     }
 
     /// Validates a subschema reached through `keyword` (and `token`) at the same instance.

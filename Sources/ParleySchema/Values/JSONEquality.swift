@@ -36,9 +36,18 @@ enum JSONEquality {
 
     /// Whether two strings have the same UTF-8 bytes. Strings that `==` tells apart (it compares
     /// canonical equivalence, quickly for ASCII) differ in their bytes too, so only equal ones
-    /// are walked byte by byte.
+    /// have their bytes compared, in place.
     static func sameUTF8(_ x: String, _ y: String) -> Bool {
-        x == y && x.utf8.elementsEqual(y.utf8)
+        guard x == y else { return false }
+        var x = x
+        var y = y
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                for i in a.indices where a[i] != b[i] { return false }
+                return true
+            }
+        }
     }
 
     /// A hash consistent with ``equal(_:_:)``: numbers hash by their `Double` value.

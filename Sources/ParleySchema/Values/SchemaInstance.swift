@@ -12,8 +12,14 @@ protocol SchemaInstance {
     var value: Value { get }
     /// The instance as a value when it is neither an array nor an object.
     var scalar: Value? { get }
+    /// The instance when it is a 64-bit integer or a binary float (not number text, not tagged):
+    /// what a number keyword's fast path reads without making a `Value`.
+    var binaryNumber: BinaryNumber? { get }
     /// Its type as JSON Schema sees it.
     var kind: InstanceKind { get }
+    /// Whether ``kind`` is one of `types` (as ``TypeSet/admits(_:)`` has it), told without
+    /// deciding whether a number is an integer when `types` has `number`.
+    func hasType(among types: TypeSet) -> Bool
     /// The text of a string-kind instance (dates and bytes as text).
     var schemaString: String? { get }
     /// The length of ``schemaString`` as JSON Schema counts it (Unicode code points); `nil` when
@@ -49,6 +55,12 @@ protocol SchemaInstance {
     func member(named name: String) -> Self?
 }
 
+/// A number held as a 64-bit integer or a binary float.
+enum BinaryNumber {
+    case integer(Int64)
+    case float(Double)
+}
+
 /// The name of a member of a ``SchemaInstance``.
 protocol SchemaMemberName {
     /// The name as a string.
@@ -76,7 +88,28 @@ extension Value: SchemaInstance {
         }
     }
 
+    var binaryNumber: BinaryNumber? {
+        switch self {
+        case .integer(let i): .integer(i)
+        case .float(let d): .float(d)
+        default: nil
+        }
+    }
+
     var kind: InstanceKind { InstanceKind(self) }
+
+    func hasType(among types: TypeSet) -> Bool {
+        switch self {
+        case .null: types.contains(.null)
+        case .bool: types.contains(.boolean)
+        case .integer: types.contains(.integer) || types.contains(.number)
+        case .float, .number: types.contains(.number) || types.admits(kind)
+        case .string, .date, .bytes: types.contains(.string)
+        case .array: types.contains(.array)
+        case .object: types.contains(.object)
+        case .tagged: types.admits(kind)
+        }
+    }
 
     var schemaStringLength: Int? { schemaString?.unicodeScalars.count }
 
