@@ -76,6 +76,9 @@ struct UpstreamResponseDecoder {
 
     private var state = State.head
     private var head = Head()
+    /// The fields of the connection's last final head: a field the next head repeats at the same
+    /// place (an upstream sends the same fields to each request) is that field again, not new strings.
+    private var previousFields = HTTPFields()
     private var requests = CircularBuffer<Request>(initialCapacity: 2)
     /// The bytes received and not decoded yet.
     private var buffer = ByteBuffer()
@@ -271,6 +274,7 @@ struct UpstreamResponseDecoder {
         }
         head.minorVersion = minor
         head.status = status
+        head.fields.reserveCapacity(max(previousFields.count, 8))
     }
 
     /// Reads a field line: `name ":" OWS value OWS`, with the framing fields' rules.
@@ -329,9 +333,20 @@ struct UpstreamResponseDecoder {
             head.droppedHost = true
             return
         }
+        let position = head.fields.count
+        if !trailer, position < previousFields.count, Self.is(previousFields[position], name: name, value: value) {
+            head.fields.append(previousFields[position])
+            return
+        }
         let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!,
                               value: String(decoding: value, as: UTF8.self))
         head.fields.append(field)
+    }
+
+    /// Whether `field` has the name and value given as bytes, exactly.
+    private static func `is`(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
+        var rawName = field.name.rawName
+        return rawName.withUTF8 { $0.elementsEqual(name) } && field.withUnsafeBytesOfValue { $0.elementsEqual(value) }
     }
 
     /// The head is whole: its part (or, for an informational answer, nothing: decoding goes on).
@@ -344,9 +359,11 @@ struct UpstreamResponseDecoder {
             return nil
         }
         requests.removeFirst()
-        let response = HTTPResponse(
-            status: HTTPResponse.Status(code: status, reasonPhrase: HTTPResponseStatus(statusCode: status).reasonPhrase),
-            headerFields: head.fields)
+        previousFields = head.fields
+        // NIO's reason phrase for the codes it knows, none for others (its decoder drops the upstream's).
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        let response = HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reason),
+                                    headerFields: head.fields)
         if status == 101 {
             state = .stopped
             pendingEnd = true
