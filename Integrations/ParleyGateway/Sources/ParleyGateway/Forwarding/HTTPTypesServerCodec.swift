@@ -28,6 +28,9 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private var isChunked = false
     /// Whether the response being written answers a `HEAD` or `CONNECT` request (it has no body).
     private var dropsBody = false
+    /// The buffer of the last head written: once the socket let it go, the next head is written
+    /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
+    private var headBuffer: ByteBuffer?
 
     init(upgradeEncoder: HTTPResponseEncoder?) {
         self.upgradeEncoder = upgradeEncoder
@@ -115,7 +118,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             size += field.name.rawName.utf8.count + field.value.utf8.count + 4
         }
         if framing.addsChunked { size += 28 }
-        var bytes = context.channel.allocator.buffer(capacity: size)
+        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
+        bytes.clear(minimumCapacity: size)
         bytes.writeStaticString("HTTP/1.1 ")
         bytes.writeString(String(status.code))
         bytes.writeStaticString(" ")
@@ -126,6 +130,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         }
         if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
         bytes.writeStaticString("\r\n")
+        headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 

@@ -24,6 +24,9 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the head of the request being written went out (the bytes of a refused one fail).
     private var headPassed = false
     private var decoder = UpstreamResponseDecoder()
+    /// The buffer of the last head written: once the socket let it go, the next head is written
+    /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
+    private var headBuffer: ByteBuffer?
     /// Whether a read is being decoded (a handler further on may close the channel meanwhile).
     private var decoding = false
 
@@ -122,7 +125,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             size += field.name.rawName.utf8.count + field.value.utf8.count + 4
         }
         if framing.addsChunked { size += 28 }
-        var bytes = context.channel.allocator.buffer(capacity: size)
+        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
+        bytes.clear(minimumCapacity: size)
         bytes.writeString(method)
         bytes.writeStaticString(" ")
         bytes.writeString(target)
@@ -147,6 +151,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         bytes.writeStaticString("\r\n")
         headPassed = true
         decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other)
+        headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 

@@ -79,6 +79,8 @@ struct UpstreamResponseDecoder {
     /// The fields of the connection's last final head: a field the next head repeats at the same
     /// place (an upstream sends the same fields to each request) is that field again, not new strings.
     private var previousFields = HTTPFields()
+    /// The connection's last final head.
+    private var previousResponse: HTTPResponse?
     private var requests = CircularBuffer<Request>(initialCapacity: 2)
     /// The bytes received and not decoded yet.
     private var buffer = ByteBuffer()
@@ -362,8 +364,11 @@ struct UpstreamResponseDecoder {
         previousFields = head.fields
         // NIO's reason phrase for the codes it knows, none for others (its decoder drops the upstream's).
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
-        let response = HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reason),
-                                    headerFields: head.fields)
+        // The last head again, changed: its storage is reused once the exchange that had it let it go.
+        var response = previousResponse.take() ?? HTTPResponse(status: .ok)
+        response.status = HTTPResponse.Status(code: status, reasonPhrase: reason)
+        response.headerFields = head.fields
+        previousResponse = response
         if status == 101 {
             state = .stopped
             pendingEnd = true
