@@ -81,6 +81,9 @@ struct UpstreamResponseDecoder {
     private var previousFields = HTTPFields()
     /// The connection's last final head.
     private var previousResponse: HTTPResponse?
+    /// The fields of the final head before the last: the next head's fields are written into
+    /// their storage (once the exchange that had them let them go, no other holds it).
+    private var spareFields: HTTPFields?
     private var requests = CircularBuffer<Request>(initialCapacity: 2)
     /// The bytes received and not decoded yet.
     private var buffer = ByteBuffer()
@@ -276,6 +279,10 @@ struct UpstreamResponseDecoder {
         }
         head.minorVersion = minor
         head.status = status
+        if var spare = spareFields.take() {
+            spare.removeAll(keepingCapacity: true)
+            head.fields = spare
+        }
         head.fields.reserveCapacity(max(previousFields.count, 8))
     }
 
@@ -361,6 +368,7 @@ struct UpstreamResponseDecoder {
             return nil
         }
         requests.removeFirst()
+        spareFields = previousFields
         previousFields = head.fields
         // NIO's reason phrase for the codes it knows, none for others (its decoder drops the upstream's).
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
