@@ -245,8 +245,14 @@ struct UpstreamResponseDecoder {
         }
         guard let end = found else {
             scanned = buffer.readableBytes
-            // The status line or a field's name, colon, spaces and value, within what the limit leaves.
-            guard scanned <= Self.maxFieldBytes - head.fieldBytes + 64 else { throw HTTPParserError.headerOverflow }
+            // A chunk-size line within the limit; the status line or a field's name, colon, spaces
+            // and value within what the limit leaves.
+            let limit: Int
+            switch state {
+            case .chunkSize, .chunkDataEnd: limit = Self.maxFieldBytes
+            default: limit = Self.maxFieldBytes - head.fieldBytes + 64
+            }
+            guard scanned <= limit else { throw HTTPParserError.headerOverflow }
             return nil
         }
         scanned = 0

@@ -358,6 +358,9 @@ import Testing
                                 - "Content-Length".count - 1)
         cases.append(Case(testDescription: "fields at the size limit",
                           bytes: ok + "\(name): \(atLimit)\r\nContent-Length: 0\r\n\r\n"))
+        cases.append(Case(testDescription: "a long chunk extension after long fields",
+                          bytes: ok + "\(name): \(atLimit.dropLast(10))\r\nTransfer-Encoding: chunked\r\n\r\n"
+                              + "1;a=\(String(repeating: "b", count: 4096))\r\nx\r\n0\r\n\r\n"))
         cases.append(Case(testDescription: "fields over the size limit",
                           bytes: ok + "\(name): \(atLimit)a\r\nContent-Length: 0\r\n\r\n"))
         return cases
