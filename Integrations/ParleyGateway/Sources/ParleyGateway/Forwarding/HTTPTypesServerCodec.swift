@@ -28,6 +28,11 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private var isChunked = false
     /// Whether the response being written answers a `HEAD` or `CONNECT` request (it has no body).
     private var dropsBody = false
+    /// The connection's last request.
+    private var lastRequest: HTTPRequest?
+    /// The buffer of the last head written: once the socket let it go, the next head is written
+    /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
+    private var headBuffer: ByteBuffer?
 
     init(upgradeEncoder: HTTPResponseEncoder?) {
         self.upgradeEncoder = upgradeEncoder
@@ -38,7 +43,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         case .head(let head):
             pending.append(head.method == .HEAD ? .head : head.method == .CONNECT ? .connect : .other)
             do {
-                context.fireChannelRead(wrapInboundOut(.head(try HTTPTypesStreamCodec.request(head))))
+                context.fireChannelRead(wrapInboundOut(.head(try request(head))))
             } catch {
                 context.fireErrorCaught(error)
             }
@@ -47,6 +52,23 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         case .end(let trailers):
             context.fireChannelRead(wrapInboundOut(.end(trailers.map { HTTPFields($0, splitCookie: false) })))
         }
+    }
+
+    /// ``HTTPTypesStreamCodec/request(_:)``: for a target in origin form, the connection's last
+    /// request changed, so that its storage is reused once the exchange that had it let it go.
+    private func request(_ head: HTTPRequestHead) throws -> HTTPRequest {
+        guard head.uri.utf8.first == UInt8(ascii: "/"), var request = lastRequest.take() else {
+            let request = try HTTPTypesStreamCodec.request(head)
+            lastRequest = request
+            return request
+        }
+        request.method = try HTTPRequest.Method(head.method)
+        request.scheme = "http"
+        request.authority = head.headers.first(name: "Host")
+        request.path = head.uri
+        request.headerFields = HTTPFields(head.headers, splitCookie: false)
+        lastRequest = request
+        return request
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -115,7 +137,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             size += field.name.rawName.utf8.count + field.value.utf8.count + 4
         }
         if framing.addsChunked { size += 28 }
-        var bytes = context.channel.allocator.buffer(capacity: size)
+        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
+        bytes.clear(minimumCapacity: size)
         bytes.writeStaticString("HTTP/1.1 ")
         bytes.writeString(String(status.code))
         bytes.writeStaticString(" ")
@@ -126,6 +149,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         }
         if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
         bytes.writeStaticString("\r\n")
+        headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 

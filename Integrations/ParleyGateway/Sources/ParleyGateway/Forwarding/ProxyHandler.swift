@@ -53,6 +53,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastTranscoded: (from: MediaType, to: MediaType, essences: (from: String, to: String))?
     /// The operation of the OpenAPI document the connection's last request matched.
     private var lastOperation: OperationLookup?
+    /// The connection's last request sent upstream.
+    private var lastUpstreamRequest: HTTPRequest?
 
     /// What a response plan is made from, besides the route's transcoder and mode (its path prefix).
     private struct PlanKey: Equatable {
@@ -508,8 +510,17 @@ final class ProxyHandler: ChannelDuplexHandler {
         let target = try shared.upstreamTarget(for: exchange.route).get()
         let path = exchange.head.path ?? "/"
         exchange.upstreamHost = target.key
-        return HTTPRequest(method: exchange.head.method, scheme: target.scheme, authority: target.authority,
-                           path: target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path), headerFields: fields)
+        // The connection's last upstream request, changed: its storage is reused once the exchange
+        // that had it let it go.
+        var request = lastUpstreamRequest.take()
+            ?? HTTPRequest(method: .get, scheme: nil, authority: nil, path: nil, headerFields: [:])
+        request.method = exchange.head.method
+        request.scheme = target.scheme
+        request.authority = target.authority
+        request.path = target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path)
+        request.headerFields = fields
+        lastUpstreamRequest = request
+        return request
     }
 
     /// The `Accept` sent upstream for the exchange: the one made for the connection's previous

@@ -67,16 +67,10 @@ final class UpstreamPool: @unchecked Sendable {
         }
     }
 
-    /// The HTTP/1.1 handlers of an upstream connection: NIO's response decoder and request
-    /// validator (as `addHTTPClientHandlers()` adds them), with the gateway's request encoder
-    /// (``UpstreamRequestEncoder``, ``UpstreamRequestWriter``) in place of NIO's encoder and the
-    /// extras' conversion to HTTP types.
+    /// The HTTP/1.1 handlers of an upstream connection: ``UpstreamHTTP1Codec``, which writes
+    /// requests as bytes and decodes responses, both straight from and to HTTP types.
     static func configure(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
-        try pipeline.addHandler(UpstreamRequestWriter())
-        try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes,
-                                                                         limitConfiguration: .init())))
-        try pipeline.addHandler(NIOHTTPRequestHeadersValidator())
-        try pipeline.addHandler(UpstreamRequestEncoder())
+        try pipeline.addHandler(UpstreamHTTP1Codec())
     }
 
     /// Hands `body` a new stream of an h2c connection to `key` that takes more: an open one, or one

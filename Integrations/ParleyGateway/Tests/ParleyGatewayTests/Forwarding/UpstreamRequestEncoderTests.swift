@@ -7,7 +7,7 @@ import NIOHTTPTypesHTTP1
 @testable import ParleyGateway
 import Testing
 
-/// The gateway's HTTP/1.1 upstream request encoder writes what NIO's pipeline (`addHTTPClientHandlers()`
+/// The gateway's HTTP/1.1 upstream codec (``UpstreamHTTP1Codec``) writes what NIO's pipeline (`addHTTPClientHandlers()`
 /// and the extras' `HTTP1ToHTTPClientCodec`) writes for the same request parts, byte for byte, and
 /// refuses what it refuses.
 @Suite(.timeLimit(.minutes(2))) struct UpstreamRequestEncoderTests {

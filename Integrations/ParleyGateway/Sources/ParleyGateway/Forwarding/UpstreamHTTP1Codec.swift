@@ -4,40 +4,57 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Writes the requests of an HTTP/1.1 upstream connection as bytes, straight from HTTP types, and
-/// converts the upstream's response parts to HTTP types: swift-nio-extras' `HTTP1ToHTTPClientCodec`
-/// and NIO's `HTTPRequestEncoder` in one step, with their output byte for byte (the `Host` field
-/// first, one `Cookie` field, the framing fields the encoder adds or drops), without building an
-/// `HTTPHeaders` copy of the fields or growing the head's buffer.
-///
-/// NIO's response decoder, below it, learns each request's method from the head written past it
-/// (a `HEAD` response has no body), and NIO's request validator checks the head's method and
-/// target: both get the head with its method and target and no fields, then the bytes follow as
-/// body parts, which ``UpstreamRequestWriter`` at the bottom of the pipeline writes. The fields
-/// are checked here as the validator checks them (no control characters in values; names are
-/// tokens by construction).
-final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPClientResponsePart
+/// The HTTP/1.1 side of an upstream connection, between its socket and its ``UpstreamConnection``:
+/// requests are written as bytes straight from HTTP types, responses decoded from bytes straight
+/// into HTTP types (``UpstreamResponseDecoder``). It writes what swift-nio-extras'
+/// `HTTP1ToHTTPClientCodec`, NIO's `HTTPRequestEncoder` and `NIOHTTPRequestHeadersValidator`
+/// write, byte for byte (the `Host` field first, one `Cookie` field, the framing fields the encoder
+/// adds or drops), and refuses what the validator refuses (a control character but tab in a field
+/// value, a target byte outside RFC 3986's set), without an `HTTPHeaders` copy of the fields or
+/// growing the head's buffer; it reads what NIO's response decoder and the extras' conversion read.
+/// Each request's method tells the decoder whether its answer has a body.
+final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
     typealias InboundOut = HTTPResponsePart
     typealias OutboundIn = HTTPRequestPart
-    typealias OutboundOut = HTTPClientRequestPart
+    typealias OutboundOut = IOData
 
     /// Whether the body of the request being written is chunked.
     private var isChunked = false
+    /// Whether the head of the request being written went out (the bytes of a refused one fail).
+    private var headPassed = false
+    private var decoder = UpstreamResponseDecoder()
+    /// The buffer of the last head written: once the socket let it go, the next head is written
+    /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
+    private var headBuffer: ByteBuffer?
+    /// Whether a read is being decoded (a handler further on may close the channel meanwhile).
+    private var decoding = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
+        decoder.receive(unwrapInboundIn(data))
+        guard !decoding else { return }
+        decoding = true
+        defer { decoding = false }
+        do {
+            while let part = try decoder.next() {
+                context.fireChannelRead(wrapInboundOut(part))
+            }
+        } catch {
+            context.fireErrorCaught(error)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // A close while a read is decoded (the exchange let the connection go) ends nothing.
+        if !decoding {
             do {
-                context.fireChannelRead(wrapInboundOut(.head(try HTTPResponse(head))))
+                while let part = try decoder.next() { context.fireChannelRead(wrapInboundOut(part)) }
+                if let part = try decoder.finish() { context.fireChannelRead(wrapInboundOut(part)) }
             } catch {
                 context.fireErrorCaught(error)
             }
-        case .body(let body):
-            context.fireChannelRead(wrapInboundOut(.body(body)))
-        case .end(let trailers):
-            context.fireChannelRead(wrapInboundOut(.end(trailers.map { HTTPFields($0, splitCookie: false) })))
         }
+        context.fireChannelInactive()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -45,21 +62,23 @@ final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandle
         case .head(let request):
             writeHead(request, context: context, promise: promise)
         case .body(let body):
-            guard isChunked, body.readableBytes > 0 else {
-                context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: promise)
-                return
-            }
+            guard isChunked, body.readableBytes > 0 else { return send(body, context: context, promise: promise) }
             var size = context.channel.allocator.buffer(capacity: 32)
             size.writeString(String(body.readableBytes, radix: 16))
             size.writeStaticString("\r\n")
-            context.write(wrapOutboundOut(.body(.byteBuffer(size))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            send(size, context: context, promise: nil)
+            send(body, context: context, promise: nil)
             size.moveReaderIndex(forwardBy: size.readableBytes - 2)
-            context.write(wrapOutboundOut(.body(.byteBuffer(size))), promise: promise)
+            send(size, context: context, promise: promise)
         case .end(let trailers):
             guard isChunked else {
-                // No bytes (trailers go only with a chunked body), but the validator sees them.
-                context.write(wrapOutboundOut(.end(trailers.map(HTTPHeaders.init))), promise: promise)
+                // No bytes (trailers go only with a chunked body), but they are checked.
+                if let trailers, !Self.areValidToSend(trailers) { return refuse(context, promise) }
+                headPassed = false
+                // An empty write keeps the promise in order with the writes before.
+                guard let promise else { return }
+                context.write(wrapOutboundOut(.byteBuffer(context.channel.allocator.buffer(capacity: 0))),
+                              promise: promise)
                 return
             }
             isChunked = false
@@ -70,12 +89,22 @@ final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandle
                 Self.write(trailers, to: &end)
             }
             end.writeStaticString("\r\n")
-            context.write(wrapOutboundOut(.body(.byteBuffer(end))), promise: promise)
-            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            send(end, context: context, promise: promise)
+            headPassed = false
         }
     }
 
+    /// Writes bytes of the request whose head was written; those of a refused head fail.
+    private func send(_ bytes: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        guard headPassed else {
+            promise?.fail(HTTPParserError.invalidHeaderToken)
+            return
+        }
+        context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
+    }
+
     private func writeHead(_ request: HTTPRequest, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        headPassed = false
         guard let target = request.method == .connect ? request.authority : request.path else {
             context.fireErrorCaught(HTTP1TypeConversionError.missingPath)
             promise?.fail(HTTP1TypeConversionError.missingPath)
@@ -86,6 +115,8 @@ final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandle
             return refuse(context, promise)
         }
         isChunked = framing.isChunked
+        // The validator's check of the target (a method of HTTP types is a token: it passes).
+        guard target.utf8.allSatisfy(Self.isTargetByte) else { return refuse(context, promise) }
         // The exact size: the request line, `Host`, the fields, the added `Transfer-Encoding`, the blank line.
         let method = request.method.rawValue
         var size = method.utf8.count + target.utf8.count + 12 + 2
@@ -94,7 +125,8 @@ final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandle
             size += field.name.rawName.utf8.count + field.value.utf8.count + 4
         }
         if framing.addsChunked { size += 28 }
-        var bytes = context.channel.allocator.buffer(capacity: size)
+        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
+        bytes.clear(minimumCapacity: size)
         bytes.writeString(method)
         bytes.writeStaticString(" ")
         bytes.writeString(target)
@@ -117,10 +149,10 @@ final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandle
         }
         if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
         bytes.writeStaticString("\r\n")
-        // The method and target alone, for the decoder and the validator below.
-        let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(request.method), uri: target)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: promise)
+        headPassed = true
+        decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other)
+        headBuffer = bytes
+        context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 
     /// Refuses fields that NIO's request validator refuses, as it does.
@@ -182,34 +214,23 @@ final class UpstreamRequestEncoder: ChannelDuplexHandler, RemovableChannelHandle
     private static func isValidValueByte(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
     }
-}
 
-/// The bottom of an HTTP/1.1 upstream connection's pipeline: writes the bytes
-/// ``UpstreamRequestEncoder`` made (its body parts) and drops the heads it passed NIO's decoder
-/// and validator; a head the validator refused never arrives, and the bytes after it are dropped
-/// until the next head.
-final class UpstreamRequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = HTTPClientRequestPart
-    typealias OutboundOut = IOData
-
-    private var headPassed = false
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head:
-            headPassed = true
-            promise?.succeed()
-        case .body(let bytes):
-            guard headPassed else {
-                promise?.fail(HTTPParserError.invalidHeaderToken)
-                return
-            }
-            context.write(wrapOutboundOut(bytes), promise: promise)
-        case .end:
-            headPassed = false
-            // Nothing to write; an empty write keeps the promise in order with the writes before.
-            guard let promise else { return }
-            context.write(wrapOutboundOut(.byteBuffer(context.channel.allocator.buffer(capacity: 0))), promise: promise)
+    /// The bytes NIO's validator lets through in a request target: RFC 3986's unreserved,
+    /// gen-delims, sub-delims and `%`.
+    private static func isTargetByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+             UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
+             UInt8(ascii: "]"), UInt8(ascii: "@"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+             UInt8(ascii: "="), UInt8(ascii: "%"):
+            true
+        default:
+            false
         }
     }
 }

@@ -1,0 +1,519 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Decodes an HTTP/1.1 upstream's responses from the bytes that arrive, straight into HTTP types
+/// parts: what NIO's `HTTPResponseDecoder` (strict llhttp, informational answers dropped) and the
+/// extras' conversion to HTTP types produce, without NIO's head, its field list and their copies.
+///
+/// Framing is as strict as llhttp's: lines end in CRLF (a bare LF or CR is an error), field names
+/// are tokens, values hold no control character but tab (no NUL), obs-fold is refused, a
+/// `Content-Length` must be digits, once, and not with `Transfer-Encoding`; `chunked` frames the
+/// body when it is the last transfer coding, any other coding reads it until the connection closes.
+/// Chunk sizes are hex, their extensions `;name[=token|"quoted"]`, trailers are fields. No body
+/// follows a `1xx`, `204` or `304`, nor the answer to `HEAD` or `CONNECT`; a `1xx` but `101` is
+/// dropped (the final answer follows), a `101` ends decoding. A head's field names and values
+/// hold at most ``maxFieldBytes`` bytes (trailers count too), an unfinished line as much.
+/// Where it is stricter than llhttp (other protocols than `HTTP/1.0` and `HTTP/1.1`, control
+/// characters in the reason phrase, an unfinished chunk-size line over the limit), it refuses.
+///
+/// The decoder is given bytes with ``receive(_:)`` and hands out one part at a time with
+/// ``next()``, so that its owner passes each on outside any access to it (a handler further on may
+/// close the channel while it reads one).
+struct UpstreamResponseDecoder {
+    /// What a request's method says of its answer's body.
+    enum Request {
+        /// `HEAD` or `CONNECT`: the answer has no body.
+        case bodyless
+        /// Any other method.
+        case other
+    }
+
+    /// The most bytes of field names and values in a head and its trailers (NIO's default limit).
+    static let maxFieldBytes = 80 * 1024
+    /// The most fields in a head and its trailers (NIO's default limit).
+    static let maxFieldCount = Int(UInt16.max) - 1
+
+    private enum State {
+        /// Reading a head: its status line (once `head.status` is set, its fields).
+        case head
+        /// Reading a body of a known length: the bytes still to come.
+        case fixed(Int)
+        /// Reading a chunk's size line.
+        case chunkSize
+        /// Reading a chunk's data: the bytes still to come.
+        case chunkData(Int)
+        /// Reading the CRLF after a chunk's data.
+        case chunkDataEnd
+        /// Reading the fields after the last chunk.
+        case trailers
+        /// Reading a body that ends when the connection closes.
+        case untilClose
+        /// The last response does not keep the connection open: only CR and LF may follow.
+        case closed
+        /// After a `101` or an error: every byte is dropped.
+        case stopped
+    }
+
+    /// What is known of the head (or trailers) being read.
+    private struct Head {
+        var status: Int?
+        var minorVersion = 1
+        var fields = HTTPFields()
+        var fieldBytes = 0
+        var fieldCount = 0
+        var contentLength: Int?
+        var hasTransferEncoding = false
+        var isChunked = false
+        var closes = false
+        var keepsAlive = false
+        /// Whether a `Host` field was dropped (the extras' conversion drops the first).
+        var droppedHost = false
+        /// Whether a trailer line came.
+        var hasTrailers = false
+    }
+
+    private var state = State.head
+    private var head = Head()
+    /// The fields of the connection's last final head: a field the next head repeats at the same
+    /// place (an upstream sends the same fields to each request) is that field again, not new strings.
+    private var previousFields = HTTPFields()
+    /// The connection's last final head.
+    private var previousResponse: HTTPResponse?
+    /// The fields of the final head before the last: the next head's fields are written into
+    /// their storage (once the exchange that had them let them go, no other holds it).
+    private var spareFields: HTTPFields?
+    private var requests = CircularBuffer<Request>(initialCapacity: 2)
+    /// The bytes received and not decoded yet.
+    private var buffer = ByteBuffer()
+    /// How many bytes at the start of `buffer` were scanned for a line's end and hold none.
+    private var scanned = 0
+    /// A part decoded along with the one returned last (a head's end when it has no body).
+    private var pendingEnd = false
+
+    init() {}
+
+    /// Notes a request sent on the connection: its answer comes after those of the requests before it.
+    mutating func expectResponse(to request: Request) {
+        requests.append(request)
+    }
+
+    /// Takes bytes from the connection.
+    mutating func receive(_ bytes: ByteBuffer) {
+        if buffer.readableBytes == 0 {
+            buffer = bytes
+        } else {
+            var bytes = bytes
+            buffer.writeBuffer(&bytes)
+        }
+    }
+
+    /// The next part decoded from the bytes received, or `nil` when more bytes are needed.
+    mutating func next() throws -> HTTPResponsePart? {
+        if pendingEnd {
+            pendingEnd = false
+            return .end(nil)
+        }
+        do {
+            return try decode()
+        } catch {
+            state = .stopped
+            buffer.moveReaderIndex(to: buffer.writerIndex)
+            throw error
+        }
+    }
+
+    /// The part that the connection's end completes (a body read until then ends), or `nil`;
+    /// throws when it cuts a response short.
+    mutating func finish() throws -> HTTPResponsePart? {
+        switch state {
+        case .head:
+            guard head.status == nil, buffer.readableBytes == 0 else { break }
+            return nil
+        case .untilClose:
+            state = .closed
+            return .end(nil)
+        case .closed, .stopped:
+            return nil
+        case .fixed, .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+            break
+        }
+        state = .stopped
+        throw HTTPParserError.invalidEOFState
+    }
+
+    private mutating func decode() throws -> HTTPResponsePart? {
+        while true {
+            switch state {
+            case .head:
+                if head.status == nil { skipEmptyLines() }
+                guard let line = try readLine() else {
+                    if head.status == nil { try checkStatusLineStart() }
+                    return nil
+                }
+                if head.status == nil {
+                    try readStatusLine(line)
+                } else if line.readableBytes > 0 {
+                    try readField(line, trailer: false)
+                } else if let part = try headEnded() {
+                    return part
+                }
+            case .fixed(let remaining):
+                guard buffer.readableBytes > 0 else { return nil }
+                let count = min(remaining, buffer.readableBytes)
+                let body = buffer.readSlice(length: count)!
+                if count == remaining {
+                    messageEnded()
+                    pendingEnd = true
+                } else {
+                    state = .fixed(remaining - count)
+                }
+                return .body(body)
+            case .chunkSize:
+                guard let line = try readLine() else { return nil }
+                let size = try Self.chunkSize(line)
+                state = size == 0 ? .trailers : .chunkData(size)
+            case .chunkData(let remaining):
+                guard buffer.readableBytes > 0 else { return nil }
+                let count = min(remaining, buffer.readableBytes)
+                let body = buffer.readSlice(length: count)!
+                state = count == remaining ? .chunkDataEnd : .chunkData(remaining - count)
+                return .body(body)
+            case .chunkDataEnd:
+                guard let line = try readLine() else { return nil }
+                guard line.readableBytes == 0 else { throw HTTPParserError.invalidChunkSize }
+                state = .chunkSize
+            case .trailers:
+                guard let line = try readLine() else { return nil }
+                if line.readableBytes > 0 {
+                    try readField(line, trailer: true)
+                } else {
+                    let trailers = head.hasTrailers ? head.fields : nil
+                    messageEnded()
+                    return .end(trailers)
+                }
+            case .untilClose:
+                guard buffer.readableBytes > 0 else { return nil }
+                return .body(buffer.readSlice(length: buffer.readableBytes)!)
+            case .closed:
+                skipEmptyLines()
+                guard buffer.readableBytes == 0 else { throw HTTPParserError.closedConnection }
+                return nil
+            case .stopped:
+                buffer.moveReaderIndex(to: buffer.writerIndex)
+                return nil
+            }
+        }
+    }
+
+    /// Skips the CR and LF bytes before a status line (llhttp skips them between messages).
+    private mutating func skipEmptyLines() {
+        while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
+              byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+            buffer.moveReaderIndex(forwardBy: 1)
+            scanned = 0
+        }
+    }
+
+    /// Refuses the start of a status line that is not `HTTP/1.` as soon as it arrives.
+    private func checkStatusLineStart() throws {
+        let start = "HTTP/1.".utf8
+        let count = min(buffer.readableBytes, start.count)
+        guard buffer.readableBytesView.prefix(count).elementsEqual(start.prefix(count)) else {
+            throw HTTPParserError.invalidConstant
+        }
+    }
+
+    /// The next line (without its CRLF), or `nil` when it has not ended yet; throws for a bare LF
+    /// or CR, and for a line longer than the field limit allows.
+    private mutating func readLine() throws -> ByteBuffer? {
+        let found = try buffer.withUnsafeReadableBytes { bytes -> Int? in
+            var index = max(scanned - 1, 0)
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    guard index > 0, bytes[index - 1] == UInt8(ascii: "\r") else { throw HTTPParserError.lfExpected }
+                    return index
+                }
+                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") {
+                    throw HTTPParserError.lfExpected
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let end = found else {
+            scanned = buffer.readableBytes
+            // A chunk-size line within the limit; the status line or a field's name, colon, spaces
+            // and value within what the limit leaves.
+            let limit: Int
+            switch state {
+            case .chunkSize, .chunkDataEnd: limit = Self.maxFieldBytes
+            default: limit = Self.maxFieldBytes - head.fieldBytes + 64
+            }
+            guard scanned <= limit else { throw HTTPParserError.headerOverflow }
+            return nil
+        }
+        scanned = 0
+        let line = buffer.readSlice(length: end - 1)!
+        buffer.moveReaderIndex(forwardBy: 2)
+        return line
+    }
+
+    /// Reads `HTTP/1.x SP 3DIGIT [SP reason]`.
+    private mutating func readStatusLine(_ line: ByteBuffer) throws {
+        let (minor, status) = try line.withUnsafeReadableBytes { bytes throws -> (Int, Int) in
+            guard bytes.count >= 12, bytes.starts(with: "HTTP/1.".utf8) else {
+                throw bytes.starts(with: "HTTP/".utf8) ? HTTPParserError.invalidVersion : .invalidConstant
+            }
+            let minor = bytes[7]
+            guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { throw HTTPParserError.invalidVersion }
+            guard bytes[8] == UInt8(ascii: " ") else { throw HTTPParserError.invalidVersion }
+            var status = 0
+            for index in 9..<12 {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { throw HTTPParserError.invalidStatus }
+                status = status * 10 + Int(digit)
+            }
+            if bytes.count > 12 {
+                guard bytes[12] == UInt8(ascii: " "),
+                      bytes[13...].allSatisfy({ Self.isValueByte($0) })
+                else { throw HTTPParserError.invalidStatus }
+            }
+            return (Int(minor - UInt8(ascii: "0")), status)
+        }
+        head.minorVersion = minor
+        head.status = status
+        if var spare = spareFields.take() {
+            spare.removeAll(keepingCapacity: true)
+            head.fields = spare
+        }
+        head.fields.reserveCapacity(max(previousFields.count, 8))
+    }
+
+    /// Reads a field line: `name ":" OWS value OWS`, with the framing fields' rules.
+    private mutating func readField(_ line: ByteBuffer, trailer: Bool) throws {
+        try line.withUnsafeReadableBytes { bytes throws in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
+                throw HTTPParserError.invalidHeaderToken
+            }
+            let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+            guard name.allSatisfy(Self.isTokenByte) else { throw HTTPParserError.invalidHeaderToken }
+            var start = colon + 1
+            var end = bytes.count
+            while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+            let value = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            guard value.allSatisfy(Self.isValueByte) else { throw HTTPParserError.invalidHeaderToken }
+            try addField(name: name, value: value, trailer: trailer)
+        }
+    }
+
+    /// Counts a field against the limits, applies its framing rules, and keeps it.
+    private mutating func addField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                                   trailer: Bool) throws {
+        head.fieldCount += 1
+        head.fieldBytes += name.count + value.count
+        guard head.fieldCount <= Self.maxFieldCount, head.fieldBytes <= Self.maxFieldBytes else {
+            throw HTTPParserError.headerOverflow
+        }
+        if trailer { head.hasTrailers = true }
+        if Self.is(name, "content-length") {
+            guard head.contentLength == nil, !value.isEmpty else { throw HTTPParserError.unexpectedContentLength }
+            guard !head.hasTransferEncoding else { throw HTTPParserError.unexpectedContentLength }
+            var length = 0
+            for byte in value {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { throw HTTPParserError.invalidContentLength }
+                let (times, overflow) = length.multipliedReportingOverflow(by: 10)
+                let (sum, overflowAdding) = times.addingReportingOverflow(Int(digit))
+                guard !overflow, !overflowAdding else { throw HTTPParserError.invalidContentLength }
+                length = sum
+            }
+            head.contentLength = length
+        } else if Self.is(name, "transfer-encoding") {
+            guard head.contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
+            head.hasTransferEncoding = true
+            // Chunked when its last coding is `chunked`, over every Transfer-Encoding field.
+            var isChunked = head.isChunked
+            Self.forEachToken(value) { isChunked = Self.is($0, "chunked") }
+            head.isChunked = isChunked
+        } else if Self.is(name, "connection") {
+            Self.forEachToken(value) { token in
+                if Self.is(token, "close") { head.closes = true }
+                if Self.is(token, "keep-alive") { head.keepsAlive = true }
+            }
+        } else if !head.droppedHost, Self.is(name, "host") {
+            head.droppedHost = true
+            return
+        }
+        let position = head.fields.count
+        if !trailer, position < previousFields.count, Self.is(previousFields[position], name: name, value: value) {
+            head.fields.append(previousFields[position])
+            return
+        }
+        let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!,
+                              value: String(decoding: value, as: UTF8.self))
+        head.fields.append(field)
+    }
+
+    /// Whether `field` has the name and value given as bytes, exactly.
+    private static func `is`(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
+        var rawName = field.name.rawName
+        return rawName.withUTF8 { $0.elementsEqual(name) } && field.withUnsafeBytesOfValue { $0.elementsEqual(value) }
+    }
+
+    /// The head is whole: its part (or, for an informational answer, nothing: decoding goes on).
+    private mutating func headEnded() throws -> HTTPResponsePart? {
+        guard let status = head.status else { throw HTTPParserError.invalidInternalState }
+        guard let request = requests.first else { throw NIOHTTPDecoderError.unsolicitedResponse }
+        if (100..<200).contains(status), status != 101 {
+            // Dropped, as NIO's decoder drops it; the request waits for its final answer.
+            messageEnded()
+            return nil
+        }
+        requests.removeFirst()
+        spareFields = previousFields
+        previousFields = head.fields
+        // NIO's reason phrase for the codes it knows, none for others (its decoder drops the upstream's).
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        // The last head again, changed: its storage is reused once the exchange that had it let it go.
+        var response = previousResponse.take() ?? HTTPResponse(status: .ok)
+        response.status = HTTPResponse.Status(code: status, reasonPhrase: reason)
+        response.headerFields = head.fields
+        previousResponse = response
+        if status == 101 {
+            state = .stopped
+            pendingEnd = true
+        } else if request == .bodyless || status == 204 || status == 304 {
+            messageEnded()
+            pendingEnd = true
+        } else if head.isChunked {
+            state = .chunkSize
+            // The trailers are a field list of their own (the framing flags stay).
+            head.fields = HTTPFields()
+            head.droppedHost = false
+        } else if head.hasTransferEncoding || head.contentLength == nil {
+            state = .untilClose
+        } else if head.contentLength == 0 {
+            messageEnded()
+            pendingEnd = true
+        } else {
+            state = .fixed(head.contentLength!)
+        }
+        return .head(response)
+    }
+
+    /// A response ended: the next head, or nothing more when the connection does not stay open.
+    private mutating func messageEnded() {
+        let keepsAlive = head.minorVersion == 1 ? !head.closes : head.keepsAlive
+        head = Head()
+        state = keepsAlive ? .head : .closed
+    }
+
+    /// A chunk-size line's size: `1*HEXDIG *( ";" token [ "=" ( token / quoted-string ) ] )`.
+    private static func chunkSize(_ line: ByteBuffer) throws -> Int {
+        try line.withUnsafeReadableBytes { bytes throws -> Int in
+            var index = 0
+            var size = 0
+            while index < bytes.count, let digit = hexValue(bytes[index]) {
+                guard size <= (Int.max - 15) / 16 else { throw HTTPParserError.invalidChunkSize }
+                size = size * 16 + digit
+                index += 1
+            }
+            guard index > 0 else { throw HTTPParserError.invalidChunkSize }
+            // As llhttp reads them: a name or value may be empty, but an extension may not.
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: ";") else { throw HTTPParserError.invalidChunkSize }
+                index += 1
+                guard index < bytes.count else { throw HTTPParserError.invalidChunkSize }
+                while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    index += 1
+                    var closed = false
+                    while index < bytes.count {
+                        let byte = bytes[index]
+                        index += 1
+                        if byte == UInt8(ascii: "\"") {
+                            closed = true
+                            break
+                        }
+                        if byte == UInt8(ascii: "\\") {
+                            guard index < bytes.count, isValueByte(bytes[index]) else {
+                                throw HTTPParserError.invalidChunkSize
+                            }
+                            index += 1
+                        } else if !isValueByte(byte) {
+                            throw HTTPParserError.invalidChunkSize
+                        }
+                    }
+                    guard closed else { throw HTTPParserError.invalidChunkSize }
+                } else {
+                    while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+                }
+            }
+            return size
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// A field value's bytes: tab, visible ASCII and space, and obs-text (RFC 9110 §5.5).
+    private static func isValueByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
+    }
+
+    /// A token's bytes (RFC 9110 §5.6.2).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether `bytes` are `lowercase` but for the case of their letters.
+    private static func `is`(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
+            guard byte == expected[index] else { return false }
+        }
+        return true
+    }
+
+    /// Calls `body` with each comma-separated element of a field value, without its spaces.
+    private static func forEachToken(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        while start <= value.count {
+            var end = start
+            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+            var first = start
+            var last = end
+            while first < last, value[first] == UInt8(ascii: " ") || value[first] == UInt8(ascii: "\t") { first += 1 }
+            while last > first, value[last - 1] == UInt8(ascii: " ") || value[last - 1] == UInt8(ascii: "\t") {
+                last -= 1
+            }
+            if last > first { body(UnsafeRawBufferPointer(rebasing: value[first..<last])) }
+            start = end + 1
+        }
+    }
+}
