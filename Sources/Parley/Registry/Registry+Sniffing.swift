@@ -13,7 +13,9 @@ extension Registry {
     /// `text/html`, whose pages do, and the structured `text/*` aliases a format registers exactly
     /// (`text/xml`, `text/yaml`, `text/json`).
     public func isGenericLabel(_ label: MediaType) -> Bool {
-        if label.essence == MediaType.applicationOctetStream.essence { return true }
+        // Type and subtype compared apart: `essence` makes a string for every response.
+        let octetStream = MediaType.applicationOctetStream
+        if label.type == octetStream.type, label.subtype == octetStream.subtype { return true }
         guard label.type == "text", label.subtype != "html" else { return false }
         return label.subtype == "plain" || (table.match(label)?.rank ?? .anyType) < .suffixBaseType
     }

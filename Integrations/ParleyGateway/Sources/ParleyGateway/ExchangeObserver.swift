@@ -52,7 +52,7 @@ struct ExchangeObserver: Sendable {
         field("method", summary.request.method.rawValue)
         field("path", urls.apply(to: summary.request.path ?? ""))
         field("status", String(summary.response.status.code))
-        if let transcoded = summary.transcoded { field("transcoded", "\(transcoded.from) -> \(transcoded.to)") }
+        if let transcoded = summary.transcoded { field("transcoded", transcoded.logText) }
         if let latency = summary.upstreamLatency { field("upstream_ms", String(Self.rounded(latency.milliseconds))) }
     }
 

@@ -23,8 +23,8 @@ struct ExchangeSummary: Sendable {
     var duration: Duration = .zero
     /// Time from sending upstream to the upstream's response head, when it was asked.
     var upstreamLatency: Duration?
-    /// `from → to` when the body was transcoded.
-    var transcoded: (from: String, to: String)?
+    /// The types' essences when the body was transcoded.
+    var transcoded: Transcoding?
     /// Whether the body was cut short (client or upstream went away mid-body).
     var incomplete = false
     /// The contract findings (request's, then response's) and the operation's metric label,
@@ -43,6 +43,23 @@ struct ExchangeSummary: Sendable {
     var upstreamResponseBody: [UInt8] = []
     /// Bytes of the upstream's response body in all.
     var upstreamResponseByteCount = 0
+}
+
+extension ExchangeSummary {
+    /// The essences of a transcoded body's types, and the access log's text of them
+    /// (`application/json -> application/yaml`), made once: a keep-alive connection's answers
+    /// are transcoded alike, and the handler keeps its last one for the next.
+    struct Transcoding: Sendable {
+        let from: String
+        let to: String
+        let logText: String
+
+        init(from: String, to: String) {
+            self.from = from
+            self.to = to
+            self.logText = "\(from) -> \(to)"
+        }
+    }
 }
 
 /// Counts the bytes of a body as it streams and keeps its first `limit` bytes. A value of the

@@ -228,15 +228,21 @@ final class Transcoder: Sendable {
         var fields = HTTPFields()
         // The kept fields and the three set below, in one allocation.
         fields.reserveCapacity(head.headerFields.count + 3)
-        for field in head.headerFields where !Self.replacedByTranscoding.contains(field.name) {
-            fields.append(field)
+        var varies = false
+        for field in head.headerFields {
+            if field.name == .vary { varies = true }
+            if !Self.isReplacedByTranscoding(field.name) { fields.append(field) }
         }
         if let etag = head.headerFields[.eTag], !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
         // The fields below were left out above: appended, as setting each would.
         fields.append(HTTPField(name: .contentType, value: label))
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
-        fields.append(HTTPField(name: .vary, value: Self.vary(addingAcceptTo: head.headerFields[values: .vary])))
-        return (HTTPResponse(status: head.status, headerFields: fields), body)
+        fields.append(HTTPField(name: .vary,
+                                value: varies ? Self.vary(addingAcceptTo: head.headerFields[values: .vary]) : "Accept"))
+        // The upstream's head with its fields replaced: its status is kept as it is, not made again.
+        var response = head
+        response.headerFields = fields
+        return (response, body)
     }
 
     /// `value` encoded as `choice`, with the type sent and its text: by `choice`'s format
@@ -271,12 +277,20 @@ final class Transcoder: Sendable {
         }
     }
 
-    /// Fields a re-encoded body no longer matches.
-    private static let replacedByTranscoding: Set<HTTPField.Name> = [
-        .contentType, .contentLength, .contentEncoding, .acceptRanges, .contentRange, .vary,
-        HTTPField.Name("Content-MD5")!, HTTPField.Name("Digest")!, HTTPField.Name("Content-Digest")!,
-        HTTPField.Name("Repr-Digest")!,
-    ]
+    /// Whether a re-encoded body no longer matches the field `name`: names compared one by one,
+    /// which costs less than hashing each for a set.
+    private static func isReplacedByTranscoding(_ name: HTTPField.Name) -> Bool {
+        switch name {
+        case .contentType, .contentLength, .contentEncoding, .acceptRanges, .contentRange, .vary,
+             contentMD5, digest, contentDigest, reprDigest: true
+        default: false
+        }
+    }
+
+    private static let contentMD5 = HTTPField.Name("Content-MD5")!
+    private static let digest = HTTPField.Name("Digest")!
+    private static let contentDigest = HTTPField.Name("Content-Digest")!
+    private static let reprDigest = HTTPField.Name("Repr-Digest")!
 
     // MARK: Request bodies
 

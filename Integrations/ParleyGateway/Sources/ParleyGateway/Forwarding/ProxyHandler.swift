@@ -48,9 +48,9 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastAccept: AcceptField?
     /// The response plan of the connection's last answer, with what it was made from.
     private var lastPlan: (key: PlanKey, plan: ResponsePlan)?
-    /// The essences of the connection's last transcoding's types, for its summary: a keep-alive
-    /// client's answers are transcoded alike, and each essence is a new string.
-    private var lastTranscoded: (from: MediaType, to: MediaType, essences: (from: String, to: String))?
+    /// The connection's last transcoding's types, for its summary: a keep-alive client's answers
+    /// are transcoded alike, and each essence (and the log's text of them) is a new string.
+    private var lastTranscoded: (from: MediaType, to: MediaType, transcoding: ExchangeSummary.Transcoding)?
     /// The operation of the OpenAPI document the connection's last request matched.
     private var lastOperation: OperationLookup?
     /// The connection's last request sent upstream.
@@ -972,7 +972,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard !refusesResponse(exchange, findings) else { return }
         do {
             let (transcodedHead, transcoded) = try result.get()
-            exchange.summary.transcoded = transcodedEssences(from: from, to: to.mediaType)
+            exchange.summary.transcoded = transcoding(from: from, to: to.mediaType)
             respond(exchange, head: transcodedHead, body: transcoded)
         } catch where head.status.kind != .successful && error.code != .limitExceeded {
             respond(exchange, head: head, body: bytes)   // an error answer the formats cannot read: as it came
@@ -990,12 +990,13 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         }
     }
 
-    /// The essences of `from` and `to`: the connection's last ones when its types were these, else made anew.
-    private func transcodedEssences(from: MediaType, to: MediaType) -> (from: String, to: String) {
-        if let last = lastTranscoded, last.from == from, last.to == to { return last.essences }
-        let essences = (from: from.essence, to: to.essence)
-        lastTranscoded = (from, to, essences)
-        return essences
+    /// The summary's transcoding from `from` to `to`: the connection's last one when its types
+    /// were these, else made anew.
+    private func transcoding(from: MediaType, to: MediaType) -> ExchangeSummary.Transcoding {
+        if let last = lastTranscoded, last.from == from, last.to == to { return last.transcoding }
+        let transcoding = ExchangeSummary.Transcoding(from: from.essence, to: to.essence)
+        lastTranscoded = (from, to, transcoding)
+        return transcoding
     }
 
     // MARK: Contract checks of responses that pass through
