@@ -413,7 +413,7 @@ extension Validator {
         let marksRequired = !applicator.required.isEmpty && !recording
         var valid = true
         _ = try object.forEachMember { (name, value) throws(SchemaError) -> Bool in
-            work += 1
+            work &+= 1
             var matched = false
             var propertyNode: Int?
             if let i = name.property(in: applicator) {
