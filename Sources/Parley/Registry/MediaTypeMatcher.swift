@@ -33,6 +33,11 @@ public struct MediaTypeMatcher: Sendable {
     /// `text/xml`), most registered parameters first, then registration order. Keyed by the
     /// subtype alone, a lookup hashes one string and compares the type in the list.
     private var exact: [String: [Entry]] = [:]
+    /// ``exact`` as a list, when it has at most ``scannedSubtypes`` subtypes (an operation's
+    /// declared types, a small registry): comparing a few strings costs less than hashing one
+    /// (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    private var exactList: [(subtype: String, entries: [Entry])]?
+    static let scannedSubtypes = 8
     /// Suffix (from a registered `type/*+suffix`) → entries of every type with that suffix.
     private var suffixRanges: [String: [Entry]] = [:]
     /// `type` (from a registered `type/*`) → entries.
@@ -70,6 +75,7 @@ public struct MediaTypeMatcher: Sendable {
                 ($0.element.type.parameters.count, -$0.offset) > ($1.element.type.parameters.count, -$1.offset)
             }.map(\.element)
         }
+        if exact.count <= Self.scannedSubtypes { exactList = exact.map { ($0.key, $0.value) } }
     }
 
     /// The best registered type for `contentType`, or `nil`. A range (`*/*`, `text/*`,
@@ -106,7 +112,8 @@ public struct MediaTypeMatcher: Sendable {
 
     /// The first entry for `type/subtype` whose registered parameters are all on `contentType`.
     private func firstExact(_ type: String, _ subtype: String, _ contentType: MediaType?) -> Entry? {
-        guard let entries = exact[subtype] else { return nil }
+        let found = exactList.map { list in list.first { $0.subtype == subtype }?.entries } ?? exact[subtype]
+        guard let entries = found else { return nil }
         for entry in entries where entry.type.type == type {
             if entry.type.parameterList.isEmpty { return entry }
             guard let contentType else { continue }

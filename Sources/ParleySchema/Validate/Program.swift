@@ -12,10 +12,12 @@ final class Program: Sendable {
     /// The limits of the number keywords run as ``Step/bound(_:)``, by the step's index.
     let bounds: [NumberBound]
     /// The `pattern`s run as ``Step/wholePattern(_:)``, by the step's index: where their units
-    /// are in ``patternUnits`` and the keyword's position in its node.
+    /// are in ``patternWords`` and the keyword's position in its node.
     let wholePatterns: [(start: Int, count: Int, position: Int)]
-    /// The units of those patterns, one pattern's after another.
-    let patternUnits: [(low: UInt64, high: UInt64)]
+    /// The units of those patterns, one pattern's after another, each as the four words of its
+    /// byte set (bytes 0-63, 64-127, then two empty words for bytes outside ASCII), so a byte
+    /// finds its word by its top two bits without a branch.
+    let patternWords: [UInt64]
     /// The object applicators run as ``Step/object(_:)``, by the step's index.
     let applicators: [ObjectApplicator]
     /// The root node.
@@ -30,7 +32,7 @@ final class Program: Sendable {
         var heads: [NodeHead] = []
         var bounds: [NumberBound] = []
         var wholePatterns: [(start: Int, count: Int, position: Int)] = []
-        var patternUnits: [(low: UInt64, high: UInt64)] = []
+        var patternWords: [UInt64] = []
         var applicators: [ObjectApplicator] = []
         heads.reserveCapacity(nodes.count)
         for node in nodes {
@@ -42,8 +44,8 @@ final class Program: Sendable {
             for (position, keyword) in node.keywords.enumerated() where position > 0 || !checksType {
                 if case .pattern(let pattern, _) = keyword, let units = pattern.wholeASCIIUnits {
                     steps.append(.wholePattern(wholePatterns.count))
-                    wholePatterns.append((patternUnits.count, units.count, position))
-                    patternUnits += units
+                    wholePatterns.append((patternWords.count / 4, units.count, position))
+                    for unit in units { patternWords += [unit.low, unit.high, 0, 0] }
                 } else if case .object(let applicator) = keyword {
                     steps.append(.object(applicators.count))
                     applicators.append(applicator)
@@ -70,7 +72,7 @@ final class Program: Sendable {
         self.heads = heads
         self.bounds = bounds
         self.wholePatterns = wholePatterns
-        self.patternUnits = patternUnits
+        self.patternWords = patternWords
         self.applicators = applicators
         self.root = root
         self.dynamicAnchors = dynamicAnchors

@@ -82,15 +82,16 @@ extension Validator {
             return try checkObject(
                 program.applicators[entry], index, instance, count: count, &evaluated, collecting: collecting)
         case .wholePattern(let entry):
-            // A byte outside ASCII is in no unit (its shift clears the word): the keyword decides.
+            // A byte outside ASCII is in no unit (its word is empty): the keyword decides.
             let (start, count, position) = program.wholePatterns[entry]
             if let bytes = instance.schemaStringUTF8, bytes.count == count {
-                let patternUnits = program.patternUnits
+                let patternWords = program.patternWords
                 var matched = true
-                for (offset, byte) in bytes.enumerated() {
-                    let unit = patternUnits[start &+ offset]
-                    let word = byte < 64 ? unit.low >> UInt64(byte) : unit.high >> UInt64(byte &- 64)
-                    if word & 1 == 0 {
+                var unit = start &* 4
+                for byte in bytes {
+                    let word = patternWords[unit &+ Int(byte &>> 6)]
+                    unit &+= 4
+                    if word &>> UInt64(byte & 63) & 1 == 0 {
                         matched = false
                         break
                     }
@@ -412,7 +413,7 @@ extension Validator {
         let marksRequired = !applicator.required.isEmpty && !recording
         var valid = true
         _ = try object.forEachMember { (name, value) throws(SchemaError) -> Bool in
-            work += 1
+            work &+= 1
             var matched = false
             var propertyNode: Int?
             if let i = name.property(in: applicator) {

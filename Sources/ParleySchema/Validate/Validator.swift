@@ -53,8 +53,10 @@ struct Validator {
         // dispatching the step or entering this function again (kept: gated by
         // OpenAPI.check-get-2params-1KB-response).
         while true {
-            work += 1
-            depth += 1
+            // Both are checked against their limits at once, so they cannot overflow: the
+            // additions need no overflow check (kept: gated by OpenAPI.check-get-2params-1KB-response).
+            work &+= 1
+            depth &+= 1
             if work > limits.maxWork {
                 throw SchemaError(
                     code: .limitExceeded, message: "validation exceeded \(limits.maxWork) steps", limit: "maxWork")
@@ -175,8 +177,8 @@ struct Validator {
         _ token: @autoclosure () -> PathToken? = nil
     ) throws(SchemaError) -> Bool {
         guard recording else {
-            instanceDepth += 1
-            defer { instanceDepth -= 1 }
+            instanceDepth &+= 1
+            defer { instanceDepth &-= 1 }
             var unused = Evaluated()
             return try validate(child, value, &unused, collect: false)
         }
