@@ -15,13 +15,13 @@ struct CBORWriter: ~Copyable {
     /// Frames stay in place while their index moves, so the arrays they hold are not retained
     /// and released for every element.
     private struct Frame {
-        enum Kind { case array, object, pairs, single }
+        /// `sortedPairs` are a deterministic kept map's pairs, each key already encoded to sort them
+        /// (`[.bytes(encoded key), value]`) and written as those bytes, so a key is encoded once
+        /// however deeply maps nest as keys of maps.
+        enum Kind { case array, object, pairs, sortedPairs, single }
         var kind: Kind
         /// Array elements, kept-map pairs (each `[key, value]`), or the single value.
         var values: [Value] = []
-        /// Deterministic kept-map pairs' keys, already encoded to sort them: written as they are,
-        /// so a key is encoded once however deeply maps nest as keys of maps.
-        var encodedKeys: [[UInt8]] = []
         var members: [Value.Object.Member] = []
         var next = 0
 
@@ -55,17 +55,17 @@ struct CBORWriter: ~Copyable {
             case .object:
                 writeText(top.members[next].key)
                 opened = try writeItem(top.members[next].value)
-            case .pairs:
+            case .pairs, .sortedPairs:
                 guard case .array(let pair) = top.values[next], pair.count == 2 else {
                     throw unsupported("a cbor.map pair must be a [key, value] array")
                 }
                 // The value waits in a frame of its own while its key is written.
                 let key: Frame?
-                if top.encodedKeys.isEmpty {
-                    key = try writeItem(pair[0])
-                } else {
-                    top.encodedKeys[next].withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+                if top.kind == .sortedPairs, case .bytes(let encoded) = pair[0] {
+                    encoded.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
                     key = nil
+                } else {
+                    key = try writeItem(pair[0])
                 }
                 if !isLast { stack.append(top) }
                 top = Frame(kind: .single, values: [pair[1]])
@@ -122,8 +122,8 @@ struct CBORWriter: ~Copyable {
                 writeHead(major: 5, pairs.count)
                 if pairs.isEmpty { return nil }
                 guard options.isDeterministic else { return Frame(kind: .pairs, values: pairs) }
-                let sorted = try sorted(pairs)
-                return Frame(kind: .pairs, values: sorted.map(\.1), encodedKeys: sorted.map(\.0))
+                let sorted = try sorted(pairs).map { encoded, value in Value.array([.bytes(encoded), value]) }
+                return Frame(kind: .sortedPairs, values: sorted)
             }
             if try writeSimple(tag, inner) { return nil }
             if let number = Self.tagNumber(tag) { writeHead(major: 6, number) }
@@ -291,7 +291,7 @@ struct CBORWriter: ~Copyable {
             .map(\.1)
     }
 
-    /// Kept map pairs sorted by the bytes of their encoded keys, each with those bytes.
+    /// Kept map pairs sorted by the bytes of their encoded keys: each key's bytes and its value.
     private func sorted(_ pairs: [Value]) throws(FormatError) -> [([UInt8], Value)] {
         var keyed: [([UInt8], Value)] = []
         for pair in pairs {
@@ -300,7 +300,7 @@ struct CBORWriter: ~Copyable {
             }
             var writer = CBORWriter(options: options)
             try writer.write(parts[0])
-            keyed.append((writer.finish(), pair))
+            keyed.append((writer.finish(), parts[1]))
         }
         return keyed.sorted { $0.0.lexicographicallyPrecedes($1.0) }
     }
