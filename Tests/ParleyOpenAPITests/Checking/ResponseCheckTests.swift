@@ -1,4 +1,5 @@
 import Parley
+import ParleyCBOR
 import ParleyMessagePack
 import ParleyOpenAPI
 import ParleyXML
@@ -174,5 +175,37 @@ import Testing
         let findings = checker.check(request: request, response: response("<order><id>7</id><qty>250</qty></order>"))
         #expect(findings.map(\.kind) == [.body])
         #expect(findings.first?.instancePath == "/qty")
+    }
+
+    @Test func aCBORBodyIsCheckedAgainstItsSchema() throws {
+        let folder = try temporaryFolder(["api.yaml": """
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /order:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/cbor:
+                          schema:
+                            type: object
+                            required: [id]
+                            properties: {id: {type: integer}, qty: {type: integer, maximum: 100}}
+            """])
+        let registry = Registry(formats: testRegistry.formats + [CBORFormat()])
+        let document = try OpenAPIDocument(contentsOf: folder + "/api.yaml", registry: registry)
+        let checker = ContractChecker(document: document, registry: registry)
+        let request = ContractRequest(method: "GET", target: "/order")
+        func response(_ value: Value) throws -> ContractResponse {
+            ContractResponse(status: 200, headers: [("Content-Type", "application/cbor")],
+                             body: try CBORFormat().encode(value))
+        }
+        #expect(checker.check(request: request, response: try response(["id": 7, "qty": 2])).isEmpty)
+        let findings = checker.check(request: request, response: try response(["id": 7, "qty": 250]))
+        #expect(findings.map(\.kind) == [.body])
+        #expect(findings.first?.instancePath == "/qty")
+        #expect(checker.check(request: request, response: try response(["qty": 2])).map(\.kind) == [.body])
     }
 }
