@@ -144,68 +144,62 @@ import Testing
     }
 }
 
+/// A checker for one operation, `GET /order`, whose 200 declares `type` with an order's schema
+/// (`id` required, `qty` at most 100), its registry the test formats and `format`.
+private func orderChecker(answering type: String, openapi version: String,
+                          with format: any Format) throws -> ContractChecker {
+    let folder = try temporaryFolder(["api.yaml": """
+        openapi: \(version)
+        info: {title: t, version: "1"}
+        paths:
+          /order:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    \(type):
+                      schema:
+                        type: object
+                        required: [id]
+                        properties: {id: {type: integer}, qty: {type: integer, maximum: 100}}
+        """])
+    let registry = Registry(formats: testRegistry.formats + [format])
+    let document = try OpenAPIDocument(contentsOf: folder + "/api.yaml", registry: registry)
+    return ContractChecker(document: document, registry: registry)
+}
+
+private let orderRequest = ContractRequest(method: "GET", target: "/order")
+
 /// An XML body is checked as its root element's content (through the Schema Object's `xml`),
 /// its text scalars read by the schema's types.
 @Suite struct XMLBodyCheckTests {
     @Test func anXMLBodyIsCheckedAsItsRootElementsContent() throws {
-        let folder = try temporaryFolder(["api.yaml": """
-            openapi: 3.0.3
-            info: {title: t, version: "1"}
-            paths:
-              /order:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/xml:
-                          schema:
-                            type: object
-                            required: [id]
-                            properties: {id: {type: integer}, qty: {type: integer, maximum: 100}}
-            """])
-        let registry = Registry(formats: testRegistry.formats + [XMLFormat()])
-        let document = try OpenAPIDocument(contentsOf: folder + "/api.yaml", registry: registry)
-        let checker = ContractChecker(document: document, registry: registry)
-        let request = ContractRequest(method: "GET", target: "/order")
+        let checker = try orderChecker(answering: "application/xml", openapi: "3.0.3", with: XMLFormat())
         func response(_ xml: String) -> ContractResponse {
             ContractResponse(status: 200, headers: [("Content-Type", "application/xml")], body: json(xml))
         }
-        #expect(checker.check(request: request, response: response("<order><id>7</id><qty>2</qty></order>")).isEmpty)
-        let findings = checker.check(request: request, response: response("<order><id>7</id><qty>250</qty></order>"))
+        let conforming = response("<order><id>7</id><qty>2</qty></order>")
+        #expect(checker.check(request: orderRequest, response: conforming).isEmpty)
+        let findings = checker.check(request: orderRequest,
+                                     response: response("<order><id>7</id><qty>250</qty></order>"))
         #expect(findings.map(\.kind) == [.body])
         #expect(findings.first?.instancePath == "/qty")
     }
+}
 
+/// A CBOR body is checked against its media type's schema like any other registered format's.
+@Suite struct CBORBodyCheckTests {
     @Test func aCBORBodyIsCheckedAgainstItsSchema() throws {
-        let folder = try temporaryFolder(["api.yaml": """
-            openapi: 3.1.0
-            info: {title: t, version: "1"}
-            paths:
-              /order:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/cbor:
-                          schema:
-                            type: object
-                            required: [id]
-                            properties: {id: {type: integer}, qty: {type: integer, maximum: 100}}
-            """])
-        let registry = Registry(formats: testRegistry.formats + [CBORFormat()])
-        let document = try OpenAPIDocument(contentsOf: folder + "/api.yaml", registry: registry)
-        let checker = ContractChecker(document: document, registry: registry)
-        let request = ContractRequest(method: "GET", target: "/order")
+        let checker = try orderChecker(answering: "application/cbor", openapi: "3.1.0", with: CBORFormat())
         func response(_ value: Value) throws -> ContractResponse {
             ContractResponse(status: 200, headers: [("Content-Type", "application/cbor")],
                              body: try CBORFormat().encode(value))
         }
-        #expect(checker.check(request: request, response: try response(["id": 7, "qty": 2])).isEmpty)
-        let findings = checker.check(request: request, response: try response(["id": 7, "qty": 250]))
+        #expect(checker.check(request: orderRequest, response: try response(["id": 7, "qty": 2])).isEmpty)
+        let findings = checker.check(request: orderRequest, response: try response(["id": 7, "qty": 250]))
         #expect(findings.map(\.kind) == [.body])
         #expect(findings.first?.instancePath == "/qty")
-        #expect(checker.check(request: request, response: try response(["qty": 2])).map(\.kind) == [.body])
+        #expect(checker.check(request: orderRequest, response: try response(["qty": 2])).map(\.kind) == [.body])
     }
 }
