@@ -286,7 +286,8 @@ gateway-allocations: setup
 # ASan's quarantine is kept small (8 MiB), or the freed buffers it holds fail the table's memory check.
 GATEWAY_ATTACK_SUITES := FaultTests AttackTests ExpectContinueTests UnsolicitedSwitchTests IdleConnectionTests \
   HeaderPolicyTests PathRoutingTests RequestTargetTests TranscodeBoundsTests RecordingRedactionTests \
-  RecordingLimitsTests UpstreamSlotsTests H2CConnectionErrorTests UpstreamResponseDecoderTests
+  RecordingLimitsTests UpstreamSlotsTests H2CConnectionErrorTests UpstreamResponseDecoderTests \
+  ClientRequestDecoderTests
 empty :=
 GATEWAY_ATTACKS := $(subst $(empty) $(empty),|,$(strip $(GATEWAY_ATTACK_SUITES)))
 GATEWAY_SANITIZERS ?= address thread

@@ -5,7 +5,7 @@ import NIOHTTPTypesHTTP1
 
 /// How a client connection of the main port is set up: HTTP/1.1, or HTTP/2 over cleartext (h2c)
 /// when the client opens with HTTP/2's connection preface (prior knowledge, RFC 9113 §3.3) or
-/// upgrades its first HTTP/1.1 request with `Upgrade: h2c` (RFC 7540 §3.2, ``H2CUpgrader``). Either
+/// upgrades its first HTTP/1.1 request with `Upgrade: h2c` (RFC 7540 §3.2, ``H2CUpgrade``). Either
 /// way every request goes through a ``RequestHeadGuard`` and a ``ProxyHandler`` of its own
 /// channel: a connection's for HTTP/1.1, a stream's for HTTP/2 (the stream's frames become
 /// HTTP/1-style parts), so both protocols share one forwarding path, its limits and timeouts.
@@ -41,38 +41,25 @@ struct ConnectionPipeline: Sendable {
         try channel.pipeline.syncOperations.addHandler(ProtocolDetector(pipeline: self))
     }
 
-    /// HTTP/1.1: NIO's request decoder with its upgrade handler (for h2c, ``H2CUpgrader``, screened
-    /// by ``H2CUpgradeScreen``), the gateway's codec (which writes responses as bytes), the head
-    /// guard (whose first wait for a head is `firstHeadTimeout`, the rest of the header timeout the
-    /// detector left) and the proxy.
+    /// HTTP/1.1: the gateway's codec (which decodes requests from bytes, writes responses as
+    /// bytes, and takes a first request asking for h2c to it, ``H2CUpgrade``), the head guard (whose
+    /// first wait for a head is `firstHeadTimeout`, the rest of the header timeout the detector
+    /// left) and the proxy.
     func configureHTTP1(_ channel: any Channel, firstHeadTimeout: TimeAmount) throws {
         let pool = try self.pool(for: channel)
         let pipeline = channel.pipeline.syncOperations
-        let screen = H2CUpgradeScreen(policy: policy)
-        try Self.addHTTP1Codec(to: pipeline, upgraders: [H2CUpgrader(pipeline: self, screen: screen)],
-                               screen: screen, limits: decoderLimits)
+        try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
+                               limits: decoderLimits)
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  firstTimeout: firstHeadTimeout))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
     }
 
-    /// The handlers of an HTTP/1.1 connection up to HTTP types: what `configureHTTPServerPipeline`
-    /// adds (without pipelining assistance, error handling or header validation), `screen` before
-    /// the upgrade handler, and ``HTTPTypesServerCodec`` in place of the extras' conversion and
-    /// NIO's response encoder, which stays for the upgrade's `101` alone.
-    static func addHTTP1Codec(to pipeline: ChannelPipeline.SynchronousOperations,
-                              upgraders: [any HTTPServerProtocolUpgrader], screen: (any ChannelHandler)?,
+    /// The handlers of an HTTP/1.1 connection up to HTTP types: ``HTTPTypesServerCodec`` alone,
+    /// with NIO's decoder limits (`limits`) and, when given, the h2c upgrade of a first request.
+    static func addHTTP1Codec(to pipeline: ChannelPipeline.SynchronousOperations, upgrade: H2CUpgrade?,
                               limits: NIOHTTPDecoderLimitConfiguration) throws {
-        let encoder = HTTPResponseEncoder()
-        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes,
-                                                              limitConfiguration: limits))
-        try pipeline.addHandler(encoder)
-        try pipeline.addHandler(decoder)
-        if let screen { try pipeline.addHandler(screen) }
-        try pipeline.addHandler(HTTPServerUpgradeHandler(upgraders: upgraders, httpEncoder: encoder,
-                                                         extraHTTPHandlers: [decoder],
-                                                         upgradeCompletionHandler: { _ in }))
-        try pipeline.addHandler(HTTPTypesServerCodec(upgradeEncoder: encoder))
+        try pipeline.addHandler(HTTPTypesServerCodec(limits: limits, upgrade: upgrade))
     }
 
     /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that

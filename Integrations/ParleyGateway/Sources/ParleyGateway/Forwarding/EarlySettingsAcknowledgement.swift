@@ -16,7 +16,7 @@ import NIOCore
 /// HTTP/1.1, where ``ProtocolDetector`` did not see it) gets `GOAWAY` with `PROTOCOL_ERROR` (RFC 9113
 /// §3.4) as soon as a byte differs, and ``ConnectionErrorClosure`` closes the connection.
 ///
-/// On a connection upgraded from HTTP/1.1 (``H2CUpgrader``), it also puts the ``UpgradedRequest``
+/// On a connection upgraded from HTTP/1.1 (``H2CUpgrade``), it also puts the ``UpgradedRequest``
 /// in: the settings of the client's `HTTP2-Settings` go first in its first SETTINGS frame (so the
 /// frame's own, later values win, and NIO's one acknowledgement answers both, as RFC 7540 §3.2.1
 /// has the 101 acknowledge the field), and the request's frames for stream 1 come right after the

@@ -4,78 +4,120 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// The HTTP types side of a client's HTTP/1.1 connection. Requests: NIO's parts converted to HTTP
-/// types (``HTTPTypesStreamCodec/request(_:)``). Responses: written as bytes straight from HTTP
-/// types, what the extras' conversion and NIO's `HTTPResponseEncoder` (as
+/// The HTTP/1.1 side of a client's connection, between its socket and the head guard. Requests:
+/// decoded from bytes straight into HTTP types (``ClientRequestDecoder``). Responses: written as
+/// bytes straight from HTTP types, what the extras' conversion and NIO's `HTTPResponseEncoder` (as
 /// `configureHTTPServerPipeline` sets it up) write, byte for byte: the framing fields the encoder
 /// drops or adds, no body for the answer to a `HEAD` or `CONNECT` request, chunks framed; the head
 /// in one buffer of its exact size, with no `HTTPResponseHead` copy of its fields.
 ///
-/// NIO's encoder stays below it for the `101` answer of an upgrade to h2c alone: a response
-/// written here means no upgrade is under way, so the codec takes the encoder out of the pipeline
-/// before its first write.
+/// It also takes a connection's first request to h2c when it asks for that upgrade and
+/// ``H2CUpgrade`` lets it (given an `upgrade`): it answers `101 Switching Protocols`, replaces the
+/// HTTP/1.1 handlers with an h2c connection's, and hands the bytes after the request on to them. A
+/// first request asking for an upgrade the gateway does not take goes on without its `Upgrade`.
 final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundIn = ByteBuffer
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = IOData
 
-    /// NIO's encoder for the upgrade's answer, until the codec takes it out.
-    private var upgradeEncoder: HTTPResponseEncoder?
+    private var decoder: ClientRequestDecoder
+    /// Whether a read is being decoded (a handler further on may close the channel meanwhile).
+    private var decoding = false
+    /// How the connection's first request may be upgraded to h2c, until it has been read.
+    private var upgrade: H2CUpgrade?
+    /// The request of an upgrade under way: its head has been read, its end is awaited.
+    private var upgrading: (upgrade: H2CUpgrade, request: UpgradedRequest)?
+    /// The bytes after an upgraded request, handed to the h2c handlers as the codec leaves.
+    private var upgradeLeftover: ByteBuffer?
+    /// Whether the connection switched to h2c: the HTTP/2 handlers' writes pass through as they are.
+    private var switched = false
     /// How the answers to the requests read and not answered yet must be framed, oldest first.
     private var pending = PendingRequests()
     /// Whether the body of the response being written is chunked.
     private var isChunked = false
     /// Whether the response being written answers a `HEAD` or `CONNECT` request (it has no body).
     private var dropsBody = false
-    /// The connection's last request.
-    private var lastRequest: HTTPRequest?
     /// The buffer of the last head written: once the socket let it go, the next head is written
     /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
     private var headBuffer: ByteBuffer?
 
-    init(upgradeEncoder: HTTPResponseEncoder?) {
-        self.upgradeEncoder = upgradeEncoder
+    init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?) {
+        self.decoder = ClientRequestDecoder(limits: limits)
+        self.upgrade = upgrade
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            pending.append(head.method == .HEAD ? .head : head.method == .CONNECT ? .connect : .other)
+        decoder.receive(unwrapInboundIn(data))
+        guard !decoding else { return }
+        decoding = true
+        defer { decoding = false }
+        do {
+            while let part = try decoder.next() {
+                guard pass(part, context: context) else { return }
+            }
+        } catch {
+            context.fireErrorCaught(error)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !decoding {
             do {
-                context.fireChannelRead(wrapInboundOut(.head(try request(head))))
+                while let part = try decoder.next() {
+                    guard pass(part, context: context) else { break }
+                }
+                try decoder.finish()
             } catch {
                 context.fireErrorCaught(error)
             }
-        case .body(let body):
-            context.fireChannelRead(wrapInboundOut(.body(body)))
-        case .end(let trailers):
-            context.fireChannelRead(wrapInboundOut(.end(trailers.map { HTTPFields($0, splitCookie: false) })))
+        }
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // The bytes after an upgraded request go to the h2c handlers that replaced this one.
+        if let leftover = upgradeLeftover.take(), leftover.readableBytes > 0 {
+            context.fireChannelRead(NIOAny(leftover))
+            context.fireChannelReadComplete()
         }
     }
 
-    /// ``HTTPTypesStreamCodec/request(_:)``: for a target in origin form, the connection's last
-    /// request changed, so that its storage is reused once the exchange that had it let it go.
-    private func request(_ head: HTTPRequestHead) throws -> HTTPRequest {
-        guard head.uri.utf8.first == UInt8(ascii: "/"), var request = lastRequest.take() else {
-            let request = try HTTPTypesStreamCodec.request(head)
-            lastRequest = request
-            return request
+    /// Passes a decoded part on (or, for the connection's first request, upgrades it); `false`
+    /// when the codec has left the pipeline.
+    private func pass(_ part: HTTPRequestPart, context: ChannelHandlerContext) -> Bool {
+        switch part {
+        case .head(var request):
+            if let upgrade = self.upgrade.take(), request.headerFields[.upgrade] != nil {
+                if let upgraded = upgrade.request(request, version: decoder.lastMinorVersion,
+                                                  client: context.channel.remoteAddress?.ipAddress,
+                                                  allocator: context.channel.allocator) {
+                    upgrading = (upgrade, upgraded)
+                    return true
+                }
+                request.headerFields[.upgrade] = nil
+            }
+            pending.append(request.method == .head ? .head : request.method == .connect ? .connect : .other)
+            context.fireChannelRead(wrapInboundOut(.head(request)))
+        case .end where upgrading != nil:
+            let (upgrade, upgraded) = upgrading.take()!
+            upgradeLeftover = decoder.takeRemainingBytes()
+            switched = true
+            do {
+                try upgrade.switchProtocols(context: context, with: upgraded)
+            } catch {
+                upgradeLeftover = nil
+                context.close(promise: nil)
+            }
+            return false
+        case .body, .end:
+            context.fireChannelRead(wrapInboundOut(part))
         }
-        request.method = try HTTPRequest.Method(head.method)
-        request.scheme = "http"
-        request.authority = head.headers.first(name: "Host")
-        request.path = head.uri
-        request.headerFields = HTTPFields(head.headers, splitCookie: false)
-        lastRequest = request
-        return request
+        return true
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if let encoder = upgradeEncoder {
-            upgradeEncoder = nil
-            context.pipeline.syncOperations.removeHandler(encoder, promise: nil)
-        }
+        guard !switched else { return context.write(data, promise: promise) }
         switch unwrapOutboundIn(data) {
         case .head(let response):
             writeHead(response, context: context, promise: promise)

@@ -33,7 +33,7 @@ import Testing
                                                                     withOutboundHeaderValidation: false)
         try nio.pipeline.syncOperations.addHandler(HTTPTypesStreamCodec())
         let gateway = EmbeddedChannel()
-        try ConnectionPipeline.addHTTP1Codec(to: gateway.pipeline.syncOperations, upgraders: [], screen: nil,
+        try ConnectionPipeline.addHTTP1Codec(to: gateway.pipeline.syncOperations, upgrade: nil,
                                              limits: .init())
         let expected = try written(exchange, on: nio)
         let actual = try written(exchange, on: gateway)

@@ -1,0 +1,591 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Decodes a client's HTTP/1.1 requests from the bytes that arrive, straight into HTTP types parts:
+/// what NIO's `HTTPRequestDecoder` (llhttp) and the extras' conversion to HTTP types produce (the
+/// first `Host` field as the authority, out of the fields), without NIO's head, its field list and
+/// their copies. Values are decoded as NIO decodes them (UTF-8, an invalid sequence replaced).
+///
+/// Framing is as strict as llhttp's: lines end in CRLF (a bare LF or CR is an error), the method is
+/// one of llhttp's HTTP methods, the protocol `HTTP/1.0` or `HTTP/1.1`, field names are tokens,
+/// values hold no control character but tab (no NUL), obs-fold is refused, a `Content-Length` must
+/// be digits, once, and not with `Transfer-Encoding`, whose last coding must be `chunked`. Chunk
+/// sizes are hex, their extensions `;name[=token|"quoted"]`, trailers are fields. A request without
+/// either framing field has no body. After a request that asks for an upgrade (`Upgrade` with
+/// `Connection: upgrade`, or `CONNECT`) nothing more is decoded, as llhttp stops there; after one
+/// that does not keep the connection open (HTTP/1.0 without `keep-alive`, `Connection: close`) only
+/// CR and LF may follow. The target, names and values of a head and its trailers hold at most
+/// `maxHeaderBytes` bytes together, in at most `maxFieldCount` fields (NIO's limits as the gateway
+/// sets them; over them is `HTTPParserError.headerOverflow`, which the head guard answers 431).
+///
+/// The decoder is given bytes with ``receive(_:)`` and hands out one part at a time with
+/// ``next()``, so that its owner passes each on outside any access to it.
+struct ClientRequestDecoder {
+    private enum State {
+        /// Reading a head: its request line (once `head.method` is set, its fields).
+        case head
+        /// Reading a body of a known length: the bytes still to come.
+        case fixed(Int)
+        /// Reading a chunk's size line.
+        case chunkSize
+        /// Reading a chunk's data: the bytes still to come.
+        case chunkData(Int)
+        /// Reading the CRLF after a chunk's data.
+        case chunkDataEnd
+        /// Reading the fields after the last chunk.
+        case trailers
+        /// The last request does not keep the connection open: only CR and LF may follow.
+        case closed
+        /// After a request that asks for an upgrade, or an error: nothing more is decoded.
+        case stopped
+    }
+
+    /// What is known of the head (or trailers) being read.
+    private struct Head {
+        var method: HTTPRequest.Method?
+        var target: String?
+        var minorVersion = 1
+        var fields = HTTPFields()
+        var authority: String?
+        var fieldBytes = 0
+        var fieldCount = 0
+        var contentLength: Int?
+        var hasTransferEncoding = false
+        var isChunked = false
+        /// Whether a transfer coding came after `chunked` (llhttp refuses that in a request).
+        var sawChunked = false
+        var closes = false
+        var keepsAlive = false
+        var asksUpgrade = false
+        var connectionUpgrade = false
+        /// Whether a `Host` field was taken out (the extras' conversion takes the first out).
+        var droppedHost = false
+        /// Whether a trailer line came.
+        var hasTrailers = false
+    }
+
+    private let maxHeaderBytes: Int
+    private let maxFieldCount: Int
+    private var state = State.head
+    private var head = Head()
+    /// The fields of the connection's last head: a field the next head repeats at the same
+    /// position is reused rather than built again (a keep-alive client repeats most of them).
+    private var previousFields = HTTPFields()
+    /// The last request handed out: its storage is reused once the exchange that had it let it go.
+    private var previousRequest: HTTPRequest?
+    /// The bytes received and not decoded yet.
+    private var buffer = ByteBuffer()
+    /// How many bytes of the line being read have been scanned for its end.
+    private var scanned = 0
+    /// An `.end` owed after a head (a request without a body) or the last body bytes.
+    private var pendingEnd = false
+    /// An error owed after a head (llhttp passes on the head of a request whose framing it refuses).
+    private var pendingError: (any Error)?
+
+    /// The minor version of the last request head handed out (`HTTP/1.0` or `HTTP/1.1`).
+    private(set) var lastMinorVersion = 1
+
+    init(limits: NIOHTTPDecoderLimitConfiguration) {
+        self.maxHeaderBytes = min(limits.maxHeaderFieldSize, limits.maxHeaderListSize)
+        self.maxFieldCount = limits.maxHeaderFieldCount
+    }
+
+    /// Takes bytes from the connection (once decoding has stopped, drops them).
+    mutating func receive(_ bytes: ByteBuffer) {
+        if case .stopped = state, !pendingEnd { return }
+        if buffer.readableBytes == 0 {
+            buffer = bytes
+        } else {
+            var bytes = bytes
+            buffer.writeBuffer(&bytes)
+        }
+    }
+
+    /// The bytes received and not decoded (those after a request that asked for an upgrade).
+    mutating func takeRemainingBytes() -> ByteBuffer {
+        defer { buffer = ByteBuffer() }
+        return buffer
+    }
+
+    /// The next part decoded from the bytes received, or `nil` when more bytes are needed.
+    mutating func next() throws -> HTTPRequestPart? {
+        if let error = pendingError.take() { throw error }
+        if pendingEnd {
+            pendingEnd = false
+            return .end(nil)
+        }
+        do {
+            return try decode()
+        } catch {
+            state = .stopped
+            buffer.moveReaderIndex(to: buffer.writerIndex)
+            throw error
+        }
+    }
+
+    /// Called when the connection ends: throws when it cuts a request short.
+    mutating func finish() throws {
+        switch state {
+        case .head:
+            guard head.method == nil, buffer.readableBytes == 0 else { break }
+            return
+        case .closed, .stopped:
+            return
+        case .fixed, .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+            break
+        }
+        state = .stopped
+        throw HTTPParserError.invalidEOFState
+    }
+
+    private mutating func decode() throws -> HTTPRequestPart? {
+        while true {
+            switch state {
+            case .head:
+                if head.method == nil { skipEmptyLines() }
+                guard let line = try readLine() else {
+                    if head.method == nil { try checkMethodStart() }
+                    return nil
+                }
+                if head.method == nil {
+                    try readRequestLine(line)
+                } else if line.readableBytes > 0 {
+                    try readField(line, trailer: false)
+                } else {
+                    return try headEnded()
+                }
+            case .fixed(let remaining):
+                guard buffer.readableBytes > 0 else { return nil }
+                let count = min(remaining, buffer.readableBytes)
+                let body = buffer.readSlice(length: count)!
+                if count == remaining {
+                    messageEnded()
+                    pendingEnd = true
+                } else {
+                    state = .fixed(remaining - count)
+                }
+                return .body(body)
+            case .chunkSize:
+                guard let line = try readLine() else { return nil }
+                let size = try Self.chunkSize(line)
+                state = size == 0 ? .trailers : .chunkData(size)
+            case .chunkData(let remaining):
+                guard buffer.readableBytes > 0 else { return nil }
+                let count = min(remaining, buffer.readableBytes)
+                let body = buffer.readSlice(length: count)!
+                state = count == remaining ? .chunkDataEnd : .chunkData(remaining - count)
+                return .body(body)
+            case .chunkDataEnd:
+                guard let line = try readLine() else { return nil }
+                guard line.readableBytes == 0 else { throw HTTPParserError.invalidChunkSize }
+                state = .chunkSize
+            case .trailers:
+                guard let line = try readLine() else { return nil }
+                if line.readableBytes > 0 {
+                    try readField(line, trailer: true)
+                } else {
+                    let trailers = head.hasTrailers ? head.fields : nil
+                    messageEnded()
+                    return .end(trailers)
+                }
+            case .closed:
+                skipEmptyLines()
+                guard buffer.readableBytes == 0 else { throw HTTPParserError.closedConnection }
+                return nil
+            case .stopped:
+                buffer.moveReaderIndex(to: buffer.writerIndex)
+                return nil
+            }
+        }
+    }
+
+    /// Skips the CR and LF bytes before a request line (llhttp skips them between messages).
+    private mutating func skipEmptyLines() {
+        while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
+              byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+            buffer.moveReaderIndex(forwardBy: 1)
+            scanned = 0
+        }
+    }
+
+    /// Refuses the start of a request line whose method cannot be one as soon as it arrives.
+    private func checkMethodStart() throws {
+        let method = buffer.readableBytesView.prefix(Self.longestMethod + 1).prefix { $0 != UInt8(ascii: " ") }
+        guard method.count <= Self.longestMethod,
+              method.allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-") })
+        else { throw HTTPParserError.invalidMethod }
+    }
+
+    /// The next line (without its CRLF), or `nil` when it has not ended yet; throws for a bare LF
+    /// or CR, and for a line longer than the field limit allows.
+    private mutating func readLine() throws -> ByteBuffer? {
+        let found = try buffer.withUnsafeReadableBytes { bytes -> Int? in
+            var index = max(scanned - 1, 0)
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    guard index > 0, bytes[index - 1] == UInt8(ascii: "\r") else { throw HTTPParserError.lfExpected }
+                    return index
+                }
+                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") {
+                    throw HTTPParserError.lfExpected
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let end = found else {
+            scanned = buffer.readableBytes
+            // A chunk-size line within the limit; the request line or a field's name, colon,
+            // spaces and value within what the limit leaves.
+            let limit: Int
+            switch state {
+            case .chunkSize, .chunkDataEnd: limit = maxHeaderBytes
+            default: limit = maxHeaderBytes - head.fieldBytes + 64
+            }
+            guard scanned <= limit else { throw HTTPParserError.headerOverflow }
+            return nil
+        }
+        scanned = 0
+        let line = buffer.readSlice(length: end - 1)!
+        buffer.moveReaderIndex(forwardBy: 2)
+        return line
+    }
+
+    /// Reads `method SP target SP HTTP/1.x`.
+    private mutating func readRequestLine(_ line: ByteBuffer) throws {
+        let previous = previousRequest
+        let (method, target, minor) = try line.withUnsafeReadableBytes { bytes throws
+            -> (HTTPRequest.Method, String, Int) in
+            guard let methodEnd = bytes.firstIndex(of: UInt8(ascii: " ")),
+                  let method = Self.method(UnsafeRawBufferPointer(rebasing: bytes[..<methodEnd]))
+            else { throw HTTPParserError.invalidMethod }
+            // As llhttp reads it: one or more spaces before the target and before the version.
+            var targetStart = methodEnd + 1
+            while targetStart < bytes.count, bytes[targetStart] == UInt8(ascii: " ") { targetStart += 1 }
+            var targetEnd = targetStart
+            while targetEnd < bytes.count, bytes[targetEnd] != UInt8(ascii: " ") { targetEnd += 1 }
+            guard targetEnd > targetStart, targetEnd < bytes.count else { throw HTTPParserError.invalidURL }
+            let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd])
+            guard Self.isValidTarget(targetBytes, connect: method == .connect) else {
+                throw HTTPParserError.invalidURL
+            }
+            var versionStart = targetEnd + 1
+            while versionStart < bytes.count, bytes[versionStart] == UInt8(ascii: " ") { versionStart += 1 }
+            let version = UnsafeRawBufferPointer(rebasing: bytes[versionStart...])
+            guard version.count == 8, version.starts(with: "HTTP/1.".utf8) else {
+                throw HTTPParserError.invalidVersion
+            }
+            let minor = version[7]
+            guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { throw HTTPParserError.invalidVersion }
+            var target: String
+            if let path = previous?.path, path.utf8.elementsEqual(targetBytes) {
+                target = path
+            } else {
+                target = String(decoding: targetBytes, as: UTF8.self)
+            }
+            return (method, target, Int(minor - UInt8(ascii: "0")))
+        }
+        head.method = method
+        head.target = target
+        head.minorVersion = minor
+        head.fieldBytes = target.utf8.count
+        guard head.fieldBytes <= maxHeaderBytes else { throw HTTPParserError.headerOverflow }
+        head.fields.reserveCapacity(max(previousFields.count, 8))
+    }
+
+    /// The method of llhttp's HTTP methods `bytes` spell, or `nil`.
+    private static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPRequest.Method? {
+        guard !bytes.isEmpty, bytes.count <= longestMethod else { return nil }
+        switch bytes.count {
+        case 3:
+            if bytes.elementsEqual("GET".utf8) { return .get }
+            if bytes.elementsEqual("PUT".utf8) { return .put }
+        case 4:
+            if bytes.elementsEqual("POST".utf8) { return .post }
+            if bytes.elementsEqual("HEAD".utf8) { return .head }
+        default:
+            break
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        guard methods.contains(name) else { return nil }
+        return HTTPRequest.Method(name)
+    }
+
+    /// llhttp's HTTP methods (its RTSP and ICE ones are refused with an HTTP version).
+    private static let methods: Set<String> = [
+        "DELETE", "GET", "HEAD", "POST", "PUT", "CONNECT", "OPTIONS", "TRACE", "COPY", "LOCK", "MKCOL", "MOVE",
+        "PROPFIND", "PROPPATCH", "SEARCH", "UNLOCK", "BIND", "REBIND", "UNBIND", "ACL", "REPORT", "MKACTIVITY",
+        "CHECKOUT", "MERGE", "M-SEARCH", "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "PATCH", "PURGE", "MKCALENDAR",
+        "LINK", "UNLINK", "SOURCE", "QUERY",
+    ]
+    private static let longestMethod = 11
+
+    /// Whether llhttp takes `target`: origin form (`/…`), asterisk form (`*…`), absolute form
+    /// (`scheme://…`), or for `CONNECT` authority form; its bytes are visible ASCII.
+    private static func isValidTarget(_ target: UnsafeRawBufferPointer, connect: Bool) -> Bool {
+        guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        if connect { return true }
+        switch target[0] {
+        case UInt8(ascii: "/"), UInt8(ascii: "*"):
+            return true
+        default:
+            // scheme "://": letters (llhttp's schema state) then "://".
+            guard let colon = target.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+                  target[..<colon].allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }),
+                  target.count >= colon + 3, target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
+            else { return false }
+            return true
+        }
+    }
+
+    /// Reads a field line: `name ":" OWS value OWS`, with the framing fields' rules.
+    private mutating func readField(_ line: ByteBuffer, trailer: Bool) throws {
+        try line.withUnsafeReadableBytes { bytes throws in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
+                throw HTTPParserError.invalidHeaderToken
+            }
+            let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+            guard name.allSatisfy(Self.isTokenByte) else { throw HTTPParserError.invalidHeaderToken }
+            var start = colon + 1
+            var end = bytes.count
+            while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+            let value = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            guard value.allSatisfy(Self.isValueByte) else { throw HTTPParserError.invalidHeaderToken }
+            try addField(name: name, value: value, trailer: trailer)
+        }
+    }
+
+    /// Counts a field against the limits, applies its framing rules, and keeps it.
+    private mutating func addField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                                   trailer: Bool) throws {
+        head.fieldCount += 1
+        head.fieldBytes += name.count + value.count
+        guard head.fieldCount <= maxFieldCount, head.fieldBytes <= maxHeaderBytes else {
+            throw HTTPParserError.headerOverflow
+        }
+        if trailer { head.hasTrailers = true }
+        if Self.is(name, "content-length") {
+            guard head.contentLength == nil, !value.isEmpty else { throw HTTPParserError.unexpectedContentLength }
+            guard !head.hasTransferEncoding else { throw HTTPParserError.unexpectedContentLength }
+            var length = 0
+            for byte in value {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { throw HTTPParserError.invalidContentLength }
+                let (times, overflow) = length.multipliedReportingOverflow(by: 10)
+                let (sum, overflowAdding) = times.addingReportingOverflow(Int(digit))
+                guard !overflow, !overflowAdding else { throw HTTPParserError.invalidContentLength }
+                length = sum
+            }
+            head.contentLength = length
+        } else if Self.is(name, "transfer-encoding"), !value.isEmpty {
+            guard head.contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
+            head.hasTransferEncoding = true
+            // Chunked when its last coding is `chunked`, over every Transfer-Encoding field (and
+            // its trailers); a coding after `chunked` is refused.
+            var sawChunked = head.sawChunked
+            var codingAfterChunked = false
+            Self.forEachToken(value) { coding in
+                if sawChunked { codingAfterChunked = true }
+                if Self.is(coding, "chunked") { sawChunked = true }
+            }
+            guard !codingAfterChunked else { throw HTTPParserError.unknown }
+            head.sawChunked = sawChunked
+            head.isChunked = sawChunked
+        } else if Self.is(name, "connection") || Self.is(name, "proxy-connection") {
+            Self.forEachToken(value) { token in
+                if Self.is(token, "close") { head.closes = true }
+                if Self.is(token, "keep-alive") { head.keepsAlive = true }
+                if Self.is(token, "upgrade") { head.connectionUpgrade = true }
+            }
+        } else if Self.is(name, "upgrade") {
+            head.asksUpgrade = true
+        }
+        if !head.droppedHost, Self.is(name, "host") {
+            head.droppedHost = true
+            if !trailer {
+                let previous = previousRequest?.authority
+                head.authority = previous.map { $0.utf8.elementsEqual(value) } == true
+                    ? previous : String(decoding: value, as: UTF8.self)
+            }
+            return
+        }
+        let position = head.fields.count
+        if !trailer, position < previousFields.count, Self.is(previousFields[position], name: name, value: value) {
+            head.fields.append(previousFields[position])
+            return
+        }
+        let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!,
+                              value: String(decoding: value, as: UTF8.self))
+        head.fields.append(field)
+    }
+
+    /// Whether `field` has the name and value given as bytes, exactly.
+    private static func `is`(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
+        var rawName = field.name.rawName
+        return rawName.withUTF8 { $0.elementsEqual(name) } && field.withUnsafeBytesOfValue { $0.elementsEqual(value) }
+    }
+
+    /// The head is whole: its part.
+    private mutating func headEnded() throws -> HTTPRequestPart {
+        guard let method = head.method, let target = head.target else { throw HTTPParserError.invalidInternalState }
+        let upgrades = method == .connect || (head.asksUpgrade && head.connectionUpgrade)
+        let hasBody = head.isChunked || (head.contentLength ?? 0) > 0
+        // A transfer coding that is not chunked: llhttp passes the head on, then refuses it.
+        let refusedCoding = !(upgrades && (method == .connect || !hasBody)) && head.hasTransferEncoding
+            && !head.isChunked
+        let path: String
+        if target.utf8.first == UInt8(ascii: "/") {
+            path = target
+        } else {
+            // The extras' conversion finds the path of any other target form.
+            let converted = try HTTPRequest(HTTPRequestHead(version: .http1_1, method: HTTPMethod(method), uri: target),
+                                            secure: false, splitCookie: false)
+            path = converted.path ?? target
+        }
+        var request = previousRequest.take() ?? HTTPRequest(method: method, scheme: "http", authority: nil, path: "/")
+        if request.method != method { request.method = method }
+        if request.authority != head.authority { request.authority = head.authority }
+        if request.path != path { request.path = path }
+        request.headerFields = head.fields
+        previousRequest = request
+        previousFields = head.fields
+        lastMinorVersion = head.minorVersion
+        if refusedCoding {
+            state = .stopped
+            pendingError = HTTPParserError.unknown
+        } else if upgrades && (method == .connect || !hasBody) {
+            state = .stopped
+            pendingEnd = true
+        } else if head.isChunked {
+            state = .chunkSize
+            // The trailers are a field list of their own (the framing flags stay).
+            head.fields = HTTPFields()
+            head.droppedHost = false
+        } else if let length = head.contentLength, length > 0 {
+            state = .fixed(length)
+        } else {
+            messageEnded()
+            pendingEnd = true
+        }
+        return .head(request)
+    }
+
+    /// A request ended: the next head, or nothing more when the connection does not stay open
+    /// or the request asked for an upgrade.
+    private mutating func messageEnded() {
+        let keepsAlive = head.minorVersion == 1 ? !head.closes : head.keepsAlive
+        let upgrades = head.method == .connect || (head.asksUpgrade && head.connectionUpgrade)
+        head = Head()
+        state = upgrades ? .stopped : keepsAlive ? .head : .closed
+    }
+
+    /// A chunk-size line's size: `1*HEXDIG *( ";" token [ "=" ( token / quoted-string ) ] )`.
+    private static func chunkSize(_ line: ByteBuffer) throws -> Int {
+        try line.withUnsafeReadableBytes { bytes throws -> Int in
+            var index = 0
+            var size = 0
+            while index < bytes.count, let digit = hexValue(bytes[index]) {
+                guard size <= (Int.max - 15) / 16 else { throw HTTPParserError.invalidChunkSize }
+                size = size * 16 + digit
+                index += 1
+            }
+            guard index > 0 else { throw HTTPParserError.invalidChunkSize }
+            // As llhttp reads them: a name or value may be empty, but an extension may not.
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: ";") else { throw HTTPParserError.invalidChunkSize }
+                index += 1
+                guard index < bytes.count else { throw HTTPParserError.invalidChunkSize }
+                while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    index += 1
+                    var closed = false
+                    while index < bytes.count {
+                        let byte = bytes[index]
+                        index += 1
+                        if byte == UInt8(ascii: "\"") {
+                            closed = true
+                            break
+                        }
+                        if byte == UInt8(ascii: "\\") {
+                            guard index < bytes.count, isValueByte(bytes[index]) else {
+                                throw HTTPParserError.invalidChunkSize
+                            }
+                            index += 1
+                        } else if !isValueByte(byte) {
+                            throw HTTPParserError.invalidChunkSize
+                        }
+                    }
+                    guard closed else { throw HTTPParserError.invalidChunkSize }
+                } else {
+                    while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+                }
+            }
+            return size
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// A field value's bytes: tab, visible ASCII and space, and obs-text (RFC 9110 §5.5).
+    private static func isValueByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
+    }
+
+    /// A token's bytes (RFC 9110 §5.6.2).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether `bytes` are `lowercase` but for the case of their letters.
+    private static func `is`(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
+            guard byte == expected[index] else { return false }
+        }
+        return true
+    }
+
+    /// Calls `body` with each comma-separated element of a field value, without its spaces.
+    private static func forEachToken(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        while start <= value.count {
+            var end = start
+            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+            var first = start
+            var last = end
+            while first < last, value[first] == UInt8(ascii: " ") || value[first] == UInt8(ascii: "\t") { first += 1 }
+            while last > first, value[last - 1] == UInt8(ascii: " ") || value[last - 1] == UInt8(ascii: "\t") {
+                last -= 1
+            }
+            if last > first { body(UnsafeRawBufferPointer(rebasing: value[first..<last])) }
+            start = end + 1
+        }
+    }
+}
