@@ -74,6 +74,9 @@ struct ClientRequestDecoder {
     /// The fields of the connection's last head: a field the next head repeats at the same
     /// position is reused rather than built again (a keep-alive client repeats most of them).
     private var previousFields = HTTPFields()
+    /// The fields of the head before the last: the next head's fields are written into their
+    /// storage (the exchange that had them has let them go by then, or they are copied).
+    private var spareFields: HTTPFields?
     /// The last request handed out: its storage is reused once the exchange that had it let it go.
     private var previousRequest: HTTPRequest?
     /// The bytes received and not decoded yet.
@@ -294,6 +297,10 @@ struct ClientRequestDecoder {
         head.minorVersion = minor
         head.fieldBytes = target.utf8.count
         guard head.fieldBytes <= maxHeaderBytes else { throw HTTPParserError.headerOverflow }
+        if var spare = spareFields.take() {
+            spare.removeAll(keepingCapacity: true)
+            head.fields = spare
+        }
         head.fields.reserveCapacity(max(previousFields.count, 8))
     }
 
@@ -453,6 +460,7 @@ struct ClientRequestDecoder {
         if request.path != path { request.path = path }
         request.headerFields = head.fields
         previousRequest = request
+        spareFields = previousFields
         previousFields = head.fields
         lastMinorVersion = head.minorVersion
         if refusedCoding {
