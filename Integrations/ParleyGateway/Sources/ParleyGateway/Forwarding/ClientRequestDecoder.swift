@@ -10,9 +10,11 @@ import NIOHTTPTypesHTTP1
 /// their copies. Values are decoded as NIO decodes them (UTF-8, an invalid sequence replaced).
 ///
 /// Framing is as strict as llhttp's: lines end in CRLF (a bare LF or CR is an error), the method is
-/// one of llhttp's HTTP methods, the protocol `HTTP/1.0` or `HTTP/1.1`, field names are tokens,
-/// values hold no control character but tab (no NUL), obs-fold is refused, a `Content-Length` must
-/// be digits, once, and not with `Transfer-Encoding`, whose last coding must be `chunked`. Chunk
+/// one of llhttp's HTTP methods (`M-SEARCH` stays `M-SEARCH`, which NIO's conversion renamed
+/// `MSEARCH`), the target visible ASCII in origin, asterisk or absolute form (authority form for
+/// `CONNECT`), the protocol `HTTP/1.0` or `HTTP/1.1`, field names are tokens, values hold no
+/// control character but tab (no NUL), obs-fold is refused, a `Content-Length` must be digits,
+/// once, and not with `Transfer-Encoding`, whose last coding must be `chunked` (and only once). Chunk
 /// sizes are hex, their extensions `;name[=token|"quoted"]`, trailers are fields. A request without
 /// either framing field has no body. After a request that asks for an upgrade (`Upgrade` with
 /// `Connection: upgrade`, or `CONNECT`) nothing more is decoded, as llhttp stops there; after one
