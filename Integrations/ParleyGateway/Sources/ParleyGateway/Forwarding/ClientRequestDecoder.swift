@@ -7,7 +7,8 @@ import NIOHTTPTypesHTTP1
 /// Decodes a client's HTTP/1.1 requests from the bytes that arrive, straight into HTTP types parts:
 /// what NIO's `HTTPRequestDecoder` (llhttp) and the extras' conversion to HTTP types produce (the
 /// first `Host` field as the authority, out of the fields), without NIO's head, its field list and
-/// their copies. Values are decoded as NIO decodes them (UTF-8, an invalid sequence replaced).
+/// their copies. A value keeps the bytes received: its text (``HTTPField/value``) is what NIO
+/// decodes (UTF-8, an invalid sequence replaced), and the writers forward its bytes (`ByteBuffer.writeHTTPField`).
 ///
 /// Framing is as strict as llhttp's: lines end in CRLF (a bare LF or CR is an error), the method is
 /// one of llhttp's HTTP methods (`M-SEARCH` stays `M-SEARCH`, which NIO's conversion renamed
@@ -428,8 +429,8 @@ struct ClientRequestDecoder {
             head.fields.append(previousFields[position])
             return
         }
-        let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!,
-                              value: String(decoding: value, as: UTF8.self))
+        // The value's bytes as received: text when they are UTF-8 (the decoder let no CR, LF or NUL through).
+        let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!, lenientValue: value)
         head.fields.append(field)
     }
 

@@ -140,7 +140,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             if isChunked {
                 var end = context.channel.allocator.buffer(capacity: trailers == nil ? 5 : 256)
                 end.writeStaticString("0\r\n")
-                for field in trailers ?? [:] { Self.write(field.name, field.value, to: &end) }
+                for field in trailers ?? [:] { end.writeHTTPField(field) }
                 end.writeStaticString("\r\n")
                 context.write(wrapOutboundOut(.byteBuffer(end)), promise: promise)
             } else if let promise {
@@ -176,7 +176,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         // The exact size: the status line, the fields, the added `Transfer-Encoding`, the blank line.
         var size = 9 + String(status.code).utf8.count + 1 + reason.utf8.count + 2 + 2
         for field in response.headerFields where framing.keeps(field.name) {
-            size += field.name.rawName.utf8.count + field.value.utf8.count + 4
+            size += field.encodedSize
         }
         if framing.addsChunked { size += 28 }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
@@ -187,7 +187,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         bytes.writeString(reason)
         bytes.writeStaticString("\r\n")
         for field in response.headerFields where framing.keeps(field.name) {
-            Self.write(field.name, field.value, to: &bytes)
+            bytes.writeHTTPField(field)
         }
         if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
         bytes.writeStaticString("\r\n")
@@ -195,12 +195,6 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 
-    private static func write(_ name: HTTPField.Name, _ value: String, to bytes: inout ByteBuffer) {
-        bytes.writeString(name.rawName)
-        bytes.writeStaticString(": ")
-        bytes.writeString(value)
-        bytes.writeStaticString("\r\n")
-    }
 
     /// How NIO's encoder frames a response (it sets framing fields itself): no framing fields
     /// when it has no body (1xx, 204, 304, or the answer to `CONNECT`), `Content-Length` wins

@@ -86,7 +86,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             end.writeStaticString("0\r\n")
             if let trailers {
                 guard Self.areValidToSend(trailers) else { return refuse(context, promise) }
-                Self.write(trailers, to: &end)
+                for field in trailers { end.writeHTTPField(field) }
             }
             end.writeStaticString("\r\n")
             send(end, context: context, promise: promise)
@@ -122,7 +122,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         var size = method.utf8.count + target.utf8.count + 12 + 2
         if let authority = request.authority { size += 8 + authority.utf8.count }
         for field in request.headerFields where framing.keeps(field.name) {
-            size += field.name.rawName.utf8.count + field.value.utf8.count + 4
+            size += field.encodedSize
         }
         if framing.addsChunked { size += 28 }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
@@ -142,9 +142,13 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 // The extras' conversion joins every Cookie field into the first one.
                 guard firstCookie else { continue }
                 firstCookie = false
-                Self.write(field.name, request.headerFields[.cookie] ?? field.value, to: &bytes)
+                if let joined = request.headerFields[.cookie], joined != field.value {
+                    bytes.writeHTTPField(field.name, joined)
+                } else {
+                    bytes.writeHTTPField(field)
+                }
             } else {
-                Self.write(field.name, field.value, to: &bytes)
+                bytes.writeHTTPField(field)
             }
         }
         if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
@@ -193,16 +197,6 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         return framing
     }
 
-    private static func write(_ name: HTTPField.Name, _ value: String, to bytes: inout ByteBuffer) {
-        bytes.writeString(name.rawName)
-        bytes.writeStaticString(": ")
-        bytes.writeString(value)
-        bytes.writeStaticString("\r\n")
-    }
-
-    private static func write(_ fields: HTTPFields, to bytes: inout ByteBuffer) {
-        for field in fields { write(field.name, field.value, to: &bytes) }
-    }
 
     /// Whether NIO's validator lets `fields` through (values without control characters but tab).
     private static func areValidToSend(_ fields: HTTPFields) -> Bool {

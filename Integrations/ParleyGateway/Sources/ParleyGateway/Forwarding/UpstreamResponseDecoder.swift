@@ -353,8 +353,8 @@ struct UpstreamResponseDecoder {
             head.fields.append(previousFields[position])
             return
         }
-        let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!,
-                              value: String(decoding: value, as: UTF8.self))
+        // The value's bytes as received: text when they are UTF-8 (the decoder let no CR, LF or NUL through).
+        let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!, lenientValue: value)
         head.fields.append(field)
     }
 

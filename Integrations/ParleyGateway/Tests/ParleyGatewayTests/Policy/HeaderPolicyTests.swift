@@ -70,6 +70,34 @@ import Testing
         }
     }
 
+    @Test func fieldValuesThatAreNotUTF8AreForwardedAsReceivedBothWays() async throws {
+        // Latin-1 é (0xE9) and bytes that are no UTF-8 at all: obs-text, which RFC 9110 §5.5 allows.
+        let latin1: [UInt8] = Array("caf".utf8) + [0xE9, 0x20, 0xFF, 0xC3, 0x28]
+        let scripts: [String: [ScriptStep]] = [
+            "/echo-head": [.echoHead, .nextRequest],
+            "/latin1": [.send(Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Name: ".utf8) + latin1
+                              + Array("\r\nContent-Length: 2\r\n\r\nok".utf8)), .nextRequest],
+        ]
+        try await ScriptedUpstream.with(scripts) { upstream in
+            try await withGateway(upstream: upstream.url) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port)
+                try await connection.send(Array("GET /echo-head HTTP/1.1\r\nHost: gateway\r\nX-Name: ".utf8) + latin1
+                                          + Array("\r\n\r\nGET /latin1 HTTP/1.1\r\nHost: gateway\r\n\r\n".utf8))
+                let answers = await connection.responses(2, within: .seconds(10))
+                await connection.close()
+                try #require(answers.count == 2)
+                // The field's line, its name in any case, its value byte for byte.
+                func hasLine(_ bytes: [UInt8]) -> Bool {
+                    let lowered = bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
+                    return lowered.firstRange(of: Array("\r\nx-name: ".utf8) + latin1 + Array("\r\n".utf8)) != nil
+                }
+                #expect(hasLine(answers[0].body),
+                        "upstream got \(String(decoding: answers[0].body, as: UTF8.self).debugDescription)")
+                #expect(hasLine(connection.received))
+            }
+        }
+    }
+
     @Test func untrustedForwardingFieldsAreDroppedAndTheClientAddressIsAdded() async throws {
         let head = """
             GET /echo/x HTTP/1.1\r\nHost: gateway.example\r\nAccept: application/json\r\nX-Forwarded-For: 203.0.113.9\r

@@ -20,6 +20,9 @@ enum ScriptStep: Sendable {
     case hold
     /// Waits for the next request on the same connection (keep-alive).
     case nextRequest
+    /// Answers 200 with the bytes of the request head it read (up to the blank line) as the body,
+    /// `application/octet-stream`: what the gateway sent upstream, byte for byte.
+    case echoHead
 
     /// Writes `text` as UTF-8.
     static func send(_ text: String) -> ScriptStep { .send(Array(text.utf8)) }
@@ -110,6 +113,8 @@ private final class ScriptPlayer: ChannelInboundHandler {
 
     private let scripts: [String: [ScriptStep]]
     private var received: [UInt8] = []
+    /// The head of the request whose script plays.
+    private var head: [UInt8] = []
     private var playing = false
     private var active = true
 
@@ -132,7 +137,8 @@ private final class ScriptPlayer: ChannelInboundHandler {
     /// Starts the script for the next complete request head, if one has arrived and none plays.
     private func playNextRequest(_ context: ChannelHandlerContext) {
         guard !playing, active, let end = headEnd() else { return }
-        let head = String(decoding: received[..<end], as: UTF8.self)
+        self.head = Array(received[..<end])
+        let head = String(decoding: self.head, as: UTF8.self)
         received.removeFirst(end + 4)
         let target = head.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first ?? "/"
         let path = String(target.prefix { $0 != "?" })
@@ -175,6 +181,11 @@ private final class ScriptPlayer: ChannelInboundHandler {
             }
         case .hold:
             break
+        case .echoHead:
+            let answer = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(head.count)\r\n\r\n"
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Array(answer.utf8) + head)),
+                                  promise: nil)
+            play(steps, from: index + 1, context)
         case .nextRequest:
             playing = false
             playNextRequest(context)
