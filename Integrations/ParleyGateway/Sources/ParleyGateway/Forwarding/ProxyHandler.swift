@@ -55,6 +55,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastOperation: OperationLookup?
     /// The connection's last request sent upstream.
     private var lastUpstreamRequest: HTTPRequest?
+    /// The storage the connection's access-log lines are written in, one after the other.
+    private var accessLine: [UInt8] = []
 
     /// What a response plan is made from, besides the route's transcoder and mode (its path prefix).
     private struct PlanKey: Equatable {
@@ -695,7 +697,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             exchange.holdsTranscodeSlot = false
             shared.transcodeSlots.give()
         }
-        shared.observer.finished(summary)
+        shared.observer.finished(summary, lineBuffer: &accessLine)
     }
 
     // MARK: Failures
