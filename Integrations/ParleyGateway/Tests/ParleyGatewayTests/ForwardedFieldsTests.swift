@@ -31,6 +31,23 @@ import Testing
         #expect(kept[.via] == ForwardedFields.via)
     }
 
+    @Test func fieldsWrittenIntoAListTheCallerReusesReplaceWhatItHeld() {
+        var reused = Self.fields([("X-Old", "1"), ("X-Older", "2"), ("Accept", "text/plain")])
+        let fields = Self.fields([("Connection", "x-a"), ("X-A", "1"), ("Accept", "*/*"), ("X-B", "2")])
+        ForwardedFields.endToEnd(fields, into: &reused)
+        #expect(reused.map(\.name.canonicalName) == ["accept", "x-b", "via"])
+        #expect(reused.map(\.value) == ["*/*", "2", ForwardedFields.via])
+        #expect(Array(reused) == Array(ForwardedFields.endToEnd(fields)))
+    }
+
+    @Test func theHopByHopNamesAreFoundByLengthAndNothingElse() {
+        for name in ForwardedFields.hopByHop { #expect(ForwardedFields.isHopByHop(name), "\(name)") }
+        for name in ["User-Agent", "Accept", "TE2", "Trailers", "Upgrade-Insecure-Requests", "Connectio", "Keep-Alivf",
+                     "Content-Length", "Transfer-Encodinh", "Proxy-Authorizatio"] {
+            #expect(!ForwardedFields.isHopByHop(HTTPField.Name(name)!), "\(name)")
+        }
+    }
+
     @Test func aCombinedValueReadsAsTheSubscript() {
         let twice = Self.fields([("Accept", "application/json"), ("Accept", "application/yaml;q=0.5")])
         #expect(twice.combinedValue(of: .accept) == twice[.accept])
