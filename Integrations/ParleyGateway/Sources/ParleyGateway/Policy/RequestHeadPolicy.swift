@@ -42,9 +42,25 @@ struct RequestHeadPolicy: Sendable {
     /// The fields only a trusted proxy may send.
     private static let proxyFields = [forwarded, xForwardedFor, xForwardedHost, xForwardedProto, xRealIP]
 
+    /// The `Forwarded` element the gateway appends for a client and host: a connection keeps its
+    /// last one for its next request, which comes from the same client and mostly names the same host.
+    struct ForwardedElement: Sendable {
+        let client: String
+        let host: String
+        let value: String
+    }
+
     /// `head`, from the peer at `client` (an IP address, when known), as the gateway routes and
     /// forwards it, or the answer that refuses it.
     func admit(_ head: HTTPRequest, from client: String?) throws(Refusal) -> HTTPRequest {
+        var last: ForwardedElement?
+        return try admit(head, from: client, lastForwarded: &last)
+    }
+
+    /// ``admit(_:from:)`` that reuses `lastForwarded` when it was made for the same client and
+    /// host, and leaves there the element it appended.
+    func admit(_ head: HTTPRequest, from client: String?,
+               lastForwarded: inout ForwardedElement?) throws(Refusal) -> HTTPRequest {
         var head = head
         if head.method == .connect || head.method == .trace {
             throw Refusal(status: .methodNotAllowed, detail: "the gateway does not answer \(head.method.rawValue)",
@@ -68,7 +84,7 @@ struct RequestHeadPolicy: Sendable {
             fields = HTTPFields(fields.filter { !$0.name.rawName.utf8.contains(UInt8(ascii: "_")) })
         }
         fields = Self.applyingConnection(fields)
-        if let client { fields = forwarding(fields, client: client, host: authority) }
+        if let client { fields = forwarding(fields, client: client, host: authority, last: &lastForwarded) }
         head.headerFields = fields
         return head
     }
@@ -92,16 +108,33 @@ struct RequestHeadPolicy: Sendable {
     }
 
     /// `fields` with the proxy fields of an untrusted client dropped and `client` added.
-    private func forwarding(_ fields: HTTPFields, client: String, host: String) -> HTTPFields {
+    private func forwarding(_ fields: HTTPFields, client: String, host: String,
+                            last: inout ForwardedElement?) -> HTTPFields {
         let trusted = trustedProxies.contains { $0.contains(client) }
         var fields = fields
         fields.reserveCapacity(fields.count + 4)   // the four fields added below, in one growth
         if !trusted, fields.contains(where: { Self.proxyFields.contains($0.name) }) {
             for name in Self.proxyFields { fields[name] = nil }
         }
+        let forwarded: String
+        if let last, last.client == client, last.host == host {
+            forwarded = last.value
+        } else {
+            forwarded = Self.forwardedElement(client: client, host: host)
+            last = ForwardedElement(client: client, host: host, value: forwarded)
+        }
+        fields.append(HTTPField(name: Self.forwarded, value: forwarded))
+        let earlier = fields[values: Self.xForwardedFor]
+        fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
+        if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
+        if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
+        return fields
+    }
+
+    /// `for=node;host="host";proto=http` (RFC 7239 §4), built in storage reserved once.
+    private static func forwardedElement(client: String, host: String) -> String {
         let isIPv6 = client.utf8.contains(UInt8(ascii: ":"))
         let quotedHost = host.replacingBackslashAndQuote()
-        // Built in storage reserved once: `for=node;host="host";proto=http`.
         var forwarded = "for="
         forwarded.reserveCapacity(client.utf8.count + quotedHost.utf8.count + 30)
         forwarded += isIPv6 ? "\"[" : ""
@@ -110,12 +143,7 @@ struct RequestHeadPolicy: Sendable {
         forwarded += ";host=\""
         forwarded += quotedHost
         forwarded += "\";proto=http"
-        fields.append(HTTPField(name: Self.forwarded, value: forwarded))
-        let earlier = fields[values: Self.xForwardedFor]
-        fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
-        if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
-        if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
-        return fields
+        return forwarded
     }
 }
 
