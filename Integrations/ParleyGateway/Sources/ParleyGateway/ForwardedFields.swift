@@ -56,13 +56,12 @@ enum ForwardedFields {
         // Written over `kept`'s fields in place (a keep-alive connection's heads mostly repeat: a field
         // equal to the one it replaces is left as it is), appended past them, and what is left cut.
         var count = 0
-        func keep(_ field: HTTPField) {
-            if count < kept.count { kept[count] = field } else { kept.append(field) }
+        for field in fields where !isHopByHop(field.name) && !named.contains(field.name) {
+            kept.write(field, at: count)
             count += 1
         }
-        for field in fields where !isHopByHop(field.name) && !named.contains(field.name) { keep(field) }
-        keep(viaField)
-        if count < kept.count { kept.removeSubrange(count...) }
+        kept.write(viaField, at: count)
+        kept.truncate(to: count + 1)
     }
 
     /// Whether a `Connection` field of `fields` names `close`.
@@ -90,6 +89,17 @@ enum ForwardedFields {
 }
 
 extension HTTPFields {
+    /// Writes `field` at `index`, over the field there (left as it is when equal: no retain or
+    /// release), or appends it when `index` is the end: to refill a list in place.
+    mutating func write(_ field: HTTPField, at index: Int) {
+        if index < count { self[index] = field } else { append(field) }
+    }
+
+    /// Cuts the fields from `count` on (a refilled list's leftovers).
+    mutating func truncate(to count: Int) {
+        if count < self.count { removeSubrange(count...) }
+    }
+
     /// The values of the fields named `name` joined with `, ` (as the subscript reads them, but for
     /// `Cookie`), a single field's value as it is: the subscript joins even one, copying its value.
     func combinedValue(of name: HTTPField.Name) -> String? {

@@ -135,10 +135,10 @@ import Testing
 
     @Test func aConnectionsNextHeadNamingAnotherHostGetsAForwardedElementOfItsOwn() throws {
         let policy = RequestHeadPolicy()
-        var last: RequestHeadPolicy.ForwardedElement?
+        var last = RequestHeadPolicy.LastHead()
         func forwarded(_ host: String, from client: String) throws -> String? {
             let head = HTTPRequest(method: .get, scheme: nil, authority: host, path: "/x", headerFields: [:])
-            return try policy.admit(head, from: client, lastForwarded: &last).headerFields[RequestHeadPolicy.forwarded]
+            return try policy.admit(head, from: client, last: &last).headerFields[RequestHeadPolicy.forwarded]
         }
         #expect(try forwarded("a.example", from: "192.0.2.1") == #"for=192.0.2.1;host="a.example";proto=http"#)
         #expect(try forwarded("a.example", from: "192.0.2.1") == #"for=192.0.2.1;host="a.example";proto=http"#)
