@@ -89,11 +89,21 @@ enum ForwardedFields {
 }
 
 extension HTTPFields {
-    /// Writes `field` at `index`, over the field there (left as it is when equal: no retain or
-    /// release), or appends it when `index` is the end: to refill a list in place.
+    /// Writes `field` at `index`, over the field there (left as it is when it is the same, name
+    /// case included: no retain or release), or appends it when `index` is the end: to refill a
+    /// list in place.
     mutating func write(_ field: HTTPField, at index: Int) {
-        if index < count { self[index] = field } else { append(field) }
+        guard index < count else { return append(field) }
+        // The setter keeps a field equal to the new one, and names are equal whatever their case:
+        // one that differs only in its name's case (sent as written) is first replaced by another.
+        if self[index].name.rawName != field.name.rawName, self[index] == field {
+            self[index] = field.name == Self.placeholder.name ? Self.otherPlaceholder : Self.placeholder
+        }
+        self[index] = field
     }
+
+    private static let placeholder = HTTPField(name: HTTPField.Name("X-Parley-Placeholder")!, value: "")
+    private static let otherPlaceholder = HTTPField(name: HTTPField.Name("X-Parley-Placeholder-2")!, value: "")
 
     /// Cuts the fields from `count` on (a refilled list's leftovers).
     mutating func truncate(to count: Int) {

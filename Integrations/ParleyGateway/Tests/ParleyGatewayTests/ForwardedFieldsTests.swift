@@ -40,6 +40,17 @@ import Testing
         #expect(Array(reused) == Array(ForwardedFields.endToEnd(fields)))
     }
 
+    @Test func aFieldWrittenOverOneThatDiffersOnlyInItsNamesCaseKeepsItsOwnCase() {
+        var reused = Self.fields([("x-a", "1"), ("X-Parley-Placeholder", ""), ("Accept", "*/*")])
+        reused.write(HTTPField(name: HTTPField.Name("X-A")!, value: "1"), at: 0)
+        reused.write(HTTPField(name: HTTPField.Name("x-parley-placeholder")!, value: ""), at: 1)
+        reused.write(HTTPField(name: HTTPField.Name("Accept")!, value: "*/*"), at: 2)
+        reused.write(HTTPField(name: HTTPField.Name("X-B")!, value: "2"), at: 3)
+        #expect(reused.map(\.name.rawName) == ["X-A", "x-parley-placeholder", "Accept", "X-B"])
+        reused.truncate(to: 1)
+        #expect(reused.map(\.name.rawName) == ["X-A"])
+    }
+
     @Test func theHopByHopNamesAreFoundByLengthAndNothingElse() {
         for name in ForwardedFields.hopByHop { #expect(ForwardedFields.isHopByHop(name), "\(name)") }
         for name in ["User-Agent", "Accept", "TE2", "Trailers", "Upgrade-Insecure-Requests", "Connectio", "Keep-Alivf",
