@@ -27,14 +27,23 @@ struct ExchangeObserver: Sendable {
     var captureLimit: Int { recorder?.options.maxRecordedBodyBytes ?? 0 }
 
     func finished(_ summary: ExchangeSummary) {
+        var line: [UInt8] = []
+        finished(summary, lineBuffer: &line)
+    }
+
+    /// ``finished(_:)`` writing the access-log line (with the gateway's handler) into `lineBuffer`,
+    /// which a connection keeps for its next exchange: its storage is reused, and no string is made.
+    func finished(_ summary: ExchangeSummary, lineBuffer: inout [UInt8]) {
         metrics.record(summary)
         if let contract = summary.contract, !contract.findings.isEmpty { reportContract(contract, of: summary) }
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
         if let handler = accessLogger.handler as? BufferedLogHandler, handler.metadata.isEmpty {
             // The line the handler would make of the metadata below, made without the dictionary.
-            handler.writer.submit(BufferedLogHandler.line(date: Date(), level: .info, label: handler.label,
-                                                          message: "request") { accessFields(of: summary, $0) })
+            lineBuffer.removeAll(keepingCapacity: true)
+            BufferedLogHandler.appendLine(to: &lineBuffer, date: Date(), level: .info, label: handler.label,
+                                          message: "request") { accessFields(of: summary, $0) }
+            handler.writer.submit(utf8: lineBuffer)
             return
         }
         // Room for every key below: the dictionary never grows.

@@ -6,12 +6,28 @@ enum ForwardedFields {
     static let via = "1.1 parley-gateway"
 
     /// Fields that belong to one connection and never cross a proxy (RFC 9110 §7.6.1, with
-    /// the older `Keep-Alive` and `Proxy-Connection`). A list: nine comparisons of short canonical
-    /// names cost less than hashing a name for a set.
+    /// the older `Keep-Alive` and `Proxy-Connection`).
     static let hopByHop: [HTTPField.Name] = [
-        .connection, HTTPField.Name("Keep-Alive")!, HTTPField.Name("Proxy-Connection")!, .te, .trailer,
-        .transferEncoding, .upgrade, .proxyAuthenticate, .proxyAuthorization,
+        .connection, keepAlive, proxyConnection, .te, .trailer, .transferEncoding, .upgrade, .proxyAuthenticate,
+        .proxyAuthorization,
     ]
+    private static let keepAlive = HTTPField.Name("Keep-Alive")!
+    private static let proxyConnection = HTTPField.Name("Proxy-Connection")!
+
+    /// Whether `name` is one of ``hopByHop``: compared only with those of its length, which most
+    /// names have none of (nine comparisons of names for each field cost more than the rest of the copy).
+    static func isHopByHop(_ name: HTTPField.Name) -> Bool {
+        switch name.canonicalName.utf8.count {
+        case 2: name == .te
+        case 7: name == .trailer || name == .upgrade
+        case 10: name == .connection || name == keepAlive
+        case 16: name == proxyConnection
+        case 17: name == .transferEncoding
+        case 18: name == .proxyAuthenticate
+        case 19: name == .proxyAuthorization
+        default: false
+        }
+    }
 
     /// The `Via` field the gateway appends, made once.
     private static let viaField = HTTPField(name: .via, value: via)
@@ -19,23 +35,33 @@ enum ForwardedFields {
     /// `fields` without the hop-by-hop fields and those `Connection` names, with the gateway
     /// appended to `Via`.
     static func endToEnd(_ fields: HTTPFields) -> HTTPFields {
+        var kept = HTTPFields()
+        endToEnd(fields, into: &kept)
+        return kept
+    }
+
+    /// ``endToEnd(_:)`` written into `kept`, whose fields it replaces: the storage of a list the
+    /// caller no longer needs (its connection's last head) is refilled rather than a new one made.
+    static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) {
         // The other fields `Connection` names (`keep-alive` is hop-by-hop already: no list is made for it).
         var named: [HTTPField.Name] = []
         for field in fields where field.name == .connection {
             forEachToken(of: field.value) { token in
-                if let name = HTTPField.Name(String(token)), !hopByHop.contains(name) { named.append(name) }
+                if let name = HTTPField.Name(String(token)), !isHopByHop(name) { named.append(name) }
             }
         }
-        var kept = HTTPFields()
         // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
         // Accept): the storage grows once, not by doubling as fields are appended.
         kept.reserveCapacity(fields.count + 3)
-        // Appended in one call: HTTPFields appends through its generic replaceSubrange, once per call.
-        // (The filter captures nothing, so the lazy collection needs no closure context.)
-        kept.append(contentsOf: fields.lazy.filter { !hopByHop.contains($0.name) })
-        if !named.isEmpty { kept.removeAll { named.contains($0.name) } }
-        kept.append(viaField)
-        return kept
+        // Written over `kept`'s fields in place (a keep-alive connection's heads mostly repeat: a field
+        // equal to the one it replaces is left as it is), appended past them, and what is left cut.
+        var count = 0
+        for field in fields where !isHopByHop(field.name) && !named.contains(field.name) {
+            kept.write(field, at: count)
+            count += 1
+        }
+        kept.write(viaField, at: count)
+        kept.truncate(to: count + 1)
     }
 
     /// Whether a `Connection` field of `fields` names `close`.
@@ -63,6 +89,27 @@ enum ForwardedFields {
 }
 
 extension HTTPFields {
+    /// Writes `field` at `index`, over the field there (left as it is when it is the same, name
+    /// case included: no retain or release), or appends it when `index` is the end: to refill a
+    /// list in place.
+    mutating func write(_ field: HTTPField, at index: Int) {
+        guard index < count else { return append(field) }
+        // The setter keeps a field equal to the new one, and names are equal whatever their case:
+        // one that differs only in its name's case (sent as written) is first replaced by another.
+        if self[index].name.rawName != field.name.rawName, self[index] == field {
+            self[index] = field.name == Self.placeholder.name ? Self.otherPlaceholder : Self.placeholder
+        }
+        self[index] = field
+    }
+
+    private static let placeholder = HTTPField(name: HTTPField.Name("X-Parley-Placeholder")!, value: "")
+    private static let otherPlaceholder = HTTPField(name: HTTPField.Name("X-Parley-Placeholder-2")!, value: "")
+
+    /// Cuts the fields from `count` on (a refilled list's leftovers).
+    mutating func truncate(to count: Int) {
+        if count < self.count { removeSubrange(count...) }
+    }
+
     /// The values of the fields named `name` joined with `, ` (as the subscript reads them, but for
     /// `Cookie`), a single field's value as it is: the subscript joins even one, copying its value.
     func combinedValue(of name: HTTPField.Name) -> String? {

@@ -58,6 +58,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The client's IP address (when known), read at the connection's first head: it never changes.
     private var client: String?
     private var clientKnown = false
+    /// What the policy keeps of the connection's last head for the next one.
+    private var lastHead = RequestHeadPolicy.LastHead()
 
     /// The wait for the first head, when it differs from `timeout` (part of it already spent).
     private var firstTimeout: TimeAmount?
@@ -101,7 +103,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 clientKnown = true
             }
             if let policy {
-                do { data = wrapInboundOut(.head(try policy.admit(head, from: client))) } catch {
+                do { data = wrapInboundOut(.head(try policy.admit(head, from: client, last: &lastHead))) } catch {
                     refuse(context, error)
                     return
                 }

@@ -31,6 +31,34 @@ import Testing
         #expect(kept[.via] == ForwardedFields.via)
     }
 
+    @Test func fieldsWrittenIntoAListTheCallerReusesReplaceWhatItHeld() {
+        var reused = Self.fields([("X-Old", "1"), ("X-Older", "2"), ("Accept", "text/plain")])
+        let fields = Self.fields([("Connection", "x-a"), ("X-A", "1"), ("Accept", "*/*"), ("X-B", "2")])
+        ForwardedFields.endToEnd(fields, into: &reused)
+        #expect(reused.map(\.name.canonicalName) == ["accept", "x-b", "via"])
+        #expect(reused.map(\.value) == ["*/*", "2", ForwardedFields.via])
+        #expect(Array(reused) == Array(ForwardedFields.endToEnd(fields)))
+    }
+
+    @Test func aFieldWrittenOverOneThatDiffersOnlyInItsNamesCaseKeepsItsOwnCase() {
+        var reused = Self.fields([("x-a", "1"), ("X-Parley-Placeholder", ""), ("Accept", "*/*")])
+        reused.write(HTTPField(name: HTTPField.Name("X-A")!, value: "1"), at: 0)
+        reused.write(HTTPField(name: HTTPField.Name("x-parley-placeholder")!, value: ""), at: 1)
+        reused.write(HTTPField(name: HTTPField.Name("Accept")!, value: "*/*"), at: 2)
+        reused.write(HTTPField(name: HTTPField.Name("X-B")!, value: "2"), at: 3)
+        #expect(reused.map(\.name.rawName) == ["X-A", "x-parley-placeholder", "Accept", "X-B"])
+        reused.truncate(to: 1)
+        #expect(reused.map(\.name.rawName) == ["X-A"])
+    }
+
+    @Test func theHopByHopNamesAreFoundByLengthAndNothingElse() {
+        for name in ForwardedFields.hopByHop { #expect(ForwardedFields.isHopByHop(name), "\(name)") }
+        for name in ["User-Agent", "Accept", "TE2", "Trailers", "Upgrade-Insecure-Requests", "Connectio", "Keep-Alivf",
+                     "Content-Length", "Transfer-Encodinh", "Proxy-Authorizatio"] {
+            #expect(!ForwardedFields.isHopByHop(HTTPField.Name(name)!), "\(name)")
+        }
+    }
+
     @Test func aCombinedValueReadsAsTheSubscript() {
         let twice = Self.fields([("Accept", "application/json"), ("Accept", "application/yaml;q=0.5")])
         #expect(twice.combinedValue(of: .accept) == twice[.accept])

@@ -55,6 +55,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var lastOperation: OperationLookup?
     /// The connection's last request sent upstream.
     private var lastUpstreamRequest: HTTPRequest?
+    /// The fields of the connection's last answer passed through: their storage takes the next
+    /// answer's fields once that exchange has let them go.
+    private var lastResponseFields = HTTPFields()
+    /// The storage the connection's access-log lines are written in, one after the other.
+    private var accessLine: [UInt8] = []
 
     /// What a response plan is made from, besides the route's transcoder and mode (its path prefix).
     private struct PlanKey: Equatable {
@@ -291,7 +296,8 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// Sends the request upstream: through a pooled connection, or to the replayer.
     private func dispatch(_ exchange: Exchange) {
         exchange.responseState = .waitingHead
-        var fields = ForwardedFields.endToEnd(exchange.head.headerFields)
+        var fields = spareUpstreamFields()
+        ForwardedFields.endToEnd(exchange.head.headerFields, into: &fields)
         fields[.contentLength] = nil
         fields[.expect] = nil
         fields[.accept] = upstreamAccept(exchange)
@@ -523,6 +529,14 @@ final class ProxyHandler: ChannelDuplexHandler {
         return request
     }
 
+    /// The fields of the connection's last upstream request, taken out of it: refilled for the next
+    /// one, their storage is reused once the exchange that sent them let them go.
+    private func spareUpstreamFields() -> HTTPFields {
+        var fields = HTTPFields()
+        if lastUpstreamRequest != nil { swap(&fields, &lastUpstreamRequest!.headerFields) }
+        return fields
+    }
+
     /// The `Accept` sent upstream for the exchange: the one made for the connection's previous
     /// request when the client's field and the route's transcoder are the same (a keep-alive
     /// client sends the same `Accept` each time), else made anew.
@@ -695,7 +709,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             exchange.holdsTranscodeSlot = false
             shared.transcodeSlots.give()
         }
-        shared.observer.finished(summary)
+        shared.observer.finished(summary, lineBuffer: &accessLine)
     }
 
     // MARK: Failures
@@ -855,7 +869,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
         exchange.upstreamKeepsAlive = !ForwardedFields.connectionCloses(received.headerFields)
         var head = received
-        head.headerFields = ForwardedFields.endToEnd(received.headerFields)
+        head.headerFields = HTTPFields()
+        swap(&head.headerFields, &lastResponseFields)
+        ForwardedFields.endToEnd(received.headerFields, into: &head.headerFields)
         switch plan(for: head, exchange) {
         case .passThrough(let varies):
             exchange.summary.upstreamResponse = received
@@ -881,6 +897,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             if exchange.requestState != .complete { exchange.closesAfter = true }
             if exchange.closesAfter { head.headerFields[.connection] = "close" }
             exchange.responseStarted = true
+            lastResponseFields = head.headerFields
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             watchBody(exchange)
         case .notAcceptable(let upstreamType, let producible):

@@ -61,6 +61,8 @@ struct UpstreamResponseDecoder {
         var status: Int?
         var minorVersion = 1
         var fields = HTTPFields()
+        /// How many of `fields` are this head's: a refilled list's first ones (the rest is cut at its end).
+        var written = 0
         var fieldBytes = 0
         var fieldCount = 0
         var contentLength: Int?
@@ -285,10 +287,9 @@ struct UpstreamResponseDecoder {
         }
         head.minorVersion = minor
         head.status = status
-        if var spare = spareFields.take() {
-            spare.removeAll(keepingCapacity: true)
-            head.fields = spare
-        }
+        // Written over in place (emptying it first would go through HTTPFields' unspecialised
+        // replaceSubrange, which costs more than the allocation it saves).
+        if let spare = spareFields.take() { head.fields = spare }
         head.fields.reserveCapacity(max(previousFields.count, 8))
     }
 
@@ -348,14 +349,15 @@ struct UpstreamResponseDecoder {
             head.droppedHost = true
             return
         }
-        let position = head.fields.count
+        let position = head.written
+        head.written += 1
         if !trailer, position < previousFields.count, Self.is(previousFields[position], name: name, value: value) {
-            head.fields.append(previousFields[position])
+            head.fields.write(previousFields[position], at: position)
             return
         }
         // The value's bytes as received: text when they are UTF-8 (the decoder let no CR, LF or NUL through).
         let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!, lenientValue: value)
-        head.fields.append(field)
+        head.fields.write(field, at: position)
     }
 
     /// Whether `field` has the name and value given as bytes, exactly.
@@ -374,6 +376,7 @@ struct UpstreamResponseDecoder {
             return nil
         }
         requests.removeFirst()
+        head.fields.truncate(to: head.written)
         spareFields = previousFields
         previousFields = head.fields
         // NIO's reason phrase for the codes it knows, none for others (its decoder drops the upstream's).
@@ -393,6 +396,7 @@ struct UpstreamResponseDecoder {
             state = .chunkSize
             // The trailers are a field list of their own (the framing flags stay).
             head.fields = HTTPFields()
+            head.written = 0
             head.droppedHost = false
         } else if head.hasTransferEncoding || head.contentLength == nil {
             state = .untilClose

@@ -68,16 +68,19 @@ public final class LogLineWriter: Sendable {
     }
 
     /// Queues `line` (a newline is added), or drops it when the buffer is full. Never blocks on I/O.
-    public func submit(_ line: String) {
+    public func submit(_ line: String) { submit(utf8: line.utf8) }
+
+    /// ``submit(_:)`` with the line as its UTF-8 bytes (a buffer the caller reuses: no string is made).
+    public func submit(utf8 line: some Collection<UInt8>) {
         let queued = state.withLockedValue { (state: inout State) -> Bool in
-            let size = line.utf8.count + 1
+            let size = line.count + 1
             guard !state.closed, state.pending.count + size <= capacity else {
                 if !state.closed { state.dropped += 1 }
                 return false
             }
             // Lines queued before this one have woken the writer already.
             let first = state.pending.isEmpty
-            state.pending.append(contentsOf: line.utf8)
+            state.pending.append(contentsOf: line)
             state.pending.append(UInt8(ascii: "\n"))
             return first
         }

@@ -39,12 +39,33 @@ struct RequestHeadPolicy: Sendable {
     static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     static let xRealIP = HTTPField.Name("X-Real-IP")!
     private static let host = HTTPField.Name("Host")!
-    /// The fields only a trusted proxy may send.
-    private static let proxyFields = [forwarded, xForwardedFor, xForwardedHost, xForwardedProto, xRealIP]
+
+    /// The `Forwarded` element the gateway appends for a client and host: a connection keeps its
+    /// last one for its next request, which comes from the same client and mostly names the same host.
+    struct ForwardedElement: Sendable {
+        let client: String
+        let host: String
+        let value: String
+    }
+
+    /// What a connection keeps of its last admitted head for the next one.
+    struct LastHead: Sendable {
+        /// The `Forwarded` element appended to it.
+        var forwarded: ForwardedElement?
+        /// Its fields as admitted: their storage takes the next head's once its exchange let them go.
+        var fields = HTTPFields()
+    }
 
     /// `head`, from the peer at `client` (an IP address, when known), as the gateway routes and
     /// forwards it, or the answer that refuses it.
     func admit(_ head: HTTPRequest, from client: String?) throws(Refusal) -> HTTPRequest {
+        var last = LastHead()
+        return try admit(head, from: client, last: &last)
+    }
+
+    /// ``admit(_:from:)`` that writes the admitted fields over `last`'s, reuses its `Forwarded`
+    /// element when it was made for the same client and host, and leaves the admitted head's there.
+    func admit(_ head: HTTPRequest, from client: String?, last: inout LastHead) throws(Refusal) -> HTTPRequest {
         var head = head
         if head.method == .connect || head.method == .trace {
             throw Refusal(status: .methodNotAllowed, detail: "the gateway does not answer \(head.method.rawValue)",
@@ -68,8 +89,9 @@ struct RequestHeadPolicy: Sendable {
             fields = HTTPFields(fields.filter { !$0.name.rawName.utf8.contains(UInt8(ascii: "_")) })
         }
         fields = Self.applyingConnection(fields)
-        if let client { fields = forwarding(fields, client: client, host: authority) }
+        if let client { fields = forwarding(fields, client: client, host: authority, last: &last) }
         head.headerFields = fields
+        last.fields = fields
         return head
     }
 
@@ -91,17 +113,62 @@ struct RequestHeadPolicy: Sendable {
         return kept
     }
 
-    /// `fields` with the proxy fields of an untrusted client dropped and `client` added.
-    private func forwarding(_ fields: HTTPFields, client: String, host: String) -> HTTPFields {
+    /// `fields` with the proxy fields of an untrusted client dropped and `client` added, written
+    /// over the storage of `last`'s fields (the client's own are shared with the decoder's head).
+    private func forwarding(_ incoming: HTTPFields, client: String, host: String,
+                            last: inout LastHead) -> HTTPFields {
         let trusted = trustedProxies.contains { $0.contains(client) }
-        var fields = fields
-        fields.reserveCapacity(fields.count + 4)   // the four fields added below, in one growth
-        if !trusted, fields.contains(where: { Self.proxyFields.contains($0.name) }) {
-            for name in Self.proxyFields { fields[name] = nil }
+        let hasProxyFields = incoming.contains(where: { Self.isProxyField($0.name) })
+        var fields = HTTPFields()
+        swap(&fields, &last.fields)
+        fields.reserveCapacity(incoming.count + 4)   // the four fields added below, in one growth
+        var count = 0
+        for field in incoming where trusted || !Self.isProxyField(field.name) {
+            fields.write(field, at: count)
+            count += 1
         }
+        let forwarded: String
+        if let element = last.forwarded, element.client == client, element.host == host {
+            forwarded = element.value
+        } else {
+            forwarded = Self.forwardedElement(client: client, host: host)
+            last.forwarded = ForwardedElement(client: client, host: host, value: forwarded)
+        }
+        guard trusted, hasProxyFields else {
+            // No proxy field is left: the four are appended, in place of the last head's.
+            fields.write(HTTPField(name: Self.forwarded, value: forwarded), at: count)
+            fields.write(HTTPField(name: Self.xForwardedFor, value: client), at: count + 1)
+            fields.write(HTTPField(name: Self.xForwardedHost, value: host), at: count + 2)
+            fields.write(HTTPField(name: Self.xForwardedProto, value: "http"), at: count + 3)
+            fields.truncate(to: count + 4)
+            return fields
+        }
+        // A trusted proxy's fields are added to.
+        fields.truncate(to: count)
+        fields.append(HTTPField(name: Self.forwarded, value: forwarded))
+        let earlier = fields[values: Self.xForwardedFor]
+        fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
+        if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
+        if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
+        return fields
+    }
+
+    /// Whether `name` is one of the fields only a trusted proxy may send (`Forwarded`, `X-Forwarded-For`,
+    /// `-Host`, `-Proto`, `X-Real-IP`): compared only with those of its length.
+    private static func isProxyField(_ name: HTTPField.Name) -> Bool {
+        switch name.canonicalName.utf8.count {
+        case 9: name == forwarded || name == xRealIP
+        case 15: name == xForwardedFor
+        case 16: name == xForwardedHost
+        case 17: name == xForwardedProto
+        default: false
+        }
+    }
+
+    /// `for=node;host="host";proto=http` (RFC 7239 §4), built in storage reserved once.
+    private static func forwardedElement(client: String, host: String) -> String {
         let isIPv6 = client.utf8.contains(UInt8(ascii: ":"))
         let quotedHost = host.replacingBackslashAndQuote()
-        // Built in storage reserved once: `for=node;host="host";proto=http`.
         var forwarded = "for="
         forwarded.reserveCapacity(client.utf8.count + quotedHost.utf8.count + 30)
         forwarded += isIPv6 ? "\"[" : ""
@@ -110,12 +177,7 @@ struct RequestHeadPolicy: Sendable {
         forwarded += ";host=\""
         forwarded += quotedHost
         forwarded += "\";proto=http"
-        fields.append(HTTPField(name: Self.forwarded, value: forwarded))
-        let earlier = fields[values: Self.xForwardedFor]
-        fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
-        if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
-        if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
-        return fields
+        return forwarded
     }
 }
 

@@ -161,6 +161,19 @@ import Testing
         #expect(try AddressRange(parsing: range).contains(address) == contained)
     }
 
+    @Test func aConnectionsNextHeadNamingAnotherHostGetsAForwardedElementOfItsOwn() throws {
+        let policy = RequestHeadPolicy()
+        var last = RequestHeadPolicy.LastHead()
+        func forwarded(_ host: String, from client: String) throws -> String? {
+            let head = HTTPRequest(method: .get, scheme: nil, authority: host, path: "/x", headerFields: [:])
+            return try policy.admit(head, from: client, last: &last).headerFields[RequestHeadPolicy.forwarded]
+        }
+        #expect(try forwarded("a.example", from: "192.0.2.1") == #"for=192.0.2.1;host="a.example";proto=http"#)
+        #expect(try forwarded("a.example", from: "192.0.2.1") == #"for=192.0.2.1;host="a.example";proto=http"#)
+        #expect(try forwarded("b.example", from: "192.0.2.1") == #"for=192.0.2.1;host="b.example";proto=http"#)
+        #expect(try forwarded("b.example", from: "::1") == #"for="[::1]";host="b.example";proto=http"#)
+    }
+
     @Test func badAddressRangesAreConfigurationErrors() {
         for text in ["10.0.0.0/33", "::/129", "example.org", "10.0.0/8", ""] {
             #expect(throws: GatewayConfigurationError.self, "\(text)") { try AddressRange(parsing: text) }
