@@ -52,6 +52,8 @@ struct ClientRequestDecoder {
         var target: String?
         var minorVersion = 1
         var fields = HTTPFields()
+        /// How many of `fields` are this head's: a refilled list's first ones (the rest is cut at its end).
+        var written = 0
         var authority: String?
         var fieldBytes = 0
         var fieldCount = 0
@@ -300,10 +302,9 @@ struct ClientRequestDecoder {
         head.minorVersion = minor
         head.fieldBytes = target.utf8.count
         guard head.fieldBytes <= maxHeaderBytes else { throw HTTPParserError.headerOverflow }
-        if var spare = spareFields.take() {
-            spare.removeAll(keepingCapacity: true)
-            head.fields = spare
-        }
+        // Written over in place (emptying it first would go through HTTPFields' unspecialised
+        // replaceSubrange, which costs more than the allocation it saves).
+        if let spare = spareFields.take() { head.fields = spare }
         head.fields.reserveCapacity(max(previousFields.count, 8))
     }
 
@@ -424,14 +425,15 @@ struct ClientRequestDecoder {
             }
             return
         }
-        let position = head.fields.count
+        let position = head.written
+        head.written += 1
         if !trailer, position < previousFields.count, Self.is(previousFields[position], name: name, value: value) {
-            head.fields.append(previousFields[position])
+            head.fields.write(previousFields[position], at: position)
             return
         }
         // The value's bytes as received: text when they are UTF-8 (the decoder let no CR, LF or NUL through).
         let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!, lenientValue: value)
-        head.fields.append(field)
+        head.fields.write(field, at: position)
     }
 
     /// Whether `field` has the name and value given as bytes, exactly.
@@ -461,6 +463,7 @@ struct ClientRequestDecoder {
         if request.method != method { request.method = method }
         if request.authority != head.authority { request.authority = head.authority }
         if request.path != path { request.path = path }
+        head.fields.truncate(to: head.written)
         request.headerFields = head.fields
         previousRequest = request
         spareFields = previousFields
@@ -476,6 +479,7 @@ struct ClientRequestDecoder {
             state = .chunkSize
             // The trailers are a field list of their own (the framing flags stay).
             head.fields = HTTPFields()
+            head.written = 0
             head.droppedHost = false
         } else if let length = head.contentLength, length > 0 {
             state = .fixed(length)
