@@ -174,7 +174,7 @@ struct UpstreamResponseDecoder {
                 return .body(body)
             case .chunkSize:
                 guard let line = try readLine() else { return nil }
-                let size = try Self.chunkSize(line)
+                let size = try HTTP1Syntax.chunkSize(line)
                 state = size == 0 ? .trailers : .chunkData(size)
             case .chunkData(let remaining):
                 guard buffer.readableBytes > 0 else { return nil }
@@ -280,7 +280,7 @@ struct UpstreamResponseDecoder {
             }
             if bytes.count > 12 {
                 guard bytes[12] == UInt8(ascii: " "),
-                      bytes[13...].allSatisfy({ Self.isValueByte($0) })
+                      bytes[13...].allSatisfy({ HTTP1Syntax.isValueByte($0) })
                 else { throw HTTPParserError.invalidStatus }
             }
             return (Int(minor - UInt8(ascii: "0")), status)
@@ -300,13 +300,13 @@ struct UpstreamResponseDecoder {
                 throw HTTPParserError.invalidHeaderToken
             }
             let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
-            guard name.allSatisfy(Self.isTokenByte) else { throw HTTPParserError.invalidHeaderToken }
+            guard name.allSatisfy(HTTP1Syntax.isTokenByte) else { throw HTTPParserError.invalidHeaderToken }
             var start = colon + 1
             var end = bytes.count
             while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
             while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
             let value = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard value.allSatisfy(Self.isValueByte) else { throw HTTPParserError.invalidHeaderToken }
+            guard value.allSatisfy(HTTP1Syntax.isValueByte) else { throw HTTPParserError.invalidHeaderToken }
             try addField(name: name, value: value, trailer: trailer)
         }
     }
@@ -320,7 +320,7 @@ struct UpstreamResponseDecoder {
             throw HTTPParserError.headerOverflow
         }
         if trailer { head.hasTrailers = true }
-        if Self.is(name, "content-length") {
+        if HTTP1Syntax.is(name, "content-length") {
             guard head.contentLength == nil, !value.isEmpty else { throw HTTPParserError.unexpectedContentLength }
             guard !head.hasTransferEncoding else { throw HTTPParserError.unexpectedContentLength }
             var length = 0
@@ -333,37 +333,32 @@ struct UpstreamResponseDecoder {
                 length = sum
             }
             head.contentLength = length
-        } else if Self.is(name, "transfer-encoding") {
+        } else if HTTP1Syntax.is(name, "transfer-encoding") {
             guard head.contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
             head.hasTransferEncoding = true
             // Chunked when its last coding is `chunked`, over every Transfer-Encoding field.
             var isChunked = head.isChunked
-            Self.forEachToken(value) { isChunked = Self.is($0, "chunked") }
+            HTTP1Syntax.forEachToken(value) { isChunked = HTTP1Syntax.is($0, "chunked") }
             head.isChunked = isChunked
-        } else if Self.is(name, "connection") {
-            Self.forEachToken(value) { token in
-                if Self.is(token, "close") { head.closes = true }
-                if Self.is(token, "keep-alive") { head.keepsAlive = true }
+        } else if HTTP1Syntax.is(name, "connection") {
+            HTTP1Syntax.forEachToken(value) { token in
+                if HTTP1Syntax.is(token, "close") { head.closes = true }
+                if HTTP1Syntax.is(token, "keep-alive") { head.keepsAlive = true }
             }
-        } else if !head.droppedHost, Self.is(name, "host") {
+        } else if !head.droppedHost, HTTP1Syntax.is(name, "host") {
             head.droppedHost = true
             return
         }
         let position = head.written
         head.written += 1
-        if !trailer, position < previousFields.count, Self.is(previousFields[position], name: name, value: value) {
+        if !trailer, position < previousFields.count,
+           HTTP1Syntax.is(previousFields[position], name: name, value: value) {
             head.fields.write(previousFields[position], at: position)
             return
         }
         // The value's bytes as received: text when they are UTF-8 (the decoder let no CR, LF or NUL through).
         let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!, lenientValue: value)
         head.fields.write(field, at: position)
-    }
-
-    /// Whether `field` has the name and value given as bytes, exactly.
-    private static func `is`(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
-        var rawName = field.name.rawName
-        return rawName.withUTF8 { $0.elementsEqual(name) } && field.withUnsafeBytesOfValue { $0.elementsEqual(value) }
     }
 
     /// The head is whole: its part (or, for an informational answer, nothing: decoding goes on).
@@ -414,110 +409,5 @@ struct UpstreamResponseDecoder {
         let keepsAlive = head.minorVersion == 1 ? !head.closes : head.keepsAlive
         head = Head()
         state = keepsAlive ? .head : .closed
-    }
-
-    /// A chunk-size line's size: `1*HEXDIG *( ";" token [ "=" ( token / quoted-string ) ] )`.
-    private static func chunkSize(_ line: ByteBuffer) throws -> Int {
-        try line.withUnsafeReadableBytes { bytes throws -> Int in
-            var index = 0
-            var size = 0
-            while index < bytes.count, let digit = hexValue(bytes[index]) {
-                guard size <= (Int.max - 15) / 16 else { throw HTTPParserError.invalidChunkSize }
-                size = size * 16 + digit
-                index += 1
-            }
-            guard index > 0 else { throw HTTPParserError.invalidChunkSize }
-            // As llhttp reads them: a name or value may be empty, but an extension may not.
-            while index < bytes.count {
-                guard bytes[index] == UInt8(ascii: ";") else { throw HTTPParserError.invalidChunkSize }
-                index += 1
-                guard index < bytes.count else { throw HTTPParserError.invalidChunkSize }
-                while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
-                index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                    index += 1
-                    var closed = false
-                    while index < bytes.count {
-                        let byte = bytes[index]
-                        index += 1
-                        if byte == UInt8(ascii: "\"") {
-                            closed = true
-                            break
-                        }
-                        if byte == UInt8(ascii: "\\") {
-                            guard index < bytes.count, isValueByte(bytes[index]) else {
-                                throw HTTPParserError.invalidChunkSize
-                            }
-                            index += 1
-                        } else if !isValueByte(byte) {
-                            throw HTTPParserError.invalidChunkSize
-                        }
-                    }
-                    guard closed else { throw HTTPParserError.invalidChunkSize }
-                } else {
-                    while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
-                }
-            }
-            return size
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
-    /// A field value's bytes: tab, visible ASCII and space, and obs-text (RFC 9110 §5.5).
-    private static func isValueByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
-    }
-
-    /// A token's bytes (RFC 9110 §5.6.2).
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
-
-    /// Whether `bytes` are `lowercase` but for the case of their letters.
-    private static func `is`(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        for index in 0..<bytes.count {
-            var byte = bytes[index]
-            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
-            guard byte == expected[index] else { return false }
-        }
-        return true
-    }
-
-    /// Calls `body` with each comma-separated element of a field value, without its spaces.
-    private static func forEachToken(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var start = 0
-        while start <= value.count {
-            var end = start
-            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
-            var first = start
-            var last = end
-            while first < last, value[first] == UInt8(ascii: " ") || value[first] == UInt8(ascii: "\t") { first += 1 }
-            while last > first, value[last - 1] == UInt8(ascii: " ") || value[last - 1] == UInt8(ascii: "\t") {
-                last -= 1
-            }
-            if last > first { body(UnsafeRawBufferPointer(rebasing: value[first..<last])) }
-            start = end + 1
-        }
     }
 }
