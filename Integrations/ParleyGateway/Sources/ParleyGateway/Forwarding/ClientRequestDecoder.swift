@@ -30,16 +30,8 @@ struct ClientRequestDecoder {
     private enum State {
         /// Reading a head: its request line (once `head.method` is set, its fields).
         case head
-        /// Reading a body of a known length: the bytes still to come.
-        case fixed(Int)
-        /// Reading a chunk's size line.
-        case chunkSize
-        /// Reading a chunk's data: the bytes still to come.
-        case chunkData(Int)
-        /// Reading the CRLF after a chunk's data.
-        case chunkDataEnd
-        /// Reading the fields after the last chunk.
-        case trailers
+        /// Reading a body framed by its length or by chunks.
+        case body(HTTP1Body)
         /// The last request does not keep the connection open: only CR and LF may follow.
         case closed
         /// After a request that asks for an upgrade, or an error: nothing more is decoded.
@@ -85,9 +77,7 @@ struct ClientRequestDecoder {
     /// The last request handed out: its storage is reused once the exchange that had it let it go.
     private var previousRequest: HTTPRequest?
     /// The bytes received and not decoded yet.
-    private var buffer = ByteBuffer()
-    /// How many bytes of the line being read have been scanned for its end.
-    private var scanned = 0
+    private var input = HTTP1Input()
     /// An `.end` owed after a head (a request without a body) or the last body bytes.
     private var pendingEnd = false
     /// An error owed after a head (llhttp passes on the head of a request whose framing it refuses).
@@ -104,18 +94,12 @@ struct ClientRequestDecoder {
     /// Takes bytes from the connection (once decoding has stopped, drops them).
     mutating func receive(_ bytes: ByteBuffer) {
         if case .stopped = state, !pendingEnd { return }
-        if buffer.readableBytes == 0 {
-            buffer = bytes
-        } else {
-            var bytes = bytes
-            buffer.writeBuffer(&bytes)
-        }
+        input.receive(bytes)
     }
 
     /// The bytes received and not decoded (those after a request that asked for an upgrade).
     mutating func takeRemainingBytes() -> ByteBuffer {
-        defer { buffer = ByteBuffer() }
-        return buffer
+        input.takeAll()
     }
 
     /// The next part decoded from the bytes received, or `nil` when more bytes are needed.
@@ -129,7 +113,7 @@ struct ClientRequestDecoder {
             return try decode()
         } catch {
             state = .stopped
-            buffer.moveReaderIndex(to: buffer.writerIndex)
+            input.dropAll()
             throw error
         }
     }
@@ -138,11 +122,11 @@ struct ClientRequestDecoder {
     mutating func finish() throws {
         switch state {
         case .head:
-            guard head.method == nil, buffer.readableBytes == 0 else { break }
+            guard head.method == nil, input.readableBytes == 0 else { break }
             return
         case .closed, .stopped:
             return
-        case .fixed, .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+        case .body:
             break
         }
         state = .stopped
@@ -153,8 +137,8 @@ struct ClientRequestDecoder {
         while true {
             switch state {
             case .head:
-                if head.method == nil { skipEmptyLines() }
-                guard let line = try readLine() else {
+                if head.method == nil { input.skipEmptyLines() }
+                guard let line = try input.readLine(limit: headLineLimit) else {
                     if head.method == nil { try checkMethodStart() }
                     return nil
                 }
@@ -165,103 +149,48 @@ struct ClientRequestDecoder {
                 } else {
                     return try headEnded()
                 }
-            case .fixed(let remaining):
-                guard buffer.readableBytes > 0 else { return nil }
-                let count = min(remaining, buffer.readableBytes)
-                let body = buffer.readSlice(length: count)!
-                if count == remaining {
+            case .body(var body):
+                let event = try body.read(from: &input, chunkLineLimit: maxHeaderBytes,
+                                          trailerLineLimit: headLineLimit)
+                state = .body(body)
+                switch event {
+                case nil:
+                    return nil
+                case .data(let bytes):
+                    return .body(bytes)
+                case .lastData(let bytes):
                     messageEnded()
                     pendingEnd = true
-                } else {
-                    state = .fixed(remaining - count)
-                }
-                return .body(body)
-            case .chunkSize:
-                guard let line = try readLine() else { return nil }
-                let size = try HTTP1Syntax.chunkSize(line)
-                state = size == 0 ? .trailers : .chunkData(size)
-            case .chunkData(let remaining):
-                guard buffer.readableBytes > 0 else { return nil }
-                let count = min(remaining, buffer.readableBytes)
-                let body = buffer.readSlice(length: count)!
-                state = count == remaining ? .chunkDataEnd : .chunkData(remaining - count)
-                return .body(body)
-            case .chunkDataEnd:
-                guard let line = try readLine() else { return nil }
-                guard line.readableBytes == 0 else { throw HTTPParserError.invalidChunkSize }
-                state = .chunkSize
-            case .trailers:
-                guard let line = try readLine() else { return nil }
-                if line.readableBytes > 0 {
+                    return .body(bytes)
+                case .trailer(let line):
                     try readField(line, trailer: true)
-                } else {
+                case .trailersEnded:
                     let trailers = head.hasTrailers ? head.fields : nil
                     messageEnded()
                     return .end(trailers)
                 }
             case .closed:
-                skipEmptyLines()
-                guard buffer.readableBytes == 0 else { throw HTTPParserError.closedConnection }
+                input.skipEmptyLines()
+                guard input.readableBytes == 0 else { throw HTTPParserError.closedConnection }
                 return nil
             case .stopped:
-                buffer.moveReaderIndex(to: buffer.writerIndex)
+                input.dropAll()
                 return nil
             }
-        }
-    }
-
-    /// Skips the CR and LF bytes before a request line (llhttp skips them between messages).
-    private mutating func skipEmptyLines() {
-        while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
-              byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
-            buffer.moveReaderIndex(forwardBy: 1)
-            scanned = 0
         }
     }
 
     /// Refuses the start of a request line whose method cannot be one as soon as it arrives.
     private func checkMethodStart() throws {
-        let method = buffer.readableBytesView.prefix(Self.longestMethod + 1).prefix { $0 != UInt8(ascii: " ") }
+        let method = input.readableBytesView.prefix(Self.longestMethod + 1).prefix { $0 != UInt8(ascii: " ") }
         guard method.count <= Self.longestMethod,
               method.allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-") })
         else { throw HTTPParserError.invalidMethod }
     }
 
-    /// The next line (without its CRLF), or `nil` when it has not ended yet; throws for a bare LF
-    /// or CR, and for a line longer than the field limit allows.
-    private mutating func readLine() throws -> ByteBuffer? {
-        let found = try buffer.withUnsafeReadableBytes { bytes -> Int? in
-            var index = max(scanned - 1, 0)
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\n") {
-                    guard index > 0, bytes[index - 1] == UInt8(ascii: "\r") else { throw HTTPParserError.lfExpected }
-                    return index
-                }
-                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") {
-                    throw HTTPParserError.lfExpected
-                }
-                index += 1
-            }
-            return nil
-        }
-        guard let end = found else {
-            scanned = buffer.readableBytes
-            // A chunk-size line within the limit; the request line or a field's name, colon,
-            // spaces and value within what the limit leaves.
-            let limit: Int
-            switch state {
-            case .chunkSize, .chunkDataEnd: limit = maxHeaderBytes
-            default: limit = maxHeaderBytes - head.fieldBytes + 64
-            }
-            guard scanned <= limit else { throw HTTPParserError.headerOverflow }
-            return nil
-        }
-        scanned = 0
-        let line = buffer.readSlice(length: end - 1)!
-        buffer.moveReaderIndex(forwardBy: 2)
-        return line
-    }
+    /// How long an unfinished line of a head or trailers may grow: the start line, or a field's
+    /// name, colon, spaces and value, within what the field limit leaves.
+    private var headLineLimit: Int { maxHeaderBytes - head.fieldBytes + 64 }
 
     /// Reads `method SP target SP HTTP/1.x`.
     private mutating func readRequestLine(_ line: ByteBuffer) throws {
@@ -347,7 +276,8 @@ struct ClientRequestDecoder {
             // scheme "://": letters (llhttp's schema state) then "://".
             guard let colon = target.firstIndex(of: UInt8(ascii: ":")), colon > 0,
                   target[..<colon].allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }),
-                  target.count >= colon + 3, target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
+                  target.count >= colon + 3,
+                  target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
             else { return false }
             return true
         }
@@ -471,13 +401,13 @@ struct ClientRequestDecoder {
             state = .stopped
             pendingEnd = true
         } else if head.isChunked {
-            state = .chunkSize
+            state = .body(.chunkSize)
             // The trailers are a field list of their own (the framing flags stay).
             head.fields = HTTPFields()
             head.written = 0
             head.droppedHost = false
         } else if let length = head.contentLength, length > 0 {
-            state = .fixed(length)
+            state = .body(.fixed(length))
         } else {
             messageEnded()
             pendingEnd = true

@@ -38,16 +38,8 @@ struct UpstreamResponseDecoder {
     private enum State {
         /// Reading a head: its status line (once `head.status` is set, its fields).
         case head
-        /// Reading a body of a known length: the bytes still to come.
-        case fixed(Int)
-        /// Reading a chunk's size line.
-        case chunkSize
-        /// Reading a chunk's data: the bytes still to come.
-        case chunkData(Int)
-        /// Reading the CRLF after a chunk's data.
-        case chunkDataEnd
-        /// Reading the fields after the last chunk.
-        case trailers
+        /// Reading a body framed by its length or by chunks.
+        case body(HTTP1Body)
         /// Reading a body that ends when the connection closes.
         case untilClose
         /// The last response does not keep the connection open: only CR and LF may follow.
@@ -88,9 +80,7 @@ struct UpstreamResponseDecoder {
     private var spareFields: HTTPFields?
     private var requests = CircularBuffer<Request>(initialCapacity: 2)
     /// The bytes received and not decoded yet.
-    private var buffer = ByteBuffer()
-    /// How many bytes at the start of `buffer` were scanned for a line's end and hold none.
-    private var scanned = 0
+    private var input = HTTP1Input()
     /// A part decoded along with the one returned last (a head's end when it has no body).
     private var pendingEnd = false
 
@@ -103,12 +93,7 @@ struct UpstreamResponseDecoder {
 
     /// Takes bytes from the connection.
     mutating func receive(_ bytes: ByteBuffer) {
-        if buffer.readableBytes == 0 {
-            buffer = bytes
-        } else {
-            var bytes = bytes
-            buffer.writeBuffer(&bytes)
-        }
+        input.receive(bytes)
     }
 
     /// The next part decoded from the bytes received, or `nil` when more bytes are needed.
@@ -121,7 +106,7 @@ struct UpstreamResponseDecoder {
             return try decode()
         } catch {
             state = .stopped
-            buffer.moveReaderIndex(to: buffer.writerIndex)
+            input.dropAll()
             throw error
         }
     }
@@ -131,14 +116,14 @@ struct UpstreamResponseDecoder {
     mutating func finish() throws -> HTTPResponsePart? {
         switch state {
         case .head:
-            guard head.status == nil, buffer.readableBytes == 0 else { break }
+            guard head.status == nil, input.readableBytes == 0 else { break }
             return nil
         case .untilClose:
             state = .closed
             return .end(nil)
         case .closed, .stopped:
             return nil
-        case .fixed, .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+        case .body:
             break
         }
         state = .stopped
@@ -149,8 +134,8 @@ struct UpstreamResponseDecoder {
         while true {
             switch state {
             case .head:
-                if head.status == nil { skipEmptyLines() }
-                guard let line = try readLine() else {
+                if head.status == nil { input.skipEmptyLines() }
+                guard let line = try input.readLine(limit: headLineLimit) else {
                     if head.status == nil { try checkStatusLineStart() }
                     return nil
                 }
@@ -161,107 +146,52 @@ struct UpstreamResponseDecoder {
                 } else if let part = try headEnded() {
                     return part
                 }
-            case .fixed(let remaining):
-                guard buffer.readableBytes > 0 else { return nil }
-                let count = min(remaining, buffer.readableBytes)
-                let body = buffer.readSlice(length: count)!
-                if count == remaining {
+            case .body(var body):
+                let event = try body.read(from: &input, chunkLineLimit: Self.maxFieldBytes,
+                                          trailerLineLimit: headLineLimit)
+                state = .body(body)
+                switch event {
+                case nil:
+                    return nil
+                case .data(let bytes):
+                    return .body(bytes)
+                case .lastData(let bytes):
                     messageEnded()
                     pendingEnd = true
-                } else {
-                    state = .fixed(remaining - count)
-                }
-                return .body(body)
-            case .chunkSize:
-                guard let line = try readLine() else { return nil }
-                let size = try HTTP1Syntax.chunkSize(line)
-                state = size == 0 ? .trailers : .chunkData(size)
-            case .chunkData(let remaining):
-                guard buffer.readableBytes > 0 else { return nil }
-                let count = min(remaining, buffer.readableBytes)
-                let body = buffer.readSlice(length: count)!
-                state = count == remaining ? .chunkDataEnd : .chunkData(remaining - count)
-                return .body(body)
-            case .chunkDataEnd:
-                guard let line = try readLine() else { return nil }
-                guard line.readableBytes == 0 else { throw HTTPParserError.invalidChunkSize }
-                state = .chunkSize
-            case .trailers:
-                guard let line = try readLine() else { return nil }
-                if line.readableBytes > 0 {
+                    return .body(bytes)
+                case .trailer(let line):
                     try readField(line, trailer: true)
-                } else {
+                case .trailersEnded:
                     let trailers = head.hasTrailers ? head.fields : nil
                     messageEnded()
                     return .end(trailers)
                 }
             case .untilClose:
-                guard buffer.readableBytes > 0 else { return nil }
-                return .body(buffer.readSlice(length: buffer.readableBytes)!)
+                guard let bytes = input.readBytes(upTo: .max) else { return nil }
+                return .body(bytes)
             case .closed:
-                skipEmptyLines()
-                guard buffer.readableBytes == 0 else { throw HTTPParserError.closedConnection }
+                input.skipEmptyLines()
+                guard input.readableBytes == 0 else { throw HTTPParserError.closedConnection }
                 return nil
             case .stopped:
-                buffer.moveReaderIndex(to: buffer.writerIndex)
+                input.dropAll()
                 return nil
             }
-        }
-    }
-
-    /// Skips the CR and LF bytes before a status line (llhttp skips them between messages).
-    private mutating func skipEmptyLines() {
-        while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
-              byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
-            buffer.moveReaderIndex(forwardBy: 1)
-            scanned = 0
         }
     }
 
     /// Refuses the start of a status line that is not `HTTP/1.` as soon as it arrives.
     private func checkStatusLineStart() throws {
         let start = "HTTP/1.".utf8
-        let count = min(buffer.readableBytes, start.count)
-        guard buffer.readableBytesView.prefix(count).elementsEqual(start.prefix(count)) else {
+        let count = min(input.readableBytes, start.count)
+        guard input.readableBytesView.prefix(count).elementsEqual(start.prefix(count)) else {
             throw HTTPParserError.invalidConstant
         }
     }
 
-    /// The next line (without its CRLF), or `nil` when it has not ended yet; throws for a bare LF
-    /// or CR, and for a line longer than the field limit allows.
-    private mutating func readLine() throws -> ByteBuffer? {
-        let found = try buffer.withUnsafeReadableBytes { bytes -> Int? in
-            var index = max(scanned - 1, 0)
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\n") {
-                    guard index > 0, bytes[index - 1] == UInt8(ascii: "\r") else { throw HTTPParserError.lfExpected }
-                    return index
-                }
-                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") {
-                    throw HTTPParserError.lfExpected
-                }
-                index += 1
-            }
-            return nil
-        }
-        guard let end = found else {
-            scanned = buffer.readableBytes
-            // A chunk-size line within the limit; the status line or a field's name, colon, spaces
-            // and value within what the limit leaves.
-            let limit: Int
-            switch state {
-            case .chunkSize, .chunkDataEnd: limit = Self.maxFieldBytes
-            default: limit = Self.maxFieldBytes - head.fieldBytes + 64
-            }
-            guard scanned <= limit else { throw HTTPParserError.headerOverflow }
-            return nil
-        }
-        scanned = 0
-        let line = buffer.readSlice(length: end - 1)!
-        buffer.moveReaderIndex(forwardBy: 2)
-        return line
-    }
+    /// How long an unfinished line of a head or trailers may grow: the start line, or a field's
+    /// name, colon, spaces and value, within what the field limit leaves.
+    private var headLineLimit: Int { Self.maxFieldBytes - head.fieldBytes + 64 }
 
     /// Reads `HTTP/1.x SP 3DIGIT [SP reason]`.
     private mutating func readStatusLine(_ line: ByteBuffer) throws {
@@ -388,7 +318,7 @@ struct UpstreamResponseDecoder {
             messageEnded()
             pendingEnd = true
         } else if head.isChunked {
-            state = .chunkSize
+            state = .body(.chunkSize)
             // The trailers are a field list of their own (the framing flags stay).
             head.fields = HTTPFields()
             head.written = 0
@@ -399,7 +329,7 @@ struct UpstreamResponseDecoder {
             messageEnded()
             pendingEnd = true
         } else {
-            state = .fixed(head.contentLength!)
+            state = .body(.fixed(head.contentLength!))
         }
         return .head(response)
     }
