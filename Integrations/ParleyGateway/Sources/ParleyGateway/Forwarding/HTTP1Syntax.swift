@@ -117,4 +117,41 @@ enum HTTP1Syntax {
             start = end + 1
         }
     }
+
+    /// Reads a field line, `name ":" OWS value OWS`, and calls `body` with its name and its value
+    /// without the spaces around it: a name that is not a token, or a value with a byte no value
+    /// may have, is `invalidHeaderToken`.
+    static func withField(
+        _ line: ByteBuffer, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try line.withUnsafeReadableBytes { bytes throws in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
+                throw HTTPParserError.invalidHeaderToken
+            }
+            let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+            guard name.allSatisfy(isTokenByte) else { throw HTTPParserError.invalidHeaderToken }
+            var start = colon + 1
+            var end = bytes.count
+            while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+            let value = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            guard value.allSatisfy(isValueByte) else { throw HTTPParserError.invalidHeaderToken }
+            try body(name, value)
+        }
+    }
+
+    /// A `Content-Length` value: digits alone (no sign, space or list), within `Int`; anything
+    /// else is `invalidContentLength`.
+    static func contentLength(_ value: UnsafeRawBufferPointer) throws -> Int {
+        var length = 0
+        for byte in value {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { throw HTTPParserError.invalidContentLength }
+            let (times, overflow) = length.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdding) = times.addingReportingOverflow(Int(digit))
+            guard !overflow, !overflowAdding else { throw HTTPParserError.invalidContentLength }
+            length = sum
+        }
+        return length
+    }
 }

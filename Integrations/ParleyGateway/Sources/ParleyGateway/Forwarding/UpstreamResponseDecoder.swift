@@ -223,22 +223,9 @@ struct UpstreamResponseDecoder {
         head.fields.reserveCapacity(max(previousFields.count, 8))
     }
 
-    /// Reads a field line: `name ":" OWS value OWS`, with the framing fields' rules.
+    /// Reads a field line (``HTTP1Syntax/withField(_:_:)``) with the framing fields' rules.
     private mutating func readField(_ line: ByteBuffer, trailer: Bool) throws {
-        try line.withUnsafeReadableBytes { bytes throws in
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
-                throw HTTPParserError.invalidHeaderToken
-            }
-            let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
-            guard name.allSatisfy(HTTP1Syntax.isTokenByte) else { throw HTTPParserError.invalidHeaderToken }
-            var start = colon + 1
-            var end = bytes.count
-            while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-            while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-            let value = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard value.allSatisfy(HTTP1Syntax.isValueByte) else { throw HTTPParserError.invalidHeaderToken }
-            try addField(name: name, value: value, trailer: trailer)
-        }
+        try HTTP1Syntax.withField(line) { name, value in try addField(name: name, value: value, trailer: trailer) }
     }
 
     /// Counts a field against the limits, applies its framing rules, and keeps it.
@@ -253,16 +240,7 @@ struct UpstreamResponseDecoder {
         if HTTP1Syntax.is(name, "content-length") {
             guard head.contentLength == nil, !value.isEmpty else { throw HTTPParserError.unexpectedContentLength }
             guard !head.hasTransferEncoding else { throw HTTPParserError.unexpectedContentLength }
-            var length = 0
-            for byte in value {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { throw HTTPParserError.invalidContentLength }
-                let (times, overflow) = length.multipliedReportingOverflow(by: 10)
-                let (sum, overflowAdding) = times.addingReportingOverflow(Int(digit))
-                guard !overflow, !overflowAdding else { throw HTTPParserError.invalidContentLength }
-                length = sum
-            }
-            head.contentLength = length
+            head.contentLength = try HTTP1Syntax.contentLength(value)
         } else if HTTP1Syntax.is(name, "transfer-encoding") {
             guard head.contentLength == nil else { throw HTTPParserError.unexpectedContentLength }
             head.hasTransferEncoding = true
