@@ -13,9 +13,13 @@ struct XMLPropertyListReader {
 
     static let format = "plist"
 
-    enum Frame {
-        case array([Value])
-        case dictionary([Value.Object.Member], pendingKey: String?)
+    /// An open `<array>` or `<dict>`.
+    struct Frame {
+        var isDictionary: Bool
+        var elements: [Value] = []
+        var members: [Value.Object.Member] = []
+        /// A dictionary's last key, until its value is read.
+        var pendingKey: String?
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) {
@@ -62,13 +66,17 @@ struct XMLPropertyListReader {
     }
 
     mutating func skipWhitespace() {
-        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        while i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
     }
 
     /// Skips whitespace, comments, processing instructions and a DOCTYPE.
     mutating func skipMisc() throws(FormatError) {
         while true {
             skipWhitespace()
+            // Everything skipped here starts with `<!` or `<?`.
+            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "<"),
+                bytes[i + 1] == UInt8(ascii: "!") || bytes[i + 1] == UInt8(ascii: "?")
+            else { return }
             if lookingAt("<!--") {
                 try skip(past: "-->")
             } else if lookingAt("<?") {
@@ -105,9 +113,12 @@ struct XMLPropertyListReader {
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
             func equals(_ text: StaticString) -> Bool {
-                name.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+                guard name.count == text.utf8CodeUnitCount else { return false }
+                let p = text.utf8Start
+                for k in 0..<name.count where name[k] != p[k] { return false }
+                return true
             }
-            switch name.first {
+            switch name.isEmpty ? 0 : name[0] {
             case UInt8(ascii: "a"): self = equals("array") ? .array : .other
             case UInt8(ascii: "d"):
                 self = equals("dict") ? .dict : equals("date") ? .date : equals("data") ? .data : .other
@@ -230,9 +241,16 @@ struct XMLPropertyListReader {
     /// Consumes the end tag that must close `element`.
     mutating func readEndTag(of element: Tag) throws(FormatError) {
         let tag = try readTag()
-        guard tag.closing, bytes[tag.nameRange].elementsEqual(bytes[element.nameRange]) else {
+        guard tag.closing, sameBytes(tag.nameRange, element.nameRange) else {
             throw error("expected </\(name(element))>, found <\(tag.closing ? "/" : "")\(name(tag))>")
         }
+    }
+
+    /// Whether the document holds the same bytes in `a` and in `b`.
+    func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        for k in 0..<a.count where bytes[a.lowerBound + k] != bytes[b.lowerBound + k] { return false }
+        return true
     }
 
     /// The rest of character data that needs rewriting: references, CDATA sections, comments and
@@ -321,14 +339,16 @@ struct XMLPropertyListReader {
             try skipMisc()
             let tagStart = i
             let tag = try readTag()
-            var finished: Value?
+            let finished: Value
             if tag.closing {
-                guard let frame = stack.popLast() else { throw error("unexpected </\(name(tag))>", at: tagStart) }
-                switch (frame, tag.element) {
-                case (.array(let elements), .array): finished = .array(elements)
-                case (.dictionary(let members, let pending), .dict):
-                    if let pending { throw error("key '\(pending)' has no value", at: tagStart) }
+                guard !stack.isEmpty else { throw error("unexpected </\(name(tag))>", at: tagStart) }
+                let frame = stack.removeLast()
+                switch (frame.isDictionary, tag.element) {
+                case (false, .array): finished = .array(frame.elements)
+                case (true, .dict):
+                    if let pending = frame.pendingKey { throw error("key '\(pending)' has no value", at: tagStart) }
                     // CoreFoundation writes a UID as <dict><key>CF$UID</key><integer>n</integer></dict>.
+                    let members = frame.members
                     if members.count == 1, members[0].key == "CF$UID", case .integer(let id) = members[0].value {
                         finished = .tagged("uid", .integer(id))
                     } else {
@@ -338,7 +358,9 @@ struct XMLPropertyListReader {
                 }
             } else {
                 try countNode()
-                if case .dictionary(_, nil) = stack.last, tag.element != .key {
+                let top = stack.count - 1
+                let inDictionary = top >= 0 && stack[top].isDictionary
+                if inDictionary, stack[top].pendingKey == nil, tag.element != .key {
                     throw error("a dictionary value <\(name(tag))> has no key", at: tagStart)
                 }
                 switch tag.element {
@@ -351,16 +373,15 @@ struct XMLPropertyListReader {
                                 format: Self.format, limit: "maxDepth", maximum: limits.maxDepth,
                                 actual: stack.count + 1, location: error("", at: tagStart).location)
                         }
-                        stack.append(tag.element == .array ? .array([]) : .dictionary([], pendingKey: nil))
+                        stack.append(Frame(isDictionary: tag.element == .dict))
                         continue
                     }
                 case .key:
-                    guard case .dictionary(var members, nil) = stack.popLast() else {
+                    guard inDictionary, stack[top].pendingKey == nil else {
                         throw error("<key> outside a dictionary, or two keys in a row", at: tagStart)
                     }
-                    let key = tag.selfClosing ? "" : string(try readText(closing: tag))
-                    if members.isEmpty { members.reserveCapacity(8) }
-                    stack.append(.dictionary(members, pendingKey: key))
+                    if stack[top].members.isEmpty { stack[top].members.reserveCapacity(8) }
+                    stack[top].pendingKey = tag.selfClosing ? "" : string(try readText(closing: tag))
                     continue
                 case .true, .false:
                     if !tag.selfClosing {
@@ -373,16 +394,13 @@ struct XMLPropertyListReader {
                     finished = try scalar(tag, text, at: tagStart)
                 }
             }
-            guard let value = finished else { continue }
-            switch stack.popLast() {
-            case nil:
-                return value
-            case .array(var elements):
-                elements.append(value)
-                stack.append(.array(elements))
-            case .dictionary(var members, let pending):
-                members.append(.init(key: pending ?? "", value: value))
-                stack.append(.dictionary(members, pendingKey: nil))
+            guard !stack.isEmpty else { return finished }
+            let top = stack.count - 1
+            if stack[top].isDictionary {
+                stack[top].members.append(.init(key: stack[top].pendingKey ?? "", value: finished))
+                stack[top].pendingKey = nil
+            } else {
+                stack[top].elements.append(finished)
             }
         }
     }
@@ -430,6 +448,21 @@ struct XMLPropertyListReader {
         return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .number(String(magnitude))
     }
 
+    /// `nan`, or `inf` and `infinity` with an optional sign, in any case: the words property
+    /// lists use for the reals that are not finite.
+    static func nonFiniteReal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard !text.isEmpty, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(text[text.count - 1] | 0x20) else {
+            return nil
+        }
+        let word = String(decoding: text, as: UTF8.self).lowercased()
+        switch word {
+        case "nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: return nil
+        }
+    }
+
     func scalar(_ tag: Tag, _ text: Text, at offset: Int) throws(FormatError) -> Value {
         if tag.element == .string { return .string(string(text)) }
         return try withUTF8(text) { utf8 throws(FormatError) in
@@ -442,22 +475,16 @@ struct XMLPropertyListReader {
                 }
                 return integer
             case .real:
-                let text = String(decoding: trimmed, as: UTF8.self)
-                switch text.lowercased() {
-                case "nan": return .float(.nan)
-                case "inf", "+inf", "infinity", "+infinity": return .float(.infinity)
-                case "-inf", "-infinity": return .float(-.infinity)
-                default:
-                    guard !trimmed.isEmpty,
-                        trimmed.allSatisfy({
-                            ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101
-                        }),
-                        let d = Double(text)
-                    else {
-                        throw error("'\(quoted())' is not a real", at: offset)
-                    }
-                    return .float(d)
+                if let nonFinite = Self.nonFiniteReal(trimmed) { return .float(nonFinite) }
+                guard !trimmed.isEmpty,
+                    trimmed.allSatisfy({
+                        ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 | 0x20 == 101
+                    }),
+                    let d = Double(String(decoding: trimmed, as: UTF8.self))
+                else {
+                    throw error("'\(quoted())' is not a real", at: offset)
                 }
+                return .float(d)
             case .date:
                 guard let date = ISO8601Text.date(fromUTF8: trimmed) else {
                     throw error("'\(quoted())' is not a date", at: offset)

@@ -5,36 +5,43 @@ import Parley
 enum XMLPropertyListWriter {
     static let format = "plist"
 
-    static func write(_ value: Value) throws(FormatError) -> [UInt8] {
-        var out = """
+    static let prologue = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
 
         """
-        enum Step { case value(Value, depth: Int), key(String, depth: Int), close(String, depth: Int) }
+
+    static func write(_ value: Value) throws(FormatError) -> [UInt8] {
+        var out = Array(prologue.utf8)
+        enum Step { case value(Value, depth: Int), key(String, depth: Int), close(StaticString, depth: Int) }
         var steps: [Step] = [.value(value, depth: 0)]
-        func indent(_ depth: Int) -> String { String(repeating: "\t", count: depth) }
         while let step = steps.popLast() {
             switch step {
             case .key(let key, let depth):
-                out += "\(indent(depth))<key>\(try escaped(key))</key>\n"
+                indent(depth, &out)
+                append("<key>", &out)
+                try escape(key, &out)
+                append("</key>\n", &out)
             case .close(let name, let depth):
-                out += "\(indent(depth))</\(name)>\n"
+                indent(depth, &out)
+                append("</", &out)
+                append(name, &out)
+                append(">\n", &out)
             case .value(let value, let depth):
                 guard depth < 512 else {
                     throw FormatError(.unsupportedValue, format: format, "nesting deeper than 512 levels")
                 }
-                let pad = indent(depth)
+                indent(depth, &out)
                 switch value {
                 case .array(let elements):
-                    if elements.isEmpty { out += "\(pad)<array/>\n"; continue }
-                    out += "\(pad)<array>\n"
+                    if elements.isEmpty { append("<array/>\n", &out); continue }
+                    append("<array>\n", &out)
                     steps.append(.close("array", depth: depth))
                     for element in elements.reversed() { steps.append(.value(element, depth: depth + 1)) }
                 case .object(let object):
-                    if object.isEmpty { out += "\(pad)<dict/>\n"; continue }
-                    out += "\(pad)<dict>\n"
+                    if object.isEmpty { append("<dict/>\n", &out); continue }
+                    append("<dict>\n", &out)
                     steps.append(.close("dict", depth: depth))
                     for member in object.members.reversed() {
                         steps.append(.value(member.value, depth: depth + 1))
@@ -44,49 +51,81 @@ enum XMLPropertyListWriter {
                     guard let id = inner.integerValue else {
                         throw FormatError(.unsupportedValue, format: format, "a UID must be an integer")
                     }
-                    out += "\(pad)<dict>\n\(pad)\t<key>CF$UID</key>\n\(pad)\t<integer>\(id)</integer>\n\(pad)</dict>\n"
+                    append("<dict>\n", &out)
+                    indent(depth + 1, &out)
+                    append("<key>CF$UID</key>\n", &out)
+                    indent(depth + 1, &out)
+                    append("<integer>", &out)
+                    out.append(contentsOf: String(id).utf8)
+                    append("</integer>\n", &out)
+                    indent(depth, &out)
+                    append("</dict>\n", &out)
                 default:
-                    out += pad + (try scalar(value)) + "\n"
+                    try scalar(value, &out)
+                    out.append(UInt8(ascii: "\n"))
                 }
             }
         }
-        out += "</plist>\n"
-        return Array(out.utf8)
+        append("</plist>\n", &out)
+        return out
     }
 
-    static func scalar(_ value: Value) throws(FormatError) -> String {
+    static func append(_ text: StaticString, _ out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    static func indent(_ depth: Int, _ out: inout [UInt8]) {
+        for _ in 0..<depth { out.append(UInt8(ascii: "\t")) }
+    }
+
+    /// Appends the element for a scalar `value`.
+    static func scalar(_ value: Value, _ out: inout [UInt8]) throws(FormatError) {
         switch value {
-        case .bool(let b): return b ? "<true/>" : "<false/>"
-        case .integer(let i): return "<integer>\(i)</integer>"
+        case .bool(let b): append(b ? "<true/>" : "<false/>", &out)
+        case .integer(let i): element("integer", String(i), &out)
         case .number(let text):
-            if UInt64(text) != nil || Int64(text) != nil { return "<integer>\(text)</integer>" }
+            if UInt64(text) != nil || Int64(text) != nil { return element("integer", text, &out) }
             guard let d = Double(text), d.isFinite else {
                 throw FormatError(.unsupportedValue, format: format, "number \(text) has no property-list form")
             }
-            return "<real>\(d)</real>"
+            element("real", d.description, &out)
         case .float(let d):
-            if d.isNaN { return "<real>nan</real>" }
-            if d.isInfinite { return d < 0 ? "<real>-inf</real>" : "<real>+inf</real>" }
-            return "<real>\(d)</real>"
-        case .string(let s): return "<string>\(try escaped(s))</string>"
+            if d.isNaN { return element("real", "nan", &out) }
+            if d.isInfinite { return element("real", d < 0 ? "-inf" : "+inf", &out) }
+            element("real", d.description, &out)
+        case .string(let s):
+            append("<string>", &out)
+            try escape(s, &out)
+            append("</string>", &out)
         case .date(let date):
             // Property-list dates are whole seconds in XML; binary keeps fractions.
             guard let text = ISO8601Text.string(from: date) else {
                 throw FormatError(.unsupportedValue, format: format,
                                   ISO8601Text.noTimestampMessage(for: date) + " (the binary form can hold it)")
             }
-            return "<date>\(text)</date>"
-        case .bytes(let bytes): return "<data>\(Base64Text.string(from: bytes))</data>"
+            element("date", text, &out)
+        case .bytes(let bytes): element("data", Base64Text.string(from: bytes), &out)
         case .null: throw FormatError(.unsupportedValue, format: format, "property lists have no null")
         default: throw FormatError(.unsupportedValue, format: format, "cannot write a \(value.kindName)")
         }
     }
 
-    /// `text` escaped for XML character data.
+    /// Appends `<name>text</name>` for text that needs no escaping.
+    static func element(_ name: StaticString, _ text: String, _ out: inout [UInt8]) {
+        append("<", &out)
+        append(name, &out)
+        append(">", &out)
+        out.append(contentsOf: text.utf8)
+        append("</", &out)
+        append(name, &out)
+        append(">", &out)
+    }
+
+    /// Appends `text` escaped for XML character data.
     ///
     /// - Throws: ``FormatError/Code/unsupportedValue`` for a character XML 1.0 cannot carry (a C0
     ///   control other than TAB, LF and CR; U+FFFE; U+FFFF): the binary form can hold it.
-    static func escaped(_ text: String) throws(FormatError) -> String {
-        try XMLEscaping.escaped(text, for: .text, format: format)
+    static func escape(_ text: String, _ out: inout [UInt8]) throws(FormatError) {
+        try XMLEscaping.append(text, for: .text, to: &out, format: format)
     }
 }
