@@ -181,24 +181,30 @@ valgrind:
 # reports that it cannot link (libFuzzer brings its own main); no fuzz target uses it, the build goes on.
 FUZZ_TIMEOUT ?= 2
 FUZZ_LIMITS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=$(FUZZ_TIMEOUT)
+# A fuzzing process runs on one core, so FUZZ_JOBS targets (one per core by default) run at once;
+# each still fuzzes for FUZZ_SECONDS, and its lines print together when it ends.
+FUZZ_TARGETS := $(filter-out FuzzSupport,$(notdir $(wildcard Fuzz/Sources/*)))
+FUZZ_JOBS ?= $(shell nproc)
 fuzz: setup
 	cd Fuzz && $(SWIFT) build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
 	@mkdir -p Fuzz/.build-fuzz/artifacts
-	@for target in $$(ls Fuzz/Sources | grep -vx FuzzSupport); do \
-	  case $$target in \
-	    FuzzImage*) seeds=image;; FuzzJSON) seeds=json;; FuzzPropertyList) seeds=plist;; \
-	    FuzzRecording|FuzzRawHTTP) seeds=recorded;; FuzzXML) seeds=xml;; FuzzYAML) seeds=yaml;; *) seeds=;; \
-	  esac; \
-	  seeds=$${seeds:+../shared/corpora/$$seeds}; [ -d "$$seeds" ] || seeds=; \
-	  own=Fuzz/Seeds/$$target; [ -d "$$own" ] || own=; \
-	  corpus=Fuzz/.build-fuzz/corpus/$$target; mkdir -p $$corpus; \
-	  from=$$(echo $$seeds $$own); echo "fuzzing $$target for $(FUZZ_SECONDS)s$${from:+ from $$from}"; \
-	  ASAN_OPTIONS=quarantine_size_mb=32 SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/$$target \
-	    -max_total_time=$(FUZZ_SECONDS) $(FUZZ_LIMITS) -max_len=65536 -artifact_prefix=Fuzz/.build-fuzz/artifacts/ \
-	    -print_final_stats=1 \
-	    $$corpus $$seeds $$own 2>&1 | grep -E "^Done|ERROR|SUMMARY|INITED" || exit 1; \
-	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
-	done
+	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) --output-sync=target $(addprefix fuzz-run-,$(FUZZ_TARGETS))
+
+fuzz-run-%:
+	@target=$*; \
+	case $$target in \
+	  FuzzImage*) seeds=image;; FuzzJSON) seeds=json;; FuzzPropertyList) seeds=plist;; \
+	  FuzzRecording|FuzzRawHTTP) seeds=recorded;; FuzzXML) seeds=xml;; FuzzYAML) seeds=yaml;; *) seeds=;; \
+	esac; \
+	seeds=$${seeds:+../shared/corpora/$$seeds}; [ -d "$$seeds" ] || seeds=; \
+	own=Fuzz/Seeds/$$target; [ -d "$$own" ] || own=; \
+	corpus=Fuzz/.build-fuzz/corpus/$$target; mkdir -p $$corpus; \
+	from=$$(echo $$seeds $$own); echo "fuzzing $$target for $(FUZZ_SECONDS)s$${from:+ from $$from}"; \
+	ASAN_OPTIONS=quarantine_size_mb=32 SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/$$target \
+	  -max_total_time=$(FUZZ_SECONDS) $(FUZZ_LIMITS) -max_len=65536 -artifact_prefix=Fuzz/.build-fuzz/artifacts/ \
+	  -print_final_stats=1 \
+	  $$corpus $$seeds $$own 2>&1 | grep -E "^Done|ERROR|SUMMARY|INITED" || exit 1; \
+	test $${PIPESTATUS[0]:-0} -eq 0
 
 # Builds the DocC archives of every module with a Docs.docc catalog, the root package's and the
 # integration packages' (in their shared scratch folder, so after `make test` nothing is rebuilt);
