@@ -228,13 +228,13 @@ docs:
 # Examples/Newcomer is the README's steps as a consumer package (Codable by Accept, back from every
 # format, 406/415); Examples/DocSnippets compiles every ```swift block of README.md and the DocC
 # catalogs (generate.py extracts them, snippets.json gives what a block uses without declaring it).
-EXAMPLES_SCRATCH := $(CURDIR)/.build-examples
+# Both build in the integrations' scratch folder too, where `make test` left Parley's modules.
 examples: setup
 	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
-	$(SWIFT) build --build-tests --package-path Examples/Newcomer --scratch-path $(EXAMPLES_SCRATCH)
-	$(SWIFT) test --skip-build --package-path Examples/Newcomer --scratch-path $(EXAMPLES_SCRATCH)
+	$(SWIFT) build --build-tests --package-path Examples/Newcomer --scratch-path $(INTEGRATION_SCRATCH)
+	$(SWIFT) test --skip-build --package-path Examples/Newcomer --scratch-path $(INTEGRATION_SCRATCH)
 	python3 Examples/DocSnippets/generate.py $(CURDIR)
-	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(EXAMPLES_SCRATCH)
+	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(INTEGRATION_SCRATCH)
 	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null \
 	  | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
 	  echo "examples: KeyValueFormat fetched a server package"; exit 1; fi
