@@ -57,13 +57,7 @@ struct XMLPropertyListReader {
         return value
     }
 
-    func lookingAt(_ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard i + count <= bytes.count else { return false }
-        let p = text.utf8Start
-        for k in 0..<count where bytes[i + k] != p[k] { return false }
-        return true
-    }
+    func lookingAt(_ text: StaticString) -> Bool { bytes.matches(text, at: i) }
 
     mutating func skipWhitespace() {
         while i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
@@ -112,23 +106,17 @@ struct XMLPropertyListReader {
         case plist, array, dict, key, string, integer, real, date, data, `true`, `false`, other
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
-            func equals(_ text: StaticString) -> Bool {
-                guard name.count == text.utf8CodeUnitCount else { return false }
-                let p = text.utf8Start
-                for k in 0..<name.count where name[k] != p[k] { return false }
-                return true
-            }
             switch name.isEmpty ? 0 : name[0] {
-            case UInt8(ascii: "a"): self = equals("array") ? .array : .other
+            case UInt8(ascii: "a"): self = name.equals("array") ? .array : .other
             case UInt8(ascii: "d"):
-                self = equals("dict") ? .dict : equals("date") ? .date : equals("data") ? .data : .other
-            case UInt8(ascii: "f"): self = equals("false") ? .false : .other
-            case UInt8(ascii: "i"): self = equals("integer") ? .integer : .other
-            case UInt8(ascii: "k"): self = equals("key") ? .key : .other
-            case UInt8(ascii: "p"): self = equals("plist") ? .plist : .other
-            case UInt8(ascii: "r"): self = equals("real") ? .real : .other
-            case UInt8(ascii: "s"): self = equals("string") ? .string : .other
-            case UInt8(ascii: "t"): self = equals("true") ? .true : .other
+                self = name.equals("dict") ? .dict : name.equals("date") ? .date : name.equals("data") ? .data : .other
+            case UInt8(ascii: "f"): self = name.equals("false") ? .false : .other
+            case UInt8(ascii: "i"): self = name.equals("integer") ? .integer : .other
+            case UInt8(ascii: "k"): self = name.equals("key") ? .key : .other
+            case UInt8(ascii: "p"): self = name.equals("plist") ? .plist : .other
+            case UInt8(ascii: "r"): self = name.equals("real") ? .real : .other
+            case UInt8(ascii: "s"): self = name.equals("string") ? .string : .other
+            case UInt8(ascii: "t"): self = name.equals("true") ? .true : .other
             default: self = .other
             }
         }

@@ -20,14 +20,14 @@ enum XMLPropertyListWriter {
             switch step {
             case .key(let key, let depth):
                 indent(depth, &out)
-                append("<key>", &out)
+                out.append("<key>")
                 try escape(key, &out)
-                append("</key>\n", &out)
+                out.append("</key>\n")
             case .close(let name, let depth):
                 indent(depth, &out)
-                append("</", &out)
-                append(name, &out)
-                append(">\n", &out)
+                out.append("</")
+                out.append(name)
+                out.append(">\n")
             case .value(let value, let depth):
                 guard depth < 512 else {
                     throw FormatError(.unsupportedValue, format: format, "nesting deeper than 512 levels")
@@ -35,13 +35,13 @@ enum XMLPropertyListWriter {
                 indent(depth, &out)
                 switch value {
                 case .array(let elements):
-                    if elements.isEmpty { append("<array/>\n", &out); continue }
-                    append("<array>\n", &out)
+                    if elements.isEmpty { out.append("<array/>\n"); continue }
+                    out.append("<array>\n")
                     steps.append(.close("array", depth: depth))
                     for element in elements.reversed() { steps.append(.value(element, depth: depth + 1)) }
                 case .object(let object):
-                    if object.isEmpty { append("<dict/>\n", &out); continue }
-                    append("<dict>\n", &out)
+                    if object.isEmpty { out.append("<dict/>\n"); continue }
+                    out.append("<dict>\n")
                     steps.append(.close("dict", depth: depth))
                     for member in object.members.reversed() {
                         steps.append(.value(member.value, depth: depth + 1))
@@ -51,27 +51,23 @@ enum XMLPropertyListWriter {
                     guard let id = inner.integerValue else {
                         throw FormatError(.unsupportedValue, format: format, "a UID must be an integer")
                     }
-                    append("<dict>\n", &out)
+                    out.append("<dict>\n")
                     indent(depth + 1, &out)
-                    append("<key>CF$UID</key>\n", &out)
+                    out.append("<key>CF$UID</key>\n")
                     indent(depth + 1, &out)
-                    append("<integer>", &out)
+                    out.append("<integer>")
                     out.append(contentsOf: String(id).utf8)
-                    append("</integer>\n", &out)
+                    out.append("</integer>\n")
                     indent(depth, &out)
-                    append("</dict>\n", &out)
+                    out.append("</dict>\n")
                 default:
                     try scalar(value, &out)
                     out.append(UInt8(ascii: "\n"))
                 }
             }
         }
-        append("</plist>\n", &out)
+        out.append("</plist>\n")
         return out
-    }
-
-    static func append(_ text: StaticString, _ out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     static func indent(_ depth: Int, _ out: inout [UInt8]) {
@@ -81,7 +77,7 @@ enum XMLPropertyListWriter {
     /// Appends the element for a scalar `value`.
     static func scalar(_ value: Value, _ out: inout [UInt8]) throws(FormatError) {
         switch value {
-        case .bool(let b): append(b ? "<true/>" : "<false/>", &out)
+        case .bool(let b): out.append(b ? "<true/>" : "<false/>")
         case .integer(let i): element("integer", String(i), &out)
         case .number(let text):
             if UInt64(text) != nil || Int64(text) != nil { return element("integer", text, &out) }
@@ -94,9 +90,9 @@ enum XMLPropertyListWriter {
             if d.isInfinite { return element("real", d < 0 ? "-inf" : "+inf", &out) }
             element("real", d.description, &out)
         case .string(let s):
-            append("<string>", &out)
+            out.append("<string>")
             try escape(s, &out)
-            append("</string>", &out)
+            out.append("</string>")
         case .date(let date):
             // Property-list dates are whole seconds in XML; binary keeps fractions.
             guard let text = ISO8601Text.string(from: date) else {
@@ -112,13 +108,13 @@ enum XMLPropertyListWriter {
 
     /// Appends `<name>text</name>` for text that needs no escaping.
     static func element(_ name: StaticString, _ text: String, _ out: inout [UInt8]) {
-        append("<", &out)
-        append(name, &out)
-        append(">", &out)
+        out.append("<")
+        out.append(name)
+        out.append(">")
         out.append(contentsOf: text.utf8)
-        append("</", &out)
-        append(name, &out)
-        append(">", &out)
+        out.append("</")
+        out.append(name)
+        out.append(">")
     }
 
     /// Appends `text` escaped for XML character data.

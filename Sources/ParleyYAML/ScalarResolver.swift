@@ -42,24 +42,17 @@ enum ScalarResolver {
         switch bytes.count {
         case 0: return true
         case 1: return bytes[0] == UInt8(ascii: "~")
-        case 4: return equals(bytes, "null") || equals(bytes, "Null") || equals(bytes, "NULL")
+        case 4: return bytes.equals("null") || bytes.equals("Null") || bytes.equals("NULL")
         default: return false
         }
     }
 
     static func bool(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         switch bytes.count {
-        case 4: return equals(bytes, "true") || equals(bytes, "True") || equals(bytes, "TRUE") ? true : nil
-        case 5: return equals(bytes, "false") || equals(bytes, "False") || equals(bytes, "FALSE") ? false : nil
+        case 4: return bytes.equals("true") || bytes.equals("True") || bytes.equals("TRUE") ? true : nil
+        case 5: return bytes.equals("false") || bytes.equals("False") || bytes.equals("FALSE") ? false : nil
         default: return nil
         }
-    }
-
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        let pointer = word.utf8Start
-        for i in 0..<bytes.count where bytes[i] != pointer[i] { return false }
-        return true
     }
 
     /// A core-schema integer or float, or `nil` when the text is neither.
@@ -206,10 +199,10 @@ enum ScalarResolver {
         }
         let rest = UnsafeBufferPointer(rebasing: bytes[index...])
         if rest.count == 4 && rest[0] == UInt8(ascii: ".") {
-            if equals(rest, ".inf") || equals(rest, ".Inf") || equals(rest, ".INF") {
+            if rest.equals(".inf") || rest.equals(".Inf") || rest.equals(".INF") {
                 return .float(negative ? -.infinity : .infinity)
             }
-            if index == 0 && (equals(rest, ".nan") || equals(rest, ".NaN") || equals(rest, ".NAN")) {
+            if index == 0 && (rest.equals(".nan") || rest.equals(".NaN") || rest.equals(".NAN")) {
                 return .float(.nan)
             }
         }

@@ -82,16 +82,6 @@
                     "U+\(String(scalar.value, radix: 16, uppercase: true)) cannot appear in XML 1.0")
     }
 
-    /// `text` escaped for `context`.
-    ///
-    /// - Throws: as ``append(_:for:to:format:)``.
-    package static func escaped(_ text: String, for context: Context, format: String) throws(FormatError) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        try append(text, for: context, to: &bytes, format: format)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// `text` escaped for `context`, with the characters XML 1.0 cannot carry left out (for
     /// reports, where a lost control character beats no report).
     package static func escapedDroppingUnrepresentable(_ text: String, for context: Context) -> String {

@@ -116,7 +116,7 @@ package struct BatchAnswer: ~Copyable {
     }
 
     fileprivate mutating func finish() {
-        append(literal: "}\n")
+        output.append("}\n")
         if output.count >= 1 << 16 { flush() }
     }
 
@@ -131,8 +131,8 @@ package struct BatchAnswer: ~Copyable {
     /// it is the first member of its object; `name` is one of the commands' literal member
     /// names, none of which needs an escape.
     private mutating func key(_ name: StaticString) {
-        append(literal: isObjectEmpty ? "\"" : ", \"")
-        append(literal: name)
+        output.append(isObjectEmpty ? "\"" : ", \"")
+        output.append(name)
         isObjectEmpty = false
     }
 
@@ -154,25 +154,21 @@ package struct BatchAnswer: ~Copyable {
     package mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
         if let value {
-            append(literal: "\": \"")
+            output.append("\": \"")
             contents(value)
             output.append(UInt8(ascii: "\""))
         } else {
-            append(literal: "\": null")
+            output.append("\": null")
         }
     }
 
     /// Writes `json` as it is: JSON text between values, for an answer whose members are always
     /// the same (`MediaTypeCommand`'s), written in a few pieces rather than member by member.
     package mutating func raw(_ json: StaticString) {
-        append(literal: json)
+        output.append(json)
         isObjectEmpty = false
     }
 
-    /// Appends the UTF-8 bytes of the literal `text`.
-    private mutating func append(literal text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
 
     /// Writes what goes between the quotes of `text`'s JSON string literal; the quotes are the
     /// caller's (in its `raw(_:)` text).

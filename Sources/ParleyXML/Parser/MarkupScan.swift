@@ -141,9 +141,9 @@ enum MarkupScan {
             // Comments, CDATA sections and instructions are skipped whole: no tag is in them.
             // (The byte after '<' is read first: most '<' start a tag, and need no comparison.)
             let next = k + 1 < n ? b[k + 1] : 0
-            if next == UInt8(ascii: "!") && starts(b, at: k + 1, with: "!--") {
+            if next == UInt8(ascii: "!") && b.matches("!--", at: k + 1) {
                 i = end(of: "-->", in: b, from: k + 4)
-            } else if next == UInt8(ascii: "!") && starts(b, at: k + 1, with: "![CDATA[") {
+            } else if next == UInt8(ascii: "!") && b.matches("![CDATA[", at: k + 1) {
                 i = end(of: "]]>", in: b, from: k + 9)
             } else if next == UInt8(ascii: "?") {
                 i = end(of: "?>", in: b, from: k + 2)
@@ -228,9 +228,9 @@ enum MarkupScan {
             guard i < n else { return }
             switch b[i] {
             case UInt8(ascii: "!"):
-                if starts(b, at: i, with: "!--") {
+                if b.matches("!--", at: i) {
                     i = end(of: "-->", in: b, from: i + 3)
-                } else if starts(b, at: i, with: "![CDATA[") {
+                } else if b.matches("![CDATA[", at: i) {
                     i = end(of: "]]>", in: b, from: i + 8)
                 }
                 // A declaration (DOCTYPE, ENTITY …): its content is scanned like the rest.
@@ -321,7 +321,7 @@ enum MarkupScan {
         var i = 0
         while i < b.count, let x = memchr(b.baseAddress! + i, Int32(UInt8(ascii: "x")), b.count - i) {
             i = UnsafePointer<UInt8>(x.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
-            if starts(b, at: i, with: "xmlns") {
+            if b.matches("xmlns", at: i) {
                 found += 1
                 if found > count { return true }
             }
@@ -332,7 +332,7 @@ enum MarkupScan {
 
     /// Whether `xmlns` at `i` starts a namespace declaration's name (`xmlns=`, `xmlns:p=`).
     private static func isDeclaration(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-        guard starts(b, at: i, with: "xmlns"), i + 5 < b.count else { return false }
+        guard b.matches("xmlns", at: i), i + 5 < b.count else { return false }
         switch b[i + 5] {
         case UInt8(ascii: ":"), UInt8(ascii: "="), 0x20, 0x09, 0x0A, 0x0D: return true
         default: return false
@@ -347,18 +347,12 @@ enum MarkupScan {
         }
     }
 
-    private static func starts(_ b: UnsafeBufferPointer<UInt8>, at i: Int, with text: StaticString) -> Bool {
-        let length = text.utf8CodeUnitCount
-        guard i + length <= b.count else { return false }
-        return memcmp(b.baseAddress! + i, text.utf8Start, length) == 0
-    }
-
     /// The index after the first `terminator` at or after `from`, or the end of `b`.
     private static func end(of terminator: StaticString, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var i = from
         while i < b.count, let found = memchr(b.baseAddress! + i, Int32(terminator.utf8Start[0]), b.count - i) {
             i = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
-            if starts(b, at: i, with: terminator) { return i + terminator.utf8CodeUnitCount }
+            if b.matches(terminator, at: i) { return i + terminator.utf8CodeUnitCount }
             i += 1
         }
         return b.count
