@@ -8,7 +8,7 @@ package enum ByteClass {
 
     /// 1 for each `tchar`, indexed by byte. Written out as a literal so the compiler lays it
     /// out in static memory: a lookup needs no lazy initialisation and no bounds check (every
-    /// `UInt8` is in range), one load per byte where two bit masks took a branch and a shift.
+    /// `UInt8` is in range), one load per byte.
     private static let tokenTable: [UInt8] = [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0x00 controls
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0x10 controls
