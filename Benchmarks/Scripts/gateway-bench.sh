@@ -8,7 +8,7 @@
 #
 # The upstream is nginx serving three fixed JSON files (exactly 1 KB, 100 KB and 1 MB of the same
 # generated records) as static files: the fastest upstream at hand, and C, so it is not what limits
-# a case. The same nginx, in a second server block, is the anchor: a plain `proxy_pass` to that
+# a case. A second nginx, started beside it, is the anchor: a plain `proxy_pass` to that
 # upstream with keepalive connections (an `upstream` block with `keepalive 32`, HTTP/1.1, no
 # Connection field) and no temporary files. parley-gateway (release build) forwards to the same
 # upstream. Cases, for each size in turn (nginx and the gateway interleave, so a change in the
@@ -17,10 +17,9 @@
 # Each answer is checked once before it is timed (status, type; passthrough bodies byte for byte).
 # Both proxies write an access-log line per request (nginx's anchor to a file, the gateway at
 # --log-level info to its standard error, a file). The gateway's CPU time per request is its
-# process's user + system time over a case divided by the requests wrk completed. nginx's proxy CPU
-# per request, in the same column, is what nginx (master and workers) spent per request in its
-# passthrough case, where it is proxy and upstream, less what it spent per request in the
-# gateway's passthrough case of the same size, where it is the upstream alone.
+# process's user + system time over a case divided by the requests wrk completed; the anchor runs in
+# an nginx of its own, apart from the upstream, so its rows give nginx's proxy CPU per request the
+# same way (master and workers).
 # For the 1 KB body a second gateway process checks responses against an OpenAPI document describing
 # the bodies (`contract: {requests: off, responses: report}`): its passthrough row against the first
 # gateway's gives the contract check's CPU per request.
@@ -159,29 +158,25 @@ for spec in "${H2C_CASES[@]}"; do
 done
 [ $failed = 0 ] || exit 1
 
-# The user + system CPU time so far of the gateway process serving URL $1, in clock ticks.
-gateway_ticks() {
-  local pid=$GATEWAY_PID
-  case "$1" in "$CONTRACT_URL"/*) pid=$EXTRA_GATEWAY_PID;; esac
-  awk '{ print $14 + $15 }' "/proc/$pid/stat"
+# The user + system CPU time so far, in clock ticks, of the proxy serving URL $1: the anchor's nginx
+# (its master and workers), the contract gateway or the gateway.
+proxy_ticks() {
+  local pids=$GATEWAY_PID pid
+  case "$1" in
+    "$CONTRACT_URL"/*) pids=$EXTRA_GATEWAY_PID;;
+    "$NGINX_URL"/*|"$NGINX_H2C_URL"/*) pids="$ANCHOR_NGINX_PID $(pgrep -P "$ANCHOR_NGINX_PID")";;
+  esac
+  for pid in $pids; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ ticks += $1 } END { print ticks + 0 }'
 }
 
-# The user + system CPU time so far of nginx (its master and workers), in clock ticks.
-nginx_ticks() {
-  local pid
-  for pid in "$NGINX_PID" $(pgrep -P "$NGINX_PID"); do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done \
-    | awk '{ ticks += $1 } END { print ticks + 0 }'
-}
-
-# Runs one case; prints "requests/s|p50|p99|errors|gateway CPU µs per request|nginx CPU µs per
-# request" (errors: non-2xx answers and socket errors; nginx's CPU is its upstream's and, in the
-# anchor's cases, its proxy's too).
+# Runs one case; prints "requests/s|p50|p99|errors|proxy CPU µs per request" (errors: non-2xx
+# answers and socket errors).
 run_case() {
-  local url=$1 accept=$2 out before after nginx_before nginx_after
-  before=$(gateway_ticks "$url"); nginx_before=$(nginx_ticks)
+  local url=$1 accept=$2 out before after
+  before=$(proxy_ticks "$url")
   out=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -H "Accept: $accept" "$url")
-  after=$(gateway_ticks "$url"); nginx_after=$(nginx_ticks)
-  awk -v ticks=$((after - before)) -v nginx_ticks=$((nginx_after - nginx_before)) -v hz="$CLOCK_TICKS" '
+  after=$(proxy_ticks "$url")
+  awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
        / requests in / { requests = $1 }
        /^Requests\/sec:/ { rps = $2 }
        $1 == "50%" { p50 = $2 }
@@ -189,24 +184,23 @@ run_case() {
        /Non-2xx or 3xx responses:/ { bad += $5 }
        /Socket errors:/ { gsub(",", ""); bad += $4 + $6 + $8 + $10 }
        END { cpu = requests > 0 ? ticks / hz * 1e6 / requests : 0
-             nginx = requests > 0 ? nginx_ticks / hz * 1e6 / requests : 0
-             printf "%s|%s|%s|%d|%.0f|%.0f\n", rps ? rps : 0, p50 ? p50 : "?", p99 ? p99 : "?", bad, cpu, nginx
+             printf "%s|%s|%s|%d|%.0f\n", rps ? rps : 0, p50 ? p50 : "?", p99 ? p99 : "?", bad, cpu
            }' <<<"$out"
 }
 
 # Runs one h2c case with h2load; prints the same fields as run_case (the mean time per request as p50).
 run_h2c_case() {
   local url=$1 out before after
-  before=$(gateway_ticks "$url")
+  before=$(proxy_ticks "$url")
   out=$(h2load -t1 -c"$CONNECTIONS" -m"$H2C_STREAMS" -D "$DURATION" -H 'accept: application/json' "$url" 2>&1)
-  after=$(gateway_ticks "$url")
+  after=$(proxy_ticks "$url")
   awk -v ticks=$((after - before)) -v hz="$CLOCK_TICKS" '
        /^finished in/ { rps = $4 }
        /^requests:/ { requests = $8; bad += $10 }   # failed: errored and timed out included
        /^status codes:/ { bad += $5 + $7 + $9 }     # 3xx, 4xx, 5xx
        /^time for request:/ { mean = $6 }
        END { cpu = requests > 0 ? ticks / hz * 1e6 / requests : 0
-             printf "%s|%s|-|%d|%.0f|-\n", rps ? rps : 0, mean ? mean : "?", bad, cpu }' <<<"$out"
+             printf "%s|%s|-|%d|%.0f\n", rps ? rps : 0, mean ? mean : "?", bad, cpu }' <<<"$out"
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -233,7 +227,7 @@ if grep -m1 'contract ' "$WORK/contract.err" >&2; then
 fi
 
 # The run with the median requests/s of each case; errors summed over its rounds.
-declare -A RPS=() P50=() P99=() ERRORS=() CPU=() NGINX_CPU=()
+declare -A RPS=() P50=() P99=() ERRORS=() CPU=()
 for size in "${SIZES[@]}"; do
   specs=("${CASES[@]}"); [ "$size" = 1k ] && specs+=("${H2C_CASES[@]}")
   for spec in "${specs[@]}"; do
@@ -241,9 +235,8 @@ for size in "${SIZES[@]}"; do
     runs_for "$size" "$name" || continue
     runs=$(awk -F'|' -v s="$size" -v n="$name" '$1 == s && $2 == n' "$WORK/runs" | sort -t'|' -k3,3g)
     count=$(wc -l <<<"$runs")
-    IFS='|' read -r _ _ rps p50 p99 _ cpu nginx_cpu <<<"$(sed -n "$(( (count + 1) / 2 ))p" <<<"$runs")"
+    IFS='|' read -r _ _ rps p50 p99 _ cpu <<<"$(sed -n "$(( (count + 1) / 2 ))p" <<<"$runs")"
     RPS[$size/$name]=$rps; P50[$size/$name]=$p50; P99[$size/$name]=$p99; CPU[$size/$name]=$cpu
-    NGINX_CPU[$size/$name]=$nginx_cpu
     ERRORS[$size/$name]=$(awk -F'|' '{ n += $6 } END { print n + 0 }' <<<"$runs")
   done
 done
@@ -370,12 +363,6 @@ printf 'gateway-bench: %s s per case, %s round(s) (median), wrk -t1 -c%s (2 conn
   "$DURATION" "$ROUNDS" "$CONNECTIONS" "$CORES"
 printf 'parley-gateway (%s build) and %s, both in front of nginx serving static JSON; load average %s before, %s after\n\n' \
   "$CONFIGURATION" "$(nginx -v 2>&1 | sed 's/^nginx version: //')" "$LOAD_BEFORE" "$LOAD_AFTER"
-# nginx's proxy CPU per request: nginx's CPU per request in its passthrough case (proxy and
-# upstream) less its CPU per request in the gateway's passthrough case (upstream alone).
-nginx_proxy_cpu() {
-  awk -v both="${NGINX_CPU[$1/nginx passthrough]:-}" -v upstream="${NGINX_CPU[$1/gateway passthrough]:-}" \
-    'BEGIN { if (both != "" && upstream != "") printf "%.0f", both - upstream; else printf "-" }'
-}
 printf '| body | case | bytes out | requests/s | p50 | p99 | proxy CPU/request | vs nginx | vs gateway passthrough |\n'
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for size in "${SIZES[@]}"; do
@@ -393,8 +380,7 @@ for size in "${SIZES[@]}"; do
       *JSON-\>*|gateway\ h2c*|"$CONTRACT_CASE")
         vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");;
     esac
-    cpu=-
-    case "$name" in gateway*) cpu="${CPU[$key]} µs";; "nginx passthrough") cpu="$(nginx_proxy_cpu "$size") µs";; esac
+    cpu="${CPU[$key]} µs"
     printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \
       "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" "$cpu" "$vs_nginx" "$vs_gateway"
   done
@@ -479,7 +465,7 @@ printf 'goal 2, 100 KB and 1 MB passthrough >= 1.0 of nginx'"'"'s: %s, %s: %s\n'
 printf 'goal 3, transcoding a 1 KB body >= 0.8 of the gateway'"'"'s passthrough: YAML %s, MessagePack %s: %s\n' \
   "$yaml" "$msgpack" "$goal3"
 printf 'goal 4, 1 KB passthrough <= 35 µs of gateway CPU per request: %s µs (nginx'"'"'s proxy: %s µs): %s\n' \
-  "$cpu" "$(nginx_proxy_cpu 1k)" "$goal4"
+  "$cpu" "${CPU[1k/nginx passthrough]:-}" "$goal4"
 printf 'goal 5, responses: report on a 1 KB body <= 15 µs more gateway CPU per request: %s µs: %s\n' \
   "$contract" "$goal5"
 printf 'goal 6, 100 KB JSON read per second of gateway CPU, to MessagePack >= 300 MB/s, to YAML >= 150: %s, %s: %s\n' \

@@ -4,6 +4,7 @@
 
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 NGINX_PID=
+ANCHOR_NGINX_PID=
 GATEWAY_PID=
 
 # Installs Debian's nginx, wrk and nghttp2-client (h2load) when missing, and the packages named as
@@ -101,16 +102,49 @@ contract:
 }
 
 # ANCHOR_ACCESS_LOG: where the anchor writes its access log (default off).
-# Starts one nginx (Debian's package, `daemon off`, every path in $WORK) with two servers on
-# 127.0.0.1: the upstream at $1, serving $WORK/www as application/json from memory-cached static
-# files, and, when $2 is not empty, the anchor at $2, a plain `proxy_pass` to the upstream as a tuned
-# proxy runs it: keepalive connections to the upstream (HTTP/1.1, no Connection field) and no
-# temporary files (responses larger than its buffers stream, as the gateway's do).
+# Starts nginx (Debian's package, `daemon off`, every path in $WORK) on 127.0.0.1: the upstream at
+# $1, serving $WORK/www as application/json from memory-cached static files, and, when $2 is not
+# empty, the anchor at $2 in an nginx process of its own (ANCHOR_NGINX_PID), so its CPU time is the
+# proxy's alone: a plain `proxy_pass` to the upstream as a tuned proxy runs it, keepalive
+# connections to the upstream (HTTP/1.1, no Connection field) and no temporary files (responses
+# larger than its buffers stream, as the gateway's do).
 # $3: how long the upstream keeps an idle connection (default 75s, nginx's keepalive_timeout): its
 # keepalive_timeout after a request and its client_header_timeout before the first, so a pooled
 # connection the gateway opened but never used closes as soon as a used one does.
 gw_start_nginx() {
-  local upstream_port=$1 anchor_port=$2 keepalive=${3:-75s} dir="$WORK/nginx"
+  local upstream_port=$1 anchor_port=$2 keepalive=${3:-75s}
+  gw_run_nginx upstream <<CONF
+  server {
+    listen 127.0.0.1:$upstream_port;
+    keepalive_timeout $keepalive;
+    client_header_timeout $keepalive;
+    root $WORK/www;
+  }
+CONF
+  NGINX_PID=$STARTED_NGINX_PID
+  gw_wait_for "http://127.0.0.1:$upstream_port/1k.json" || { cat "$WORK/nginx-upstream/error.log" >&2; return 1; }
+  [ -n "$anchor_port" ] || return 0
+  {
+    cat <<CONF
+  upstream origin {
+    server 127.0.0.1:$upstream_port;
+    keepalive 32;
+    keepalive_requests 1000000;
+  }
+CONF
+    gw_nginx_proxy "$anchor_port"
+    # The same proxy over h2c by prior knowledge (nginx's `listen ... http2` without TLS).
+    [ -z "${H2C_ANCHOR_PORT:-}" ] || gw_nginx_proxy "$H2C_ANCHOR_PORT http2"
+  } > "$WORK/anchor-servers.conf"
+  gw_run_nginx anchor < "$WORK/anchor-servers.conf"
+  ANCHOR_NGINX_PID=$STARTED_NGINX_PID
+  gw_wait_for "http://127.0.0.1:$anchor_port/1k.json" || { cat "$WORK/nginx-anchor/error.log" >&2; return 1; }
+}
+
+# Starts an nginx named $1 (its files in $WORK/nginx-$1) with the server blocks read from standard
+# input inside the settings both share; sets STARTED_NGINX_PID.
+gw_run_nginx() {
+  local dir="$WORK/nginx-$1"
   mkdir -p "$dir"
   {
     cat <<CONF
@@ -131,32 +165,13 @@ http {
   tcp_nopush on;
   open_file_cache max=16;
   keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$upstream_port;
-    keepalive_timeout $keepalive;
-    client_header_timeout $keepalive;
-    root $WORK/www;
-  }
 CONF
-    if [ -n "$anchor_port" ]; then
-      cat <<CONF
-  upstream origin {
-    server 127.0.0.1:$upstream_port;
-    keepalive 32;
-    keepalive_requests 1000000;
-  }
-CONF
-      gw_nginx_proxy "$anchor_port"
-    fi
-    # The same proxy over h2c by prior knowledge (nginx's `listen ... http2` without TLS).
-    [ -z "${H2C_ANCHOR_PORT:-}" ] || gw_nginx_proxy "$H2C_ANCHOR_PORT http2"
+    cat
     echo "}"
   } > "$dir/nginx.conf"
   local nginx; nginx=$(command -v nginx || echo /usr/sbin/nginx)
   "$nginx" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;' &
-  NGINX_PID=$!
-  gw_wait_for "http://127.0.0.1:$upstream_port/1k.json" || { cat "$dir/error.log" >&2; return 1; }
-  [ -z "$anchor_port" ] || gw_wait_for "http://127.0.0.1:$anchor_port/1k.json"
+  STARTED_NGINX_PID=$!
 }
 
 # The anchor's server block: nginx's plain proxy_pass to the upstream `origin`, listening on
@@ -239,6 +254,7 @@ gw_cleanup() {
   [ -n "$GATEWAY_PID" ] && kill "$GATEWAY_PID" 2>/dev/null
   [ -n "${EXTRA_GATEWAY_PID:-}" ] && kill "$EXTRA_GATEWAY_PID" 2>/dev/null
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null
+  [ -n "$ANCHOR_NGINX_PID" ] && kill "$ANCHOR_NGINX_PID" 2>/dev/null
   wait 2>/dev/null
   rm -rf "$WORK"
 }
