@@ -86,10 +86,10 @@ public struct ContentCodingStep: Sendable {
     ///
     /// - Throws: `ParleyError` as `undo(_:fields:maximumBytes:)` does.
     public func undo(_ body: [UInt8], fields: HTTPFields, registry: Registry) throws(ParleyError) -> Undone {
-        guard fields[.contentEncoding] != nil else {
+        guard fields.contains(.contentEncoding) else {
             return Undone(body: body, headerFields: fields, storedDecoded: [])
         }
-        let match = fields[.contentType].flatMap(registry.decoder(forContentType:))
+        let match = fields.combinedValue(of: .contentType).flatMap(registry.decoder(forContentType:))
         return try undo(body, fields: fields, maximumBytes: match?.limits.maxBodyBytes)
     }
 }

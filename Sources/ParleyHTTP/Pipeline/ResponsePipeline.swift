@@ -122,7 +122,7 @@ public struct ResponsePipeline: Sendable {
         let status = report.response.status
         guard validator.acceptableStatusCodes.contains(status.code) else {
             let error = ParleyError(.unacceptableStatus, "unacceptable status \(status.code) \(status.reasonPhrase)",
-                                    receivedContentType: report.response.headerFields[.contentType])
+                                    receivedContentType: report.response.headerFields.combinedValue(of: .contentType))
             report.stop(.unacceptableStatus,
                         "status \(status.code) is not acceptable (acceptable: " +
                         "\(validator.acceptableStatusDescription))", error)
@@ -146,7 +146,7 @@ public struct ResponsePipeline: Sendable {
     private func undoContentCoding(_ report: inout PipelineReport, request: HTTPRequest?) {
         let stored = report.body
         var storedDecoded = false
-        if report.response.headerFields[.contentEncoding] != nil {
+        if report.response.headerFields.contains(.contentEncoding) {
             do {
                 let undone = try contentCodingStep.undo(stored, fields: report.response.headerFields,
                                                         registry: registry)
@@ -169,7 +169,8 @@ public struct ResponsePipeline: Sendable {
         // The Content-Length of an answer without content (HEAD, 304) is the representation's.
         if checksContentLength, !storedDecoded,
            !EmptyBodyPolicy.hasNoContent(status: report.response.status.code, requestMethod: request?.method),
-           let declared = report.response.headerFields[.contentLength].flatMap({ Int($0.trimmingSpacesAndTabs()) }),
+           let length = report.response.headerFields.combinedValue(of: .contentLength),
+           let declared = Int(length.trimmingSpacesAndTabs()),
            declared != stored.count {
             report.add(.lengthMismatch, "Content-Length is \(declared) but the stored body has \(stored.count) bytes")
         }
@@ -204,7 +205,7 @@ public struct ResponsePipeline: Sendable {
         }
 
         // Step 3: Content-Type.
-        guard let received = report.response.headerFields[.contentType] else {
+        guard let received = report.response.headerFields.combinedValue(of: .contentType) else {
             let looks = registry.sniff(report.body).map { " (it looks like \($0.mediaType))" } ?? ""
             report.stop(.missingContentType, "a \(report.body.count)-byte body without a Content-Type\(looks)",
                         ParleyError(.missingContentType, "response has no Content-Type\(looks)",

@@ -62,7 +62,7 @@ public struct ParleyServer: Sendable {
     public func decodeValue(_ body: [UInt8], of request: HTTPRequest) throws(ParleyError) -> Value {
         try checkContentType(of: request)
         let (_, body) = try undoContentCoding(of: request, body: body)
-        guard let received = request.headerFields[.contentType] else {
+        guard let received = request.headerFields.combinedValue(of: .contentType) else {
             if body.isEmpty { return .null }
             throw ParleyError(.unsupportedMediaType, "request body has no Content-Type",
                               body: body, acceptableTypes: registry.decodableMediaTypes)
@@ -89,8 +89,8 @@ public struct ParleyServer: Sendable {
     ///   `ParleyError.Code.decodingFailed` (400) naming the coding path.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8],
                                      of request: HTTPRequest) throws(ParleyError) -> T {
-        guard let received = request.headerFields[.contentType] else {
-            if !body.isEmpty || request.headerFields[.contentEncoding] != nil {
+        guard let received = request.headerFields.combinedValue(of: .contentType) else {
+            if !body.isEmpty || request.headerFields.contains(.contentEncoding) {
                 _ = try decodeValue(body, of: request)   // 415, or the coding's failure
             }
             do { return try valueDecoder.decode(T.self, from: .null) } catch {
@@ -119,7 +119,7 @@ public struct ParleyServer: Sendable {
     ///   carrying the body as received.
     public func undoContentCoding(of request: HTTPRequest,
                                   body: [UInt8]) throws(ParleyError) -> (HTTPRequest, [UInt8]) {
-        guard request.headerFields[.contentEncoding] != nil else { return (request, body) }
+        guard request.headerFields.contains(.contentEncoding) else { return (request, body) }
         do {
             let undone = try ContentCodingStep(contentCodings, maxDecompressedBytes: maxDecompressedBytes)
                 .undo(body, fields: request.headerFields, registry: registry)
@@ -147,7 +147,7 @@ public struct ParleyServer: Sendable {
     ///
     /// - Throws: `ParleyError.Code.invalidRequest` naming the field and where it breaks.
     public func checkContentType(of request: HTTPRequest) throws(ParleyError) {
-        if let received = request.headerFields[.contentType] { _ = try parsedContentType(received) }
+        if let received = request.headerFields.combinedValue(of: .contentType) { _ = try parsedContentType(received) }
     }
 
     // MARK: Problems
