@@ -68,6 +68,16 @@ enum ForwardedFields {
     static func connectionCloses(_ fields: HTTPFields) -> Bool {
         var closes = false
         for field in fields where field.name == .connection {
+            // An ASCII value's tokens are read from its bytes (its characters are its bytes), with no
+            // substrings; any other is read as text.
+            let ascii = field.withUnsafeBytesOfValue { value in
+                guard value.allSatisfy({ $0 < 0x80 }) else { return false }
+                HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(value)) { token in
+                    if HTTP1Syntax.is(token, "close") { closes = true }
+                }
+                return true
+            }
+            if ascii { continue }
             forEachToken(of: field.value) { token in
                 if !closes, token.utf8.elementsEqual("close".utf8, by: { $0 | 0x20 == $1 }) { closes = true }
             }

@@ -12,12 +12,29 @@ extension HTTPField {
 }
 
 extension ByteBuffer {
-    /// Writes `field` as `name: value\r\n`, its value's bytes as they are.
+    /// Writes `field` as `name: value\r\n`, its value's bytes as they are: copied in one write, as
+    /// four writes would each check the buffer's capacity and access.
     mutating func writeHTTPField(_ field: HTTPField) {
-        writeString(field.name.rawName)
-        writeStaticString(": ")
-        field.withUnsafeBytesOfValue { _ = writeBytes($0) }
-        writeStaticString("\r\n")
+        var name = field.name.rawName
+        name.withUTF8 { name in
+            field.withUnsafeBytesOfValue { value in
+                let size = name.count + value.count + 4
+                _ = writeWithUnsafeMutableBytes(minimumWritableBytes: size) { out in
+                    UnsafeMutableRawBufferPointer(rebasing: out[..<name.count])
+                        .copyMemory(from: UnsafeRawBufferPointer(name))
+                    var at = name.count
+                    out[at] = UInt8(ascii: ":")
+                    out[at + 1] = UInt8(ascii: " ")
+                    at += 2
+                    UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + value.count)])
+                        .copyMemory(from: UnsafeRawBufferPointer(value))
+                    at += value.count
+                    out[at] = UInt8(ascii: "\r")
+                    out[at + 1] = UInt8(ascii: "\n")
+                    return size
+                }
+            }
+        }
     }
 
     /// Writes a field made of `name` and the text `value` (a value the gateway joined or made).

@@ -41,9 +41,9 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var watchdogDeadline = NIODeadline.distantFuture
     /// Parts of pipelined requests that arrived while the one before was being answered.
     private var queued: CircularBuffer<HTTPRequestPart> = []
-    /// The upstream `Accept` of the connection's last request, with the client's `Accept` and the
-    /// route (its path prefix) it was made for.
-    private var lastUpstreamAccept: (client: String?, route: String?, upstream: String?)?
+    /// The upstream `Accept` field of the connection's last request, with the client's `Accept` and
+    /// the route (its path prefix) it was made for.
+    private var lastUpstreamAccept: (client: String?, route: String?, upstream: HTTPField?)?
     /// The client's `Accept` of the connection's last request, scanned.
     private var lastAccept: AcceptField?
     /// The response plan of the connection's last answer, with what it was made from.
@@ -298,9 +298,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.responseState = .waitingHead
         var fields = spareUpstreamFields()
         ForwardedFields.endToEnd(exchange.head.headerFields, into: &fields)
-        fields[.contentLength] = nil
-        fields[.expect] = nil
-        fields[.accept] = upstreamAccept(exchange)
+        Self.setUpstreamFields(&fields, accept: upstreamAccept(exchange))
         if exchange.transcodesRequest {
             let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
             do {
@@ -537,16 +535,46 @@ final class ProxyHandler: ChannelDuplexHandler {
         return fields
     }
 
-    /// The `Accept` sent upstream for the exchange: the one made for the connection's previous
+    /// The `Accept` field sent upstream for the exchange: the one made for the connection's previous
     /// request when the client's field and the route's transcoder are the same (a keep-alive
     /// client sends the same `Accept` each time), else made anew.
-    private func upstreamAccept(_ exchange: Exchange) -> String? {
+    private func upstreamAccept(_ exchange: Exchange) -> HTTPField? {
         let client = exchange.accept.fieldValue
         let route = exchange.route?.pathPrefix
         if let last = lastUpstreamAccept, last.client == client, last.route == route { return last.upstream }
         let upstream = exchange.transcoder.upstreamAccept(forClient: exchange.accept)
+            .map { HTTPField(name: .accept, value: $0) }
         lastUpstreamAccept = (client, route, upstream)
         return upstream
+    }
+
+    /// Leaves out of `fields` the `Content-Length` and `Expect` fields (the gateway frames the body
+    /// and answers `100-continue` itself) and makes `accept` their one `Accept` field, in the first
+    /// one's place, else last (`nil`: none): what the subscript's setters leave, in one pass, with
+    /// a field made once rather than one made and checked from its text for each request.
+    private static func setUpstreamFields(_ fields: inout HTTPFields, accept: HTTPField?) {
+        var placed = accept == nil
+        var index = 0
+        while index < fields.count {
+            let name = fields[index].name
+            let drops: Bool
+            // Names of other lengths are none of the three: most fields take no comparison.
+            switch name.canonicalName.utf8.count {
+            case 6 where name == .accept:
+                if !placed, let accept {
+                    fields.write(accept, at: index)
+                    placed = true
+                    drops = false
+                } else {
+                    drops = true
+                }
+            case 6: drops = name == .expect
+            case 14: drops = name == .contentLength
+            default: drops = false
+            }
+            if drops { fields.remove(at: index) } else { index += 1 }
+        }
+        if !placed, let accept { fields.append(accept) }
     }
 
     /// What to do with the upstream's response `head`: the plan made for the connection's previous
