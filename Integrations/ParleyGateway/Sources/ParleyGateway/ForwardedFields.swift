@@ -119,16 +119,6 @@ extension HTTPFields {
     mutating func truncate(to count: Int) {
         if count < self.count { removeSubrange(count...) }
     }
-
-    /// The values of the fields named `name` joined with `, ` (as the subscript reads them, but for
-    /// `Cookie`), a single field's value as it is: the subscript joins even one, copying its value.
-    func combinedValue(of name: HTTPField.Name) -> String? {
-        var combined: String?
-        for field in self where field.name == name {
-            combined = combined.map { $0 + ", " + field.value } ?? field.value
-        }
-        return combined
-    }
 }
 
 extension Substring {

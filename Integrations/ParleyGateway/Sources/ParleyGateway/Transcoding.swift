@@ -152,7 +152,7 @@ final class Transcoder: Sendable {
     /// client accepts it.
     func plan(for head: HTTPResponse, method: HTTPRequest.Method, accept: AcceptField,
               mode: GatewayConfiguration.TranscodeMode = .preferred) -> ResponsePlan {
-        guard head.status.kind != .informational, let label = head.headerFields[.contentType],
+        guard head.status.kind != .informational, let label = head.headerFields.combinedValue(of: .contentType),
               let upstreamType = try? MediaType(parsing: label) else { return .passThrough(varies: false) }
         let transcodable = registry.decoder(for: upstreamType)?.format.carriesStructuredValues == true
         let passThrough = ResponsePlan.passThrough(varies: transcodable)
@@ -233,7 +233,7 @@ final class Transcoder: Sendable {
             if field.name == .vary { varies = true }
             if !Self.isReplacedByTranscoding(field.name) { fields.append(field) }
         }
-        if let etag = head.headerFields[.eTag], !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
+        if let etag = head.headerFields.combinedValue(of: .eTag), !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
         // The fields below were left out above: appended, as setting each would.
         fields.append(HTTPField(name: .contentType, value: label))
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
@@ -254,7 +254,8 @@ final class Transcoder: Sendable {
             return (body, sent.sent, sent.label)
         }
         let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
-        return (reply.body, reply.contentType, reply.headerFields[.contentType] ?? reply.contentType.description)
+        let label = reply.headerFields.combinedValue(of: .contentType) ?? reply.contentType.description
+        return (reply.body, reply.contentType, label)
     }
 
     /// The `Vary` of an answer the client's `Accept` decided, whose upstream sent `values`: them
@@ -310,9 +311,10 @@ final class Transcoder: Sendable {
     func transcodeRequestBody(_ body: [UInt8], of request: HTTPRequest, to types: [MediaType],
                               limit: Int) throws(ParleyError) -> (MediaType, [UInt8]) {
         guard let target = types.first(where: { registry.encoder(forAccept: $0.description) != nil }) else {
-            throw ParleyError.unsupportedMediaType(request.headerFields[.contentType] ?? "", acceptable: types)
+            throw ParleyError.unsupportedMediaType(request.headerFields.combinedValue(of: .contentType) ?? "",
+                                                   acceptable: types)
         }
-        if let label = request.headerFields[.contentType], let type = try? MediaType(parsing: label),
+        if let label = request.headerFields.combinedValue(of: .contentType), let type = try? MediaType(parsing: label),
            let match = registry.decoder(for: type), !match.format.carriesStructuredValues {
             throw ParleyError.unsupportedMediaType(label, acceptable: types + decodableTypes)
         }

@@ -58,13 +58,4 @@ import Testing
             #expect(!ForwardedFields.isHopByHop(HTTPField.Name(name)!), "\(name)")
         }
     }
-
-    @Test func aCombinedValueReadsAsTheSubscript() {
-        let twice = Self.fields([("Accept", "application/json"), ("Accept", "application/yaml;q=0.5")])
-        #expect(twice.combinedValue(of: .accept) == twice[.accept])
-        #expect(twice.combinedValue(of: .accept) == "application/json, application/yaml;q=0.5")
-        let once = Self.fields([("Accept", "application/json")])
-        #expect(once.combinedValue(of: .accept) == "application/json")
-        #expect(once.combinedValue(of: .contentType) == nil)
-    }
 }

@@ -88,7 +88,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private func pass(_ part: HTTPRequestPart, context: ChannelHandlerContext) -> Bool {
         switch part {
         case .head(var request):
-            if let upgrade = self.upgrade.take(), request.headerFields[.upgrade] != nil {
+            if let upgrade = self.upgrade.take(), request.headerFields.contains(.upgrade) {
                 if let upgraded = upgrade.request(request, version: decoder.lastMinorVersion,
                                                   client: context.channel.remoteAddress?.ipAddress,
                                                   allocator: context.channel.allocator) {

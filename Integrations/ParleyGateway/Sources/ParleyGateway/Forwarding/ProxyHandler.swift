@@ -200,10 +200,10 @@ final class ProxyHandler: ChannelDuplexHandler {
         let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route), accept: accept,
                                 configuration: configuration, captureLimit: shared.observer.captureLimit)
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
-            label: head.headerFields[.contentType], types: route?.requestTypes ?? [])
+            label: head.headerFields.combinedValue(of: .contentType), types: route?.requestTypes ?? [])
         exchange.contract = shared.contract?.contract(for: route)
         self.exchange = exchange
-        if head.headerFields[.expect]?.lowercased() == "100-continue", let context {
+        if head.headerFields.combinedValue(of: .expect)?.lowercased() == "100-continue", let context {
             // The gateway reads the body before the upstream sees the request: it says go on itself
             // (as nginx does), and the upstream is not asked to.
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
@@ -321,7 +321,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         let framed = fieldsIn[.contentLength] != nil || fieldsIn[.transferEncoding] != nil
         if exchange.requestState == .complete {
             if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
-        } else if let length = exchange.head.headerFields[.contentLength] {
+        } else if let length = exchange.head.headerFields.combinedValue(of: .contentLength) {
             fields[.contentLength] = length
         } else if upstreamProtocol(exchange) == .http1 {
             fields[.transferEncoding] = "chunked"   // HTTP/2 frames a body of unknown length itself
@@ -624,7 +624,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         let count = body?.readableBytes ?? 0
         let length = String(count)
         // Set only when it differs: a head whose length is right already is not copied.
-        if head.headerFields[.contentLength] != length { head.headerFields[.contentLength] = length }
+        if head.headerFields.combinedValue(of: .contentLength) != length { head.headerFields[.contentLength] = length }
         if exchange.requestState != .complete { exchange.closesAfter = true }
         if exchange.closesAfter { head.headerFields[.connection] = "close" }
         exchange.responseStarted = true

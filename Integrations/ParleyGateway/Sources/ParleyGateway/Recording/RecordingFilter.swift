@@ -59,7 +59,7 @@ struct RecordingFilter: Sendable {
     func unredactableReason(_ bytes: [UInt8], total: Int, fields: HTTPFields) -> String? {
         guard total > 0 else { return nil }
         if bytes.count < total { return "it is over the capture cap of \(maxBytes) bytes" }
-        guard let text = fields[.contentType], let type = try? MediaType(parsing: text) else {
+        guard let text = fields.combinedValue(of: .contentType), let type = try? MediaType(parsing: text) else {
             return "it has no usable Content-Type"
         }
         if type.type == "multipart" { return "multipart bodies are not redacted" }
