@@ -46,8 +46,14 @@ enum ForwardedFields {
         // The other fields `Connection` names (`keep-alive` is hop-by-hop already: no list is made for it).
         var named: [HTTPField.Name] = []
         for field in fields where field.name == .connection {
-            forEachToken(of: field.value) { token in
-                if let name = HTTPField.Name(String(token)), !isHopByHop(name) { named.append(name) }
+            field.withUnsafeBytesOfValue { value in
+                HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(value)) { token in
+                    // The token nearly every request sends names a hop-by-hop field: no name is made for it.
+                    if HTTP1Syntax.is(token, "keep-alive") { return }
+                    if let name = HTTPField.Name(String(decoding: token, as: UTF8.self)), !isHopByHop(name) {
+                        named.append(name)
+                    }
+                }
             }
         }
         // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
@@ -68,18 +74,12 @@ enum ForwardedFields {
     static func connectionCloses(_ fields: HTTPFields) -> Bool {
         var closes = false
         for field in fields where field.name == .connection {
-            // An ASCII value's tokens are read from its bytes (its characters are its bytes), with no
-            // substrings; any other is read as text.
-            let ascii = field.withUnsafeBytesOfValue { value in
-                guard value.allSatisfy({ $0 < 0x80 }) else { return false }
+            // Read from the value's bytes, with no substrings: a byte past ASCII is never part of
+            // `close`, so any value reads as it would as text.
+            field.withUnsafeBytesOfValue { value in
                 HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(value)) { token in
                     if HTTP1Syntax.is(token, "close") { closes = true }
                 }
-                return true
-            }
-            if ascii { continue }
-            forEachToken(of: field.value) { token in
-                if !closes, token.utf8.elementsEqual("close".utf8, by: { $0 | 0x20 == $1 }) { closes = true }
             }
         }
         return closes

@@ -16,6 +16,9 @@ import Testing
         ([("Connection", "closed")], false),
         ([("Connection", "clos")], false),
         ([("Connection", ", ,")], false),
+        ([("Connection", "ünïcode, close")], true),
+        ([("Connection", "clöse")], false),
+        ([("Connection", "\u{A0}close")], false),
         ([("X-Connection", "close")], false),
         ([], false),
     ])
@@ -29,6 +32,10 @@ import Testing
         let kept = ForwardedFields.endToEnd(fields)
         #expect(kept.map(\.name.canonicalName) == ["x-c", "via"])
         #expect(kept[.via] == ForwardedFields.via)
+        // `close` and `keep-alive` name fields too; a token that is no field name names none.
+        let named = Self.fields([("Connection", "Keep-Alive, close, ünï, x-a"), ("Close", "1"), ("X-A", "2"),
+                                 ("X-C", "3"), ("Keep-Alive", "timeout=5")])
+        #expect(ForwardedFields.endToEnd(named).map(\.name.canonicalName) == ["x-c", "via"])
     }
 
     @Test func fieldsWrittenIntoAListTheCallerReusesReplaceWhatItHeld() {
