@@ -30,7 +30,7 @@ struct H2CUpgrade {
         let connection = UpgradedRequest.tokens(request.headerFields[values: .connection])
         guard minor == 1, connection.contains("upgrade"), connection.contains("http2-settings"),
               UpgradedRequest.tokens(request.headerFields[values: .upgrade]).contains("h2c"),
-              request.headerFields[.transferEncoding] == nil,
+              !request.headerFields.contains(.transferEncoding),
               request.headerFields[values: .contentLength].allSatisfy({
                   Substring($0).trimmingCharacters(inSpacesAndTabs: ()) == "0"
               }),

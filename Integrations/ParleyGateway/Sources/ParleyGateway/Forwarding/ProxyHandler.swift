@@ -318,7 +318,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         }
         if exchange.contract != nil, !checkRequestContract(exchange, fields: fields) { return }
         let fieldsIn = exchange.head.headerFields
-        let framed = fieldsIn[.contentLength] != nil || fieldsIn[.transferEncoding] != nil
+        let framed = fieldsIn.contains(.contentLength) || fieldsIn.contains(.transferEncoding)
         if exchange.requestState == .complete {
             if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
         } else if let length = exchange.head.headerFields.combinedValue(of: .contentLength) {
