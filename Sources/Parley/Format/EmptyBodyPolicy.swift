@@ -42,7 +42,7 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
         let status = response.status.code
         if statusCodes.contains(status) || (100..<200).contains(status) { return .null }
         if allowsHeadRequests, request?.method == .head { return .null }
-        if allowsUnlabelledEmptyBodies, response.headerFields[.contentType] == nil { return .null }
+        if allowsUnlabelledEmptyBodies, !response.headerFields.contains(.contentType) { return .null }
         return nil
     }
 }

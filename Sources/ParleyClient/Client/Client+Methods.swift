@@ -9,7 +9,7 @@ extension Client {
     public func get<T: Decodable & Sendable>(_ path: String, parameters: Value? = nil, headerFields: HTTPFields = [:],
                                              as type: T.Type) async throws(ParleyError) -> ClientResponse<T> {
         var fields = headerFields
-        if fields[.accept] == nil {
+        if !fields.contains(.accept) {
             let accept = registry.acceptHeaderValue(structuredOnly: true)
             if !accept.isEmpty { fields[.accept] = accept }
         }

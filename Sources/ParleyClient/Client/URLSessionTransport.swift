@@ -62,7 +62,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// Without a `Content-Length` (chunked), the fields stay and the pipeline's signature check
     /// tells a decoded body apart for the codings that have one.
     static func removeUndoneCoding(from response: inout HTTPResponse, bodyCount: Int) {
-        guard response.headerFields[.contentEncoding] != nil,
+        guard response.headerFields.contains(.contentEncoding),
               let length = response.headerFields[.contentLength].flatMap({ Int($0) }), length != bodyCount
         else { return }
         response.headerFields[.contentEncoding] = nil

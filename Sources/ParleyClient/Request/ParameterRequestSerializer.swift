@@ -135,7 +135,7 @@ public struct ParameterRequestSerializer: RequestSerializer {
                 "\(method.rawValue) request with a body; put parameters in the query or set allowsBodyOnGetAndHead")
         }
         var fields = headerFields
-        if fields[.contentType] == nil { fields[.contentType] = contentType.description }
+        if !fields.contains(.contentType) { fields[.contentType] = contentType.description }
         fields[.contentLength] = String(body.contentLength)
         return SerializedRequest(
             request: try head(method: method, url: url, query: nil, headerFields: fields), body: body)

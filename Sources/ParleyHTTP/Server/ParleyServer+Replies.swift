@@ -333,7 +333,7 @@ extension ParleyServer {
         }
         // Never a second coding over one applied already.
         if format.isCompressible && !options.contentCodings.encoders.isEmpty
-            && reply.headerFields[.contentEncoding] == nil {
+            && !reply.headerFields.contains(.contentEncoding) {
             let negotiator = EncodingNegotiator(options.contentCodings)
             let acceptEncoding = Self.fieldValue(fields, .acceptEncoding)
             let choice = negotiator.choice(forAcceptEncoding: acceptEncoding,

@@ -61,7 +61,7 @@ public struct ParleyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The request with its `Content-Encoding` undone, or as it is when it has none.
     private func decompressed(_ request: Request) async throws -> Request {
-        guard request.headers[.contentEncoding] != nil else { return request }
+        guard request.headers.contains(.contentEncoding) else { return request }
         let collected = try await server.collectBody(of: request)
         let (head, body) = try server.undoContentCoding(of: request.head, body: collected)
         return Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
