@@ -15,7 +15,7 @@ BENCH_APT_PACKAGES := libsimdjson-dev
 FUZZ_SECONDS ?= 20
 
 .PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate \
-  valgrind fuzz docs examples install browser-test server-bench gateway-bench gateway-soak gateway-load-check \
+  valgrind fuzz docs examples install browser-test ci-prebuild server-bench gateway-bench gateway-soak gateway-load-check \
   gateway-allocations clean
 
 setup:
@@ -112,9 +112,11 @@ install: setup
 # test, fails the run (the runner still prints "passed" after a TSan report: the exit code and
 # the log decide).
 TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms|HARRecorderTests|FormatConformanceTests/sharedMutableState|DecodeTypeChoiceTests
+TSAN_FLAGS := --sanitize=thread --scratch-path .build-tsan
 tsan: setup
-	@mkdir -p .build-tsan; set -o pipefail; \
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)' 2>&1 | tee .build-tsan/tsan.log; \
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	@set -o pipefail; \
+	$(SWIFT) test --skip-build $(TSAN_FLAGS) --filter '$(TSAN_FILTER)' 2>&1 | tee .build-tsan/tsan.log; \
 	if grep -q "No matching test cases" .build-tsan/tsan.log; then echo "tsan: the filter matched no test"; exit 1; fi; \
 	if grep -q "ThreadSanitizer" .build-tsan/tsan.log; then echo "tsan: ThreadSanitizer reported a race"; exit 1; fi
 
@@ -140,9 +142,10 @@ bench-report: bench-setup
 
 # Gates CI on allocation counts of the engine's hot paths and the content codings against
 # Benchmarks/Thresholds.
+BENCH_GATE_TARGETS := NegotiationBenchmarks CompressionBenchmarks SchemaBenchmarks
 bench-gate: bench-setup
 	cd Benchmarks && PARLEY_BENCHMARK_GATE=1 $(SWIFT) package benchmark thresholds check \
-	  --target NegotiationBenchmarks --target CompressionBenchmarks --target SchemaBenchmarks --no-progress
+	  $(addprefix --target ,$(BENCH_GATE_TARGETS)) --no-progress
 
 # Gates CI on linear time: every parser and decoder (Benchmarks/Shared/LinearityWorkloads) runs
 # hostile-shaped inputs at N and 4N, and the run fails when 4x the input costs more than 5x the
@@ -185,8 +188,9 @@ FUZZ_LIMITS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=$(FUZZ_TIMEOUT)
 # each still fuzzes for FUZZ_SECONDS, and its lines print together when it ends.
 FUZZ_TARGETS := $(filter-out FuzzSupport,$(notdir $(wildcard Fuzz/Sources/*)))
 FUZZ_JOBS ?= $(shell nproc)
+FUZZ_BUILD := $(SWIFT) build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
 fuzz: setup
-	cd Fuzz && $(SWIFT) build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+	cd Fuzz && $(FUZZ_BUILD)
 	@mkdir -p Fuzz/.build-fuzz/artifacts
 	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) --output-sync=target $(addprefix fuzz-run-,$(FUZZ_TARGETS))
 
@@ -299,22 +303,22 @@ GATEWAY_ATTACK_SUITES := FaultTests AttackTests ExpectContinueTests UnsolicitedS
 empty :=
 GATEWAY_ATTACKS := $(subst $(empty) $(empty),|,$(strip $(GATEWAY_ATTACK_SUITES)))
 GATEWAY_SANITIZERS ?= address thread
+GATEWAY_SANITIZER_OPTIONS := ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=8 \
+  TSAN_OPTIONS=suppressions=$(CURDIR)/Integrations/ParleyGateway/tsan-suppressions.txt
+# The gateway package built with sanitizer $(1), in .build-gateway-$(1).
+gateway_sanitized = --sanitize=$(1) --package-path Integrations/ParleyGateway --scratch-path $(CURDIR)/.build-gateway-$(1)
 .PHONY: gateway-attacks
 gateway-attacks: setup
-	@set -e -o pipefail; export ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=8; \
-	export TSAN_OPTIONS=suppressions=$(CURDIR)/Integrations/ParleyGateway/tsan-suppressions.txt; \
+	@set -e -o pipefail; export $(GATEWAY_SANITIZER_OPTIONS); \
 	for sanitizer in $(GATEWAY_SANITIZERS); do \
-	  case $$sanitizer in address) scratch=.build-gateway-asan;; thread) scratch=.build-gateway-tsan;; \
-	    *) echo "gateway-attacks: no sanitizer $$sanitizer"; exit 1;; esac; \
-	  scratch="$(CURDIR)/$$scratch"; mkdir -p "$$scratch"; \
+	  case $$sanitizer in address|thread) ;; *) echo "gateway-attacks: no sanitizer $$sanitizer"; exit 1;; esac; \
 	  echo "==> gateway attack set, $$sanitizer sanitizer ($$(date -u +%H:%M:%S))"; \
-	  flags="--sanitize=$$sanitizer --package-path Integrations/ParleyGateway --scratch-path $$scratch"; \
-	  $(SWIFT) build --build-tests $$flags; \
-	  $(SWIFT) test --skip-build --no-parallel $$flags --filter '$(GATEWAY_ATTACKS)' 2>&1 \
-	    | tee "$$scratch/attacks.log"; \
-	  if grep -q "No matching test cases" "$$scratch/attacks.log"; then \
+	  $(SWIFT) build --build-tests $(call gateway_sanitized,$$sanitizer); \
+	  $(SWIFT) test --skip-build --no-parallel $(call gateway_sanitized,$$sanitizer) --filter '$(GATEWAY_ATTACKS)' \
+	    2>&1 | tee "$(CURDIR)/.build-gateway-$$sanitizer/attacks.log"; \
+	  if grep -q "No matching test cases" "$(CURDIR)/.build-gateway-$$sanitizer/attacks.log"; then \
 	    echo "gateway-attacks: no test matched"; exit 1; fi; \
-	  if grep -q "Sanitizer" "$$scratch/attacks.log"; then \
+	  if grep -q "Sanitizer" "$(CURDIR)/.build-gateway-$$sanitizer/attacks.log"; then \
 	    echo "gateway-attacks: $$sanitizer sanitizer report"; exit 1; fi; \
 	done
 
@@ -336,5 +340,19 @@ browser-test: build
 	cd Tests/Browser && PARLEY_BIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/parley" \
 	  python3 -m pytest -p no:cacheprovider -v -s test_report.py
 
+# CI's later builds, each the command its step runs, in the order CI reaches them: .ci/run starts
+# this in the background at idle CPU priority once the system packages are in, so the sanitizer,
+# example, benchmark and fuzz builds take the cores the tests leave idle. A step that gets there
+# first waits for SwiftPM's lock on its scratch folder and finds the build done; a build that
+# fails here fails again in its step, which reports it.
+ci-prebuild:
+	$(GATEWAY_SANITIZER_OPTIONS) $(SWIFT) build --build-tests $(call gateway_sanitized,address)
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests
+	cd Benchmarks && for product in $(BENCH_GATE_TARGETS) LinearityGate PerfGate; do \
+	  $(SWIFT) build -c release --product $$product || exit 1; done
+	cd Fuzz && $(FUZZ_BUILD)
+
 clean:
-	rm -rf .build Benchmarks/.build Fuzz/.build-fuzz Examples/*/.build Integrations/*/.build $(INTEGRATION_SCRATCH)
+	rm -rf .build .build-tsan .build-gateway-address .build-gateway-thread Benchmarks/.build Fuzz/.build-fuzz \
+	  Examples/*/.build Integrations/*/.build $(INTEGRATION_SCRATCH)
