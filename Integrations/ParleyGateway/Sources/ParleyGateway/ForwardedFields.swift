@@ -43,7 +43,7 @@ enum ForwardedFields {
     /// ``endToEnd(_:)`` written into `kept`, whose fields it replaces: the storage of a list the
     /// caller no longer needs (its connection's last head) is refilled rather than a new one made.
     static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) {
-        // The other fields `Connection` names (`keep-alive` is hop-by-hop already: no list is made for it).
+        // The other fields `Connection` names.
         var named: [HTTPField.Name] = []
         for field in fields where field.name == .connection {
             field.withUnsafeBytesOfValue { value in
@@ -83,18 +83,6 @@ enum ForwardedFields {
             }
         }
         return closes
-    }
-
-    /// Calls `body` with each comma-separated token of a list field's `value`, its spaces and tabs
-    /// trimmed, empty ones left out (walked in place: no array of tokens is made).
-    static func forEachToken(of value: String, _ body: (Substring) -> Void) {
-        var rest = value[...]
-        while !rest.isEmpty {
-            let comma = rest.firstIndex(of: ",") ?? rest.endIndex
-            let token = rest[..<comma].trimmingCharacters(inSpacesAndTabs: ())
-            if !token.isEmpty { body(token) }
-            rest = comma == rest.endIndex ? rest[comma...] : rest[rest.index(after: comma)...]
-        }
     }
 }
 

@@ -92,7 +92,13 @@ struct UpgradedRequest {
     /// The lower-cased tokens of comma-separated field values.
     static func tokens(_ values: [String]) -> [String] {
         var tokens: [String] = []
-        for value in values { ForwardedFields.forEachToken(of: value) { tokens.append($0.lowercased()) } }
+        for var value in values {
+            value.withUTF8 { utf8 in
+                HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(utf8)) { token in
+                    tokens.append(String(decoding: token, as: UTF8.self).lowercased())
+                }
+            }
+        }
         return tokens
     }
 
