@@ -81,7 +81,7 @@ public struct ParleyCommand: AsyncParsableCommand {
     ///
     /// This is the one command line run without argument-parser: its parse reflects over every
     /// command's properties and casts them to protocols, which costs more at start than a
-    /// batch's answers (kept: gated by CLI.media-type-batch-2000-lines). Such a run reads no
+    /// batch's answers (kept, see Benchmarks/Gate/kept-shortcuts.md). Such a run reads no
     /// option, and argument-parser accepts these arguments as they are, so the answer is the
     /// same; any other spelling (`--batch` first, an option, `--help`) goes through
     /// argument-parser.

@@ -129,8 +129,8 @@ extension JSONParser {
     /// printable ASCII without escapes, found from two words without a loop, else `nil`. The
     /// words are read whatever the string's length, and the quote test needs no end test: the
     /// text is followed by ``padding`` zero bytes (which stop the test like control characters).
-    /// Inlined into its two callers, once per key and string (kept: gated by
-    /// OpenAPI.check-get-2params-1KB-response).
+    /// Inlined into its two callers, once per key and string (kept: the gate measures it, see
+    /// Benchmarks/Gate/kept-shortcuts.md).
     @inline(__always)
     func shortPlainStringLength(at start: Int) -> Int? {
         let raw = UnsafeRawPointer(bytes + start)

@@ -162,7 +162,7 @@ package final class JSONTape: @unchecked Sendable {
 
     // The accessors a schema validator calls per entry are inlinable, so other modules read the
     // entries in place; a package class's inlinable members are only inlined into other modules
-    // when the class is also `@usableFromInline` (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    // when the class is also `@usableFromInline` (kept, see Benchmarks/Gate/kept-shortcuts.md).
 
     /// What the entry at `index` holds.
     @inlinable

@@ -12,7 +12,7 @@ import Parley
 /// ended (types decode their keys in the order servers write them); only names sharing a hash with
 /// several keys take a full scan for the last match. Larger objects get a key index on the first
 /// lookup. The masks and cursor, and the `@inline(__always)` of the tape decoder, its containers
-/// and `ValueDecoder`'s primitive conversions (one group): kept: gated by JSON.codable-api-1mb.
+/// and `ValueDecoder`'s primitive conversions (one group): kept, see Benchmarks/Gate/kept-shortcuts.md.
 final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONTapeDecoder
     let tape: JSONTape

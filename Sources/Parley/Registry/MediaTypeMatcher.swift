@@ -35,7 +35,7 @@ public struct MediaTypeMatcher: Sendable {
     private var exact: [String: [Entry]] = [:]
     /// ``exact`` as a list, when it has at most ``scannedSubtypes`` subtypes (an operation's
     /// declared types, a small registry): comparing a few strings costs less than hashing one
-    /// (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    /// (kept, see Benchmarks/Gate/kept-shortcuts.md).
     private var exactList: [(subtype: String, entries: [Entry])]?
     static let scannedSubtypes = 8
     /// Suffix (from a registered `type/*+suffix`) → entries of every type with that suffix.

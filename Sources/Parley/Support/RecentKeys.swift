@@ -5,7 +5,7 @@
 /// A direct-mapped table of 256 keys: a key whose slot holds another replaces it. Its entries are strings that fit in
 /// a `String` inline, so the table keeps no storage alive; it lives as long as the reader.
 ///
-/// Kept: gated by CBOR.decode-api-1mb and MessagePack.decode-api-1mb; left out of small inputs, per the 1 KB rows.
+/// Kept, see Benchmarks/Gate/kept-shortcuts.md; left out of small inputs, where filling it costs more than it saves.
 /// Its methods are `@inlinable` for the same reason as `BinaryInput`'s: the readers call them for every key, from
 /// other modules.
 @usableFromInline

@@ -4,7 +4,7 @@
 ///
 /// The XML reader keeps its parsed tree's records in these, and the command-line tool its batch
 /// answers. Its members are `@inlinable`, so each module gets them specialised for its record
-/// type (kept: gated by XML.decodeValue-1MB and CLI.media-type-batch-2000-lines).
+/// type (kept, see Benchmarks/Gate/kept-shortcuts.md).
 @frozen
 public struct RecordBuffer<Record: BitwiseCopyable>: ~Copyable {
     @usableFromInline

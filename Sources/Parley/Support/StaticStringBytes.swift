@@ -2,7 +2,7 @@
 /// without building strings. `@inlinable` for the same reason as `BinaryInput`'s methods: parsers
 /// and writers in other modules call them for every tag or scalar. The comparisons are also
 /// `@inline(__always)`: a reader tries several names per tag, and the optimizer left those calls
-/// out of line (the instruction gate's property-list decode path shows the difference).
+/// out of line (kept, see Benchmarks/Gate/kept-shortcuts.md).
 extension UnsafeBufferPointer<UInt8> {
     /// Whether the bytes from `offset` on begin with `text`.
     @inlinable @inline(__always)

@@ -16,7 +16,7 @@ extension Value {
     /// ```
     ///
     /// Its methods are `@inlinable`, so each reader gets them specialised for its child type
-    /// (kept: gated by XML.decodeValue-1MB and YAML.decode-records-1MB).
+    /// (kept, see Benchmarks/Gate/kept-shortcuts.md).
     @frozen
     public struct ChildStack<Child> {
         @usableFromInline

@@ -48,10 +48,9 @@ struct MediaTypeCommand: ParsableCommand {
     }
 
     /// `type` as `{"type", "subtype", "suffix", "parameters"}`: always these members in this
-    /// order, so written as the fixed text between the values (7 pieces for a type with one
-    /// parameter, where member by member took 21). The type,
-    /// subtype, suffix and parameter names are tokens, copied without a look for escapes (which
-    /// tokens never need); only parameter values may need them.
+    /// order, so written as the fixed text between the values, a few pieces rather than several
+    /// per member. The type, subtype, suffix and parameter names are tokens, copied without a look
+    /// for escapes (which tokens never need); only parameter values may need them.
     static func write(_ type: MediaType, to answer: inout BatchAnswer) {
         answer.raw(#""type": ""#)
         answer.tokenContents(type.type)

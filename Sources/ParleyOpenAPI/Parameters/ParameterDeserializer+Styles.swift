@@ -86,8 +86,8 @@ extension ParameterDeserializer {
         guard let first = pairs.firstIndex(where: { $0.name == name }) else { return nil }
         let rest = pairs[(first + 1)...]
         let firstValue = pairs[first].rawValue ?? ""
-        // A primitive given once, the common case, is read without a list of its values (kept:
-        // gated by OpenAPI.check-get-2params-1KB-response).
+        // A primitive given once, the common case, is read without a list of its values (kept,
+        // see Benchmarks/Gate/kept-shortcuts.md).
         if kind == .primitive, !rest.contains(where: { $0.name == name }) {
             if !allowEmptyValue && firstValue.isEmpty { throw emptyValueError }
             return try coerced(try decoded(firstValue), node: node)

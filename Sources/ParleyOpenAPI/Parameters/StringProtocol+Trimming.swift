@@ -4,7 +4,7 @@ extension StringProtocol {
         let text = Substring(self)
         // Text that neither starts nor ends with a byte of an ASCII set has nothing to trim:
         // a Character of the set is made of the set's bytes (the common case, read without
-        // Characters, the set's bytes in one pass: kept, gated by OpenAPI.check-get-2params-1KB-response).
+        // Characters, the set's bytes in one pass: kept, see Benchmarks/Gate/kept-shortcuts.md).
         if let head = text.utf8.first, let tail = text.utf8.last,
            !set.utf8.contains(where: { $0 >= 0x80 || $0 == head || $0 == tail }) {
             return text

@@ -45,7 +45,7 @@ struct PatternProgram: Sendable {
     /// For a sequence of units between `^` and `$` alone (such as `^[A-Z]{3}-[0-9]{4}$`), each
     /// unit's bit words: an ASCII text matches when it has a byte per entry, each among its
     /// entry's (see ``SequenceMatcher/matchesWhole(_:_:)``); `nil` for any other program
-    /// (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    /// (kept, see Benchmarks/Gate/kept-shortcuts.md).
     let wholeASCIIUnits: [(low: UInt64, high: UInt64)]?
     /// Registers a backtracking run needs: two per capture group (numbered from 1; slots 0 and 1 are
     /// unused), then one per optional iteration. Zero for a linear program.

@@ -118,7 +118,7 @@ struct NodeHead: Sendable {
 
 /// A keyword as the validator runs it. The common keywords whose operands are plain values are
 /// held here, so reading one copies (retains) nothing; any other is its position in the node's
-/// ``Node/keywords``, read from there (kept: gated by OpenAPI.check-get-2params-1KB-response).
+/// ``Node/keywords``, read from there (kept, see Benchmarks/Gate/kept-shortcuts.md).
 enum Step: Sendable {
     case type(TypeSet, strictIntegers: Bool)
     case maxLength(Int)
@@ -140,8 +140,8 @@ enum Step: Sendable {
     /// that is one of its units per byte passes here; any other instance goes to the node's keyword.
     case wholePattern(Int)
     /// `properties`, `patternProperties` and `additionalProperties` (``Program/applicators``'
-    /// entry), read without copying the node's keyword (kept: gated by
-    /// OpenAPI.check-get-2params-1KB-response).
+    /// entry), read without copying the node's keyword (kept, see
+    /// Benchmarks/Gate/kept-shortcuts.md).
     case object(Int)
     case keyword(Int)
 
@@ -185,8 +185,8 @@ struct NumberBound: Sendable {
     }
 
     /// Whether `number` is within the bound, when ``Validator/compare(_:_:)`` orders it without
-    /// exact digits; `nil` when it cannot. Inlined into the step (kept: gated by
-    /// OpenAPI.check-get-2params-1KB-response).
+    /// exact digits; `nil` when it cannot. Inlined into the step (kept, see
+    /// Benchmarks/Gate/kept-shortcuts.md).
     @inline(__always)
     func admits(_ number: BinaryNumber) -> Bool? {
         let order: Int

@@ -2,8 +2,8 @@
 /// `String`: an ASCII member name equals an ASCII property name exactly when their bytes are
 /// equal, so ASCII names sit in a small open-addressing table keyed by a hash of their bytes.
 /// Every other comparison is `String` equality (canonical equivalence), so a lookup answers
-/// what `names.firstIndex(of:)` would. Its bytes are read eight at a time (kept: gated by
-/// CLI.check-generated-corpus-openapi).
+/// what `names.firstIndex(of:)` would. Its bytes are read eight at a time (kept, see
+/// Benchmarks/Gate/kept-shortcuts.md).
 struct PropertyNames: Sendable {
     /// One ASCII name in the table: its position in `names`, hash, and bytes in `bytes`.
     private struct Slot {

@@ -50,11 +50,11 @@ struct Validator {
         var head: NodeHead
         // A node that is only a `$ref`, when nothing is recorded, collected or scoped, hands the
         // instance to its target as the step would: the same verdict, work and depth, without
-        // dispatching the step or entering this function again (kept: gated by
-        // OpenAPI.check-get-2params-1KB-response).
+        // dispatching the step or entering this function again (kept, see
+        // Benchmarks/Gate/kept-shortcuts.md).
         while true {
             // Both are checked against their limits at once, so they cannot overflow: the
-            // additions need no overflow check (kept: gated by OpenAPI.check-get-2params-1KB-response).
+            // additions need no overflow check (kept, see Benchmarks/Gate/kept-shortcuts.md).
             work &+= 1
             depth &+= 1
             if work > limits.maxWork {

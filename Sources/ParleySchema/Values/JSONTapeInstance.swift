@@ -8,7 +8,7 @@ package struct JSONTapeInstance: SchemaInstance {
     let tape: JSONTape
     let entry: Int
     /// The tape's entries and bytes (its ``JSONTape/valueTape``), read in place: the tape, held
-    /// here, keeps them (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    /// here, keeps them (kept, see Benchmarks/Gate/kept-shortcuts.md).
     let entries: UnsafePointer<ValueTapeEntry>
     let bytes: UnsafePointer<UInt8>
 
@@ -69,7 +69,7 @@ package struct JSONTapeInstance: SchemaInstance {
         }
     }
 
-    // Inlined into the node's pass (kept: gated by OpenAPI.check-get-2params-1KB-response).
+    // Inlined into the node's pass (kept, see Benchmarks/Gate/kept-shortcuts.md).
     @inline(__always)
     func hasType(among types: TypeSet) -> Bool {
         switch entries[entry].kind {
@@ -88,8 +88,8 @@ package struct JSONTapeInstance: SchemaInstance {
     var text: String? { tape.stringIfString(at: entry) }
 
     /// The UTF-8 bytes of a string entry without escapes, in the tape's bytes; `nil` otherwise
-    /// (inlined into each member's lookup and string step: kept, gated by
-    /// OpenAPI.check-get-2params-1KB-response).
+    /// (inlined into each member's lookup and string step: kept, see
+    /// Benchmarks/Gate/kept-shortcuts.md).
     @inline(__always)
     static func plainStringBytes(
         _ index: Int, _ entries: UnsafePointer<ValueTapeEntry>, _ bytes: UnsafePointer<UInt8>

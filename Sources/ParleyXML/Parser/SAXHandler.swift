@@ -74,7 +74,7 @@ class SAXHandler {
 
     /// A direct-mapped cache slot: a name converted from libxml2's interned (dictionary) pointers.
     ///
-    /// Kept: gated by XML.events-1MB.
+    /// Kept, see Benchmarks/Gate/kept-shortcuts.md.
     struct NameSlot {
         var localName: UnsafeRawPointer?
         var prefix: UnsafeRawPointer?
@@ -83,7 +83,7 @@ class SAXHandler {
         /// `name.qualifiedName`, and the same after `@`: the keys of an element's and an
         /// attribute's member in the value mapping, made once per name rather than per node.
         ///
-        /// Part of the cache (kept: gated by XML.decodeValue-1MB): making the keys from `name` for
+        /// Part of the cache (kept, see Benchmarks/Gate/kept-shortcuts.md): making the keys from `name` for
         /// every node retains and releases its strings (a namespace URI is rarely small enough to
         /// be stored inline) and concatenates.
         var qualifiedName: String
