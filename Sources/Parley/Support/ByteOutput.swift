@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bytes a text or binary format's writer writes: a growable buffer appended to on a hot path,
 /// without `Array`'s work on every append (a uniqueness check, and generic sequence code for a
 /// run of bytes), shared by reference among the writer's parts and handed out as one `[UInt8]`
@@ -17,10 +23,10 @@ package final class ByteOutput {
     /// An empty output with room for `capacity` bytes (16 at the least) before it grows.
     package init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
     /// The number of bytes written.
     @inlinable
@@ -129,14 +135,20 @@ package final class ByteOutput {
         }
     }
 
+    /// Grows the memory with `realloc`: in place when the memory after it is free, as it often
+    /// is for a writer's output, instead of a copy of everything written so far.
     @usableFromInline
     func grow(toAtLeast needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.moveInitialize(from: base, count: length)
-        base.deallocate()
-        base = newBase
+        guard let newBase = realloc(base, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes") }
+        base = newBase.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
+    }
+
+    /// The C allocator's memory, which ``grow(toAtLeast:)`` reallocates.
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory = malloc(capacity) else { fatalError("out of memory for \(capacity) bytes") }
+        return memory.bindMemory(to: UInt8.self, capacity: capacity)
     }
 }
