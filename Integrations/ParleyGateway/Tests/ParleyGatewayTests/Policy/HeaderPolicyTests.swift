@@ -174,6 +174,28 @@ import Testing
         #expect(try forwarded("b.example", from: "::1") == #"for="[::1]";host="b.example";proto=http"#)
     }
 
+    @Test func connectionTokensAreReadAsAListWhateverTheirCaseAndSpaces() throws {
+        let policy = RequestHeadPolicy()
+        func admitted(_ connection: [String]) throws -> HTTPFields {
+            var fields: HTTPFields = [HTTPField.Name("X-Secret")!: "s", HTTPField.Name("X-Kept")!: "k",
+                                      .upgrade: "h2c", HTTPField.Name("Keep-Alive")!: "timeout=5"]
+            for value in connection { fields.append(HTTPField(name: .connection, value: value)) }
+            let head = HTTPRequest(method: .get, scheme: nil, authority: "gateway", path: "/x", headerFields: fields)
+            return try policy.admit(head, from: nil).headerFields
+        }
+        let named = try admitted([" x-SECRET ,\tKeep-Alive", ""])
+        #expect(named[HTTPField.Name("X-Secret")!] == nil && named[HTTPField.Name("Keep-Alive")!] == nil)
+        #expect(named[HTTPField.Name("X-Kept")!] == "k" && named[.upgrade] == "h2c")
+        #expect(named[.connection] == "keep-alive")
+        let upgrading = try admitted(["Upgrade, HTTP2-Settings"])
+        #expect(upgrading[.upgrade] == nil && upgrading[.connection] == "close")
+        for empty in [[","], [" , \t"], ["", ","]] {
+            let fields = try admitted(empty)
+            #expect(fields[.connection] == nil, "\(empty)")
+            #expect(fields[HTTPField.Name("X-Secret")!] == "s" && fields[.upgrade] == "h2c", "\(empty)")
+        }
+    }
+
     @Test func badAddressRangesAreConfigurationErrors() {
         for text in ["10.0.0.0/33", "::/129", "example.org", "10.0.0/8", ""] {
             #expect(throws: GatewayConfigurationError.self, "\(text)") { try AddressRange(parsing: text) }
