@@ -58,15 +58,16 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The client's IP address (when known), read at the connection's first head: it never changes.
     private var client: String?
     private var clientKnown = false
-    /// What the policy keeps of the connection's last head for the next one.
-    private var lastHead = RequestHeadPolicy.LastHead()
+    /// What the connection keeps of its last exchange for the next (its HTTP/2 streams share it).
+    private let memory: ConnectionMemory
 
     /// The wait for the first head, when it differs from `timeout` (part of it already spent).
     private var firstTimeout: TimeAmount?
 
     init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy? = RequestHeadPolicy(),
-         firstTimeout: TimeAmount? = nil) {
+         firstTimeout: TimeAmount? = nil, memory: ConnectionMemory = ConnectionMemory()) {
         self.timeout = timeout
+        self.memory = memory
         self.firstTimeout = firstTimeout
         self.bodyTimeout = bodyTimeout
         self.policy = policy
@@ -103,7 +104,9 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 clientKnown = true
             }
             if let policy {
-                do { data = wrapInboundOut(.head(try policy.admit(head, from: client, last: &lastHead))) } catch {
+                do {
+                    data = wrapInboundOut(.head(try policy.admit(head, from: client, last: &memory.lastHead)))
+                } catch {
                     refuse(context, error)
                     return
                 }

@@ -50,9 +50,10 @@ struct ConnectionPipeline: Sendable {
         let pipeline = channel.pipeline.syncOperations
         try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
                                limits: decoderLimits)
+        let memory = ConnectionMemory()
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
-                                                 firstTimeout: firstHeadTimeout))
-        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
+                                                 firstTimeout: firstHeadTimeout, memory: memory))
+        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))
     }
 
     /// The handlers of an HTTP/1.1 connection up to HTTP types: ``HTTPTypesServerCodec`` alone,
@@ -87,11 +88,13 @@ struct ConnectionPipeline: Sendable {
         // client that sends no preface within the header timeout is closed.
         try pipeline.addHandler(EarlySettingsAcknowledgement(prefaceTimeout: headerTimeout,
                                                              upgradedRequest: upgradedRequest))
-        // The manager counts the open streams through the stream delegate.
+        // The manager counts the open streams through the stream delegate. The streams share the
+        // connection's memory of its last exchange, on its event loop (theirs too).
+        let memory = NIOLoopBound(ConnectionMemory(), eventLoop: channel.eventLoop)
         _ = try pipeline.configureHTTP2Pipeline(mode: .server, connectionConfiguration: connection,
                                                 streamConfiguration: .init(),
                                                 streamDelegate: manager.http2StreamDelegate) { stream in
-            stream.eventLoop.makeCompletedFuture { try configureStream(stream) }
+            stream.eventLoop.makeCompletedFuture { try configureStream(stream, memory: memory.value) }
         }
         try pipeline.addHandler(manager)
         try pipeline.addHandler(ShutdownAcknowledgementDeadline(timeout: headerTimeout))
@@ -101,15 +104,17 @@ struct ConnectionPipeline: Sendable {
     }
 
     /// One HTTP/2 stream: its frames as HTTP/1-style parts, the head-size check HTTP/1.1's decoder
-    /// makes, then the same guard and proxy as an HTTP/1.1 connection.
-    private func configureStream(_ stream: any Channel) throws {
+    /// makes, then the same guard and proxy as an HTTP/1.1 connection, the proxy with the
+    /// connection's `memory`.
+    private func configureStream(_ stream: any Channel, memory: ConnectionMemory) throws {
         let pool = try self.pool(for: stream)
         let pipeline = stream.pipeline.syncOperations
         try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
         try pipeline.addHandler(HeadSizeLimit(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
         try pipeline.addHandler(HTTPTypesStreamCodec())
-        try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy))
-        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool))
+        try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
+                                                 memory: memory))
+        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))
     }
 
     private func pool(for channel: any Channel) throws -> UpstreamPool {

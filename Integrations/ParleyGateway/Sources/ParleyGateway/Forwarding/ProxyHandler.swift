@@ -41,28 +41,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var watchdogDeadline = NIODeadline.distantFuture
     /// Parts of pipelined requests that arrived while the one before was being answered.
     private var queued: CircularBuffer<HTTPRequestPart> = []
-    /// The upstream `Accept` field of the connection's last request, with the client's `Accept` and
-    /// the route (its path prefix) it was made for.
-    private var lastUpstreamAccept: (client: String?, route: String?, upstream: HTTPField?)?
-    /// The client's `Accept` of the connection's last request, scanned.
-    private var lastAccept: AcceptField?
-    /// The response plan of the connection's last answer, with what it was made from.
-    private var lastPlan: (key: PlanKey, plan: ResponsePlan)?
-    /// The connection's last transcoding's types, for its summary: a keep-alive client's answers
-    /// are transcoded alike, and each essence (and the log's text of them) is a new string.
-    private var lastTranscoded: (from: MediaType, to: MediaType, transcoding: ExchangeSummary.Transcoding)?
-    /// The operation of the OpenAPI document the connection's last request matched.
-    private var lastOperation: OperationLookup?
-    /// The connection's last request sent upstream.
-    private var lastUpstreamRequest: HTTPRequest?
-    /// The fields of the connection's last answer passed through: their storage takes the next
-    /// answer's fields once that exchange has let them go.
-    private var lastResponseFields = HTTPFields()
-    /// The storage the connection's access-log lines are written in, one after the other.
-    private var accessLine: [UInt8] = []
+    /// What the connection keeps of its last exchange for the next (its HTTP/2 streams share it).
+    private let memory: ConnectionMemory
 
     /// What a response plan is made from, besides the route's transcoder and mode (its path prefix).
-    private struct PlanKey: Equatable {
+    struct PlanKey: Equatable {
         var status: Int
         var contentType: String?
         var method: HTTPRequest.Method
@@ -70,9 +53,11 @@ final class ProxyHandler: ChannelDuplexHandler {
         var route: String?
     }
 
-    init(shared: ForwardingContext, pool: UpstreamPool) {
+    /// A handler for a connection, or for a stream of an HTTP/2 connection with its `memory`.
+    init(shared: ForwardingContext, pool: UpstreamPool, memory: ConnectionMemory = ConnectionMemory()) {
         self.shared = shared
         self.pool = pool
+        self.memory = memory
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -195,8 +180,9 @@ final class ProxyHandler: ChannelDuplexHandler {
         let route = configuration.route(for: head.path ?? "/")
         // A keep-alive client sends the same `Accept` on each request: the last one's scan is reused.
         let acceptValue = head.headerFields.combinedValue(of: .accept)
-        let accept = lastAccept.flatMap { $0.fieldValue == acceptValue ? $0 : nil } ?? AcceptField(acceptValue)
-        lastAccept = accept
+        let accept = memory.lastAccept.flatMap { $0.fieldValue == acceptValue ? $0 : nil }
+            ?? AcceptField(acceptValue)
+        memory.lastAccept = accept
         let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route), accept: accept,
                                 configuration: configuration, captureLimit: shared.observer.captureLimit)
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
@@ -353,7 +339,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         let body = contract.requests != .off && exchange.requestState == .complete
             ? exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) } : nil
         contractGuard.checkRequest(exchange.head, fields: fields, body: body, limit: exchange.transcodeLimit,
-                                   into: contract, last: &lastOperation)
+                                   into: contract, last: &memory.lastOperation)
         guard contract.requests == .enforce else { return true }
         let violations = contract.findings.filter(\.isViolation)
         guard violations.isEmpty else {
@@ -516,14 +502,14 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.upstreamHost = target.key
         // The connection's last upstream request, changed: its storage is reused once the exchange
         // that had it let it go.
-        var request = lastUpstreamRequest.take()
+        var request = memory.lastUpstreamRequest.take()
             ?? HTTPRequest(method: .get, scheme: nil, authority: nil, path: nil, headerFields: [:])
         request.method = exchange.head.method
         request.scheme = target.scheme
         request.authority = target.authority
         request.path = target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path)
         request.headerFields = fields
-        lastUpstreamRequest = request
+        memory.lastUpstreamRequest = request
         return request
     }
 
@@ -531,7 +517,7 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// one, their storage is reused once the exchange that sent them let them go.
     private func spareUpstreamFields() -> HTTPFields {
         var fields = HTTPFields()
-        if lastUpstreamRequest != nil { swap(&fields, &lastUpstreamRequest!.headerFields) }
+        if memory.lastUpstreamRequest != nil { swap(&fields, &memory.lastUpstreamRequest!.headerFields) }
         return fields
     }
 
@@ -541,10 +527,10 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func upstreamAccept(_ exchange: Exchange) -> HTTPField? {
         let client = exchange.accept.fieldValue
         let route = exchange.route?.pathPrefix
-        if let last = lastUpstreamAccept, last.client == client, last.route == route { return last.upstream }
+        if let last = memory.lastUpstreamAccept, last.client == client, last.route == route { return last.upstream }
         let upstream = exchange.transcoder.upstreamAccept(forClient: exchange.accept)
             .map { HTTPField(name: .accept, value: $0) }
-        lastUpstreamAccept = (client, route, upstream)
+        memory.lastUpstreamAccept = (client, route, upstream)
         return upstream
     }
 
@@ -584,10 +570,10 @@ final class ProxyHandler: ChannelDuplexHandler {
         let key = PlanKey(status: head.status.code, contentType: head.headerFields.combinedValue(of: .contentType),
                           method: exchange.head.method, accept: exchange.accept.fieldValue,
                           route: exchange.route?.pathPrefix)
-        if let last = lastPlan, last.key == key { return last.plan }
+        if let last = memory.lastPlan, last.key == key { return last.plan }
         let plan = exchange.transcoder.plan(for: head, method: exchange.head.method, accept: exchange.accept,
                                             mode: exchange.route?.transcode ?? .preferred)
-        lastPlan = (key, plan)
+        memory.lastPlan = (key, plan)
         return plan
     }
 
@@ -737,7 +723,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             exchange.holdsTranscodeSlot = false
             shared.transcodeSlots.give()
         }
-        shared.observer.finished(summary, lineBuffer: &accessLine)
+        shared.observer.finished(summary, lineBuffer: &memory.accessLine)
     }
 
     // MARK: Failures
@@ -898,7 +884,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.upstreamKeepsAlive = !ForwardedFields.connectionCloses(received.headerFields)
         var head = received
         head.headerFields = HTTPFields()
-        swap(&head.headerFields, &lastResponseFields)
+        swap(&head.headerFields, &memory.lastResponseFields)
         ForwardedFields.endToEnd(received.headerFields, into: &head.headerFields)
         switch plan(for: head, exchange) {
         case .passThrough(let varies):
@@ -925,7 +911,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             if exchange.requestState != .complete { exchange.closesAfter = true }
             if exchange.closesAfter { head.headerFields[.connection] = "close" }
             exchange.responseStarted = true
-            lastResponseFields = head.headerFields
+            memory.lastResponseFields = head.headerFields
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             watchBody(exchange)
         case .notAcceptable(let upstreamType, let producible):
@@ -1038,9 +1024,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
     /// The summary's transcoding from `from` to `to`: the connection's last one when its types
     /// were these, else made anew.
     private func transcoding(from: MediaType, to: MediaType) -> ExchangeSummary.Transcoding {
-        if let last = lastTranscoded, last.from == from, last.to == to { return last.transcoding }
+        if let last = memory.lastTranscoded, last.from == from, last.to == to { return last.transcoding }
         let transcoding = ExchangeSummary.Transcoding(from: from.essence, to: to.essence)
-        lastTranscoded = (from, to, transcoding)
+        memory.lastTranscoded = (from, to, transcoding)
         return transcoding
     }
 

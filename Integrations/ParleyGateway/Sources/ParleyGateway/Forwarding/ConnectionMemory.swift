@@ -1,0 +1,35 @@
+import HTTPTypes
+import Parley
+
+/// What a client connection keeps of its last exchange for the next: a keep-alive client's
+/// requests mostly repeat the one before (the same `Accept`, route and types), so what was worked
+/// out for one is reused while its inputs stay the same, and the storage of its fields is refilled
+/// rather than made anew.
+///
+/// An HTTP/1.1 connection's ``RequestHeadGuard`` and ``ProxyHandler`` share one. The streams of
+/// an HTTP/2 connection, each with handlers of its own, share their connection's, so that its
+/// requests reuse it as an HTTP/1.1 connection's do. Not `Sendable`: it is only used on its connection's
+/// event loop, which the connection's streams share.
+final class ConnectionMemory {
+    /// What the request head policy keeps of the connection's last head for the next one.
+    var lastHead = RequestHeadPolicy.LastHead()
+    /// The upstream `Accept` field of the connection's last request, with the client's `Accept` and
+    /// the route (its path prefix) it was made for.
+    var lastUpstreamAccept: (client: String?, route: String?, upstream: HTTPField?)?
+    /// The client's `Accept` of the connection's last request, scanned.
+    var lastAccept: AcceptField?
+    /// The response plan of the connection's last answer, with what it was made from.
+    var lastPlan: (key: ProxyHandler.PlanKey, plan: ResponsePlan)?
+    /// The connection's last transcoding's types, for its summary: a keep-alive client's answers
+    /// are transcoded alike, and each essence (and the log's text of them) is a new string.
+    var lastTranscoded: (from: MediaType, to: MediaType, transcoding: ExchangeSummary.Transcoding)?
+    /// The operation of the OpenAPI document the connection's last request matched.
+    var lastOperation: OperationLookup?
+    /// The connection's last request sent upstream.
+    var lastUpstreamRequest: HTTPRequest?
+    /// The fields of the connection's last answer passed through: their storage takes the next
+    /// answer's fields once that exchange has let them go.
+    var lastResponseFields = HTTPFields()
+    /// The storage the connection's access-log lines are written in, one after the other.
+    var accessLine: [UInt8] = []
+}
