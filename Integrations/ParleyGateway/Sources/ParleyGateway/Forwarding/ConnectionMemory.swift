@@ -8,8 +8,8 @@ import Parley
 ///
 /// An HTTP/1.1 connection's ``RequestHeadGuard`` and ``ProxyHandler`` share one. The streams of
 /// an HTTP/2 connection, each with handlers of its own, share their connection's, so that its
-/// requests reuse it as an HTTP/1.1 connection's do. Not `Sendable`: it is only used on its connection's
-/// event loop, which the connection's streams share.
+/// requests reuse it as an HTTP/1.1 connection's do. Not `Sendable`: it is only used on its
+/// connection's event loop, which the connection's streams run on too.
 final class ConnectionMemory {
     /// What the request head policy keeps of the connection's last head for the next one.
     var lastHead = RequestHeadPolicy.LastHead()

@@ -104,8 +104,8 @@ struct ConnectionPipeline: Sendable {
     }
 
     /// One HTTP/2 stream: its frames as HTTP/1-style parts, the head-size check HTTP/1.1's decoder
-    /// makes, then the same guard and proxy as an HTTP/1.1 connection, the proxy with the
-    /// connection's `memory`.
+    /// makes, then the same guard and proxy as an HTTP/1.1 connection, which share the connection's
+    /// `memory` with its other streams'.
     private func configureStream(_ stream: any Channel, memory: ConnectionMemory) throws {
         let pool = try self.pool(for: stream)
         let pipeline = stream.pipeline.syncOperations
