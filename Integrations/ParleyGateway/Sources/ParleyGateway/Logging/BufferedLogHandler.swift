@@ -102,13 +102,24 @@ public struct BufferedLogHandler: LogHandler {
         append(Int32(milliseconds < 0 ? milliseconds + 1000 : milliseconds), digits: 3, then: UInt8(ascii: "Z"))
     }
 
-    /// Appends ``quoted(_:)`` of `value`: a plain token's bytes as they are, without a string made.
+    /// Appends ``quoted(_:)`` of `value`, byte by byte, without a string made: the characters it
+    /// escapes are all ASCII, so a byte of a scalar past ASCII (0x80 or more) is copied as it is.
     static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
-        if isPlain(value) {
-            bytes.append(contentsOf: value.utf8)
-        } else {
-            bytes.append(contentsOf: quoted(value).utf8)
+        guard !isPlain(value) else { return bytes.append(contentsOf: value.utf8) }
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20, 0x7F: bytes.append(contentsOf: "\\u{\(String(byte, radix: 16))}".utf8)
+            default: bytes.append(byte)
+            }
         }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Whether `value` is one plain token, written unquoted: not empty, no space, control
@@ -123,20 +134,8 @@ public struct BufferedLogHandler: LogHandler {
     /// `value` as it is when it is one plain token, else in double quotes with `"`, `\` and
     /// control characters escaped (so one log line is always one line).
     static func quoted(_ value: String) -> String {
-        if isPlain(value) { return value }
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                text += "\\u{\(String(scalar.value, radix: 16))}"
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
+        var bytes: [UInt8] = []
+        appendQuoted(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -68,6 +68,12 @@ import Testing
         #expect(BufferedLogHandler.quoted("") == #""""#)
         #expect(BufferedLogHandler.quoted("a=b") == #""a=b""#)
         #expect(BufferedLogHandler.quoted("\u{1}") == #""\u{1}""#)
+        #expect(BufferedLogHandler.quoted("\t\u{7F}\r") == #""\t\u{7f}\r""#)
+        #expect(BufferedLogHandler.quoted(#"a\b"#) == #""a\\b""#)
+        #expect(BufferedLogHandler.quoted("é ü") == "\"é ü\"")
+        #expect(BufferedLogHandler.quoted("application/json -> application/yaml")
+                == #""application/json -> application/yaml""#)
+        #expect(BufferedLogHandler.quoted("plain/token") == "plain/token")
     }
 
     @Test func aLoggerWithTheHandlerHonoursItsLevel() throws {
