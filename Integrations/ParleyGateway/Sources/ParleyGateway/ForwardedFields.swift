@@ -45,15 +45,11 @@ enum ForwardedFields {
     static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) {
         // The other fields `Connection` names.
         var named: [HTTPField.Name] = []
-        for field in fields where field.name == .connection {
-            field.withUnsafeBytesOfValue { value in
-                HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(value)) { token in
-                    // The token nearly every request sends names a hop-by-hop field: no name is made for it.
-                    if HTTP1Syntax.is(token, "keep-alive") { return }
-                    if let name = HTTPField.Name(String(decoding: token, as: UTF8.self)), !isHopByHop(name) {
-                        named.append(name)
-                    }
-                }
+        forEachConnectionToken(of: fields) { token in
+            // The token nearly every request sends names a hop-by-hop field: no name is made for it.
+            if HTTP1Syntax.is(token, "keep-alive") { return }
+            if let name = HTTPField.Name(String(decoding: token, as: UTF8.self)), !isHopByHop(name) {
+                named.append(name)
             }
         }
         // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
@@ -73,16 +69,17 @@ enum ForwardedFields {
     /// Whether a `Connection` field of `fields` names `close`.
     static func connectionCloses(_ fields: HTTPFields) -> Bool {
         var closes = false
-        for field in fields where field.name == .connection {
-            // Read from the value's bytes, with no substrings: a byte past ASCII is never part of
-            // `close`, so any value reads as it would as text.
-            field.withUnsafeBytesOfValue { value in
-                HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(value)) { token in
-                    if HTTP1Syntax.is(token, "close") { closes = true }
-                }
-            }
-        }
+        forEachConnectionToken(of: fields) { if HTTP1Syntax.is($0, "close") { closes = true } }
         return closes
+    }
+
+    /// Calls `body` with each token of each `Connection` field of `fields`, read from the value's
+    /// bytes by ``HTTP1Syntax/forEachToken(_:_:)`` (no substrings: a byte past ASCII is never part
+    /// of a token the gateway looks for, so any value reads as it would as text).
+    static func forEachConnectionToken(of fields: HTTPFields, _ body: (UnsafeRawBufferPointer) -> Void) {
+        for field in fields where field.name == .connection {
+            field.withUnsafeBytesOfValue { HTTP1Syntax.forEachToken(UnsafeRawBufferPointer($0), body) }
+        }
     }
 }
 

@@ -97,21 +97,18 @@ struct RequestHeadPolicy: Sendable {
 
     /// `fields` without the fields their `Connection` tokens name, and `Connection` itself only
     /// `close` (when it names `close` or `upgrade`) or `keep-alive`. Its tokens are read by
-    /// ``HTTP1Syntax/forEachToken(_:_:)``, as every other list field's are; a `Connection` of only
-    /// commas and spaces names nothing and is dropped like any other.
+    /// ``ForwardedFields/forEachConnectionToken(of:_:)``, as the proxy's other `Connection` rules
+    /// read them; a `Connection` of only commas and spaces names nothing and is dropped like any
+    /// other.
     private static func applyingConnection(_ fields: HTTPFields) -> HTTPFields {
         guard fields.contains(.connection) else { return fields }
         var named: Set<HTTPField.Name> = []
         var closes = false
         var keepsAlive = false
-        for field in fields where field.name == .connection {
-            field.withUnsafeBytesOfValue { value in
-                HTTP1Syntax.forEachToken(UnsafeRawBufferPointer(value)) { token in
-                    if HTTP1Syntax.is(token, "close") || HTTP1Syntax.is(token, "upgrade") { closes = true }
-                    if HTTP1Syntax.is(token, "keep-alive") { keepsAlive = true }
-                    if let name = HTTPField.Name(String(decoding: token, as: UTF8.self)) { named.insert(name) }
-                }
-            }
+        ForwardedFields.forEachConnectionToken(of: fields) { token in
+            if HTTP1Syntax.is(token, "close") || HTTP1Syntax.is(token, "upgrade") { closes = true }
+            if HTTP1Syntax.is(token, "keep-alive") { keepsAlive = true }
+            if let name = HTTPField.Name(String(decoding: token, as: UTF8.self)) { named.insert(name) }
         }
         named.subtract([.contentLength, .transferEncoding, .connection])
         var kept = HTTPFields(fields.filter { !named.contains($0.name) && $0.name != .connection })
