@@ -36,8 +36,8 @@ extension JSONParser {
         var tape = TapeParts(entries: entries)
         // The entry index of the innermost open container (-1: none) and how many are open. An
         // open container's `payload` holds the index of the one around it (-1: none) until it
-        // closes, so the open containers need no stack of their own (an array for one cost a
-        // third of parsing a one-member object).
+        // closes, so the open containers need no stack of their own (an array for one is an
+        // allocation per document, a large part of parsing a small one).
         var innermost = -1
         var depth = 0
 

@@ -140,8 +140,8 @@ package final class JSONTape: @unchecked Sendable {
     /// documents one after another (the command-line tool's batch lines) allocates nothing per
     /// document. Parsing, and what it throws, is the same as a fresh parse; after a throw or
     /// ``Reparse/doesNotFit``, the tape holds no document (it must not be read) but can be
-    /// reparsed again. What it returns holds no reference to the tape (one more retain and
-    /// release a line showed in the command-line tool's batch time).
+    /// reparsed again. What it returns holds no reference to the tape, so a document costs no
+    /// retain and release of it.
     func reparse(_ text: UnsafeBufferPointer<UInt8>, options: JSONFormat.Options, limits: DecodingLimits,
                  offsetBase: Int) throws(FormatError) -> Reparse {
         // Entries for the longest text that fits: the parser never has to grow them (a borrowed

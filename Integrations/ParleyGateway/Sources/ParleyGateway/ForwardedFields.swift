@@ -15,7 +15,7 @@ enum ForwardedFields {
     private static let proxyConnection = HTTPField.Name("Proxy-Connection")!
 
     /// Whether `name` is one of ``hopByHop``: compared only with those of its length, which most
-    /// names have none of (nine comparisons of names for each field cost more than the rest of the copy).
+    /// names have none of, rather than with all nine for each field copied.
     static func isHopByHop(_ name: HTTPField.Name) -> Bool {
         switch name.canonicalName.utf8.count {
         case 2: name == .te

@@ -31,8 +31,8 @@ final class Transcoder: Sendable {
     /// `Accept` takes that type.
     private let decodableTypeNegotiators: [AcceptNegotiator]
     /// The response pipeline for each transcoding limit the configuration names, built once
-    /// (a pipeline holds a registry with the limit applied to every format; building one per
-    /// request doubled a small transcoded answer's cost).
+    /// (a pipeline holds a registry with the limit applied to every format: too much to build
+    /// for each request).
     private let pipelines: [Int: ResponsePipeline]
     /// The server decoding request bodies for each transcoding limit: content coding undone
     /// within the limit, every format's body limit at most the limit.
