@@ -214,7 +214,12 @@ fuzz-run-%:
 # integration packages' (in their shared scratch folder, so after `make test` nothing is rebuilt);
 # any warning fails the run. A symbol of another module is named in code font, not linked.
 DOC_TARGETS := $(sort $(notdir $(patsubst %/Docs.docc,%,$(wildcard Sources/*/Docs.docc))))
+# ParleyVapor comes first: `make test` tests it last, so Vapor is still checked out in the shared
+# scratch folder. When a package that does not use Vapor resolves there afresh (an example, the
+# Hummingbird integration), SwiftPM removes Vapor's checkouts, and the next Vapor build checks them
+# out and compiles Vapor again; CI runs the docs before the examples for the same reason.
 INTEGRATION_DOC_TARGETS := $(sort $(notdir $(patsubst %/Docs.docc,%,$(wildcard Integrations/*/Sources/*/Docs.docc))))
+INTEGRATION_DOC_TARGETS := $(filter ParleyVapor,$(INTEGRATION_DOC_TARGETS)) $(filter-out ParleyVapor,$(INTEGRATION_DOC_TARGETS))
 
 docs:
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
@@ -226,29 +231,27 @@ docs:
 
 # Builds and tests the consumer example: a package that depends on Parley by path and adds its own
 # format (Examples/KeyValueFormat), registered by the plugin, negotiated, decoded and transcoded.
-# KeyValueFormat links Parley and ParleyJSON only: its build must neither fetch nor compile NIO,
-# Hummingbird or Vapor (the packaging check of Integrations/). HummingbirdService and VaporService
-# build in the integrations' shared scratch folder, so CI compiles NIO, Hummingbird and Vapor once.
+# KeyValueFormat links Parley and ParleyJSON only: resolved in its own folder, it must not fetch
+# NIO, Hummingbird, Vapor or AsyncHTTPClient (the packaging check of Integrations/; a module it
+# does not fetch it cannot compile). Every example then builds in the integrations' shared scratch
+# folder, where `make test` left Parley's modules, NIO, Hummingbird and Vapor compiled.
 # Examples/Newcomer is the README's steps as a consumer package (Codable by Accept, back from every
 # format, 406/415); Examples/DocSnippets compiles every ```swift block of README.md and the DocC
 # catalogs (generate.py extracts them, snippets.json gives what a block uses without declaring it).
-# Both build in the integrations' scratch folder too, where `make test` left Parley's modules.
+# VaporService builds first, while Vapor's packages are still checked out there (see docs).
 examples: setup
-	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
-	$(SWIFT) build --build-tests --package-path Examples/Newcomer --scratch-path $(INTEGRATION_SCRATCH)
-	$(SWIFT) test --skip-build --package-path Examples/Newcomer --scratch-path $(INTEGRATION_SCRATCH)
-	python3 Examples/DocSnippets/generate.py $(CURDIR)
-	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(INTEGRATION_SCRATCH)
+	$(SWIFT) package resolve --package-path Examples/KeyValueFormat
 	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null \
 	  | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
 	  echo "examples: KeyValueFormat fetched a server package"; exit 1; fi
-	@if find Examples/KeyValueFormat/.build -name '*.swiftmodule' \
-	  | grep -iE '/(NIO[A-Za-z]*|Hummingbird[A-Za-z]*|Vapor)\.swiftmodule'; then \
-	  echo "examples: KeyValueFormat compiled a server module"; exit 1; fi
-	@set -e; for package in Examples/HummingbirdService Examples/VaporService; do \
+	@set -e; for package in Examples/VaporService Examples/KeyValueFormat Examples/Newcomer; do \
 	  $(SWIFT) build --build-tests --package-path $$package --scratch-path $(INTEGRATION_SCRATCH); \
 	  $(SWIFT) test --skip-build --package-path $$package --scratch-path $(INTEGRATION_SCRATCH); \
 	done
+	python3 Examples/DocSnippets/generate.py $(CURDIR)
+	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(INTEGRATION_SCRATCH)
+	$(SWIFT) build --build-tests --package-path Examples/HummingbirdService --scratch-path $(INTEGRATION_SCRATCH)
+	$(SWIFT) test --skip-build --package-path Examples/HummingbirdService --scratch-path $(INTEGRATION_SCRATCH)
 
 # wrk on loopback against the examples in release (not in CI): SECONDS per case, default 30.
 SECONDS ?= 30
@@ -342,13 +345,12 @@ browser-test: build
 
 # CI's later builds, each the command its step runs, in the order CI reaches them: .ci/run starts
 # this in the background at idle CPU priority once the system packages are in, so the sanitizer,
-# example, benchmark and fuzz builds take the cores the tests leave idle. A step that gets there
+# benchmark and fuzz builds take the cores the tests leave idle. A step that gets there
 # first waits for SwiftPM's lock on its scratch folder and finds the build done; a build that
 # fails here fails again in its step, which reports it.
 ci-prebuild:
 	$(GATEWAY_SANITIZER_OPTIONS) $(SWIFT) build --build-tests $(call gateway_sanitized,address)
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
-	cd Examples/KeyValueFormat && $(SWIFT) build --build-tests
 	cd Benchmarks && for product in $(BENCH_GATE_TARGETS) LinearityGate PerfGate; do \
 	  $(SWIFT) build -c release --product $$product || exit 1; done
 	cd Fuzz && $(FUZZ_BUILD)
