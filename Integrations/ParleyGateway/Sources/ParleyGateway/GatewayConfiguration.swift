@@ -153,12 +153,13 @@ public struct GatewayConfiguration: Sendable {
             self.transcode = transcode
         }
 
-        /// Whether `path` (without its query) falls under ``pathPrefix``.
+        /// Whether `path` (without its query) falls under ``pathPrefix``, byte for byte.
         public func matches(_ path: Substring) -> Bool {
-            let prefix = pathPrefix.hasSuffix("/") ? pathPrefix.dropLast() : Substring(pathPrefix)
-            guard path.hasPrefix(prefix) else { return false }
-            let rest = path.dropFirst(prefix.count)
-            return rest.isEmpty || rest.first == "/"
+            var prefix = pathPrefix.utf8[...]
+            if prefix.last == UInt8(ascii: "/") { prefix = prefix.dropLast() }
+            guard path.utf8.starts(with: prefix) else { return false }
+            let rest = path.utf8.dropFirst(prefix.count)
+            return rest.first == nil || rest.first == UInt8(ascii: "/")
         }
     }
 
@@ -201,10 +202,16 @@ public struct GatewayConfiguration: Sendable {
         }
     }
 
-    /// The route for `path` (its query ignored): the longest matching prefix, or `nil`.
+    /// The route for `path` (its query ignored): the longest matching prefix (the first of equals),
+    /// or `nil`.
     public func route(for path: String) -> Route? {
-        let pathOnly = path.prefix { $0 != "?" }
-        return routes.filter { $0.matches(pathOnly) }.max { $0.pathPrefix.count < $1.pathPrefix.count }
+        let pathOnly = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
+        var longest: Int?
+        for index in routes.indices where routes[index].matches(pathOnly) {
+            if let longest, routes[longest].pathPrefix.utf8.count >= routes[index].pathPrefix.utf8.count { continue }
+            longest = index
+        }
+        return longest.map { routes[$0] }
     }
 }
 

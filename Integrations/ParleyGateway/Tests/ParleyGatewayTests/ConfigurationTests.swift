@@ -61,6 +61,11 @@ import Testing
         #expect(configuration.route(for: "/api/v2")?.pathPrefix == "/api/v2/")
         #expect(configuration.route(for: "/apis")?.pathPrefix == "/")
         #expect(GatewayConfiguration(upstream: URL(string: "http://a")!).route(for: "/x") == nil)
+        // Of two routes with the same prefix, the first listed; a query's `/` is not the path's.
+        configuration.routes = [.init(pathPrefix: "/a", upstream: URL(string: "http://first")),
+                                .init(pathPrefix: "/a", upstream: URL(string: "http://second"))]
+        #expect(configuration.route(for: "/a/b")?.upstream?.host == "first")
+        #expect(configuration.route(for: "/ab?/a/b") == nil)
     }
 
     @Test(arguments: [
