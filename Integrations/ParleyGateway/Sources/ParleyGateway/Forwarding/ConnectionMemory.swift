@@ -13,16 +13,15 @@ import Parley
 final class ConnectionMemory {
     /// What the request head policy keeps of the connection's last head for the next one.
     var lastHead = RequestHeadPolicy.LastHead()
-    /// The upstream `Accept` field of the connection's last request, with the client's `Accept` and
-    /// the route (its path prefix) it was made for.
-    var lastUpstreamAccept: (client: String?, route: String?, upstream: HTTPField?)?
+    /// The upstream `Accept` field of the connection's last request.
+    var lastUpstreamAccept: UpstreamAccept?
     /// The client's `Accept` of the connection's last request, scanned.
     var lastAccept: AcceptField?
-    /// The response plan of the connection's last answer, with what it was made from.
-    var lastPlan: (key: ProxyHandler.PlanKey, plan: ResponsePlan)?
+    /// The response plan of the connection's last answer.
+    var lastPlan: Plan?
     /// The connection's last transcoding's types, for its summary: a keep-alive client's answers
     /// are transcoded alike, and each essence (and the log's text of them) is a new string.
-    var lastTranscoded: (from: MediaType, to: MediaType, transcoding: ExchangeSummary.Transcoding)?
+    var lastTranscoded: Transcoded?
     /// The operation of the OpenAPI document the connection's last request matched.
     var lastOperation: OperationLookup?
     /// The connection's last request sent upstream.
@@ -32,4 +31,25 @@ final class ConnectionMemory {
     var lastResponseFields = HTTPFields()
     /// The storage the connection's access-log lines are written in, one after the other.
     var accessLine: [UInt8] = []
+
+    /// An upstream `Accept` field (`nil`: none), with the client's `Accept` and the route (its path
+    /// prefix) it was made for.
+    struct UpstreamAccept {
+        var client: String?
+        var route: String?
+        var field: HTTPField?
+    }
+
+    /// A response plan, with what it was made from.
+    struct Plan {
+        var key: ProxyHandler.PlanKey
+        var plan: ResponsePlan
+    }
+
+    /// A transcoding's types and its summary.
+    struct Transcoded {
+        var from: MediaType
+        var to: MediaType
+        var transcoding: ExchangeSummary.Transcoding
+    }
 }

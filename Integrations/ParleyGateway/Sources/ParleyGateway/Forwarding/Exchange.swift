@@ -33,6 +33,13 @@ final class Exchange {
 
     let head: HTTPRequest
     let route: GatewayConfiguration.Route?
+    /// The route's path prefix (`nil`: no route), read once: what the connection's memory and the
+    /// route's upstream and transcoder are keyed by.
+    let routePrefix: String?
+    /// When the answer is transcoded: the route's mode, else ``GatewayConfiguration/TranscodeMode/preferred``.
+    let transcodeMode: GatewayConfiguration.TranscodeMode
+    /// How the upstream is spoken to: the route's protocol, else the gateway's.
+    let upstreamProtocol: GatewayConfiguration.UpstreamProtocol
     /// The route's transcoder (its own registry when it names descriptor sets), else the gateway's.
     let transcoder: Transcoder
     /// The client's `Accept` (scanned once, by the handler) carried to every decision.
@@ -90,6 +97,9 @@ final class Exchange {
          configuration: GatewayConfiguration, captureLimit: Int) {
         self.head = head
         self.route = route
+        self.routePrefix = route?.pathPrefix
+        self.transcodeMode = route?.transcode ?? .preferred
+        self.upstreamProtocol = route?.upstreamProtocol ?? configuration.upstreamProtocol
         self.transcoder = transcoder
         self.accept = accept
         self.transcodeLimit = route?.maxTranscodeBytes ?? configuration.maxTranscodeBytes

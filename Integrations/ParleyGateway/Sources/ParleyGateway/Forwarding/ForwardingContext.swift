@@ -63,13 +63,13 @@ struct ForwardingContext: Sendable {
                                            uploadLimit: configuration.maxUploadConnections)
     }
 
-    /// The upstream a request on `route` goes to.
-    func upstreamTarget(for route: GatewayConfiguration.Route?) -> Result<UpstreamTarget, UpstreamFailure> {
-        route.flatMap { routeTargets[$0.pathPrefix] } ?? upstreamTarget
+    /// The upstream a request on the route of path prefix `prefix` (`nil`: none) goes to.
+    func upstreamTarget(forRoute prefix: String?) -> Result<UpstreamTarget, UpstreamFailure> {
+        prefix.flatMap { routeTargets[$0] } ?? upstreamTarget
     }
 
-    /// The transcoder for a request on `route`.
-    func transcoder(for route: GatewayConfiguration.Route?) -> Transcoder {
-        route.flatMap { routeTranscoders[$0.pathPrefix] } ?? transcoder
+    /// The transcoder for a request on the route of path prefix `prefix` (`nil`: none).
+    func transcoder(forRoute prefix: String?) -> Transcoder {
+        prefix.flatMap { routeTranscoders[$0] } ?? transcoder
     }
 }

@@ -183,7 +183,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         let accept = memory.lastAccept.flatMap { $0.fieldValue == acceptValue ? $0 : nil }
             ?? AcceptField(acceptValue)
         memory.lastAccept = accept
-        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(for: route), accept: accept,
+        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(forRoute: route?.pathPrefix), accept: accept,
                                 configuration: configuration, captureLimit: shared.observer.captureLimit)
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
             label: head.headerFields.combinedValue(of: .contentType), types: route?.requestTypes ?? [])
@@ -309,7 +309,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
         } else if let length = exchange.head.headerFields.combinedValue(of: .contentLength) {
             fields[.contentLength] = length
-        } else if upstreamProtocol(exchange) == .http1 {
+        } else if exchange.upstreamProtocol == .http1 {
             fields[.transferEncoding] = "chunked"   // HTTP/2 frames a body of unknown length itself
         }
         let request: HTTPRequest
@@ -497,7 +497,7 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// The request for the upstream: the route's (or the gateway's) upstream, its path followed
     /// by the client's path and query, with `fields`.
     private func upstreamRequest(for exchange: Exchange, fields: HTTPFields) throws(UpstreamFailure) -> HTTPRequest {
-        let target = try shared.upstreamTarget(for: exchange.route).get()
+        let target = try shared.upstreamTarget(forRoute: exchange.routePrefix).get()
         let path = exchange.head.path ?? "/"
         exchange.upstreamHost = target.key
         // The connection's last upstream request, changed: its storage is reused once the exchange
@@ -526,11 +526,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// client sends the same `Accept` each time), else made anew.
     private func upstreamAccept(_ exchange: Exchange) -> HTTPField? {
         let client = exchange.accept.fieldValue
-        let route = exchange.route?.pathPrefix
-        if let last = memory.lastUpstreamAccept, last.client == client, last.route == route { return last.upstream }
+        let route = exchange.routePrefix
+        if let last = memory.lastUpstreamAccept, last.client == client, last.route == route { return last.field }
         let upstream = exchange.transcoder.upstreamAccept(forClient: exchange.accept)
             .map { HTTPField(name: .accept, value: $0) }
-        memory.lastUpstreamAccept = (client, route, upstream)
+        memory.lastUpstreamAccept = .init(client: client, route: route, field: upstream)
         return upstream
     }
 
@@ -569,17 +569,12 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func plan(for head: HTTPResponse, _ exchange: Exchange) -> ResponsePlan {
         let key = PlanKey(status: head.status.code, contentType: head.headerFields.combinedValue(of: .contentType),
                           method: exchange.head.method, accept: exchange.accept.fieldValue,
-                          route: exchange.route?.pathPrefix)
+                          route: exchange.routePrefix)
         if let last = memory.lastPlan, last.key == key { return last.plan }
         let plan = exchange.transcoder.plan(for: head, method: exchange.head.method, accept: exchange.accept,
-                                            mode: exchange.route?.transcode ?? .preferred)
-        memory.lastPlan = (key, plan)
+                                            mode: exchange.transcodeMode)
+        memory.lastPlan = .init(key: key, plan: plan)
         return plan
-    }
-
-    /// How the exchange's upstream is spoken to: its route's protocol, else the gateway's.
-    private func upstreamProtocol(_ exchange: Exchange) -> GatewayConfiguration.UpstreamProtocol {
-        exchange.route?.upstreamProtocol ?? shared.configuration.upstreamProtocol
     }
 
     // MARK: Answers
@@ -1026,7 +1021,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
     private func transcoding(from: MediaType, to: MediaType) -> ExchangeSummary.Transcoding {
         if let last = memory.lastTranscoded, last.from == from, last.to == to { return last.transcoding }
         let transcoding = ExchangeSummary.Transcoding(from: from.essence, to: to.essence)
-        memory.lastTranscoded = (from, to, transcoding)
+        memory.lastTranscoded = .init(from: from, to: to, transcoding: transcoding)
         return transcoding
     }
 
