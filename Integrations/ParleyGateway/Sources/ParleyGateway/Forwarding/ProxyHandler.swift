@@ -183,8 +183,9 @@ final class ProxyHandler: ChannelDuplexHandler {
         let accept = memory.lastAccept.flatMap { $0.fieldValue == acceptValue ? $0 : nil }
             ?? AcceptField(acceptValue)
         memory.lastAccept = accept
-        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(forRoute: route?.pathPrefix), accept: accept,
-                                configuration: configuration, captureLimit: shared.observer.captureLimit)
+        let exchange = Exchange(head: head, route: route, transcoder: shared.transcoder(forRoute: route?.pathPrefix),
+                                accept: accept, configuration: configuration,
+                                captureLimit: shared.observer.captureLimit)
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
             label: head.headerFields.combinedValue(of: .contentType), types: route?.requestTypes ?? [])
         exchange.contract = shared.contract?.contract(for: route)
