@@ -244,14 +244,13 @@ examples: setup
 	@if ls Examples/KeyValueFormat/.build/checkouts 2>/dev/null \
 	  | grep -iE 'nio|hummingbird|vapor|async-http-client'; then \
 	  echo "examples: KeyValueFormat fetched a server package"; exit 1; fi
-	@set -e; for package in Examples/VaporService Examples/KeyValueFormat Examples/Newcomer; do \
+	@set -e; for package in Examples/VaporService Examples/KeyValueFormat Examples/Newcomer \
+	  Examples/HummingbirdService; do \
 	  $(SWIFT) build --build-tests --package-path $$package --scratch-path $(INTEGRATION_SCRATCH); \
 	  $(SWIFT) test --skip-build --package-path $$package --scratch-path $(INTEGRATION_SCRATCH); \
 	done
 	python3 Examples/DocSnippets/generate.py $(CURDIR)
 	$(SWIFT) build --package-path Examples/DocSnippets --scratch-path $(INTEGRATION_SCRATCH)
-	$(SWIFT) build --build-tests --package-path Examples/HummingbirdService --scratch-path $(INTEGRATION_SCRATCH)
-	$(SWIFT) test --skip-build --package-path Examples/HummingbirdService --scratch-path $(INTEGRATION_SCRATCH)
 
 # wrk on loopback against the examples in release (not in CI): SECONDS per case, default 30.
 SECONDS ?= 30
