@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FoundationEssentials
 import Parley
 
@@ -46,6 +51,13 @@ struct YAMLWriter {
     /// The keys of each open event mapping of more than 16 members, innermost last (fewer are
     /// compared one by one, as written, through ``eventKeys``).
     private var eventKeySets: [Set<String>] = []
+    /// For each depth of event frames, the keys (start and end in ``output``) of the last mapping
+    /// of at most 16 members closed at that depth: distinct keys, already checked and written.
+    /// The mappings of an array of records repeat one another's keys, so a key equal to the one
+    /// at its place there is written as it was, without the plain-scalar test or the comparisons
+    /// with its mapping's earlier keys (see ``EventFrame/followsKeyTemplate``). Kept: a cache, which
+    /// the gated JSON-to-YAML transcode shows pays (Benchmarks/Gate/kept-shortcuts.md).
+    private var keyTemplates: [[Range<Int>]] = []
     /// Whether the last begin event was of an empty container, written inline, whose end comes next.
     private var emptyContainerOpen = false
 
@@ -339,6 +351,10 @@ extension YAMLWriter {
         /// Whether this mapping's keys are kept in a set (the last of ``YAMLWriter/eventKeySets``),
         /// not in ``YAMLWriter/eventKeys``. A frame holds no reference, so reading it whole is a copy of its fields.
         let hasKeySet: Bool
+        /// Whether every key of this mapping so far equals the key at its place in its depth's
+        /// template (``YAMLWriter/keyTemplates``). Its keys are then the template's first keys,
+        /// so distinct, and the next key that equals the template's next is distinct from them too.
+        var followsKeyTemplate: Bool
     }
 }
 
@@ -411,8 +427,10 @@ extension YAMLWriter: ValueEventWriter {
         let (indent, continuesLine) = beginValue(isBlock: true)
         let hasKeySet = isMapping && count > 16
         if hasKeySet { eventKeySets.append(Set(minimumCapacity: count)) }
+        let hasTemplate = isMapping && !hasKeySet && eventFrames.count < keyTemplates.count
         eventFrames.append(EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
-                                      firstKey: eventKeys.count, hasKeySet: hasKeySet))
+                                      firstKey: eventKeys.count, hasKeySet: hasKeySet,
+                                      followsKeyTemplate: hasTemplate))
     }
 
     mutating func endArray() { endContainer() }
@@ -427,9 +445,17 @@ extension YAMLWriter: ValueEventWriter {
         let frame = eventFrames.removeLast()
         if frame.hasKeySet {
             eventKeySets.removeLast()
-        } else {
-            eventKeys.removeSubrange(frame.firstKey...)
+            return
         }
+        if frame.isMapping {
+            let depth = eventFrames.count
+            while keyTemplates.count <= depth { keyTemplates.append([]) }
+            // A mapping that followed the template to its end leaves it as it is.
+            if !(frame.followsKeyTemplate && frame.index == keyTemplates[depth].count) {
+                keyTemplates[depth].replaceSubrange(keyTemplates[depth].indices, with: eventKeys[frame.firstKey...])
+            }
+        }
+        eventKeys.removeLast(eventKeys.count - frame.firstKey)
     }
 
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
@@ -439,6 +465,15 @@ extension YAMLWriter: ValueEventWriter {
         eventFrames[top].index = frame.index &+ 1
         if !(frame.continuesLine && frame.index == 0) { writeIndent(indent) }
         let keyStart = output.count
+        if frame.followsKeyTemplate {
+            if Self.isTemplateKey(utf8, at: frame.index, of: keyTemplates[top], in: output) {
+                output.append(contentsOf: utf8)
+                eventKeys.append(keyStart..<output.count)
+                output.append(UInt8(ascii: ":"))
+                return
+            }
+            eventFrames[top].followsKeyTemplate = false
+        }
         ScalarText.appendString(utf8, inFlow: false, to: output)
         var written = keyStart..<output.count
         if frame.hasKeySet {
@@ -457,6 +492,42 @@ extension YAMLWriter: ValueEventWriter {
         }
         if !frame.hasKeySet { eventKeys.append(written) }
         output.append(UInt8(ascii: ":"))
+    }
+
+    /// Whether `utf8` is the key at `index` of `template` (in `output`), and that key was written
+    /// plain: as `utf8` itself. (A key is written plain or double-quoted, and no plain key starts
+    /// with `"`; one turned explicit is longer than any written plain here.) Static, as
+    /// ``isWrittenKeyRepeated(_:among:in:)``.
+    private static func isTemplateKey(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int, of template: [Range<Int>],
+                                      in output: ByteOutput) -> Bool {
+        guard index < template.count, let source = utf8.baseAddress, !utf8.isEmpty else { return false }
+        let written = template[index]
+        guard written.count == utf8.count, written.count <= maxImplicitKeyBytes else { return false }
+        guard let text = output.bytes(in: written).baseAddress, text[0] != UInt8(ascii: "\"") else { return false }
+        return areEqual(UnsafeRawPointer(text), UnsafeRawPointer(source), count: utf8.count)
+    }
+
+    /// Whether the `count` bytes at `a` and `b` are equal: keys of up to 16 bytes compared as two
+    /// words that overlap when `count` is not a power of two, longer ones by the C library.
+    /// Kept: as ``ByteOutput``'s short copies, the library's call was most of what comparing a
+    /// short key cost.
+    private static func areEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        switch count {
+        case 8...16:
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        case 4..<8:
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        case 1..<4:
+            return a.load(as: UInt8.self) == b.load(as: UInt8.self)
+                && a.load(fromByteOffset: count >> 1, as: UInt8.self) == b.load(fromByteOffset: count >> 1, as: UInt8.self)
+                && a.load(fromByteOffset: count &- 1, as: UInt8.self) == b.load(fromByteOffset: count &- 1, as: UInt8.self)
+        default:
+            return memcmp(a, b, count) == 0
+        }
     }
 
     /// Whether the key text at `written` in `output` equals a key written at one of `keys` (the

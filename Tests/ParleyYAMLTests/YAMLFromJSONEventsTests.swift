@@ -93,6 +93,34 @@ import Testing
         #expect(throws: FormatError.self) { try yaml.encode(try json.decode(Array(many.utf8))) }
     }
 
+    /// The mappings of an array of records repeat one another's keys: a key equal to the one at
+    /// its place in the last mapping closed at its depth is written as that one was. The text
+    /// must still be the tree's wherever the mappings part (another key, more or fewer keys, a
+    /// key written quoted, or long enough to be explicit), and a key repeated within a mapping
+    /// must still fail after the keys that matched.
+    @Test func recordsThatRepeatKeysGiveTheTreesText() throws {
+        let long = String(repeating: "k", count: 1_200)
+        let records = [
+            #"{"id": 1, "name": "a", "yes": true, "": 0, "address": {"city": "x", "zip": "001"}}"#,
+            #"{"id": 2, "name": "b", "yes": false, "": 1, "address": {"city": "y", "zip": "002"}}"#,
+            #"{"id": 3, "nama": "c", "address": {"city": "z"}}"#,
+            #"{"id": 4, "name": "d", "extra": [{"id": 5}, {"id": 6, "name": "e"}], "more": 1}"#,
+            #"{"id": 7}"#,
+            #"{"yes": 1, "\#(long)": 2}"#,
+            #"{"\"yes\"": 1, "\#(long)": 3}"#,
+        ]
+        let text = Array(("[" + records.joined(separator: ",") + "]").utf8)
+        try expectEventsMatchTree(text)
+        #expect(try yaml.decode(try yaml.encode(try json.decode(text))) == (try json.decode(text)).resolved())
+        let repeats = [("id", #"{"id": 8, "name": "f", "id": 9}"#), ("name", #"{"id": 8, "name": "f", "yes": 1, "name": 2}"#)]
+        for (key, repeated) in repeats {
+            let text = Array(("[" + records[0] + "," + repeated + "]").utf8)
+            try expectEventsMatchTree(text)
+            let error = #expect(throws: FormatError.self) { try yaml.encode(try json.decode(text)) }
+            #expect(error?.message.contains("'\(key)' appears twice") == true)
+        }
+    }
+
     /// Mappings of more than 16 members nested in one another each check their own keys: an
     /// inner one's keys do not count against the outer one's, and the outer one's still do after it.
     @Test func nestedLargeMappingsCheckTheirOwnKeys() throws {
