@@ -522,9 +522,11 @@ extension YAMLWriter: ValueEventWriter {
                 && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
                     == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
         case 1..<4:
+            // The first, middle and last bytes: all of one to three.
+            let middle = count >> 1, last = count &- 1
             return a.load(as: UInt8.self) == b.load(as: UInt8.self)
-                && a.load(fromByteOffset: count >> 1, as: UInt8.self) == b.load(fromByteOffset: count >> 1, as: UInt8.self)
-                && a.load(fromByteOffset: count &- 1, as: UInt8.self) == b.load(fromByteOffset: count &- 1, as: UInt8.self)
+                && a.load(fromByteOffset: middle, as: UInt8.self) == b.load(fromByteOffset: middle, as: UInt8.self)
+                && a.load(fromByteOffset: last, as: UInt8.self) == b.load(fromByteOffset: last, as: UInt8.self)
         default:
             return memcmp(a, b, count) == 0
         }

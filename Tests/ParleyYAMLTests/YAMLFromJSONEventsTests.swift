@@ -112,7 +112,8 @@ import Testing
         let text = Array(("[" + records.joined(separator: ",") + "]").utf8)
         try expectEventsMatchTree(text)
         #expect(try yaml.decode(try yaml.encode(try json.decode(text))) == (try json.decode(text)).resolved())
-        let repeats = [("id", #"{"id": 8, "name": "f", "id": 9}"#), ("name", #"{"id": 8, "name": "f", "yes": 1, "name": 2}"#)]
+        let repeats = [("id", #"{"id": 8, "name": "f", "id": 9}"#),
+                       ("name", #"{"id": 8, "name": "f", "yes": 1, "name": 2}"#)]
         for (key, repeated) in repeats {
             let text = Array(("[" + records[0] + "," + repeated + "]").utf8)
             try expectEventsMatchTree(text)
