@@ -106,8 +106,10 @@ package struct ValueTape {
         }
     }
 
-    /// Writes the key entry at `index` and returns the index of the member's value.
-    @inlinable
+    /// Writes the key entry at `index` and returns the index of the member's value. Always inlined
+    /// into the walk, once per member (kept: the gated transcodes measure it, see
+    /// Benchmarks/Gate/kept-shortcuts.md).
+    @inlinable @inline(__always)
     func writeKey<W: ValueEventWriter>(at index: Int, to writer: inout W) throws(FormatError) -> Int {
         let entry = entries[index]
         if entry.kind == .plainString {
