@@ -1,10 +1,5 @@
 // Public: the tape is `@usableFromInline`, so the Parley types its inlinable accessors name must be too.
 public import Parley
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A validated JSON text as one flat list of entries, for decoding Codable types without a
 /// value tree.
@@ -251,14 +246,12 @@ package final class JSONTape: @unchecked Sendable {
         let entry = entries[index]
         switch entry.kind {
         case .plainString:
-            guard Int(entry.length) == name.count else { return false }
-            if name.isEmpty { return true }
-            return memcmp(bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload), name.baseAddress!, name.count)
-                == 0
+            return RawBytes.areEqual(UnsafeBufferPointer(start: bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload),
+                                                         count: Int(entry.length)), name)
         default: break
         }
         var key = strings[Int(truncatingIfNeeded: entry.payload)]
-        return key.withUTF8 { $0.elementsEqual(name) }
+        return key.withUTF8 { RawBytes.areEqual($0, name) }
     }
 
     /// The value entry of the last member of the object at `object` whose key spells `name`

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
 import Parley
 
@@ -504,32 +499,7 @@ extension YAMLWriter: ValueEventWriter {
         let written = template[index]
         guard written.count == utf8.count, written.count <= maxImplicitKeyBytes else { return false }
         guard let text = output.bytes(in: written).baseAddress, text[0] != UInt8(ascii: "\"") else { return false }
-        return areEqual(UnsafeRawPointer(text), UnsafeRawPointer(source), count: utf8.count)
-    }
-
-    /// Whether the `count` bytes at `a` and `b` are equal: keys of up to 16 bytes compared as two
-    /// words that overlap when `count` is not a power of two, longer ones by the C library.
-    /// Kept: as ``ByteOutput``'s short copies, the library's call was most of what comparing a
-    /// short key cost.
-    private static func areEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-        switch count {
-        case 8...16:
-            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-                    == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        case 4..<8:
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        case 1..<4:
-            // The first, middle and last bytes: all of one to three.
-            let middle = count >> 1, last = count &- 1
-            return a.load(as: UInt8.self) == b.load(as: UInt8.self)
-                && a.load(fromByteOffset: middle, as: UInt8.self) == b.load(fromByteOffset: middle, as: UInt8.self)
-                && a.load(fromByteOffset: last, as: UInt8.self) == b.load(fromByteOffset: last, as: UInt8.self)
-        default:
-            return memcmp(a, b, count) == 0
-        }
+        return RawBytes.areEqual(UnsafeRawPointer(text), UnsafeRawPointer(source), count: utf8.count)
     }
 
     /// Whether the key text at `written` in `output` equals a key written at one of `keys` (the
@@ -538,7 +508,7 @@ extension YAMLWriter: ValueEventWriter {
                                              in output: ByteOutput) -> Bool {
         let text = output.bytes(in: written)
         for key in keys where key.count == written.count {
-            if output.bytes(in: key).elementsEqual(text) { return true }
+            if RawBytes.areEqual(output.bytes(in: key), text) { return true }
         }
         return false
     }

@@ -52,37 +52,11 @@ package final class ByteOutput {
         let count = bytes.count
         reserve(count)
         if count <= 16 {
-            Self.copyShort(UnsafeRawPointer(source), to: UnsafeMutableRawPointer(base + length), count: count)
+            RawBytes.copyShort(UnsafeRawPointer(source), to: UnsafeMutableRawPointer(base + length), count: count)
         } else {
             (base + length).update(from: source, count: count)
         }
         length &+= count
-    }
-
-    /// Copies `count` (at most 16) bytes with two loads and two stores that overlap when `count`
-    /// is not a power of two. Kept: the writers append keys, short strings and indents, and a
-    /// call to the C library's copy for each is most of what appending them costs.
-    @inlinable
-    static func copyShort(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
-        if count >= 8 {
-            let head = source.loadUnaligned(as: UInt64.self)
-            let tail = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            target.storeBytes(of: head, as: UInt64.self)
-            target.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
-        } else if count >= 4 {
-            let head = source.loadUnaligned(as: UInt32.self)
-            let tail = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-            target.storeBytes(of: head, as: UInt32.self)
-            target.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
-        } else if count > 0 {
-            // The first, middle and last bytes: all of one to three.
-            let first = source.load(as: UInt8.self)
-            let middle = source.load(fromByteOffset: count >> 1, as: UInt8.self)
-            let last = source.load(fromByteOffset: count &- 1, as: UInt8.self)
-            target.storeBytes(of: first, as: UInt8.self)
-            target.storeBytes(of: middle, toByteOffset: count >> 1, as: UInt8.self)
-            target.storeBytes(of: last, toByteOffset: count &- 1, as: UInt8.self)
-        }
     }
 
     /// Appends literal text.
@@ -109,7 +83,7 @@ package final class ByteOutput {
         guard count > 0 else { return }
         reserve(count)
         if count <= 16 {
-            // As ``copyShort(_:to:count:)``, with words of `byte`s.
+            // As ``RawBytes/copyShort(_:to:count:)``, with words of `byte`s.
             let run = UInt64(byte) &* 0x0101_0101_0101_0101
             let target = UnsafeMutableRawPointer(base + length)
             if count >= 8 {

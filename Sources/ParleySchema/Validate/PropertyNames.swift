@@ -1,3 +1,5 @@
+import Parley
+
 /// The names of a schema's `properties`, found from a member name's UTF-8 bytes without making a
 /// `String`: an ASCII member name equals an ASCII property name exactly when their bytes are
 /// equal, so ASCII names sit in a small open-addressing table keyed by a hash of their bytes.
@@ -74,7 +76,7 @@ struct PropertyNames: Sendable {
         let (hash, isASCII) = Self.hashAndASCII(key)
         guard isASCII && allASCII else { return .undecided }
         guard let base = key.baseAddress else { return first(hash: hash, count: 0) { _ in true } }
-        return first(hash: hash, count: key.count) { Self.equal(UnsafeRawPointer(base), $0, key.count) }
+        return first(hash: hash, count: key.count) { RawBytes.areEqual(UnsafeRawPointer(base), $0, count: key.count) }
     }
 
     /// The first name in the table with this hash and length whose bytes `matches`.
@@ -95,23 +97,6 @@ struct PropertyNames: Sendable {
                 }
             }
         }
-    }
-
-    /// Whether the `count` bytes at `a` and at `b` are equal, compared eight at a time.
-    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        var offset = 0
-        while offset &+ 8 <= count {
-            let left = a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if left != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset &+= 8
-        }
-        while offset < count {
-            if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            offset &+= 1
-        }
-        return true
     }
 
     /// A hash of the bytes (their length and first and last bytes, read in at most four loads),
