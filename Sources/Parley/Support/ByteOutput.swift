@@ -10,7 +10,8 @@ import Darwin
 /// at the end. The JSON, MessagePack and YAML writers share it.
 ///
 /// Its methods are `@inlinable` for the same reason as `BinaryInput`'s: the writers call them for
-/// every byte or token, from other modules.
+/// every byte or token, from other modules. Kept: appending a run and appending an indent are
+/// always inlined, which the compiler otherwise left to a call for each.
 @usableFromInline
 package final class ByteOutput {
     // Unchecked: a writer in another module cannot be shown to never overlap two accesses, so
@@ -46,7 +47,7 @@ package final class ByteOutput {
     }
 
     /// Appends `bytes`, which must not point into this output.
-    @inlinable
+    @inlinable @inline(__always)
     package func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let count = bytes.count
@@ -78,7 +79,7 @@ package final class ByteOutput {
     }
 
     /// Appends `byte` `count` times (an indent).
-    @inlinable
+    @inlinable @inline(__always)
     package func append(repeating byte: UInt8, count: Int) {
         guard count > 0 else { return }
         reserve(count)

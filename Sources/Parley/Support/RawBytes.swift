@@ -1,12 +1,12 @@
 /// Copies and comparisons of short runs of bytes (keys, short strings, indents) without a call to
 /// the C library: up to 16 bytes move as two loads and two stores that overlap when the count is
-/// not a power of two. `@inlinable`, as `ByteOutput`: the writers and readers of other modules
-/// call them for every key. Kept: for the writers' keys and strings and for the validator's property
-/// names, the library's call was most of what copying or comparing one cost.
+/// not a power of two. Kept: for the writers' keys and strings and for the validator's property
+/// names, the library's call was most of what copying or comparing one cost; and always inlined,
+/// since the writers call them for every key and string and a call of their own costs as much.
 @usableFromInline
 package enum RawBytes {
     /// Copies `count` bytes, at most 16, from `source` to `target` (which must not overlap).
-    @inlinable
+    @inlinable @inline(__always)
     package static func copyShort(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
         if count >= 8 {
             let head = source.loadUnaligned(as: UInt64.self)
@@ -31,7 +31,7 @@ package enum RawBytes {
 
     /// Whether the `count` bytes at `a` and at `b` are equal: up to 16 compared as
     /// ``copyShort(_:to:count:)`` copies them, longer runs eight at a time.
-    @inlinable
+    @inlinable @inline(__always)
     package static func areEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         switch count {
         case 8...16:
