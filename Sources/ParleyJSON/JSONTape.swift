@@ -246,8 +246,8 @@ package final class JSONTape: @unchecked Sendable {
         let entry = entries[index]
         switch entry.kind {
         case .plainString:
-            return RawBytes.areEqual(UnsafeBufferPointer(start: bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload),
-                                                         count: Int(entry.length)), name)
+            let start = bytes.baseAddress! + Int(truncatingIfNeeded: entry.payload)
+            return RawBytes.areEqual(UnsafeBufferPointer(start: start, count: Int(entry.length)), name)
         default: break
         }
         var key = strings[Int(truncatingIfNeeded: entry.payload)]

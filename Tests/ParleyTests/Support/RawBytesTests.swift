@@ -21,9 +21,10 @@ import Testing
     @Test(arguments: 0...40)
     func runsAreEqualExactlyWhenEveryByteIs(count: Int) {
         let same = Array(Self.source[0..<count])
-        #expect(same.withUnsafeBufferPointer { a in
-            Self.source.withUnsafeBufferPointer { b in RawBytes.areEqual(a, UnsafeBufferPointer(rebasing: b[0..<count])) }
-        })
+        let prefixEqual = same.withUnsafeBufferPointer { a in
+            Self.source.withUnsafeBufferPointer { RawBytes.areEqual(a, UnsafeBufferPointer(rebasing: $0[..<count])) }
+        }
+        #expect(prefixEqual)
         for position in 0..<count {
             var other = same
             other[position] ^= 0x20
@@ -38,7 +39,8 @@ import Testing
         let bytes: [UInt8] = Array("keyed".utf8)
         bytes.withUnsafeBufferPointer { all in
             #expect(!RawBytes.areEqual(all, UnsafeBufferPointer(rebasing: all[0..<3])))
-            #expect(RawBytes.areEqual(UnsafeBufferPointer(rebasing: all[0..<0]), UnsafeBufferPointer(rebasing: all[5...])))
+            let empty = UnsafeBufferPointer(rebasing: all[0..<0])
+            #expect(RawBytes.areEqual(empty, UnsafeBufferPointer(rebasing: all[5...])))
         }
     }
 }
