@@ -174,7 +174,9 @@ extension Format {
 }
 
 /// Calls `body` with the bytes of `bytes` as one contiguous buffer, copying only when the
-/// collection has no contiguous storage.
+/// collection has no contiguous storage. Inlinable, so that the public entry points that take any
+/// sequence of bytes are specialised for their caller's (an `Array`, mostly).
+@inlinable
 package func withContiguousBytes<Bytes: Sequence<UInt8>, R>(
     of bytes: Bytes, _ body: (UnsafeRawBufferPointer) throws -> R
 ) rethrows -> R {

@@ -78,12 +78,22 @@ extension Registry.DecoderMatch {
     /// Decodes `body` with this match's format and limits.
     ///
     /// - Throws: ``ParleyError`` wrapping the format's error.
+    @inlinable
     public func decode<Bytes: Sequence<UInt8>>(_ body: Bytes, contentType: MediaType) throws(ParleyError) -> Value {
-        try run(
-            body, contentType: contentType,
-            failure: { ParleyError(.decodingFailed, "\(format.name) failed: \($0)", underlying: [$0]) }
-        ) { bytes, context in
-            try format.decode(bytes, context: context)
+        try withContiguousBytes(of: body) { decodeResult(ofBytes: $0, contentType: contentType) }.get()
+    }
+
+    /// ``decode(_:contentType:)`` of contiguous bytes: the work, not generic, so a caller in
+    /// another module calls it directly rather than through a generic entry point.
+    @usableFromInline
+    func decodeResult(ofBytes body: UnsafeRawBufferPointer, contentType: MediaType) -> Result<Value, ParleyError> {
+        Result { () throws(ParleyError) in
+            try run(
+                body, contentType: contentType,
+                failure: { ParleyError(.decodingFailed, "\(format.name) failed: \($0)", underlying: [$0]) }
+            ) { bytes, context in
+                try format.decode(bytes, context: context)
+            }
         }
     }
 

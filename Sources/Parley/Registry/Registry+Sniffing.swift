@@ -33,16 +33,22 @@ extension Registry {
     /// The label's own format judges first: when it recognises the body, the body fits unless
     /// that format says the two types are different kinds (``Format/contradicts(label:sniffed:)``).
     /// Otherwise the first other format that recognises the body names what it is.
+    @inlinable
     public func mislabelling(of body: some Sequence<UInt8>, labelledAs label: MediaType) -> Sniffed? {
+        withContiguousBytes(of: body) { mislabelling(ofBytes: $0, labelledAs: label) }
+    }
+
+    /// ``mislabelling(of:labelledAs:)`` of contiguous bytes: the work, not generic, so a caller
+    /// in another module calls it directly rather than through a generic entry point.
+    @usableFromInline
+    func mislabelling(ofBytes bytes: UnsafeRawBufferPointer, labelledAs label: MediaType) -> Sniffed? {
         if isGenericLabel(label) { return nil }
-        return withContiguousBytes(of: body) { bytes -> Sniffed? in
-            let labelFormat = table.match(label)?.owner
-            if let labelFormat, let own = formats[labelFormat].sniff(bytes) {
-                return formats[labelFormat].contradicts(label: label, sniffed: own)
-                    ? Sniffed(mediaType: own, format: formats[labelFormat]) : nil
-            }
-            return sniff(bytes, skipping: labelFormat)
+        let labelFormat = table.match(label)?.owner
+        if let labelFormat, let own = formats[labelFormat].sniff(bytes) {
+            return formats[labelFormat].contradicts(label: label, sniffed: own)
+                ? Sniffed(mediaType: own, format: formats[labelFormat]) : nil
         }
+        return sniff(bytes, skipping: labelFormat)
     }
 
     private func sniff(_ bytes: UnsafeRawBufferPointer, skipping skipped: Int?) -> Sniffed? {
