@@ -495,11 +495,12 @@ extension YAMLWriter: ValueEventWriter {
     /// ``isWrittenKeyRepeated(_:among:in:)``.
     private static func isTemplateKey(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int, of template: [Range<Int>],
                                       in output: ByteOutput) -> Bool {
-        guard index < template.count, let source = utf8.baseAddress, !utf8.isEmpty else { return false }
-        let written = template[index]
-        guard written.count == utf8.count, written.count <= maxImplicitKeyBytes else { return false }
-        guard let text = output.bytes(in: written).baseAddress, text[0] != UInt8(ascii: "\"") else { return false }
-        return RawBytes.areEqual(UnsafeRawPointer(text), UnsafeRawPointer(source), count: utf8.count)
+        guard index < template.count else { return false }
+        let written = output.bytes(in: template[index])
+        guard let first = written.first, first != UInt8(ascii: "\""), written.count <= maxImplicitKeyBytes else {
+            return false
+        }
+        return RawBytes.areEqual(written, utf8)
     }
 
     /// Whether the key text at `written` in `output` equals a key written at one of `keys` (the
