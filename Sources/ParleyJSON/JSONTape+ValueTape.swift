@@ -7,6 +7,7 @@ extension JSONTape {
     /// entry is text as it is.
     @usableFromInline
     package var valueTape: ValueTape? {
-        ValueTape(entries: entries.baseAddress!, bytes: UnsafePointer(bytes.baseAddress!), strings: strings)
+        ValueTape(entries: entries.baseAddress!, bytes: UnsafePointer(bytes.baseAddress!), strings: strings,
+                  documentByteCount: textCount)
     }
 }

@@ -28,6 +28,10 @@ package final class JSONTape: @unchecked Sendable {
     /// decoders made from this tape may outlive the caller's buffer), then the parser's zero
     /// padding: all the memory, which a reused tape's next document may fill further.
     @usableFromInline let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The byte count of the text ``parse(_:options:limits:offsetBase:sizedAfter:)`` read (not
+    /// updated by ``reparse(_:options:limits:offsetBase:)``, whose documents are never walked as
+    /// values): what an encoder of the whole document sizes its output from.
+    let textCount: Int
     /// The entries, in the memory they were written into: all of it (past the document's
     /// entries it is uninitialized), which a reused tape's next document may fill further.
     @usableFromInline let entries: UnsafeBufferPointer<Entry>
@@ -45,9 +49,10 @@ package final class JSONTape: @unchecked Sendable {
         var keys: [UInt32] = []
     }
 
-    init(bytes: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>, strings: [String],
-         largeObjectKeys: LargeObjectKeys) {
+    init(bytes: UnsafeMutableBufferPointer<UInt8>, textCount: Int, entries: UnsafeMutableBufferPointer<Entry>,
+         strings: [String], largeObjectKeys: LargeObjectKeys) {
         self.bytes = bytes
+        self.textCount = textCount
         self.entries = UnsafeBufferPointer(entries)
         self.strings = strings
         self.largeObjectKeys = largeObjectKeys
@@ -99,8 +104,8 @@ package final class JSONTape: @unchecked Sendable {
                 ? parser.parseTape(into: JSONTapeEntryBuffer(capacity: Self.maxEntries(forText: byteCapacity)))
                 : parser.parseTape()
             try parser.endDocument()
-            return .tape(JSONTape(bytes: copy, entries: parts.entries.take(), strings: parts.strings,
-                                  largeObjectKeys: parts.largeObjectKeys))
+            return .tape(JSONTape(bytes: copy, textCount: text.count, entries: parts.entries.take(),
+                                  strings: parts.strings, largeObjectKeys: parts.largeObjectKeys))
         } catch {
             copy.deallocate()
             throw error

@@ -133,6 +133,10 @@ struct MessagePackWriter: ValueEventWriter {
 
     // MARK: Events
 
+    /// Room for as many bytes as the document had: a document's MessagePack is seldom longer
+    /// than its text.
+    mutating func prepare(forDocumentOf byteCount: Int) { output.reserveCapacity(byteCount) }
+
     mutating func writeNull() { output.append(0xC0) }
 
     mutating func writeBool(_ bool: Bool) { output.append(bool ? 0xC3 : 0xC2) }

@@ -354,6 +354,10 @@ extension YAMLWriter {
 }
 
 extension YAMLWriter: ValueEventWriter {
+    /// Room for the document and a quarter more: block style indents what a JSON text writes
+    /// on one line.
+    mutating func prepare(forDocumentOf byteCount: Int) { output.reserveCapacity(byteCount + byteCount / 4) }
+
     /// Starts a value in the innermost event frame (a sequence entry's indent and `- `, or the
     /// space or line break after a mapping key) and returns where a block container there starts.
     private mutating func beginValue(isBlock: Bool) -> (indent: Int, continuesLine: Bool) {

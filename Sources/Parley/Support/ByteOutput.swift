@@ -39,6 +39,12 @@ package final class ByteOutput {
         if capacity &- length < extra { grow(toAtLeast: length &+ extra) }
     }
 
+    /// Makes room for `minimumCapacity` bytes in all, written ones included.
+    @inlinable
+    package func reserveCapacity(_ minimumCapacity: Int) {
+        if capacity < minimumCapacity { grow(toAtLeast: minimumCapacity) }
+    }
+
     @inlinable
     package func append(_ byte: UInt8) {
         if length == capacity { grow(toAtLeast: length &+ 1) }

@@ -9,6 +9,10 @@
 /// one is its begin and end with nothing between.
 @usableFromInline
 package protocol ValueEventWriter {
+    /// Called before the events of each object of a document that was `byteCount` bytes long
+    /// (once for a document that is one object): room for the output the whole document is
+    /// likely to make, so the output does not grow (and move) as it is written.
+    mutating func prepare(forDocumentOf byteCount: Int)
     mutating func writeNull() throws(FormatError)
     mutating func writeBool(_ bool: Bool) throws(FormatError)
     mutating func writeInteger(_ integer: Int64) throws(FormatError)

@@ -46,20 +46,26 @@ package struct ValueTape {
     @usableFromInline package let entries: UnsafePointer<ValueTapeEntry>
     @usableFromInline package let bytes: UnsafePointer<UInt8>
     @usableFromInline package let strings: [String]
+    /// The byte count of the document the tape was parsed from.
+    @usableFromInline package let documentByteCount: Int
 
     @inlinable
-    package init(entries: UnsafePointer<ValueTapeEntry>, bytes: UnsafePointer<UInt8>, strings: [String]) {
+    package init(entries: UnsafePointer<ValueTapeEntry>, bytes: UnsafePointer<UInt8>, strings: [String],
+                 documentByteCount: Int) {
         self.entries = entries
         self.bytes = bytes
         self.strings = strings
+        self.documentByteCount = documentByteCount
     }
 
     /// Writes the object at entry `object` to `writer`, in the order and with the parts its members
     /// built as values would give. Containers open are tracked on an explicit stack (never the
     /// machine stack), as deep as the parse allowed. Inlinable so it is specialised for each
     /// writer: a generic walk made every event a call through the writer's witness table.
+    /// The writer first learns how long the document was.
     @inlinable
     package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
+        writer.prepare(forDocumentOf: documentByteCount)
         // Each open container: the members or elements it has left, and whether it is an object.
         var open: [(remaining: Int, isObject: Bool)] = []
         // Room for the nesting of a typical document at once: growing one by one reallocated it
