@@ -68,7 +68,9 @@ final class Exchange {
     var sentAt: ContinuousClock.Instant?
     var upstreamHead: HTTPResponse?
     var plan: (from: MediaType, to: Registry.EncoderChoice)?
-    var collected = ByteBuffer()
+    /// The upstream's body as it arrives, when the gateway holds it whole (to transcode it, or
+    /// to check it against the contract): in one array, which the transcoding reads as it is.
+    var collected: [UInt8] = []
     /// Whether the exchange holds one of the gateway's ``TranscodeSlots`` (its body is large).
     var holdsTranscodeSlot = false
     var lastUpstreamRead = NIODeadline.now()

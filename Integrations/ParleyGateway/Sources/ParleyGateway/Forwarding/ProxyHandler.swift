@@ -788,11 +788,11 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 if !context.channel.isWritable { exchange.upstream?.pauseReads() }
             case .collecting:
                 if exchange.collectsForContract,
-                   exchange.collected.readableBytes + buffer.readableBytes > exchange.transcodeLimit {
+                   exchange.collected.count + buffer.readableBytes > exchange.transcodeLimit {
                     streamUnchecked(exchange, then: buffer)
                     return
                 }
-                guard exchange.collected.readableBytes + buffer.readableBytes <= exchange.transcodeLimit else {
+                guard exchange.collected.count + buffer.readableBytes <= exchange.transcodeLimit else {
                     let type = exchange.plan.map { "\($0.from.essence) " } ?? ""
                     let limit = exchange.transcodeLimit
                     fail(exchange, UpstreamFailure.unusableBody(
@@ -800,13 +800,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                             + "(max_transcode_bytes)"))
                     return
                 }
-                if exchange.collected.readableBytes == 0 {
-                    exchange.collected = buffer   // a body in one part is kept as it came, not copied
-                } else {
-                    var buffer = buffer
-                    exchange.collected.writeBuffer(&buffer)
-                }
-                let large = exchange.collected.readableBytes > shared.configuration.transcodeOnLoopBytes
+                buffer.withUnsafeReadableBytes { exchange.collected.append(contentsOf: $0) }
+                let large = exchange.collected.count > shared.configuration.transcodeOnLoopBytes
                 if !exchange.holdsTranscodeSlot, large {
                     guard shared.transcodeSlots.take() else {
                         fail(exchange, GatewayBusy(limit: shared.transcodeSlots.limit))
@@ -893,7 +888,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                     // Held whole (within the transcoding limit) so that enforcing can still replace it.
                     exchange.upstreamHead = head
                     exchange.collectsForContract = true
-                    exchange.collected = context.channel.allocator.buffer(capacity: 0)
+                    exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
                     exchange.responseState = .collecting
                     watchBody(exchange)
                     return
@@ -922,10 +917,20 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             exchange.summary.upstreamResponse = received
             exchange.upstreamHead = head
             exchange.plan = (from, to)
-            exchange.collected = context.channel.allocator.buffer(capacity: 0)
+            exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
             exchange.responseState = .collecting
             watchBody(exchange)
         }
+    }
+
+    /// An empty collection with room for the body `head` announces (`Content-Length`), within
+    /// `limit`: a body that fits arrives without the collection growing.
+    private static func collection(for head: HTTPResponse, limit: Int) -> [UInt8] {
+        var collection: [UInt8] = []
+        if let field = head.headerFields.combinedValue(of: .contentLength), let length = Int(field), length > 0 {
+            collection.reserveCapacity(min(length, limit))
+        }
+        return collection
     }
 
     /// Waits for the upstream's body: silent for the upstream body timeout, it has stalled.
@@ -939,8 +944,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
     /// the event loop when it is small, on the thread pool when it is large.
     private func transcode(_ exchange: Exchange) {
         guard let head = exchange.upstreamHead, let plan = exchange.plan, let context else { return }
-        let bytes = Array(exchange.collected.readableBytesView)
-        exchange.collected = ByteBuffer()
+        let bytes = exchange.collected
+        exchange.collected = []
         exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
         exchange.summary.upstreamResponseByteCount = bytes.count
         let transcoder = exchange.transcoder
@@ -1034,16 +1039,15 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard let head = exchange.upstreamHead, let context,
               let check = exchange.contract?.responseCheck(method: exchange.head.method)
         else { return }
-        let buffer = exchange.collected   // sent as it came; the check reads a copy
-        let bytes = Array(buffer.readableBytesView)
-        exchange.collected = ByteBuffer()
+        let bytes = exchange.collected
+        exchange.collected = []
         exchange.summary.upstreamResponseBody = Array(bytes.prefix(shared.observer.captureLimit))
         exchange.summary.upstreamResponseByteCount = bytes.count
         let limit = exchange.transcodeLimit
         guard exchange.holdsTranscodeSlot else {
             // Called directly: no closure contexts to allocate on the event loop.
             let findings = check.findings(head, body: bytes, decoded: nil, limit: limit)
-            return checkedPassingResponse(exchange, findings: findings, head: head, buffer: buffer)
+            return checkedPassingResponse(exchange, findings: findings, head: head, body: bytes)
         }
         shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> [ContractFinding] in
             check.findings(head, body: bytes, decoded: nil, limit: limit)
@@ -1052,7 +1056,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 guard self.exchange === exchange else { return }
                 switch outcome {
                 case .success(let findings): checkedPassingResponse(exchange, findings: findings, head: head,
-                                                                    buffer: buffer)
+                                                                    body: bytes)
                 case .failure(let error): fail(exchange, error)
                 }
             }
@@ -1060,9 +1064,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
 
     /// Sends a checked passing response as it came, or the 502 that enforcing asks for.
     private func checkedPassingResponse(_ exchange: Exchange, findings: [ContractFinding], head: HTTPResponse,
-                                        buffer: ByteBuffer) {
+                                        body: [UInt8]) {
         guard !refusesResponse(exchange, findings) else { return }
-        respond(exchange, head: head, buffer: buffer)
+        respond(exchange, head: head, body: body)
     }
 
     /// A passing response whose body is over the transcoding limit: it streams on unchecked
@@ -1080,11 +1084,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         if exchange.closesAfter { head.headerFields[.connection] = "close" }
         exchange.responseStarted = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        for part in [exchange.collected, buffer] where part.readableBytes > 0 {
+        let parts = [context.channel.allocator.buffer(bytes: exchange.collected), buffer]
+        exchange.collected = []
+        for part in parts where part.readableBytes > 0 {
             exchange.responseTap?.take(part.readableBytesView)
             context.write(wrapOutboundOut(.body(part)), promise: nil)
         }
-        exchange.collected = ByteBuffer()
         if !context.channel.isWritable { exchange.upstream?.pauseReads() }
     }
 
