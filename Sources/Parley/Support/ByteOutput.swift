@@ -36,7 +36,7 @@ package final class ByteOutput {
     /// Makes room for `extra` more bytes.
     @inlinable
     package func reserve(_ extra: Int) {
-        if capacity &- length < extra { grow(toAtLeast: length &+ extra) }
+        reserveCapacity(length &+ extra)
     }
 
     /// Makes room for `minimumCapacity` bytes in all, written ones included.
