@@ -45,3 +45,48 @@ extension ByteBuffer {
         writeStaticString("\r\n")
     }
 }
+
+/// What writing a head needs to know of its fields, learnt in one pass over them (each pass copies
+/// every field): their size as written, the framing fields among them, and whether every value is
+/// one NIO's validator lets through.
+struct HeadFieldSurvey {
+    /// The bytes all the fields take (``HTTPField/encodedSize``).
+    private(set) var size = 0
+    private(set) var contentLengthSize = 0
+    private(set) var transferEncodingSize = 0
+    private(set) var hasContentLength = false
+    /// Whether the first `Transfer-Encoding` field's value is `chunked` (false when there is none).
+    private(set) var firstTransferEncodingIsChunked = false
+    /// Whether every value is free of control characters but tab (NIO's validator's rule).
+    private(set) var valuesAreValid = true
+
+    init(_ fields: HTTPFields, checkingValues: Bool) {
+        var sawTransferEncoding = false
+        for field in fields {
+            let fieldSize = field.encodedSize
+            size += fieldSize
+            if field.name == .contentLength {
+                hasContentLength = true
+                contentLengthSize += fieldSize
+            } else if field.name == .transferEncoding {
+                transferEncodingSize += fieldSize
+                if !sawTransferEncoding {
+                    sawTransferEncoding = true
+                    firstTransferEncodingIsChunked = field.value == "chunked"
+                }
+            }
+            if checkingValues, valuesAreValid {
+                valuesAreValid = field.withUnsafeBytesOfValue { $0.allSatisfy(Self.isValidValueByte) }
+            }
+        }
+    }
+
+    /// The bytes the fields take without the framing fields a writer drops.
+    func size(droppingContentLength: Bool, droppingTransferEncoding: Bool) -> Int {
+        size - (droppingContentLength ? contentLengthSize : 0) - (droppingTransferEncoding ? transferEncodingSize : 0)
+    }
+
+    static func isValidValueByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
+    }
+}

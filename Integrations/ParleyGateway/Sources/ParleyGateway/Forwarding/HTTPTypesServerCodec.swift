@@ -161,11 +161,12 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             dropsBody = request != .other
             answersConnect = request == .connect
         }
+        let survey = HeadFieldSurvey(response.headerFields, checkingValues: false)
         var framing = Framing()
         if answersConnect || !status.mayHaveResponseBody {
             framing.dropsContentLength = true
             framing.dropsTransferEncoding = true
-        } else if response.headerFields.contains(where: { $0.name == .contentLength }) {
+        } else if survey.hasContentLength {
             framing.dropsTransferEncoding = true
         } else {
             framing.dropsTransferEncoding = true
@@ -173,11 +174,10 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         }
         isChunked = framing.addsChunked && !dropsBody
         let reason = status.reasonPhrase
-        // The exact size: the status line, the fields, the added `Transfer-Encoding`, the blank line.
+        // The exact size: the status line, the fields kept, the added `Transfer-Encoding`, the blank line.
         var size = 9 + String(status.code).utf8.count + 1 + reason.utf8.count + 2 + 2
-        for field in response.headerFields where framing.keeps(field.name) {
-            size += field.encodedSize
-        }
+            + survey.size(droppingContentLength: framing.dropsContentLength,
+                          droppingTransferEncoding: framing.dropsTransferEncoding)
         if framing.addsChunked { size += 28 }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
         bytes.clear(minimumCapacity: size)

@@ -110,8 +110,9 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             promise?.fail(HTTP1TypeConversionError.missingPath)
             return
         }
-        let framing = Self.framing(request.method, request.headerFields)
-        guard Self.areValidToSend(request.headerFields), request.authority.map(Self.isValidValue) ?? true else {
+        let survey = HeadFieldSurvey(request.headerFields, checkingValues: true)
+        let framing = Self.framing(request.method, survey)
+        guard survey.valuesAreValid, request.authority.map(Self.isValidValue) ?? true else {
             return refuse(context, promise)
         }
         isChunked = framing.isChunked
@@ -121,9 +122,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         let method = request.method.rawValue
         var size = method.utf8.count + target.utf8.count + 12 + 2
         if let authority = request.authority { size += 8 + authority.utf8.count }
-        for field in request.headerFields where framing.keeps(field.name) {
-            size += field.encodedSize
-        }
+        size += survey.size(droppingContentLength: framing.dropsContentLength,
+                            droppingTransferEncoding: framing.dropsTransferEncoding)
         if framing.addsChunked { size += 28 }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
         bytes.clear(minimumCapacity: size)
@@ -180,19 +180,19 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private static func framing(_ method: HTTPRequest.Method, _ fields: HTTPFields) -> Framing {
+    private static func framing(_ method: HTTPRequest.Method, _ fields: HeadFieldSurvey) -> Framing {
         var framing = Framing()
         if method == .trace {
             framing.dropsContentLength = true
             framing.dropsTransferEncoding = true
-        } else if fields.contains(where: { $0.name == .contentLength }) {
+        } else if fields.hasContentLength {
             framing.dropsTransferEncoding = true
         } else if method == .post || method == .put || method == .patch {
             framing.dropsTransferEncoding = true
             framing.addsChunked = true
             framing.isChunked = true
         } else {
-            framing.isChunked = fields.first(where: { $0.name == .transferEncoding })?.value == "chunked"
+            framing.isChunked = fields.firstTransferEncodingIsChunked
         }
         return framing
     }
@@ -200,13 +200,11 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Whether NIO's validator lets `fields` through (values without control characters but tab).
     private static func areValidToSend(_ fields: HTTPFields) -> Bool {
-        fields.allSatisfy { field in field.withUnsafeBytesOfValue { $0.allSatisfy(isValidValueByte) } }
+        HeadFieldSurvey(fields, checkingValues: true).valuesAreValid
     }
 
-    private static func isValidValue(_ value: String) -> Bool { value.utf8.allSatisfy(isValidValueByte) }
-
-    private static func isValidValueByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
+    private static func isValidValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy(HeadFieldSurvey.isValidValueByte)
     }
 
     /// The bytes NIO's validator lets through in a request target: RFC 3986's unreserved,

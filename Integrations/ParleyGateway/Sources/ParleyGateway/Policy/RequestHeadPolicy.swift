@@ -46,6 +46,21 @@ struct RequestHeadPolicy: Sendable {
         let client: String
         let host: String
         let value: String
+        /// The four proxy fields an untrusted client's request gets: `Forwarded` with ``value``,
+        /// `X-Forwarded-For`, `-Host` and `-Proto`.
+        let fields: [HTTPField]
+
+        init(client: String, host: String) {
+            self.client = client
+            self.host = host
+            value = RequestHeadPolicy.forwardedElement(client: client, host: host)
+            fields = [
+                HTTPField(name: RequestHeadPolicy.forwarded, value: value),
+                HTTPField(name: RequestHeadPolicy.xForwardedFor, value: client),
+                HTTPField(name: RequestHeadPolicy.xForwardedHost, value: host),
+                HTTPField(name: RequestHeadPolicy.xForwardedProto, value: "http"),
+            ]
+        }
     }
 
     /// What a connection keeps of its last admitted head for the next one.
@@ -134,25 +149,25 @@ struct RequestHeadPolicy: Sendable {
             fields.write(field, at: count)
             count += 1
         }
-        let forwarded: String
-        if let element = last.forwarded, element.client == client, element.host == host {
-            forwarded = element.value
+        let element: ForwardedElement
+        if let last = last.forwarded, last.client == client, last.host == host {
+            element = last
         } else {
-            forwarded = Self.forwardedElement(client: client, host: host)
-            last.forwarded = ForwardedElement(client: client, host: host, value: forwarded)
+            element = ForwardedElement(client: client, host: host)
+            last.forwarded = element
         }
         guard trusted, hasProxyFields else {
             // No proxy field is left: the four are appended, in place of the last head's.
-            fields.write(HTTPField(name: Self.forwarded, value: forwarded), at: count)
-            fields.write(HTTPField(name: Self.xForwardedFor, value: client), at: count + 1)
-            fields.write(HTTPField(name: Self.xForwardedHost, value: host), at: count + 2)
-            fields.write(HTTPField(name: Self.xForwardedProto, value: "http"), at: count + 3)
-            fields.truncate(to: count + 4)
+            for field in element.fields {
+                fields.write(field, at: count)
+                count += 1
+            }
+            fields.truncate(to: count)
             return fields
         }
         // A trusted proxy's fields are added to.
         fields.truncate(to: count)
-        fields.append(HTTPField(name: Self.forwarded, value: forwarded))
+        fields.append(element.fields[0])
         let earlier = fields[values: Self.xForwardedFor]
         fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
         if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
