@@ -110,16 +110,16 @@ package final class ByteOutput {
         length &+= count
     }
 
-    /// Appends the low `width` bytes of `value`, most significant first.
+    /// Appends the low `width` bytes (1 to 8) of `value`, most significant first: stored as one
+    /// word, of which the first `width` bytes are kept (kept: the gate measures it, see
+    /// Benchmarks/Gate/kept-shortcuts.md).
     @inlinable
     package func appendBigEndian(_ value: UInt64, width: Int) {
-        reserve(width)
-        var shift = (width &- 1) &* 8
-        while shift >= 0 {
-            base[length] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
-            length &+= 1
-            shift &-= 8
-        }
+        precondition(width >= 1 && width <= 8, "a big-endian number of \(width) bytes")
+        reserve(8)
+        let word = (value &<< UInt64(truncatingIfNeeded: (8 &- width) &* 8)).bigEndian
+        UnsafeMutableRawPointer(base + length).storeBytes(of: word, as: UInt64.self)
+        length &+= width
     }
 
     /// Appends `value` in decimal, as `String(value)` spells it, without making a string.
