@@ -66,11 +66,15 @@ package struct ValueTape {
     @inlinable
     package func writeEvents<W: ValueEventWriter>(of object: UInt32, to writer: inout W) throws(FormatError) {
         writer.prepare(forDocumentOf: documentByteCount)
-        // Each open container: the members or elements it has left, and whether it is an object.
-        var open: [(remaining: Int, isObject: Bool)] = []
+        // The innermost open container: the members or elements it has left (0: none is open), and
+        // whether it is an object. Those around it wait in `outer`, so that counting a value
+        // touches two locals rather than the top of an array.
+        var remaining = 0
+        var isObject = false
+        var outer: [(remaining: Int, isObject: Bool)] = []
         // Room for the nesting of a typical document at once: growing one by one reallocated it
         // at each new depth.
-        open.reserveCapacity(8)
+        outer.reserveCapacity(8)
         var index = Int(object)
         while true {
             let entry = entries[index]
@@ -89,26 +93,29 @@ package struct ValueTape {
                 var text = strings[Int(truncatingIfNeeded: entry.payload)]
                 try text.withUTF8Bytes { (utf8) throws(FormatError) in try writer.writeString(utf8) }
             case .array, .object:
-                let isObject = entry.kind == .object
+                let opensObject = entry.kind == .object
                 let count = Int(entry.length)
-                if isObject { try writer.beginObject(count: count) } else { try writer.beginArray(count: count) }
+                if opensObject { try writer.beginObject(count: count) } else { try writer.beginArray(count: count) }
                 if count > 0 {
-                    open.append((count, isObject))
+                    if remaining > 0 { outer.append((remaining, isObject)) }
+                    remaining = count
+                    isObject = opensObject
                     if isObject { index = try writeKey(at: index, to: &writer) }
                     continue
                 }
-                if isObject { try writer.endObject() } else { try writer.endArray() }
+                if opensObject { try writer.endObject() } else { try writer.endArray() }
             }
             // A value is complete: close the containers it completes, then the next member's key.
-            while let top = open.indices.last {
-                open[top].remaining &-= 1
-                if open[top].remaining > 0 {
-                    if open[top].isObject { index = try writeKey(at: index, to: &writer) }
+            while remaining > 0 {
+                remaining &-= 1
+                if remaining > 0 {
+                    if isObject { index = try writeKey(at: index, to: &writer) }
                     break
                 }
-                if open.removeLast().isObject { try writer.endObject() } else { try writer.endArray() }
+                if isObject { try writer.endObject() } else { try writer.endArray() }
+                if let next = outer.popLast() { (remaining, isObject) = next }
             }
-            if open.isEmpty { return }
+            if remaining == 0 { return }
         }
     }
 
