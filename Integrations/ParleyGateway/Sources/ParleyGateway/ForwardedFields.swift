@@ -89,9 +89,12 @@ extension HTTPFields {
     /// list in place.
     mutating func write(_ field: HTTPField, at index: Int) {
         guard index < count else { return append(field) }
-        // The setter keeps a field equal to the new one, and names are equal whatever their case:
-        // one that differs only in its name's case (sent as written) is first replaced by another.
-        if self[index].name.rawName != field.name.rawName, self[index] == field {
+        // Read once (each read is a copy); the same field, name case included, is not written at all.
+        let current = self[index]
+        if current == field {
+            if current.name.rawName == field.name.rawName { return }
+            // The setter keeps a field equal to the new one, and names are equal whatever their case:
+            // one that differs only in its name's case (sent as written) is first replaced by another.
             self[index] = field.name == Self.placeholder.name ? Self.otherPlaceholder : Self.placeholder
         }
         self[index] = field

@@ -259,10 +259,13 @@ struct UpstreamResponseDecoder {
         }
         let position = head.written
         head.written += 1
-        if !trailer, position < previousFields.count,
-           HTTP1Syntax.is(previousFields[position], name: name, value: value) {
-            head.fields.write(previousFields[position], at: position)
-            return
+        if !trailer, position < previousFields.count {
+            // Read once: each read of a list's field is a copy.
+            let previous = previousFields[position]
+            if HTTP1Syntax.is(previous, name: name, value: value) {
+                head.fields.write(previous, at: position)
+                return
+            }
         }
         // The value's bytes as received: text when they are UTF-8 (the decoder let no CR, LF or NUL through).
         let field = HTTPField(name: HTTPField.Name(String(decoding: name, as: UTF8.self))!, lenientValue: value)
