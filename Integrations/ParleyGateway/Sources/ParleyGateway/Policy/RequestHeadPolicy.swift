@@ -150,8 +150,8 @@ struct RequestHeadPolicy: Sendable {
             count += 1
         }
         let element: ForwardedElement
-        if let last = last.forwarded, last.client == client, last.host == host {
-            element = last
+        if let cached = last.forwarded, cached.client == client, cached.host == host {
+            element = cached
         } else {
             element = ForwardedElement(client: client, host: host)
             last.forwarded = element
