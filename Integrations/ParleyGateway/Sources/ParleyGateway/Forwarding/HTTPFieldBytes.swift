@@ -57,7 +57,8 @@ struct HeadFieldSurvey {
     private(set) var hasContentLength = false
     /// Whether the first `Transfer-Encoding` field's value is `chunked` (false when there is none).
     private(set) var firstTransferEncodingIsChunked = false
-    /// Whether every value is free of control characters but tab (NIO's validator's rule).
+    /// Whether every value's bytes are field-value bytes (``HTTP1Syntax/isValueByte(_:)``: no control
+    /// characters but tab, NIO's validator's rule).
     private(set) var valuesAreValid = true
 
     init(_ fields: HTTPFields, checkingValues: Bool) {
@@ -76,7 +77,7 @@ struct HeadFieldSurvey {
                 }
             }
             if checkingValues, valuesAreValid {
-                valuesAreValid = field.withUnsafeBytesOfValue { $0.allSatisfy(Self.isValidValueByte) }
+                valuesAreValid = field.withUnsafeBytesOfValue { $0.allSatisfy(HTTP1Syntax.isValueByte) }
             }
         }
     }
@@ -84,9 +85,5 @@ struct HeadFieldSurvey {
     /// The bytes the fields take without the framing fields a writer drops.
     func size(droppingContentLength: Bool, droppingTransferEncoding: Bool) -> Int {
         size - (droppingContentLength ? contentLengthSize : 0) - (droppingTransferEncoding ? transferEncodingSize : 0)
-    }
-
-    static func isValidValueByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\t") || (byte >= 0x20 && byte != 0x7F)
     }
 }

@@ -204,7 +204,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private static func isValidValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy(HeadFieldSurvey.isValidValueByte)
+        value.utf8.allSatisfy(HTTP1Syntax.isValueByte)
     }
 
     /// The bytes NIO's validator lets through in a request target: RFC 3986's unreserved,

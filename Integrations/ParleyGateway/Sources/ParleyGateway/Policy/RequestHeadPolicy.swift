@@ -45,17 +45,16 @@ struct RequestHeadPolicy: Sendable {
     struct ForwardedElement: Sendable {
         let client: String
         let host: String
-        let value: String
-        /// The four proxy fields an untrusted client's request gets: `Forwarded` with ``value``,
+        /// The four proxy fields an untrusted client's request gets: `Forwarded` with the element,
         /// `X-Forwarded-For`, `-Host` and `-Proto`.
         let fields: [HTTPField]
 
         init(client: String, host: String) {
             self.client = client
             self.host = host
-            value = RequestHeadPolicy.forwardedElement(client: client, host: host)
             fields = [
-                HTTPField(name: RequestHeadPolicy.forwarded, value: value),
+                HTTPField(name: RequestHeadPolicy.forwarded,
+                          value: RequestHeadPolicy.forwardedElement(client: client, host: host)),
                 HTTPField(name: RequestHeadPolicy.xForwardedFor, value: client),
                 HTTPField(name: RequestHeadPolicy.xForwardedHost, value: host),
                 HTTPField(name: RequestHeadPolicy.xForwardedProto, value: "http"),
