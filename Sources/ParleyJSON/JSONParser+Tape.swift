@@ -34,16 +34,23 @@ extension JSONParser {
     /// a reused tape's).
     mutating func parseTape(into entries: consuming JSONTapeEntryBuffer) throws(FormatError) -> TapeParts {
         var tape = TapeParts(entries: entries)
-        // The entry index of the innermost open container (-1: none) and how many are open. An
-        // open container's `payload` holds the index of the one around it (-1: none) until it
-        // closes, so the open containers need no stack of their own (an array for one is an
-        // allocation per document, a large part of parsing a small one).
+        // The entry index of the innermost open container (-1: none), how many are open, and
+        // the innermost one's kind and values so far, kept in locals while it is open. An open
+        // container's `payload` holds the index of the one around it (-1: none) until it closes,
+        // and an open container with one inside it keeps its count in its `length`, so the open
+        // containers need no stack of their own (an array for one is an allocation per
+        // document, a large part of parsing a small one).
         var innermost = -1
         var depth = 0
+        var members: UInt32 = 0
+        var inObject = false
+        // Values so far, against `DecodingLimits/maxNodes`.
+        var nodes = 0
 
         parsing: while true {
             guard position < count else { throw unexpected("a value", at: position) }
-            try countNode()
+            nodes &+= 1
+            if nodes > maxNodes { throw nodeLimitExceeded() }
             switch bytes[position] {
             case 0x7B, 0x5B: // { [
                 // Compared here rather than in a method: calling one copied the parser's state.
@@ -58,7 +65,10 @@ extension JSONParser {
                     tape.entries[index].payload = UInt64(truncatingIfNeeded: tape.entries.count)
                 } else {
                     tape.entries[index].payload = UInt64(bitPattern: Int64(innermost))
+                    if innermost >= 0 { tape.entries[innermost].length = members }
                     innermost = index
+                    members = 0
+                    inObject = isObject
                     depth += 1
                     if isObject { try appendKey(to: &tape) }
                     continue parsing
@@ -92,22 +102,26 @@ extension JSONParser {
             // Count the value in its container; close containers; move to the next child.
             while innermost >= 0 {
                 let container = innermost
-                guard tape.entries[container].length < UInt32.max else {
+                guard members < UInt32.max else {
                     throw FormatError.limitExceeded(
                         format: Self.formatName, limit: "members per container (tape)",
                         maximum: Int(UInt32.max), location: error(.limitExceeded, "", at: position).location)
                 }
-                tape.entries[container].length += 1
-                let isObject = tape.entries[container].kind == .object
-                if try nextMember(inObject: isObject) {
-                    if isObject { try appendKey(to: &tape) }
+                members &+= 1
+                if try nextMember(inObject: inObject) {
+                    if inObject { try appendKey(to: &tape) }
                     continue parsing
                 }
                 innermost = Int(Int64(bitPattern: tape.entries[container].payload))
                 tape.entries[container].payload = UInt64(truncatingIfNeeded: tape.entries.count)
+                tape.entries[container].length = members
                 depth -= 1
-                if isObject && tape.entries[container].length > JSONTape.walkLimit {
+                if inObject && members > JSONTape.walkLimit {
                     tape.listKeys(of: container)
+                }
+                if innermost >= 0 {
+                    members = tape.entries[innermost].length
+                    inObject = tape.entries[innermost].kind == .object
                 }
             }
             // Values refer to objects by their entry's index in 32 bits.
@@ -144,15 +158,27 @@ extension JSONParser {
         return special != 0 && bytes[start &+ length] == 0x22 ? length : nil
     }
 
-    /// Appends the string whose opening quote was consumed.
+    /// Appends the string whose opening quote was consumed. A string under 16 bytes of printable
+    /// ASCII without escapes is appended here, inlined into the parse loop (kept: the gate
+    /// measures it, see Benchmarks/Gate/kept-shortcuts.md); any other goes to
+    /// ``appendLongString(to:)``.
+    @inline(__always)
     mutating func appendString(to tape: inout TapeParts) throws(FormatError) {
         let start = position
         if let shortLength = shortPlainStringLength(at: start) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: shortLength),
                                                payload: UInt64(truncatingIfNeeded: start)))
             position = start &+ shortLength &+ 1
-            return
+        } else {
+            try appendLongString(to: &tape)
         }
+    }
+
+    /// ``appendString(to:)`` for any string: one with escapes or non-ASCII bytes, or of 16 bytes
+    /// or more.
+    @inline(never)
+    mutating func appendLongString(to tape: inout TapeParts) throws(FormatError) {
+        let start = position
         let end = try scanPlainString()
         if let end, end - start <= Int(UInt32.max) {
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: end - start),
@@ -183,19 +209,31 @@ extension JSONParser {
     /// Appends a member's key and consumes the `:` after it.
     ///
     /// A key under 16 bytes of printable ASCII without escapes (most keys are) is found by
-    /// ``shortPlainStringLength(at:)``; any other key goes to ``appendString(to:)``. The colon
-    /// test needs no end test: the text is followed by ``padding`` zero bytes.
+    /// ``shortPlainStringLength(at:)`` and appended here, inlined into the parse loop (kept: the
+    /// gate measures it, see Benchmarks/Gate/kept-shortcuts.md); any other key goes to
+    /// ``appendLongKey(to:)``. The colon test needs no end test: the text is followed by
+    /// ``padding`` zero bytes.
+    @inline(__always)
     mutating func appendKey(to tape: inout TapeParts) throws(FormatError) {
-        if bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
-        let start = position
-        if let length = shortPlainStringLength(at: start) {
+        if bytes[position] == 0x22, let length = shortPlainStringLength(at: position &+ 1),
+           bytes[position &+ length &+ 2] == 0x3A {
+            let start = position &+ 1
             tape.entries.append(JSONTape.Entry(kind: .plainString, length: UInt32(truncatingIfNeeded: length),
                                                payload: UInt64(truncatingIfNeeded: start)))
-            position = start &+ length &+ 1
+            position = start &+ length &+ 2
+            skipWhitespace()
         } else {
-            try appendString(to: &tape)
+            try appendLongKey(to: &tape)
         }
-        if bytes[position] == 0x3A {  // `"key":`, the common layout
+    }
+
+    /// ``appendKey(to:)`` for any key: one with escapes, non-ASCII bytes, 16 bytes or more,
+    /// whitespace before its colon, or a mistake.
+    @inline(never)
+    mutating func appendLongKey(to tape: inout TapeParts) throws(FormatError) {
+        if bytes[position] == 0x22 { position &+= 1 } else { try expectKeyQuote() }
+        try appendString(to: &tape)
+        if bytes[position] == 0x3A {
             position &+= 1
             skipWhitespace()
         } else {

@@ -24,7 +24,6 @@ struct JSONParser {
     /// Added to reported byte offsets (a skipped byte-order mark).
     let offsetBase: Int
     var position = 0
-    var nodes = 0
 
     /// Creates a parser of `bytes`, which ``padding`` zero bytes must follow and which the parser
     /// may change (it decodes escapes in place); `source` holds the same text, unchanged, for
@@ -108,12 +107,10 @@ struct JSONParser {
         }
     }
 
-    mutating func countNode() throws(FormatError) {
-        nodes += 1
-        if nodes > maxNodes {
-            throw FormatError.limitExceeded(format: Self.formatName, limit: "maxNodes", maximum: maxNodes,
-                                            location: error(.limitExceeded, "", at: position).location)
-        }
+    /// The error for a value past `DecodingLimits/maxNodes`.
+    func nodeLimitExceeded() -> FormatError {
+        FormatError.limitExceeded(format: Self.formatName, limit: "maxNodes", maximum: maxNodes,
+                                  location: error(.limitExceeded, "", at: position).location)
     }
 
     /// After a container's child: consumes `,` (and the whitespace after it) and returns

@@ -193,6 +193,28 @@ import Testing
         }
     }
 
+    /// The parser counts the members of the innermost open container apart from the tape: each
+    /// container keeps its count across the containers opened and closed inside it, at every
+    /// depth, and with whitespace around keys and colons.
+    @Test func countsMembersAroundNestedContainers() throws {
+        let text = """
+            {"a":1,"b":[2,{"c":[3,[4,5],{}],"d":6},[],7],"e" : {"f":{"g":[8]} ,"h":9},
+             "big":{\((0..<40).map { "\"k\($0)\":[\($0)]" }.joined(separator: ","))},"i":[[[]],10]}
+            """
+        let big = Value.object(.init((0..<40).map { .init(key: "k\($0)", value: [.integer(Int64($0))]) }))
+        let expected: Value = [
+            "a": 1, "b": [2, ["c": [3, [4, 5], .object([:])], "d": 6], [], 7], "e": ["f": ["g": [8]], "h": 9],
+            "big": big, "i": [[[]], 10],
+        ]
+        #expect(try decode(text) == expected)
+        // Every value counts against `maxNodes`, containers and their members alike.
+        // The outer object, then the values of "a", "b", "e", "big" and "i", each with all inside it.
+        let nodes = 1 + 1 + 12 + 5 + (1 + 40 * 2) + 4
+        #expect(try decode(text, limits: DecodingLimits(maxNodes: nodes)) == expected)
+        let error = try #require(throws: FormatError.self) { try decode(text, limits: DecodingLimits(maxNodes: nodes - 1)) }
+        #expect(error.limit?.name == "maxNodes")
+    }
+
     @Test func reportsLineAndColumn() throws {
         let error = try #require(throws: FormatError.self) { try decode("{\n  \"a\": tru,\n}") }
         #expect(error.code == .malformed)
