@@ -33,7 +33,7 @@ struct MessagePackWriter: ValueEventWriter {
                 case .number(let text): try writeNumber(text)
                 case .string(let s): try writeString(s)
                 case .bytes(let b):
-                    try writeHeader(count: b.count, small: nil, codes: (0xC4, 0xC5, 0xC6))
+                    try writeHeader(count: b.count, codes: (0xC4, 0xC5, 0xC6))
                     output.append(contentsOf: b)
                 case .date(let date):
                     guard let payload = MessagePackTimestamp.payload(for: date) else {
@@ -146,19 +146,23 @@ struct MessagePackWriter: ValueEventWriter {
         if utf8.count <= 31 {
             output.append(0xA0 | UInt8(truncatingIfNeeded: utf8.count))
         } else {
-            try writeHeader(count: utf8.count, small: nil, codes: (0xD9, 0xDA, 0xDB))
+            try writeHeader(count: utf8.count, codes: (0xD9, 0xDA, 0xDB))
         }
         output.append(contentsOf: utf8)
     }
 
     mutating func beginArray(count: Int) throws(FormatError) {
-        try writeHeader(count: count, small: (0x90, 15), codes: (0xDC, 0xDC, 0xDD))
+        // Most arrays and objects are small: their fixarray or fixmap header is written here,
+        // without the general case.
+        if count <= 15 { return output.append(0x90 | UInt8(truncatingIfNeeded: count)) }
+        try writeHeader(count: count, codes: (0xDC, 0xDC, 0xDD))
     }
 
     mutating func endArray() {}
 
     mutating func beginObject(count: Int) throws(FormatError) {
-        try writeHeader(count: count, small: (0x80, 15), codes: (0xDE, 0xDE, 0xDF))
+        if count <= 15 { return output.append(0x80 | UInt8(truncatingIfNeeded: count)) }
+        try writeHeader(count: count, codes: (0xDE, 0xDE, 0xDF))
     }
 
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) { try writeString(utf8) }
@@ -174,7 +178,7 @@ struct MessagePackWriter: ValueEventWriter {
         case 4: output.append(0xD6)
         case 8: output.append(0xD7)
         case 16: output.append(0xD8)
-        default: try writeHeader(count: payload.count, small: nil, codes: (0xC7, 0xC8, 0xC9))
+        default: try writeHeader(count: payload.count, codes: (0xC7, 0xC8, 0xC9))
         }
         output.append(UInt8(bitPattern: type))
         output.append(contentsOf: payload)
@@ -182,13 +186,10 @@ struct MessagePackWriter: ValueEventWriter {
 
     // MARK: Headers
 
-    /// Writes a length or count: in the fix form `small` when it fits, else with 1, 2 or 4
+    /// Writes a length or count too large for a fix form (the callers write those) with 1, 2 or 4
     /// bytes under `codes` (a container passes its 16-bit code twice: it has no 8-bit form).
-    private mutating func writeHeader(count: Int, small: (base: UInt8, max: Int)?,
-                                      codes: (UInt8, UInt8, UInt8)) throws(FormatError) {
-        if let small, count <= small.max {
-            output.append(small.base | UInt8(count))
-        } else if count <= 0xFF && codes.0 != codes.1 {
+    private mutating func writeHeader(count: Int, codes: (UInt8, UInt8, UInt8)) throws(FormatError) {
+        if count <= 0xFF && codes.0 != codes.1 {
             output.append(codes.0)
             output.appendBigEndian(UInt64(count), width: 1)
         } else if count <= 0xFFFF {
