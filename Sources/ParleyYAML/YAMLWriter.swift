@@ -41,7 +41,8 @@ struct YAMLWriter {
     /// continues the current line.
     private var eventRoot = (indent: 0, continuesLine: false)
     /// The start and end in ``output`` of each key written by the open event frames, a frame's
-    /// together, for the unique-key check.
+    /// together, for the unique-key check. A mapping that follows its key template adds none
+    /// (its keys are the template's first ones) until a key departs from it.
     private var eventKeys: [Range<Int>] = []
     /// The keys of each open event mapping of more than 16 members, innermost last (fewer are
     /// compared one by one, as written, through ``eventKeys``).
@@ -449,8 +450,10 @@ extension YAMLWriter: ValueEventWriter {
         if frame.isMapping {
             let depth = eventFrames.count
             while keyTemplates.count <= depth { keyTemplates.append([]) }
-            // A mapping that followed the template to its end leaves it as it is.
-            if !(frame.followsKeyTemplate && frame.index == keyTemplates[depth].count) {
+            if frame.followsKeyTemplate {
+                // Its keys were the template's first ones: the template keeps those.
+                keyTemplates[depth].removeLast(keyTemplates[depth].count - frame.index)
+            } else {
                 keyTemplates[depth].replaceSubrange(keyTemplates[depth].indices, with: eventKeys[frame.firstKey...])
             }
         }
@@ -467,11 +470,12 @@ extension YAMLWriter: ValueEventWriter {
         if frame.followsKeyTemplate {
             if Self.isTemplateKey(utf8, at: frame.index, of: keyTemplates[top], in: output) {
                 output.append(contentsOf: utf8)
-                eventKeys.append(keyStart..<output.count)
                 output.append(UInt8(ascii: ":"))
                 return
             }
             eventFrames[top].followsKeyTemplate = false
+            // The keys before this one are the template's: compared there from now on.
+            eventKeys.append(contentsOf: keyTemplates[top][..<frame.index])
         }
         ScalarText.appendString(utf8, inFlow: false, to: output)
         var written = keyStart..<output.count

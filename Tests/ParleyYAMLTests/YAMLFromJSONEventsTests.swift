@@ -113,7 +113,9 @@ import Testing
         try expectEventsMatchTree(text)
         #expect(try yaml.decode(try yaml.encode(try json.decode(text))) == (try json.decode(text)).resolved())
         let repeats = [("id", #"{"id": 8, "name": "f", "id": 9}"#),
-                       ("name", #"{"id": 8, "name": "f", "yes": 1, "name": 2}"#)]
+                       ("name", #"{"id": 8, "name": "f", "yes": 1, "name": 2}"#),
+                       ("id", #"{"id": 8, "name": "f", "yes": 1, "": {"city": "q", "a": 1}, "id": 2}"#),
+                       ("id", #"{"id": 8}, {"id": 9, "name": "g", "id": 10}"#)]
         for (key, repeated) in repeats {
             let text = Array(("[" + records[0] + "," + repeated + "]").utf8)
             try expectEventsMatchTree(text)
