@@ -47,8 +47,9 @@ struct YAMLWriter {
     /// The keys of each open event mapping of more than 16 members, innermost last (fewer are
     /// compared one by one, as written, through ``eventKeys``).
     private var eventKeySets: [Set<String>] = []
-    /// For each depth of event frames, the keys (start and end in ``output``) of the last mapping
-    /// of at most 16 members closed at that depth: distinct keys, already checked and written.
+    /// For each depth of event frames, the keys of the last mapping of at most 16 members closed at
+    /// that depth, as start and end in ``output`` of the same text written there or earlier:
+    /// distinct keys, already checked and written.
     /// The mappings of an array of records repeat one another's keys, so a key equal to the one
     /// at its place there is written as it was, without the plain-scalar test or the comparisons
     /// with its mapping's earlier keys (see ``EventFrame/followsKeyTemplate``). Kept: a cache, which
