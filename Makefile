@@ -3,7 +3,8 @@
 # and zstd tools the compression interop tests run, when they are missing.
 
 SHELL := /bin/bash
-SWIFT ?= swift
+# SwiftPM, rerun once when the tool itself crashes (see Scripts/swiftpm).
+SWIFT ?= $(CURDIR)/Scripts/swiftpm
 APT_PACKAGES := pkg-config libxml2-dev libyaml-dev zlib1g-dev libbrotli-dev libzstd-dev libpng-dev libjpeg-dev \
   libgif-dev libwebp-dev libtiff-dev brotli zstd curl nghttp2-client
 PKG_CONFIG_MODULES := libxml-2.0 yaml-0.1 zlib libbrotlidec libbrotlienc libzstd libpng libjpeg libwebp libwebpdemux \
