@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         // The generated-code protobuf anchor: the library only, as parley uses it (never the build plugin).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
+        // The response pipeline's heads (the gateway's transcode path of PerfWorkloads).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
     ],
     targets: [
         suite("NegotiationBenchmarks", ["PerfWorkloads", parley("Parley")]),
@@ -84,7 +86,8 @@ let package = Package(
                                parley("ParleyXML"), parley("ParleyPropertyList"), parley("ParleyImage"),
                                parley("ParleyCSV"), parley("ParleyMessagePack"), parley("ParleyCBOR"),
                                parley("ParleyCLI"), parley("ParleySchema"), parley("ParleyOpenAPI"),
-                               parley("ParleyProtobuf"), "CStandardStreams"],
+                               parley("ParleyProtobuf"), parley("ParleyHTTP"), parley("ParleyCompression"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"), "CStandardStreams"],
                 path: "Shared/PerfWorkloads", swiftSettings: strictImports),
         .target(name: "CStandardStreams", path: "Shared/CStandardStreams"),
         // swift-protobuf's generated code for Tests/ParleyProtobufTests/Resources/oracle_test.proto,

@@ -1,7 +1,11 @@
 import BenchmarkInputs
 public import Foundation
+import HTTPTypes
 import Parley
 import ParleyCBOR
+import ParleyCompression
+import ParleyCSV
+import ParleyHTTP
 import ParleyJSON
 import ParleyMessagePack
 import ParleyPropertyList
@@ -169,6 +173,26 @@ let formatPaths: [GatedPath] = [
         let document = makeGatewayBenchBody(size: 100 << 10)
         return { for _ in 0..<10 { consume(try YAMLFormat().encode(try JSONFormat().decode(document))) } }
     },
+    // The gateway's transcode of a 1 KB body (#33) as it runs it, the fixed costs around the parse
+    // included: its response pipeline (content coding, status, `Content-Type` parsed and matched,
+    // mislabel sniffing, decode) over every linked format, then the encode.
+    GatedPath("Transcode.json-to-msgpack-pipeline-1kb", iterations: 1_000) { _ in
+        let pipeline = ResponsePipeline(registry: transcodingRegistry,
+                                        validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+                                        contentCodings: .standard, maxDecompressedBytes: 64 << 10)
+        let body = makeGatewayBenchBody(size: 1 << 10)
+        let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json",
+                                                                 .contentLength: String(body.count)])
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/orders",
+                                  headerFields: [.accept: "application/msgpack"])
+        let context = EncodingContext(mediaType: MediaType("application/msgpack"))
+        return {
+            for _ in 0..<1_000 {
+                let value = try pipeline.run(response, body: body, request: request).get()
+                consume(try MessagePackFormat().encode(value, context: context))
+            }
+        }
+    },
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
         return { consume(try PropertyListFormat().decode(document)) }
@@ -188,6 +212,11 @@ let formatPaths: [GatedPath] = [
         return { consume(try JSONFormat().encode(try format.decode(bytes, as: protobufStreamType))) }
     },
 ]
+
+/// The formats `parley-gateway` links, in the order its `Registry.linked` lists them.
+let transcodingRegistry = Registry(formats: [JSONFormat(), XMLFormat(), YAMLFormat(), PropertyListFormat(),
+                                            MessagePackFormat(), ProtobufFormat(), CBORFormat(), CSVFormat()]
+                                       + Registry.builtInFormats)
 
 /// The values of the 1 MB API document as CBOR (what the CBOR paths decode; encoding starts from
 /// their decoded value, fully built).
