@@ -22,6 +22,10 @@ public struct ResponseOutcome<Output: Sendable>: Sendable {
     public var body: [UInt8]
 
     /// The output, or the error that stopped the pipeline.
+    ///
+    /// Inlinable, so a caller's module runs it specialised for its `Output` rather than
+    /// generically, looking up metadata for each call (kept, see Benchmarks/Gate/kept-shortcuts.md).
+    @inlinable
     public func get() throws(ParleyError) -> Output {
         if let error { throw error }
         guard let output else {
