@@ -157,10 +157,7 @@ package final class ByteOutput {
 
     /// The bytes written, copied into an array.
     package func makeArray() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-            if let target = buffer.baseAddress, length > 0 { target.initialize(from: base, count: length) }
-            initialized = length
-        }
+        Array(UnsafeBufferPointer(start: base, count: length))
     }
 
     /// Grows the memory with `realloc`: in place when the memory after it is free, as it often
