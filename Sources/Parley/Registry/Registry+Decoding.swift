@@ -9,6 +9,8 @@ extension Registry {
         public let rank: MatchRank
         /// The limits in force for this format in the registry.
         public let limits: DecodingLimits
+        /// The format's position in the registry's ``Registry/formats``.
+        package let formatIndex: Int
     }
 
     /// How a `Content-Type` matched a registered type, from strongest to weakest.
@@ -45,7 +47,7 @@ extension Registry {
     public func decoder(for contentType: MediaType) -> DecoderMatch? {
         guard let match = table.match(contentType) else { return nil }
         return DecoderMatch(format: formats[match.owner], registeredType: match.registered, rank: match.rank,
-                            limits: limitsByFormat[match.owner])
+                            limits: limitsByFormat[match.owner], formatIndex: match.owner)
     }
 
     /// The format that decodes bodies labelled with this `Content-Type` field value, or `nil`

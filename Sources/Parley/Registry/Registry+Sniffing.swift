@@ -13,11 +13,17 @@ extension Registry {
     /// `text/html`, whose pages do, and the structured `text/*` aliases a format registers exactly
     /// (`text/xml`, `text/yaml`, `text/json`).
     public func isGenericLabel(_ label: MediaType) -> Bool {
+        isGenericLabel(label, rank: table.match(label)?.rank)
+    }
+
+    /// ``isGenericLabel(_:)`` with how `label` matches a registered type, asked for only when
+    /// needed (a `text/*` label).
+    private func isGenericLabel(_ label: MediaType, rank: @autoclosure () -> MatchRank?) -> Bool {
         // Type and subtype compared apart: `essence` makes a string for every response.
         let octetStream = MediaType.applicationOctetStream
         if label.type == octetStream.type, label.subtype == octetStream.subtype { return true }
         guard label.type == "text", label.subtype != "html" else { return false }
-        return label.subtype == "plain" || (table.match(label)?.rank ?? .anyType) < .suffixBaseType
+        return label.subtype == "plain" || (rank() ?? .anyType) < .suffixBaseType
     }
 
     /// What `body` looks like, asking each format in registration order; `nil` when none can tell.
@@ -42,8 +48,23 @@ extension Registry {
     /// in another module calls it directly rather than through a generic entry point.
     @usableFromInline
     func mislabelling(ofBytes bytes: UnsafeRawBufferPointer, labelledAs label: MediaType) -> Sniffed? {
-        if isGenericLabel(label) { return nil }
-        let labelFormat = table.match(label)?.owner
+        let match = table.match(label)
+        return mislabelling(ofBytes: bytes, labelledAs: label, labelFormat: match?.owner, rank: match?.rank)
+    }
+
+    /// ``mislabelling(of:labelledAs:)`` of a body whose label was matched already, to `match`:
+    /// the response pipeline's, which looks the label up once for both.
+    package func mislabelling(of body: [UInt8], labelledAs label: MediaType, decodedBy match: DecoderMatch) -> Sniffed? {
+        body.withUnsafeBytes { bytes in
+            mislabelling(ofBytes: bytes, labelledAs: label, labelFormat: match.formatIndex, rank: match.rank)
+        }
+    }
+
+    /// The work of ``mislabelling(of:labelledAs:)``, given the index of the format `label`
+    /// matches (if any) and how it matched.
+    private func mislabelling(ofBytes bytes: UnsafeRawBufferPointer, labelledAs label: MediaType,
+                              labelFormat: Int?, rank: MatchRank?) -> Sniffed? {
+        if isGenericLabel(label, rank: rank) { return nil }
         if let labelFormat, let own = formats[labelFormat].sniff(bytes) {
             return formats[labelFormat].contradicts(label: label, sniffed: own)
                 ? Sniffed(mediaType: own, format: formats[labelFormat]) : nil

@@ -129,13 +129,13 @@ public struct ResponsePipeline: Sendable {
             // The error body is still decoded, so the error can carry what it says.
             var errorBody = report
             errorBody.error = nil
-            let value = decodeContent(&errorBody, request: request, decoding: valueDecoding)
+            let value = decodeContent(&errorBody, status: status.code, request: request, decoding: valueDecoding)
             report.findings = errorBody.findings
             report.formatName = errorBody.formatName
             report.error?.decodedBody = value
             return report.outcome(nil)
         }
-        let output = decodeContent(&report, request: request, decoding: decoding)
+        let output = decodeContent(&report, status: status.code, request: request, decoding: decoding)
         return report.outcome(output)
     }
 
@@ -176,10 +176,10 @@ public struct ResponsePipeline: Sendable {
         }
     }
 
-    /// Steps 2 (body presence) to 6.
-    private func decodeContent<Output>(_ report: inout PipelineReport, request: HTTPRequest?,
+    /// Steps 2 (body presence) to 6, for a response of `status` (read once: `HTTPResponse`
+    /// parses it from its text on each read).
+    private func decodeContent<Output>(_ report: inout PipelineReport, status: Int, request: HTTPRequest?,
                                        decoding: Decoding<Output>) -> Output? {
-        let status = report.response.status.code
         // Step 2: body presence.
         let noContent = EmptyBodyPolicy.hasNoContent(status: status, requestMethod: request?.method)
         // Made only when said: a string per response otherwise.
@@ -263,7 +263,7 @@ public struct ResponsePipeline: Sendable {
         }
 
         // Step 5: what the bytes look like.
-        let mislabel = registry.mislabelling(of: report.body, labelledAs: labelled)
+        let mislabel = registry.mislabelling(of: report.body, labelledAs: labelled, decodedBy: match)
 
         // Step 6: decode.
         let body = report.body
