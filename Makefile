@@ -161,7 +161,8 @@ linearity-gate: bench-setup valgrind
 # negotiation, JSON decode+walk and Codable, XML string events and value tree, YAML decode and
 # encode, property lists, MessagePack and CBOR, Protocol Buffers decode to values and to JSON
 # text, JSON Schema, OpenAPI contract checks of a GET and a POST exchange, `parley negotiate
-# --batch`, `parley check` on a generated corpus) runs under valgrind's callgrind, and the run
+# --batch`, `parley check` on a generated corpus) runs under valgrind's callgrind, each in a
+# process of its own (what one path leaves in the heap never moves another's count), and the run
 # fails when one takes more than 5% more instructions than its line in
 # Benchmarks/Gate/instruction-thresholds.txt. Counts, not times: the machine's load cannot move
 # them. `make perf-gate PERF_GATE_FLAGS=--update` rewrites the lines of the paths it ran (add

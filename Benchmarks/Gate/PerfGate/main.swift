@@ -10,7 +10,9 @@ import PerfWorkloads
 //
 // The paths (PerfWorkloads' gatedPaths: negotiation, JSON, XML, YAML, property lists, the
 // command line) run in a copy of this program under callgrind with only the measured calls
-// instrumented, each once after a warm-up call.
+// instrumented, each once after a warm-up call, and each in a copy of its own: a path's count
+// never depends on what the paths before it left in the heap (whether `realloc` grows a block in
+// place or copies it).
 //
 // Usage: PerfGate [--thresholds FILE] [--filter TEXT] [--tolerance 5] [--update]
 // `make perf-gate` builds it in release and runs it with SWIFT_DETERMINISTIC_HASHING=1.
@@ -21,6 +23,8 @@ struct Options {
     var tolerance = 5.0
     var update = false
     var worker = false
+    /// The one path a worker counts.
+    var path: String?
     var inputs: String?
 }
 
@@ -34,6 +38,7 @@ while let argument = arguments.popFirst() {
     case "--update": options.update = true
     case "--worker": options.worker = true
     case "--inputs": options.inputs = arguments.popFirst()
+    case "--path": options.path = arguments.popFirst()
     default:
         print("usage: PerfGate [--thresholds FILE] [--filter TEXT] [--tolerance 5] [--update]")
         exit(2)
@@ -43,7 +48,7 @@ while let argument = arguments.popFirst() {
 let filter = options.filter
 func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
-// Worker: under callgrind, count each path and print `name<TAB>instructions per run`.
+// Worker: under callgrind, count the path named by --path and print `name<TAB>instructions per run`.
 if options.worker {
     let (available, reason) = InstructionCounter.available()
     guard let counter = available, case .callgrind = counter else {
@@ -51,7 +56,7 @@ if options.worker {
         exit(2)
     }
     let inputs = URL(fileURLWithPath: options.inputs ?? FileManager.default.currentDirectoryPath)
-    for path in gatedPaths where selected(path.name) {
+    for path in gatedPaths where path.name == options.path {
         let call = path.prepare(inputs)
         do {
             try call()  // warm-up: one-time initialisation is not the path's cost
@@ -105,23 +110,26 @@ let inputs = FileManager.default.temporaryDirectory.appendingPathComponent("parl
 try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: inputs) }
 try prepareCommandLineInputs(in: inputs)
-let worker = Process()
-let invocation = InstructionCounter.callgrindInvocation(
-    arguments: ["--worker", "--inputs", inputs.path] + (options.filter.map { ["--filter", $0] } ?? []))
-worker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-worker.arguments = invocation
-let pipe = Pipe()
-worker.standardOutput = pipe
-try worker.run()
-let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-worker.waitUntilExit()
-for line in output.split(separator: "\n") {
-    let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
-    guard fields.count == 2 else { continue }
-    measured.append((fields[0], Int(fields[1]).map { .success($0) } ?? .failure(GateError(fields[1]))))
+/// The instructions per run of the path `name`, counted by a worker of its own under callgrind.
+func count(_ name: String, inputs: URL) throws -> Result<Int, GateError> {
+    let worker = Process()
+    worker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    worker.arguments = InstructionCounter.callgrindInvocation(
+        arguments: ["--worker", "--inputs", inputs.path, "--path", name])
+    let pipe = Pipe()
+    worker.standardOutput = pipe
+    try worker.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    worker.waitUntilExit()
+    for line in output.split(separator: "\n") {
+        let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+        guard fields.count == 2, fields[0] == name else { continue }
+        return Int(fields[1]).map { .success($0) } ?? .failure(GateError(fields[1]))
+    }
+    return .failure(GateError("its worker exited with \(worker.terminationStatus) without a count"))
 }
-if worker.terminationStatus != 0 {
-    measured.append(("the worker", .failure(GateError("the worker exited with \(worker.terminationStatus)"))))
+for path in gatedPaths where selected(path.name) {
+    measured.append((path.name, try count(path.name, inputs: inputs)))
 }
 
 let committed = readThresholds(options.thresholds)
