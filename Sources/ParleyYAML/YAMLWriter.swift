@@ -35,7 +35,11 @@ struct YAMLWriter {
     /// The bytes written so far.
     private let output: ByteOutput
     private var stack: [Frame] = []
-    /// The containers open while an object is written from its document's events.
+    /// The innermost container open while an object is written from its document's events, and
+    /// those around it (``eventFrames``, outermost first). The innermost, whose index every entry
+    /// moves, is kept apart: an update of an array's element first checks the array's storage is
+    /// not shared.
+    private var eventFrame: EventFrame?
     private var eventFrames: [EventFrame] = []
     /// Where the object written from events starts: its indent and whether its first entry
     /// continues the current line.
@@ -363,13 +367,12 @@ extension YAMLWriter: ValueEventWriter {
     /// Starts a value in the innermost event frame (a sequence entry's indent and `- `, or the
     /// space or line break after a mapping key) and returns where a block container there starts.
     private mutating func beginValue(isBlock: Bool) -> (indent: Int, continuesLine: Bool) {
-        guard let top = eventFrames.indices.last else { return eventRoot }
-        let frame = eventFrames[top]
+        guard let frame = eventFrame else { return eventRoot }
         if frame.isMapping {
             output.append(isBlock ? UInt8(ascii: "\n") : UInt8(ascii: " "))
             return (frame.indent + 2, false)
         }
-        eventFrames[top].index = frame.index &+ 1
+        eventFrame!.index = frame.index &+ 1
         if !(frame.continuesLine && frame.index == 0) { writeIndent(frame.indent) }
         append("- ")
         return (frame.indent + 2, true)
@@ -428,10 +431,12 @@ extension YAMLWriter: ValueEventWriter {
         let (indent, continuesLine) = beginValue(isBlock: true)
         let hasKeySet = isMapping && count > 16
         if hasKeySet { eventKeySets.append(Set(minimumCapacity: count)) }
-        let hasTemplate = isMapping && !hasKeySet && eventFrames.count < keyTemplates.count
-        eventFrames.append(EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
-                                      firstKey: eventKeys.count, hasKeySet: hasKeySet,
-                                      followsKeyTemplate: hasTemplate))
+        if let outer = eventFrame { eventFrames.append(outer) }
+        // The new frame's depth: the frames around it.
+        let depth = eventFrames.count
+        let hasTemplate = isMapping && !hasKeySet && depth < keyTemplates.count
+        eventFrame = EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
+                                firstKey: eventKeys.count, hasKeySet: hasKeySet, followsKeyTemplate: hasTemplate)
     }
 
     mutating func endArray() { endContainer() }
@@ -443,13 +448,15 @@ extension YAMLWriter: ValueEventWriter {
             emptyContainerOpen = false
             return
         }
-        let frame = eventFrames.removeLast()
+        let frame = eventFrame!
+        // Its depth: the frames around it.
+        let depth = eventFrames.count
+        eventFrame = eventFrames.popLast()
         if frame.hasKeySet {
             eventKeySets.removeLast()
             return
         }
         if frame.isMapping {
-            let depth = eventFrames.count
             while keyTemplates.count <= depth { keyTemplates.append([]) }
             if frame.followsKeyTemplate {
                 // Its keys were the template's first ones: the template keeps those.
@@ -462,21 +469,22 @@ extension YAMLWriter: ValueEventWriter {
     }
 
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
-        let top = eventFrames.count - 1
-        let frame = eventFrames[top]
+        let frame = eventFrame!
+        // Its depth: the frames around it.
+        let depth = eventFrames.count
         let indent = frame.indent
-        eventFrames[top].index = frame.index &+ 1
+        eventFrame!.index = frame.index &+ 1
         if !(frame.continuesLine && frame.index == 0) { writeIndent(indent) }
         let keyStart = output.count
         if frame.followsKeyTemplate {
-            if Self.isTemplateKey(utf8, at: frame.index, of: keyTemplates[top], in: output) {
+            if Self.isTemplateKey(utf8, at: frame.index, of: keyTemplates[depth], in: output) {
                 output.append(contentsOf: utf8)
                 output.append(UInt8(ascii: ":"))
                 return
             }
-            eventFrames[top].followsKeyTemplate = false
+            eventFrame!.followsKeyTemplate = false
             // The keys before this one are the template's: compared there from now on.
-            eventKeys.append(contentsOf: keyTemplates[top][..<frame.index])
+            eventKeys.append(contentsOf: keyTemplates[depth][..<frame.index])
         }
         ScalarText.appendString(utf8, inFlow: false, to: output)
         var written = keyStart..<output.count
@@ -525,14 +533,14 @@ extension YAMLWriter: ValueEventWriter {
 
     /// A value whole, as the tree is written: on stacks of its own, the open frames set aside.
     mutating func writeValue(_ value: Value) throws(FormatError) {
-        guard let top = eventFrames.indices.last else { return }
-        let index = eventFrames[top].index, indent = eventFrames[top].indent
-        let isMapping = eventFrames[top].isMapping
-        let continuesLine = eventFrames[top].continuesLine && index == 0
-        if !isMapping { eventFrames[top].index += 1 }
-        let saved = (stack, eventFrames, eventKeys, eventKeySets, eventRoot)
-        (stack, eventFrames, eventKeys, eventKeySets) = ([], [], [], [])
-        defer { (stack, eventFrames, eventKeys, eventKeySets, eventRoot) = saved }
+        guard let frame = eventFrame else { return }
+        let index = frame.index, indent = frame.indent
+        let isMapping = frame.isMapping
+        let continuesLine = frame.continuesLine && index == 0
+        if !isMapping { eventFrame!.index += 1 }
+        let saved = (stack, eventFrame, eventFrames, eventKeys, eventKeySets, eventRoot)
+        (stack, eventFrame, eventFrames, eventKeys, eventKeySets) = ([], nil, [], [], [])
+        defer { (stack, eventFrame, eventFrames, eventKeys, eventKeySets, eventRoot) = saved }
         if isMapping {
             try writeMemberValue(value, indent: indent)
         } else {
