@@ -208,8 +208,8 @@ gw_build_gateway() {
   if [ -n "${PARLEY_GATEWAY_BIN:-}" ]; then GATEWAY_BIN=$PARLEY_GATEWAY_BIN; return 0; fi
   [ "$configuration" = release ] && args+=(-c release)
   echo "building parley-gateway ($configuration)" >&2
-  swift build "${args[@]}" --product parley-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; return 1; }
-  GATEWAY_BIN="$(swift build "${args[@]}" --show-bin-path)/parley-gateway"
+  Scripts/swiftpm build "${args[@]}" --product parley-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; return 1; }
+  GATEWAY_BIN="$(Scripts/swiftpm build "${args[@]}" --show-bin-path)/parley-gateway"
 }
 
 # Starts the gateway in front of upstream URL $1 on a port the system picks (and an admin port when
