@@ -173,25 +173,14 @@ let formatPaths: [GatedPath] = [
         let document = makeGatewayBenchBody(size: 100 << 10)
         return { for _ in 0..<10 { consume(try YAMLFormat().encode(try JSONFormat().decode(document))) } }
     },
-    // The gateway's transcode of a 1 KB body (#33) as it runs it, the fixed costs around the parse
-    // included: its response pipeline (content coding, status, `Content-Type` parsed and matched,
-    // mislabel sniffing, decode) over every linked format, then the encode.
+    // The gateway's transcodes of a 1 KB body (#33) as it runs them, the fixed costs around the
+    // parse included: its response pipeline (content coding, status, `Content-Type` parsed and
+    // matched, mislabel sniffing, decode) over every linked format, then the encode.
     GatedPath("Transcode.json-to-msgpack-pipeline-1kb", iterations: 1_000) { _ in
-        let pipeline = ResponsePipeline(registry: transcodingRegistry,
-                                        validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
-                                        contentCodings: .standard, maxDecompressedBytes: 64 << 10)
-        let body = makeGatewayBenchBody(size: 1 << 10)
-        let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json",
-                                                                 .contentLength: String(body.count)])
-        let request = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/orders",
-                                  headerFields: [.accept: "application/msgpack"])
-        let context = EncodingContext(mediaType: MediaType("application/msgpack"))
-        return {
-            for _ in 0..<1_000 {
-                let value = try pipeline.run(response, body: body, request: request).get()
-                consume(try MessagePackFormat().encode(value, context: context))
-            }
-        }
+        pipelineTranscode(of: makeGatewayBenchBody(size: 1 << 10), to: "application/msgpack", with: MessagePackFormat())
+    },
+    GatedPath("Transcode.json-to-yaml-pipeline-1kb", iterations: 1_000) { _ in
+        pipelineTranscode(of: makeGatewayBenchBody(size: 1 << 10), to: "application/yaml", with: YAMLFormat())
     },
     GatedPath("PropertyList.decode-xml-2000records") { _ in
         let document = try! PropertyListFormat().encode(makePropertyListRecords(2_000), as: "application/x-plist")
@@ -212,6 +201,25 @@ let formatPaths: [GatedPath] = [
         return { consume(try JSONFormat().encode(try format.decode(bytes, as: protobufStreamType))) }
     },
 ]
+
+/// A thousand transcodes of the JSON `body` to `type` by `format`, as the gateway makes them: the
+/// response pipeline over ``transcodingRegistry`` with the gateway's options, then the encode.
+func pipelineTranscode(of body: [UInt8], to type: MediaType, with format: some Format) -> @Sendable () throws -> Void {
+    let pipeline = ResponsePipeline(registry: transcodingRegistry,
+                                    validator: ResponseValidator(acceptableStatusCodes: Set(100..<600)),
+                                    contentCodings: .standard, maxDecompressedBytes: 64 << 10)
+    let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json",
+                                                             .contentLength: String(body.count)])
+    let request = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/orders",
+                              headerFields: [.accept: type.description])
+    let context = EncodingContext(mediaType: type)
+    return {
+        for _ in 0..<1_000 {
+            let value = try pipeline.run(response, body: body, request: request).get()
+            consume(try format.encode(value, context: context))
+        }
+    }
+}
 
 /// The formats `parley-gateway` links, in the order its `Registry.linked` lists them.
 let transcodingRegistry = Registry(formats: [JSONFormat(), XMLFormat(), YAMLFormat(), PropertyListFormat(),
