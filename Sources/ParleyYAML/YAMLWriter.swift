@@ -41,6 +41,8 @@ struct YAMLWriter {
     /// not shared.
     private var eventFrame: EventFrame?
     private var eventFrames: [EventFrame] = []
+    /// The depth of ``eventFrame``: the frames around it (its index in ``keyTemplates``).
+    private var eventDepth: Int { eventFrames.count }
     /// Where the object written from events starts: its indent and whether its first entry
     /// continues the current line.
     private var eventRoot = (indent: 0, continuesLine: false)
@@ -432,9 +434,7 @@ extension YAMLWriter: ValueEventWriter {
         let hasKeySet = isMapping && count > 16
         if hasKeySet { eventKeySets.append(Set(minimumCapacity: count)) }
         if let outer = eventFrame { eventFrames.append(outer) }
-        // The new frame's depth: the frames around it.
-        let depth = eventFrames.count
-        let hasTemplate = isMapping && !hasKeySet && depth < keyTemplates.count
+        let hasTemplate = isMapping && !hasKeySet && eventDepth < keyTemplates.count
         eventFrame = EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
                                 firstKey: eventKeys.count, hasKeySet: hasKeySet, followsKeyTemplate: hasTemplate)
     }
@@ -449,8 +449,7 @@ extension YAMLWriter: ValueEventWriter {
             return
         }
         let frame = eventFrame!
-        // Its depth: the frames around it.
-        let depth = eventFrames.count
+        let depth = eventDepth
         eventFrame = eventFrames.popLast()
         if frame.hasKeySet {
             eventKeySets.removeLast()
@@ -470,8 +469,7 @@ extension YAMLWriter: ValueEventWriter {
 
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
         let frame = eventFrame!
-        // Its depth: the frames around it.
-        let depth = eventFrames.count
+        let depth = eventDepth
         let indent = frame.indent
         eventFrame!.index = frame.index &+ 1
         if !(frame.continuesLine && frame.index == 0) { writeIndent(indent) }
