@@ -262,7 +262,9 @@ server-bench: setup
 # parley-gateway under wrk on loopback (not in CI), release build: against nginx's plain proxy_pass
 # to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB passthrough with
 # the response checked against an OpenAPI document (`responses: report`); SECONDS per case, default 30.
-# Both write an access-log line per request; the table has the CPU time per request of each proxy.
+# Both write an access-log line per request; the table has the CPU time per request of each proxy,
+# and of nio-byte-relay, the floor: SwiftNIO joining each client connection to an upstream one byte
+# for byte (no HTTP, no log).
 # Two more rows: the latency the gateway adds at half of its saturation (h2load --h1 at a paced
 # rate, through the gateway and to the upstream directly: the p99 difference, goal <= 1 ms), and a
 # fresh gateway's peak RSS while one client reads a 100 MB passthrough body at 64 KB/s for 60 s

@@ -204,12 +204,32 @@ gw_wait_for() {
 # where `make integration-test` builds it in debug) and sets GATEWAY_BIN. PARLEY_GATEWAY_BIN=PATH
 # in the environment runs that executable instead, unbuilt.
 gw_build_gateway() {
-  local configuration=$1 args=(--package-path Integrations/ParleyGateway --scratch-path .build-integrations)
   if [ -n "${PARLEY_GATEWAY_BIN:-}" ]; then GATEWAY_BIN=$PARLEY_GATEWAY_BIN; return 0; fi
+  gw_build_product "$1" parley-gateway && GATEWAY_BIN=$BUILT_BIN
+}
+
+# Builds product $2 of the gateway's package in configuration $1 (release or debug) and sets BUILT_BIN.
+gw_build_product() {
+  local configuration=$1 product=$2 args=(--package-path Integrations/ParleyGateway --scratch-path .build-integrations)
   [ "$configuration" = release ] && args+=(-c release)
-  echo "building parley-gateway ($configuration)" >&2
-  Scripts/swiftpm build "${args[@]}" --product parley-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; return 1; }
-  GATEWAY_BIN="$(Scripts/swiftpm build "${args[@]}" --show-bin-path)/parley-gateway"
+  echo "building $product ($configuration)" >&2
+  Scripts/swiftpm build "${args[@]}" --product "$product" >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; return 1; }
+  BUILT_BIN="$(Scripts/swiftpm build "${args[@]}" --show-bin-path)/$product"
+}
+
+# Starts nio-byte-relay (built by `gw_build_product CONFIG nio-byte-relay`, in BUILT_BIN) in front of
+# the upstream on port $1; waits for its "listening on" line and sets RELAY_PID and RELAY_URL.
+gw_start_relay() {
+  "$BUILT_BIN" "$1" >"$WORK/relay.out" 2>"$WORK/relay.err" &
+  RELAY_PID=$!
+  local line=
+  for _ in $(seq 1 100); do
+    line=$(grep -m1 '^listening on ' "$WORK/relay.out" 2>/dev/null || true)
+    [ -n "$line" ] && break
+    sleep 0.1
+  done
+  [ -n "$line" ] || { echo "gateway: nio-byte-relay did not start" >&2; cat "$WORK/relay.err" >&2; return 1; }
+  RELAY_URL=${line#listening on }
 }
 
 # Starts the gateway in front of upstream URL $1 on a port the system picks (and an admin port when
@@ -255,6 +275,7 @@ gw_cleanup() {
   [ -n "${EXTRA_GATEWAY_PID:-}" ] && kill "$EXTRA_GATEWAY_PID" 2>/dev/null
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null
   [ -n "$ANCHOR_NGINX_PID" ] && kill "$ANCHOR_NGINX_PID" 2>/dev/null
+  [ -n "${RELAY_PID:-}" ] && kill "$RELAY_PID" 2>/dev/null
   wait 2>/dev/null
   rm -rf "$WORK"
 }

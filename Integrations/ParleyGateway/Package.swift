@@ -74,6 +74,12 @@ let package = Package(
                               + formats,
                           swiftSettings: strictImports,
                           plugins: [registration]),
+        // The floor `make gateway-bench` measures the gateway against: two channels joined byte
+        // for byte (Sources/nio-byte-relay says what and why).
+        .executableTarget(name: "nio-byte-relay",
+                          dependencies: [.product(name: "NIOCore", package: "swift-nio"),
+                                         .product(name: "NIOPosix", package: "swift-nio")],
+                          swiftSettings: strictImports),
         .testTarget(name: "ParleyGatewayTests",
                     dependencies: ["ParleyGateway", parley("ParleyCompression"), parley("ParleyHTTP"),
                                    parley("ParleyOpenAPI"),
