@@ -129,6 +129,36 @@ import Testing
             }
         }
     }
+
+    @Test func aClientThatPausesForLessThanTheSendTimeoutIsNotCutOff() async throws {
+        try await withUpstream(TestUpstream.router()) { upstream in
+            try await withGateway(upstream: upstream, configure: { $0.sendTimeout = .seconds(1) }) { gateway in
+                let connection = try await RawConnection.open(port: gateway.main.port, reading: false)
+                try await connection.send("GET /bytes/200000000 HTTP/1.1\r\nHost: gateway\r\n\r\n")
+                // Reads in bursts, each more than the socket buffers between hold, with pauses of 400 ms
+                // between them for three send timeouts: the gateway's writes wait often, never for
+                // a whole send timeout.
+                func burst() async throws {
+                    for _ in 0..<200 {
+                        connection.readOnce()
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
+                }
+                for _ in 0..<5 {
+                    try await burst()
+                    try await Task.sleep(for: .milliseconds(400))
+                }
+                let before = connection.received.count
+                // Past what the gateway had written before any close: a cut connection ends here.
+                try await burst()
+                let cut = connection.isClosed
+                let after = connection.received.count
+                await connection.close()
+                #expect(!cut, "the gateway closed a connection whose client paused for 400 ms at a time")
+                #expect(after > before, "nothing arrived in the last burst")
+            }
+        }
+    }
 }
 
 /// A client that waits for `100 Continue` before its body is told to go on by the gateway, which

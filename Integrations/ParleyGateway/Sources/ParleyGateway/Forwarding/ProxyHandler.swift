@@ -32,7 +32,11 @@ final class ProxyHandler: ChannelDuplexHandler {
     private var readPending = false
     /// Set once the connection is closing: no further request is answered.
     private var closing = false
-    /// Fires when the client has taken no byte for the send timeout while writes wait.
+    /// Since when the client's side has not taken writes (nil while it does).
+    private var unwritableSince: NIODeadline?
+    /// Fires when the client may have taken no byte for the send timeout while writes wait: armed
+    /// when the side first stops taking writes and left armed when it takes them again, so that a
+    /// large body's writability changes cost no timer each; when it fires early it waits again.
     private var sendTimer: Scheduled<Void>?
     /// Fires when the exchange's upstream may be late (its head) or silent (its body): armed
     /// when the first wait starts and left armed across exchanges, so that a keep-alive
@@ -109,21 +113,32 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            sendTimer?.cancel()
-            sendTimer = nil
+            unwritableSince = nil
             exchange?.upstream?.resumeReads()
-        } else if sendTimer == nil {
+        } else {
             // The client stopped reading: what waits is bounded by the paused upstream, and the
             // connection by the send timeout (nginx's `send_timeout`).
-            sendTimer = context.eventLoop.assumeIsolated().scheduleTask(in: shared.sendTimeout) { [self] in
-                sendTimer = nil
-                guard let context = self.context, !context.channel.isWritable else { return }
-                if let exchange { abandon(exchange, complete: false) }
-                closing = true
-                context.close(promise: nil)
-            }
+            let now = NIODeadline.now()
+            unwritableSince = now
+            if sendTimer == nil { watchSending(until: now + shared.sendTimeout) }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection at `deadline` if its side has not taken writes since the send timeout
+    /// before it; waits again when it has taken some since.
+    private func watchSending(until deadline: NIODeadline) {
+        guard let context else { return }
+        sendTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            sendTimer = nil
+            guard let since = unwritableSince, let context = self.context else { return }
+            guard NIODeadline.now() >= since + shared.sendTimeout else {
+                return watchSending(until: since + shared.sendTimeout)
+            }
+            if let exchange { abandon(exchange, complete: false) }
+            closing = true
+            context.close(promise: nil)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -47,6 +47,10 @@ final class RawConnection: Sendable {
         channel.read()
     }
 
+    /// Reads once what has arrived (after `open(port:reading: false)`): a client that reads at a
+    /// pace of its own.
+    func readOnce() { channel.read() }
+
     /// Writes `text` as UTF-8.
     func send(_ text: String) async throws { try await send(Array(text.utf8)) }
 
