@@ -222,14 +222,23 @@ gw_build_product() {
 gw_start_relay() {
   "$BUILT_BIN" "$1" >"$WORK/relay.out" 2>"$WORK/relay.err" &
   RELAY_PID=$!
-  local line=
-  for _ in $(seq 1 100); do
-    line=$(grep -m1 '^listening on ' "$WORK/relay.out" 2>/dev/null || true)
-    [ -n "$line" ] && break
+  gw_wait_listening "$WORK/relay" "$RELAY_PID" nio-byte-relay || return 1
+  RELAY_URL=${LISTENING_LINE#listening on }
+}
+
+# Waits up to 60 s for the "listening on" line that process $2 (named $3) writes to $1.out, and sets
+# LISTENING_LINE; shows $1.err when the process exits first.
+gw_wait_listening() {
+  local files=$1 pid=$2 name=$3
+  LISTENING_LINE=
+  for _ in $(seq 1 600); do
+    LISTENING_LINE=$(grep -m1 '^listening on ' "$files.out" 2>/dev/null || true)
+    [ -n "$LISTENING_LINE" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { echo "gateway: $name exited" >&2; cat "$files.err" >&2; return 1; }
     sleep 0.1
   done
-  [ -n "$line" ] || { echo "gateway: nio-byte-relay did not start" >&2; cat "$WORK/relay.err" >&2; return 1; }
-  RELAY_URL=${line#listening on }
+  echo "gateway: no 'listening on' line from $name within 60 s" >&2
+  return 1
 }
 
 # Starts the gateway in front of upstream URL $1 on a port the system picks (and an admin port when
@@ -245,17 +254,9 @@ gw_start_gateway() {
   [ -n "${GATEWAY_ARGS:-}" ] && args+=($GATEWAY_ARGS)
   "$GATEWAY_BIN" "${args[@]}" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   GATEWAY_PID=$!
-  local line=
-  for _ in $(seq 1 600); do
-    line=$(grep -m1 '^listening on ' "$WORK/$name.out" 2>/dev/null || true)
-    [ -n "$line" ] && break
-    kill -0 "$GATEWAY_PID" 2>/dev/null \
-      || { echo "gateway: parley-gateway exited" >&2; cat "$WORK/$name.err" >&2; return 1; }
-    sleep 0.1
-  done
-  [ -n "$line" ] || { echo "gateway: no 'listening on' line within 60 s" >&2; return 1; }
-  GATEWAY_URL=$(sed -E 's/^listening on (http:\/\/[^ ]+).*/\1/' <<<"$line")
-  ADMIN_URL=$(sed -nE 's/.*\(admin on (http:\/\/[^)]+)\).*/\1/p' <<<"$line")
+  gw_wait_listening "$WORK/$name" "$GATEWAY_PID" parley-gateway || return 1
+  GATEWAY_URL=$(sed -E 's/^listening on (http:\/\/[^ ]+).*/\1/' <<<"$LISTENING_LINE")
+  ADMIN_URL=$(sed -nE 's/.*\(admin on (http:\/\/[^)]+)\).*/\1/p' <<<"$LISTENING_LINE")
 }
 
 # Stops a process this script started, by its PID ($1), with SIGTERM and waits for it (at most
