@@ -114,8 +114,8 @@ H2C_ANCHOR_PORT=$(free_port)
 H2C_ANCHOR_PORT=$H2C_ANCHOR_PORT ANCHOR_ACCESS_LOG="$WORK/anchor-access.log" \
   gw_start_nginx "$UPSTREAM_PORT" "$ANCHOR_PORT"
 NGINX_URL="http://127.0.0.1:$ANCHOR_PORT"
-gw_start_relay "$UPSTREAM_PORT"
 NGINX_H2C_URL="http://127.0.0.1:$H2C_ANCHOR_PORT"
+gw_start_relay "$UPSTREAM_PORT"
 # The contract gateway first (cleanup stops it as EXTRA_GATEWAY_PID), then the plain one.
 gw_write_contract_config "$UPSTREAM_PORT"
 GATEWAY_NAME=contract GATEWAY_ARGS="--config $WORK/contract.yaml" GATEWAY_LOG_LEVEL=info \
