@@ -259,7 +259,8 @@ SECONDS ?= 30
 server-bench: setup
 	Benchmarks/Scripts/server-bench.sh --seconds $(SECONDS)
 
-# parley-gateway under wrk on loopback (not in CI), release build: against nginx's plain proxy_pass
+# parley-gateway under wrk on loopback (not in CI), release build (the Swift runtime linked in, as the
+# README builds it; gateway-soak and gateway-allocations build it so too): against nginx's plain proxy_pass
 # to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB passthrough with
 # the response checked against an OpenAPI document (`responses: report`); SECONDS per case, default 30.
 # Both write an access-log line per request; the table has the CPU time per request of each proxy,

@@ -209,9 +209,11 @@ gw_build_gateway() {
 }
 
 # Builds product $2 of the gateway's package in configuration $1 (release or debug) and sets BUILT_BIN.
+# A release build links the Swift runtime and standard library statically, as the README says to
+# build the gateway: its calls into them then go through no PLT stub or dynamic TLS lookup.
 gw_build_product() {
   local configuration=$1 product=$2 args=(--package-path Integrations/ParleyGateway --scratch-path .build-integrations)
-  [ "$configuration" = release ] && args+=(-c release)
+  [ "$configuration" = release ] && args+=(-c release --static-swift-stdlib)
   echo "building $product ($configuration)" >&2
   Scripts/swiftpm build "${args[@]}" --product "$product" >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; return 1; }
   BUILT_BIN="$(Scripts/swiftpm build "${args[@]}" --show-bin-path)/$product"
