@@ -13,6 +13,9 @@ struct ExchangeObserver: Sendable {
     let logger: Logger
     /// The access log.
     let accessLogger: Logger
+    /// The access log's handler when it is the gateway's own, with no metadata of its own: lines are
+    /// then made straight into its writer. Found once here rather than cast on every request.
+    private let accessLineHandler: BufferedLogHandler?
     let metrics: GatewayMetrics
     /// Writes the upstream exchanges as HAR files, when recording.
     let recorder: HARRecorder?
@@ -22,6 +25,15 @@ struct ExchangeObserver: Sendable {
     var recordingFilter: RecordingFilter?
     /// Whether writes are failing: one error log per run of failures.
     let recordingHealth = RecordingHealth()
+
+    init(logger: Logger, accessLogger: Logger, metrics: GatewayMetrics, recorder: HARRecorder?) {
+        self.logger = logger
+        self.accessLogger = accessLogger
+        self.metrics = metrics
+        self.recorder = recorder
+        let handler = accessLogger.handler as? BufferedLogHandler
+        accessLineHandler = handler?.metadata.isEmpty == true ? handler : nil
+    }
 
     /// How many bytes of each body are kept for the recorder (0 when not recording).
     var captureLimit: Int { recorder?.options.maxRecordedBodyBytes ?? 0 }
@@ -38,7 +50,7 @@ struct ExchangeObserver: Sendable {
         if let contract = summary.contract, !contract.findings.isEmpty { reportContract(contract, of: summary) }
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
-        if let handler = accessLogger.handler as? BufferedLogHandler, handler.metadata.isEmpty {
+        if let handler = accessLineHandler {
             // The line the handler would make of the metadata below, made without the dictionary.
             lineBuffer.removeAll(keepingCapacity: true)
             BufferedLogHandler.appendLine(to: &lineBuffer, date: Date(), level: .info, label: handler.label,
