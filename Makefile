@@ -271,7 +271,8 @@ server-bench: setup
 # fresh gateway's peak RSS while one client reads a 100 MB passthrough body at 64 KB/s for 60 s
 # (goal < 64 MiB: backpressure keeps it flat). Every row prints the load average: on a shared
 # machine absolute figures are inflated; `make gateway-bench` on a quiet one reruns them all.
-# PARLEY_GATEWAY_BIN=PATH benchmarks another build (say, main's) against the same nginx.
+# PARLEY_GATEWAY_BIN=PATH benchmarks another build (say, main's) against the same nginx;
+# COMPARE=PATH runs another build beside this one, interleaved, with rows of its own (before and after).
 # gateway-soak: SOAK_SECONDS (default 300) at a fixed rate; fails when RSS after warm-up grows 10% or
 # more, or descriptors do not return. gateway-load-check (CI): the soak for 20 seconds against the
 # debug build `make integration-test` leaves in .build-integrations (no release build in CI), RSS
@@ -282,7 +283,7 @@ server-bench: setup
 # The scripts install nginx and wrk with apt-get when missing.
 SOAK_SECONDS ?= 300
 gateway-bench: setup
-	Benchmarks/Scripts/gateway-bench.sh --seconds $(SECONDS)
+	Benchmarks/Scripts/gateway-bench.sh --seconds $(SECONDS) $(if $(COMPARE),--compare $(COMPARE))
 
 gateway-soak: setup
 	Benchmarks/Scripts/gateway-soak.sh --seconds $(SOAK_SECONDS)

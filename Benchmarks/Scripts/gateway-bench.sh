@@ -3,8 +3,8 @@
 # prints one table: requests/s, p50 and p99 latency, and ratios, then the goals of issues #33 and #35.
 #
 #   Benchmarks/Scripts/gateway-bench.sh [--seconds N] [--rounds R] [--sizes LIST] [--quick] [--debug] [--fail-on-goals]
-#                                       [--paced-seconds N] [--slow-reader-seconds N]
-#   make gateway-bench [SECONDS=N]
+#                                       [--paced-seconds N] [--slow-reader-seconds N] [--compare EXECUTABLE]
+#   make gateway-bench [SECONDS=N] [COMPARE=EXECUTABLE]
 #
 # The upstream is nginx serving three fixed JSON files (exactly 1 KB, 100 KB and 1 MB of the same
 # generated records) as static files: the fastest upstream at hand, and C, so it is not what limits
@@ -28,6 +28,12 @@
 # For the 1 KB body a second gateway process checks responses against an OpenAPI document describing
 # the bodies (`contract: {requests: off, responses: report}`): its passthrough row against the first
 # gateway's gives the contract check's CPU per request.
+#
+# --compare EXECUTABLE runs another parley-gateway build beside this one, in front of the same
+# upstream: its passthrough, JSON->YAML, JSON->MessagePack and h2c rows ("compared build ...") run
+# right after this build's, in every round, and a last table gives both builds' CPU per request case
+# by case. Before and after a change in one run: separate runs on a shared machine differ by more
+# than a small change does. Its "vs gateway passthrough" is against its own passthrough.
 #
 # h2c: the 1 KB passthrough again over HTTP/2 by prior knowledge, with h2load (Debian's nghttp2-client),
 # against the same nginx proxy listening with `http2` (nginx 1.22 serves h2c by prior knowledge there)
@@ -78,6 +84,7 @@ FAIL_ON_GOALS=0
 SIZES=(1k 100k 1m)
 PACED_SECONDS=
 SLOW_READER_SECONDS=60
+COMPARE_BIN=
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) DURATION="$2"; shift 2;;
@@ -86,6 +93,7 @@ while [ $# -gt 0 ]; do
     --quick) DURATION=3; ROUNDS=1; SLOW_READER_SECONDS=10; shift;;
     --paced-seconds) PACED_SECONDS="$2"; shift 2;;
     --slow-reader-seconds) SLOW_READER_SECONDS="$2"; shift 2;;
+    --compare) COMPARE_BIN="$2"; shift 2;;
     --debug) CONFIGURATION=debug; shift;;
     --fail-on-goals) FAIL_ON_GOALS=1; shift;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
@@ -96,6 +104,9 @@ PACED_SECONDS=${PACED_SECONDS:-$DURATION}
 for value in "$DURATION" "$ROUNDS" "$PACED_SECONDS" "$SLOW_READER_SECONDS"; do
   [[ "$value" =~ ^[0-9]+$ ]] || { echo "gateway-bench: '$value' is not a whole number" >&2; exit 2; }
 done
+if [ -n "$COMPARE_BIN" ] && [ ! -x "$COMPARE_BIN" ]; then
+  echo "gateway-bench: --compare needs an executable, not '$COMPARE_BIN'" >&2; exit 2
+fi
 for size in "${SIZES[@]}"; do
   case "$size" in 1k|100k|1m) ;; *) echo "gateway-bench: --sizes takes 1k, 100k and 1m, not '$size'" >&2; exit 2;; esac
 done
@@ -122,6 +133,13 @@ GATEWAY_NAME=contract GATEWAY_ARGS="--config $WORK/contract.yaml" GATEWAY_LOG_LE
   gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
 EXTRA_GATEWAY_PID=$GATEWAY_PID
 CONTRACT_URL=$GATEWAY_URL
+COMPARED_URL=
+if [ -n "$COMPARE_BIN" ]; then
+  GATEWAY_BIN=$COMPARE_BIN GATEWAY_NAME=compared GATEWAY_LOG_LEVEL=info \
+    gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
+  COMPARED_GATEWAY_PID=$GATEWAY_PID
+  COMPARED_URL=$GATEWAY_URL
+fi
 GATEWAY_LOG_LEVEL=info gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
 CLOCK_TICKS=$(getconf CLK_TCK)
 
@@ -130,17 +148,22 @@ CONNECTIONS=$((2 * CORES))
 declare -A LABEL=([1k]="1 KB" [100k]="100 KB" [1m]="1 MB")
 # name|base URL|Accept|Content-Type the answer must have
 CASES=("nginx passthrough|$NGINX_URL|application/json|application/json"
-       "NIO byte relay (floor)|$RELAY_URL|application/json|application/json"
-       "gateway passthrough|$GATEWAY_URL|application/json|application/json"
-       "gateway JSON->YAML|$GATEWAY_URL|application/yaml|yaml"
-       "gateway JSON->MessagePack|$GATEWAY_URL|application/msgpack|msgpack"
-       "gateway passthrough, responses: report|$CONTRACT_URL|application/json|application/json")
+       "NIO byte relay (floor)|$RELAY_URL|application/json|application/json")
+# The gateway's cases, each followed by the compared build's when there is one.
+for spec in "passthrough|application/json|application/json" "JSON->YAML|application/yaml|yaml" \
+            "JSON->MessagePack|application/msgpack|msgpack"; do
+  IFS='|' read -r kind accept want <<<"$spec"
+  CASES+=("gateway $kind|$GATEWAY_URL|$accept|$want")
+  [ -z "$COMPARED_URL" ] || CASES+=("compared build $kind|$COMPARED_URL|$accept|$want")
+done
+CASES+=("gateway passthrough, responses: report|$CONTRACT_URL|application/json|application/json")
 CONTRACT_CASE="gateway passthrough, responses: report"
 # Whether case $2 runs for size $1 (the contract case: 1 KB only).
 runs_for() { [ "$2" != "$CONTRACT_CASE" ] || [ "$1" = 1k ]; }
 
 # name|base URL: the h2c cases (1 KB passthrough only).
 H2C_CASES=("nginx h2c passthrough|$NGINX_H2C_URL" "gateway h2c passthrough|$GATEWAY_URL")
+[ -z "$COMPARED_URL" ] || H2C_CASES+=("compared build h2c passthrough|$COMPARED_URL")
 H2C_STREAMS=10
 
 # Every answer once, before any timing.
@@ -167,11 +190,12 @@ done
 [ $failed = 0 ] || exit 1
 
 # The user + system CPU time so far, in clock ticks, of the proxy serving URL $1: the anchor's nginx
-# (its master and workers), the relay, the contract gateway or the gateway.
+# (its master and workers), the relay, the contract gateway, the compared build or the gateway.
 proxy_ticks() {
   local pids=$GATEWAY_PID pid
   case "$1" in
     "$CONTRACT_URL"/*) pids=$EXTRA_GATEWAY_PID;;
+    "${COMPARED_URL:-none}"/*) pids=$COMPARED_GATEWAY_PID;;
     "$RELAY_URL"/*) pids=$RELAY_PID;;
     "$NGINX_URL"/*|"$NGINX_H2C_URL"/*) pids="$ANCHOR_NGINX_PID $(pgrep -P "$ANCHOR_NGINX_PID")";;
   esac
@@ -385,9 +409,10 @@ for size in "${SIZES[@]}"; do
     anchor="nginx passthrough"; case "$name" in *h2c*) anchor="nginx h2c passthrough";; esac
     vs_nginx=$(ratio "${RPS[$key]}" "${RPS[$size/$anchor]}")
     vs_gateway=-
+    own="gateway passthrough"; case "$name" in "compared build"*) own="compared build passthrough";; esac
     case "$name" in
-      *JSON-\>*|gateway\ h2c*|"$CONTRACT_CASE")
-        vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/gateway passthrough]}");;
+      *JSON-\>*|*" h2c passthrough"|"$CONTRACT_CASE")
+        [ "$name" = "nginx h2c passthrough" ] || vs_gateway=$(ratio "${RPS[$key]}" "${RPS[$size/$own]}");;
     esac
     cpu="${CPU[$key]} µs"
     printf '| %s | %s%s | %s | %.0f | %s | %s | %s | %s | %s |\n' "${LABEL[$size]}" "$name" "$note" "${BYTES[$key]}" \
@@ -482,6 +507,19 @@ printf 'goal 6, 100 KB JSON read per second of gateway CPU, to MessagePack >= 30
 printf 'goal 7, added p99 latency at half of saturation <= 1 ms: %s ms: %s\n' "${ADDED:--}" "$goal7"
 printf 'goal 8, a 100 MB passthrough body read at 64 KB/s: gateway RSS < 64 MiB: peak %s MiB: %s\n' \
   "$([ -n "$SLOW" ] && awk -v k="$slow_peak" 'BEGIN { printf "%.1f", k / 1024 }' || echo -)" "$goal8"
+
+if [ -n "$COMPARED_URL" ]; then
+  printf '\nCompared build %s: proxy CPU per request, this build against it, case by case (same rounds)\n\n' \
+    "$COMPARE_BIN"
+  printf '| body | case | this build | compared build | difference |\n|---|---|---:|---:|---:|\n'
+  for size in "${SIZES[@]}"; do
+    kinds=(passthrough "JSON->YAML" "JSON->MessagePack"); [ "$size" = 1k ] && kinds+=("h2c passthrough")
+    for kind in "${kinds[@]}"; do
+      this=${CPU[$size/gateway $kind]}; other=${CPU[$size/compared build $kind]}
+      printf '| %s | %s | %s µs | %s µs | %+d µs |\n' "${LABEL[$size]}" "$kind" "$this" "$other" $((this - other))
+    done
+  done
+fi
 
 [ $failed = 0 ] || exit 1
 [ $FAIL_ON_GOALS = 1 ] && [[ "$goal1 $goal2 $goal3 $goal4 $goal5 $goal6 $goal7 $goal8" == *"NOT met"* ]] && exit 2

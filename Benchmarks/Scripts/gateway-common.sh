@@ -276,6 +276,7 @@ gw_stop() {
 gw_cleanup() {
   [ -n "$GATEWAY_PID" ] && kill "$GATEWAY_PID" 2>/dev/null
   [ -n "${EXTRA_GATEWAY_PID:-}" ] && kill "$EXTRA_GATEWAY_PID" 2>/dev/null
+  [ -n "${COMPARED_GATEWAY_PID:-}" ] && kill "$COMPARED_GATEWAY_PID" 2>/dev/null
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null
   [ -n "$ANCHOR_NGINX_PID" ] && kill "$ANCHOR_NGINX_PID" 2>/dev/null
   [ -n "${RELAY_PID:-}" ] && kill "$RELAY_PID" 2>/dev/null
