@@ -259,10 +259,11 @@ SECONDS ?= 30
 server-bench: setup
 	Benchmarks/Scripts/server-bench.sh --seconds $(SECONDS)
 
-# parley-gateway under wrk on loopback (not in CI), release build (the Swift runtime linked in, as the
-# README builds it; gateway-soak and gateway-allocations build it so too): against nginx's plain proxy_pass
-# to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB passthrough with
-# the response checked against an OpenAPI document (`responses: report`); SECONDS per case, default 30.
+# parley-gateway under wrk on loopback (not in CI), release build (the Swift runtime linked in, as
+# the README builds it; gateway-soak and gateway-allocations build it so too): against nginx's plain
+# proxy_pass to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB
+# passthrough with the response checked against an OpenAPI document (`responses: report`); SECONDS
+# per case, default 30.
 # Both write an access-log line per request; the table has the CPU time per request of each proxy,
 # and of nio-byte-relay, the floor: SwiftNIO joining each client connection to an upstream one byte
 # for byte (no HTTP, no log).
@@ -272,7 +273,8 @@ server-bench: setup
 # (goal < 64 MiB: backpressure keeps it flat). Every row prints the load average: on a shared
 # machine absolute figures are inflated; `make gateway-bench` on a quiet one reruns them all.
 # PARLEY_GATEWAY_BIN=PATH benchmarks another build (say, main's) against the same nginx;
-# COMPARE=PATH runs another build beside this one, interleaved, with rows of its own (before and after).
+# COMPARE=PATH runs another build beside this one, interleaved, with rows of its own: before and
+# after a change in one run.
 # gateway-soak: SOAK_SECONDS (default 300) at a fixed rate; fails when RSS after warm-up grows 10% or
 # more, or descriptors do not return. gateway-load-check (CI): the soak for 20 seconds against the
 # debug build `make integration-test` leaves in .build-integrations (no release build in CI), RSS
