@@ -149,9 +149,11 @@ declare -A LABEL=([1k]="1 KB" [100k]="100 KB" [1m]="1 MB")
 # name|base URL|Accept|Content-Type the answer must have
 CASES=("nginx passthrough|$NGINX_URL|application/json|application/json"
        "NIO byte relay (floor)|$RELAY_URL|application/json|application/json")
+# kind|Accept|Content-Type the answer must have: the cases the gateway and a compared build both run.
+GATEWAY_KINDS=("passthrough|application/json|application/json" "JSON->YAML|application/yaml|yaml"
+               "JSON->MessagePack|application/msgpack|msgpack")
 # The gateway's cases, each followed by the compared build's when there is one.
-for spec in "passthrough|application/json|application/json" "JSON->YAML|application/yaml|yaml" \
-            "JSON->MessagePack|application/msgpack|msgpack"; do
+for spec in "${GATEWAY_KINDS[@]}"; do
   IFS='|' read -r kind accept want <<<"$spec"
   CASES+=("gateway $kind|$GATEWAY_URL|$accept|$want")
   [ -z "$COMPARED_URL" ] || CASES+=("compared build $kind|$COMPARED_URL|$accept|$want")
@@ -513,7 +515,7 @@ if [ -n "$COMPARED_URL" ]; then
     "$COMPARE_BIN"
   printf '| body | case | this build | compared build | difference |\n|---|---|---:|---:|---:|\n'
   for size in "${SIZES[@]}"; do
-    kinds=(passthrough "JSON->YAML" "JSON->MessagePack"); [ "$size" = 1k ] && kinds+=("h2c passthrough")
+    kinds=("${GATEWAY_KINDS[@]%%|*}"); [ "$size" = 1k ] && kinds+=("h2c passthrough")
     for kind in "${kinds[@]}"; do
       this=${CPU[$size/gateway $kind]}; other=${CPU[$size/compared build $kind]}
       printf '| %s | %s | %s µs | %s µs | %+d µs |\n' "${LABEL[$size]}" "$kind" "$this" "$other" $((this - other))
