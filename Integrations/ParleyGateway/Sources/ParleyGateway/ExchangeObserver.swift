@@ -39,42 +39,42 @@ struct ExchangeObserver: Sendable {
     var captureLimit: Int { recorder?.options.maxRecordedBodyBytes ?? 0 }
 
     func finished(_ summary: ExchangeSummary) {
-        var line: [UInt8] = []
-        finished(summary, lineBuffer: &line)
+        var line = LogLine()
+        finished(summary, line: &line)
     }
 
-    /// ``finished(_:)`` writing the access-log line (with the gateway's handler) into `lineBuffer`,
-    /// which a connection keeps for its next exchange: its storage is reused, and no string is made.
-    func finished(_ summary: ExchangeSummary, lineBuffer: inout [UInt8]) {
+    /// ``finished(_:)`` making the access-log line (with the gateway's handler) in `line`, which a
+    /// connection keeps for its next exchange: its storage is reused, and no string is made.
+    func finished(_ summary: ExchangeSummary, line: inout LogLine) {
         metrics.record(summary)
         if let contract = summary.contract, !contract.findings.isEmpty { reportContract(contract, of: summary) }
         record(summary)
         guard accessLogger.logLevel <= .info else { return }
         if let handler = accessLineHandler {
             // The line the handler would make of the metadata below, made without the dictionary.
-            lineBuffer.removeAll(keepingCapacity: true)
-            BufferedLogHandler.appendLine(to: &lineBuffer, date: Date(), level: .info, label: handler.label,
-                                          message: "request") { accessFields(of: summary, $0) }
-            handler.writer.submit(utf8: lineBuffer)
+            line.make(date: Date(), level: .info, label: handler.label, message: "request") {
+                accessFields(of: summary, $0)
+            }
+            handler.writer.submit(utf8: line.bytes)
             return
         }
         // Room for every key below: the dictionary never grows.
         var metadata = Logger.Metadata(minimumCapacity: 9)
-        accessFields(of: summary) { metadata[$0] = .string($1) }
+        accessFields(of: summary) { metadata[$0] = .string($1.text) }
         accessLogger.info("request", metadata: metadata)
     }
 
     /// Hands `field` the access-log line's metadata of an exchange, in key order.
-    private func accessFields(of summary: ExchangeSummary, _ field: (_ key: String, _ value: String) -> Void) {
-        field("bytes_in", String(summary.bytesIn))
-        field("bytes_out", String(summary.bytesOut))
-        field("duration_ms", String(Self.rounded(summary.duration.milliseconds)))
-        if summary.incomplete { field("incomplete", "true") }
-        field("method", summary.request.method.rawValue)
-        field("path", urls.apply(to: summary.request.path ?? ""))
-        field("status", String(summary.response.status.code))
-        if let transcoded = summary.transcoded { field("transcoded", transcoded.logText) }
-        if let latency = summary.upstreamLatency { field("upstream_ms", String(Self.rounded(latency.milliseconds))) }
+    private func accessFields(of summary: ExchangeSummary, _ field: (_ key: String, _ value: LogLine.Value) -> Void) {
+        field("bytes_in", .integer(summary.bytesIn))
+        field("bytes_out", .integer(summary.bytesOut))
+        field("duration_ms", .milliseconds(summary.duration))
+        if summary.incomplete { field("incomplete", .text("true")) }
+        field("method", .text(summary.request.method.rawValue))
+        field("path", .text(urls.apply(to: summary.request.path ?? "")))
+        field("status", .integer(summary.response.status.code))
+        if let transcoded = summary.transcoded { field("transcoded", .text(transcoded.logText)) }
+        if let latency = summary.upstreamLatency { field("upstream_ms", .milliseconds(latency)) }
     }
 
     /// Counts an exchange's contract violations and logs its findings (a warning when one is a
@@ -137,6 +137,4 @@ struct ExchangeObserver: Sendable {
             }
         }
     }
-
-    private static func rounded(_ milliseconds: Double) -> Double { (milliseconds * 1000).rounded() / 1000 }
 }

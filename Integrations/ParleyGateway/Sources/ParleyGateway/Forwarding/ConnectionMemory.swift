@@ -29,8 +29,8 @@ final class ConnectionMemory {
     /// The fields of the connection's last answer passed through: their storage takes the next
     /// answer's fields once that exchange has let them go.
     var lastResponseFields = HTTPFields()
-    /// The storage the connection's access-log lines are written in, one after the other.
-    var accessLine: [UInt8] = []
+    /// The connection's access-log lines, made one after the other in the same storage.
+    var accessLine = LogLine()
 
     /// An upstream `Accept` field (`nil`: none), with the client's `Accept` and the route (its path
     /// prefix) it was made for.

@@ -734,7 +734,7 @@ final class ProxyHandler: ChannelDuplexHandler {
             exchange.holdsTranscodeSlot = false
             shared.transcodeSlots.give()
         }
-        shared.observer.finished(summary, lineBuffer: &memory.accessLine)
+        shared.observer.finished(summary, line: &memory.accessLine)
     }
 
     // MARK: Failures

@@ -1,0 +1,171 @@
+import Foundation
+import Logging
+
+/// The bytes of one log line, `2026-11-28T11:00:00.123Z info parley-gateway: request key=value …`,
+/// made in storage that is kept from one line to the next: the access log makes one per request.
+///
+/// Numbers are written as digits (no string is made of them), and the timestamp's date and time of
+/// day are kept from the line before while the second stays the same (the C library's calendar
+/// is then not asked again).
+struct LogLine {
+    /// The line (without its newline).
+    private(set) var bytes: [UInt8] = []
+    /// The second ``timestampPrefix`` is of.
+    private var prefixSecond: Int64?
+    /// `2026-11-28T11:00:00.` for ``prefixSecond``.
+    private var timestampPrefix: [UInt8] = []
+
+    /// A metadata value as the line writes it.
+    enum Value {
+        /// Text: written as it is when it is one plain token, else quoted (``LogLine/appendQuoted(_:to:)``).
+        case text(String)
+        /// An integer in decimal.
+        case integer(Int)
+        /// A duration in milliseconds, rounded to the microsecond, as `Double`'s description writes
+        /// such a number: `1.5`, `0.187`, `2000.0`.
+        case milliseconds(Duration)
+    }
+
+    /// Makes the line afresh, its metadata handed over by `fields` in the order the line lists it.
+    mutating func make(date: Date, level: Logger.Level, label: String, message: String,
+                       fields: ((_ key: String, _ value: Value) -> Void) -> Void) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(256)   // an access-log line fits: it grows once or not at all
+        appendTimestamp(date)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: level.rawValue.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: label.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        Self.appendQuoted(message, to: &bytes)
+        fields { key, value in
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(UInt8(ascii: "="))
+            Self.append(value, to: &bytes)
+        }
+    }
+
+    /// Appends `date` in UTC as ISO 8601 with milliseconds (`2026-11-28T11:00:00.123Z`).
+    private mutating func appendTimestamp(_ date: Date) {
+        let (second, millisecond) = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            .quotientAndRemainder(dividingBy: 1000)
+        let (wholeSecond, milliseconds) = millisecond < 0 ? (second - 1, millisecond + 1000) : (second, millisecond)
+        if prefixSecond != wholeSecond {
+            prefixSecond = wholeSecond
+            timestampPrefix = Self.timestampPrefix(of: wholeSecond)
+        }
+        bytes.append(contentsOf: timestampPrefix)
+        Self.appendDigits(Int(milliseconds), count: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// `2026-11-28T11:00:00.` for the second `second` after the epoch, from the C library's calendar
+    /// (Foundation's format style is heavy).
+    private static func timestampPrefix(of second: Int64) -> [UInt8] {
+        var time = time_t(second)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        for (value, digits, separator) in [(parts.tm_year + 1900, 4, "-"), (parts.tm_mon + 1, 2, "-"),
+                                           (parts.tm_mday, 2, "T"), (parts.tm_hour, 2, ":"),
+                                           (parts.tm_min, 2, ":"), (parts.tm_sec, 2, ".")] as [(Int32, Int, Unicode.Scalar)] {
+            appendDigits(Int(value), count: digits, to: &bytes)
+            bytes.append(UInt8(ascii: separator))
+        }
+        return bytes
+    }
+
+    /// Appends `value` as the line writes it.
+    fileprivate static func append(_ value: Value, to bytes: inout [UInt8]) {
+        switch value {
+        case .text(let text):
+            appendQuoted(text, to: &bytes)
+        case .integer(let number):
+            appendDecimal(number, to: &bytes)
+        case .milliseconds(let duration):
+            let (seconds, attoseconds) = duration.components
+            // Rounded half away from zero, as `Double.rounded()` rounds.
+            let rounding: Int64 = attoseconds < 0 ? -500_000_000_000 : 500_000_000_000
+            let microseconds = Int(seconds) * 1_000_000 + Int((attoseconds + rounding) / 1_000_000_000_000)
+            if microseconds < 0 { bytes.append(UInt8(ascii: "-")) }
+            let (whole, fraction) = microseconds.magnitude.quotientAndRemainder(dividingBy: 1000)
+            appendDecimal(Int(whole), to: &bytes)
+            bytes.append(UInt8(ascii: "."))
+            // At least one decimal, without trailing zeros.
+            var digits = 3
+            var decimals = Int(fraction)
+            while digits > 1, decimals % 10 == 0 {
+                decimals /= 10
+                digits -= 1
+            }
+            appendDigits(decimals, count: digits, to: &bytes)
+        }
+    }
+
+    /// Appends `number` in decimal.
+    private static func appendDecimal(_ number: Int, to bytes: inout [UInt8]) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
+    /// Appends the last `count` decimal digits of the non-negative `number`, with leading zeros.
+    private static func appendDigits(_ number: Int, count: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// Appends `value` as it is when it is one plain token, else in double quotes with `"`, `\`
+    /// and control characters escaped (so one log line is always one line), byte by byte: the
+    /// characters it escapes are all ASCII, so a byte of a scalar past ASCII (0x80 or more) is
+    /// copied as it is.
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+        guard !isPlain(value) else { return bytes.append(contentsOf: value.utf8) }
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20, 0x7F: bytes.append(contentsOf: "\\u{\(String(byte, radix: 16))}".utf8)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `value` is one plain token, written unquoted: not empty, no space, control
+    /// character, `"`, `=` or `\` (bytes of other scalars than ASCII are all 0x80 or more).
+    private static func isPlain(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { byte in
+            byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "=")
+                && byte != UInt8(ascii: "\\")
+        }
+    }
+}
+
+extension LogLine.Value {
+    /// The value's text, for a handler that takes metadata as text: what the line writes for it,
+    /// before any quoting.
+    var text: String {
+        if case .text(let text) = self { return text }
+        var bytes: [UInt8] = []
+        LogLine.append(self, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
