@@ -219,7 +219,7 @@ struct ClientRequestDecoder {
             let minor = version[7]
             guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { throw HTTPParserError.invalidVersion }
             var target: String
-            if let path = previous?.path, path.utf8.elementsEqual(targetBytes) {
+            if let path = previous?.path, HTTP1Syntax.is(path, targetBytes) {
                 target = path
             } else {
                 target = String(decoding: targetBytes, as: UTF8.self)
@@ -328,7 +328,7 @@ struct ClientRequestDecoder {
             head.droppedHost = true
             if !trailer {
                 let previous = previousRequest?.authority
-                head.authority = previous.map { $0.utf8.elementsEqual(value) } == true
+                head.authority = previous.map { HTTP1Syntax.is($0, value) } == true
                     ? previous : String(decoding: value, as: UTF8.self)
             }
             return

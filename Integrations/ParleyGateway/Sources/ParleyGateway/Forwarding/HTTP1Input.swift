@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 import NIOHTTP1
 
@@ -48,19 +53,19 @@ struct HTTP1Input {
     mutating func readLine(limit: Int) throws -> ByteBuffer? {
         let scanned = self.scanned
         let found = try buffer.withUnsafeReadableBytes { bytes -> Int? in
-            var index = max(scanned - 1, 0)
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\n") {
-                    guard index > 0, bytes[index - 1] == UInt8(ascii: "\r") else { throw HTTPParserError.lfExpected }
-                    return index
-                }
-                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") {
-                    throw HTTPParserError.lfExpected
-                }
-                index += 1
+            // From the last byte scanned before: a CR there may have been waiting for its LF.
+            let start = max(scanned - 1, 0)
+            guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+            let lineFeed = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+                .map { base.distance(to: UnsafeRawPointer($0)) }
+            // Every CR before the line's CRLF (or before the last byte, when no LF came yet) is bare.
+            let bareCREnd = lineFeed.map { $0 - 1 } ?? bytes.count - 1
+            if bareCREnd > start, memchr(base + start, Int32(UInt8(ascii: "\r")), bareCREnd - start) != nil {
+                throw HTTPParserError.lfExpected
             }
-            return nil
+            guard let lineFeed else { return nil }
+            guard lineFeed > 0, bytes[lineFeed - 1] == UInt8(ascii: "\r") else { throw HTTPParserError.lfExpected }
+            return lineFeed
         }
         guard let end = found else {
             self.scanned = buffer.readableBytes

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -10,7 +15,34 @@ enum HTTP1Syntax {
     /// Whether `field` has the name and value given as bytes, exactly.
     static func `is`(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
         var rawName = field.name.rawName
-        return rawName.withUTF8 { $0.elementsEqual(name) } && field.withUnsafeBytesOfValue { $0.elementsEqual(value) }
+        return rawName.withUTF8 { equal(UnsafeRawBufferPointer($0), name) }
+            && field.withUnsafeBytesOfValue { equal(UnsafeRawBufferPointer($0), value) }
+    }
+
+    /// Whether `text`'s UTF-8 is `bytes`.
+    static func `is`(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = text
+        return text.withUTF8 { equal(UnsafeRawBufferPointer($0), bytes) }
+    }
+
+    /// Whether `first` and `second` hold the same bytes, compared as memory rather than one byte at a time.
+    static func equal(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard first.count == second.count else { return false }
+        guard let firstStart = first.baseAddress, let secondStart = second.baseAddress else { return true }
+        return memcmp(firstStart, secondStart, first.count) == 0
+    }
+
+    /// Whether every byte of `bytes` is a field-value byte (``isValueByte(_:)``). Every byte is
+    /// looked at, with arithmetic rather than branches, so that the compiler checks many at once.
+    static func areValueBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var invalid: UInt8 = 0
+        for byte in bytes {
+            let control: UInt8 = byte < 0x20 ? 1 : 0
+            let tab: UInt8 = byte == UInt8(ascii: "\t") ? 1 : 0
+            let delete: UInt8 = byte == 0x7F ? 1 : 0
+            invalid |= (control & ~tab) | delete
+        }
+        return invalid == 0
     }
 
     /// A chunk-size line's size: `1*HEXDIG *( ";" token [ "=" ( token / quoted-string ) ] )`.
@@ -135,7 +167,7 @@ enum HTTP1Syntax {
             while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
             while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
             let value = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard value.allSatisfy(isValueByte) else { throw HTTPParserError.invalidHeaderToken }
+            guard areValueBytes(value) else { throw HTTPParserError.invalidHeaderToken }
             try body(name, value)
         }
     }

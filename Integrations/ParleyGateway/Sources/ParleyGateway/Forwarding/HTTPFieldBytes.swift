@@ -77,7 +77,7 @@ struct HeadFieldSurvey {
                 }
             }
             if checkingValues, valuesAreValid {
-                valuesAreValid = field.withUnsafeBytesOfValue { $0.allSatisfy(HTTP1Syntax.isValueByte) }
+                valuesAreValid = field.withUnsafeBytesOfValue { HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer($0)) }
             }
         }
     }
