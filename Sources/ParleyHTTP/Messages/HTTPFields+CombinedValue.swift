@@ -7,7 +7,7 @@ extension HTTPFields {
     /// one field, which every response pays for on a per-request path.
     public func combinedValue(of name: HTTPField.Name) -> String? {
         var combined: String?
-        for field in self where field.name == name {
+        for field in self where field.name.matches(name) {
             guard let earlier = combined else {
                 combined = field.value
                 continue

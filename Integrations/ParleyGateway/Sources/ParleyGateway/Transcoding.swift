@@ -230,7 +230,7 @@ final class Transcoder: Sendable {
         fields.reserveCapacity(head.headerFields.count + 3)
         var varies = false
         for field in head.headerFields {
-            if field.name == .vary { varies = true }
+            if field.name.matches(.vary) { varies = true }
             if !Self.isReplacedByTranscoding(field.name) { fields.append(field) }
         }
         if let etag = head.headerFields.combinedValue(of: .eTag), !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import ParleyHTTP
 
 /// A field as HTTP/1.1 carries it: its value's bytes as received, not its text. The decoders keep a
 /// value that is not UTF-8 as bytes (``HTTPField/value`` reads them with U+FFFD in place of what is
@@ -66,10 +67,10 @@ struct HeadFieldSurvey {
         for field in fields {
             let fieldSize = field.encodedSize
             size += fieldSize
-            if field.name == .contentLength {
+            if field.name.matches(.contentLength) {
                 hasContentLength = true
                 contentLengthSize += fieldSize
-            } else if field.name == .transferEncoding {
+            } else if field.name.matches(.transferEncoding) {
                 transferEncodingSize += fieldSize
                 if !sawTransferEncoding {
                     sawTransferEncoding = true

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import ParleyHTTP
 
 /// The HTTP/1.1 side of a client's connection, between its socket and the head guard. Requests:
 /// decoded from bytes straight into HTTP types (``ClientRequestDecoder``). Responses: written as
@@ -205,8 +206,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         var addsChunked = false
 
         func keeps(_ name: HTTPField.Name) -> Bool {
-            !(dropsContentLength && name == .contentLength)
-                && !(dropsTransferEncoding && name == .transferEncoding)
+            !(dropsContentLength && name.matches(.contentLength))
+                && !(dropsTransferEncoding && name.matches(.transferEncoding))
         }
     }
 

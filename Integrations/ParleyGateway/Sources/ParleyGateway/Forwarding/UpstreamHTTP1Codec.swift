@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import ParleyHTTP
 
 /// The HTTP/1.1 side of an upstream connection, between its socket and its ``UpstreamConnection``:
 /// requests are written as bytes straight from HTTP types, responses decoded from bytes straight
@@ -175,8 +176,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         var isChunked = false
 
         func keeps(_ name: HTTPField.Name) -> Bool {
-            !(dropsContentLength && name == .contentLength)
-                && !(dropsTransferEncoding && name == .transferEncoding)
+            !(dropsContentLength && name.matches(.contentLength))
+                && !(dropsTransferEncoding && name.matches(.transferEncoding))
         }
     }
 
