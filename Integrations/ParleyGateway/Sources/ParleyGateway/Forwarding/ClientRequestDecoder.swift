@@ -8,7 +8,7 @@ import NIOHTTPTypesHTTP1
 /// what NIO's `HTTPRequestDecoder` (llhttp) and the extras' conversion to HTTP types produce (the
 /// first `Host` field as the authority, out of the fields), without NIO's head, its field list and
 /// their copies. A value keeps the bytes received: its text (``HTTPField/value``) is what NIO
-/// decodes (UTF-8, an invalid sequence replaced), and the writers forward its bytes (`ByteBuffer.writeHTTPField`).
+/// decodes (UTF-8, an invalid sequence replaced), and the writers forward its bytes (``HeadWriter``).
 ///
 /// Framing is as strict as llhttp's: lines end in CRLF (a bare LF or CR is an error), the method is
 /// one of llhttp's HTTP methods (`M-SEARCH` stays `M-SEARCH`, which NIO's conversion renamed

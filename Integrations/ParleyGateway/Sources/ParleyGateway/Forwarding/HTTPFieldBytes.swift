@@ -13,37 +13,58 @@ extension HTTPField {
 }
 
 extension ByteBuffer {
-    /// Writes `field` as `name: value\r\n`, its value's bytes as they are: copied in one write, as
-    /// four writes would each check the buffer's capacity and access.
-    mutating func writeHTTPField(_ field: HTTPField) {
-        var name = field.name.rawName
-        name.withUTF8 { name in
-            field.withUnsafeBytesOfValue { value in
-                let size = name.count + value.count + 4
-                _ = writeWithUnsafeMutableBytes(minimumWritableBytes: size) { out in
-                    UnsafeMutableRawBufferPointer(rebasing: out[..<name.count])
-                        .copyMemory(from: UnsafeRawBufferPointer(name))
-                    var at = name.count
-                    out[at] = UInt8(ascii: ":")
-                    out[at + 1] = UInt8(ascii: " ")
-                    at += 2
-                    UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + value.count)])
-                        .copyMemory(from: UnsafeRawBufferPointer(value))
-                    at += value.count
-                    out[at] = UInt8(ascii: "\r")
-                    out[at + 1] = UInt8(ascii: "\n")
-                    return size
-                }
-            }
+    /// Writes a head of at most `size` bytes in one write: `body` hands its parts to a
+    /// ``HeadWriter``, which copies them into the buffer's memory. The buffer's capacity and
+    /// ownership are checked once for the whole head, not once for each part.
+    mutating func writeHead(upTo size: Int, _ body: (inout HeadWriter) -> Void) {
+        writeWithUnsafeMutableBytes(minimumWritableBytes: size) { memory in
+            var writer = HeadWriter(memory)
+            body(&writer)
+            return writer.count
         }
+    }
+}
+
+/// Copies the parts of a head (an HTTP/1.1 start line, fields, chunk framing) one after the other
+/// into memory sized for them beforehand (``ByteBuffer/writeHead(upTo:_:)``). A field's value
+/// is written as its bytes, not its text, so the gateway forwards values as it got them.
+struct HeadWriter {
+    private let memory: UnsafeMutableRawBufferPointer
+    /// The bytes written so far.
+    private(set) var count = 0
+
+    init(_ memory: UnsafeMutableRawBufferPointer) { self.memory = memory }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count <= memory.count - count, "a head larger than the size it was given")
+        guard let source = bytes.baseAddress, let start = memory.baseAddress else { return }
+        (start + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func write(_ text: StaticString) {
+        write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes `field` as `name: value\r\n` (``HTTPField/encodedSize`` bytes).
+    mutating func write(_ field: HTTPField) {
+        write(field.name.rawName)
+        write(": ")
+        field.withUnsafeBytesOfValue { write(UnsafeRawBufferPointer($0)) }
+        write("\r\n")
     }
 
     /// Writes a field made of `name` and the text `value` (a value the gateway joined or made).
-    mutating func writeHTTPField(_ name: HTTPField.Name, _ value: String) {
-        writeString(name.rawName)
-        writeStaticString(": ")
-        writeString(value)
-        writeStaticString("\r\n")
+    mutating func write(_ name: HTTPField.Name, _ value: String) {
+        write(name.rawName)
+        write(": ")
+        write(value)
+        write("\r\n")
     }
 }
 

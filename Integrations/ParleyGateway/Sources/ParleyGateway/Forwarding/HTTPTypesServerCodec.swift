@@ -139,10 +139,13 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         case .end(let trailers):
             dropsBody = false
             if isChunked {
-                var end = context.channel.allocator.buffer(capacity: trailers == nil ? 5 : 256)
-                end.writeStaticString("0\r\n")
-                for field in trailers ?? [:] { end.writeHTTPField(field) }
-                end.writeStaticString("\r\n")
+                let size = 5 + (trailers ?? [:]).reduce(0) { $0 + $1.encodedSize }
+                var end = context.channel.allocator.buffer(capacity: size)
+                end.writeHead(upTo: size) { end in
+                    end.write("0\r\n")
+                    for field in trailers ?? [:] { end.write(field) }
+                    end.write("\r\n")
+                }
                 context.write(wrapOutboundOut(.byteBuffer(end)), promise: promise)
             } else if let promise {
                 // Nothing to write; an empty write keeps the promise in order with the writes before.
@@ -182,16 +185,18 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         if framing.addsChunked { size += 28 }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
         bytes.clear(minimumCapacity: size)
-        bytes.writeStaticString("HTTP/1.1 ")
-        bytes.writeString(String(status.code))
-        bytes.writeStaticString(" ")
-        bytes.writeString(reason)
-        bytes.writeStaticString("\r\n")
-        for field in response.headerFields where framing.keeps(field.name) {
-            bytes.writeHTTPField(field)
+        bytes.writeHead(upTo: size) { head in
+            head.write("HTTP/1.1 ")
+            head.write(String(status.code))
+            head.write(" ")
+            head.write(reason)
+            head.write("\r\n")
+            for field in response.headerFields where framing.keeps(field.name) {
+                head.write(field)
+            }
+            if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
+            head.write("\r\n")
         }
-        if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
-        bytes.writeStaticString("\r\n")
         headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }

@@ -83,13 +83,14 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             isChunked = false
-            var end = context.channel.allocator.buffer(capacity: 8)
-            end.writeStaticString("0\r\n")
-            if let trailers {
-                guard Self.areValidToSend(trailers) else { return refuse(context, promise) }
-                for field in trailers { end.writeHTTPField(field) }
+            if let trailers, !Self.areValidToSend(trailers) { return refuse(context, promise) }
+            let size = 5 + (trailers ?? [:]).reduce(0) { $0 + $1.encodedSize }
+            var end = context.channel.allocator.buffer(capacity: size)
+            end.writeHead(upTo: size) { end in
+                end.write("0\r\n")
+                for field in trailers ?? [:] { end.write(field) }
+                end.write("\r\n")
             }
-            end.writeStaticString("\r\n")
             send(end, context: context, promise: promise)
             headPassed = false
         }
@@ -128,32 +129,35 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         if framing.addsChunked { size += 28 }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
         bytes.clear(minimumCapacity: size)
-        bytes.writeString(method)
-        bytes.writeStaticString(" ")
-        bytes.writeString(target)
-        bytes.writeStaticString(" HTTP/1.1\r\n")
-        if let authority = request.authority {
-            bytes.writeStaticString("Host: ")
-            bytes.writeString(authority)
-            bytes.writeStaticString("\r\n")
-        }
-        var firstCookie = true
-        for field in request.headerFields where framing.keeps(field.name) {
-            if field.name == .cookie {
-                // The extras' conversion joins every Cookie field into the first one.
-                guard firstCookie else { continue }
-                firstCookie = false
-                if let joined = request.headerFields[.cookie], joined != field.value {
-                    bytes.writeHTTPField(field.name, joined)
-                } else {
-                    bytes.writeHTTPField(field)
-                }
-            } else {
-                bytes.writeHTTPField(field)
+        bytes.writeHead(upTo: size) { head in
+            head.write(method)
+            head.write(" ")
+            head.write(target)
+            head.write(" HTTP/1.1\r\n")
+            if let authority = request.authority {
+                head.write("Host: ")
+                head.write(authority)
+                head.write("\r\n")
             }
+            var firstCookie = true
+            for field in request.headerFields where framing.keeps(field.name) {
+                if field.name.matches(.cookie) {
+                    // The extras' conversion joins every Cookie field into the first one (no
+                    // longer than the fields it joins: the size holds).
+                    guard firstCookie else { continue }
+                    firstCookie = false
+                    if let joined = request.headerFields[.cookie], joined != field.value {
+                        head.write(field.name, joined)
+                    } else {
+                        head.write(field)
+                    }
+                } else {
+                    head.write(field)
+                }
+            }
+            if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
+            head.write("\r\n")
         }
-        if framing.addsChunked { bytes.writeStaticString("transfer-encoding: chunked\r\n") }
-        bytes.writeStaticString("\r\n")
         headPassed = true
         decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other)
         headBuffer = bytes
