@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 20
 
 .PHONY: setup bench-setup build run test integration-test tsan bench bench-report bench-gate linearity-gate perf-gate \
   valgrind fuzz docs examples install browser-test ci-prebuild server-bench gateway-bench gateway-soak gateway-load-check \
-  gateway-allocations clean
+  gateway-allocations gateway-instructions clean
 
 setup:
 	@missing=0; \
@@ -260,10 +260,10 @@ server-bench: setup
 	Benchmarks/Scripts/server-bench.sh --seconds $(SECONDS)
 
 # parley-gateway under wrk on loopback (not in CI), release build (the Swift runtime linked in, as
-# the README builds it; gateway-soak and gateway-allocations build it so too): against nginx's plain
-# proxy_pass to the same upstream, then transcoding JSON -> YAML and MessagePack, and a 1 KB
-# passthrough with the response checked against an OpenAPI document (`responses: report`); SECONDS
-# per case, default 30.
+# the README builds it; gateway-soak, gateway-allocations and gateway-instructions build it so
+# too): against nginx's plain proxy_pass to the same upstream, then transcoding JSON -> YAML and
+# MessagePack, and a 1 KB passthrough with the response checked against an OpenAPI document
+# (`responses: report`); SECONDS per case, default 30.
 # Both write an access-log line per request; the table has the CPU time per request of each proxy,
 # and of nio-byte-relay, the floor: SwiftNIO joining each client connection to an upstream one byte
 # for byte (no HTTP, no log).
@@ -282,6 +282,8 @@ server-bench: setup
 # gateway-allocations: heap allocations per 1 KB request (passthrough, JSON -> MessagePack and YAML,
 # passthrough with the contract check in report mode), counted exactly by a preloaded malloc counter
 # (Benchmarks/Scripts/malloc-counter.c, built with gcc).
+# gateway-instructions: user-space instructions per request in the same cases, counted under
+# valgrind's callgrind: the exact figure closest to CPU time per request.
 # The scripts install nginx and wrk with apt-get when missing.
 SOAK_SECONDS ?= 300
 gateway-bench: setup
@@ -295,6 +297,9 @@ gateway-load-check: setup
 
 gateway-allocations: setup
 	Benchmarks/Scripts/gateway-allocations.sh
+
+gateway-instructions: setup
+	Benchmarks/Scripts/gateway-instructions.sh
 
 # The gateway's attack set under the sanitizers: the fault table, the security review's
 # reproductions (issue #33) and the hostile-input suites, built with AddressSanitizer, then with
