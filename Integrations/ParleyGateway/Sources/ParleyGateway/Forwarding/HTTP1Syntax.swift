@@ -14,15 +14,13 @@ import NIOHTTP1
 enum HTTP1Syntax {
     /// Whether `field` has the name and value given as bytes, exactly.
     static func `is`(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
-        var rawName = field.name.rawName
-        return rawName.withUTF8 { equal(UnsafeRawBufferPointer($0), name) }
+        field.name.rawName.withUTF8Bytes { equal($0, name) }
             && field.withUnsafeBytesOfValue { equal(UnsafeRawBufferPointer($0), value) }
     }
 
     /// Whether `text`'s UTF-8 is `bytes`.
     static func `is`(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var text = text
-        return text.withUTF8 { equal(UnsafeRawBufferPointer($0), bytes) }
+        text.withUTF8Bytes { equal($0, bytes) }
     }
 
     /// Whether `first` and `second` hold the same bytes, compared as memory rather than one byte at a time.

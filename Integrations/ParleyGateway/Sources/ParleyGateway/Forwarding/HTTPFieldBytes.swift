@@ -47,8 +47,7 @@ struct HeadWriter {
     }
 
     mutating func write(_ text: String) {
-        var text = text
-        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        text.withUTF8Bytes { write($0) }
     }
 
     /// Writes `field` as `name: value\r\n` (``HTTPField/encodedSize`` bytes).

@@ -33,15 +33,15 @@ struct LogLine {
         bytes.reserveCapacity(256)   // an access-log line fits: it grows once or not at all
         appendTimestamp(date)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: level.rawValue.utf8)
+        Self.appendUTF8(level.rawValue, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: label.utf8)
+        Self.appendUTF8(label, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
         Self.appendQuoted(message, to: &bytes)
         fields { key, value in
             bytes.append(UInt8(ascii: " "))
-            bytes.append(contentsOf: key.utf8)
+            Self.appendUTF8(key, to: &bytes)
             bytes.append(UInt8(ascii: "="))
             Self.append(value, to: &bytes)
         }
@@ -107,14 +107,26 @@ struct LogLine {
 
     /// Appends `number` in decimal.
     private static func appendDecimal(_ number: Int, to bytes: inout [UInt8]) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = number.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+        // The digits are made from the last, in room for the longest number, and appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = number.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Appends the UTF-8 of `text`, copied at once rather than byte by byte.
+    private static func appendUTF8(_ text: String, to bytes: inout [UInt8]) {
+        text.withUTF8Bytes { bytes.append(contentsOf: $0) }
     }
 
     /// Appends the last `count` decimal digits of the non-negative `number`, with leading zeros.
@@ -132,7 +144,7 @@ struct LogLine {
     /// characters it escapes are all ASCII, so a byte of a scalar past ASCII (0x80 or more) is
     /// copied as it is.
     static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
-        guard !isPlain(value) else { return bytes.append(contentsOf: value.utf8) }
+        guard !isPlain(value) else { return appendUTF8(value, to: &bytes) }
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
