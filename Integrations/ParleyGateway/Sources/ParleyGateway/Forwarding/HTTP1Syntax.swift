@@ -31,7 +31,8 @@ enum HTTP1Syntax {
     }
 
     /// Whether every byte of `bytes` is a field-value byte (``isValueByte(_:)``). Every byte is
-    /// looked at, with arithmetic rather than branches, so that the compiler checks many at once.
+    /// looked at, with arithmetic rather than branches, so that the compiler checks many at once
+    /// (kept: `make gateway-instructions`, Benchmarks/Gate/kept-shortcuts.md).
     static func areValueBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var invalid: UInt8 = 0
         for byte in bytes {
