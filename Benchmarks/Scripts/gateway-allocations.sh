@@ -18,20 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-REQUESTS=20000
-CONFIGURATION=release
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --requests) REQUESTS="$2"; shift 2;;
-    --debug) CONFIGURATION=debug; shift;;
-    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
-    *) echo "gateway-allocations: unknown argument '$1' (see --help)" >&2; exit 2;;
-  esac
-done
-[[ "$REQUESTS" =~ ^[1-9][0-9]*$ ]] || { echo "gateway-allocations: '$REQUESTS' is not a count" >&2; exit 2; }
+source Benchmarks/Scripts/gateway-common.sh
+gw_count_options gateway-allocations 20000 "$@"
 
 WORK=$(mktemp -d)
-source Benchmarks/Scripts/gateway-common.sh
 trap gw_cleanup EXIT
 
 gw_install_tools gcc gcc
@@ -54,38 +44,17 @@ LD_PRELOAD="$WORK/malloc-counter.so" MALLOC_COUNTER_FILE="$WORK/gateway.counts" 
 # The number of counts written so far to file $1.
 counts_written() { if [ -f "$1" ]; then wc -l < "$1"; else echo 0; fi; }
 
-# Writes the allocation count so far of the gateway with PID $1 to file $2, and prints it.
+# Has the gateway with PID $1 write its allocation count so far to its file ($WORK/$2.counts, $2 its
+# name), and prints it.
 count_now() {
-  local lines; lines=$(counts_written "$2")
+  local file="$WORK/$2.counts" lines
+  lines=$(counts_written "$file")
   kill -USR2 "$1"
   for _ in $(seq 1 100); do
-    [ "$(counts_written "$2")" -gt "$lines" ] && break
+    [ "$(counts_written "$file")" -gt "$lines" ] && break
     sleep 0.05
   done
-  tail -n1 "$2"
+  tail -n1 "$file"
 }
 
-# Runs N ($3) requests with Accept $4 for $WORK/www/$2 at gateway URL $1; fails unless all are
-# answered 2xx.
-load() {
-  local out
-  out=$(h2load --h1 -t1 -c4 -n"$3" -H "accept: $4" "$1/$2" 2>&1)
-  grep -q "^status codes: $3 2xx" <<<"$out" || { echo "gateway-allocations: not every request answered 2xx" >&2
-                                                 echo "$out" >&2; return 1; }
-}
-
-printf '| case | requests | allocations per request |\n|---|---:|---:|\n'
-for spec in "1 KB passthrough|gateway|1k.json|application/json" \
-            "1 KB JSON->MessagePack|gateway|1k.json|application/msgpack" \
-            "1 KB JSON->YAML|gateway|1k.json|application/yaml" \
-            "1 KB passthrough, contract report|contract|1k.json|application/json"; do
-  IFS='|' read -r name gateway file accept <<<"$spec"
-  if [ "$gateway" = contract ]; then pid=$EXTRA_GATEWAY_PID url=$CONTRACT_URL
-  else pid=$GATEWAY_PID url=$GATEWAY_URL; fi
-  load "$url" "$file" 4000 "$accept"
-  before=$(count_now "$pid" "$WORK/$gateway.counts")
-  load "$url" "$file" "$REQUESTS" "$accept"
-  after=$(count_now "$pid" "$WORK/$gateway.counts")
-  awk -v a="$before" -v b="$after" -v n="$REQUESTS" -v name="$name" \
-    'BEGIN { printf "| %s | %d | %.1f |\n", name, n, (b - a) / n }'
-done
+gw_count_cases count_now "allocations per request" 4000 "%.1f"

@@ -1,6 +1,7 @@
-# Shared by gateway-bench.sh and gateway-soak.sh (sourced, not run): the tools, the fixed JSON
-# bodies, the nginx upstream (and anchor) and the gateway, each started on 127.0.0.1 at a free port
-# and stopped by the PID the script started, nothing else. Needs WORK (a scratch folder) set.
+# Shared by the gateway's benchmark scripts (sourced, not run): the tools, the fixed JSON bodies, the
+# nginx upstream (and anchor) and the gateway, each started on 127.0.0.1 at a free port and stopped
+# by the PID the script started, nothing else; the options, cases and table of the scripts that
+# count per request. Its functions that make files need WORK (a scratch folder) set.
 
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 NGINX_PID=
@@ -293,4 +294,55 @@ gw_check() {
     "200 "*"$want"*) stat -c %s "$WORK/check.body";;
     *) echo "gateway: $url with Accept: $accept answered '$out' (wanted 200 $want)" >&2; return 1;;
   esac
+}
+
+# The options of the scripts that count per request (gateway-allocations.sh, gateway-instructions.sh),
+# the script named $1, whose default number of requests is $2: --requests N, --debug, --help. Sets
+# COUNT_NAME, REQUESTS and CONFIGURATION.
+gw_count_options() {
+  COUNT_NAME=$1 REQUESTS=$2 CONFIGURATION=release
+  shift 2
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --requests) REQUESTS="$2"; shift 2;;
+      --debug) CONFIGURATION=debug; shift;;
+      -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
+      *) echo "$COUNT_NAME: unknown argument '$1' (see --help)" >&2; exit 2;;
+    esac
+  done
+  [[ "$REQUESTS" =~ ^[1-9][0-9]*$ ]] || { echo "$COUNT_NAME: '$REQUESTS' is not a count" >&2; exit 2; }
+}
+
+# Runs N ($3) requests with Accept $4 for $WORK/www/$2 at gateway URL $1 (h2load --h1, 4 keep-alive
+# connections); fails unless all are answered 2xx.
+gw_load_all_2xx() {
+  local out
+  out=$(h2load --h1 -t1 -c4 -n"$3" -H "accept: $4" "$1/$2" 2>&1)
+  grep -q "^status codes: $3 2xx" <<<"$out" || { echo "$COUNT_NAME: not every request answered 2xx" >&2
+                                                 echo "$out" >&2; return 1; }
+}
+
+# The counting scripts' cases and table: the 1 KB body passed through, transcoded to MessagePack and
+# to YAML (GATEWAY_PID at GATEWAY_URL), and passed through the gateway that checks responses against
+# an OpenAPI document (EXTRA_GATEWAY_PID at CONTRACT_URL). For each, $3 requests to warm up, then
+# REQUESTS; function $1, given the serving gateway's PID and name (gateway or contract), prints its
+# count so far, before and after them. The table's last column is headed $2, the count per request
+# printed with the printf format $4.
+gw_count_cases() {
+  local count=$1 heading=$2 warmup=$3 format=$4 spec name gateway file accept pid url before after
+  printf '| case | requests | %s |\n|---|---:|---:|\n' "$heading"
+  for spec in "1 KB passthrough|gateway|1k.json|application/json" \
+              "1 KB JSON->MessagePack|gateway|1k.json|application/msgpack" \
+              "1 KB JSON->YAML|gateway|1k.json|application/yaml" \
+              "1 KB passthrough, contract report|contract|1k.json|application/json"; do
+    IFS='|' read -r name gateway file accept <<<"$spec"
+    if [ "$gateway" = contract ]; then pid=$EXTRA_GATEWAY_PID url=$CONTRACT_URL
+    else pid=$GATEWAY_PID url=$GATEWAY_URL; fi
+    gw_load_all_2xx "$url" "$file" "$warmup" "$accept"
+    before=$("$count" "$pid" "$gateway")
+    gw_load_all_2xx "$url" "$file" "$REQUESTS" "$accept"
+    after=$("$count" "$pid" "$gateway")
+    awk -v a="$before" -v b="$after" -v n="$REQUESTS" -v name="$name" -v format="$format" \
+      'BEGIN { printf "| %s | %d | " format " |\n", name, n, (b - a) / n }'
+  done
 }

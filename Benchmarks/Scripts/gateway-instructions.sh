@@ -18,20 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-REQUESTS=2000
-CONFIGURATION=release
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --requests) REQUESTS="$2"; shift 2;;
-    --debug) CONFIGURATION=debug; shift;;
-    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0;;
-    *) echo "gateway-instructions: unknown argument '$1' (see --help)" >&2; exit 2;;
-  esac
-done
-[[ "$REQUESTS" =~ ^[1-9][0-9]*$ ]] || { echo "gateway-instructions: '$REQUESTS' is not a count" >&2; exit 2; }
+source Benchmarks/Scripts/gateway-common.sh
+gw_count_options gateway-instructions 2000 "$@"
 
 WORK=$(mktemp -d)
-source Benchmarks/Scripts/gateway-common.sh
 trap gw_cleanup EXIT
 
 gw_install_tools valgrind valgrind
@@ -55,32 +45,9 @@ CONTRACT_URL=$GATEWAY_URL
 GATEWAY_LOG_LEVEL=info gw_start_gateway "http://127.0.0.1:$UPSTREAM_PORT"
 
 # The instructions run so far by every thread of the process under callgrind whose PID is $1 (the
-# PID the script started is the wrapper's, which exec made valgrind's).
+# PID the script started is the wrapper's, which exec made valgrind's); $2, its name, is not needed.
 instructions_now() {
   callgrind_control -e "$1" 2>/dev/null | awk '/^ *Th *[0-9]+ / { gsub(",", "", $NF); total += $NF } END { print total }'
 }
 
-# Runs N ($3) requests with Accept $4 for $WORK/www/$2 at gateway URL $1; fails unless all are
-# answered 2xx.
-load() {
-  local out
-  out=$(h2load --h1 -t1 -c4 -n"$3" -H "accept: $4" "$1/$2" 2>&1)
-  grep -q "^status codes: $3 2xx" <<<"$out" || { echo "gateway-instructions: not every request answered 2xx" >&2
-                                                 echo "$out" >&2; return 1; }
-}
-
-printf '| case | requests | instructions per request |\n|---|---:|---:|\n'
-for spec in "1 KB passthrough|gateway|1k.json|application/json" \
-            "1 KB JSON->MessagePack|gateway|1k.json|application/msgpack" \
-            "1 KB JSON->YAML|gateway|1k.json|application/yaml" \
-            "1 KB passthrough, contract report|contract|1k.json|application/json"; do
-  IFS='|' read -r name gateway file accept <<<"$spec"
-  if [ "$gateway" = contract ]; then pid=$EXTRA_GATEWAY_PID url=$CONTRACT_URL
-  else pid=$GATEWAY_PID url=$GATEWAY_URL; fi
-  load "$url" "$file" 500 "$accept"
-  before=$(instructions_now "$pid")
-  load "$url" "$file" "$REQUESTS" "$accept"
-  after=$(instructions_now "$pid")
-  awk -v a="$before" -v b="$after" -v n="$REQUESTS" -v name="$name" \
-    'BEGIN { printf "| %s | %d | %d |\n", name, n, (b - a) / n }'
-done
+gw_count_cases instructions_now "instructions per request" 500 "%d"

@@ -25,6 +25,21 @@ extension ByteBuffer {
     }
 }
 
+extension ByteBufferAllocator {
+    /// The end of a chunked body: the last chunk and the trailers, if any (RFC 9112 §7.1).
+    func lastChunk(trailers: HTTPFields?) -> ByteBuffer {
+        let fields = trailers ?? [:]
+        let size = 5 + fields.reduce(0) { $0 + $1.encodedSize }
+        var bytes = buffer(capacity: size)
+        bytes.writeHead(upTo: size) { end in
+            end.write("0\r\n")
+            for field in fields { end.write(field) }
+            end.write("\r\n")
+        }
+        return bytes
+    }
+}
+
 /// Copies the parts of a head (an HTTP/1.1 start line, fields, chunk framing) one after the other
 /// into memory sized for them beforehand (``ByteBuffer/writeHead(upTo:_:)``). A field's value
 /// is written as its bytes, not its text, so the gateway forwards values as it got them.

@@ -139,13 +139,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         case .end(let trailers):
             dropsBody = false
             if isChunked {
-                let size = 5 + (trailers ?? [:]).reduce(0) { $0 + $1.encodedSize }
-                var end = context.channel.allocator.buffer(capacity: size)
-                end.writeHead(upTo: size) { end in
-                    end.write("0\r\n")
-                    for field in trailers ?? [:] { end.write(field) }
-                    end.write("\r\n")
-                }
+                let end = context.channel.allocator.lastChunk(trailers: trailers)
                 context.write(wrapOutboundOut(.byteBuffer(end)), promise: promise)
             } else if let promise {
                 // Nothing to write; an empty write keeps the promise in order with the writes before.

@@ -84,14 +84,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             }
             isChunked = false
             if let trailers, !Self.areValidToSend(trailers) { return refuse(context, promise) }
-            let size = 5 + (trailers ?? [:]).reduce(0) { $0 + $1.encodedSize }
-            var end = context.channel.allocator.buffer(capacity: size)
-            end.writeHead(upTo: size) { end in
-                end.write("0\r\n")
-                for field in trailers ?? [:] { end.write(field) }
-                end.write("\r\n")
-            }
-            send(end, context: context, promise: promise)
+            send(context.channel.allocator.lastChunk(trailers: trailers), context: context, promise: promise)
             headPassed = false
         }
     }
