@@ -13,14 +13,23 @@ extension HTTPField {
 }
 
 extension ByteBuffer {
-    /// Writes a head of at most `size` bytes in one write: `body` hands its parts to a
+    /// Writes a head of about `size` bytes in one write: `body` hands its parts to a
     /// ``HeadWriter``, which copies them into the buffer's memory. The buffer's capacity and
-    /// ownership are checked once for the whole head, not once for each part.
+    /// ownership are checked once for the whole head, not once for each part. Should the parts
+    /// take more room than the buffer had, nothing is written and `body` runs again with room for
+    /// them all: a size reckoned short costs a second pass, never a crash or a cut head.
     mutating func writeHead(upTo size: Int, _ body: (inout HeadWriter) -> Void) {
-        writeWithUnsafeMutableBytes(minimumWritableBytes: size) { memory in
-            var writer = HeadWriter(memory)
-            body(&writer)
-            return writer.count
+        var room = size
+        while true {
+            var needed = 0
+            let written = writeWithUnsafeMutableBytes(minimumWritableBytes: room) { memory in
+                var writer = HeadWriter(memory)
+                body(&writer)
+                needed = writer.count
+                return writer.count <= memory.count ? writer.count : 0
+            }
+            if written == needed { return }
+            room = needed
         }
     }
 }
@@ -45,15 +54,15 @@ extension ByteBufferAllocator {
 /// is written as its bytes, not its text, so the gateway forwards values as it got them.
 struct HeadWriter {
     private let memory: UnsafeMutableRawBufferPointer
-    /// The bytes written so far.
+    /// The bytes the parts take so far: once past `memory`'s end, the parts are counted, not copied.
     private(set) var count = 0
 
     init(_ memory: UnsafeMutableRawBufferPointer) { self.memory = memory }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) {
-        precondition(bytes.count <= memory.count - count, "a head larger than the size it was given")
-        guard let source = bytes.baseAddress, let start = memory.baseAddress else { return }
-        (start + count).copyMemory(from: source, byteCount: bytes.count)
+        if bytes.count <= memory.count - count, let source = bytes.baseAddress, let start = memory.baseAddress {
+            (start + count).copyMemory(from: source, byteCount: bytes.count)
+        }
         count += bytes.count
     }
 
@@ -96,6 +105,8 @@ struct HeadFieldSurvey {
     /// Whether every value's bytes are field-value bytes (``HTTP1Syntax/isValueByte(_:)``: no control
     /// characters but tab, NIO's validator's rule).
     private(set) var valuesAreValid = true
+    /// How many `Cookie` fields there are.
+    private(set) var cookieCount = 0
 
     init(_ fields: HTTPFields, checkingValues: Bool) {
         var sawTransferEncoding = false
@@ -111,6 +122,8 @@ struct HeadFieldSurvey {
                     sawTransferEncoding = true
                     firstTransferEncodingIsChunked = field.value == "chunked"
                 }
+            } else if field.name.matches(.cookie) {
+                cookieCount += 1
             }
             if checkingValues, valuesAreValid {
                 valuesAreValid = field.withUnsafeBytesOfValue { HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer($0)) }

@@ -113,13 +113,18 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         isChunked = framing.isChunked
         // The validator's check of the target (a method of HTTP types is a token: it passes).
         guard target.utf8.allSatisfy(Self.isTargetByte) else { return refuse(context, promise) }
-        // The exact size: the request line, `Host`, the fields, the added `Transfer-Encoding`, the blank line.
+        // The size: the request line, `Host`, the fields, the added `Transfer-Encoding`, the blank line.
         let method = request.method.rawValue
         var size = method.utf8.count + target.utf8.count + 12 + 2
         if let authority = request.authority { size += 8 + authority.utf8.count }
         size += survey.size(droppingContentLength: framing.dropsContentLength,
                             droppingTransferEncoding: framing.dropsTransferEncoding)
         if framing.addsChunked { size += 28 }
+        // The extras' conversion joins every Cookie field into the first one, as text: a value that
+        // is not UTF-8 grows (U+FFFD for each byte that is not), so the joined line is counted whole
+        // on top of the fields it replaces.
+        let joinedCookie = survey.cookieCount > 1 ? request.headerFields[.cookie] : nil
+        if let joinedCookie { size += HTTPField.Name.cookie.rawName.utf8.count + 4 + joinedCookie.utf8.count }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
         bytes.clear(minimumCapacity: size)
         bytes.writeHead(upTo: size) { head in
@@ -135,11 +140,9 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             var firstCookie = true
             for field in request.headerFields where framing.keeps(field.name) {
                 if field.name.matches(.cookie) {
-                    // The extras' conversion joins every Cookie field into the first one (no
-                    // longer than the fields it joins: the size holds).
                     guard firstCookie else { continue }
                     firstCookie = false
-                    if let joined = request.headerFields[.cookie], joined != field.value {
+                    if let joined = joinedCookie, joined != field.value {
                         head.write(field.name, joined)
                     } else {
                         head.write(field)

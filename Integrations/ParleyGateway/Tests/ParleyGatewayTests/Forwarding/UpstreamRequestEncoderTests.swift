@@ -56,6 +56,10 @@ import Testing
         var cookies: HTTPFields = [.accept: "*/*"]
         cookies.append(HTTPField(name: .cookie, value: "a=1"))
         cookies.append(HTTPField(name: .cookie, value: "b=2"))
+        // Joined as text, the bytes that are not UTF-8 become U+FFFD: the line outgrows the fields.
+        var cookiesNotUTF8: HTTPFields = [.accept: "*/*"]
+        cookiesNotUTF8.append(HTTPField(name: .cookie, value: "a=1"))
+        cookiesNotUTF8.append(HTTPField(name: .cookie, lenientValue: Array("b=".utf8) + Array(repeating: 0xFF, count: 400)))
         var control = HTTPFields()
         control.append(HTTPField(name: HTTPField.Name("X-Bad")!, lenientValue: Array("a\u{1}b".utf8)))
         func request(_ method: HTTPRequest.Method, _ fields: HTTPFields, path: String = "/orders?page=2")
@@ -65,6 +69,7 @@ import Testing
         return [
             Case(testDescription: "GET with the forwarded fields", head: request(.get, forwarded)),
             Case(testDescription: "GET with two Cookie fields", head: request(.get, cookies)),
+            Case(testDescription: "GET with two Cookie fields, one not UTF-8", head: request(.get, cookiesNotUTF8)),
             Case(testDescription: "POST with Content-Length", head: request(.post, [.contentLength: "5"]),
                  body: ["hello"]),
             Case(testDescription: "POST chunked", head: request(.post, [.transferEncoding: "chunked"]),
