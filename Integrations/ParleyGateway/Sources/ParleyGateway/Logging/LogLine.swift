@@ -65,13 +65,15 @@ struct LogLine {
     /// (Foundation's format style is heavy).
     private static func timestampPrefix(of second: Int64) -> [UInt8] {
         var time = time_t(second)
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        var date = tm()
+        gmtime_r(&time, &date)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
-        for (value, digits, separator) in [(parts.tm_year + 1900, 4, "-"), (parts.tm_mon + 1, 2, "-"),
-                                           (parts.tm_mday, 2, "T"), (parts.tm_hour, 2, ":"),
-                                           (parts.tm_min, 2, ":"), (parts.tm_sec, 2, ".")] as [(Int32, Int, Unicode.Scalar)] {
+        let parts: [(value: Int32, digits: Int, separator: Unicode.Scalar)] = [
+            (date.tm_year + 1900, 4, "-"), (date.tm_mon + 1, 2, "-"), (date.tm_mday, 2, "T"),
+            (date.tm_hour, 2, ":"), (date.tm_min, 2, ":"), (date.tm_sec, 2, "."),
+        ]
+        for (value, digits, separator) in parts {
             appendDigits(Int(value), count: digits, to: &bytes)
             bytes.append(UInt8(ascii: separator))
         }

@@ -59,7 +59,8 @@ import Testing
         // Joined as text, the bytes that are not UTF-8 become U+FFFD: the line outgrows the fields.
         var cookiesNotUTF8: HTTPFields = [.accept: "*/*"]
         cookiesNotUTF8.append(HTTPField(name: .cookie, value: "a=1"))
-        cookiesNotUTF8.append(HTTPField(name: .cookie, lenientValue: Array("b=".utf8) + Array(repeating: 0xFF, count: 400)))
+        let notUTF8 = Array("b=".utf8) + [UInt8](repeating: 0xFF, count: 400)
+        cookiesNotUTF8.append(HTTPField(name: .cookie, lenientValue: notUTF8))
         var control = HTTPFields()
         control.append(HTTPField(name: HTTPField.Name("X-Bad")!, lenientValue: Array("a\u{1}b".utf8)))
         func request(_ method: HTTPRequest.Method, _ fields: HTTPFields, path: String = "/orders?page=2")
