@@ -105,8 +105,6 @@ struct HeadFieldSurvey {
     /// Whether every value's bytes are field-value bytes (``HTTP1Syntax/isValueByte(_:)``: no control
     /// characters but tab, NIO's validator's rule).
     private(set) var valuesAreValid = true
-    /// How many `Cookie` fields there are.
-    private(set) var cookieCount = 0
 
     init(_ fields: HTTPFields, checkingValues: Bool) {
         var sawTransferEncoding = false
@@ -122,8 +120,6 @@ struct HeadFieldSurvey {
                     sawTransferEncoding = true
                     firstTransferEncodingIsChunked = field.value == "chunked"
                 }
-            } else if field.name.matches(.cookie) {
-                cookieCount += 1
             }
             if checkingValues, valuesAreValid {
                 valuesAreValid = field.withUnsafeBytesOfValue { HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer($0)) }

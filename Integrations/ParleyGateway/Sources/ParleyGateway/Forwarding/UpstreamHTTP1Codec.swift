@@ -114,17 +114,15 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         // The validator's check of the target (a method of HTTP types is a token: it passes).
         guard target.utf8.allSatisfy(Self.isTargetByte) else { return refuse(context, promise) }
         // The size: the request line, `Host`, the fields, the added `Transfer-Encoding`, the blank line.
+        // The extras' conversion joins every Cookie field into the first one, as text: where a value
+        // is not UTF-8 (each such byte becomes U+FFFD) the joined line can outgrow the fields it
+        // replaces, and `writeHead` writes again with the room it needs.
         let method = request.method.rawValue
         var size = method.utf8.count + target.utf8.count + 12 + 2
         if let authority = request.authority { size += 8 + authority.utf8.count }
         size += survey.size(droppingContentLength: framing.dropsContentLength,
                             droppingTransferEncoding: framing.dropsTransferEncoding)
         if framing.addsChunked { size += 28 }
-        // The extras' conversion joins every Cookie field into the first one, as text: a value that
-        // is not UTF-8 grows (U+FFFD for each byte that is not), so the joined line is counted whole
-        // on top of the fields it replaces.
-        let joinedCookie = survey.cookieCount > 1 ? request.headerFields[.cookie] : nil
-        if let joinedCookie { size += HTTPField.Name.cookie.rawName.utf8.count + 4 + joinedCookie.utf8.count }
         var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
         bytes.clear(minimumCapacity: size)
         bytes.writeHead(upTo: size) { head in
@@ -142,7 +140,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 if field.name.matches(.cookie) {
                     guard firstCookie else { continue }
                     firstCookie = false
-                    if let joined = joinedCookie, joined != field.value {
+                    if let joined = request.headerFields[.cookie], joined != field.value {
                         head.write(field.name, joined)
                     } else {
                         head.write(field)
@@ -205,7 +203,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private static func isValidValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy(HTTP1Syntax.isValueByte)
+        value.withUTF8Bytes(HTTP1Syntax.areValueBytes)
     }
 
     /// The bytes NIO's validator lets through in a request target: RFC 3986's unreserved,
