@@ -268,11 +268,13 @@ final class Transcoder: Sendable {
         return (named ? names : names + ["Accept"]).joined(separator: ", ")
     }
 
+    private static let acceptVary = HTTPField(name: .vary, value: "Accept")
+
     /// Makes the `Vary` of a passed-through answer name `Accept` (see ``vary(addingAcceptTo:)``).
     static func varyOnAccept(_ fields: inout HTTPFields) {
         let values = fields[values: .vary]
         if values.isEmpty {
-            fields.append(HTTPField(name: .vary, value: "Accept"))
+            fields.append(acceptVary)
         } else {
             fields[.vary] = vary(addingAcceptTo: values)
         }
@@ -281,9 +283,15 @@ final class Transcoder: Sendable {
     /// Whether a re-encoded body no longer matches the field `name`: names compared one by one,
     /// which costs less than hashing each for a set.
     private static func isReplacedByTranscoding(_ name: HTTPField.Name) -> Bool {
-        switch name {
-        case .contentType, .contentLength, .contentEncoding, .acceptRanges, .contentRange, .vary,
-             contentMD5, digest, contentDigest, reprDigest: true
+        // Compared only with the names of its length, which most names have none of.
+        switch name.canonicalName.utf8.count {
+        case 4: name == .vary
+        case 6: name == digest
+        case 11: name == contentMD5 || name == reprDigest
+        case 12: name == .contentType
+        case 13: name == .acceptRanges || name == .contentRange
+        case 14: name == .contentLength || name == contentDigest
+        case 16: name == .contentEncoding
         default: false
         }
     }

@@ -20,7 +20,7 @@ import Testing
             ("Server", "upstream"), ("Content-Type", "application/json"), ("Content-Length", "7"),
             ("ETag", "\"v1\""), ("Accept-Ranges", "bytes"), ("Content-MD5", "x"), ("Digest", "sha-256=x"),
             ("Content-Digest", "sha-256=:x:"), ("Repr-Digest", "sha-256=:x:"), ("Vary", "Accept-Encoding"),
-            ("Cache-Control", "max-age=60"),
+            ("Cache-Control", "max-age=60"), ("Content-Range", "bytes 0-6/7"), ("Content-Language", "en"),
         ]))
         let accept = AcceptField("application/msgpack")
         let choice = try #require(transcoder.registry.encoder(for: accept))
@@ -30,7 +30,7 @@ import Testing
         #expect(head.status.code == 200)
         #expect(head.status.reasonPhrase == "Fine")
         #expect(head.headerFields == Self.fields([
-            ("Server", "upstream"), ("ETag", "W/\"v1\""), ("Cache-Control", "max-age=60"),
+            ("Server", "upstream"), ("ETag", "W/\"v1\""), ("Cache-Control", "max-age=60"), ("Content-Language", "en"),
             ("Content-Type", "application/msgpack"), ("Content-Length", "4"), ("Vary", "Accept-Encoding, Accept"),
         ]))
     }

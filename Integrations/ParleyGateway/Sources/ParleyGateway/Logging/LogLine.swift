@@ -142,23 +142,30 @@ struct LogLine {
     }
 
     /// Appends `value` as it is when it is one plain token, else in double quotes with `"`, `\`
-    /// and control characters escaped (so one log line is always one line), byte by byte: the
-    /// characters it escapes are all ASCII, so a byte of a scalar past ASCII (0x80 or more) is
-    /// copied as it is.
+    /// and control characters escaped (so one log line is always one line). The characters it
+    /// escapes are all ASCII, so a byte of a scalar past ASCII (0x80 or more) is copied as it is.
     static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         guard !isPlain(value) else { return appendUTF8(value, to: &bytes) }
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20, 0x7F: bytes.append(contentsOf: "\\u{\(String(byte, radix: 16))}".utf8)
-            default: bytes.append(byte)
+        value.withUTF8Bytes { utf8 in
+            // Runs of bytes kept as they are (a space or `=` is one) are copied at once.
+            var run = 0
+            for (index, byte) in utf8.enumerated() {
+                let escape: String
+                switch byte {
+                case UInt8(ascii: "\""): escape = #"\""#
+                case UInt8(ascii: "\\"): escape = #"\\"#
+                case UInt8(ascii: "\n"): escape = #"\n"#
+                case UInt8(ascii: "\r"): escape = #"\r"#
+                case UInt8(ascii: "\t"): escape = #"\t"#
+                case 0..<0x20, 0x7F: escape = "\\u{\(String(byte, radix: 16))}"
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[run..<index]))
+                bytes.append(contentsOf: escape.utf8)
+                run = index + 1
             }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -53,6 +53,37 @@ import Testing
         #expect(LogLine.Value.text("a b").text == "a b")
     }
 
+    /// Quoted text escapes what it must wherever it falls (first, last, next to another) and
+    /// copies the rest: 2,000 random texts against the escaping written out byte by byte.
+    @Test func quotedTextEscapesAsEachByteWouldBe() {
+        let pieces = ["a", " ", "=", "\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{7F}", "\u{1F}", "é", "日本", "x=y"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 1...8, using: &generator))
+                .map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(Self.written(.text(text)) == Self.quotedByteByByte(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// The quoting rule, one byte at a time.
+    private static func quotedByteByByte(_ text: String) -> String {
+        let isPlain = text.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !"\"=\\".utf8.contains($0) }
+        guard !isPlain else { return text }
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): bytes += Array(#"\n"#.utf8)
+            case UInt8(ascii: "\r"): bytes += Array(#"\r"#.utf8)
+            case UInt8(ascii: "\t"): bytes += Array(#"\t"#.utf8)
+            case 0..<0x20, 0x7F: bytes += Array("\\u{\(String(byte, radix: 16))}".utf8)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// One line reused across seconds, minutes, days and years writes each timestamp as a fresh
     /// line does: the date and time of day it keeps are those of the line's own second.
     @Test func aReusedLineWritesEachTimestampAsAFreshOne() {
