@@ -1,14 +1,15 @@
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
-import NIOHTTPTypesHTTP1
+import NIOHTTPTypesHTTP2
 
 /// How a client connection of the main port is set up: HTTP/1.1, or HTTP/2 over cleartext (h2c)
 /// when the client opens with HTTP/2's connection preface (prior knowledge, RFC 9113 §3.3) or
 /// upgrades its first HTTP/1.1 request with `Upgrade: h2c` (RFC 7540 §3.2, ``H2CUpgrade``). Either
 /// way every request goes through a ``RequestHeadGuard`` and a ``ProxyHandler`` of its own
-/// channel: a connection's for HTTP/1.1, a stream's for HTTP/2 (the stream's frames become
-/// HTTP/1-style parts), so both protocols share one forwarding path, its limits and timeouts.
+/// channel: a connection's for HTTP/1.1, a stream's for HTTP/2 (the stream's frames become HTTP
+/// types, its heads made what an HTTP/1.1 request's are), so both protocols share one forwarding
+/// path, its limits and timeouts.
 struct ConnectionPipeline: Sendable {
     let shared: ForwardingContext
     let headerTimeout: TimeAmount
@@ -103,15 +104,15 @@ struct ConnectionPipeline: Sendable {
         try pipeline.context(handlerType: NIOHTTP2Handler.self).fireChannelActive()
     }
 
-    /// One HTTP/2 stream: its frames as HTTP/1-style parts, the head-size check HTTP/1.1's decoder
-    /// makes, then the same guard and proxy as an HTTP/1.1 connection, which share the connection's
-    /// `memory` with its other streams'.
+    /// One HTTP/2 stream: its frames as HTTP types, its heads made what an HTTP/1.1 request's are
+    /// (``HTTP2StreamHeads``: the head-size check HTTP/1.1's decoder makes, among others), then the
+    /// same guard and proxy as an HTTP/1.1 connection, which share the connection's `memory` with
+    /// its other streams'.
     private func configureStream(_ stream: any Channel, memory: ConnectionMemory) throws {
         let pool = try self.pool(for: stream)
         let pipeline = stream.pipeline.syncOperations
-        try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-        try pipeline.addHandler(HeadSizeLimit(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
-        try pipeline.addHandler(HTTPTypesStreamCodec())
+        try pipeline.addHandler(HTTP2FramePayloadToHTTPServerCodec())
+        try pipeline.addHandler(HTTP2StreamHeads(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  memory: memory))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))

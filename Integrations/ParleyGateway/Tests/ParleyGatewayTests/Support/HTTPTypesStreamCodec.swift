@@ -4,12 +4,10 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Converts an HTTP/2 stream's NIO HTTP/1-style parts to HTTP types and back, as swift-nio-extras'
-/// `HTTP1ToHTTPServerCodec(secure: false)` does, with one difference in cost: a request target in
-/// origin form (a path, which has no scheme) is taken as it is. The extras' codec parses every
-/// target with Foundation's `URLComponents` to find the scheme an absolute-form target may have,
-/// and reads `Host` as an array of values; a target that does not start with `/` still goes
-/// through its conversion.
+/// NIO's HTTP/1-style parts as HTTP types and back, as swift-nio-extras'
+/// `HTTP1ToHTTPServerCodec(secure: false)` converts them (a request target in origin form taken as
+/// it is, without the extras' `URLComponents`): the reference the tests hold the gateway's own HTTP/1.1
+/// codec to, behind NIO's parser and encoder.
 final class HTTPTypesStreamCodec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPRequestPart
