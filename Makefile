@@ -280,8 +280,8 @@ server-bench: setup
 # debug build `make integration-test` leaves in .build-integrations (no release build in CI), RSS
 # growth under 25% (its 10-second warm-up leaves the allocator's swings in the figure).
 # gateway-allocations: heap allocations per 1 KB request (passthrough, JSON -> MessagePack and YAML,
-# passthrough with the contract check in report mode), counted exactly by a preloaded malloc counter
-# (Benchmarks/Scripts/malloc-counter.c, built with gcc).
+# h2c passthrough, passthrough with the contract check in report mode), counted exactly by a
+# preloaded malloc counter (Benchmarks/Scripts/malloc-counter.c, built with gcc).
 # gateway-instructions: user-space instructions per request in the same cases, counted under
 # valgrind's callgrind: the exact figure closest to CPU time per request.
 # The scripts install nginx and wrk with apt-get when missing.

@@ -12,7 +12,8 @@
 # to warm up (pools, caches, the allocator's arenas), then N (default 20,000) on 4 keep-alive
 # connections; the count before and after them, over N, is the figure. Cases: the 1 KB body passed
 # through (Accept: application/json), transcoded to MessagePack (Accept: application/msgpack) and
-# to YAML (Accept: application/yaml), and passed through a second gateway that checks responses
+# to YAML (Accept: application/yaml), passed through to an h2c client (HTTP/2 by prior knowledge, 10
+# streams at once on each connection), and passed through a second gateway that checks responses
 # against an OpenAPI document (gateway-bench's contract case: `contract: {responses: report}`).
 # --debug uses the debug build; PARLEY_GATEWAY_BIN=PATH runs that executable instead, unbuilt.
 set -euo pipefail

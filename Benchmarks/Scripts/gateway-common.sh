@@ -314,33 +314,36 @@ gw_count_options() {
 }
 
 # Runs N ($3) requests with Accept $4 for $WORK/www/$2 at gateway URL $1 (h2load --h1, 4 keep-alive
-# connections); fails unless all are answered 2xx.
+# connections; when $5 is h2c, HTTP/2 by prior knowledge on 4 connections, 10 streams at once on
+# each); fails unless all are answered 2xx.
 gw_load_all_2xx() {
-  local out
-  out=$(h2load --h1 -t1 -c4 -n"$3" -H "accept: $4" "$1/$2" 2>&1)
+  local out protocol=(--h1)
+  [ "${5:-}" = h2c ] && protocol=(-m10)
+  out=$(h2load "${protocol[@]}" -t1 -c4 -n"$3" -H "accept: $4" "$1/$2" 2>&1)
   grep -q "^status codes: $3 2xx" <<<"$out" || { echo "$COUNT_NAME: not every request answered 2xx" >&2
                                                  echo "$out" >&2; return 1; }
 }
 
 # The counting scripts' cases and table: the 1 KB body passed through, transcoded to MessagePack and
-# to YAML (GATEWAY_PID at GATEWAY_URL), and passed through the gateway that checks responses against
-# an OpenAPI document (EXTRA_GATEWAY_PID at CONTRACT_URL). For each, $3 requests to warm up, then
+# to YAML, passed through to an h2c client (GATEWAY_PID at GATEWAY_URL), and passed through the
+# gateway that checks responses against an OpenAPI document (EXTRA_GATEWAY_PID at CONTRACT_URL). For each, $3 requests to warm up, then
 # REQUESTS; function $1, given the serving gateway's PID and name (gateway or contract), prints its
 # count so far, before and after them. The table's last column is headed $2, the count per request
 # printed with the printf format $4.
 gw_count_cases() {
-  local count=$1 heading=$2 warmup=$3 format=$4 spec name gateway file accept pid url before after
+  local count=$1 heading=$2 warmup=$3 format=$4 spec name gateway file accept protocol pid url before after
   printf '| case | requests | %s |\n|---|---:|---:|\n' "$heading"
-  for spec in "1 KB passthrough|gateway|1k.json|application/json" \
-              "1 KB JSON->MessagePack|gateway|1k.json|application/msgpack" \
-              "1 KB JSON->YAML|gateway|1k.json|application/yaml" \
-              "1 KB passthrough, contract report|contract|1k.json|application/json"; do
-    IFS='|' read -r name gateway file accept <<<"$spec"
+  for spec in "1 KB passthrough|gateway|1k.json|application/json|h1" \
+              "1 KB JSON->MessagePack|gateway|1k.json|application/msgpack|h1" \
+              "1 KB JSON->YAML|gateway|1k.json|application/yaml|h1" \
+              "1 KB h2c passthrough|gateway|1k.json|application/json|h2c" \
+              "1 KB passthrough, contract report|contract|1k.json|application/json|h1"; do
+    IFS='|' read -r name gateway file accept protocol <<<"$spec"
     if [ "$gateway" = contract ]; then pid=$EXTRA_GATEWAY_PID url=$CONTRACT_URL
     else pid=$GATEWAY_PID url=$GATEWAY_URL; fi
-    gw_load_all_2xx "$url" "$file" "$warmup" "$accept"
+    gw_load_all_2xx "$url" "$file" "$warmup" "$accept" "$protocol"
     before=$("$count" "$pid" "$gateway")
-    gw_load_all_2xx "$url" "$file" "$REQUESTS" "$accept"
+    gw_load_all_2xx "$url" "$file" "$REQUESTS" "$accept" "$protocol"
     after=$("$count" "$pid" "$gateway")
     awk -v a="$before" -v b="$after" -v n="$REQUESTS" -v name="$name" -v format="$format" \
       'BEGIN { printf "| %s | %d | " format " |\n", name, n, (b - a) / n }'

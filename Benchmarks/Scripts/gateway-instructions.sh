@@ -12,8 +12,8 @@
 # sends 500 requests to warm up, then N (default 2,000) on 4 keep-alive connections; the
 # instructions of all the gateway's threads before and after them (`callgrind_control -e`), over N,
 # are the figure. Cases: those of gateway-allocations.sh (the 1 KB body passed through, transcoded
-# to MessagePack and to YAML, and passed through a second gateway that checks responses against an
-# OpenAPI document). --debug uses the debug build; PARLEY_GATEWAY_BIN=PATH runs that executable
+# to MessagePack and to YAML, passed through to an h2c client, and passed through a second gateway
+# that checks responses against an OpenAPI document). --debug uses the debug build; PARLEY_GATEWAY_BIN=PATH runs that executable
 # instead, unbuilt. Under callgrind a request takes some 50 times as long: the run takes a minute.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
