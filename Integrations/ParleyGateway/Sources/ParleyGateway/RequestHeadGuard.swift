@@ -16,6 +16,10 @@ import NIOHTTPTypes
 ///   normalised), goes on; a refused one is answered (400, 405, …) once the responses before
 ///   it have ended, and the connection is closed.
 ///
+/// On an HTTP/2 stream (`isStream`) there is no head to wait for and no idle time: the stream
+/// comes with its whole head and ends with its response (the connection's own idle timeout closes
+/// an idle h2c connection), so only the body timer is armed.
+///
 /// The answers carry a small problem document (RFC 9457) in JSON: no head was read, so there
 /// is no `Accept` to negotiate with.
 final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -63,14 +67,17 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The wait for the first head, when it differs from `timeout` (part of it already spent).
     private var firstTimeout: TimeAmount?
+    /// Whether the channel is an HTTP/2 stream: no header or idle timer.
+    private let isStream: Bool
 
     init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy? = RequestHeadPolicy(),
-         firstTimeout: TimeAmount? = nil, memory: ConnectionMemory = ConnectionMemory()) {
+         firstTimeout: TimeAmount? = nil, memory: ConnectionMemory = ConnectionMemory(), isStream: Bool = false) {
         self.timeout = timeout
         self.memory = memory
         self.firstTimeout = firstTimeout
         self.bodyTimeout = bodyTimeout
         self.policy = policy
+        self.isStream = isStream
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -161,6 +168,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The connection is idle from now: a timer fires once it has been for `idleWait` (the
     /// timer already armed, for an earlier idle time, checks again when it fires).
     private func arm(_ context: ChannelHandlerContext) {
+        guard !isStream else { return }
         headStarted = false
         idleSince = .now()
         idleWait = firstTimeout ?? timeout

@@ -114,7 +114,7 @@ struct ConnectionPipeline: Sendable {
         try pipeline.addHandler(HTTP2FramePayloadToHTTPServerCodec())
         try pipeline.addHandler(HTTP2StreamHeads(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
-                                                 memory: memory))
+                                                 memory: memory, isStream: true))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))
     }
 

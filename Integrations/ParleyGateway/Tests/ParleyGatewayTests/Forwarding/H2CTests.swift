@@ -261,6 +261,25 @@ import Testing
         }
     }
 
+    /// A stream's guard arms no header or idle timer (its head came with it), but its body timer
+    /// holds: a stream whose body goes silent for the body timeout is answered 408, as on HTTP/1.1,
+    /// and the other streams of its connection go on.
+    @Test func aStreamWhoseBodyGoesSilentIs408() async throws {
+        try await ProbeUpstream.with { upstream in
+            try await withGateway(upstream: upstream.url, configure: { $0.bodyTimeout = .seconds(1) }) { gateway in
+                try await withH2CClient(port: gateway.main.port) { client in
+                    let upload = try await client.open()
+                    let started = ContinuousClock.now
+                    try await upload.sendHead(.POST, "/echo", bodyLength: 4)
+                    let answer = try await upload.answer(within: .seconds(5))
+                    #expect(answer.status == 408)
+                    #expect(ContinuousClock.now - started >= .seconds(1))
+                    #expect(try await client.send(.GET, "/ok").status == 200)
+                }
+            }
+        }
+    }
+
     @Test func thePrefaceAndAnHTTP1RequestAreToldApartWhenTheyArriveInPieces() async throws {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
