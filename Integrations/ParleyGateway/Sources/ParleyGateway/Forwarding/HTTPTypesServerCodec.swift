@@ -42,6 +42,9 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     /// The buffer of the last head written: once the socket let it go, the next head is written
     /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
     private var headBuffer: ByteBuffer?
+    /// The room a head is written in first: the most a head of the connection has taken (its
+    /// buffer keeps that much storage anyway). A head that needs more is written again with it.
+    private var headRoom = 512
 
     init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?) {
         self.decoder = ClientRequestDecoder(limits: limits)
@@ -159,56 +162,41 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             dropsBody = request != .other
             answersConnect = request == .connect
         }
-        let survey = HeadFieldSurvey(response.headerFields, checkingValues: false)
-        var framing = Framing()
-        if answersConnect || !status.mayHaveResponseBody {
-            framing.dropsContentLength = true
-            framing.dropsTransferEncoding = true
-        } else if survey.hasContentLength {
-            framing.dropsTransferEncoding = true
-        } else {
-            framing.dropsTransferEncoding = true
-            framing.addsChunked = true
-        }
-        isChunked = framing.addsChunked && !dropsBody
+        // NIO's framing: no framing fields without a body (1xx, 204, 304, or the answer to
+        // `CONNECT`); `Transfer-Encoding` never, the encoder's own `chunked` when there is no
+        // `Content-Length`. Learnt in the pass that writes the fields, whose end it comes at.
+        let mayHaveBody = !answersConnect && status.mayHaveResponseBody
+        var addsChunked = false
         let reason = status.reasonPhrase
-        // The exact size: the status line, the fields kept, the added `Transfer-Encoding`, the blank line.
-        var size = 9 + String(status.code).utf8.count + 1 + reason.utf8.count + 2 + 2
-            + survey.size(droppingContentLength: framing.dropsContentLength,
-                          droppingTransferEncoding: framing.dropsTransferEncoding)
-        if framing.addsChunked { size += 28 }
-        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
-        bytes.clear(minimumCapacity: size)
-        bytes.writeHead(upTo: size) { head in
+        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: headRoom)
+        bytes.clear(minimumCapacity: headRoom)
+        bytes.writeHead(upTo: headRoom) { head in
             head.write("HTTP/1.1 ")
             head.write(String(status.code))
             head.write(" ")
             head.write(reason)
             head.write("\r\n")
-            for field in response.headerFields where framing.keeps(field.name) {
+            var hasContentLength = false
+            for field in response.headerFields {
+                if field.name.matches(.contentLength) {
+                    guard mayHaveBody else { continue }
+                    hasContentLength = true
+                } else if field.name.matches(.transferEncoding) {
+                    continue
+                }
                 head.write(field)
             }
-            if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
+            addsChunked = mayHaveBody && !hasContentLength
+            if addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
+        headRoom = max(headRoom, bytes.readableBytes)
+        isChunked = addsChunked && !dropsBody
         headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 
 
-    /// How NIO's encoder frames a response (it sets framing fields itself): no framing fields
-    /// when it has no body (1xx, 204, 304, or the answer to `CONNECT`), `Content-Length` wins
-    /// over `Transfer-Encoding`, and a body with neither is chunked.
-    private struct Framing {
-        var dropsContentLength = false
-        var dropsTransferEncoding = false
-        var addsChunked = false
-
-        func keeps(_ name: HTTPField.Name) -> Bool {
-            !(dropsContentLength && name.matches(.contentLength))
-                && !(dropsTransferEncoding && name.matches(.transferEncoding))
-        }
-    }
 
     /// What a request's method says of its answer's body.
     private enum Request: Equatable {
