@@ -28,6 +28,9 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     /// The buffer of the last head written: once the socket let it go, the next head is written
     /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
     private var headBuffer: ByteBuffer?
+    /// The room a head is written in first: the most a head of the connection has taken (its
+    /// buffer keeps that much storage anyway). A head that needs more is written again with it.
+    private var headRoom = 1024
     /// Whether a read is being decoded (a handler further on may close the channel meanwhile).
     private var decoding = false
 
@@ -105,27 +108,25 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             promise?.fail(HTTP1TypeConversionError.missingPath)
             return
         }
-        let survey = HeadFieldSurvey(request.headerFields, checkingValues: true)
-        let framing = Self.framing(request.method, survey)
-        guard survey.valuesAreValid, request.authority.map(Self.isValidValue) ?? true else {
+        // NIO's framing follows `Content-Length`; the rest of what it needs of the fields (the first
+        // `Transfer-Encoding`, whether every value passes its validator) is learnt in the pass that
+        // writes them.
+        let framing = Self.framing(request.method, hasContentLength: request.headerFields.contains(.contentLength))
+        // The validator's check of `Host` and the target (a method of HTTP types is a token: it passes).
+        guard request.authority.map(Self.isValidValue) ?? true, target.utf8.allSatisfy(Self.isTargetByte) else {
             return refuse(context, promise)
         }
-        isChunked = framing.isChunked
-        // The validator's check of the target (a method of HTTP types is a token: it passes).
-        guard target.utf8.allSatisfy(Self.isTargetByte) else { return refuse(context, promise) }
-        // The size: the request line, `Host`, the fields, the added `Transfer-Encoding`, the blank line.
+        let method = request.method.rawValue
+        var valuesAreValid = true
+        var firstTransferEncodingIsChunked: Bool?
+        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: headRoom)
+        bytes.clear(minimumCapacity: headRoom)
         // The extras' conversion joins every Cookie field into the first one, as text: where a value
         // is not UTF-8 (each such byte becomes U+FFFD) the joined line can outgrow the fields it
-        // replaces, and `writeHead` writes again with the room it needs.
-        let method = request.method.rawValue
-        var size = method.utf8.count + target.utf8.count + 12 + 2
-        if let authority = request.authority { size += 8 + authority.utf8.count }
-        size += survey.size(droppingContentLength: framing.dropsContentLength,
-                            droppingTransferEncoding: framing.dropsTransferEncoding)
-        if framing.addsChunked { size += 28 }
-        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: size)
-        bytes.clear(minimumCapacity: size)
-        bytes.writeHead(upTo: size) { head in
+        // replaces, which `writeHead` meets as any head over `headRoom`: it writes again with more.
+        bytes.writeHead(upTo: headRoom) { head in
+            valuesAreValid = true
+            firstTransferEncodingIsChunked = nil
             head.write(method)
             head.write(" ")
             head.write(target)
@@ -136,7 +137,12 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 head.write("\r\n")
             }
             var firstCookie = true
-            for field in request.headerFields where framing.keeps(field.name) {
+            for field in request.headerFields {
+                if valuesAreValid { valuesAreValid = Self.isValidToSend(field) }
+                if firstTransferEncodingIsChunked == nil, field.name.matches(.transferEncoding) {
+                    firstTransferEncodingIsChunked = field.value == "chunked"
+                }
+                guard framing.keeps(field.name) else { continue }
                 if field.name.matches(.cookie) {
                     guard firstCookie else { continue }
                     firstCookie = false
@@ -152,6 +158,12 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
+        headRoom = max(headRoom, bytes.readableBytes)
+        guard valuesAreValid else {
+            headBuffer = bytes
+            return refuse(context, promise)
+        }
+        isChunked = framing.addsChunked || (framing.followsTransferEncoding && firstTransferEncodingIsChunked == true)
         headPassed = true
         decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other)
         headBuffer = bytes
@@ -165,13 +177,14 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// How NIO's request encoder frames a body (it sets framing fields itself): `TRACE` has none,
-    /// `Content-Length` wins over `Transfer-Encoding`, and `POST`, `PUT` and `PATCH` without
-    /// either are chunked.
+    /// `Content-Length` wins over `Transfer-Encoding`, `POST`, `PUT` and `PATCH` without either are
+    /// chunked, and other requests are as their first `Transfer-Encoding` says.
     private struct Framing {
         var dropsContentLength = false
         var dropsTransferEncoding = false
         var addsChunked = false
-        var isChunked = false
+        /// Whether the body is chunked when the first `Transfer-Encoding` field's value is `chunked`.
+        var followsTransferEncoding = false
 
         func keeps(_ name: HTTPField.Name) -> Bool {
             !(dropsContentLength && name.matches(.contentLength))
@@ -179,27 +192,30 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private static func framing(_ method: HTTPRequest.Method, _ fields: HeadFieldSurvey) -> Framing {
+    private static func framing(_ method: HTTPRequest.Method, hasContentLength: Bool) -> Framing {
         var framing = Framing()
         if method == .trace {
             framing.dropsContentLength = true
             framing.dropsTransferEncoding = true
-        } else if fields.hasContentLength {
+        } else if hasContentLength {
             framing.dropsTransferEncoding = true
         } else if method == .post || method == .put || method == .patch {
             framing.dropsTransferEncoding = true
             framing.addsChunked = true
-            framing.isChunked = true
         } else {
-            framing.isChunked = fields.firstTransferEncodingIsChunked
+            framing.followsTransferEncoding = true
         }
         return framing
     }
 
-
     /// Whether NIO's validator lets `fields` through (values without control characters but tab).
     private static func areValidToSend(_ fields: HTTPFields) -> Bool {
-        HeadFieldSurvey(fields, checkingValues: true).valuesAreValid
+        fields.allSatisfy(isValidToSend)
+    }
+
+    /// Whether NIO's validator lets `field`'s value through.
+    private static func isValidToSend(_ field: HTTPField) -> Bool {
+        field.withUnsafeBytesOfValue { HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer($0)) }
     }
 
     private static func isValidValue(_ value: String) -> Bool {
