@@ -42,12 +42,18 @@ enum ForwardedFields {
 
     /// ``endToEnd(_:)`` written into `kept`, whose fields it replaces: the storage of a list the
     /// caller no longer needs (its connection's last head) is refilled rather than a new one made.
-    static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) {
+    ///
+    /// - Returns: Whether a `Connection` field names `close` (``connectionCloses(_:)``, read in the
+    ///   same pass over the `Connection` fields).
+    @discardableResult
+    static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) -> Bool {
         // The other fields `Connection` names.
         var named: [HTTPField.Name] = []
+        var closes = false
         forEachConnectionToken(of: fields) { token in
             // The token nearly every request sends names a hop-by-hop field: no name is made for it.
             if HTTP1Syntax.is(token, "keep-alive") { return }
+            if HTTP1Syntax.is(token, "close") { closes = true }
             if let name = HTTPField.Name(String(decoding: token, as: UTF8.self)), !isHopByHop(name) {
                 named.append(name)
             }
@@ -64,6 +70,7 @@ enum ForwardedFields {
         }
         kept.write(viaField, at: count)
         kept.truncate(to: count + 1)
+        return closes
     }
 
     /// Whether a `Connection` field of `fields` names `close`.

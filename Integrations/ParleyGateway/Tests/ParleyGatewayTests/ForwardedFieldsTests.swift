@@ -24,6 +24,9 @@ import Testing
     ])
     func connectionClosesWhenATokenIsClose(pairs: [(String, String)], closes: Bool) {
         #expect(ForwardedFields.connectionCloses(Self.fields(pairs)) == closes)
+        // endToEnd reads it in its own pass over the `Connection` fields.
+        var kept = HTTPFields()
+        #expect(ForwardedFields.endToEnd(Self.fields(pairs), into: &kept) == closes)
     }
 
     @Test func theFieldsConnectionNamesAreDroppedWhateverTheirSpacing() {

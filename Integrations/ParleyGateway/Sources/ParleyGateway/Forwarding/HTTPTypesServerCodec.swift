@@ -155,7 +155,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private func writeHead(_ response: HTTPResponse, context: ChannelHandlerContext,
                            promise: EventLoopPromise<Void>?) {
         // NIO's status: its own reason phrase for the codes it knows, the response's for others.
-        let status = HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase)
+        let responseStatus = response.status   // read once: each read parses the `:status` field
+        let status = HTTPResponseStatus(statusCode: responseStatus.code, reasonPhrase: responseStatus.reasonPhrase)
         var answersConnect = false
         // An interim answer (1xx but 101) is followed by the final one, which answers the request.
         if !(100..<200).contains(status.code) || status.code == 101, let request = pending.popFirst() {

@@ -788,11 +788,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         guard let exchange, let context else { return }
         switch part {
         case .head(let head):
-            if head.status == .switchingProtocols, exchange.responseState == .waitingHead {
+            let status = head.status   // read once: each read parses the `:status` field
+            if status == .switchingProtocols, exchange.responseState == .waitingHead {
                 fail(exchange, UnsolicitedSwitch())   // the gateway never forwards `Upgrade`
                 return
             }
-            guard head.status.kind != .informational, exchange.responseState == .waitingHead else { return }
+            guard status.kind != .informational, exchange.responseState == .waitingHead else { return }
             responseHead(head, exchange)
         case .body(let buffer):
             exchange.lastUpstreamRead = .now()
@@ -887,11 +888,11 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.stopWatchingUpstream()
         exchange.resendable = nil
         if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
-        exchange.upstreamKeepsAlive = !ForwardedFields.connectionCloses(received.headerFields)
         var head = received
         head.headerFields = HTTPFields()
         swap(&head.headerFields, &memory.lastResponseFields)
-        ForwardedFields.endToEnd(received.headerFields, into: &head.headerFields)
+        let closes = ForwardedFields.endToEnd(received.headerFields, into: &head.headerFields)
+        exchange.upstreamKeepsAlive = !closes
         switch plan(for: head, exchange) {
         case .passThrough(let varies):
             exchange.summary.upstreamResponse = received
