@@ -15,9 +15,67 @@ final class UpstreamSlots: Sendable {
     private let state = NIOLockedValueBox(State())
 
     private struct State: Sendable {
-        var busy: [UpstreamKey: Int] = [:]
-        var uploading: [UpstreamKey: Int] = [:]
-        var waiting: [UpstreamKey: [Waiter]] = [:]
+        /// Each upstream's count and waiters, looked up once for each slot taken or given back.
+        var upstreams: [UpstreamKey: Upstream] = [:]
+    }
+
+    /// One upstream's busy connections, those of them whose request body is still arriving, and
+    /// the requests waiting for one, first come first.
+    private struct Upstream: Sendable {
+        var busy = 0
+        var uploading = 0
+        var waiting: [Waiter] = []
+
+        func fits(uploading: Bool, _ limit: Int, _ uploadLimit: Int) -> Bool {
+            busy < limit && (!uploading || self.uploading < uploadLimit)
+        }
+
+        mutating func count(uploading: Bool) {
+            busy += 1
+            if uploading { self.uploading += 1 }
+        }
+
+        /// Counts a slot taken when it fits (true), else queues `waiter`, if any (false).
+        mutating func takeIfFits(uploading: Bool, _ limit: Int, _ uploadLimit: Int,
+                                 orQueue waiter: Waiter? = nil) -> Bool {
+            guard fits(uploading: uploading, limit, uploadLimit) else {
+                if let waiter { waiting.append(waiter) }
+                return false
+            }
+            count(uploading: uploading)
+            return true
+        }
+
+        /// Gives back a slot; returns the waiters that now fit, counted.
+        mutating func give(uploading: Bool, _ limit: Int, _ uploadLimit: Int) -> [Waiter] {
+            busy -= 1
+            if uploading { self.uploading -= 1 }
+            return grant(limit, uploadLimit)
+        }
+
+        /// A slot's body ended; returns the waiters that now fit, counted.
+        mutating func uploadEnded(_ limit: Int, _ uploadLimit: Int) -> [Waiter] {
+            uploading -= 1
+            return grant(limit, uploadLimit)
+        }
+
+        /// Takes the waiters that fit now, in order, and counts them.
+        mutating func grant(_ limit: Int, _ uploadLimit: Int) -> [Waiter] {
+            guard !waiting.isEmpty else { return [] }
+            var grants: [Waiter] = []
+            var index = 0
+            while index < waiting.count, busy < limit {
+                let waiter = waiting[index]
+                if fits(uploading: waiter.uploading, limit, uploadLimit) {
+                    count(uploading: waiter.uploading)
+                    grants.append(waiter)
+                    waiting.remove(at: index)
+                } else {
+                    index += 1
+                }
+            }
+            return grants
+        }
     }
 
     init(limit: Int, uploadLimit: Int) {
@@ -42,10 +100,9 @@ final class UpstreamSlots: Sendable {
     /// A slot for an exchange with `key` when one is free now, else `nil` (then ``take(_:uploading:on:timeout:_:)``
     /// waits for one). `uploading`: the request's body is still arriving.
     func takeNow(_ key: UpstreamKey, uploading: Bool) -> UpstreamSlot? {
+        let (limit, uploadLimit) = (limit, uploadLimit)
         let taken = state.withLockedValue { state -> Bool in
-            guard Self.fits(uploading: uploading, key, state, limit, uploadLimit) else { return false }
-            Self.count(uploading: uploading, key, &state)
-            return true
+            state.upstreams[key, default: Upstream()].takeIfFits(uploading: uploading, limit, uploadLimit)
         }
         return taken ? UpstreamSlot(key: key, uploading: uploading, slots: self) : nil
     }
@@ -55,21 +112,19 @@ final class UpstreamSlots: Sendable {
     func take(_ key: UpstreamKey, uploading: Bool, on eventLoop: any EventLoop, timeout: TimeAmount,
               _ granted: @escaping (UpstreamSlot?) -> Void) {
         let waiter = Waiter(eventLoop: eventLoop, uploading: uploading, granted: granted)
+        let (limit, uploadLimit) = (limit, uploadLimit)
         let now = state.withLockedValue { state -> Bool in
             // Whoever waits does not fit now (each slot given back goes to the first that fits).
-            guard Self.fits(uploading: uploading, key, state, limit, uploadLimit) else {
-                state.waiting[key, default: []].append(waiter)
-                return false
-            }
-            Self.count(uploading: uploading, key, &state)
-            return true
+            state.upstreams[key, default: Upstream()].takeIfFits(uploading: uploading, limit, uploadLimit,
+                                                                 orQueue: waiter)
         }
         if now { return granted(UpstreamSlot(key: key, uploading: uploading, slots: self)) }
         eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             let expired = state.withLockedValue { state -> Bool in
-                guard let index = state.waiting[key]?.firstIndex(where: { $0 === waiter }) else { return false }
-                state.waiting[key]!.remove(at: index)
-                if state.waiting[key]!.isEmpty { state.waiting[key] = nil }
+                guard let index = state.upstreams[key]?.waiting.firstIndex(where: { $0 === waiter }) else {
+                    return false
+                }
+                state.upstreams[key]!.waiting.remove(at: index)
                 return true
             }
             if expired { granted(nil) }
@@ -78,19 +133,18 @@ final class UpstreamSlots: Sendable {
 
     /// Gives back a slot of `key`; the waiters that now fit get theirs.
     fileprivate func give(_ key: UpstreamKey, uploading: Bool) {
+        let (limit, uploadLimit) = (limit, uploadLimit)
         let grants = state.withLockedValue { state -> [Waiter] in
-            state.busy[key, default: 1] -= 1
-            if uploading { state.uploading[key, default: 1] -= 1 }
-            return Self.grant(key, &state, limit, uploadLimit)
+            state.upstreams[key, default: Upstream()].give(uploading: uploading, limit, uploadLimit)
         }
         handOut(grants, key)
     }
 
     /// A slot's request body ended: it no longer counts as an upload.
     fileprivate func uploadEnded(_ key: UpstreamKey) {
+        let (limit, uploadLimit) = (limit, uploadLimit)
         let grants = state.withLockedValue { state -> [Waiter] in
-            state.uploading[key, default: 1] -= 1
-            return Self.grant(key, &state, limit, uploadLimit)
+            state.upstreams[key, default: Upstream()].uploadEnded(limit, uploadLimit)
         }
         handOut(grants, key)
     }
@@ -100,36 +154,6 @@ final class UpstreamSlots: Sendable {
             let slot = UpstreamSlot(key: key, uploading: waiter.uploading, slots: self)
             waiter.eventLoop.execute { waiter.granted(slot) }
         }
-    }
-
-    /// Takes the waiters of `key` that fit now, in order, and counts them.
-    private static func grant(_ key: UpstreamKey, _ state: inout State, _ limit: Int,
-                              _ uploadLimit: Int) -> [Waiter] {
-        guard var waiting = state.waiting[key] else { return [] }
-        var grants: [Waiter] = []
-        var index = 0
-        while index < waiting.count, state.busy[key, default: 0] < limit {
-            let waiter = waiting[index]
-            if fits(uploading: waiter.uploading, key, state, limit, uploadLimit) {
-                count(uploading: waiter.uploading, key, &state)
-                grants.append(waiter)
-                waiting.remove(at: index)
-            } else {
-                index += 1
-            }
-        }
-        state.waiting[key] = waiting.isEmpty ? nil : waiting
-        return grants
-    }
-
-    private static func fits(uploading: Bool, _ key: UpstreamKey, _ state: State, _ limit: Int,
-                             _ uploadLimit: Int) -> Bool {
-        state.busy[key, default: 0] < limit && (!uploading || state.uploading[key, default: 0] < uploadLimit)
-    }
-
-    private static func count(uploading: Bool, _ key: UpstreamKey, _ state: inout State) {
-        state.busy[key, default: 0] += 1
-        if uploading { state.uploading[key, default: 0] += 1 }
     }
 }
 
