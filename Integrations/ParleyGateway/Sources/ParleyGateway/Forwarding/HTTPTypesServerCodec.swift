@@ -197,8 +197,6 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 
-
-
     /// What a request's method says of its answer's body.
     private enum Request: Equatable {
         case head, connect, other
