@@ -11,8 +11,8 @@ enum ForwardedFields {
         .connection, keepAlive, proxyConnection, .te, .trailer, .transferEncoding, .upgrade, .proxyAuthenticate,
         .proxyAuthorization,
     ]
-    private static let keepAlive = HTTPField.Name("Keep-Alive")!
-    private static let proxyConnection = HTTPField.Name("Proxy-Connection")!
+    static let keepAlive = HTTPField.Name("Keep-Alive")!
+    static let proxyConnection = HTTPField.Name("Proxy-Connection")!
 
     /// Whether `name` is one of ``hopByHop``: compared only with those of its length, which most
     /// names have none of, rather than with all nine for each field copied.

@@ -39,7 +39,8 @@ final class HTTP2StreamHeads: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         if request.method != .connect { request.scheme = "http" }
-        if request.authority == nil, let index = request.headerFields.firstIndex(where: { $0.name == Self.host }) {
+        if request.authority == nil,
+           let index = request.headerFields.firstIndex(where: { $0.name == RequestHeadPolicy.host }) {
             request.authority = request.headerFields[index].value
             request.headerFields.remove(at: index)
         }
@@ -80,14 +81,10 @@ final class HTTP2StreamHeads: ChannelDuplexHandler, RemovableChannelHandler {
         switch name.canonicalName.utf8.count {
         case 2: name == .te
         case 7: name == .upgrade
-        case 10: name == .connection || name == keepAlive
-        case 16: name == proxyConnection
+        case 10: name == .connection || name == ForwardedFields.keepAlive
+        case 16: name == ForwardedFields.proxyConnection
         case 17: name == .transferEncoding
         default: false
         }
     }
-
-    private static let host = HTTPField.Name("Host")!
-    private static let keepAlive = HTTPField.Name("Keep-Alive")!
-    private static let proxyConnection = HTTPField.Name("Proxy-Connection")!
 }

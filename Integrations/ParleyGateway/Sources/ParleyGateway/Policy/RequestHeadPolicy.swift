@@ -38,7 +38,7 @@ struct RequestHeadPolicy: Sendable {
     static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
     static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     static let xRealIP = HTTPField.Name("X-Real-IP")!
-    private static let host = HTTPField.Name("Host")!
+    static let host = HTTPField.Name("Host")!
 
     /// The `Forwarded` element the gateway appends for a client and host: a connection keeps its
     /// last one for its next request, which comes from the same client and mostly names the same host.
