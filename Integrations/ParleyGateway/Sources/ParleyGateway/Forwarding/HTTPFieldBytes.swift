@@ -34,6 +34,28 @@ extension ByteBuffer {
     }
 }
 
+/// A connection's buffer for the heads it writes. Once the socket let the last head go, the next
+/// is written into its storage (`clear` copies nothing, and makes new storage while a write still
+/// holds it). A head is written first in the room the connection's largest head took, which that
+/// storage keeps anyway; one that needs more is written again with it (``ByteBuffer/writeHead(upTo:_:)``).
+struct HeadBuffer {
+    private var last: ByteBuffer?
+    private var room: Int
+
+    /// `room`: the bytes the connection's first head is written in first.
+    init(room: Int) { self.room = room }
+
+    /// The head `body` writes, in the buffer kept from the last head (or a new one from `allocator`).
+    mutating func write(with allocator: ByteBufferAllocator, _ body: (inout HeadWriter) -> Void) -> ByteBuffer {
+        var bytes = last.take() ?? allocator.buffer(capacity: room)
+        bytes.clear(minimumCapacity: room)
+        bytes.writeHead(upTo: room, body)
+        room = max(room, bytes.readableBytes)
+        last = bytes
+        return bytes
+    }
+}
+
 extension ByteBufferAllocator {
     /// The end of a chunked body: the last chunk and the trailers, if any (RFC 9112 §7.1).
     func lastChunk(trailers: HTTPFields?) -> ByteBuffer {

@@ -39,12 +39,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private var isChunked = false
     /// Whether the response being written answers a `HEAD` or `CONNECT` request (it has no body).
     private var dropsBody = false
-    /// The buffer of the last head written: once the socket let it go, the next head is written
-    /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
-    private var headBuffer: ByteBuffer?
-    /// The room a head is written in first: the most a head of the connection has taken (its
-    /// buffer keeps that much storage anyway). A head that needs more is written again with it.
-    private var headRoom = 512
+    /// Where the connection's response heads are written.
+    private var heads = HeadBuffer(room: 512)
 
     init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?) {
         self.decoder = ClientRequestDecoder(limits: limits)
@@ -169,9 +165,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         let mayHaveBody = !answersConnect && status.mayHaveResponseBody
         var addsChunked = false
         let reason = status.reasonPhrase
-        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: headRoom)
-        bytes.clear(minimumCapacity: headRoom)
-        bytes.writeHead(upTo: headRoom) { head in
+        let bytes = heads.write(with: context.channel.allocator) { head in
             head.write("HTTP/1.1 ")
             head.write(String(status.code))
             head.write(" ")
@@ -191,9 +185,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             if addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
-        headRoom = max(headRoom, bytes.readableBytes)
         isChunked = addsChunked && !dropsBody
-        headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 

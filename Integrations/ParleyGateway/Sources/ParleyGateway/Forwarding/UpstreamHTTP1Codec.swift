@@ -25,12 +25,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the head of the request being written went out (the bytes of a refused one fail).
     private var headPassed = false
     private var decoder = UpstreamResponseDecoder()
-    /// The buffer of the last head written: once the socket let it go, the next head is written
-    /// into its storage (`clear` copies nothing, and makes new storage while a write still holds it).
-    private var headBuffer: ByteBuffer?
-    /// The room a head is written in first: the most a head of the connection has taken (its
-    /// buffer keeps that much storage anyway). A head that needs more is written again with it.
-    private var headRoom = 1024
+    /// Where the connection's request heads are written.
+    private var heads = HeadBuffer(room: 1024)
     /// Whether a read is being decoded (a handler further on may close the channel meanwhile).
     private var decoding = false
 
@@ -119,12 +115,10 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         let method = request.method.rawValue
         var valuesAreValid = true
         var firstTransferEncodingIsChunked: Bool?
-        var bytes = headBuffer.take() ?? context.channel.allocator.buffer(capacity: headRoom)
-        bytes.clear(minimumCapacity: headRoom)
         // The extras' conversion joins every Cookie field into the first one, as text: where a value
         // is not UTF-8 (each such byte becomes U+FFFD) the joined line can outgrow the fields it
-        // replaces, which `writeHead` meets as any head over `headRoom`: it writes again with more.
-        bytes.writeHead(upTo: headRoom) { head in
+        // replaces, which the head buffer meets as any head over its room: it writes again with more.
+        let bytes = heads.write(with: context.channel.allocator) { head in
             valuesAreValid = true
             firstTransferEncodingIsChunked = nil
             head.write(method)
@@ -158,15 +152,10 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
-        headRoom = max(headRoom, bytes.readableBytes)
-        guard valuesAreValid else {
-            headBuffer = bytes
-            return refuse(context, promise)
-        }
+        guard valuesAreValid else { return refuse(context, promise) }
         isChunked = framing.addsChunked || (framing.followsTransferEncoding && firstTransferEncodingIsChunked == true)
         headPassed = true
         decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other)
-        headBuffer = bytes
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 
