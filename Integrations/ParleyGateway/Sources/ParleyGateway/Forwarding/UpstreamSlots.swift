@@ -100,7 +100,6 @@ final class UpstreamSlots: Sendable {
     /// A slot for an exchange with `key` when one is free now, else `nil` (then ``take(_:uploading:on:timeout:_:)``
     /// waits for one). `uploading`: the request's body is still arriving.
     func takeNow(_ key: UpstreamKey, uploading: Bool) -> UpstreamSlot? {
-        let (limit, uploadLimit) = (limit, uploadLimit)
         let taken = state.withLockedValue { state -> Bool in
             state.upstreams[key, default: Upstream()].takeIfFits(uploading: uploading, limit, uploadLimit)
         }
@@ -112,7 +111,6 @@ final class UpstreamSlots: Sendable {
     func take(_ key: UpstreamKey, uploading: Bool, on eventLoop: any EventLoop, timeout: TimeAmount,
               _ granted: @escaping (UpstreamSlot?) -> Void) {
         let waiter = Waiter(eventLoop: eventLoop, uploading: uploading, granted: granted)
-        let (limit, uploadLimit) = (limit, uploadLimit)
         let now = state.withLockedValue { state -> Bool in
             // Whoever waits does not fit now (each slot given back goes to the first that fits).
             state.upstreams[key, default: Upstream()].takeIfFits(uploading: uploading, limit, uploadLimit,
@@ -133,7 +131,6 @@ final class UpstreamSlots: Sendable {
 
     /// Gives back a slot of `key`; the waiters that now fit get theirs.
     fileprivate func give(_ key: UpstreamKey, uploading: Bool) {
-        let (limit, uploadLimit) = (limit, uploadLimit)
         let grants = state.withLockedValue { state -> [Waiter] in
             state.upstreams[key, default: Upstream()].give(uploading: uploading, limit, uploadLimit)
         }
@@ -142,7 +139,6 @@ final class UpstreamSlots: Sendable {
 
     /// A slot's request body ended: it no longer counts as an upload.
     fileprivate func uploadEnded(_ key: UpstreamKey) {
-        let (limit, uploadLimit) = (limit, uploadLimit)
         let grants = state.withLockedValue { state -> [Waiter] in
             state.upstreams[key, default: Upstream()].uploadEnded(limit, uploadLimit)
         }
