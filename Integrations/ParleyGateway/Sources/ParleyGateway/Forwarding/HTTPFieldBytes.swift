@@ -36,23 +36,28 @@ extension ByteBuffer {
 
 /// A connection's buffer for the heads it writes. Once the socket let the last head go, the next
 /// is written into its storage (`clear` copies nothing, and makes new storage while a write still
-/// holds it). A head is written first in the room the connection's largest head took, which that
-/// storage keeps anyway; one that needs more is written again with it (``ByteBuffer/writeHead(upTo:_:)``).
+/// holds it). A head is written first in ``room``, what the connection's largest head took, which
+/// that storage keeps anyway; one that needs more is written again with it
+/// (``ByteBuffer/writeHead(upTo:_:)``).
 struct HeadBuffer {
     private var last: ByteBuffer?
-    private var room: Int
+    /// The bytes a head is written in first.
+    private(set) var room: Int
 
     /// `room`: the bytes the connection's first head is written in first.
     init(room: Int) { self.room = room }
 
-    /// The head `body` writes, in the buffer kept from the last head (or a new one from `allocator`).
-    mutating func write(with allocator: ByteBufferAllocator, _ body: (inout HeadWriter) -> Void) -> ByteBuffer {
+    /// The buffer for the next head: the last one's, emptied (or a new one from `allocator`).
+    mutating func take(with allocator: ByteBufferAllocator) -> ByteBuffer {
         var bytes = last.take() ?? allocator.buffer(capacity: room)
         bytes.clear(minimumCapacity: room)
-        bytes.writeHead(upTo: room, body)
-        room = max(room, bytes.readableBytes)
-        last = bytes
         return bytes
+    }
+
+    /// Keeps `head`, just written, for the next head, whose room grows to its size.
+    mutating func keep(_ head: ByteBuffer) {
+        room = max(room, head.readableBytes)
+        last = head
     }
 }
 

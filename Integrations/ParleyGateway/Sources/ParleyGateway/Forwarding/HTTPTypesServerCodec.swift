@@ -165,7 +165,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         let mayHaveBody = !answersConnect && status.mayHaveResponseBody
         var addsChunked = false
         let reason = status.reasonPhrase
-        let bytes = heads.write(with: context.channel.allocator) { head in
+        var bytes = heads.take(with: context.channel.allocator)
+        bytes.writeHead(upTo: heads.room) { head in
             head.write("HTTP/1.1 ")
             head.write(String(status.code))
             head.write(" ")
@@ -185,6 +186,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             if addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
+        heads.keep(bytes)
         isChunked = addsChunked && !dropsBody
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }

@@ -117,8 +117,9 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         var firstTransferEncodingIsChunked: Bool?
         // The extras' conversion joins every Cookie field into the first one, as text: where a value
         // is not UTF-8 (each such byte becomes U+FFFD) the joined line can outgrow the fields it
-        // replaces, which the head buffer meets as any head over its room: it writes again with more.
-        let bytes = heads.write(with: context.channel.allocator) { head in
+        // replaces, which `writeHead` meets as any head over the room: it writes again with more.
+        var bytes = heads.take(with: context.channel.allocator)
+        bytes.writeHead(upTo: heads.room) { head in
             valuesAreValid = true
             firstTransferEncodingIsChunked = nil
             head.write(method)
@@ -152,6 +153,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
+        heads.keep(bytes)
         guard valuesAreValid else { return refuse(context, promise) }
         isChunked = framing.addsChunked || (framing.followsTransferEncoding && firstTransferEncodingIsChunked == true)
         headPassed = true
