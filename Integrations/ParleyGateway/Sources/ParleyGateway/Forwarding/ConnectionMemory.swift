@@ -26,8 +26,9 @@ final class ConnectionMemory {
     var lastOperation: OperationLookup?
     /// The connection's last request sent upstream.
     var lastUpstreamRequest: HTTPRequest?
-    /// The fields of the connection's last answer passed through: their storage takes the next
-    /// answer's fields once that exchange has let them go.
+    /// The end-to-end fields of the connection's last upstream answer (as passed through, or as
+    /// transcoded or checked from): their storage takes the next answer's fields once that
+    /// exchange has let them go.
     var lastResponseFields = HTTPFields()
     /// The connection's access-log lines, made one after the other in the same storage.
     var accessLine = LogLine()

@@ -903,6 +903,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                 guard hasNoBody else {
                     // Held whole (within the transcoding limit) so that enforcing can still replace it.
                     exchange.upstreamHead = head
+                    memory.lastResponseFields = head.headerFields
                     exchange.collectsForContract = true
                     exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
                     exchange.responseState = .collecting
@@ -932,6 +933,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         case .transcode(let from, let to):
             exchange.summary.upstreamResponse = received
             exchange.upstreamHead = head
+            memory.lastResponseFields = head.headerFields
             exchange.plan = (from, to)
             exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
             exchange.responseState = .collecting
