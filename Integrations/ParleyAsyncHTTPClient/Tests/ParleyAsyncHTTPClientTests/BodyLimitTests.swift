@@ -15,19 +15,26 @@ import Testing
     static let limit = 1 << 20
     static let chunkSize = 64 << 10
 
-    /// A handler streaming 64 MiB (chunked, or with a `Content-Length`), counting what it wrote.
-    static func hugeReply(declaringLength: Bool, written: Shared<Int>, finished: Shared<Bool>) -> TestServer.Handler {
-        { _, writer in
+    /// A raw reply streaming 64 MiB (chunked, or with a `Content-Length`), counting what the socket
+    /// took: each chunk is written and flushed straight on the channel and counted once written,
+    /// so `written` is what left the process, not what waits in it (an async writer takes chunks
+    /// ahead of its channel's writability, tens of MiB of them when its event loop is slow to say
+    /// it is full).
+    static func hugeReply(declaringLength: Bool, written: Shared<Int>, finished: Shared<Bool>) -> TestServer.RawReply {
+        { _, channel in
             defer { finished.value = true }
-            var headers = [("Content-Type", "application/json")]
-            headers.append(declaringLength ? ("Content-Length", String(replyBytes)) : ("Transfer-Encoding", "chunked"))
-            try await writer.writeHead(headers: headers)
-            let chunk = [UInt8](repeating: 0x20, count: chunkSize)
+            let framing = declaringLength ? "Content-Length: \(replyBytes)" : "Transfer-Encoding: chunked"
+            try await channel.writeAndFlush(
+                ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(framing)\r\n\r\n")).get()
+            var chunk = ByteBuffer()
+            if !declaringLength { chunk.writeString(String(chunkSize, radix: 16) + "\r\n") }
+            chunk.writeRepeatingByte(0x20, count: chunkSize)
+            if !declaringLength { chunk.writeString("\r\n") }
             for _ in 0..<(replyBytes / chunkSize) {
-                try await writer.writeBody(chunk)
+                try await channel.writeAndFlush(chunk).get()
                 written.update { $0 += chunkSize }
             }
-            try await writer.write(.end(nil))
+            if !declaringLength { try await channel.writeAndFlush(ByteBuffer(string: "0\r\n\r\n")).get() }
         }
     }
 
@@ -55,8 +62,8 @@ import Testing
     @Test(arguments: [false, true])
     func sendStopsAtTheLimit(declaringLength: Bool) async throws {
         let written = Shared(0), finished = Shared(false)
-        let error = try await TestServer.run(handler: Self.hugeReply(declaringLength: declaringLength, written: written,
-                                                                     finished: finished)) { port in
+        let reply = Self.hugeReply(declaringLength: declaringLength, written: written, finished: finished)
+        let error = try await TestServer.runRaw(reply: reply) { port in
             let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/huge")
             let transport = AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit)
             return await #expect(throws: ParleyError.self) { _ = try await transport.send(request, body: nil) }
@@ -80,8 +87,8 @@ import Testing
 
     @Test func clientReportsTheLimitNotATransportFailure() async throws {
         let written = Shared(0), finished = Shared(false)
-        let error = try await TestServer.run(handler: Self.hugeReply(declaringLength: false, written: written,
-                                                                     finished: finished)) { port in
+        let reply = Self.hugeReply(declaringLength: false, written: written, finished: finished)
+        let error = try await TestServer.runRaw(reply: reply) { port in
             let client = Client(baseURL: URL(string: "http://127.0.0.1:\(port)/"),
                                 transport: AsyncHTTPClientTransport(maxResponseBodyBytes: Self.limit),
                                 registry: .linked)
