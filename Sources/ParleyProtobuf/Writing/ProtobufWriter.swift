@@ -177,7 +177,9 @@ struct ProtobufWriter {
             return .fixed64(number.bitPattern)
         case .float:
             guard let number = double(value) else { throw error(path, "\(value.kindDescription) is not a float") }
-            guard !number.isFinite || abs(number) <= Double(Float.greatestFiniteMagnitude) else {
+            // In range when it rounds to a finite float: a float's shortest decimal (3.4028235e+38 for
+            // the largest) may lie past the float itself.
+            guard !number.isFinite || Float(number).isFinite else {
                 throw error(path, "\(number) is out of range for a float")
             }
             return .fixed32(Float(number).bitPattern)

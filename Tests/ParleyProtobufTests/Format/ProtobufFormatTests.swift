@@ -97,7 +97,9 @@ import Testing
     }
 
     /// Floats read as the shortest decimal of at least six digits that reads back as the same float, as Google's
-    /// Python runtime prints them (the expected values are its `type_checkers.ToShortestFloat`).
+    /// Python runtime prints them (the expected values are its `type_checkers.ToShortestFloat`), and each is
+    /// written back as the float it was: the largest float's shortest decimal, 3.4028235e+38, is over its exact
+    /// value and rounds to it.
     @Test func floatsReadAsTheirShortestDecimal() throws {
         let format = try TestSchema.format(messageType: "parley.test.Scalars")
         let cases: [(UInt32, Double)] = [
@@ -109,7 +111,20 @@ import Testing
         for (bits, expected) in cases {
             let wire: [UInt8] = [0x15] + (0..<4).map { UInt8(truncatingIfNeeded: bits >> (8 * $0)) }
             #expect(try format.decode(wire) == ["fFloat": .float(expected)], "float bits \(bits)")
+            #expect(try format.encode(["fFloat": .float(expected)]) == wire, "float bits \(bits)")
+            #expect(try format.encode(["fFloat": .float(-expected)]) == wire.prefix(4) + [wire[4] ^ 0x80])
         }
+    }
+
+    /// A double is a float when it rounds to a finite one (a float's shortest decimal may be past the float);
+    /// one that rounds to infinity is refused, as protobuf's conformance suite has JSON parsers do.
+    @Test func doublesRoundingPastTheLargestFloatAreRefused() throws {
+        let format = try TestSchema.format(messageType: "parley.test.Scalars")
+        #expect(try format.encode(["fFloat": .float(3.4028235677e+38)]) == [0x15, 0xFF, 0xFF, 0x7F, 0x7F])
+        for number in [3.4028236e+38, -3.4028236e+38, 1e39] {
+            #expect(throws: FormatError.self) { try format.encode(["fFloat": .float(number)]) }
+        }
+        #expect(try format.encode(["fFloat": "Infinity"]) == [0x15, 0x00, 0x00, 0x80, 0x7F])
     }
 
     @Test func packedAndUnpackedRepeatedFieldsBothRead() throws {
