@@ -17,20 +17,43 @@ enum ForwardedFields {
     /// Whether `name` is one of ``hopByHop``: compared only with those of its length, which most
     /// names have none of, rather than with all nine for each field copied.
     static func isHopByHop(_ name: HTTPField.Name) -> Bool {
-        switch name.canonicalName.utf8.count {
-        case 2: name == .te
-        case 7: name == .trailer || name == .upgrade
-        case 10: name == .connection || name == keepAlive
-        case 16: name == proxyConnection
-        case 17: name == .transferEncoding
-        case 18: name == .proxyAuthenticate
-        case 19: name == .proxyAuthorization
+        name.canonicalName.withUTF8Bytes { isHopByHop($0) }
+    }
+
+    /// Whether the field name whose bytes are `name` (in any case) is one of ``hopByHop``: the one
+    /// rule, for a name read from a head's bytes as for an `HTTPField.Name`.
+    static func isHopByHop(_ name: UnsafeRawBufferPointer) -> Bool {
+        switch name.count {
+        case 2: HTTP1Syntax.is(name, "te")
+        case 7: HTTP1Syntax.is(name, "trailer") || HTTP1Syntax.is(name, "upgrade")
+        case 10: HTTP1Syntax.is(name, "connection") || HTTP1Syntax.is(name, "keep-alive")
+        case 16: HTTP1Syntax.is(name, "proxy-connection")
+        case 17: HTTP1Syntax.is(name, "transfer-encoding")
+        case 18: HTTP1Syntax.is(name, "proxy-authenticate")
+        case 19: HTTP1Syntax.is(name, "proxy-authorization")
         default: false
         }
     }
 
     /// The `Via` field the gateway appends, made once.
     private static let viaField = HTTPField(name: .via, value: via)
+
+    /// The fields the gateway adds after an answer's end-to-end fields when it passes the answer
+    /// through: `Via`, `Vary: Accept` when the client's `Accept` chose it (the answer has no `Vary`
+    /// of its own), `Connection: close` when the connection closes after it. Made once each.
+    static func added(varyingOnAccept varies: Bool, closing closes: Bool) -> HTTPFields {
+        addedFields[(varies ? 2 : 0) + (closes ? 1 : 0)]
+    }
+
+    private static let addedFields: [HTTPFields] = [false, true].flatMap { varies in
+        [false, true].map { closes in
+            var fields: HTTPFields = [:]
+            fields.append(viaField)
+            if varies { fields.append(HTTPField(name: .vary, value: "Accept")) }
+            if closes { fields.append(HTTPField(name: .connection, value: "close")) }
+            return fields
+        }
+    }
 
     /// `fields` without the hop-by-hop fields and those `Connection` names, with the gateway
     /// appended to `Via`.

@@ -32,6 +32,12 @@ final class ConnectionMemory {
     var lastResponseFields = HTTPFields()
     /// The connection's access-log lines, made one after the other in the same storage.
     var accessLine = LogLine()
+    /// Whether the connection's answers are written by an ``HTTPTypesServerCodec`` (HTTP/1.1),
+    /// which writes a passed-through head's fields from ``forwardedFieldLines``.
+    var writesFieldLines = false
+    /// The field lines of the head being written, from the ``ProxyHandler`` that writes it to the
+    /// codec that writes it out (ahead of the head's own fields), which takes them.
+    var forwardedFieldLines: ForwardedFieldLines?
 
     /// An upstream `Accept` field (`nil`: none), with the client's `Accept` and the route (its path
     /// prefix) it was made for.

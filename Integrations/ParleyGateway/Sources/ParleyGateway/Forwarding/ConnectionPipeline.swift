@@ -49,19 +49,20 @@ struct ConnectionPipeline: Sendable {
     func configureHTTP1(_ channel: any Channel, firstHeadTimeout: TimeAmount) throws {
         let pool = try self.pool(for: channel)
         let pipeline = channel.pipeline.syncOperations
-        try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
-                               limits: decoderLimits)
         let memory = ConnectionMemory()
+        try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
+                               limits: decoderLimits, memory: memory)
         try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
                                                  firstTimeout: firstHeadTimeout, memory: memory))
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))
     }
 
     /// The handlers of an HTTP/1.1 connection up to HTTP types: ``HTTPTypesServerCodec`` alone,
-    /// with NIO's decoder limits (`limits`) and, when given, the h2c upgrade of a first request.
+    /// with NIO's decoder limits (`limits`), when given, the h2c upgrade of a first request, and
+    /// the connection's `memory`, through which it takes passed-through heads' field lines.
     static func addHTTP1Codec(to pipeline: ChannelPipeline.SynchronousOperations, upgrade: H2CUpgrade?,
-                              limits: NIOHTTPDecoderLimitConfiguration) throws {
-        try pipeline.addHandler(HTTPTypesServerCodec(limits: limits, upgrade: upgrade))
+                              limits: NIOHTTPDecoderLimitConfiguration, memory: ConnectionMemory? = nil) throws {
+        try pipeline.addHandler(HTTPTypesServerCodec(limits: limits, upgrade: upgrade, memory: memory))
     }
 
     /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that

@@ -97,13 +97,14 @@ struct HeadWriter {
         write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func write(_ text: String) {
+    /// Writes the UTF-8 of `text` (a literal is written by ``write(_:)-(StaticString)``: it names no string).
+    mutating func write(text: String) {
         text.withUTF8Bytes { write($0) }
     }
 
     /// Writes `field` as `name: value\r\n` (``HTTPField/encodedSize`` bytes).
     mutating func write(_ field: HTTPField) {
-        write(field.name.rawName)
+        write(text: field.name.rawName)
         write(": ")
         field.withUnsafeBytesOfValue { write(UnsafeRawBufferPointer($0)) }
         write("\r\n")
@@ -111,9 +112,9 @@ struct HeadWriter {
 
     /// Writes a field made of `name` and the text `value` (a value the gateway joined or made).
     mutating func write(_ name: HTTPField.Name, _ value: String) {
-        write(name.rawName)
+        write(text: name.rawName)
         write(": ")
-        write(value)
+        write(text: value)
         write("\r\n")
     }
 }

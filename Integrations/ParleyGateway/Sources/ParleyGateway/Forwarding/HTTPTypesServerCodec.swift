@@ -41,10 +41,14 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private var dropsBody = false
     /// Where the connection's response heads are written.
     private var heads = HeadBuffer(room: 512)
+    /// The connection's memory, through which a passed-through head's field lines come.
+    private let memory: ConnectionMemory?
 
-    init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?) {
+    init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?, memory: ConnectionMemory? = nil) {
         self.decoder = ClientRequestDecoder(limits: limits)
         self.upgrade = upgrade
+        self.memory = memory
+        memory?.writesFieldLines = true
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -165,14 +169,20 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
         let mayHaveBody = !answersConnect && status.mayHaveResponseBody
         var addsChunked = false
         let reason = status.reasonPhrase
+        // A passed-through head's field lines, written ahead of its fields (``ForwardedFieldLines``).
+        let lines = memory?.forwardedFieldLines.take()
         var bytes = heads.take(with: context.channel.allocator)
         bytes.writeHead(upTo: heads.room) { head in
             head.write("HTTP/1.1 ")
-            head.write(String(status.code))
+            head.write(text: String(status.code))
             head.write(" ")
-            head.write(reason)
+            head.write(text: reason)
             head.write("\r\n")
             var hasContentLength = false
+            if let lines {
+                hasContentLength = mayHaveBody && lines.contentLength != nil
+                lines.withBytes(droppingContentLength: !mayHaveBody) { head.write($0) }
+            }
             for field in response.headerFields {
                 if field.name.matches(.contentLength) {
                     guard mayHaveBody else { continue }

@@ -888,12 +888,21 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.stopWatchingUpstream()
         exchange.resendable = nil
         if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
+        // Field lines come only with a head none of whose fields `Connection` names: its end-to-end
+        // fields are all of its fields but the hop-by-hop ones, so its plan is the received head's.
+        let lines = memory.writesFieldLines ? exchange.upstream?.fieldLines : nil
+        let linesPlan = lines.map { _ in plan(for: received, exchange) }
+        if let lines, case .passThrough(let varies) = linesPlan, !(varies && lines.hasVary),
+           exchange.contract?.responseCheck(method: exchange.head.method) == nil {
+            passThrough(received, lines: lines, varyingOnAccept: varies, exchange, context: context)
+            return
+        }
         var head = received
         head.headerFields = HTTPFields()
         swap(&head.headerFields, &memory.lastResponseFields)
         let closes = ForwardedFields.endToEnd(received.headerFields, into: &head.headerFields)
         exchange.upstreamKeepsAlive = !closes
-        switch plan(for: head, exchange) {
+        switch linesPlan ?? plan(for: head, exchange) {
         case .passThrough(let varies):
             exchange.summary.upstreamResponse = received
             if varies { Transcoder.varyOnAccept(&head.headerFields) }
@@ -939,6 +948,28 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             exchange.responseState = .collecting
             watchBody(exchange)
         }
+    }
+
+    /// Passes `received` through to an HTTP/1.1 client as its upstream connection's field `lines`
+    /// (``ForwardedFieldLines``) and the fields the gateway adds after them: an answer passed
+    /// through as it is, with no `Vary` of its own to join `Accept` to and no contract to check.
+    private func passThrough(_ received: HTTPResponse, lines: ForwardedFieldLines, varyingOnAccept varies: Bool,
+                             _ exchange: Exchange, context: ChannelHandlerContext) {
+        exchange.upstreamKeepsAlive = !lines.connectionCloses
+        exchange.summary.upstreamResponse = received
+        exchange.responseTap = BodyTap(limit: shared.observer.captureLimit)
+        exchange.responseState = .streaming
+        if exchange.requestState != .complete { exchange.closesAfter = true }
+        // The fields that come after the lines: those the gateway adds.
+        let head = HTTPResponse(status: received.status,
+                                headerFields: ForwardedFields.added(varyingOnAccept: varies,
+                                                                   closing: exchange.closesAfter))
+        exchange.summary.response = head
+        exchange.responseStarted = true
+        // Taken by the codec as it writes the head, in this call.
+        memory.forwardedFieldLines = lines
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        watchBody(exchange)
     }
 
     /// An empty collection with room for the body `head` announces (`Content-Length`), within

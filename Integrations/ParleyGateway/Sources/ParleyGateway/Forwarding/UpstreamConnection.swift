@@ -45,12 +45,19 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     private(set) var isActive = false
     /// How many exchanges the connection served before (0 for a new one).
     var served = 0
+    /// The HTTP/1.1 codec before it in the pipeline (none for an h2c stream).
+    private let http1: UpstreamHTTP1Codec?
 
-    init(key: UpstreamKey, isStream: Bool = false, pool: UpstreamPool? = nil) {
+    init(key: UpstreamKey, isStream: Bool = false, pool: UpstreamPool? = nil, http1: UpstreamHTTP1Codec? = nil) {
         self.key = key
         self.isStream = isStream
         self.pool = pool
+        self.http1 = http1
     }
+
+    /// The end-to-end field lines of the response head just handed to the delegate, when it came
+    /// over HTTP/1.1 and they stand for it (``ForwardedFieldLines``).
+    var fieldLines: ForwardedFieldLines? { http1?.fieldLines }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context

@@ -30,6 +30,9 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a read is being decoded (a handler further on may close the channel meanwhile).
     private var decoding = false
 
+    /// The end-to-end field lines of the response head last handed on, when they stand for it.
+    var fieldLines: ForwardedFieldLines? { decoder.fieldLines }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decoder.receive(unwrapInboundIn(data))
         guard !decoding else { return }
@@ -122,13 +125,13 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         bytes.writeHead(upTo: heads.room) { head in
             valuesAreValid = true
             firstTransferEncodingIsChunked = nil
-            head.write(method)
+            head.write(text: method)
             head.write(" ")
-            head.write(target)
+            head.write(text: target)
             head.write(" HTTP/1.1\r\n")
             if let authority = request.authority {
                 head.write("Host: ")
-                head.write(authority)
+                head.write(text: authority)
                 head.write("\r\n")
             }
             var firstCookie = true

@@ -50,8 +50,9 @@ final class UpstreamPool: @unchecked Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try Self.configure(channel.pipeline.syncOperations)
-                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key, pool: pool))
+                    let codec = try Self.configure(channel.pipeline.syncOperations)
+                    try channel.pipeline.syncOperations.addHandler(UpstreamConnection(key: key, pool: pool,
+                                                                                      http1: codec))
                 }
             }
         let connected: EventLoopFuture<any Channel>
@@ -69,8 +70,11 @@ final class UpstreamPool: @unchecked Sendable {
 
     /// The HTTP/1.1 handlers of an upstream connection: ``UpstreamHTTP1Codec``, which writes
     /// requests as bytes and decodes responses, both straight from and to HTTP types.
-    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
-        try pipeline.addHandler(UpstreamHTTP1Codec())
+    @discardableResult
+    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations) throws -> UpstreamHTTP1Codec {
+        let codec = UpstreamHTTP1Codec()
+        try pipeline.addHandler(codec)
+        return codec
     }
 
     /// Hands `body` a new stream of an h2c connection to `key` that takes more: an open one, or one

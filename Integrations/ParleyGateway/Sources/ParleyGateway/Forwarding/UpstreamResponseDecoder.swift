@@ -83,6 +83,17 @@ struct UpstreamResponseDecoder {
     private var input = HTTP1Input()
     /// A part decoded along with the one returned last (a head's end when it has no body).
     private var pendingEnd = false
+    /// The end-to-end field lines of the head being read, written as its fields are read; their
+    /// storage is refilled from one head to the next.
+    private var lines = ForwardedFieldLines()
+    /// Whether `lines` stand for the head being read: no `Connection` field names another field.
+    private var linesForwardable = true
+    /// Whether `lines` are the last final head's, and stand for it.
+    private var linesAreLastHeads = false
+
+    /// The end-to-end field lines of the last final head, when they stand for it: read when its
+    /// part is handed out, before the next head is decoded.
+    var fieldLines: ForwardedFieldLines? { linesAreLastHeads ? lines : nil }
 
     init() {}
 
@@ -217,6 +228,9 @@ struct UpstreamResponseDecoder {
         }
         head.minorVersion = minor
         head.status = status
+        lines.removeAll()
+        linesForwardable = true
+        linesAreLastHeads = false
         // Written over in place (emptying it first would go through HTTPFields' unspecialised
         // replaceSubrange, which costs more than the allocation it saves).
         if let spare = spareFields.take() { head.fields = spare }
@@ -237,7 +251,8 @@ struct UpstreamResponseDecoder {
             throw HTTPParserError.headerOverflow
         }
         if trailer { head.hasTrailers = true }
-        if HTTP1Syntax.is(name, "content-length") {
+        let isContentLength = HTTP1Syntax.is(name, "content-length")
+        if isContentLength {
             guard head.contentLength == nil, !value.isEmpty else { throw HTTPParserError.unexpectedContentLength }
             guard !head.hasTransferEncoding else { throw HTTPParserError.unexpectedContentLength }
             head.contentLength = try HTTP1Syntax.contentLength(value)
@@ -250,12 +265,21 @@ struct UpstreamResponseDecoder {
             head.isChunked = isChunked
         } else if HTTP1Syntax.is(name, "connection") {
             HTTP1Syntax.forEachToken(value) { token in
-                if HTTP1Syntax.is(token, "close") { head.closes = true }
-                if HTTP1Syntax.is(token, "keep-alive") { head.keepsAlive = true }
+                if HTTP1Syntax.is(token, "close") {
+                    head.closes = true
+                } else if HTTP1Syntax.is(token, "keep-alive") {
+                    head.keepsAlive = true
+                } else if !trailer {
+                    // A field it names is hop-by-hop, and may have come already.
+                    linesForwardable = false
+                }
             }
         } else if !head.droppedHost, HTTP1Syntax.is(name, "host") {
             head.droppedHost = true
             return
+        }
+        if !trailer, linesForwardable, !ForwardedFields.isHopByHop(name) {
+            lines.append(name: name, value: value, isContentLength: isContentLength)
         }
         let position = head.written
         head.written += 1
@@ -282,6 +306,8 @@ struct UpstreamResponseDecoder {
             return nil
         }
         requests.removeFirst()
+        lines.connectionCloses = head.closes
+        linesAreLastHeads = linesForwardable
         head.fields.truncate(to: head.written)
         spareFields = previousFields
         previousFields = head.fields

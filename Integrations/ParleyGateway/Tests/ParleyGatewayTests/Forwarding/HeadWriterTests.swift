@@ -8,7 +8,7 @@ import Testing
     private static func written(_ parts: [String], size: Int, prefix: String = "") -> String {
         var buffer = ByteBuffer(string: prefix)
         buffer.writeHead(upTo: size) { head in
-            for part in parts { head.write(part) }
+            for part in parts { head.write(text: part) }
         }
         return String(buffer: buffer)
     }
