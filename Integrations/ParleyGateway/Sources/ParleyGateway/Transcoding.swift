@@ -280,26 +280,27 @@ final class Transcoder: Sendable {
         }
     }
 
-    /// Whether a re-encoded body no longer matches the field `name`: names compared one by one,
-    /// which costs less than hashing each for a set.
-    private static func isReplacedByTranscoding(_ name: HTTPField.Name) -> Bool {
-        // Compared only with the names of its length, which most names have none of.
-        switch name.canonicalName.utf8.count {
-        case 4: name == .vary
-        case 6: name == digest
-        case 11: name == contentMD5 || name == reprDigest
-        case 12: name == .contentType
-        case 13: name == .acceptRanges || name == .contentRange
-        case 14: name == .contentLength || name == contentDigest
-        case 16: name == .contentEncoding
+    /// Whether a re-encoded body no longer matches the field `name`.
+    static func isReplacedByTranscoding(_ name: HTTPField.Name) -> Bool {
+        name.canonicalName.withUTF8Bytes { isReplacedByTranscoding($0) }
+    }
+
+    /// Whether a re-encoded body no longer matches the field whose name's bytes are `name` (in any
+    /// case): the one rule, for a name read from a head's bytes (``ForwardedFieldLines``) as for an
+    /// `HTTPField.Name`. Compared only with the names of its length, which most names have none of.
+    static func isReplacedByTranscoding(_ name: UnsafeRawBufferPointer) -> Bool {
+        switch name.count {
+        case 4: HTTP1Syntax.is(name, "vary")
+        case 6: HTTP1Syntax.is(name, "digest")
+        case 11: HTTP1Syntax.is(name, "content-md5") || HTTP1Syntax.is(name, "repr-digest")
+        case 12: HTTP1Syntax.is(name, "content-type")
+        case 13: HTTP1Syntax.is(name, "accept-ranges") || HTTP1Syntax.is(name, "content-range")
+        case 14: HTTP1Syntax.is(name, "content-length") || HTTP1Syntax.is(name, "content-digest")
+        case 16: HTTP1Syntax.is(name, "content-encoding")
         default: false
         }
     }
 
-    private static let contentMD5 = HTTPField.Name("Content-MD5")!
-    private static let digest = HTTPField.Name("Digest")!
-    private static let contentDigest = HTTPField.Name("Content-Digest")!
-    private static let reprDigest = HTTPField.Name("Repr-Digest")!
 
     // MARK: Request bodies
 

@@ -180,8 +180,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             head.write("\r\n")
             var hasContentLength = false
             if let lines {
-                hasContentLength = mayHaveBody && lines.contentLength != nil
-                lines.withBytes(droppingContentLength: !mayHaveBody) { head.write($0) }
+                hasContentLength = mayHaveBody && !lines.transcodedBody && lines.contentLength != nil
+                lines.write(into: &head, droppingContentLength: !mayHaveBody)
             }
             for field in response.headerFields {
                 if field.name.matches(.contentLength) {

@@ -602,13 +602,15 @@ final class ProxyHandler: ChannelDuplexHandler {
         respond(exchange, head: answer.response, body: answer.body)
     }
 
-    /// Writes a whole answer. An answer already under way cannot change: the connection closes.
-    private func respond(_ exchange: Exchange, head: HTTPResponse, body: [UInt8]) {
-        respond(exchange, head: head, buffer: body.isEmpty ? nil : ByteBuffer(bytes: body))
+    /// Writes a whole answer (its head's field `lines` first, when given: ``ForwardedFieldLines``).
+    /// An answer already under way cannot change: the connection closes.
+    private func respond(_ exchange: Exchange, head: HTTPResponse, body: [UInt8], lines: ForwardedFieldLines? = nil) {
+        respond(exchange, head: head, buffer: body.isEmpty ? nil : ByteBuffer(bytes: body), lines: lines)
     }
 
-    /// ``respond(_:head:body:)`` with a body already in a buffer (`nil`: none), written as it is.
-    private func respond(_ exchange: Exchange, head: HTTPResponse, buffer body: ByteBuffer?) {
+    /// ``respond(_:head:body:lines:)`` with a body already in a buffer (`nil`: none), written as it is.
+    private func respond(_ exchange: Exchange, head: HTTPResponse, buffer body: ByteBuffer?,
+                         lines: ForwardedFieldLines? = nil) {
         guard let context, self.exchange === exchange else { return }
         exchange.stopWatchingUpstream()
         guard !exchange.responseStarted else {
@@ -630,6 +632,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.summary.responseBody = body.map { Array($0.readableBytesView.prefix(shared.observer.captureLimit)) }
             ?? []
         exchange.summary.bytesOut = count
+        // Taken by the codec as it writes the head, in this call.
+        memory.forwardedFieldLines = lines
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body, count > 0 { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         endResponse(exchange, complete: true)
@@ -892,10 +896,18 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         // fields are all of its fields but the hop-by-hop ones, so its plan is the received head's.
         let lines = memory.writesFieldLines ? exchange.upstream?.fieldLines : nil
         let linesPlan = lines.map { _ in plan(for: received, exchange) }
-        if let lines, case .passThrough(let varies) = linesPlan, !(varies && lines.hasVary),
-           exchange.contract?.responseCheck(method: exchange.head.method) == nil {
-            passThrough(received, lines: lines, varyingOnAccept: varies, exchange, context: context)
-            return
+        if let lines, exchange.contract?.responseCheck(method: exchange.head.method) == nil {
+            switch linesPlan {
+            case .passThrough(let varies) where !(varies && lines.hasVary):
+                passThrough(received, lines: lines, varyingOnAccept: varies, exchange, context: context)
+                return
+            case .transcode(let from, let to) where lines.standForTranscodedAnswer:
+                exchange.upstreamKeepsAlive = !lines.connectionCloses
+                collectForTranscoding(received, as: received, from: from, to: to, lines: lines, exchange)
+                return
+            default:
+                break
+            }
         }
         var head = received
         head.headerFields = HTTPFields()
@@ -940,14 +952,23 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             dropUpstream(exchange)
             respond(exchange, head: answer.response, body: answer.body)
         case .transcode(let from, let to):
-            exchange.summary.upstreamResponse = received
-            exchange.upstreamHead = head
             memory.lastResponseFields = head.headerFields
-            exchange.plan = (from, to)
-            exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
-            exchange.responseState = .collecting
-            watchBody(exchange)
+            collectForTranscoding(received, as: head, from: from, to: to, lines: nil, exchange)
         }
+    }
+
+    /// Collects the upstream's body to transcode it from `from` to `to`: `head` is `received`'s
+    /// end-to-end head, or `received` itself when the answer is written from its field `lines`.
+    private func collectForTranscoding(_ received: HTTPResponse, as head: HTTPResponse, from: MediaType,
+                                       to: Registry.EncoderChoice, lines: ForwardedFieldLines?, _ exchange: Exchange) {
+        exchange.summary.upstreamResponse = received
+        exchange.upstreamHead = head
+        exchange.fieldLines = lines
+        exchange.fieldLines?.transcodedBody = true
+        exchange.plan = (from, to)
+        exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
+        exchange.responseState = .collecting
+        watchBody(exchange)
     }
 
     /// Passes `received` through to an HTTP/1.1 client as its upstream connection's field `lines`
@@ -1000,16 +1021,20 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         let transcoder = exchange.transcoder
         let (request, accept, limit) = (exchange.head, exchange.accept, exchange.transcodeLimit)
         let check = exchange.contract?.responseCheck(method: request.method)
+        // Written from field lines, the answer's fields are those that follow them: the gateway's
+        // `Via`, then what the transcoding sets.
+        let like = exchange.fieldLines == nil ? head : HTTPResponse(
+            status: head.status, headerFields: ForwardedFields.added(varyingOnAccept: false, closing: false))
         guard exchange.holdsTranscodeSlot else {
             // Called directly: no closure context to allocate on the event loop.
-            let (result, findings) = Self.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept,
-                                                    limit: limit, with: transcoder, checking: check)
+            let (result, findings) = Self.transcode(head, like: like, body: bytes, for: request, as: plan.to,
+                                                    accepting: accept, limit: limit, with: transcoder, checking: check)
             transcoded(result, findings: findings, head: head, body: bytes, exchange)
             return
         }
         shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in
-            Self.transcode(head, body: bytes, for: request, as: plan.to, accepting: accept, limit: limit,
-                           with: transcoder, checking: check)
+            Self.transcode(head, like: like, body: bytes, for: request, as: plan.to, accepting: accept,
+                           limit: limit, with: transcoder, checking: check)
         }
             .assumeIsolated().whenComplete { [self] outcome in
                 guard self.exchange === exchange else { return }
@@ -1023,11 +1048,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             }
     }
 
-    /// Decodes and re-encodes an upstream body with `transcoder`; the contract check reads the
-    /// value the transcoding decoded, where the transcoding runs.
-    private static func transcode(_ head: HTTPResponse, body bytes: [UInt8], for request: HTTPRequest,
-                                  as choice: Registry.EncoderChoice, accepting accept: AcceptField, limit: Int,
-                                  with transcoder: Transcoder, checking check: ResponseContractCheck?) -> TranscodeOutcome {
+    /// Decodes and re-encodes an upstream body with `transcoder`, the answer's head made `like` the
+    /// one given; the contract check reads the value the transcoding decoded, where the transcoding runs.
+    private static func transcode(_ head: HTTPResponse, like: HTTPResponse, body bytes: [UInt8],
+                                  for request: HTTPRequest, as choice: Registry.EncoderChoice,
+                                  accepting accept: AcceptField, limit: Int, with transcoder: Transcoder,
+                                  checking check: ResponseContractCheck?) -> TranscodeOutcome {
         let value: Value
         do throws(ParleyError) {
             value = try transcoder.decode(head, body: bytes, for: request, limit: limit)
@@ -1036,7 +1062,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         }
         let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
         do throws(ParleyError) {
-            let answer = try transcoder.encode(value, like: head, for: request, as: choice, accepting: accept,
+            let answer = try transcoder.encode(value, like: like, for: request, as: choice, accepting: accept,
                                                limit: limit)
             return (.success(answer), findings)
         } catch {
@@ -1054,9 +1080,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         do {
             let (transcodedHead, transcoded) = try result.get()
             exchange.summary.transcoded = transcoding(from: from, to: to.mediaType)
-            respond(exchange, head: transcodedHead, body: transcoded)
+            respond(exchange, head: transcodedHead, body: transcoded, lines: exchange.fieldLines)
         } catch where head.status.kind != .successful && error.code != .limitExceeded {
-            respond(exchange, head: head, body: bytes)   // an error answer the formats cannot read: as it came
+            // An error answer the formats cannot read: as it came.
+            var head = head
+            if exchange.fieldLines != nil { head.headerFields = ForwardedFields.endToEnd(head.headerFields) }
+            respond(exchange, head: head, body: bytes)
         } catch where error.code == .encodingFailed || error.code == .notAcceptable {
             // The value does not fit the type the client prefers (an XML document as CSV rows),
             // nor any other type the client accepts.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPTypes
+import Parley
 @testable import ParleyGateway
 import Testing
 
@@ -41,6 +42,51 @@ import Testing
                 #expect(actual == expected)
             }
         }
+    }
+
+    /// A transcoded answer written from the lines (``ForwardedFieldLines/transcodedBody``) and the
+    /// fields that follow them is what ``Transcoder`` makes of the end-to-end head, byte for byte.
+    @Test(arguments: ForwardedFieldLinesTests.transcodedCases)
+    func transcodedAnswersAreWrittenAsTheirEndToEndFieldsWouldBe(_ response: String) throws {
+        let (received, decodedLines) = try Self.decode(Array(response.utf8))
+        var lines = try #require(decodedLines)
+        #expect(lines.standForTranscodedAnswer)
+        lines.transcodedBody = true
+        let transcoder = Transcoder(registry: .linked, transcodeLimits: [1 << 20])
+        let accept = AcceptField("application/msgpack")
+        let choice = try #require(transcoder.registry.encoder(for: accept))
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "a", path: "/value")
+        let body = Array(#"{"a":1}"#.utf8)
+        var endToEnd = received
+        endToEnd.headerFields = ForwardedFields.endToEnd(received.headerFields)
+        let (fromFields, _) = try transcoder.transcode(endToEnd, body: body, for: request, as: choice,
+                                                       accepting: accept, limit: 1 << 20)
+        let value = try transcoder.decode(received, body: body, for: request, limit: 1 << 20)
+        let like = HTTPResponse(status: received.status,
+                                headerFields: ForwardedFields.added(varyingOnAccept: false, closing: false))
+        let (fromLines, _) = try transcoder.encode(value, like: like, for: request, as: choice, accepting: accept,
+                                                   limit: 1 << 20)
+        let expected = try Self.written(fromFields, lines: nil, method: "GET")
+        let actual = try Self.written(fromLines, lines: lines, method: "GET")
+        #expect(String(decoding: expected, as: UTF8.self).contains("application/msgpack"))
+        #expect(String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+
+    static let transcodedCases = [
+        "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: application/json\r\nContent-Length: 7\r\n"
+            + "Last-Modified: Tue, 01 Dec 2026 17:00:00 GMT\r\nConnection: keep-alive\r\nETag: \"6750-7\"\r\n"
+            + "Accept-Ranges: bytes\r\n\r\n",
+        "HTTP/1.1 201 Made\r\nKeep-Alive: timeout=5\r\nContent-MD5: x\r\nDigest: sha-256=x\r\netag: W/\"v2\"\r\n"
+            + "Content-Digest: sha-256=:x:\r\nRepr-Digest: sha-256=:x:\r\nCache-Control: max-age=60\r\n"
+            + "Content-Range: bytes 0-6/7\r\ncontent-type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n",
+    ]
+
+    @Test func aVaryOrSeveralETagsAreLeftToTheFields() throws {
+        let varying = "HTTP/1.1 200 OK\r\nVary: Origin\r\nContent-Length: 0\r\n\r\n"
+        #expect(try #require(try Self.decode(Array(varying.utf8)).lines).standForTranscodedAnswer == false)
+        let tagged = "HTTP/1.1 200 OK\r\nETag: \"a\"\r\nETag: \"b\"\r\nContent-Length: 0\r\n\r\n"
+        #expect(try #require(try Self.decode(Array(tagged.utf8)).lines).standForTranscodedAnswer == false)
     }
 
     @Test func aConnectionFieldNamingAnotherFieldLeavesNoLines() throws {
