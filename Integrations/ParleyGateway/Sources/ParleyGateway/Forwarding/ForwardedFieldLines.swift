@@ -6,7 +6,7 @@ import Darwin
 
 /// The end-to-end field lines of an upstream's HTTP/1.1 response head, as the gateway forwards
 /// them to an HTTP/1.1 client: each `name: value\r\n`, the name as received and the value's bytes
-/// without the spaces around them, the hop-by-hop fields left out (``ForwardedFields/isHopByHop(_:)``).
+/// without the spaces around them, the hop-by-hop fields left out (`ForwardedFields.isHopByHop`).
 ///
 /// ``UpstreamResponseDecoder`` writes them as it reads the head's fields, so that an answer passed
 /// through is written from them (``HTTPTypesServerCodec``) with no `HTTPFields` copy of its
@@ -15,7 +15,7 @@ import Darwin
 /// hop-by-hop until the whole head is read): it is forwarded from its `HTTPFields`.
 ///
 /// A transcoded answer is written from them too (``transcodedBody``): the lines the new body no
-/// longer matches (``Transcoder/isReplacedByTranscoding(_:)``) left out, a strong `ETag` made weak,
+/// longer matches (`Transcoder.isReplacedByTranscoding`) left out, a strong `ETag` made weak,
 /// as ``Transcoder`` changes a head's fields.
 struct ForwardedFieldLines: Sendable {
     /// The lines, one after the other.
@@ -27,6 +27,7 @@ struct ForwardedFieldLines: Sendable {
     var connectionCloses = false
     /// Whether a `Vary` field is among the lines.
     private(set) var hasVary = false
+    /// How many `ETag` fields are among the lines.
     private var eTagCount = 0
     /// Whether the lines are written for a transcoded body.
     var transcodedBody = false
@@ -85,7 +86,7 @@ struct ForwardedFieldLines: Sendable {
     }
 
     /// Writes the lines as a transcoded body's: each line whose field the body no longer matches
-    /// (``Transcoder/isReplacedByTranscoding(_:)``) left out, a strong `ETag`'s value made weak.
+    /// (`Transcoder.isReplacedByTranscoding`) left out, a strong `ETag`'s value made weak.
     private func writeForTranscodedBody(into head: inout HeadWriter) {
         bytes.withUnsafeBytes { lines in
             var start = 0

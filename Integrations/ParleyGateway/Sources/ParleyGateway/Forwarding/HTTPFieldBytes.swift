@@ -97,7 +97,7 @@ struct HeadWriter {
         write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Writes the UTF-8 of `text` (a literal is written by ``write(_:)-(StaticString)``: it names no string).
+    /// Writes the UTF-8 of `text` (a string literal goes to the `StaticString` overload: no string is made).
     mutating func write(text: String) {
         text.withUTF8Bytes { write($0) }
     }

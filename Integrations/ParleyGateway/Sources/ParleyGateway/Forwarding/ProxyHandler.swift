@@ -424,6 +424,9 @@ final class ProxyHandler: ChannelDuplexHandler {
     private func connected(_ upstream: UpstreamConnection, _ request: HTTPRequest, _ exchange: Exchange) {
         upstream.delegate = self
         exchange.upstream = upstream
+        // Its answer is written from field lines only to an HTTP/1.1 client, and never when checked.
+        upstream.writesFieldLines = memory.writesFieldLines
+            && exchange.contract?.responseCheck(method: exchange.head.method) == nil
         upstream.write(.head(request))
         for buffer in exchange.held { upstream.write(.body(buffer)) }
         if exchange.requestState == .complete, !exchange.retried,

@@ -59,6 +59,13 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     /// over HTTP/1.1 and they stand for it (``ForwardedFieldLines``).
     var fieldLines: ForwardedFieldLines? { http1?.fieldLines }
 
+    /// Whether the answer to the next request written has its field lines written (HTTP/1.1): only
+    /// for an exchange that may forward them.
+    var writesFieldLines: Bool {
+        get { http1?.writesFieldLines ?? false }
+        set { http1?.writesFieldLines = newValue }
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         isActive = context.channel.isActive

@@ -32,6 +32,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The end-to-end field lines of the response head last handed on, when they stand for it.
     var fieldLines: ForwardedFieldLines? { decoder.fieldLines }
+    /// Whether the answer to the next request written has its field lines written.
+    var writesFieldLines = true
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decoder.receive(unwrapInboundIn(data))
@@ -160,7 +162,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         guard valuesAreValid else { return refuse(context, promise) }
         isChunked = framing.addsChunked || (framing.followsTransferEncoding && firstTransferEncodingIsChunked == true)
         headPassed = true
-        decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other)
+        decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other,
+                               writingFieldLines: writesFieldLines)
         context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
     }
 

@@ -78,7 +78,9 @@ struct UpstreamResponseDecoder {
     /// The fields of the final head before the last: the next head's fields are written into
     /// their storage (once the exchange that had them let them go, no other holds it).
     private var spareFields: HTTPFields?
-    private var requests = CircularBuffer<Request>(initialCapacity: 2)
+    /// The requests sent and not answered yet, oldest first, each with whether its answer's field
+    /// lines are written (``fieldLines``).
+    private var requests = CircularBuffer<(request: Request, writesLines: Bool)>(initialCapacity: 2)
     /// The bytes received and not decoded yet.
     private var input = HTTP1Input()
     /// A part decoded along with the one returned last (a head's end when it has no body).
@@ -98,8 +100,10 @@ struct UpstreamResponseDecoder {
     init() {}
 
     /// Notes a request sent on the connection: its answer comes after those of the requests before it.
-    mutating func expectResponse(to request: Request) {
-        requests.append(request)
+    /// Its answer's field lines are written when `writingFieldLines` (an exchange that does not
+    /// read them does not pay for them).
+    mutating func expectResponse(to request: Request, writingFieldLines: Bool = true) {
+        requests.append((request, writingFieldLines))
     }
 
     /// Takes bytes from the connection.
@@ -229,7 +233,7 @@ struct UpstreamResponseDecoder {
         head.minorVersion = minor
         head.status = status
         lines.removeAll()
-        linesForwardable = true
+        linesForwardable = requests.first?.writesLines ?? false
         linesAreLastHeads = false
         // Written over in place (emptying it first would go through HTTPFields' unspecialised
         // replaceSubrange, which costs more than the allocation it saves).
@@ -299,7 +303,7 @@ struct UpstreamResponseDecoder {
     /// The head is whole: its part (or, for an informational answer, nothing: decoding goes on).
     private mutating func headEnded() throws -> HTTPResponsePart? {
         guard let status = head.status else { throw HTTPParserError.invalidInternalState }
-        guard let request = requests.first else { throw NIOHTTPDecoderError.unsolicitedResponse }
+        guard let request = requests.first?.request else { throw NIOHTTPDecoderError.unsolicitedResponse }
         if (100..<200).contains(status), status != 101 {
             // Dropped, as NIO's decoder drops it; the request waits for its final answer.
             messageEnded()

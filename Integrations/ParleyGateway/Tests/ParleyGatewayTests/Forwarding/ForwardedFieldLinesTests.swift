@@ -102,6 +102,20 @@ import Testing
         #expect(kept.hasVary)
     }
 
+    /// An exchange that cannot forward lines (an HTTP/2 client's, a checked one's) has none written.
+    @Test func linesAreWrittenOnlyForTheRequestsThatAskForThem() throws {
+        let answer = "HTTP/1.1 200 OK\r\nX-A: 1\r\nContent-Length: 0\r\n\r\n"
+        var decoder = UpstreamResponseDecoder()
+        decoder.expectResponse(to: .other, writingFieldLines: false)
+        decoder.expectResponse(to: .other)
+        decoder.receive(ByteBuffer(string: answer + answer))
+        var lines: [String?] = []
+        while let part = try decoder.next() {
+            if case .head = part { lines.append(decoder.fieldLines.map { String(decoding: $0.bytes, as: UTF8.self) }) }
+        }
+        #expect(lines == [nil, "X-A: 1\r\nContent-Length: 0\r\n"])
+    }
+
     @Test func aTrailerIsNotALineAndAnInterimHeadLeavesNone() throws {
         let response = "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
             + "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: t\r\n\r\n"
