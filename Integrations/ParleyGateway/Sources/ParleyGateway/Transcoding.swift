@@ -233,7 +233,9 @@ final class Transcoder: Sendable {
             if field.name.matches(.vary) { varies = true }
             if !Self.isReplacedByTranscoding(field.name) { fields.append(field) }
         }
-        if let etag = head.headerFields.combinedValue(of: .eTag), !etag.hasPrefix("W/") { fields[.eTag] = "W/" + etag }
+        if let etag = head.headerFields.combinedValue(of: .eTag), Self.isStrong(eTag: etag.utf8) {
+            fields[.eTag] = "W/" + etag
+        }
         // The fields below were left out above: appended, as setting each would.
         fields.append(HTTPField(name: .contentType, value: label))
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
@@ -278,6 +280,12 @@ final class Transcoder: Sendable {
         } else {
             fields[.vary] = vary(addingAcceptTo: values)
         }
+    }
+
+    /// Whether the `ETag` value `value` is strong: a transcoded body's is made weak (`W/`), as it is
+    /// no longer the upstream's bytes (RFC 9110 §8.8.1).
+    static func isStrong(eTag value: some Collection<UInt8>) -> Bool {
+        !value.starts(with: "W/".utf8)
     }
 
     /// Whether a re-encoded body no longer matches the field `name`.

@@ -99,7 +99,7 @@ struct ForwardedFieldLines: Sendable {
                 if Transcoder.isReplacedByTranscoding(name) {
                     // Left out.
                 } else if name.count == 4, HTTP1Syntax.is(name, "etag"),
-                          !lines[(colon + 2)...].starts(with: "W/".utf8) {
+                          Transcoder.isStrong(eTag: lines[(colon + 2)...]) {
                     head.write(UnsafeRawBufferPointer(rebasing: lines[start..<(colon + 2)]))
                     head.write("W/")
                     head.write(UnsafeRawBufferPointer(rebasing: lines[(colon + 2)..<end]))

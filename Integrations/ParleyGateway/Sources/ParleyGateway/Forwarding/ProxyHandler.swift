@@ -895,11 +895,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.stopWatchingUpstream()
         exchange.resendable = nil
         if let sent = exchange.sentAt { exchange.summary.upstreamLatency = ContinuousClock.now - sent }
-        // Field lines come only with a head none of whose fields `Connection` names: its end-to-end
+        // Field lines come only when `connected` asked for them (an HTTP/1.1 client, no contract
+        // check), and only with a head none of whose fields `Connection` names: its end-to-end
         // fields are all of its fields but the hop-by-hop ones, so its plan is the received head's.
-        let lines = memory.writesFieldLines ? exchange.upstream?.fieldLines : nil
+        let lines = exchange.upstream?.fieldLines
         let linesPlan = lines.map { _ in plan(for: received, exchange) }
-        if let lines, exchange.contract?.responseCheck(method: exchange.head.method) == nil {
+        if let lines {
             switch linesPlan {
             case .passThrough(let varies) where !(varies && lines.hasVary):
                 passThrough(received, lines: lines, varyingOnAccept: varies, exchange, context: context)
