@@ -2,8 +2,9 @@
 import PackageDescription
 
 // parley-gateway: a transcoding reverse proxy on SwiftNIO channel handlers (Hummingbird 2 serves its
-// admin port; AsyncHTTPClient is the tests' client). A package of
-// its own so that neither the `parley` tool nor a consumer of the core builds NIO.
+// admin port). A package of its own so that neither the `parley` tool nor a consumer of the core
+// builds NIO. The tests' HTTP/1.1 client is NIO's own codec, not AsyncHTTPClient: its TLS stack
+// (BoringSSL) would be compiled again for each sanitized build.
 //
 // `ParleyGateway` is the proxy as a library (tests start it in-process on ephemeral ports);
 // `parley-gateway` is the executable: flags, the YAML configuration, signals.
@@ -29,7 +30,6 @@ let package = Package(
         .package(name: "parley", path: "../.."),
         // No default traits: swift-configuration support and full Foundation are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
@@ -84,7 +84,6 @@ let package = Package(
                     dependencies: ["ParleyGateway", parley("ParleyCompression"), parley("ParleyHTTP"),
                                    parley("ParleyOpenAPI"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
-                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Parley
@@ -20,7 +19,7 @@ import Testing
     @Test func anUpstreamThatAnswersBeforeTheBodyWhileTheClientGoesOnUploadingIsAnsweredAndServesOn() async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("early answer, upload goes on") { _ in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("early answer, upload goes on") {
                     let connection = try await RawConnection.open(port: gateway.main.port)
                     try await connection.send("POST /early HTTP/1.1\r\nHost: gateway\r\n"
                                               + "Content-Type: application/octet-stream\r\n"

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
@@ -29,8 +28,8 @@ struct FaultTests {
                 configuration.routes = [.init(pathPrefix: "/refused",
                                               upstream: URL(string: "http://127.0.0.1:\(refusing)")!)]
             }) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream refuses") { client in
-                    let answer = try await fetch("http://\(gateway.main)/refused", client: client)
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream refuses") {
+                    let answer = try await fetch("http://\(gateway.main)/refused")
                     #expect(answer.status == 502)
                     #expect(problemDetail(answer)?.hasPrefix("the upstream could not be reached") == true,
                             "\(answer.text)")
@@ -43,8 +42,8 @@ struct FaultTests {
     func anUpstreamThatHangsUpBeforeTheHeadIs502(path: String) async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream \(path)") { client in
-                    let answer = try await fetch("http://\(gateway.main)\(path)", client: client)
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream \(path)") {
+                    let answer = try await fetch("http://\(gateway.main)\(path)")
                     #expect(answer.status == 502)
                     #expect(problemDetail(answer)?.hasPrefix("the upstream could not be reached") == true,
                             "\(answer.text)")
@@ -59,9 +58,9 @@ struct FaultTests {
                                   configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
                 // All at once: a stalled upstream holds no one else up.
                 try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
-                    .run("upstream stalls") { client in
+                    .run("upstream stalls") {
                         let started = ContinuousClock.now
-                        let answer = try await fetch("http://\(gateway.main)/stall", client: client)
+                        let answer = try await fetch("http://\(gateway.main)/stall")
                         let waited = ContinuousClock.now - started
                         #expect(answer.status == 504)
                         #expect(problemDetail(answer) == "the upstream sent no response head within 0.5 seconds",
@@ -77,10 +76,10 @@ struct FaultTests {
             try await withGateway(upstream: upstream.url,
                                   configure: { $0.upstreamTimeout = .milliseconds(500) }) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
-                    .run("upstream stalls mid-body") { client in
+                    .run("upstream stalls mid-body") {
                         let started = ContinuousClock.now
                         let answer = try await fetch("http://\(gateway.main)/stall-mid-body",
-                                                     headers: [("Accept", "application/yaml")], client: client)
+                                                     headers: [("Accept", "application/yaml")])
                         #expect(answer.status == 504)
                         #expect(problemDetail(answer)
                                 == "the upstream's body stalled for longer than the upstream timeout", "\(answer.text)")
@@ -95,7 +94,7 @@ struct FaultTests {
         }
     }
 
-    /// Heads AsyncHTTPClient's parser refuses.
+    /// Heads NIO's HTTP/1.1 parser (llhttp) refuses.
     static let malformedHeads = [
         // A field without a colon.
         "HTTP/1.1 200 OK\r\nContent-Type application/json\r\nContent-Length: 2\r\n\r\n{}",
@@ -111,8 +110,8 @@ struct FaultTests {
         let scripts = Self.scripts.merging(["/malformed": [.send(Self.malformedHeads[index]), .close]]) { $1 }
         try await ScriptedUpstream.with(scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("malformed head \(index)") { client in
-                    let answer = try await fetch("http://\(gateway.main)/malformed", client: client)
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("malformed head \(index)") {
+                    let answer = try await fetch("http://\(gateway.main)/malformed")
                     #expect(answer.status == 502, "\(Self.malformedHeads[index].debugDescription): \(answer.text)")
                     #expect(problemDetail(answer)?.hasPrefix("the upstream") == true, "\(answer.text)")
                 }
@@ -125,10 +124,10 @@ struct FaultTests {
     func anUpstreamThatBreaksOffMidBody(path: String) async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream \(path)") { client in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("upstream \(path)") {
                     // To transcode, the gateway reads the whole body: it knows it failed and says so.
                     let answer = try await fetch("http://\(gateway.main)\(path)",
-                                                 headers: [("Accept", "application/yaml")], client: client)
+                                                 headers: [("Accept", "application/yaml")])
                     #expect(answer.status == 502)
                     #expect(problemDetail(answer)?.hasPrefix("the upstream") == true, "\(answer.text)")
                     // Streamed through, the head is already out: the client's connection ends with the body short.
@@ -145,9 +144,9 @@ struct FaultTests {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url)
-                    .run("Content-Length too large, then close") { client in
+                    .run("Content-Length too large, then close") {
                         let answer = try await fetch("http://\(gateway.main)/length-too-large",
-                                                     headers: [("Accept", "application/yaml")], client: client)
+                                                     headers: [("Accept", "application/yaml")])
                         #expect(answer.status == 502)
                         #expect(problemDetail(answer)?.hasPrefix("the upstream") == true, "\(answer.text)")
                         let cut = try await Self.rawGet("/length-too-large", accept: "application/json",
@@ -165,15 +164,15 @@ struct FaultTests {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url)
-                    .run("Content-Length too small, kept alive") { client in
+                    .run("Content-Length too small, kept alive") {
                         // The length frames the answer: the client gets what it says, the rest is not an
                         // answer to anyone.
                         let passed = try await fetch("http://\(gateway.main)/length-too-small",
-                                                     headers: [("Accept", "application/json")], client: client)
+                                                     headers: [("Accept", "application/json")])
                         #expect(passed.status == 200)
                         #expect(passed.text == #"{"a":"#)
                         let transcoded = try await fetch("http://\(gateway.main)/length-too-small",
-                                                         headers: [("Accept", "application/yaml")], client: client)
+                                                         headers: [("Accept", "application/yaml")])
                         #expect(transcoded.status == 502)
                         #expect(problemDetail(transcoded)?
                                     .hasPrefix("the upstream's application/json body cannot be transcoded") == true,
@@ -195,17 +194,17 @@ struct FaultTests {
             // first rounds (as much after 100 as after 20), too close to the loop's bound.
             let limit = 4 << 20
             try await withGateway(upstream: upstream.url, configure: { $0.maxTranscodeBytes = limit }) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("gzip bomb (1 GiB)") { client in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("gzip bomb (1 GiB)") {
                     let started = ContinuousClock.now
                     let answer = try await fetch("http://\(gateway.main)/bomb",
-                                                 headers: [("Accept", "application/yaml")], client: client)
+                                                 headers: [("Accept", "application/yaml")])
                     #expect(answer.status == 502)
                     #expect(problemDetail(answer)?.hasSuffix("exceeds the limit of \(limit) bytes") == true,
                             "\(answer.text)")
                     #expect(ContinuousClock.now - started < .seconds(5))
                     // A client that takes gzip JSON gets the bomb as it came, not inflated.
                     let passed = try await fetch("http://\(gateway.main)/bomb",
-                                                 headers: [("Accept", "application/json")], client: client)
+                                                 headers: [("Accept", "application/json")])
                     #expect(passed.status == 200)
                     #expect(passed.header("Content-Encoding") == "gzip")
                     #expect(passed.body.count == bomb.count)
@@ -221,7 +220,7 @@ struct FaultTests {
             try await withGateway(upstream: upstream.url,
                                   configure: { $0.headerTimeout = .milliseconds(500) }) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url, concurrency: FaultLoop.repetitions)
-                    .run("slowloris") { _ in
+                    .run("slowloris") {
                         // Started before connecting: the gateway's timer starts when it accepts.
                         let started = ContinuousClock.now
                         let connection = try await RawConnection.open(port: gateway.main.port)
@@ -244,7 +243,7 @@ struct FaultTests {
             try await withGateway(upstream: upstream, configure: { $0.bodyTimeout = .milliseconds(500) }) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream, concurrency: FaultLoop.repetitions,
                                     healthyPath: "/value")
-                    .run("request body stalls") { _ in
+                    .run("request body stalls") {
                         // Started before connecting: the gateway's timer starts when it accepts.
                         let started = ContinuousClock.now
                         let connection = try await RawConnection.open(port: gateway.main.port)
@@ -318,7 +317,7 @@ struct FaultTests {
         let (fields, detail, closes) = Self.oversizeHeads[index]
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("oversize head \(index)") { client in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("oversize head \(index)") {
                     let connection = try await RawConnection.open(port: gateway.main.port)
                     try await connection.send("GET /ok HTTP/1.1\r\nHost: gateway\r\n" + fields + "\r\n")
                     let answer = await connection.responses(1, within: .seconds(3)).first
@@ -329,7 +328,7 @@ struct FaultTests {
                     #expect(answer?.field("Content-Type")?.hasPrefix("application/problem+json") == true)
                     #expect(answer.flatMap { problemDetail($0.body, contentType: $0.field("Content-Type")) } == detail)
                     #expect(closed == closes)
-                    try await Self.expectServes(gateway, client: client)
+                    try await Self.expectServes(gateway)
                 }
             }
         }
@@ -347,7 +346,7 @@ struct FaultTests {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream.url)
-                    .run("malformed request line \(index)") { client in
+                    .run("malformed request line \(index)") {
                         let connection = try await RawConnection.open(port: gateway.main.port)
                         try await connection.send(Self.malformedRequestLines[index] + "Host: gateway\r\n\r\n")
                         let answer = await connection.responses(1, within: .seconds(3)).first
@@ -355,7 +354,7 @@ struct FaultTests {
                         await connection.close()
                         #expect(answer?.status == 400, "\(Self.malformedRequestLines[index].debugDescription)")
                         #expect(closed)
-                        try await Self.expectServes(gateway, client: client)
+                        try await Self.expectServes(gateway)
                     }
             }
         }
@@ -365,7 +364,7 @@ struct FaultTests {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream, healthyPath: "/value")
-                    .run("pipelined requests") { client in
+                    .run("pipelined requests") {
                         let paths = ["/echo/first", "/echo/second", "/echo/third"]
                         let connection = try await RawConnection.open(port: gateway.main.port)
                         try await connection.send(paths.map {
@@ -389,7 +388,7 @@ struct FaultTests {
         try await withUpstream(TestUpstream.router()) { upstream in
             try await withGateway(upstream: upstream) { gateway in
                 try await FaultLoop(gateway: gateway, upstream: upstream, healthyPath: "/value")
-                    .run("client \(reset ? "resets" : "closes") mid-upload") { client in
+                    .run("client \(reset ? "resets" : "closes") mid-upload") {
                         let connection = try await RawConnection.open(port: gateway.main.port)
                         try await connection.send("POST /echo/upload HTTP/1.1\r\nHost: gateway\r\n"
                                                   + "Content-Type: application/octet-stream\r\n"
@@ -397,7 +396,7 @@ struct FaultTests {
                         try await connection.send(Array(repeating: UInt8(ascii: "x"), count: 100_000))
                         try await Task.sleep(for: .milliseconds(20))   // the upload is under way upstream
                         await connection.close(reset: reset)
-                        try await Self.expectServes(gateway, client: client, path: "/value")
+                        try await Self.expectServes(gateway, path: "/value")
                     }
             }
         }
@@ -467,13 +466,13 @@ struct FaultTests {
     }
 
     /// A normal request through the gateway is answered normally.
-    static func expectServes(_ gateway: Gateway.Addresses, client: HTTPClient, path: String = "/ok") async throws {
-        let answer = try await fetch("http://\(gateway.main)\(path)", client: client, timeout: .seconds(5))
+    static func expectServes(_ gateway: Gateway.Addresses, path: String = "/ok") async throws {
+        let answer = try await fetch("http://\(gateway.main)\(path)", timeout: .seconds(5))
         #expect(answer.status == 200, "after the fault, \(path): \(answer.text)")
     }
 }
 
-/// Repeats a fault with an HTTP client of its own, then checks that the gateway still serves
+/// Repeats a fault (each request on a connection of its own), then checks that the gateway still serves
 /// and that its sockets and the process's memory came back to where they were after one warm-up
 /// round (which fills pools, caches and the allocator's arenas).
 struct FaultLoop {
@@ -493,30 +492,19 @@ struct FaultLoop {
     var concurrency = 1
     var healthyPath = "/ok"
 
-    func run(_ name: String, _ fault: @escaping @Sendable (HTTPClient) async throws -> Void) async throws {
+    func run(_ name: String, _ fault: @escaping @Sendable () async throws -> Void) async throws {
         let ports: Set<Int> = [gateway.main.port, upstream.port ?? 0]
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.repetitions
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        var before: ProcessResources?
         let started = ContinuousClock.now
-        do {
-            try await fault(client)
-            before = ProcessResources.measure()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<Self.repetitions {
-                    if index >= concurrency { try await group.next() }
-                    group.addTask { try await fault(client) }
-                }
-                try await group.waitForAll()
+        try await fault()
+        let before = ProcessResources.measure()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<Self.repetitions {
+                if index >= concurrency { try await group.next() }
+                group.addTask { try await fault() }
             }
-            try await FaultTests.expectServes(gateway, client: client, path: healthyPath)
-        } catch {
-            try? await client.shutdown()
-            throw error
+            try await group.waitForAll()
         }
-        try await client.shutdown()
-        guard let before else { return }
+        try await FaultTests.expectServes(gateway, path: healthyPath)
         let elapsed = ContinuousClock.now - started
         let after = await before.settled(ports: ports, newSockets: Self.usualSockets, within: .seconds(3))
         let kept = after.newSockets(since: before, ports: ports)

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
 import Parley

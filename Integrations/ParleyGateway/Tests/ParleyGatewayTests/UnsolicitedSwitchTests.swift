@@ -20,7 +20,7 @@ import Testing
     func anUnsolicited101Is502AndNothingOfItIsPassedOn(upgrade: String) async throws {
         try await ScriptedUpstream.with(Self.scripts) { upstream in
             try await withGateway(upstream: upstream.url, configure: { $0.upstreamTimeout = .seconds(2) }) { gateway in
-                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("unsolicited 101") { _ in
+                try await FaultLoop(gateway: gateway, upstream: upstream.url).run("unsolicited 101") {
                     let connection = try await RawConnection.open(port: gateway.main.port)
                     try await connection.send("GET /switch HTTP/1.1\r\nHost: gateway\r\n\(upgrade)\r\n")
                     let answer = await connection.responses(1, within: .seconds(1)).first

@@ -72,7 +72,7 @@ import Testing
                 for body in bodies {
                     var headers = [("Content-Type", body.type), ("Accept", "application/json")]
                     if let encoding = body.encoding { headers.append(("Content-Encoding", encoding)) }
-                    let answer = try await fetch("http://\(gateway.main)/take?access_token[]=tok1", method: .POST,
+                    let answer = try await fetch("http://\(gateway.main)/take?access_token%5B%5D=tok1", method: .POST,
                                                  headers: headers, body: body.body)
                     #expect(answer.status == 201, "\(body.type)")
                 }
@@ -93,7 +93,7 @@ import Testing
             #expect(!logged.contains(secret), "\(secret) was logged")
         }
         for reason in bodies.map(\.reason) { #expect(recorded.contains(reason), "\(reason)") }
-        // The client sends `access_token[]` percent-encoded; the name still counts as access_token.
+        // `access_token[]` sent percent-encoded, as URL libraries send it: the name still counts as access_token.
         #expect(recorded.contains("access_token%5B%5D=REDACTED"))
         #expect(recorded.contains(#""redirectURL":"http:\/\/up\/next?access_token=REDACTED&page=2""#)
                 || recorded.contains(#""redirectURL":"http://up/next?access_token=REDACTED&page=2""#))

@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import NIOHTTP1
 import Parley
 import ParleyGateway
 import ServiceLifecycle
@@ -77,26 +75,4 @@ private func running<Result: Sendable>(_ app: some Service, ports: AsyncStream<I
         try await group.waitForAll()
         return try result.get()
     }
-}
-
-/// A response as a test reads it: status, fields, whole body.
-struct Answer: Sendable {
-    var status: Int
-    var headers: HTTPHeaders
-    var body: [UInt8]
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func header(_ name: String) -> String? { headers[name].isEmpty ? nil : headers[name].joined(separator: ", ") }
-}
-
-/// Sends one request through AsyncHTTPClient and reads the whole answer (at most 256 MiB).
-func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil,
-          client: HTTPClient = .shared, timeout: TimeAmount = .seconds(30)) async throws -> Answer {
-    var request = HTTPClientRequest(url: url)
-    request.method = method
-    for (name, value) in headers { request.headers.add(name: name, value: value) }
-    if let body { request.body = .bytes(body) }
-    let response = try await client.execute(request, timeout: timeout)
-    let bytes = try await response.body.collect(upTo: 256 * 1024 * 1024)
-    return Answer(status: Int(response.status.code), headers: response.headers, body: Array(bytes.readableBytesView))
 }
