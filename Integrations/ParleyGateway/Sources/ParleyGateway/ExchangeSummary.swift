@@ -31,7 +31,9 @@ struct ExchangeSummary: Sendable {
     /// when the exchange was checked against the OpenAPI document.
     var contract: (operation: String, findings: [ContractFinding])?
 
-    /// The request as sent upstream (upstream URL, forwarded fields), once it was sent.
+    /// The request as sent upstream (upstream URL, forwarded fields), once it was sent. Its fields
+    /// are made only where they are read (a recording); an HTTP/1.1 upstream's are otherwise
+    /// written straight into its head (``UpstreamFields``).
     var upstreamRequest: HTTPRequest?
     /// The request body as sent upstream, up to the capture limit.
     var upstreamRequestBody: [UInt8] = []

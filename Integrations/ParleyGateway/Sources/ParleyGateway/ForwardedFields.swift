@@ -35,9 +35,6 @@ enum ForwardedFields {
         }
     }
 
-    /// The `Via` field the gateway appends, made once.
-    private static let viaField = HTTPField(name: .via, value: via)
-
     /// The fields the gateway adds after an answer's end-to-end fields when it passes the answer
     /// through: `Via`, `Vary: Accept` when the client's `Accept` chose it (the answer has no `Vary`
     /// of its own), `Connection: close` when the connection closes after it. Made once each.
@@ -70,6 +67,28 @@ enum ForwardedFields {
     ///   same pass over the `Connection` fields).
     @discardableResult
     static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) -> Bool {
+        // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
+        // Accept): the storage grows once, not by doubling as fields are appended.
+        kept.reserveCapacity(fields.count + 3)
+        // Written over `kept`'s fields in place (a keep-alive connection's heads mostly repeat: a field
+        // equal to the one it replaces is left as it is), appended past them, and what is left cut.
+        var count = 0
+        let closes = forEachEndToEnd(fields) { field in
+            kept.write(field, at: count)
+            count += 1
+        }
+        kept.write(viaField, at: count)
+        kept.truncate(to: count + 1)
+        return closes
+    }
+
+    /// Calls `body` with each field of `fields` that crosses the proxy, in order: all but the
+    /// hop-by-hop fields and those a `Connection` field names (the rule of ``endToEnd(_:)``, which
+    /// appends `Via` after them).
+    ///
+    /// - Returns: Whether a `Connection` field names `close`.
+    @discardableResult
+    static func forEachEndToEnd(_ fields: HTTPFields, _ body: (HTTPField) -> Void) -> Bool {
         // The other fields `Connection` names.
         var named: [HTTPField.Name] = []
         var closes = false
@@ -81,20 +100,12 @@ enum ForwardedFields {
                 named.append(name)
             }
         }
-        // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
-        // Accept): the storage grows once, not by doubling as fields are appended.
-        kept.reserveCapacity(fields.count + 3)
-        // Written over `kept`'s fields in place (a keep-alive connection's heads mostly repeat: a field
-        // equal to the one it replaces is left as it is), appended past them, and what is left cut.
-        var count = 0
-        for field in fields where !isHopByHop(field.name) && !named.contains(field.name) {
-            kept.write(field, at: count)
-            count += 1
-        }
-        kept.write(viaField, at: count)
-        kept.truncate(to: count + 1)
+        for field in fields where !isHopByHop(field.name) && !named.contains(field.name) { body(field) }
         return closes
     }
+
+    /// The `Via` field the gateway appends, made once.
+    static let viaField = HTTPField(name: .via, value: via)
 
     /// Whether a `Connection` field of `fields` names `close`.
     static func connectionCloses(_ fields: HTTPFields) -> Bool {

@@ -63,6 +63,9 @@ final class Exchange {
     var retried = false
 
     var upstreamHost: UpstreamKey?
+    /// The fields of the request sent upstream, when they are written straight into its head
+    /// rather than made into its field list.
+    var upstreamFields: UpstreamFields?
     var upstream: UpstreamConnection?
     var upstreamKeepsAlive = true
     var sentAt: ContinuousClock.Instant?

@@ -110,6 +110,20 @@ struct HeadWriter {
         write("\r\n")
     }
 
+    /// Writes `field` as `name: value\r\n`, and says whether its value passes NIO's request
+    /// validator (``HTTP1Syntax/areValueBytes(_:)``), read in the same pass.
+    mutating func write(checking field: HTTPField) -> Bool {
+        write(text: field.name.rawName)
+        write(": ")
+        let isValid = field.withUnsafeBytesOfValue { value in
+            let bytes = UnsafeRawBufferPointer(value)
+            write(bytes)
+            return HTTP1Syntax.areValueBytes(bytes)
+        }
+        write("\r\n")
+        return isValid
+    }
+
     /// Writes a field made of `name` and the text `value` (a value the gateway joined or made).
     mutating func write(_ name: HTTPField.Name, _ value: String) {
         write(text: name.rawName)

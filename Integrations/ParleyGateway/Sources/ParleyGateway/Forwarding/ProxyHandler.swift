@@ -298,17 +298,14 @@ final class ProxyHandler: ChannelDuplexHandler {
     /// Sends the request upstream: through a pooled connection, or to the replayer.
     private func dispatch(_ exchange: Exchange) {
         exchange.responseState = .waitingHead
-        var fields = spareUpstreamFields()
-        ForwardedFields.endToEnd(exchange.head.headerFields, into: &fields)
-        Self.setUpstreamFields(&fields, accept: upstreamAccept(exchange))
+        var transcodedType: MediaType?
         if exchange.transcodesRequest {
             let bytes = exchange.held.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.readableBytesView) }
             do {
                 let types = exchange.route?.requestTypes ?? []
                 let (type, transcoded) = try exchange.transcoder.transcodeRequestBody(
                     bytes, of: exchange.head, to: types, limit: exchange.transcodeLimit)
-                fields[.contentType] = type.description
-                fields[.contentEncoding] = nil
+                transcodedType = type
                 exchange.held = [ByteBuffer(bytes: transcoded)]
                 exchange.heldBytes = transcoded.count
                 exchange.summary.upstreamRequestBody = Array(transcoded.prefix(shared.observer.captureLimit))
@@ -318,16 +315,23 @@ final class ProxyHandler: ChannelDuplexHandler {
                 return
             }
         }
-        if exchange.contract != nil, !checkRequestContract(exchange, fields: fields) { return }
-        let fieldsIn = exchange.head.headerFields
-        let framed = fieldsIn.contains(.contentLength) || fieldsIn.contains(.transferEncoding)
-        if exchange.requestState == .complete {
-            if framed || exchange.heldBytes > 0 { fields[.contentLength] = String(exchange.heldBytes) }
-        } else if let length = exchange.head.headerFields.combinedValue(of: .contentLength) {
-            fields[.contentLength] = length
-        } else if exchange.upstreamProtocol == .http1 {
-            fields[.transferEncoding] = "chunked"   // HTTP/2 frames a body of unknown length itself
+        let upstreamFields = UpstreamFields(admitted: exchange.head.headerFields, accept: upstreamAccept(exchange),
+                                            framing: upstreamFraming(exchange))
+        // To an HTTP/1.1 upstream the fields are written straight into the head, unless something
+        // reads them first: a recording, the replayer, a contract check, a transcoded body's type.
+        var fields = HTTPFields()
+        if exchange.upstreamProtocol == .http1, shared.observer.recorder == nil, shared.replay == nil,
+           exchange.contract == nil, transcodedType == nil {
+            exchange.upstreamFields = upstreamFields
+        } else {
+            fields = spareUpstreamFields()
+            upstreamFields.write(into: &fields)
+            if let transcodedType {
+                fields[.contentType] = transcodedType.description
+                fields[.contentEncoding] = nil
+            }
         }
+        if exchange.contract != nil, !checkRequestContract(exchange, fields: fields) { return }
         let request: HTTPRequest
         do { request = try upstreamRequest(for: exchange, fields: fields) } catch {
             fail(exchange, error)
@@ -427,7 +431,11 @@ final class ProxyHandler: ChannelDuplexHandler {
         // Its answer is written from field lines only to an HTTP/1.1 client, and never when checked.
         upstream.writesFieldLines = memory.writesFieldLines
             && exchange.contract?.responseCheck(method: exchange.head.method) == nil
-        upstream.write(.head(request))
+        if let fields = exchange.upstreamFields {
+            upstream.write(head: request, fields: fields)
+        } else {
+            upstream.write(.head(request))
+        }
         for buffer in exchange.held { upstream.write(.body(buffer)) }
         if exchange.requestState == .complete, !exchange.retried,
            upstream.isStream || (upstream.served > 0 && Self.idempotent.contains(request.method)) {
@@ -523,10 +531,13 @@ final class ProxyHandler: ChannelDuplexHandler {
         // that had it let it go.
         var request = memory.lastUpstreamRequest.take()
             ?? HTTPRequest(method: .get, scheme: nil, authority: nil, path: nil, headerFields: [:])
-        request.method = exchange.head.method
-        request.scheme = target.scheme
-        request.authority = target.authority
-        request.path = target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path)
+        // Each setter makes its pseudo-header field anew: what the last request had is left as it is.
+        if request.method != exchange.head.method { request.method = exchange.head.method }
+        if request.scheme != target.scheme { request.scheme = target.scheme }
+        if request.authority != target.authority { request.authority = target.authority }
+        let upstreamPath = target.pathPrefix.isEmpty && path.hasPrefix("/")
+            ? path : target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path)
+        if request.path != upstreamPath { request.path = upstreamPath }
         request.headerFields = fields
         memory.lastUpstreamRequest = request
         return request
@@ -553,33 +564,17 @@ final class ProxyHandler: ChannelDuplexHandler {
         return upstream
     }
 
-    /// Leaves out of `fields` the `Content-Length` and `Expect` fields (the gateway frames the body
-    /// and answers `100-continue` itself) and makes `accept` their one `Accept` field, in the first
-    /// one's place, else last (`nil`: none): what the subscript's setters leave, in one pass, with
-    /// a field made once rather than one made and checked from its text for each request.
-    private static func setUpstreamFields(_ fields: inout HTTPFields, accept: HTTPField?) {
-        var placed = accept == nil
-        var index = 0
-        while index < fields.count {
-            let name = fields[index].name
-            let drops: Bool
-            // Names of other lengths are none of the three: most fields take no comparison.
-            switch name.canonicalName.utf8.count {
-            case 6 where name == .accept:
-                if !placed, let accept {
-                    fields.write(accept, at: index)
-                    placed = true
-                    drops = false
-                } else {
-                    drops = true
-                }
-            case 6: drops = name == .expect
-            case 14: drops = name == .contentLength
-            default: drops = false
-            }
-            if drops { fields.remove(at: index) } else { index += 1 }
+    /// How the request's body is framed upstream: a whole body by its length (when the client framed
+    /// it, or it has bytes); one still arriving by the client's length, else chunked to an HTTP/1.1
+    /// upstream (HTTP/2 frames a body of unknown length itself).
+    private func upstreamFraming(_ exchange: Exchange) -> UpstreamFields.Framing {
+        let fields = exchange.head.headerFields
+        if exchange.requestState == .complete {
+            let framed = fields.contains(.contentLength) || fields.contains(.transferEncoding)
+            return framed || exchange.heldBytes > 0 ? .length(String(exchange.heldBytes)) : .unframed
         }
-        if !placed, let accept { fields.append(accept) }
+        if let length = fields.combinedValue(of: .contentLength) { return .length(length) }
+        return exchange.upstreamProtocol == .http1 ? .chunked : .unframed
     }
 
     /// What to do with the upstream's response `head`: the plan made for the connection's previous

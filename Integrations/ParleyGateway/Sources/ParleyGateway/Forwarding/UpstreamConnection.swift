@@ -148,6 +148,18 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Writes a request's head whose fields are `fields` (``UpstreamFields``), not its own: an
+    /// HTTP/1.1 codec writes them straight into the head's bytes; on a stream they are made first.
+    func write(head request: HTTPRequest, fields: UpstreamFields) {
+        guard let http1 else {
+            var request = request
+            fields.write(into: &request.headerFields)
+            return write(.head(request))
+        }
+        http1.nextHeadFields = fields
+        write(.head(request))
+    }
+
     func write(_ part: HTTPRequestPart, flush: Bool = false) {
         guard let context else { return }
         if flush {

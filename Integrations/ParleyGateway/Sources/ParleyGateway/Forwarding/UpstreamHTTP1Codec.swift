@@ -13,7 +13,9 @@ import ParleyHTTP
 /// adds or drops), and refuses what the validator refuses (a control character but tab in a field
 /// value, a target byte outside RFC 3986's set), without an `HTTPHeaders` copy of the fields or
 /// growing the head's buffer; it reads what NIO's response decoder and the extras' conversion read.
-/// Each request's method tells the decoder whether its answer has a body.
+/// Each request's method tells the decoder whether its answer has a body. A forwarded request's
+/// fields come as ``UpstreamFields`` (``nextHeadFields``): written straight from the client's
+/// admitted fields, as the same bytes the request's own fields made from them would be.
 final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = HTTPResponsePart
@@ -34,6 +36,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     var fieldLines: ForwardedFieldLines? { decoder.fieldLines }
     /// Whether the answer to the next request written has its field lines written.
     var writesFieldLines = true
+    /// The fields of the next request head written, in place of its own (``UpstreamFields``).
+    var nextHeadFields: UpstreamFields?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decoder.receive(unwrapInboundIn(data))
@@ -104,6 +108,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func writeHead(_ request: HTTPRequest, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         headPassed = false
+        let upstreamFields = nextHeadFields.take()
         guard let target = request.method == .connect ? request.authority : request.path else {
             context.fireErrorCaught(HTTP1TypeConversionError.missingPath)
             promise?.fail(HTTP1TypeConversionError.missingPath)
@@ -112,21 +117,20 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         // NIO's framing follows `Content-Length`; the rest of what it needs of the fields (the first
         // `Transfer-Encoding`, whether every value passes its validator) is learnt in the pass that
         // writes them.
-        let framing = Self.framing(request.method, hasContentLength: request.headerFields.contains(.contentLength))
+        let framing = Self.framing(request.method, hasContentLength: upstreamFields?.hasContentLength
+                                       ?? request.headerFields.contains(.contentLength))
         // The validator's check of `Host` and the target (a method of HTTP types is a token: it passes).
         guard request.authority.map(Self.isValidValue) ?? true, target.utf8.allSatisfy(Self.isTargetByte) else {
             return refuse(context, promise)
         }
         let method = request.method.rawValue
-        var valuesAreValid = true
-        var firstTransferEncodingIsChunked: Bool?
         // The extras' conversion joins every Cookie field into the first one, as text: where a value
         // is not UTF-8 (each such byte becomes U+FFFD) the joined line can outgrow the fields it
         // replaces, which `writeHead` meets as any head over the room: it writes again with more.
+        var pass = FieldPass(framing: framing, cookies: upstreamFields?.admitted ?? request.headerFields)
         var bytes = heads.take(with: context.channel.allocator)
         bytes.writeHead(upTo: heads.room) { head in
-            valuesAreValid = true
-            firstTransferEncodingIsChunked = nil
+            pass.restart()
             head.write(text: method)
             head.write(" ")
             head.write(text: target)
@@ -136,31 +140,18 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 head.write(text: authority)
                 head.write("\r\n")
             }
-            var firstCookie = true
-            for field in request.headerFields {
-                if valuesAreValid { valuesAreValid = Self.isValidToSend(field) }
-                if firstTransferEncodingIsChunked == nil, field.name.matches(.transferEncoding) {
-                    firstTransferEncodingIsChunked = field.value == "chunked"
-                }
-                guard framing.keeps(field.name) else { continue }
-                if field.name.matches(.cookie) {
-                    guard firstCookie else { continue }
-                    firstCookie = false
-                    if let joined = request.headerFields[.cookie], joined != field.value {
-                        head.write(field.name, joined)
-                    } else {
-                        head.write(field)
-                    }
-                } else {
-                    head.write(field)
-                }
+            if let upstreamFields {
+                upstreamFields.forEach { pass.write($0, to: &head) }
+            } else {
+                for field in request.headerFields { pass.write(field, to: &head) }
             }
             if framing.addsChunked { head.write("transfer-encoding: chunked\r\n") }
             head.write("\r\n")
         }
         heads.keep(bytes)
-        guard valuesAreValid else { return refuse(context, promise) }
-        isChunked = framing.addsChunked || (framing.followsTransferEncoding && firstTransferEncodingIsChunked == true)
+        guard pass.valuesAreValid else { return refuse(context, promise) }
+        isChunked = framing.addsChunked
+            || (framing.followsTransferEncoding && pass.firstTransferEncodingIsChunked == true)
         headPassed = true
         decoder.expectResponse(to: request.method == .head || request.method == .connect ? .bodyless : .other,
                                writingFieldLines: writesFieldLines)
@@ -171,6 +162,50 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuse(_ context: ChannelHandlerContext, _ promise: EventLoopPromise<Void>?) {
         promise?.fail(HTTPParserError.invalidHeaderToken)
         context.fireErrorCaught(HTTPParserError.invalidHeaderToken)
+    }
+
+    /// One pass over a head's fields as they are written: what the framing keeps, one `Cookie` field
+    /// with every cookie's value, and what the pass learns (whether every value passes NIO's
+    /// validator, whether the first `Transfer-Encoding` is `chunked`).
+    private struct FieldPass {
+        let framing: Framing
+        /// The fields whose cookies the one `Cookie` field joins.
+        let cookies: HTTPFields
+        private(set) var valuesAreValid = true
+        private(set) var firstTransferEncodingIsChunked: Bool?
+        private var firstCookie = true
+
+        init(framing: Framing, cookies: HTTPFields) {
+            self.framing = framing
+            self.cookies = cookies
+        }
+
+        /// Forgets what an earlier pass over the same fields learnt.
+        mutating func restart() {
+            valuesAreValid = true
+            firstTransferEncodingIsChunked = nil
+            firstCookie = true
+        }
+
+        mutating func write(_ field: HTTPField, to head: inout HeadWriter) {
+            if firstTransferEncodingIsChunked == nil, field.name.matches(.transferEncoding) {
+                firstTransferEncodingIsChunked = field.value == "chunked"
+            }
+            if framing.keeps(field.name), !field.name.matches(.cookie) {
+                // Checked as it is copied: one pass over the value's bytes.
+                let isValid = head.write(checking: field)
+                if valuesAreValid { valuesAreValid = isValid }
+                return
+            }
+            if valuesAreValid { valuesAreValid = UpstreamHTTP1Codec.isValidToSend(field) }
+            guard framing.keeps(field.name), firstCookie else { return }
+            firstCookie = false
+            if let joined = cookies[.cookie], joined != field.value {
+                head.write(field.name, joined)
+            } else {
+                head.write(field)
+            }
+        }
     }
 
     /// How NIO's request encoder frames a body (it sets framing fields itself): `TRACE` has none,
