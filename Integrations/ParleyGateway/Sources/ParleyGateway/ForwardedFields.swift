@@ -67,8 +67,8 @@ enum ForwardedFields {
     ///   same pass over the `Connection` fields).
     @discardableResult
     static func endToEnd(_ fields: HTTPFields, into kept: inout HTTPFields) -> Bool {
-        // Room for the kept fields, Via and what a forwarded request adds (its length or chunking and
-        // Accept): the storage grows once, not by doubling as fields are appended.
+        // Room for the kept fields, Via and what an answer may get after them (`Vary`, `Connection`):
+        // the storage grows once, not by doubling as fields are appended.
         kept.reserveCapacity(fields.count + 3)
         // Written over `kept`'s fields in place (a keep-alive connection's heads mostly repeat: a field
         // equal to the one it replaces is left as it is), appended past them, and what is left cut.

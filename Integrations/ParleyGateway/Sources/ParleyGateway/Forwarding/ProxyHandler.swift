@@ -535,8 +535,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         if request.method != exchange.head.method { request.method = exchange.head.method }
         if request.scheme != target.scheme { request.scheme = target.scheme }
         if request.authority != target.authority { request.authority = target.authority }
-        let upstreamPath = target.pathPrefix.isEmpty && path.hasPrefix("/")
-            ? path : target.pathPrefix + (path.hasPrefix("/") ? path : "/" + path)
+        let rooted = path.hasPrefix("/") ? path : "/" + path
+        let upstreamPath = target.pathPrefix.isEmpty ? rooted : target.pathPrefix + rooted
         if request.path != upstreamPath { request.path = upstreamPath }
         request.headerFields = fields
         memory.lastUpstreamRequest = request

@@ -13,7 +13,7 @@ import HTTPTypes
 /// - the framing the gateway sets (``Framing``).
 struct UpstreamFields {
     /// How the gateway frames the body it sends.
-    enum Framing: Equatable {
+    enum Framing {
         /// Neither `Content-Length` nor `Transfer-Encoding`.
         case unframed
         /// `Content-Length` with this value.

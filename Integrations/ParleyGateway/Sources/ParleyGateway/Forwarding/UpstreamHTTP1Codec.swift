@@ -191,14 +191,16 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             if firstTransferEncodingIsChunked == nil, field.name.matches(.transferEncoding) {
                 firstTransferEncodingIsChunked = field.value == "chunked"
             }
-            if framing.keeps(field.name), !field.name.matches(.cookie) {
+            let kept = framing.keeps(field.name)
+            if kept, !field.name.matches(.cookie) {
                 // Checked as it is copied: one pass over the value's bytes.
                 let isValid = head.write(checking: field)
                 if valuesAreValid { valuesAreValid = isValid }
                 return
             }
+            // A field the framing drops, or a cookie: checked on its own, written at most once.
             if valuesAreValid { valuesAreValid = UpstreamHTTP1Codec.isValidToSend(field) }
-            guard framing.keeps(field.name), firstCookie else { return }
+            guard kept, firstCookie else { return }
             firstCookie = false
             if let joined = cookies[.cookie], joined != field.value {
                 head.write(field.name, joined)
