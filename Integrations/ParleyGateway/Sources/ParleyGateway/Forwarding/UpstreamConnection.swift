@@ -69,9 +69,13 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         isActive = context.channel.isActive
+        http1?.connection = self
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        http1?.connection = nil
+    }
 
     func channelActive(context: ChannelHandlerContext) {
         isActive = true
@@ -89,12 +93,17 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        received(unwrapInboundIn(data))
+    }
+
+    /// A response part arrived (from the HTTP/1.1 codec straight, or through the pipeline).
+    func received(_ part: HTTPResponsePart) {
         guard let delegate else {
             // Bytes on an idle connection: nothing asked for them, so it cannot be reused.
-            context.close(promise: nil)
+            context?.close(promise: nil)
             return
         }
-        delegate.upstream(received: unwrapInboundIn(data))
+        delegate.upstream(received: part)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -162,7 +171,10 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(_ part: HTTPRequestPart, flush: Bool = false) {
         guard let context else { return }
-        if flush {
+        if let http1 {
+            http1.write(part, promise: nil)
+            if flush { context.flush() }
+        } else if flush {
             context.writeAndFlush(wrapOutboundOut(part), promise: nil)
         } else {
             context.write(wrapOutboundOut(part), promise: nil)

@@ -38,6 +38,16 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     var writesFieldLines = true
     /// The fields of the next request head written, in place of its own (``UpstreamFields``).
     var nextHeadFields: UpstreamFields?
+    /// The connection after the codec, which hands it request parts and takes response parts by a
+    /// call (``write(_:promise:)``, ``UpstreamConnection/received(_:)``) rather than through the
+    /// pipeline, where each part is boxed and cast back. Alone in a pipeline (its tests), the codec
+    /// passes parts on as any handler does.
+    weak var connection: UpstreamConnection?
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decoder.receive(unwrapInboundIn(data))
@@ -45,9 +55,7 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         decoding = true
         defer { decoding = false }
         do {
-            while let part = try decoder.next() {
-                context.fireChannelRead(wrapInboundOut(part))
-            }
+            while let part = try decoder.next() { pass(part, context: context) }
         } catch {
             context.fireErrorCaught(error)
         }
@@ -57,8 +65,8 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         // A close while a read is decoded (the exchange let the connection go) ends nothing.
         if !decoding {
             do {
-                while let part = try decoder.next() { context.fireChannelRead(wrapInboundOut(part)) }
-                if let part = try decoder.finish() { context.fireChannelRead(wrapInboundOut(part)) }
+                while let part = try decoder.next() { pass(part, context: context) }
+                if let part = try decoder.finish() { pass(part, context: context) }
             } catch {
                 context.fireErrorCaught(error)
             }
@@ -66,8 +74,30 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    /// Hands a decoded part to the connection, or passes it on.
+    private func pass(_ part: HTTPResponsePart, context: ChannelHandlerContext) {
+        if let connection {
+            connection.received(part)
+        } else {
+            context.fireChannelRead(wrapInboundOut(part))
+        }
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
+        write(unwrapOutboundIn(data), context: context, promise: promise)
+    }
+
+    /// Writes a request part from the connection after the codec (``connection``).
+    func write(_ part: HTTPRequestPart, promise: EventLoopPromise<Void>?) {
+        guard let context else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        write(part, context: context, promise: promise)
+    }
+
+    private func write(_ part: HTTPRequestPart, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        switch part {
         case .head(let request):
             writeHead(request, context: context, promise: promise)
         case .body(let body):
