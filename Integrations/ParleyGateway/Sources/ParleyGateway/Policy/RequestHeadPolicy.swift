@@ -98,12 +98,14 @@ struct RequestHeadPolicy: Sendable {
             }
             if normalized != path { head.path = normalized }   // setting copies the head's pseudo-fields
         }
-        var fields = head.headerFields
-        if fields.contains(where: { $0.name.rawName.utf8.contains(UInt8(ascii: "_")) }) {
-            fields = HTTPFields(fields.filter { !$0.name.rawName.utf8.contains(UInt8(ascii: "_")) })
+        // The fields `Connection` names go first; those whose names hold `_` are dropped in the pass
+        // that adds the proxy fields, or on their own when the client's address is not known.
+        var fields = Self.applyingConnection(head.headerFields)
+        if let client {
+            fields = forwarding(fields, client: client, host: authority, last: &last)
+        } else if fields.contains(where: { Self.hasUnderscore($0.name) }) {
+            fields = HTTPFields(fields.filter { !Self.hasUnderscore($0.name) })
         }
-        fields = Self.applyingConnection(fields)
-        if let client { fields = forwarding(fields, client: client, host: authority, last: &last) }
         head.headerFields = fields
         last.fields = fields
         return head
@@ -134,17 +136,23 @@ struct RequestHeadPolicy: Sendable {
         return kept
     }
 
-    /// `fields` with the proxy fields of an untrusted client dropped and `client` added, written
-    /// over the storage of `last`'s fields (the client's own are shared with the decoder's head).
+    /// `fields` with the proxy fields of an untrusted client and the fields whose names hold `_`
+    /// dropped, and `client` added, written over the storage of `last`'s fields (the client's own
+    /// are shared with the decoder's head).
     private func forwarding(_ incoming: HTTPFields, client: String, host: String,
                             last: inout LastHead) -> HTTPFields {
         let trusted = trustedProxies.contains { $0.contains(client) }
-        let hasProxyFields = incoming.contains(where: { Self.isProxyField($0.name) })
+        var hasProxyFields = false
         var fields = HTTPFields()
         swap(&fields, &last.fields)
         fields.reserveCapacity(incoming.count + 4)   // the four fields added below, in one growth
         var count = 0
-        for field in incoming where trusted || !Self.isProxyField(field.name) {
+        // One pass: each read of a list's field is a copy.
+        for field in incoming where !Self.hasUnderscore(field.name) {
+            if Self.isProxyField(field.name) {
+                hasProxyFields = true
+                guard trusted else { continue }
+            }
             fields.write(field, at: count)
             count += 1
         }
@@ -172,6 +180,11 @@ struct RequestHeadPolicy: Sendable {
         if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
         if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
         return fields
+    }
+
+    /// Whether `name` holds `_`: a field the gateway drops.
+    private static func hasUnderscore(_ name: HTTPField.Name) -> Bool {
+        name.rawName.utf8.contains(UInt8(ascii: "_"))
     }
 
     /// Whether `name` is one of the fields only a trusted proxy may send (`Forwarded`, `X-Forwarded-For`,
