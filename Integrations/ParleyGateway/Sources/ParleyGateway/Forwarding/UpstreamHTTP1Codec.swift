@@ -41,13 +41,17 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
     /// The connection after the codec, which hands it request parts and takes response parts by a
     /// call (``write(_:promise:)``, ``UpstreamConnection/received(_:)``) rather than through the
     /// pipeline, where each part is boxed and cast back. Alone in a pipeline (its tests), the codec
-    /// passes parts on as any handler does.
-    weak var connection: UpstreamConnection?
+    /// passes parts on as any handler does. Held strongly (a weak reference would make every
+    /// retain of the connection take the runtime's slow path) until either handler is removed.
+    var connection: UpstreamConnection?
     private var context: ChannelHandlerContext?
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        connection = nil
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decoder.receive(unwrapInboundIn(data))
