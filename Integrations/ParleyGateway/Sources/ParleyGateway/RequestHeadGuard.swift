@@ -112,8 +112,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             if let policy {
                 do {
-                    data = wrapInboundOut(.head(try policy.admit(head, from: client, last: &memory.lastHead)))
+                    data = wrapInboundOut(.head(try policy.admit(head, from: client, last: &memory.lastHead,
+                                                                 lines: &memory.clientFieldLines)))
                 } catch {
+                    memory.clientFieldLines = nil
                     refuse(context, error)
                     return
                 }

@@ -85,6 +85,15 @@ struct ClientRequestDecoder {
 
     /// The minor version of the last request head handed out (`HTTP/1.0` or `HTTP/1.1`).
     private(set) var lastMinorVersion = 1
+    /// The field lines of the head being read, written as its fields are read; their storage is
+    /// refilled from one head to the next.
+    private var lines = ClientFieldLines()
+    /// Whether `lines` are the last head's.
+    private var linesAreLastHeads = false
+
+    /// The field lines of the last request head handed out (``ClientFieldLines``), unless it has
+    /// more than one `Cookie`: read when its part is handed out, before the next head is decoded.
+    var fieldLines: ClientFieldLines? { linesAreLastHeads && lines.cookieCount <= 1 ? lines : nil }
 
     init(limits: NIOHTTPDecoderLimitConfiguration) {
         self.maxHeaderBytes = min(limits.maxHeaderFieldSize, limits.maxHeaderListSize)
@@ -229,6 +238,8 @@ struct ClientRequestDecoder {
         head.method = method
         head.target = target
         head.minorVersion = minor
+        lines.removeAll()
+        linesAreLastHeads = false
         head.fieldBytes = target.utf8.count
         guard head.fieldBytes <= maxHeaderBytes else { throw HTTPParserError.headerOverflow }
         // Written over in place (emptying it first would go through HTTPFields' unspecialised
@@ -333,6 +344,7 @@ struct ClientRequestDecoder {
             }
             return
         }
+        if !trailer { lines.append(name: name, value: value) }
         let position = head.written
         head.written += 1
         if !trailer, position < previousFields.count {
@@ -375,6 +387,7 @@ struct ClientRequestDecoder {
         spareFields = previousFields
         previousFields = head.fields
         lastMinorVersion = head.minorVersion
+        linesAreLastHeads = true
         if refusedCoding {
             state = .stopped
             pendingError = HTTPParserError.unknown

@@ -38,6 +38,10 @@ final class ConnectionMemory {
     /// The field lines of the head being written, from the ``ProxyHandler`` that writes it to the
     /// codec that writes it out (ahead of the head's own fields), which takes them.
     var forwardedFieldLines: ForwardedFieldLines?
+    /// The client's field lines of the request head being read (HTTP/1.1), from the codec that
+    /// decoded it through the head policy, which drops them or adds its proxy fields, to the
+    /// ``ProxyHandler``, which takes them.
+    var clientFieldLines: ClientFieldLines?
 
     /// An upstream `Accept` field (`nil`: none), with the client's `Accept` and the route (its path
     /// prefix) it was made for.

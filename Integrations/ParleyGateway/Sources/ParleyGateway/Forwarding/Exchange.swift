@@ -66,6 +66,8 @@ final class Exchange {
     /// The fields of the request sent upstream, when they are written straight into its head
     /// rather than made into its field list.
     var upstreamFields: UpstreamFields?
+    /// The client's field lines of the request (HTTP/1.1), until it is sent upstream.
+    var clientFieldLines: ClientFieldLines?
     var upstream: UpstreamConnection?
     var upstreamKeepsAlive = true
     var sentAt: ContinuousClock.Instant?

@@ -41,7 +41,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     private var dropsBody = false
     /// Where the connection's response heads are written.
     private var heads = HeadBuffer(room: 512)
-    /// The connection's memory, through which a passed-through head's field lines come.
+    /// The connection's memory, through which a passed-through head's field lines come and a
+    /// request head's go (``ConnectionMemory/clientFieldLines``).
     private let memory: ConnectionMemory?
 
     init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?, memory: ConnectionMemory? = nil) {
@@ -102,6 +103,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
                 request.headerFields[.upgrade] = nil
             }
             pending.append(request.method == .head ? .head : request.method == .connect ? .connect : .other)
+            if let memory { memory.clientFieldLines = decoder.fieldLines }
             context.fireChannelRead(wrapInboundOut(.head(request)))
         case .end where upgrading != nil:
             let (upgrade, upgraded) = upgrading.take()!

@@ -72,18 +72,21 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        // A head's field lines come with it (HTTP/1.1); a pipelined one, which waits, goes without.
+        var lines: ClientFieldLines?
+        if case .head = part { lines = memory.clientFieldLines.take() }
         if !queued.isEmpty || exchange?.requestState == .complete {
             queued.append(part)
             return
         }
-        handle(part)
+        handle(part, lines: lines)
     }
 
-    private func handle(_ part: HTTPRequestPart) {
+    private func handle(_ part: HTTPRequestPart, lines: ClientFieldLines? = nil) {
         switch part {
         case .head(let head):
             guard exchange == nil, !closing else { return }
-            begin(head)
+            begin(head, lines: lines)
         case .body(let buffer):
             exchange?.receivedBody(buffer)
             guard let exchange else { return }
@@ -190,7 +193,7 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     // MARK: A request
 
-    private func begin(_ head: HTTPRequest) {
+    private func begin(_ head: HTTPRequest, lines: ClientFieldLines?) {
         let configuration = shared.configuration
         let route = configuration.route(for: head.path ?? "/")
         // A keep-alive client sends the same `Accept` on each request: the last one's scan is reused.
@@ -204,6 +207,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
             label: head.headerFields.combinedValue(of: .contentType), types: route?.requestTypes ?? [])
         exchange.contract = shared.contract?.contract(for: route)
+        exchange.clientFieldLines = lines
         self.exchange = exchange
         if head.headerFields.combinedValue(of: .expect)?.lowercased() == "100-continue", let context {
             // The gateway reads the body before the upstream sees the request: it says go on itself
@@ -315,13 +319,17 @@ final class ProxyHandler: ChannelDuplexHandler {
                 return
             }
         }
-        let upstreamFields = UpstreamFields(admitted: exchange.head.headerFields, accept: upstreamAccept(exchange),
+        var upstreamFields = UpstreamFields(admitted: exchange.head.headerFields, accept: upstreamAccept(exchange),
                                             framing: upstreamFraming(exchange))
-        // To an HTTP/1.1 upstream the fields are written straight into the head, unless something
-        // reads them first: a recording, the replayer, a contract check, a transcoded body's type.
+        // Let go of here whatever the path: the decoder refills their storage for the next head.
+        let lines = exchange.clientFieldLines.take()
+        // To an HTTP/1.1 upstream the fields are written straight into the head (from the client's
+        // field lines when they came), unless something reads them first: a recording, the
+        // replayer, a contract check, a transcoded body's type.
         var fields = HTTPFields()
         if exchange.upstreamProtocol == .http1, shared.observer.recorder == nil, shared.replay == nil,
            exchange.contract == nil, transcodedType == nil {
+            upstreamFields.clientLines = lines
             exchange.upstreamFields = upstreamFields
         } else {
             fields = spareUpstreamFields()

@@ -11,6 +11,9 @@ import HTTPTypes
 /// - ``accept`` in the place of the first `Accept` (no other `Accept` is sent);
 /// - `Via`, then ``accept`` when no `Accept` came;
 /// - the framing the gateway sets (``Framing``).
+///
+/// A request read over HTTP/1.1 may come with its ``clientLines``: the client's fields already
+/// written as lines by the same rule, which the codec then writes in place of the admitted list's.
 struct UpstreamFields {
     /// How the gateway frames the body it sends.
     enum Framing {
@@ -27,23 +30,75 @@ struct UpstreamFields {
     /// The `Accept` the upstream gets (`nil`: none).
     var accept: HTTPField?
     var framing: Framing
+    /// The admitted fields, the proxy fields the policy appended included, as the client's field
+    /// lines (an HTTP/1.1 request whose fields the policy kept as they came), when known.
+    var clientLines: ClientFieldLines?
+
+    init(admitted: HTTPFields, accept: HTTPField?, framing: Framing, clientLines: ClientFieldLines? = nil) {
+        self.admitted = admitted
+        self.accept = accept
+        self.framing = framing
+        self.clientLines = clientLines
+    }
+
+    /// What goes upstream of a client's field.
+    enum Carriage {
+        /// Nothing: a hop-by-hop field, `Expect` or `Content-Length`.
+        case dropped
+        /// `Accept`: the first one's place takes the upstream's ``accept``.
+        case accept
+        /// The field as it is.
+        case kept
+    }
+
+    /// What goes upstream of a client's field named `name` (its bytes, in any case): the one rule
+    /// for the admitted list and for ``ClientFieldLines``. (The fields a `Connection` names are
+    /// dropped too: from the list by ``ForwardedFields/forEachEndToEnd(_:_:)``; a head that has
+    /// any has no lines.)
+    static func carriage(ofName name: UnsafeRawBufferPointer) -> Carriage {
+        ForwardedFields.isHopByHop(name) ? .dropped : endToEndCarriage(ofName: name)
+    }
+
+    /// ``carriage(ofName:)`` of a field that is not hop-by-hop.
+    private static func endToEndCarriage(ofName name: UnsafeRawBufferPointer) -> Carriage {
+        // Names of other lengths are none of the three: most fields take no comparison.
+        switch name.count {
+        case 6 where HTTP1Syntax.is(name, "accept"): .accept
+        case 6 where HTTP1Syntax.is(name, "expect"), 14 where HTTP1Syntax.is(name, "content-length"): .dropped
+        default: .kept
+        }
+    }
+
+    /// ``endToEndCarriage(ofName:)`` of a field of the list: its bytes are read only for a name of
+    /// one of the three's lengths.
+    private static func endToEndCarriage(of name: HTTPField.Name) -> Carriage {
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 6, 14: return canonical.withUTF8Bytes(endToEndCarriage)
+        default: return .kept
+        }
+    }
 
     /// Calls `body` with each field, in order.
     func forEach(_ body: (HTTPField) -> Void) {
         var placed = accept == nil
         ForwardedFields.forEachEndToEnd(admitted) { field in
-            let name = field.name
-            // Names of other lengths are none of the three: most fields take no comparison.
-            switch name.canonicalName.utf8.count {
-            case 6 where name == .accept:
+            switch Self.endToEndCarriage(of: field.name) {
+            case .accept:
                 if !placed, let accept { body(accept) }
                 placed = true
-            case 6 where name == .expect, 14 where name == .contentLength:
+            case .dropped:
                 break
-            default:
+            case .kept:
                 body(field)
             }
         }
+        forEachAdded(acceptPlaced: placed, body)
+    }
+
+    /// Calls `body` with each field the gateway adds after the client's (and the proxy fields):
+    /// `Via`, ``accept`` unless it took the place of a client's (`acceptPlaced`), the framing.
+    func forEachAdded(acceptPlaced placed: Bool, _ body: (HTTPField) -> Void) {
         body(ForwardedFields.viaField)
         if !placed, let accept { body(accept) }
         switch framing {

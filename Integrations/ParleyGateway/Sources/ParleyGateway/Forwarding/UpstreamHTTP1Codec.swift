@@ -174,7 +174,15 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 head.write(text: authority)
                 head.write("\r\n")
             }
-            if let upstreamFields {
+            if let upstreamFields, let lines = upstreamFields.clientLines {
+                // The client's fields and the proxy fields as lines, the upstream `Accept` in the first one's place.
+                lines.write(into: &head) { head in
+                    if let accept = upstreamFields.accept { pass.write(accept, to: &head) }
+                }
+                pass.note(valuesAreValid: lines.forwarded?.valuesAreValid ?? true)
+                let placed = upstreamFields.accept == nil || lines.acceptOffset != nil
+                upstreamFields.forEachAdded(acceptPlaced: placed) { pass.write($0, to: &head) }
+            } else if let upstreamFields {
                 upstreamFields.forEach { pass.write($0, to: &head) }
             } else {
                 for field in request.headerFields { pass.write(field, to: &head) }
@@ -212,6 +220,11 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         init(framing: Framing, cookies: HTTPFields) {
             self.framing = framing
             self.cookies = cookies
+        }
+
+        /// Takes in whether the values of fields written without the pass (``ClientFieldLines``) are valid.
+        mutating func note(valuesAreValid valid: Bool) {
+            if !valid { valuesAreValid = false }
         }
 
         /// Forgets what an earlier pass over the same fields learnt.

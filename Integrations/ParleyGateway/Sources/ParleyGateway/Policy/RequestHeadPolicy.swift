@@ -42,12 +42,17 @@ struct RequestHeadPolicy: Sendable {
 
     /// The `Forwarded` element the gateway appends for a client and host: a connection keeps its
     /// last one for its next request, which comes from the same client and mostly names the same host.
-    struct ForwardedElement: Sendable {
+    /// A class: made once, it is passed on with each request by one reference.
+    final class ForwardedElement: Sendable {
         let client: String
         let host: String
         /// The four proxy fields an untrusted client's request gets: `Forwarded` with the element,
         /// `X-Forwarded-For`, `-Host` and `-Proto`.
         let fields: [HTTPField]
+        /// The four as HTTP/1.1 field lines (`name: value\r\n`), for ``ClientFieldLines``.
+        let lines: [UInt8]
+        /// Whether their values pass NIO's request validator (``HTTP1Syntax/areValueBytes(_:)``).
+        let valuesAreValid: Bool
 
         init(client: String, host: String) {
             self.client = client
@@ -59,6 +64,19 @@ struct RequestHeadPolicy: Sendable {
                 HTTPField(name: RequestHeadPolicy.xForwardedHost, value: host),
                 HTTPField(name: RequestHeadPolicy.xForwardedProto, value: "http"),
             ]
+            var lines: [UInt8] = []
+            var valuesAreValid = true
+            for field in fields {
+                lines += field.name.rawName.utf8
+                lines += ": ".utf8
+                field.withUnsafeBytesOfValue { value in
+                    lines += value
+                    valuesAreValid = valuesAreValid && HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer(value))
+                }
+                lines += "\r\n".utf8
+            }
+            self.lines = lines
+            self.valuesAreValid = valuesAreValid
         }
     }
 
@@ -74,12 +92,16 @@ struct RequestHeadPolicy: Sendable {
     /// forwards it, or the answer that refuses it.
     func admit(_ head: HTTPRequest, from client: String?) throws(Refusal) -> HTTPRequest {
         var last = LastHead()
-        return try admit(head, from: client, last: &last)
+        var lines: ClientFieldLines?
+        return try admit(head, from: client, last: &last, lines: &lines)
     }
 
     /// ``admit(_:from:)`` that writes the admitted fields over `last`'s, reuses its `Forwarded`
     /// element when it was made for the same client and host, and leaves the admitted head's there.
-    func admit(_ head: HTTPRequest, from client: String?, last: inout LastHead) throws(Refusal) -> HTTPRequest {
+    /// The head's field `lines` (``ClientFieldLines``, HTTP/1.1) are given the proxy fields added
+    /// after the client's, or dropped when the admitted fields are not the client's as they came.
+    func admit(_ head: HTTPRequest, from client: String?, last: inout LastHead,
+               lines: inout ClientFieldLines?) throws(Refusal) -> HTTPRequest {
         var head = head
         if head.method == .connect || head.method == .trace {
             throw Refusal(status: .methodNotAllowed, detail: "the gateway does not answer \(head.method.rawValue)",
@@ -100,11 +122,15 @@ struct RequestHeadPolicy: Sendable {
         }
         // The fields `Connection` names go first; those whose names hold `_` are dropped in the pass
         // that adds the proxy fields, or on their own when the client's address is not known.
-        var fields = Self.applyingConnection(head.headerFields)
+        var (fields, droppedNamed) = Self.applyingConnection(head.headerFields)
+        if droppedNamed { lines = nil }
         if let client {
-            fields = forwarding(fields, client: client, host: authority, last: &last)
+            let (forwarded, appended) = forwarding(fields, client: client, host: authority, last: &last)
+            fields = forwarded
+            if appended == nil { lines = nil } else { lines?.forwarded = appended }
         } else if fields.contains(where: { Self.hasUnderscore($0.name) }) {
             fields = HTTPFields(fields.filter { !Self.hasUnderscore($0.name) })
+            lines = nil
         }
         head.headerFields = fields
         last.fields = fields
@@ -116,8 +142,10 @@ struct RequestHeadPolicy: Sendable {
     /// ``ForwardedFields/forEachConnectionToken(of:_:)``, as the proxy's other `Connection` rules
     /// read them; a `Connection` of only commas and spaces names nothing and is dropped like any
     /// other.
-    private static func applyingConnection(_ fields: HTTPFields) -> HTTPFields {
-        guard fields.contains(.connection) else { return fields }
+    ///
+    /// - Returns: The fields, and whether a field other than `Connection` was dropped.
+    private static func applyingConnection(_ fields: HTTPFields) -> (HTTPFields, droppedNamed: Bool) {
+        guard fields.contains(.connection) else { return (fields, false) }
         var named: Set<HTTPField.Name> = []
         var closes = false
         var keepsAlive = false
@@ -128,27 +156,36 @@ struct RequestHeadPolicy: Sendable {
         }
         named.subtract([.contentLength, .transferEncoding, .connection])
         var kept = HTTPFields(fields.filter { !named.contains($0.name) && $0.name != .connection })
+        let droppedNamed = kept.count + fields[values: .connection].count < fields.count
         if closes {
             kept[.connection] = "close"
         } else if keepsAlive {
             kept[.connection] = "keep-alive"
         }
-        return kept
+        return (kept, droppedNamed)
     }
 
     /// `fields` with the proxy fields of an untrusted client and the fields whose names hold `_`
     /// dropped, and `client` added, written over the storage of `last`'s fields (the client's own
     /// are shared with the decoder's head).
+    ///
+    /// - Returns: The fields, and the element appended after the client's fields when those are
+    ///   kept as they came (no field dropped, no proxy field added to).
     private func forwarding(_ incoming: HTTPFields, client: String, host: String,
-                            last: inout LastHead) -> HTTPFields {
+                            last: inout LastHead) -> (HTTPFields, appended: ForwardedElement?) {
         let trusted = trustedProxies.contains { $0.contains(client) }
         var hasProxyFields = false
+        var droppedUnderscore = false
         var fields = HTTPFields()
         swap(&fields, &last.fields)
         fields.reserveCapacity(incoming.count + 4)   // the four fields added below, in one growth
         var count = 0
         // One pass: each read of a list's field is a copy.
-        for field in incoming where !Self.hasUnderscore(field.name) {
+        for field in incoming {
+            if Self.hasUnderscore(field.name) {
+                droppedUnderscore = true
+                continue
+            }
             if Self.isProxyField(field.name) {
                 hasProxyFields = true
                 guard trusted else { continue }
@@ -170,7 +207,7 @@ struct RequestHeadPolicy: Sendable {
                 count += 1
             }
             fields.truncate(to: count)
-            return fields
+            return (fields, hasProxyFields || droppedUnderscore ? nil : element)
         }
         // A trusted proxy's fields are added to.
         fields.truncate(to: count)
@@ -179,7 +216,7 @@ struct RequestHeadPolicy: Sendable {
         fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")
         if fields[Self.xForwardedHost] == nil { fields[Self.xForwardedHost] = host }
         if fields[Self.xForwardedProto] == nil { fields[Self.xForwardedProto] = "http" }
-        return fields
+        return (fields, nil)
     }
 
     /// Whether `name` holds `_`: a field the gateway drops.

@@ -59,6 +59,70 @@ import Testing
         }
     }
 
+    /// Client heads as they arrive, and whether their field lines stand for them once admitted from
+    /// a known address (the policy keeps their fields as they came).
+    static let clientHeads: [(name: String, head: [UInt8], hasLines: Bool)] = [
+        ("h2load's", "User-Agent: h2load nghttp2/1.52.0\r\nAccept: application/json\r\n", true),
+        ("a browser's",
+         "Connection: keep-alive\r\nAccept: text/html\r\naccept-encoding: gzip\r\nCookie: a=1\r\n", true),
+        ("hop-by-hop, repeated Accept, Expect, a length",
+         "TE: trailers\r\nAccept: text/html\r\nExpect: 100-continue\r\nContent-Length: 0\r\nVia: 1.0 other\r\n"
+            + "Keep-Alive: timeout=5\r\naccept: */*\r\nUpgrade: websocket\r\nProxy-Authorization: x\r\n", true),
+        ("no Accept", "X-Id: 7\r\n", true),
+        ("names' case, spaces around values", "x-ID:   7  \r\nACCEPT:text/plain\r\nDate:\tnow\r\n", true),
+        ("no fields but Host", "", true),
+        ("Connection naming a field not sent", "Connection: close, X-Other\r\nX-Id: 7\r\n", true),
+        ("two cookies", "Cookie: a=1\r\nAccept: */*\r\nCookie: b=2\r\n", false),
+        ("Connection naming a field", "Connection: X-Trace\r\nX-Trace: 1\r\nX-Id: 7\r\n", false),
+        ("a name with an underscore", "X_User: a\r\nX-Id: 7\r\n", false),
+        ("a proxy field", "X-Forwarded-For: 10.0.0.1\r\nX-Id: 7\r\n", false),
+    ].map { name, fields, hasLines in
+        (name, Array("GET /orders HTTP/1.1\r\nHost: a.example:8080\r\n\(fields)\r\n".utf8), hasLines)
+    } + [("a value not UTF-8",
+          Array("GET / HTTP/1.1\r\nHost: a\r\nX-Raw: a".utf8) + [0xFF, 0xFE] + Array("b\r\n\r\n".utf8), true)]
+
+    /// A request read over HTTP/1.1 goes upstream from its field lines (``ClientFieldLines``) as the
+    /// same bytes as from its admitted fields, with the client's address known or not; a head the
+    /// policy changes has none.
+    @Test(arguments: clientHeads.indices)
+    func theCodecWritesTheClientsLinesAsItsAdmittedFieldsAreWritten(index: Int) throws {
+        let (name, bytes, hasLines) = Self.clientHeads[index]
+        for client in ["192.0.2.7", "2001:db8::7", nil] {
+            var decoder = ClientRequestDecoder(limits: ClientRequestDecoderTests.limits)
+            decoder.receive(ByteBuffer(bytes: bytes))
+            guard case .head(let head) = try decoder.next() else {
+                Issue.record("\(name): no head")
+                return
+            }
+            var lines = decoder.fieldLines
+            var last = RequestHeadPolicy.LastHead()
+            let admitted = try RequestHeadPolicy().admit(head, from: client, last: &last, lines: &lines)
+            // Without the client's address the policy adds no proxy fields and keeps the client's.
+            let expected = hasLines || (client == nil && name == "a proxy field")
+            #expect((lines != nil) == expected, "\(name), client \(client ?? "unknown")")
+            guard let lines else { continue }
+            #expect((lines.forwarded != nil) == (client != nil))
+            for method in [HTTPRequest.Method.get, .post, .head, .trace] {
+                for accept in [nil, Self.accept] {
+                    for framing in [UpstreamFields.Framing.unframed, .length("12"), .chunked] {
+                        let listed = UpstreamFields(admitted: admitted.headerFields, accept: accept, framing: framing)
+                        var fromLines = listed
+                        fromLines.clientLines = lines
+                        let request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:8080",
+                                                  path: "/orders?page=2")
+                        let expected = try Self.written(request, fields: listed)
+                        let actual = try Self.written(request, fields: fromLines)
+                        let label = "\(name), client \(client ?? "unknown"), \(method), accept: \(accept != nil)"
+                        #expect(String(decoding: actual.bytes, as: UTF8.self)
+                                == String(decoding: expected.bytes, as: UTF8.self), "\(label), \(framing)")
+                        #expect(actual.bytes == expected.bytes)
+                        #expect(actual.error == nil && expected.error == nil)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func theRuleDropsHopByHopExpectAndLengthAndPlacesAccept() {
         let admitted = Self.admittedHeads[1].1
         var made: HTTPFields = [.server: "left over", .date: "from", .age: "the last request", .allow: "!"]

@@ -166,7 +166,12 @@ import Testing
         var last = RequestHeadPolicy.LastHead()
         func forwarded(_ host: String, from client: String) throws -> String? {
             let head = HTTPRequest(method: .get, scheme: nil, authority: host, path: "/x", headerFields: [:])
-            return try policy.admit(head, from: client, last: &last).headerFields[RequestHeadPolicy.forwarded]
+            var lines: ClientFieldLines? = ClientFieldLines()
+            let value = try policy.admit(head, from: client, last: &last, lines: &lines)
+                .headerFields[RequestHeadPolicy.forwarded]
+            // The field lines get the same element.
+            #expect(lines?.forwarded?.fields.first?.value == value)
+            return value
         }
         #expect(try forwarded("a.example", from: "192.0.2.1") == #"for=192.0.2.1;host="a.example";proto=http"#)
         #expect(try forwarded("a.example", from: "192.0.2.1") == #"for=192.0.2.1;host="a.example";proto=http"#)
