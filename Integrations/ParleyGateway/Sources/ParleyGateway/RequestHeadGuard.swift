@@ -112,8 +112,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             if let policy {
                 do {
-                    data = wrapInboundOut(.head(try policy.admit(head, from: client, last: &memory.lastHead,
-                                                                 lines: &memory.clientFieldLines)))
+                    let admitted = try policy.admit(head, from: client, last: &memory.lastHead,
+                                                    lines: &memory.clientFieldLines)
+                    memory.appendedProxyFields = admitted.appended
+                    data = wrapInboundOut(.head(admitted.head))
                 } catch {
                     memory.clientFieldLines = nil
                     refuse(context, error)

@@ -366,18 +366,22 @@ struct FaultTests {
                 try await FaultLoop(gateway: gateway, upstream: upstream, healthyPath: "/value")
                     .run("pipelined requests") {
                         let paths = ["/echo/first", "/echo/second", "/echo/third"]
+                        // Each names a host of its own: the proxy fields added upstream are each one's.
+                        let hosts = ["gateway-1", "gateway-2", "gateway-3"]
                         let connection = try await RawConnection.open(port: gateway.main.port)
-                        try await connection.send(paths.map {
-                            "GET \($0) HTTP/1.1\r\nHost: gateway\r\nAccept: application/json\r\n\r\n"
+                        try await connection.send(zip(paths, hosts).map {
+                            "GET \($0) HTTP/1.1\r\nHost: \($1)\r\nAccept: application/json\r\n\r\n"
                         }.joined())
                         let answers = await connection.responses(paths.count, within: .seconds(5))
                         await connection.close()
                         #expect(answers.map(\.status) == [200, 200, 200])
                         let echoed = try answers.map {
-                            try Registry.linked.decode($0.body,
-                                                       contentType: MediaType(parsing: "application/json"))["path"]
+                            try Registry.linked.decode($0.body, contentType: MediaType(parsing: "application/json"))
                         }
-                        #expect(echoed == paths.map { Value.string($0) })
+                        #expect(echoed.map { $0["path"] } == paths.map { Value.string($0) })
+                        #expect(echoed.map { $0["fields"]?["x-forwarded-host"] } == hosts.map { [.string($0)] })
+                        #expect(echoed.map { $0["fields"]?["forwarded"] }
+                                == hosts.map { [.string(#"for=127.0.0.1;host="\#($0)";proto=http"#)] })
                     }
             }
         }

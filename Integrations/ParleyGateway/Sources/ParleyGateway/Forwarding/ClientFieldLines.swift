@@ -8,9 +8,9 @@
 /// authority, is not among them), so that a request the gateway forwards is written upstream from
 /// them (``UpstreamHTTP1Codec``) rather than from its `HTTPFields` one field at a time: the bytes the
 /// admitted list's fields would be written as. They stand for a head only when the head policy
-/// admits its fields as they came, adding no more than its proxy fields (``forwarded``); it drops
-/// them otherwise (``RequestHeadPolicy/admit(_:from:last:lines:)``). A head with more than one
-/// `Cookie` has none: its cookies go upstream joined into one field.
+/// admits its fields as they came (its proxy fields go after them, ``UpstreamFields/appended``);
+/// it drops them otherwise (``RequestHeadPolicy/admit(_:from:last:lines:)``). A head with more
+/// than one `Cookie` has none: its cookies go upstream joined into one field.
 struct ClientFieldLines {
     /// The lines, one after the other.
     private(set) var bytes: [UInt8] = []
@@ -18,15 +18,12 @@ struct ClientFieldLines {
     private(set) var acceptOffset: Int?
     /// How many `Cookie` lines came.
     private(set) var cookieCount = 0
-    /// The proxy fields the head policy adds after the client's, when it knows the client's address.
-    var forwarded: RequestHeadPolicy.ForwardedElement?
 
     /// Empties the lines for the next head, keeping their storage.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         acceptOffset = nil
         cookieCount = 0
-        forwarded = nil
     }
 
     /// Writes `name: value\r\n` when the field goes upstream, or notes the first `Accept`'s place.
@@ -49,7 +46,7 @@ struct ClientFieldLines {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// Writes the lines and then ``forwarded``'s, calling `accept` where the first `Accept` was.
+    /// Writes the lines, calling `accept` where the first `Accept` was.
     func write(into head: inout HeadWriter, accept: (inout HeadWriter) -> Void) {
         bytes.withUnsafeBytes { lines in
             let split = acceptOffset ?? lines.count
@@ -57,6 +54,5 @@ struct ClientFieldLines {
             if acceptOffset != nil { accept(&head) }
             head.write(UnsafeRawBufferPointer(rebasing: lines[split...]))
         }
-        forwarded?.lines.withUnsafeBytes { head.write($0) }
     }
 }

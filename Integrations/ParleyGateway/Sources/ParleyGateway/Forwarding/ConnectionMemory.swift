@@ -39,9 +39,12 @@ final class ConnectionMemory {
     /// codec that writes it out (ahead of the head's own fields), which takes them.
     var forwardedFieldLines: ForwardedFieldLines?
     /// The client's field lines of the request head being read (HTTP/1.1), from the codec that
-    /// decoded it through the head policy, which drops them or adds its proxy fields, to the
-    /// ``ProxyHandler``, which takes them.
+    /// decoded it through the head policy, which drops them when it changes the head's fields, to
+    /// the ``ProxyHandler``, which takes them.
     var clientFieldLines: ClientFieldLines?
+    /// The proxy fields the head policy adds after the fields of the head being read, from the
+    /// head guard to the ``ProxyHandler``, which takes them.
+    var appendedProxyFields: RequestHeadPolicy.ForwardedElement?
 
     /// An upstream `Accept` field (`nil`: none), with the client's `Accept` and the route (its path
     /// prefix) it was made for.

@@ -68,6 +68,8 @@ final class Exchange {
     var upstreamFields: UpstreamFields?
     /// The client's field lines of the request (HTTP/1.1), until it is sent upstream.
     var clientFieldLines: ClientFieldLines?
+    /// The proxy fields the head policy adds after the head's fields.
+    var appendedProxyFields: RequestHeadPolicy.ForwardedElement?
     var upstream: UpstreamConnection?
     var upstreamKeepsAlive = true
     var sentAt: ContinuousClock.Instant?

@@ -72,21 +72,30 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        // A head's field lines come with it (HTTP/1.1); a pipelined one, which waits, goes without.
-        var lines: ClientFieldLines?
-        if case .head = part { lines = memory.clientFieldLines.take() }
-        if !queued.isEmpty || exchange?.requestState == .complete {
-            queued.append(part)
+        let waits = !queued.isEmpty || exchange?.requestState == .complete
+        guard case .head(var head) = part else {
+            if waits { queued.append(part) } else { handle(part) }
             return
         }
-        handle(part, lines: lines)
+        // What came with the head through the connection's memory: the proxy fields that go after
+        // its fields, and its field lines (HTTP/1.1).
+        let appended = memory.appendedProxyFields.take()
+        let lines = memory.clientFieldLines.take()
+        guard !waits else {
+            // A pipelined head waits with the proxy fields among its own, and goes from its fields.
+            if let appended { head.headerFields.append(contentsOf: appended.fields) }
+            queued.append(.head(head))
+            return
+        }
+        handle(part, appended: appended, lines: lines)
     }
 
-    private func handle(_ part: HTTPRequestPart, lines: ClientFieldLines? = nil) {
+    private func handle(_ part: HTTPRequestPart, appended: RequestHeadPolicy.ForwardedElement? = nil,
+                        lines: ClientFieldLines? = nil) {
         switch part {
         case .head(let head):
             guard exchange == nil, !closing else { return }
-            begin(head, lines: lines)
+            begin(head, appended: appended, lines: lines)
         case .body(let buffer):
             exchange?.receivedBody(buffer)
             guard let exchange else { return }
@@ -193,7 +202,7 @@ final class ProxyHandler: ChannelDuplexHandler {
 
     // MARK: A request
 
-    private func begin(_ head: HTTPRequest, lines: ClientFieldLines?) {
+    private func begin(_ head: HTTPRequest, appended: RequestHeadPolicy.ForwardedElement?, lines: ClientFieldLines?) {
         let configuration = shared.configuration
         let route = configuration.route(for: head.path ?? "/")
         // A keep-alive client sends the same `Accept` on each request: the last one's scan is reused.
@@ -207,6 +216,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.transcodesRequest = exchange.transcoder.needsRequestTranscoding(
             label: head.headerFields.combinedValue(of: .contentType), types: route?.requestTypes ?? [])
         exchange.contract = shared.contract?.contract(for: route)
+        exchange.appendedProxyFields = appended
         exchange.clientFieldLines = lines
         self.exchange = exchange
         if head.headerFields.combinedValue(of: .expect)?.lowercased() == "100-continue", let context {
@@ -319,8 +329,9 @@ final class ProxyHandler: ChannelDuplexHandler {
                 return
             }
         }
-        var upstreamFields = UpstreamFields(admitted: exchange.head.headerFields, accept: upstreamAccept(exchange),
-                                            framing: upstreamFraming(exchange))
+        var upstreamFields = UpstreamFields(admitted: exchange.head.headerFields,
+                                            appended: exchange.appendedProxyFields,
+                                            accept: upstreamAccept(exchange), framing: upstreamFraming(exchange))
         // Let go of here whatever the path: the decoder refills their storage for the next head.
         let lines = exchange.clientFieldLines.take()
         // To an HTTP/1.1 upstream the fields are written straight into the head (from the client's

@@ -9,6 +9,7 @@ import HTTPTypes
 /// - the end-to-end fields (``ForwardedFields/forEachEndToEnd(_:_:)``) but `Expect` and
 ///   `Content-Length`: the gateway answers `100-continue` and frames the body itself;
 /// - ``accept`` in the place of the first `Accept` (no other `Accept` is sent);
+/// - the proxy fields the head policy adds (``appended``);
 /// - `Via`, then ``accept`` when no `Accept` came;
 /// - the framing the gateway sets (``Framing``).
 ///
@@ -30,12 +31,17 @@ struct UpstreamFields {
     /// The `Accept` the upstream gets (`nil`: none).
     var accept: HTTPField?
     var framing: Framing
-    /// The admitted fields, the proxy fields the policy appended included, as the client's field
-    /// lines (an HTTP/1.1 request whose fields the policy kept as they came), when known.
+    /// The proxy fields the head policy adds after the admitted ones
+    /// (``RequestHeadPolicy/Admitted/appended``).
+    var appended: RequestHeadPolicy.ForwardedElement?
+    /// The admitted fields as the client's field lines (an HTTP/1.1 request whose fields the
+    /// policy kept as they came), when known.
     var clientLines: ClientFieldLines?
 
-    init(admitted: HTTPFields, accept: HTTPField?, framing: Framing, clientLines: ClientFieldLines? = nil) {
+    init(admitted: HTTPFields, appended: RequestHeadPolicy.ForwardedElement? = nil, accept: HTTPField?,
+         framing: Framing, clientLines: ClientFieldLines? = nil) {
         self.admitted = admitted
+        self.appended = appended
         self.accept = accept
         self.framing = framing
         self.clientLines = clientLines
@@ -93,10 +99,11 @@ struct UpstreamFields {
                 body(field)
             }
         }
+        appended?.fields.forEach(body)
         forEachAdded(acceptPlaced: placed, body)
     }
 
-    /// Calls `body` with each field the gateway adds after the client's (and the proxy fields):
+    /// Calls `body` with each field the gateway adds after the client's and ``appended``:
     /// `Via`, ``accept`` unless it took the place of a client's (`acceptPlaced`), the framing.
     func forEachAdded(acceptPlaced placed: Bool, _ body: (HTTPField) -> Void) {
         body(ForwardedFields.viaField)

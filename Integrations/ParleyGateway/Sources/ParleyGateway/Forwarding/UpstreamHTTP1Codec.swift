@@ -179,7 +179,10 @@ final class UpstreamHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
                 lines.write(into: &head) { head in
                     if let accept = upstreamFields.accept { pass.write(accept, to: &head) }
                 }
-                pass.note(valuesAreValid: lines.forwarded?.valuesAreValid ?? true)
+                if let appended = upstreamFields.appended {
+                    appended.lines.withUnsafeBytes { head.write($0) }
+                    pass.note(valuesAreValid: appended.valuesAreValid)
+                }
                 let placed = upstreamFields.accept == nil || lines.acceptOffset != nil
                 upstreamFields.forEachAdded(acceptPlaced: placed) { pass.write($0, to: &head) }
             } else if let upstreamFields {

@@ -49,7 +49,8 @@ struct RequestHeadPolicy: Sendable {
         /// The four proxy fields an untrusted client's request gets: `Forwarded` with the element,
         /// `X-Forwarded-For`, `-Host` and `-Proto`.
         let fields: [HTTPField]
-        /// The four as HTTP/1.1 field lines (`name: value\r\n`), for ``ClientFieldLines``.
+        /// The four as HTTP/1.1 field lines (`name: value\r\n`), which the upstream codec writes
+        /// after a head's ``ClientFieldLines``.
         let lines: [UInt8]
         /// Whether their values pass NIO's request validator (``HTTP1Syntax/areValueBytes(_:)``).
         let valuesAreValid: Bool
@@ -84,24 +85,37 @@ struct RequestHeadPolicy: Sendable {
     struct LastHead: Sendable {
         /// The `Forwarded` element appended to it.
         var forwarded: ForwardedElement?
-        /// Its fields as admitted: their storage takes the next head's once its exchange let them go.
+        /// The fields of the last head whose fields were changed: their storage takes the next
+        /// changed head's once its exchange let them go.
         var fields = HTTPFields()
     }
 
+    /// A head as the policy admitted it, and the proxy fields that go upstream after its fields.
+    struct Admitted {
+        var head: HTTPRequest
+        /// `Forwarded` and `X-Forwarded-*` for the client, which go upstream after the head's own
+        /// fields (``UpstreamFields``): kept apart, so that a head whose fields the policy keeps as
+        /// they came is not copied to add them. `nil` when the client's address is not known, or
+        /// when a trusted proxy's own proxy fields were added to in place.
+        var appended: ForwardedElement?
+    }
+
     /// `head`, from the peer at `client` (an IP address, when known), as the gateway routes and
-    /// forwards it, or the answer that refuses it.
+    /// forwards it (the proxy fields among its fields), or the answer that refuses it.
     func admit(_ head: HTTPRequest, from client: String?) throws(Refusal) -> HTTPRequest {
         var last = LastHead()
         var lines: ClientFieldLines?
-        return try admit(head, from: client, last: &last, lines: &lines)
+        var admitted = try admit(head, from: client, last: &last, lines: &lines)
+        if let appended = admitted.appended { admitted.head.headerFields.append(contentsOf: appended.fields) }
+        return admitted.head
     }
 
-    /// ``admit(_:from:)`` that writes the admitted fields over `last`'s, reuses its `Forwarded`
-    /// element when it was made for the same client and host, and leaves the admitted head's there.
-    /// The head's field `lines` (``ClientFieldLines``, HTTP/1.1) are given the proxy fields added
-    /// after the client's, or dropped when the admitted fields are not the client's as they came.
+    /// ``admit(_:from:)`` with the proxy fields kept apart, which writes fields it changes over
+    /// `last`'s, reuses its `Forwarded` element when it was made for the same client and host, and
+    /// leaves the admitted head's there. The head's field `lines` (``ClientFieldLines``, HTTP/1.1)
+    /// are dropped when the admitted fields are not the client's as they came.
     func admit(_ head: HTTPRequest, from client: String?, last: inout LastHead,
-               lines: inout ClientFieldLines?) throws(Refusal) -> HTTPRequest {
+               lines: inout ClientFieldLines?) throws(Refusal) -> Admitted {
         var head = head
         if head.method == .connect || head.method == .trace {
             throw Refusal(status: .methodNotAllowed, detail: "the gateway does not answer \(head.method.rawValue)",
@@ -120,21 +134,35 @@ struct RequestHeadPolicy: Sendable {
             }
             if normalized != path { head.path = normalized }   // setting copies the head's pseudo-fields
         }
-        // The fields `Connection` names go first; those whose names hold `_` are dropped in the pass
-        // that adds the proxy fields, or on their own when the client's address is not known.
-        var (fields, droppedNamed) = Self.applyingConnection(head.headerFields)
-        if droppedNamed { lines = nil }
+        // The fields `Connection` names go first; those whose names hold `_` are dropped with the
+        // proxy fields, or on their own when the client's address is not known.
+        var fields = head.headerFields
+        var changed = false
+        if let (applied, droppedNamed) = Self.applyingConnection(fields) {
+            fields = applied
+            changed = true
+            // `Connection` is not among the lines: only a field it names changes them.
+            if droppedNamed { lines = nil }
+        }
+        var appended: ForwardedElement?
         if let client {
-            let (forwarded, appended) = forwarding(fields, client: client, host: authority, last: &last)
-            fields = forwarded
-            if appended == nil { lines = nil } else { lines?.forwarded = appended }
+            let forwarded = forwarding(fields, client: client, host: authority, last: &last)
+            if let kept = forwarded.changedFields {
+                fields = kept
+                changed = true
+                lines = nil
+            }
+            appended = forwarded.appended
         } else if fields.contains(where: { Self.hasUnderscore($0.name) }) {
             fields = HTTPFields(fields.filter { !Self.hasUnderscore($0.name) })
+            changed = true
             lines = nil
         }
-        head.headerFields = fields
-        last.fields = fields
-        return head
+        if changed {
+            head.headerFields = fields
+            last.fields = fields
+        }
+        return Admitted(head: head, appended: appended)
     }
 
     /// `fields` without the fields their `Connection` tokens name, and `Connection` itself only
@@ -143,9 +171,10 @@ struct RequestHeadPolicy: Sendable {
     /// read them; a `Connection` of only commas and spaces names nothing and is dropped like any
     /// other.
     ///
-    /// - Returns: The fields, and whether a field other than `Connection` was dropped.
-    private static func applyingConnection(_ fields: HTTPFields) -> (HTTPFields, droppedNamed: Bool) {
-        guard fields.contains(.connection) else { return (fields, false) }
+    /// - Returns: `nil` when there is no `Connection`; else the fields, and whether a field other
+    ///   than `Connection` was dropped (a field whose name holds `_` is dropped later).
+    private static func applyingConnection(_ fields: HTTPFields) -> (HTTPFields, droppedNamed: Bool)? {
+        guard fields.contains(.connection) else { return nil }
         var named: Set<HTTPField.Name> = []
         var closes = false
         var keepsAlive = false
@@ -165,34 +194,15 @@ struct RequestHeadPolicy: Sendable {
         return (kept, droppedNamed)
     }
 
-    /// `fields` with the proxy fields of an untrusted client and the fields whose names hold `_`
-    /// dropped, and `client` added, written over the storage of `last`'s fields (the client's own
-    /// are shared with the decoder's head).
+    /// The proxy fields for `client`, and `incoming` changed when it must be: with the proxy fields
+    /// of an untrusted client and the fields whose names hold `_` dropped, written over the storage
+    /// of `last`'s fields (the client's own are shared with the decoder's head), or with a trusted
+    /// proxy's proxy fields added to in place.
     ///
-    /// - Returns: The fields, and the element appended after the client's fields when those are
-    ///   kept as they came (no field dropped, no proxy field added to).
-    private func forwarding(_ incoming: HTTPFields, client: String, host: String,
-                            last: inout LastHead) -> (HTTPFields, appended: ForwardedElement?) {
-        let trusted = trustedProxies.contains { $0.contains(client) }
-        var hasProxyFields = false
-        var droppedUnderscore = false
-        var fields = HTTPFields()
-        swap(&fields, &last.fields)
-        fields.reserveCapacity(incoming.count + 4)   // the four fields added below, in one growth
-        var count = 0
-        // One pass: each read of a list's field is a copy.
-        for field in incoming {
-            if Self.hasUnderscore(field.name) {
-                droppedUnderscore = true
-                continue
-            }
-            if Self.isProxyField(field.name) {
-                hasProxyFields = true
-                guard trusted else { continue }
-            }
-            fields.write(field, at: count)
-            count += 1
-        }
+    /// - Returns: The changed fields (`nil`: `incoming` as it is), and the element to append
+    ///   after them (`nil` when a trusted proxy's fields were added to).
+    private func forwarding(_ incoming: HTTPFields, client: String, host: String, last: inout LastHead)
+        -> (changedFields: HTTPFields?, appended: ForwardedElement?) {
         let element: ForwardedElement
         if let cached = last.forwarded, cached.client == client, cached.host == host {
             element = cached
@@ -200,17 +210,28 @@ struct RequestHeadPolicy: Sendable {
             element = ForwardedElement(client: client, host: host)
             last.forwarded = element
         }
-        guard trusted, hasProxyFields else {
-            // No proxy field is left: the four are appended, in place of the last head's.
-            for field in element.fields {
-                fields.write(field, at: count)
-                count += 1
-            }
-            fields.truncate(to: count)
-            return (fields, hasProxyFields || droppedUnderscore ? nil : element)
+        // Most heads have neither: their fields go as they came.
+        guard incoming.contains(where: { Self.hasUnderscore($0.name) || Self.isProxyField($0.name) }) else {
+            return (nil, element)
         }
-        // A trusted proxy's fields are added to.
+        let trusted = trustedProxies.contains { $0.contains(client) }
+        var hasProxyFields = false
+        var fields = HTTPFields()
+        swap(&fields, &last.fields)
+        fields.reserveCapacity(incoming.count + 4)   // the fields a trusted proxy's get, in one growth
+        var count = 0
+        // One pass: each read of a list's field is a copy.
+        for field in incoming where !Self.hasUnderscore(field.name) {
+            if Self.isProxyField(field.name) {
+                hasProxyFields = true
+                guard trusted else { continue }
+            }
+            fields.write(field, at: count)
+            count += 1
+        }
         fields.truncate(to: count)
+        guard trusted, hasProxyFields else { return (fields, element) }
+        // A trusted proxy's fields are added to.
         fields.append(element.fields[0])
         let earlier = fields[values: Self.xForwardedFor]
         fields[Self.xForwardedFor] = earlier.isEmpty ? client : (earlier + [client]).joined(separator: ", ")

@@ -101,11 +101,12 @@ import Testing
             let expected = hasLines || (client == nil && name == "a proxy field")
             #expect((lines != nil) == expected, "\(name), client \(client ?? "unknown")")
             guard let lines else { continue }
-            #expect((lines.forwarded != nil) == (client != nil))
+            #expect((admitted.appended != nil) == (client != nil))
             for method in [HTTPRequest.Method.get, .post, .head, .trace] {
                 for accept in [nil, Self.accept] {
                     for framing in [UpstreamFields.Framing.unframed, .length("12"), .chunked] {
-                        let listed = UpstreamFields(admitted: admitted.headerFields, accept: accept, framing: framing)
+                        let listed = UpstreamFields(admitted: admitted.head.headerFields, appended: admitted.appended,
+                                                    accept: accept, framing: framing)
                         var fromLines = listed
                         fromLines.clientLines = lines
                         let request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:8080",
