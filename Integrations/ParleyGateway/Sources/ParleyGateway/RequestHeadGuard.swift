@@ -80,7 +80,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.isStream = isStream
     }
 
+    /// The proxy handler right after the guard, which takes request parts from it and hands it
+    /// response parts by a call (``ProxyHandler/received(_:)``, ``write(_:promise:)``); `nil`
+    /// before another handler (the admin port's), where parts go through the pipeline.
+    var proxy: ProxyHandler?
+    private var context: ChannelHandlerContext?
+
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(context) }
     }
 
@@ -96,6 +103,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        proxy = nil
         timer?.cancel()
         bodyTimer?.cancel()
     }
@@ -103,8 +112,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decodedThisRead = true
         guard refusal == nil, !answered else { return }   // the connection closes after the refusal
-        var data = data
-        switch unwrapInboundIn(data) {
+        var part = unwrapInboundIn(data)
+        switch part {
         case .head(let head):
             if !clientKnown {
                 client = context.channel.remoteAddress?.ipAddress
@@ -115,7 +124,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     let admitted = try policy.admit(head, from: client, last: &memory.lastHead,
                                                     lines: &memory.clientFieldLines)
                     memory.appendedProxyFields = admitted.appended
-                    data = wrapInboundOut(.head(admitted.head))
+                    part = .head(admitted.head)
                 } catch {
                     memory.clientFieldLines = nil
                     refuse(context, error)
@@ -130,7 +139,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             bodyOpen = false
         }
-        context.fireChannelRead(data)
+        if let proxy {
+            proxy.received(part)
+        } else {
+            context.fireChannelRead(wrapInboundOut(part))
+        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -143,14 +156,27 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
+        write(unwrapOutboundIn(data), context: context, promise: promise)
+    }
+
+    /// Writes a response part from the proxy handler after the guard (``proxy``).
+    func write(_ part: HTTPResponsePart, promise: EventLoopPromise<Void>?) {
+        guard let context else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        write(part, context: context, promise: promise)
+    }
+
+    private func write(_ part: HTTPResponsePart, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        switch part {
         case .head(let head) where head.status.kind != .informational:
             responding = true
         case .end:
             responding = false
             open = max(0, open - 1)
             if open == 0, let refusal {
-                context.write(data, promise: promise)
+                context.write(wrapOutboundOut(part), promise: promise)
                 answer(context, refusal.status, refusal.detail, fields: refusal.fields)
                 return
             }
@@ -158,7 +184,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             break
         }
-        context.write(data, promise: promise)
+        context.write(wrapOutboundOut(part), promise: promise)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

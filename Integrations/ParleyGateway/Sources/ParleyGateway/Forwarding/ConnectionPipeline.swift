@@ -52,9 +52,10 @@ struct ConnectionPipeline: Sendable {
         let memory = ConnectionMemory()
         try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
                                limits: decoderLimits, memory: memory)
-        try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
-                                                 firstTimeout: firstHeadTimeout, memory: memory))
-        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))
+        let headGuard = RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
+                                         firstTimeout: firstHeadTimeout, memory: memory)
+        try pipeline.addHandler(headGuard)
+        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory, headGuard: headGuard))
     }
 
     /// The handlers of an HTTP/1.1 connection up to HTTP types: ``HTTPTypesServerCodec`` alone,
@@ -114,9 +115,10 @@ struct ConnectionPipeline: Sendable {
         let pipeline = stream.pipeline.syncOperations
         try pipeline.addHandler(HTTP2FramePayloadToHTTPServerCodec())
         try pipeline.addHandler(HTTP2StreamHeads(maxBytes: maxHeaderBytes, maxFields: Self.maxHeaderFields))
-        try pipeline.addHandler(RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
-                                                 memory: memory, isStream: true))
-        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory))
+        let headGuard = RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
+                                         memory: memory, isStream: true)
+        try pipeline.addHandler(headGuard)
+        try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory, headGuard: headGuard))
     }
 
     private func pool(for channel: any Channel) throws -> UpstreamPool {

@@ -57,21 +57,59 @@ final class ProxyHandler: ChannelDuplexHandler {
         var route: String?
     }
 
-    /// A handler for a connection, or for a stream of an HTTP/2 connection with its `memory`.
-    init(shared: ForwardingContext, pool: UpstreamPool, memory: ConnectionMemory = ConnectionMemory()) {
+    /// The head guard right before the handler in its pipeline, which it hands response parts to
+    /// and takes request parts from by a call rather than through the pipeline (where each part is
+    /// boxed and cast back). Held strongly, each by the other, until the handler is removed.
+    private var headGuard: RequestHeadGuard?
+
+    /// A handler for a connection, or for a stream of an HTTP/2 connection with its `memory`,
+    /// after its `headGuard`.
+    init(shared: ForwardingContext, pool: UpstreamPool, memory: ConnectionMemory = ConnectionMemory(),
+         headGuard: RequestHeadGuard? = nil) {
         self.shared = shared
         self.pool = pool
         self.memory = memory
+        self.headGuard = headGuard
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        headGuard?.proxy = self
+    }
 
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        headGuard?.proxy = nil
+        headGuard = nil
+    }
+
+    /// Writes a response part: to the head guard before the handler by a call, when there is one
+    /// (``headGuard``), else through the pipeline.
+    private func send(_ part: HTTPResponsePart, _ context: ChannelHandlerContext,
+                      promise: EventLoopPromise<Void>? = nil) {
+        if let headGuard {
+            headGuard.write(part, promise: promise)
+        } else {
+            context.write(wrapOutboundOut(part), promise: promise)
+        }
+    }
+
+    /// Writes and flushes a response's end: the future completes once it is written.
+    private func sendEnd(_ context: ChannelHandlerContext) -> EventLoopFuture<Void> {
+        let ended = context.eventLoop.makePromise(of: Void.self)
+        send(.end(nil), context, promise: ended)
+        context.flush()
+        return ended.futureResult
+    }
 
     // MARK: The client's side
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
+        received(unwrapInboundIn(data))
+    }
+
+    /// A request part arrived: from the head guard by a call, or through the pipeline.
+    func received(_ part: HTTPRequestPart) {
         let waits = !queued.isEmpty || exchange?.requestState == .complete
         guard case .head(var head) = part else {
             if waits { queued.append(part) } else { handle(part) }
@@ -183,8 +221,8 @@ final class ProxyHandler: ChannelDuplexHandler {
             if let exchange { abandon(exchange, complete: false) }
             closing = true
             let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            send(.head(head), context)
+            sendEnd(context).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }
             return
@@ -222,7 +260,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         if head.headerFields.combinedValue(of: .expect)?.lowercased() == "100-continue", let context {
             // The gateway reads the body before the upstream sees the request: it says go on itself
             // (as nginx does), and the upstream is not asked to.
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            send(.head(HTTPResponse(status: .continue)), context)
+            context.flush()
         }
     }
 
@@ -651,8 +690,8 @@ final class ProxyHandler: ChannelDuplexHandler {
         exchange.summary.bytesOut = count
         // Taken by the codec as it writes the head, in this call.
         memory.forwardedFieldLines = lines
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if let body, count > 0 { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        send(.head(head), context)
+        if let body, count > 0 { send(.body(body), context) }
         endResponse(exchange, complete: true)
     }
 
@@ -666,12 +705,13 @@ final class ProxyHandler: ChannelDuplexHandler {
         let closes = exchange.closesAfter
         let lingers = exchange.requestState != .complete
         guard closes else {
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)   // nothing waits for this write
+            send(.end(nil), context)   // nothing waits for this write
+            context.flush()
             report(exchange)
             return
         }
         closing = true
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+        sendEnd(context).assumeIsolated().whenComplete { _ in
             guard lingers else {
                 context.close(promise: nil)
                 return
@@ -821,7 +861,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             switch exchange.responseState {
             case .streaming:
                 exchange.responseTap?.take(buffer.readableBytesView)
-                context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+                send(.body(buffer), context)
                 if !context.channel.isWritable { exchange.upstream?.pauseReads() }
             case .collecting:
                 if exchange.collectsForContract,
@@ -959,7 +999,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             if exchange.closesAfter { head.headerFields[.connection] = "close" }
             exchange.responseStarted = true
             memory.lastResponseFields = head.headerFields
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            send(.head(head), context)
             watchBody(exchange)
         case .notAcceptable(let upstreamType, let producible):
             var error = ParleyError.notAcceptable(exchange.accept.fieldValue, available: producible)
@@ -1007,7 +1047,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         exchange.responseStarted = true
         // Taken by the codec as it writes the head, in this call.
         memory.forwardedFieldLines = lines
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        send(.head(head), context)
         watchBody(exchange)
     }
 
@@ -1179,12 +1219,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         if exchange.requestState != .complete { exchange.closesAfter = true }
         if exchange.closesAfter { head.headerFields[.connection] = "close" }
         exchange.responseStarted = true
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        send(.head(head), context)
         let parts = [context.channel.allocator.buffer(bytes: exchange.collected), buffer]
         exchange.collected = []
         for part in parts where part.readableBytes > 0 {
             exchange.responseTap?.take(part.readableBytesView)
-            context.write(wrapOutboundOut(.body(part)), promise: nil)
+            send(.body(part), context)
         }
         if !context.channel.isWritable { exchange.upstream?.pauseReads() }
     }
