@@ -70,8 +70,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the channel is an HTTP/2 stream: no header or idle timer.
     private let isStream: Bool
 
+    /// The HTTP/1.1 codec right before the guard, which hands it request parts and takes response
+    /// parts from it by a call (``HTTPTypesServerCodec/headGuard``); `nil` on an HTTP/2 stream.
+    private var codec: HTTPTypesServerCodec?
+
     init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy? = RequestHeadPolicy(),
-         firstTimeout: TimeAmount? = nil, memory: ConnectionMemory = ConnectionMemory(), isStream: Bool = false) {
+         firstTimeout: TimeAmount? = nil, memory: ConnectionMemory = ConnectionMemory(), isStream: Bool = false,
+         codec: HTTPTypesServerCodec? = nil) {
+        self.codec = codec
         self.timeout = timeout
         self.memory = memory
         self.firstTimeout = firstTimeout
@@ -88,6 +94,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        codec?.headGuard = self
         if context.channel.isActive { arm(context) }
     }
 
@@ -105,14 +112,22 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         proxy = nil
+        codec?.headGuard = nil
+        codec = nil
         timer?.cancel()
         bodyTimer?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        received(unwrapInboundIn(data))
+    }
+
+    /// A request part arrived: from the codec by a call, or through the pipeline.
+    func received(_ part: HTTPRequestPart) {
         decodedThisRead = true
-        guard refusal == nil, !answered else { return }   // the connection closes after the refusal
-        var part = unwrapInboundIn(data)
+        // After a refusal the connection closes: what comes after it is dropped.
+        guard refusal == nil, !answered, let context else { return }
+        var part = part
         switch part {
         case .head(let head):
             if !clientKnown {
@@ -176,7 +191,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             responding = false
             open = max(0, open - 1)
             if open == 0, let refusal {
-                context.write(wrapOutboundOut(part), promise: promise)
+                send(part, context, promise: promise)
                 answer(context, refusal.status, refusal.detail, fields: refusal.fields)
                 return
             }
@@ -184,7 +199,18 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             break
         }
-        context.write(wrapOutboundOut(part), promise: promise)
+        send(part, context, promise: promise)
+    }
+
+    /// Writes a response part on: to the codec by a call, when there is one (``codec``), else
+    /// through the pipeline.
+    private func send(_ part: HTTPResponsePart, _ context: ChannelHandlerContext,
+                      promise: EventLoopPromise<Void>? = nil) {
+        if let codec {
+            codec.write(part, promise: promise)
+        } else {
+            context.write(wrapOutboundOut(part), promise: promise)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -274,9 +300,12 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                                                                 .contentLength: String(buffer.readableBytes),
                                                                 .connection: "close"])
         head.headerFields.append(contentsOf: fields)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(buffer)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+        send(.head(head), context)
+        send(.body(buffer), context)
+        let ended = context.eventLoop.makePromise(of: Void.self)
+        send(.end(nil), context, promise: ended)
+        context.flush()
+        ended.futureResult.assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
     }

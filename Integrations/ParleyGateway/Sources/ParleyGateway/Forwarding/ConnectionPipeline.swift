@@ -50,10 +50,10 @@ struct ConnectionPipeline: Sendable {
         let pool = try self.pool(for: channel)
         let pipeline = channel.pipeline.syncOperations
         let memory = ConnectionMemory()
-        try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
-                               limits: decoderLimits, memory: memory)
+        let codec = try Self.addHTTP1Codec(to: pipeline, upgrade: H2CUpgrade(pipeline: self, policy: policy),
+                                           limits: decoderLimits, memory: memory)
         let headGuard = RequestHeadGuard(timeout: headerTimeout, bodyTimeout: bodyTimeout, policy: policy,
-                                         firstTimeout: firstHeadTimeout, memory: memory)
+                                         firstTimeout: firstHeadTimeout, memory: memory, codec: codec)
         try pipeline.addHandler(headGuard)
         try pipeline.addHandler(ProxyHandler(shared: shared, pool: pool, memory: memory, headGuard: headGuard))
     }
@@ -61,9 +61,14 @@ struct ConnectionPipeline: Sendable {
     /// The handlers of an HTTP/1.1 connection up to HTTP types: ``HTTPTypesServerCodec`` alone,
     /// with NIO's decoder limits (`limits`), when given, the h2c upgrade of a first request, and
     /// the connection's `memory`, through which it takes passed-through heads' field lines.
+    /// Returns the codec, which the head guard after it joins (``RequestHeadGuard``).
+    @discardableResult
     static func addHTTP1Codec(to pipeline: ChannelPipeline.SynchronousOperations, upgrade: H2CUpgrade?,
-                              limits: NIOHTTPDecoderLimitConfiguration, memory: ConnectionMemory? = nil) throws {
-        try pipeline.addHandler(HTTPTypesServerCodec(limits: limits, upgrade: upgrade, memory: memory))
+                              limits: NIOHTTPDecoderLimitConfiguration, memory: ConnectionMemory? = nil) throws
+        -> HTTPTypesServerCodec {
+        let codec = HTTPTypesServerCodec(limits: limits, upgrade: upgrade, memory: memory)
+        try pipeline.addHandler(codec)
+        return codec
     }
 
     /// h2c: NIO's HTTP/2 handler with a stream channel per request, and a connection manager that

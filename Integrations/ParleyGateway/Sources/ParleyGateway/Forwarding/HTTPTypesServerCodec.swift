@@ -45,12 +45,21 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     /// request head's go (``ConnectionMemory/clientFieldLines``).
     private let memory: ConnectionMemory?
 
+    /// The head guard right after the codec, which takes request parts from it and hands it
+    /// response parts by a call (``RequestHeadGuard/received(_:)``, ``write(_:promise:)``) rather
+    /// than through the pipeline, where each part is boxed and cast back. Alone in a pipeline (its
+    /// tests), the codec passes parts on as any handler does.
+    var headGuard: RequestHeadGuard?
+    private var context: ChannelHandlerContext?
+
     init(limits: NIOHTTPDecoderLimitConfiguration, upgrade: H2CUpgrade?, memory: ConnectionMemory? = nil) {
         self.decoder = ClientRequestDecoder(limits: limits)
         self.upgrade = upgrade
         self.memory = memory
         memory?.writesFieldLines = true
     }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         decoder.receive(unwrapInboundIn(data))
@@ -81,6 +90,8 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        headGuard = nil
         // The bytes after an upgraded request go to the h2c handlers that replaced this one.
         if let leftover = upgradeLeftover.take(), leftover.readableBytes > 0 {
             context.fireChannelRead(NIOAny(leftover))
@@ -104,7 +115,7 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             }
             pending.append(request.method == .head ? .head : request.method == .connect ? .connect : .other)
             if let memory { memory.clientFieldLines = decoder.fieldLines }
-            context.fireChannelRead(wrapInboundOut(.head(request)))
+            deliver(.head(request), context: context)
         case .end where upgrading != nil:
             let (upgrade, upgraded) = upgrading.take()!
             upgradeLeftover = decoder.takeRemainingBytes()
@@ -117,14 +128,36 @@ final class HTTPTypesServerCodec: ChannelDuplexHandler, RemovableChannelHandler 
             }
             return false
         case .body, .end:
-            context.fireChannelRead(wrapInboundOut(part))
+            deliver(part, context: context)
         }
         return true
     }
 
+    /// Hands a request part to the head guard, or passes it on.
+    private func deliver(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        if let headGuard {
+            headGuard.received(part)
+        } else {
+            context.fireChannelRead(wrapInboundOut(part))
+        }
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard !switched else { return context.write(data, promise: promise) }
-        switch unwrapOutboundIn(data) {
+        write(unwrapOutboundIn(data), context: context, promise: promise)
+    }
+
+    /// Writes a response part from the head guard after the codec (``headGuard``).
+    func write(_ part: HTTPResponsePart, promise: EventLoopPromise<Void>?) {
+        guard let context, !switched else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        write(part, context: context, promise: promise)
+    }
+
+    private func write(_ part: HTTPResponsePart, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        switch part {
         case .head(let response):
             writeHead(response, context: context, promise: promise)
         case .body(let body):
