@@ -203,7 +203,7 @@ proxy_ticks() {
     "$NGINX_URL"/*|"$NGINX_H2C_URL"/*) pids="$ANCHOR_NGINX_PID $(pgrep -P "$ANCHOR_NGINX_PID")";;
   esac
   for pid in $pids; do awk '{ print $14, $15 }' "/proc/$pid/stat"; done |
-    awk '{ user += $1; system += $2 } END { print user + system, user + 0 }'
+    awk '{ user += $1; sys += $2 } END { print user + sys, user + 0 }'
 }
 
 # Runs one case; prints "requests/s|p50|p99|errors|proxy CPU µs per request|of it, user-space µs"
