@@ -73,6 +73,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The HTTP/1.1 codec right before the guard, which hands it request parts and takes response
     /// parts from it by a call (``HTTPTypesServerCodec/headGuard``); `nil` on an HTTP/2 stream.
     private var codec: HTTPTypesServerCodec?
+    /// The proxy handler right after the guard, which takes request parts from it and hands it
+    /// response parts by a call (``ProxyHandler/received(_:)``, ``write(_:promise:)``); `nil`
+    /// before another handler (the admin port's), where parts go through the pipeline.
+    var proxy: ProxyHandler?
+    private var context: ChannelHandlerContext?
 
     init(timeout: TimeAmount, bodyTimeout: TimeAmount, policy: RequestHeadPolicy? = RequestHeadPolicy(),
          firstTimeout: TimeAmount? = nil, memory: ConnectionMemory = ConnectionMemory(), isStream: Bool = false,
@@ -85,12 +90,6 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.policy = policy
         self.isStream = isStream
     }
-
-    /// The proxy handler right after the guard, which takes request parts from it and hands it
-    /// response parts by a call (``ProxyHandler/received(_:)``, ``write(_:promise:)``); `nil`
-    /// before another handler (the admin port's), where parts go through the pipeline.
-    var proxy: ProxyHandler?
-    private var context: ChannelHandlerContext?
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
