@@ -38,12 +38,7 @@ struct ClientFieldLines {
             break
         }
         if name.count == 6, HTTP1Syntax.is(name, "cookie") { cookieCount += 1 }
-        bytes.append(contentsOf: name)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: value)
-        bytes.append(UInt8(ascii: "\r"))
-        bytes.append(UInt8(ascii: "\n"))
+        bytes.appendFieldLine(name: name, value: value)
     }
 
     /// Writes the lines, calling `accept` where the first `Accept` was.

@@ -50,12 +50,7 @@ struct ForwardedFieldLines: Sendable {
     /// (`isContentLength`, which the decoder has worked out already).
     mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, isContentLength: Bool) {
         let start = bytes.count
-        bytes.append(contentsOf: name)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: value)
-        bytes.append(UInt8(ascii: "\r"))
-        bytes.append(UInt8(ascii: "\n"))
+        bytes.appendFieldLine(name: name, value: value)
         if isContentLength {
             contentLength = start..<bytes.count
         } else if name.count == 4 {

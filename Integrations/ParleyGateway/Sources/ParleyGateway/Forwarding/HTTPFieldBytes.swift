@@ -132,3 +132,15 @@ struct HeadWriter {
         write("\r\n")
     }
 }
+
+extension [UInt8] {
+    /// Appends the field line `name: value\r\n` (``ForwardedFieldLines``, ``ClientFieldLines``).
+    mutating func appendFieldLine(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        append(contentsOf: name)
+        append(UInt8(ascii: ":"))
+        append(UInt8(ascii: " "))
+        append(contentsOf: value)
+        append(UInt8(ascii: "\r"))
+        append(UInt8(ascii: "\n"))
+    }
+}
