@@ -371,7 +371,7 @@ final class ProxyHandler: ChannelDuplexHandler {
         var upstreamFields = UpstreamFields(admitted: exchange.head.headerFields,
                                             appended: exchange.appendedProxyFields,
                                             accept: upstreamAccept(exchange), framing: upstreamFraming(exchange))
-        // Let go of here whatever the path: the decoder refills their storage for the next head.
+        // Taken whatever the path: the decoder refills their storage for the next head.
         let lines = exchange.clientFieldLines.take()
         // To an HTTP/1.1 upstream the fields are written straight into the head (from the client's
         // field lines when they came), unless something reads them first: a recording, the

@@ -68,13 +68,12 @@ struct RequestHeadPolicy: Sendable {
             var lines: [UInt8] = []
             var valuesAreValid = true
             for field in fields {
-                lines += field.name.rawName.utf8
-                lines += ": ".utf8
-                field.withUnsafeBytesOfValue { value in
-                    lines += value
-                    valuesAreValid = valuesAreValid && HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer(value))
+                field.name.rawName.withUTF8Bytes { name in
+                    field.withUnsafeBytesOfValue { value in
+                        lines.appendFieldLine(name: name, value: UnsafeRawBufferPointer(value))
+                        valuesAreValid = valuesAreValid && HTTP1Syntax.areValueBytes(UnsafeRawBufferPointer(value))
+                    }
                 }
-                lines += "\r\n".utf8
             }
             self.lines = lines
             self.valuesAreValid = valuesAreValid
@@ -185,7 +184,7 @@ struct RequestHeadPolicy: Sendable {
         }
         named.subtract([.contentLength, .transferEncoding, .connection])
         var kept = HTTPFields(fields.filter { !named.contains($0.name) && $0.name != .connection })
-        let droppedNamed = kept.count + fields[values: .connection].count < fields.count
+        let droppedNamed = fields.contains { named.contains($0.name) }
         if closes {
             kept[.connection] = "close"
         } else if keepsAlive {
