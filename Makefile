@@ -109,9 +109,9 @@ install: setup
 # decodes on 8 threads at once; the broken format of ParleyTestKitTests that shares one scratch
 # buffer races in logic only, each access locked (unlocked, it freed an array twice and aborted a
 # CI run); the CLI tests' process runner hands standard error between threads (DecodeTypeChoiceTests).
-# Its own scratch path, so the normal build is untouched. A race, or a filter that matches no
-# test, fails the run (the runner still prints "passed" after a TSan report: the exit code and
-# the log decide).
+# Its own scratch path, so the normal build is untouched; run locally, CI leaves it out for its
+# time (.ci/run). A race, or a filter that matches no test, fails the run (the runner still
+# prints "passed" after a TSan report: the exit code and the log decide).
 TSAN_FILTER := XMLParsedTreeTests|JSONDeferredObjectTests|RegistryTests|RecordedCorpusTests|SnapshotAndReportTests|conformsTo|passesTheConformanceKit|FormatConformanceTests/theWrappedJSONFormatConforms|HARRecorderTests|FormatConformanceTests/sharedMutableState|DecodeTypeChoiceTests
 TSAN_FLAGS := --sanitize=thread --scratch-path .build-tsan
 tsan: setup
@@ -356,13 +356,12 @@ browser-test: build
 	  python3 -m pytest -p no:cacheprovider -v -s test_report.py
 
 # CI's later builds, each the command its step runs, in the order CI reaches them: .ci/run starts
-# this in the background at idle CPU priority once the system packages are in, so the sanitizer,
-# benchmark and fuzz builds take the cores the tests leave idle. A step that gets there
-# first waits for SwiftPM's lock on its scratch folder and finds the build done; a build that
-# fails here fails again in its step, which reports it.
+# this in the background at idle CPU priority once the system packages are in, so the gateway's
+# sanitized build and the benchmark and fuzz builds take the cores the tests leave idle. A step
+# that gets there first waits for SwiftPM's lock on its scratch folder and finds the build done;
+# a build that fails here fails again in its step, which reports it.
 ci-prebuild:
 	$(GATEWAY_SANITIZER_OPTIONS) $(SWIFT) build --build-tests $(call gateway_sanitized,address)
-	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	cd Benchmarks && for product in $(BENCH_GATE_TARGETS) LinearityGate PerfGate; do \
 	  $(SWIFT) build -c release --product $$product || exit 1; done
 	cd Fuzz && $(FUZZ_BUILD)
