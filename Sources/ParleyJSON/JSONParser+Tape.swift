@@ -26,8 +26,9 @@ extension JSONParser {
     /// `JSONFormat/Options/removesNullValues` is not applied here: its callers build their tree
     /// from the tape (`JSONTape/valueRemovingNulls(at:arrayElementsToo:)`).
     mutating func parseTape() throws(FormatError) -> TapeParts {
-        // API-like documents take about one entry per 10 bytes, number arrays one per 8.
-        try parseTape(into: JSONTapeEntryBuffer(capacity: count / 8))
+        // Room for an entry per 6 bytes, so that most documents never grow it: API-like ones take
+        // one per 7 to 10 bytes, arrays of floats about one per 8.
+        try parseTape(into: JSONTapeEntryBuffer(capacity: count / 6))
     }
 
     /// ``parseTape()`` writing the entries into `entries`, which has none yet (its memory may be

@@ -116,6 +116,7 @@ struct YAMLWriter {
                 // reallocated at each new depth and key).
                 eventFrames.reserveCapacity(8)
                 eventKeys.reserveCapacity(32)
+                keyTemplates.reserveCapacity(8)
                 if try object.writeDeferredEvents(to: &self) { return }
             }
             // Built once: a deferred object builds a member on every subscript.

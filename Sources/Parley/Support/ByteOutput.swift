@@ -161,9 +161,17 @@ package final class ByteOutput {
     }
 
     /// Grows the memory with `realloc`: in place when the memory after it is free, as it often
-    /// is for a writer's output, instead of a copy of everything written so far.
+    /// is for a writer's output, instead of a copy of everything written so far. Memory with
+    /// nothing written in it yet (a writer reserving room for its document first) is replaced
+    /// by as much as is asked for: there is nothing to keep.
     @usableFromInline
     func grow(toAtLeast needed: Int) {
+        guard length > 0 else {
+            free(base)
+            base = Self.allocate(needed)
+            capacity = needed
+            return
+        }
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         guard let newBase = realloc(base, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes") }
