@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import HTTPTypes
 import ParleyOpenAPI
@@ -48,18 +49,21 @@ struct ExchangeSummary: Sendable {
 }
 
 extension ExchangeSummary {
-    /// The essences of a transcoded body's types, and the access log's text of them
-    /// (`application/json -> application/yaml`), made once: a keep-alive connection's answers
-    /// are transcoded alike, and the handler keeps its last one for the next.
+    /// The essences of a transcoded body's types, the access log's text of them
+    /// (`application/json -> application/yaml`) and their series of
+    /// `parley_gateway_transcodes_total`, made once: a keep-alive connection's answers are
+    /// transcoded alike, and the handler keeps its last one for the next.
     struct Transcoding: Sendable {
         let from: String
         let to: String
         let logText: String
+        let counter: CoreMetrics.Counter
 
-        init(from: String, to: String) {
+        init(from: String, to: String, metrics: GatewayMetrics) {
             self.from = from
             self.to = to
             self.logText = "\(from) -> \(to)"
+            self.counter = metrics.transcodeCounter(from: from, to: to)
         }
     }
 }

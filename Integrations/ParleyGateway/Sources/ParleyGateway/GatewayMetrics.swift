@@ -60,16 +60,21 @@ struct GatewayMetrics: Sendable {
             CoreMetrics.Counter(label: "parley_gateway_requests_total", dimensions: [("status", String(code))],
                                 factory: factory)
         }.increment()
-        if let transcoded = summary.transcoded {
-            let (from, to) = (label(transcoded.from), label(transcoded.to))
-            handles.counter(transcoding: TypePair(from: from, to: to)) {
-                CoreMetrics.Counter(label: "parley_gateway_transcodes_total", dimensions: [("from", from), ("to", to)],
-                                    factory: factory)
-            }.increment()
-        }
+        summary.transcoded?.counter.increment()
         if let latency = summary.upstreamLatency { upstreamLatency.recordNanoseconds(latency.nanoseconds) }
         bytesIn.increment(by: summary.bytesIn)
         bytesOut.increment(by: summary.bytesOut)
+    }
+
+    /// The `parley_gateway_transcodes_total` series of a body transcoded from the type `from` to
+    /// `to` (essences), each label the type or `other` (see ``label(_:)``). Found once for a
+    /// connection's transcodings alike (``ExchangeSummary/Transcoding``), not for each exchange.
+    func transcodeCounter(from: String, to: String) -> CoreMetrics.Counter {
+        let (from, to) = (label(from), label(to))
+        return handles.counter(transcoding: TypePair(from: from, to: to)) {
+            CoreMetrics.Counter(label: "parley_gateway_transcodes_total", dimensions: [("from", from), ("to", to)],
+                                factory: factory)
+        }
     }
 
     /// `type` when the registry names it, else `other`.

@@ -18,6 +18,13 @@ enum ResponsePlan {
     case notAcceptable(upstreamType: MediaType, producible: [MediaType])
 }
 
+/// A response pipeline held by reference.
+private final class PipelineBox: Sendable {
+    let pipeline: ResponsePipeline
+
+    init(_ pipeline: ResponsePipeline) { self.pipeline = pipeline }
+}
+
 /// The gateway's format decisions: which responses stream through, which are transcoded, what
 /// the upstream is asked for, and the transcoding itself through the one response pipeline.
 final class Transcoder: Sendable {
@@ -32,8 +39,8 @@ final class Transcoder: Sendable {
     private let decodableTypeNegotiators: [AcceptNegotiator]
     /// The response pipeline for each transcoding limit the configuration names, built once
     /// (a pipeline holds a registry with the limit applied to every format: too much to build
-    /// for each request).
-    private let pipelines: [Int: ResponsePipeline]
+    /// for each request), each in a box of its own so that finding it copies no pipeline.
+    private let pipelines: [Int: PipelineBox]
     /// The server decoding request bodies for each transcoding limit: content coding undone
     /// within the limit, every format's body limit at most the limit.
     private let requestServers: [Int: ParleyServer]
@@ -55,10 +62,10 @@ final class Transcoder: Sendable {
             .filter { !$0.isRange }
         self.decodableTypeNegotiators = decodableTypes.map { AcceptNegotiator(offers: [$0]) }
         self.decodableEssences = decodableTypes.map(\.essence)
-        var pipelines: [Int: ResponsePipeline] = [:]
+        var pipelines: [Int: PipelineBox] = [:]
         var requestServers: [Int: ParleyServer] = [:]
         for limit in transcodeLimits where pipelines[limit] == nil {
-            pipelines[limit] = Self.pipeline(registry: registry, limit: limit)
+            pipelines[limit] = PipelineBox(Self.pipeline(registry: registry, limit: limit))
             requestServers[limit] = Self.requestServer(registry: registry, limit: limit)
         }
         self.pipelines = pipelines
@@ -208,8 +215,10 @@ final class Transcoder: Sendable {
     /// Decodes an upstream body with the response pipeline, its `Content-Encoding` undone, within `limit`.
     func decode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest,
                 limit: Int) throws(ParleyError) -> Value {
-        let pipeline = pipelines[limit] ?? Self.pipeline(registry: registry, limit: limit)
-        return try pipeline.run(head, body: body, request: request).get()
+        guard let box = pipelines[limit] else {
+            return try Self.pipeline(registry: registry, limit: limit).run(head, body: body, request: request).get()
+        }
+        return try box.pipeline.run(head, body: body, request: request).get()
     }
 
     /// Encodes a decoded upstream value for the client as `choice` (see

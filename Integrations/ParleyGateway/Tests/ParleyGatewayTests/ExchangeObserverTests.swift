@@ -40,7 +40,8 @@ import Testing
         plain.duration = .milliseconds(3.25)
         plain.upstreamLatency = .microseconds(1500)
         var transcoded = plain
-        transcoded.transcoded = ExchangeSummary.Transcoding(from: "application/json", to: "application/yaml")
+        transcoded.transcoded = ExchangeSummary.Transcoding(from: "application/json", to: "application/yaml",
+                                                               metrics: GatewayMetrics())
         var incomplete = plain
         incomplete.incomplete = true
         incomplete.upstreamLatency = nil

@@ -1162,7 +1162,8 @@ extension ProxyHandler: UpstreamConnectionDelegate {
     /// were these, else made anew.
     private func transcoding(from: MediaType, to: MediaType) -> ExchangeSummary.Transcoding {
         if let last = memory.lastTranscoded, last.from == from, last.to == to { return last.transcoding }
-        let transcoding = ExchangeSummary.Transcoding(from: from.essence, to: to.essence)
+        let transcoding = ExchangeSummary.Transcoding(from: from.essence, to: to.essence,
+                                                      metrics: shared.observer.metrics)
         memory.lastTranscoded = .init(from: from, to: to, transcoding: transcoding)
         return transcoding
     }

@@ -145,9 +145,9 @@ struct LogLine {
     /// and control characters escaped (so one log line is always one line). The characters it
     /// escapes are all ASCII, so a byte of a scalar past ASCII (0x80 or more) is copied as it is.
     static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
-        guard !isPlain(value) else { return appendUTF8(value, to: &bytes) }
-        bytes.append(UInt8(ascii: "\""))
         value.withUTF8Bytes { utf8 in
+            guard !isPlain(utf8) else { return bytes.append(contentsOf: utf8) }
+            bytes.append(UInt8(ascii: "\""))
             // Runs of bytes kept as they are (a space or `=` is one) are copied at once.
             var run = 0
             for (index, byte) in utf8.enumerated() {
@@ -166,17 +166,19 @@ struct LogLine {
                 run = index + 1
             }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[run...]))
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Whether `value` is one plain token, written unquoted: not empty, no space, control
-    /// character, `"`, `=` or `\` (bytes of other scalars than ASCII are all 0x80 or more).
-    private static func isPlain(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.allSatisfy { byte in
-            byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "=")
-                && byte != UInt8(ascii: "\\")
+    /// Whether the text of `utf8` is one plain token, written unquoted: not empty, no space,
+    /// control character, `"`, `=` or `\` (bytes of other scalars than ASCII are all 0x80 or more).
+    private static func isPlain(_ utf8: UnsafeRawBufferPointer) -> Bool {
+        guard !utf8.isEmpty else { return false }
+        for byte in utf8 {
+            guard byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "=")
+                && byte != UInt8(ascii: "\\") else { return false }
         }
+        return true
     }
 }
 
