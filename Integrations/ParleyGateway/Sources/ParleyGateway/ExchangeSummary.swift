@@ -24,7 +24,7 @@ struct ExchangeSummary: Sendable {
     var duration: Duration = .zero
     /// Time from sending upstream to the upstream's response head, when it was asked.
     var upstreamLatency: Duration?
-    /// The types' essences when the body was transcoded.
+    /// The transcoding, when the body was transcoded: its types for the log and the metrics.
     var transcoded: Transcoding?
     /// Whether the body was cut short (client or upstream went away mid-body).
     var incomplete = false
@@ -49,19 +49,16 @@ struct ExchangeSummary: Sendable {
 }
 
 extension ExchangeSummary {
-    /// The essences of a transcoded body's types, the access log's text of them
-    /// (`application/json -> application/yaml`) and their series of
+    /// What the access log and the metrics report of a body transcoded between two types: the
+    /// log's text of their essences (`application/json -> application/yaml`) and their series of
     /// `parley_gateway_transcodes_total`, made once: a keep-alive connection's answers are
     /// transcoded alike, and the handler keeps its last one for the next.
     struct Transcoding: Sendable {
-        let from: String
-        let to: String
         let logText: String
         let counter: CoreMetrics.Counter
 
+        /// The transcoding from the type whose essence is `from` to that whose essence is `to`.
         init(from: String, to: String, metrics: GatewayMetrics) {
-            self.from = from
-            self.to = to
             self.logText = "\(from) -> \(to)"
             self.counter = metrics.transcodeCounter(from: from, to: to)
         }
