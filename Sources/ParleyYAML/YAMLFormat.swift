@@ -125,7 +125,7 @@ public struct YAMLFormat: Format {
         do {
             try writer.writeDocument(value)
         } catch {
-            // Written from a parsed document's events, an object's keys are checked as they come;
+            // Written from a parsed document's tape, an object's keys are checked as they come;
             // the tree checks each object's keys before its values: its error is the one thrown.
             var tree = YAMLWriter(format: name, streamsDeferredObjects: false)
             try tree.writeDocument(value)

@@ -10,8 +10,9 @@ import Parley
 /// characters.
 ///
 /// An object that builds its members on demand (a JSON body's) is written straight from the
-/// document it was parsed into, as events (`ValueEventWriter`), through the same scalar and key
-/// writers and by the same layout rules, unless ``streamsDeferredObjects`` is off.
+/// tape of the document it was parsed into (``writeTape(_:object:indent:continuesLine:)``),
+/// through the same scalar and key writers and by the same layout rules, unless
+/// ``streamsDeferredObjects`` is off.
 struct YAMLWriter {
     /// A container being written.
     private struct Frame {
@@ -30,39 +31,27 @@ struct YAMLWriter {
 
     let format: String
     /// Whether objects that build their members on demand are written from their document's
-    /// events (`false`: their members are built, as for any object).
+    /// tape (`false`: their members are built, as for any object).
     let streamsDeferredObjects: Bool
     /// The bytes written so far.
-    private let output: ByteOutput
+    let output: ByteOutput
     private var stack: [Frame] = []
-    /// The innermost container open while an object is written from its document's events, and
-    /// those around it (``eventFrames``, outermost first). The innermost, whose index every entry
-    /// moves, is kept apart: an update of an array's element first checks the array's storage is
-    /// not shared.
-    private var eventFrame: EventFrame?
-    private var eventFrames: [EventFrame] = []
-    /// The depth of ``eventFrame``: the frames around it (its index in ``keyTemplates``).
-    private var eventDepth: Int { eventFrames.count }
-    /// Where the object written from events starts: its indent and whether its first entry
-    /// continues the current line.
-    private var eventRoot = (indent: 0, continuesLine: false)
-    /// The start and end in ``output`` of each key written by the open event frames, a frame's
-    /// together, for the unique-key check. A mapping that follows its key template adds none
-    /// (its keys are the template's first ones) until a key departs from it.
-    private var eventKeys: [Range<Int>] = []
-    /// The keys of each open event mapping of more than 16 members, innermost last (fewer are
-    /// compared one by one, as written, through ``eventKeys``).
-    private var eventKeySets: [Set<String>] = []
-    /// For each depth of event frames, the keys of the last mapping of at most 16 members closed at
+    /// The start and end in ``output`` of each key written by the open tape frames, a frame's
+    /// together, for the unique-key check (``writeTape(_:object:indent:continuesLine:)``). A
+    /// mapping that follows its key template adds none (its keys are the template's first ones)
+    /// until a key departs from it.
+    var tapeKeys: [Range<Int>] = []
+    /// The keys of each open tape mapping of more than 16 members, innermost last (fewer are
+    /// compared one by one, as written, through ``tapeKeys``).
+    var tapeKeySets: [Set<String>] = []
+    /// For each depth of tape frames, the keys of the last mapping of at most 16 members closed at
     /// that depth, as start and end in ``output`` of the same text written there or earlier:
     /// distinct keys, already checked and written.
     /// The mappings of an array of records repeat one another's keys, so a key equal to the one
     /// at its place there is written as it was, without the plain-scalar test or the comparisons
-    /// with its mapping's earlier keys (see ``EventFrame/followsKeyTemplate``). Kept: a cache, which
+    /// with its mapping's earlier keys (see ``TapeFrame/followsKeyTemplate``). Kept: a cache, which
     /// the gated JSON-to-YAML transcode shows pays (Benchmarks/Gate/kept-shortcuts.md).
-    private var keyTemplates: [[Range<Int>]] = []
-    /// Whether the last begin event was of an empty container, written inline, whose end comes next.
-    private var emptyContainerOpen = false
+    var keyTemplates: [[Range<Int>]] = []
 
     init(format: String, streamsDeferredObjects: Bool = true) {
         self.format = format
@@ -111,13 +100,14 @@ struct YAMLWriter {
             stack.append(Frame(elements: elements, isMapping: false, indent: indent, continuesLine: continuesLine))
         case .object(let object):
             if streamsDeferredObjects {
-                eventRoot = (indent, continuesLine)
                 // Room for a typical document's nesting and open keys at once (growing one by one
                 // reallocated at each new depth and key).
-                eventFrames.reserveCapacity(8)
-                eventKeys.reserveCapacity(32)
+                tapeKeys.reserveCapacity(32)
                 keyTemplates.reserveCapacity(8)
-                if try object.writeDeferredEvents(to: &self) { return }
+                let written = try object.withValueTape { (tape, entry) throws(FormatError) in
+                    try writeTape(tape, object: entry, indent: indent, continuesLine: continuesLine)
+                }
+                if written { return }
             }
             // Built once: a deferred object builds a member on every subscript.
             let members = object.members
@@ -147,7 +137,7 @@ struct YAMLWriter {
         }
     }
 
-    private func repeatedKey(_ key: String) -> FormatError {
+    func repeatedKey(_ key: String) -> FormatError {
         FormatError(.unsupportedValue, format: format,
                     "the key '\(key.prefix(60))' appears twice; YAML mapping keys are unique")
     }
@@ -169,13 +159,13 @@ struct YAMLWriter {
     /// Appends literal text. Always inlined, as is ``writeIndent(_:)``: a call passed a copy of
     /// the whole writer for the one reference it uses.
     @inline(__always)
-    private func append(_ text: StaticString) {
+    func append(_ text: StaticString) {
         output.append(text)
     }
 
     /// Appends `count` spaces.
     @inline(__always)
-    private func writeIndent(_ count: Int) {
+    func writeIndent(_ count: Int) {
         output.append(repeating: UInt8(ascii: " "), count: count)
     }
 
@@ -287,7 +277,7 @@ struct YAMLWriter {
         }
     }
 
-    private mutating func appendNumberText(_ text: String) throws(FormatError) {
+    func appendNumberText(_ text: String) throws(FormatError) {
         guard ScalarText.isNumberText(text) else {
             throw FormatError(.unsupportedValue, format: format, "'\(text.prefix(40))' is not number text")
         }
@@ -337,216 +327,5 @@ struct YAMLWriter {
                 }
             }
         }
-    }
-}
-
-// MARK: Events
-
-extension YAMLWriter {
-    /// A container open while an object is written from its document's events.
-    fileprivate struct EventFrame {
-        let isMapping: Bool
-        let indent: Int
-        /// Whether the first entry continues the current line (after `- `).
-        let continuesLine: Bool
-        var index = 0
-        /// Where this mapping's keys start in ``YAMLWriter/eventKeys``.
-        let firstKey: Int
-        /// Whether this mapping's keys are kept in a set (the last of ``YAMLWriter/eventKeySets``),
-        /// not in ``YAMLWriter/eventKeys``. A frame holds no reference, so reading it whole is a copy of its fields.
-        let hasKeySet: Bool
-        /// Whether every key of this mapping so far equals the key at its place in its depth's
-        /// template (``YAMLWriter/keyTemplates``). Its keys are then the template's first keys,
-        /// so distinct, and the next key that equals the template's next is distinct from them too.
-        var followsKeyTemplate: Bool
-    }
-}
-
-extension YAMLWriter: ValueEventWriter {
-    /// Room for the document and a quarter more: block style indents what a JSON text writes
-    /// on one line.
-    mutating func prepare(forDocumentOf byteCount: Int) { output.reserveCapacity(byteCount + byteCount / 4) }
-
-    /// Starts a value in the innermost event frame (a sequence entry's indent and `- `, or the
-    /// space or line break after a mapping key) and returns where a block container there starts.
-    private mutating func beginValue(isBlock: Bool) -> (indent: Int, continuesLine: Bool) {
-        guard let frame = eventFrame else { return eventRoot }
-        if frame.isMapping {
-            output.append(isBlock ? UInt8(ascii: "\n") : UInt8(ascii: " "))
-            return (frame.indent + 2, false)
-        }
-        eventFrame!.index = frame.index &+ 1
-        if !(frame.continuesLine && frame.index == 0) { writeIndent(frame.indent) }
-        append("- ")
-        return (frame.indent + 2, true)
-    }
-
-    mutating func writeNull() {
-        _ = beginValue(isBlock: false)
-        append("null\n")
-    }
-
-    mutating func writeBool(_ bool: Bool) {
-        _ = beginValue(isBlock: false)
-        append(bool ? "true\n" : "false\n")
-    }
-
-    mutating func writeInteger(_ integer: Int64) {
-        _ = beginValue(isBlock: false)
-        output.append(decimal: integer)
-        output.append(UInt8(ascii: "\n"))
-    }
-
-    mutating func writeFloat(_ float: Double) {
-        _ = beginValue(isBlock: false)
-        FloatText.append(float, to: output)
-        output.append(UInt8(ascii: "\n"))
-    }
-
-    mutating func writeNumber(_ text: String) throws(FormatError) {
-        _ = beginValue(isBlock: false)
-        try appendNumberText(text)
-        output.append(UInt8(ascii: "\n"))
-    }
-
-    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        _ = beginValue(isBlock: false)
-        ScalarText.appendString(utf8, inFlow: false, to: output)
-        output.append(UInt8(ascii: "\n"))
-    }
-
-    mutating func beginArray(count: Int) {
-        beginContainer(isMapping: false, count: count)
-    }
-
-    mutating func beginObject(count: Int) {
-        beginContainer(isMapping: true, count: count)
-    }
-
-    /// An empty container is written inline (`[]`, `{}`); any other opens a block.
-    private mutating func beginContainer(isMapping: Bool, count: Int) {
-        if count == 0 {
-            _ = beginValue(isBlock: false)
-            append(isMapping ? "{}\n" : "[]\n")
-            emptyContainerOpen = true
-            return
-        }
-        let (indent, continuesLine) = beginValue(isBlock: true)
-        let hasKeySet = isMapping && count > 16
-        if hasKeySet { eventKeySets.append(Set(minimumCapacity: count)) }
-        if let outer = eventFrame { eventFrames.append(outer) }
-        let hasTemplate = isMapping && !hasKeySet && eventDepth < keyTemplates.count
-        eventFrame = EventFrame(isMapping: isMapping, indent: indent, continuesLine: continuesLine,
-                                firstKey: eventKeys.count, hasKeySet: hasKeySet, followsKeyTemplate: hasTemplate)
-    }
-
-    mutating func endArray() { endContainer() }
-
-    mutating func endObject() { endContainer() }
-
-    private mutating func endContainer() {
-        if emptyContainerOpen {
-            emptyContainerOpen = false
-            return
-        }
-        let frame = eventFrame!
-        let depth = eventDepth
-        eventFrame = eventFrames.popLast()
-        if frame.hasKeySet {
-            eventKeySets.removeLast()
-            return
-        }
-        if frame.isMapping {
-            while keyTemplates.count <= depth { keyTemplates.append([]) }
-            if frame.followsKeyTemplate {
-                // Its keys were the template's first ones: the template keeps those.
-                keyTemplates[depth].removeLast(keyTemplates[depth].count - frame.index)
-            } else {
-                keyTemplates[depth].replaceSubrange(keyTemplates[depth].indices, with: eventKeys[frame.firstKey...])
-            }
-        }
-        eventKeys.removeLast(eventKeys.count - frame.firstKey)
-    }
-
-    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) throws(FormatError) {
-        let frame = eventFrame!
-        let depth = eventDepth
-        let indent = frame.indent
-        eventFrame!.index = frame.index &+ 1
-        if !(frame.continuesLine && frame.index == 0) { writeIndent(indent) }
-        let keyStart = output.count
-        if frame.followsKeyTemplate {
-            if Self.isTemplateKey(utf8, at: frame.index, of: keyTemplates[depth], in: output) {
-                output.append(contentsOf: utf8)
-                output.append(UInt8(ascii: ":"))
-                return
-            }
-            eventFrame!.followsKeyTemplate = false
-            // The keys before this one are the template's: compared there from now on.
-            eventKeys.append(contentsOf: keyTemplates[depth][..<frame.index])
-        }
-        ScalarText.appendString(utf8, inFlow: false, to: output)
-        var written = keyStart..<output.count
-        if frame.hasKeySet {
-            guard eventKeySets[eventKeySets.count - 1].insert(String(decoding: utf8, as: UTF8.self)).inserted else {
-                throw repeatedKey(String(decoding: utf8, as: UTF8.self))
-            }
-        } else if Self.isWrittenKeyRepeated(written, among: eventKeys[frame.firstKey...], in: output) {
-            throw repeatedKey(String(decoding: utf8, as: UTF8.self))
-        }
-        // As ``writeKey(_:indent:)``: a long key is turned explicit once written.
-        if written.count > Self.maxImplicitKeyBytes {
-            output.insert("? ", at: keyStart)
-            output.append(UInt8(ascii: "\n"))
-            writeIndent(indent)
-            written = (written.lowerBound + 2)..<(written.upperBound + 2)
-        }
-        if !frame.hasKeySet { eventKeys.append(written) }
-        output.append(UInt8(ascii: ":"))
-    }
-
-    /// Whether `utf8` is the key at `index` of `template` (in `output`), and that key was written
-    /// plain: as `utf8` itself. (A key is written plain or double-quoted, and no plain key starts
-    /// with `"`; one turned explicit is longer than any written plain here.) Static, as
-    /// ``isWrittenKeyRepeated(_:among:in:)``.
-    private static func isTemplateKey(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int, of template: [Range<Int>],
-                                      in output: ByteOutput) -> Bool {
-        guard index < template.count else { return false }
-        let written = output.bytes(in: template[index])
-        guard let first = written.first, first != UInt8(ascii: "\""), written.count <= maxImplicitKeyBytes else {
-            return false
-        }
-        return RawBytes.areEqual(written, utf8)
-    }
-
-    /// Whether the key text at `written` in `output` equals a key written at one of `keys` (the
-    /// written form is one to one with the key). Static: a method's call copied the whole writer.
-    private static func isWrittenKeyRepeated(_ written: Range<Int>, among keys: ArraySlice<Range<Int>>,
-                                             in output: ByteOutput) -> Bool {
-        let text = output.bytes(in: written)
-        for key in keys where key.count == written.count {
-            if RawBytes.areEqual(output.bytes(in: key), text) { return true }
-        }
-        return false
-    }
-
-    /// A value whole, as the tree is written: on stacks of its own, the open frames set aside.
-    mutating func writeValue(_ value: Value) throws(FormatError) {
-        guard let frame = eventFrame else { return }
-        let index = frame.index, indent = frame.indent
-        let isMapping = frame.isMapping
-        let continuesLine = frame.continuesLine && index == 0
-        if !isMapping { eventFrame!.index += 1 }
-        let saved = (stack, eventFrame, eventFrames, eventKeys, eventKeySets, eventRoot)
-        (stack, eventFrame, eventFrames, eventKeys, eventKeySets) = ([], nil, [], [], [])
-        defer { (stack, eventFrame, eventFrames, eventKeys, eventKeySets, eventRoot) = saved }
-        if isMapping {
-            try writeMemberValue(value, indent: indent)
-        } else {
-            if !continuesLine { writeIndent(indent) }
-            append("- ")
-            try writeElement(value, indent: indent)
-        }
-        try drain()
     }
 }

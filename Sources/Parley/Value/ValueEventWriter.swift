@@ -38,9 +38,18 @@ extension Value.Object {
     /// Inlinable, so the walk is specialised for `writer`'s type.
     @inlinable
     package func writeDeferredEvents<W: ValueEventWriter>(to writer: inout W) throws(FormatError) -> Bool {
+        try withValueTape { (tape, object) throws(FormatError) in try tape.writeEvents(of: object, to: &writer) }
+    }
+
+    /// Calls `body` with the tape of the document this object was parsed into and the object's
+    /// entry in it, and returns `true`; returns `false`, calling nothing, when the object holds
+    /// built members or its document has no tape (``DeferredObjectDocument/valueTape``). For an
+    /// encoder that walks the tape its own way; the tape is valid during the call only.
+    @inlinable
+    package func withValueTape(_ body: (ValueTape, UInt32) throws(FormatError) -> Void) throws(FormatError) -> Bool {
         guard let (document, object) = deferredDocument, let tape = document.valueTape else { return false }
-        // The tape's pointers are the document's memory: it lives until the walk is over.
-        try withExtendedLifetime(document) { () throws(FormatError) in try tape.writeEvents(of: object, to: &writer) }
+        // The tape's pointers are the document's memory: it lives until the call is over.
+        try withExtendedLifetime(document) { () throws(FormatError) in try body(tape, object) }
         return true
     }
 }
