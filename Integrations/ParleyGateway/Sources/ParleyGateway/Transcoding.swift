@@ -11,11 +11,31 @@ enum ResponsePlan {
     /// type): the answer then carries `Vary: Accept`, as a transcoded one does.
     case passThrough(varies: Bool)
     /// A registered format decodes the upstream's type and the client accepts one the registry
-    /// encodes (`to`, chosen here once): buffer, decode, re-encode.
-    case transcode(from: MediaType, to: Registry.EncoderChoice)
+    /// encodes (chosen here once): buffer, decode, re-encode.
+    case transcode(TranscodePlan)
     /// Neither: 406 listing what the gateway could produce (a 2xx), or the answer passed
     /// through (an error status: the client gets the upstream's own words).
     case notAcceptable(upstreamType: MediaType, producible: [MediaType])
+}
+
+/// A transcoding decided for an upstream answer: the type it is decoded from, the encoder chosen
+/// for the client, and the type the answer is sent as. Held by reference: a connection's plan is
+/// reused by its next answers (`ConnectionMemory`), and each exchange of it, and its transcoding
+/// on the thread pool, take it without copying its types.
+final class TranscodePlan: Sendable {
+    /// The upstream's type.
+    let from: MediaType
+    /// The encoder the client's `Accept` chose.
+    let to: Registry.EncoderChoice
+    /// The type a reply in `to`'s type is sent as (`ParleyServer.sentType(of:as:)`) and its text;
+    /// `nil` when the registry has none (the server's reply then decides).
+    let sent: (type: MediaType, label: String)?
+
+    init(from: MediaType, to: Registry.EncoderChoice, sent: (type: MediaType, label: String)?) {
+        self.from = from
+        self.to = to
+        self.sent = sent
+    }
 }
 
 /// A response pipeline held by reference.
@@ -175,7 +195,7 @@ final class Transcoder: Sendable {
                     : passThrough
             }
             guard index > 0, let choice = preference.choices[index] else { return passThrough }
-            return .transcode(from: upstreamType, to: choice)
+            return .transcode(transcodePlan(from: upstreamType, to: choice))
         }
         if AcceptNegotiator(offers: [upstreamType]).preferredOfferIndex(for: accept) != nil { return passThrough }
         guard transcodable else {
@@ -187,7 +207,13 @@ final class Transcoder: Sendable {
                 ? .notAcceptable(upstreamType: upstreamType, producible: producible(from: upstreamType))
                 : passThrough
         }
-        return .transcode(from: upstreamType, to: choice)
+        return .transcode(transcodePlan(from: upstreamType, to: choice))
+    }
+
+    /// The plan of transcoding from `type` to `choice`, with the type sent for it.
+    func transcodePlan(from type: MediaType, to choice: Registry.EncoderChoice) -> TranscodePlan {
+        let sent = sentTypes.first { $0.offer == choice.mediaType }
+        return TranscodePlan(from: type, to: choice, sent: sent.map { ($0.sent, $0.label) })
     }
 
     /// What an upstream body of `type` can be turned into: itself, then every structured type
@@ -200,15 +226,15 @@ final class Transcoder: Sendable {
     }
 
     /// Decodes an upstream body (its `Content-Encoding` undone, within `limit`) with the response
-    /// pipeline and encodes it for the client as `choice`, the plan's, with `accept` (the client's,
-    /// scanned once) for the fallback when `choice` cannot hold the value.
+    /// pipeline and encodes it for the client as `plan` says, with `accept` (the client's, scanned
+    /// once) for the fallback when the plan's type cannot hold the value.
     ///
     /// - Returns: The new head (type, length, `Vary`, weak `ETag`, no coding) and body.
     /// - Throws: ``ParleyError`` from the pipeline (the body does not decode, or is over a limit)
     ///   or from encoding.
-    func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, as choice: Registry.EncoderChoice,
+    func transcode(_ head: HTTPResponse, body: [UInt8], for request: HTTPRequest, as plan: TranscodePlan,
                    accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
-        try encode(try decode(head, body: body, for: request, limit: limit), like: head, for: request, as: choice,
+        try encode(try decode(head, body: body, for: request, limit: limit), like: head, for: request, as: plan,
                    accepting: accept, limit: limit)
     }
 
@@ -221,15 +247,15 @@ final class Transcoder: Sendable {
         return try box.pipeline.run(head, body: body, request: request).get()
     }
 
-    /// Encodes a decoded upstream value for the client as `choice` (see
+    /// Encodes a decoded upstream value for the client as `plan` says (see
     /// ``transcode(_:body:for:as:accepting:limit:)``), the fields of `head` adjusted to it.
     ///
-    /// The reply is `ParleyServer`'s with no language, charset or coding offered: `choice`'s format
+    /// The reply is `ParleyServer`'s with no language, charset or coding offered: the plan's format
     /// encodes the value as the type it is sent as; when it cannot, the server's reply falls back
     /// to another type the client accepts (or refuses with 406).
-    func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as choice: Registry.EncoderChoice,
+    func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as plan: TranscodePlan,
                 accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
-        let (body, type, label) = try encoded(value, as: choice, for: request, accepting: accept)
+        let (body, type, label) = try encoded(value, as: plan, for: request, accepting: accept)
         guard body.count <= limit else {
             throw ParleyError(.limitExceeded, "the transcoded \(type.essence) body is over the "
                               + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
@@ -256,15 +282,15 @@ final class Transcoder: Sendable {
         return (response, body)
     }
 
-    /// `value` encoded as `choice`, with the type sent and its text: by `choice`'s format
+    /// `value` encoded as `plan` says, with the type sent and its text: by the chosen format
     /// directly, else (it cannot hold the value) by the server's reply, which falls back.
-    private func encoded(_ value: Value, as choice: Registry.EncoderChoice, for request: HTTPRequest,
+    private func encoded(_ value: Value, as plan: TranscodePlan, for request: HTTPRequest,
                          accepting accept: AcceptField) throws(ParleyError) -> ([UInt8], MediaType, String) {
-        if let sent = sentTypes.first(where: { $0.offer == choice.mediaType }),
-           let body = try? choice.format.encode(value, context: EncodingContext(mediaType: sent.sent)) {
-            return (body, sent.sent, sent.label)
+        if let sent = plan.sent,
+           let body = try? plan.to.format.encode(value, context: EncodingContext(mediaType: sent.type)) {
+            return (body, sent.type, sent.label)
         }
-        let reply = try server.reply(with: value, as: choice, for: request, accepting: accept)
+        let reply = try server.reply(with: value, as: plan.to, for: request, accepting: accept)
         let label = reply.headerFields.combinedValue(of: .contentType) ?? reply.contentType.description
         return (reply.body, reply.contentType, label)
     }

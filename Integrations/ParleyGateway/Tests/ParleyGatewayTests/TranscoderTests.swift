@@ -23,9 +23,10 @@ import Testing
             ("Cache-Control", "max-age=60"), ("Content-Range", "bytes 0-6/7"), ("Content-Language", "en"),
         ]))
         let accept = AcceptField("application/msgpack")
-        let choice = try #require(transcoder.registry.encoder(for: accept))
+        let plan = transcoder.transcodePlan(from: try MediaType(parsing: "application/json"),
+                                            to: try #require(transcoder.registry.encoder(for: accept)))
         let (head, body) = try transcoder.transcode(upstream, body: Array(#"{"a":1}"#.utf8), for: Self.request,
-                                                    as: choice, accepting: accept, limit: 1 << 20)
+                                                    as: plan, accepting: accept, limit: 1 << 20)
         #expect(body == [0x81, 0xA1, 0x61, 0x01])
         #expect(head.status.code == 200)
         #expect(head.status.reasonPhrase == "Fine")
@@ -42,9 +43,10 @@ import Testing
             ("Content-Type", "application/json"), ("ETag", "W/\"v2\""),
         ]))
         let accept = AcceptField("application/yaml")
-        let choice = try #require(transcoder.registry.encoder(for: accept))
+        let plan = transcoder.transcodePlan(from: try MediaType(parsing: "application/json"),
+                                            to: try #require(transcoder.registry.encoder(for: accept)))
         let (head, body) = try transcoder.transcode(upstream, body: Array(#"{"a":1}"#.utf8), for: Self.request,
-                                                    as: choice, accepting: accept, limit: 1 << 20)
+                                                    as: plan, accepting: accept, limit: 1 << 20)
         #expect(body == Array("a: 1\n".utf8))
         #expect(head.headerFields == Self.fields([
             ("ETag", "W/\"v2\""), ("Content-Type", "application/yaml; charset=utf-8"), ("Content-Length", "5"),

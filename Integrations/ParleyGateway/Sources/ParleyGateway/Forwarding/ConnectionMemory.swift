@@ -19,9 +19,10 @@ final class ConnectionMemory {
     var lastAccept: AcceptField?
     /// The response plan of the connection's last answer.
     var lastPlan: Plan?
-    /// The connection's last transcoding's types, for its summary: a keep-alive client's answers
-    /// are transcoded alike, and each essence (and the log's text of them) is a new string.
-    var lastTranscoded: Transcoded?
+    /// The connection's last transcoding's plan and its summary: a keep-alive client's answers
+    /// are transcoded alike (by the plan ``lastPlan`` keeps), and each essence (and the log's
+    /// text of them) is a new string.
+    var lastTranscoded: (plan: TranscodePlan, transcoding: ExchangeSummary.Transcoding)?
     /// The operation of the OpenAPI document the connection's last request matched.
     var lastOperation: OperationLookup?
     /// The connection's last request sent upstream.
@@ -58,12 +59,5 @@ final class ConnectionMemory {
     struct Plan {
         var key: ProxyHandler.PlanKey
         var plan: ResponsePlan
-    }
-
-    /// A transcoding's types and its summary.
-    struct Transcoded {
-        var from: MediaType
-        var to: MediaType
-        var transcoding: ExchangeSummary.Transcoding
     }
 }

@@ -77,7 +77,7 @@ final class Exchange {
     /// The upstream head's field lines, when a transcoded answer is written from them
     /// (``ForwardedFieldLines``): ``upstreamHead`` is then the head as received.
     var fieldLines: ForwardedFieldLines?
-    var plan: (from: MediaType, to: Registry.EncoderChoice)?
+    var plan: TranscodePlan?
     /// The upstream's body as it arrives, when the gateway holds it whole (to transcode it, or
     /// to check it against the contract): in one array, which the transcoding reads as it is.
     var collected: [UInt8] = []

@@ -959,9 +959,9 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             case .passThrough(let varies) where !(varies && lines.hasVary):
                 passThrough(received, lines: lines, varyingOnAccept: varies, exchange, context: context)
                 return
-            case .transcode(let from, let to) where lines.standForTranscodedAnswer:
+            case .transcode(let transcoding) where lines.standForTranscodedAnswer:
                 exchange.upstreamKeepsAlive = !lines.connectionCloses
-                collectForTranscoding(received, as: received, from: from, to: to, lines: lines, exchange)
+                collectForTranscoding(received, as: received, plan: transcoding, lines: lines, exchange)
                 return
             default:
                 break
@@ -1009,21 +1009,21 @@ extension ProxyHandler: UpstreamConnectionDelegate {
                                                                 accepting: exchange.accept)
             dropUpstream(exchange)
             respond(exchange, head: answer.response, body: answer.body)
-        case .transcode(let from, let to):
+        case .transcode(let transcoding):
             memory.lastResponseFields = head.headerFields
-            collectForTranscoding(received, as: head, from: from, to: to, lines: nil, exchange)
+            collectForTranscoding(received, as: head, plan: transcoding, lines: nil, exchange)
         }
     }
 
-    /// Collects the upstream's body to transcode it from `from` to `to`: `head` is `received`'s
+    /// Collects the upstream's body to transcode it as `plan` says: `head` is `received`'s
     /// end-to-end head, or `received` itself when the answer is written from its field `lines`.
-    private func collectForTranscoding(_ received: HTTPResponse, as head: HTTPResponse, from: MediaType,
-                                       to: Registry.EncoderChoice, lines: ForwardedFieldLines?, _ exchange: Exchange) {
+    private func collectForTranscoding(_ received: HTTPResponse, as head: HTTPResponse, plan: TranscodePlan,
+                                       lines: ForwardedFieldLines?, _ exchange: Exchange) {
         exchange.summary.upstreamResponse = received
         exchange.upstreamHead = head
         exchange.fieldLines = lines
         exchange.fieldLines?.transcodedBody = true
-        exchange.plan = (from, to)
+        exchange.plan = plan
         exchange.collected = Self.collection(for: received, limit: exchange.transcodeLimit)
         exchange.responseState = .collecting
         watchBody(exchange)
@@ -1085,13 +1085,13 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             status: head.status, headerFields: ForwardedFields.added(varyingOnAccept: false, closing: false))
         guard exchange.holdsTranscodeSlot else {
             // Called directly: no closure context to allocate on the event loop.
-            let (result, findings) = Self.transcode(head, like: like, body: bytes, for: request, as: plan.to,
+            let (result, findings) = Self.transcode(head, like: like, body: bytes, for: request, as: plan,
                                                     accepting: accept, limit: limit, with: transcoder, checking: check)
             transcoded(result, findings: findings, head: head, body: bytes, exchange)
             return
         }
         shared.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> TranscodeOutcome in
-            Self.transcode(head, like: like, body: bytes, for: request, as: plan.to, accepting: accept,
+            Self.transcode(head, like: like, body: bytes, for: request, as: plan, accepting: accept,
                            limit: limit, with: transcoder, checking: check)
         }
             .assumeIsolated().whenComplete { [self] outcome in
@@ -1109,7 +1109,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
     /// Decodes and re-encodes an upstream body with `transcoder`, the answer's head made `like` the
     /// one given; the contract check reads the value the transcoding decoded, where the transcoding runs.
     private static func transcode(_ head: HTTPResponse, like: HTTPResponse, body bytes: [UInt8],
-                                  for request: HTTPRequest, as choice: Registry.EncoderChoice,
+                                  for request: HTTPRequest, as plan: TranscodePlan,
                                   accepting accept: AcceptField, limit: Int, with transcoder: Transcoder,
                                   checking check: ResponseContractCheck?) -> TranscodeOutcome {
         let value: Value
@@ -1120,7 +1120,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         }
         let findings = check?.findings(head, body: bytes, decoded: value, limit: limit) ?? []
         do throws(ParleyError) {
-            let answer = try transcoder.encode(value, like: like, for: request, as: choice, accepting: accept,
+            let answer = try transcoder.encode(value, like: like, for: request, as: plan, accepting: accept,
                                                limit: limit)
             return (.success(answer), findings)
         } catch {
@@ -1133,11 +1133,12 @@ extension ProxyHandler: UpstreamConnectionDelegate {
 
     private func transcoded(_ result: Result<(HTTPResponse, [UInt8]), ParleyError>, findings: [ContractFinding],
                             head: HTTPResponse, body bytes: [UInt8], _ exchange: Exchange) {
-        guard let (from, to) = exchange.plan.map({ ($0.from, $0.to) }) else { return }
+        guard let plan = exchange.plan else { return }
         guard !refusesResponse(exchange, findings) else { return }
+        let from = plan.from
         do {
             let (transcodedHead, transcoded) = try result.get()
-            exchange.summary.transcoded = transcoding(from: from, to: to.mediaType)
+            exchange.summary.transcoded = transcoding(plan)
             respond(exchange, head: transcodedHead, body: transcoded, lines: exchange.fieldLines)
         } catch where head.status.kind != .successful && error.code != .limitExceeded {
             // An error answer the formats cannot read: as it came.
@@ -1149,7 +1150,7 @@ extension ProxyHandler: UpstreamConnectionDelegate {
             // nor any other type the client accepts.
             var refusal = ParleyError.notAcceptable(exchange.accept.fieldValue,
                                                     available: exchange.transcoder.producible(from: from))
-            refusal.message = "the upstream's \(from.essence) value cannot be written as \(to.mediaType.essence): "
+            refusal.message = "the upstream's \(from.essence) value cannot be written as \(plan.to.mediaType.essence): "
                 + error.message
             fail(exchange, refusal)
         } catch {
@@ -1158,13 +1159,13 @@ extension ProxyHandler: UpstreamConnectionDelegate {
         }
     }
 
-    /// The summary's transcoding from `from` to `to`: the connection's last one when its types
-    /// were these, else made anew.
-    private func transcoding(from: MediaType, to: MediaType) -> ExchangeSummary.Transcoding {
-        if let last = memory.lastTranscoded, last.from == from, last.to == to { return last.transcoding }
-        let transcoding = ExchangeSummary.Transcoding(from: from.essence, to: to.essence,
+    /// The summary's transcoding by `plan`: the connection's last one when it was by the same
+    /// plan, else made anew.
+    private func transcoding(_ plan: TranscodePlan) -> ExchangeSummary.Transcoding {
+        if let last = memory.lastTranscoded, last.plan === plan { return last.transcoding }
+        let transcoding = ExchangeSummary.Transcoding(from: plan.from.essence, to: plan.to.mediaType.essence,
                                                       metrics: shared.observer.metrics)
-        memory.lastTranscoded = .init(from: from, to: to, transcoding: transcoding)
+        memory.lastTranscoded = (plan, transcoding)
         return transcoding
     }
 

@@ -54,17 +54,18 @@ import Testing
         lines.transcodedBody = true
         let transcoder = Transcoder(registry: .linked, transcodeLimits: [1 << 20])
         let accept = AcceptField("application/msgpack")
-        let choice = try #require(transcoder.registry.encoder(for: accept))
+        let plan = transcoder.transcodePlan(from: try MediaType(parsing: "application/json"),
+                                            to: try #require(transcoder.registry.encoder(for: accept)))
         let request = HTTPRequest(method: .get, scheme: "http", authority: "a", path: "/value")
         let body = Array(#"{"a":1}"#.utf8)
         var endToEnd = received
         endToEnd.headerFields = ForwardedFields.endToEnd(received.headerFields)
-        let (fromFields, _) = try transcoder.transcode(endToEnd, body: body, for: request, as: choice,
+        let (fromFields, _) = try transcoder.transcode(endToEnd, body: body, for: request, as: plan,
                                                        accepting: accept, limit: 1 << 20)
         let value = try transcoder.decode(received, body: body, for: request, limit: 1 << 20)
         let like = HTTPResponse(status: received.status,
                                 headerFields: ForwardedFields.added(varyingOnAccept: false, closing: false))
-        let (fromLines, _) = try transcoder.encode(value, like: like, for: request, as: choice, accepting: accept,
+        let (fromLines, _) = try transcoder.encode(value, like: like, for: request, as: plan, accepting: accept,
                                                    limit: 1 << 20)
         let expected = try Self.written(fromFields, lines: nil, method: "GET")
         let actual = try Self.written(fromLines, lines: lines, method: "GET")
