@@ -27,14 +27,18 @@ final class TranscodePlan: Sendable {
     let from: MediaType
     /// The encoder the client's `Accept` chose.
     let to: Registry.EncoderChoice
-    /// The type a reply in `to`'s type is sent as (`ParleyServer.sentType(of:as:)`) and its text;
-    /// `nil` when the registry has none (the server's reply then decides).
-    let sent: (type: MediaType, label: String)?
+    /// What `to`'s format encodes for: the type a reply in `to`'s type is sent as
+    /// (`ParleyServer.sentType(of:as:)`), or `to`'s own when the registry names none.
+    let encodingContext: EncodingContext
+    /// The `Content-Type` field of the type sent; `nil` when the registry names none (the
+    /// server's reply then decides).
+    let contentType: HTTPField?
 
-    init(from: MediaType, to: Registry.EncoderChoice, sent: (type: MediaType, label: String)?) {
+    init(from: MediaType, to: Registry.EncoderChoice, sent: MediaType?, label: String?) {
         self.from = from
         self.to = to
-        self.sent = sent
+        self.encodingContext = EncodingContext(mediaType: sent ?? to.mediaType)
+        self.contentType = label.map { HTTPField(name: .contentType, value: $0) }
     }
 }
 
@@ -213,7 +217,7 @@ final class Transcoder: Sendable {
     /// The plan of transcoding from `type` to `choice`, with the type sent for it.
     func transcodePlan(from type: MediaType, to choice: Registry.EncoderChoice) -> TranscodePlan {
         let sent = sentTypes.first { $0.offer == choice.mediaType }
-        return TranscodePlan(from: type, to: choice, sent: sent.map { ($0.sent, $0.label) })
+        return TranscodePlan(from: type, to: choice, sent: sent?.sent, label: sent?.label)
     }
 
     /// What an upstream body of `type` can be turned into: itself, then every structured type
@@ -255,11 +259,7 @@ final class Transcoder: Sendable {
     /// to another type the client accepts (or refuses with 406).
     func encode(_ value: Value, like head: HTTPResponse, for request: HTTPRequest, as plan: TranscodePlan,
                 accepting accept: AcceptField, limit: Int) throws(ParleyError) -> (HTTPResponse, [UInt8]) {
-        let (body, type, label) = try encoded(value, as: plan, for: request, accepting: accept)
-        guard body.count <= limit else {
-            throw ParleyError(.limitExceeded, "the transcoded \(type.essence) body is over the "
-                              + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
-        }
+        let (body, contentType) = try encoded(value, as: plan, for: request, accepting: accept, limit: limit)
         var fields = HTTPFields()
         // The kept fields and the three set below, in one allocation.
         fields.reserveCapacity(head.headerFields.count + 3)
@@ -272,27 +272,37 @@ final class Transcoder: Sendable {
             fields[.eTag] = "W/" + etag
         }
         // The fields below were left out above: appended, as setting each would.
-        fields.append(HTTPField(name: .contentType, value: label))
+        fields.append(contentType)
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
-        fields.append(HTTPField(name: .vary,
-                                value: varies ? Self.vary(addingAcceptTo: head.headerFields[values: .vary]) : "Accept"))
+        let vary = varies ? Self.vary(addingAcceptTo: head.headerFields[values: .vary]) : nil
+        fields.append(vary.map { HTTPField(name: .vary, value: $0) } ?? Self.acceptVary)
         // The upstream's head with its fields replaced: its status is kept as it is, not made again.
         var response = head
         response.headerFields = fields
         return (response, body)
     }
 
-    /// `value` encoded as `plan` says, with the type sent and its text: by the chosen format
-    /// directly, else (it cannot hold the value) by the server's reply, which falls back.
+    /// `value` encoded as `plan` says, at most `limit` bytes, with its `Content-Type` field: by
+    /// the chosen format directly, else (it cannot hold the value) by the server's reply, which
+    /// falls back.
     private func encoded(_ value: Value, as plan: TranscodePlan, for request: HTTPRequest,
-                         accepting accept: AcceptField) throws(ParleyError) -> ([UInt8], MediaType, String) {
-        if let sent = plan.sent,
-           let body = try? plan.to.format.encode(value, context: EncodingContext(mediaType: sent.type)) {
-            return (body, sent.type, sent.label)
+                         accepting accept: AcceptField, limit: Int) throws(ParleyError) -> ([UInt8], HTTPField) {
+        if plan.contentType != nil, let body = try? plan.to.format.encode(value, context: plan.encodingContext) {
+            try Self.check(body, of: plan.encodingContext.mediaType, within: limit)
+            return (body, plan.contentType!)
         }
         let reply = try server.reply(with: value, as: plan.to, for: request, accepting: accept)
+        try Self.check(reply.body, of: reply.contentType, within: limit)
         let label = reply.headerFields.combinedValue(of: .contentType) ?? reply.contentType.description
-        return (reply.body, reply.contentType, label)
+        return (reply.body, HTTPField(name: .contentType, value: label))
+    }
+
+    /// Throws when a transcoded `body` of `type` is over `limit` bytes.
+    private static func check(_ body: [UInt8], of type: MediaType, within limit: Int) throws(ParleyError) {
+        guard body.count <= limit else {
+            throw ParleyError(.limitExceeded, "the transcoded \(type.essence) body is over the "
+                              + "gateway's transcoding limit of \(limit) bytes (max_transcode_bytes)")
+        }
     }
 
     /// The `Vary` of an answer the client's `Accept` decided, whose upstream sent `values`: them

@@ -151,6 +151,8 @@ struct LogLine {
             // Runs of bytes kept as they are (a space or `=` is one) are copied at once.
             var run = 0
             for (index, byte) in utf8.enumerated() {
+                // Printable ASCII but `"` and `\`, and the bytes of scalars past ASCII: kept.
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0x7F { continue }
                 let escape: String
                 switch byte {
                 case UInt8(ascii: "\""): escape = #"\""#
