@@ -274,8 +274,11 @@ final class Transcoder: Sendable {
         // The fields below were left out above: appended, as setting each would.
         fields.append(contentType)
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
-        let vary = varies ? Self.vary(addingAcceptTo: head.headerFields[values: .vary]) : nil
-        fields.append(vary.map { HTTPField(name: .vary, value: $0) } ?? Self.acceptVary)
+        if varies {
+            fields.append(HTTPField(name: .vary, value: Self.vary(addingAcceptTo: head.headerFields[values: .vary])))
+        } else {
+            fields.append(Self.acceptVary)
+        }
         // The upstream's head with its fields replaced: its status is kept as it is, not made again.
         var response = head
         response.headerFields = fields
@@ -287,9 +290,10 @@ final class Transcoder: Sendable {
     /// falls back.
     private func encoded(_ value: Value, as plan: TranscodePlan, for request: HTTPRequest,
                          accepting accept: AcceptField, limit: Int) throws(ParleyError) -> ([UInt8], HTTPField) {
-        if plan.contentType != nil, let body = try? plan.to.format.encode(value, context: plan.encodingContext) {
+        if let contentType = plan.contentType,
+           let body = try? plan.to.format.encode(value, context: plan.encodingContext) {
             try Self.check(body, of: plan.encodingContext.mediaType, within: limit)
-            return (body, plan.contentType!)
+            return (body, contentType)
         }
         let reply = try server.reply(with: value, as: plan.to, for: request, accepting: accept)
         try Self.check(reply.body, of: reply.contentType, within: limit)

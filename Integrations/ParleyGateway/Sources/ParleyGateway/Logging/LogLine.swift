@@ -160,8 +160,7 @@ struct LogLine {
                 case UInt8(ascii: "\n"): escape = #"\n"#
                 case UInt8(ascii: "\r"): escape = #"\r"#
                 case UInt8(ascii: "\t"): escape = #"\t"#
-                case 0..<0x20, 0x7F: escape = "\\u{\(String(byte, radix: 16))}"
-                default: continue
+                default: escape = "\\u{\(String(byte, radix: 16))}"  // the other controls, and DEL
                 }
                 bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[run..<index]))
                 bytes.append(contentsOf: escape.utf8)
