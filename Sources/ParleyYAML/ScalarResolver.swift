@@ -150,7 +150,7 @@ enum ScalarResolver {
 
     /// The decimal text of a big number given as digits in `radix` (8 or 16), most significant
     /// first. Schoolbook conversion into base-10⁹ limbs, several input digits (27 or 28 bits) per
-    /// step: for the longest literal accepted (``maxRadixDigits``) about 6,000 limb steps.
+    /// step: quadratic in the literal's length, which ``maxRadixDigits`` bounds.
     private static func decimalText(digits: [UInt8], radix: UInt8) -> String {
         let limbBase: UInt64 = 1_000_000_000
         let digitsPerStep = radix == 16 ? 7 : 9  // 16^7 = 2^28, 8^9 = 2^27: limb × step < 2^58

@@ -18,7 +18,7 @@ internal import Darwin
 /// included) costs *k*(*k* − 1)/2 once *k* passes 64, and, while more than 64 declarations are in
 /// scope, each start tag costs that number times (1 + *k*). Tags below both thresholds cost
 /// nothing (their work is linear in their size). A document may spend ``maxComparisons``: one
-/// element of 20,000 attributes (200 million) fits, a body of many such elements does not.
+/// element of as many attributes as that budget allows fits, a body of many such elements does not.
 ///
 /// The scan finds start tags by `<` and a name character, skips comments, CDATA sections and
 /// processing instructions, counts `=` outside quoted values as attributes and names starting
